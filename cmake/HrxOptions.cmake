@@ -1,0 +1,17 @@
+# Project-wide compile options, applied through the interface target hrx_warnings.
+set(HRX_SANITIZE "" CACHE STRING "Sanitizers: empty, 'address,undefined' or 'thread'")
+
+add_library(hrx_warnings INTERFACE)
+target_compile_options(hrx_warnings INTERFACE -Wall -Wextra -Werror -Wno-unused-parameter)
+
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  # clang-22 picks lld 22 from its own bin directory.
+  add_link_options(-fuse-ld=lld)
+else()
+  add_link_options(-B/usr/lib/llvm-22/bin -fuse-ld=lld)
+endif()
+
+if(HRX_SANITIZE)
+  add_compile_options(-fsanitize=${HRX_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${HRX_SANITIZE})
+endif()

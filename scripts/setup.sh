@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian packages hrx needs. Idempotent; quiet when all are present.
+set -euo pipefail
+packages=(
+  # LLVM/Clang/lld 22 (bookworm-security) as shared libraries, plus lit and FileCheck.
+  llvm-22-dev llvm-22-tools libclang-22-dev libclang-cpp22-dev clang-22 lld-22 liblld-22-dev
+  # Project libraries.
+  libcli11-dev nlohmann-json3-dev libzstd-dev libgtest-dev libgmock-dev
+  # Build tools.
+  cmake ninja-build python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "hrx setup: installing ${missing[*]}" >&2
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
