@@ -1,7 +1,16 @@
-// The compiler library API (mirrors hrx-rs's loom::Compiler). hrxcc is a thin client of it.
+// The compiler library API, mirroring hrx-rs's loom::Compiler (seed "Compilation").
+// hrxcc is a thin client of it; embedders compile in process the same way.
 #pragma once
 
+#include "hrx/diag/Diagnostic.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace hrx {
 
@@ -13,5 +22,106 @@ struct CompilerIdentity {
   std::string clangVersion;  // "22.1.8"
 };
 CompilerIdentity compilerIdentity();
+
+enum class TargetKind { Xdna, Amdgpu, Host };
+
+// A compile target. Profiles: "amd.xdna.strix_halo.17f0_11" (xdna), "gfx1151",
+// "gfx11-generic" (amdgpu), "x86_64" (host reference device).
+struct Target {
+  TargetKind kind = TargetKind::Host;
+  std::string profile;
+
+  static Target xdna();
+  static Target gfx1151();
+  static Target gfx11Generic();
+  static Target host();
+  // Accepts "xdna", "amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11", "gfx1151", "gfx11-generic",
+  // "host"; nullopt otherwise.
+  static std::optional<Target> parse(std::string_view name);
+  // Every accepted spelling with a one-line description (for --print-targets).
+  static std::vector<std::pair<std::string, std::string>> all();
+  std::string name() const;  // canonical spelling
+  friend bool operator==(const Target &, const Target &) = default;
+};
+
+enum class ReportMode { None, Summary, Details };
+enum class ProcessorMode { Default, Cu, Wgp };  // AMDGPU only
+
+// A Loom module. `name` is what diagnostics print.
+struct LoomSource {
+  std::string name;
+  std::string text;
+};
+
+// A named C23/C++26 translation unit with explicit virtual headers; there is no implicit host
+// include search.
+struct CxxSource {
+  enum class Language { Auto, C, Cxx };  // Auto: from the extension (.c → C23, else C++26)
+  std::string name;
+  std::string text;
+  Language language = Language::Auto;
+  std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
+  std::vector<std::string> includeDirs;                      // virtual include roots
+  std::vector<std::string> defines;                          // "N=4", "-UX" for undefine
+};
+
+struct Specialization {
+  std::string symbol;                         // export to compile (empty: every export)
+  std::map<std::string, std::string> config;  // --config key → value (textual)
+  ReportMode report = ReportMode::None;
+};
+
+struct CompilerOptions {
+  ProcessorMode processorMode = ProcessorMode::Default;
+  unsigned columns = 1;        // xdna context width 1..8
+  unsigned optLevel = 2;       // -O0..-O3
+  bool debugInfo = false;      // -g
+  unsigned workers = 1;        // compile_all pool size
+  std::string hostCpu = "x86-64-v2";
+};
+
+// What to produce. Artifact is the default; the others are intermediate forms (text except
+// Object).
+enum class EmitKind { Loom, Llvm, Asm, ArrayPlan, Object, Artifact };
+
+struct CompileRequest {
+  std::vector<Target> targets;  // several → one fat artifact
+  Specialization specialization;
+  CompilerOptions options;
+  EmitKind emit = EmitKind::Artifact;
+};
+
+struct CompileResult {
+  bool ok = false;
+  std::vector<uint8_t> bytes;          // the artifact, object or text
+  std::string contractJson;            // KernelContract(s) of the compiled export(s)
+  std::string reportJson;              // when report != None
+  std::vector<std::string> filesRead;  // for depfiles (real files only)
+};
+
+class Compiler {
+public:
+  // An offline compiler for one target profile (or several for a fat artifact).
+  static Compiler forTarget(Target target);
+  Compiler() = default;
+
+  // Links Loom modules and C/C++ translation units into one program.
+  Compiler &sources(std::vector<LoomSource> loom, std::vector<CxxSource> cxx);
+
+  // Diagnostics go to `diags` (sources are added to its SourceManager).
+  CompileResult compile(const CompileRequest &request, diag::DiagnosticEngine &diags) const;
+
+  // Compiles a batch on a worker pool; results in request order.
+  std::vector<CompileResult> compileAll(const std::vector<CompileRequest> &requests,
+                                        diag::DiagnosticEngine &diags) const;
+
+  const std::vector<LoomSource> &loomSources() const { return loom_; }
+  const std::vector<CxxSource> &cxxSources() const { return cxx_; }
+
+private:
+  std::vector<Target> targets_;
+  std::vector<LoomSource> loom_;
+  std::vector<CxxSource> cxx_;
+};
 
 }  // namespace hrx
