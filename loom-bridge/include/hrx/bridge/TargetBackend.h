@@ -1,0 +1,49 @@
+// The interface every target (xdna, amdgpu, host) implements. The compiler links and specializes
+// the program once; each backend then turns that program into its part of the artifact.
+//
+// Adding a target touches no other target: the target's folder defines one factory function and
+// registers it from its CMakeLists.txt with
+//   hrx_bridge_backend(FACTORY createFooBackend LIBRARY hrx_bridge_foo)
+// (the factory lives in namespace hrx::bridge); the build generates the registry table.
+#pragma once
+
+#include "hrx/Compiler.h"
+#include "hrx/diag/Diagnostic.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace hrx::bridge {
+
+class Program;  // hrx/bridge/Program.h: linked, specialized, with contracts
+
+struct BackendRequest {
+  const Program &program;
+  const Target &target;
+  const CompilerOptions &options;
+  EmitKind emit;
+};
+
+class TargetBackend {
+public:
+  virtual ~TargetBackend() = default;
+
+  virtual TargetKind kind() const = 0;
+
+  // Produces this target's artifact (or the requested intermediate form, see EmitKind).
+  // Returns nullopt after reporting at least one error to `diags`; never a placeholder.
+  virtual std::optional<std::vector<uint8_t>> emit(const BackendRequest &request,
+                                                   diag::DiagnosticEngine &diags) = 0;
+};
+
+using BackendFactory = std::unique_ptr<TargetBackend> (*)();
+
+// Every backend linked into this build (generated from the hrx_bridge_backend registrations).
+const std::vector<BackendFactory> &registeredBackends();
+
+// The backend for `kind`, or null when this build has none.
+std::unique_ptr<TargetBackend> createBackend(TargetKind kind);
+
+}  // namespace hrx::bridge

@@ -1,0 +1,143 @@
+// The Strix Halo NPU5 (AIE2P, "npu2" family) resource model as data: geometry, per-tile
+// resources, memory windows and adjacency, buffer-descriptor field widths, stream-switch ports
+// and command limits. The planner and the resource diagnostics read only these tables, so every
+// limit has one definition. Sources are cited per table (npu5-hardware.md, hrx-product.md).
+#pragma once
+
+#include "hrx/format/ArrayPlan.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace hrx::xdna {
+
+using format::PortBundle;
+using format::TileCoord;
+using format::TileKind;
+
+// Address-generation field widths of one tile kind's buffer descriptor (npu5-hardware §2.4).
+struct BdFieldWidths {
+  unsigned bufferLengthBits;  // in 32-bit words
+  unsigned baseAddressBits;   // in 32-bit words (shim: a 48-bit byte address, see below)
+  unsigned addressDims;       // step/wrap dimensions (the last has a step but no wrap)
+  unsigned stepBits;
+  unsigned wrapBits;
+  unsigned iterationStepBits;
+  unsigned iterationWrapBits;
+  unsigned nextBdBits;
+  unsigned lockIdBits;
+
+  static constexpr uint64_t maxOf(unsigned bits) {
+    return bits >= 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
+  }
+};
+
+// Stream-switch port counts per bundle for one tile kind (npu5-hardware §2.2, mlir-aie's
+// aie2_port_id numbering). Indexed by PortBundle.
+struct SwitchPorts {
+  std::array<uint8_t, 9> masters{};
+  std::array<uint8_t, 9> slaves{};
+  unsigned masterCount(PortBundle b) const { return masters[unsigned(b)]; }
+  unsigned slaveCount(PortBundle b) const { return slaves[unsigned(b)]; }
+};
+
+// Everything one tile of a kind provides (npu5-hardware §2.2).
+struct TileResources {
+  TileKind kind;
+  uint32_t dataMemoryBytes;     // 0 for shim tiles
+  uint32_t programMemoryBytes;  // compute tiles only
+  uint32_t bankCount;           // allocator model (§2.2 note 1)
+  unsigned locks;
+  unsigned s2mmChannels;  // stream-to-memory DMA channels
+  unsigned mm2sChannels;  // memory-to-stream DMA channels
+  unsigned bufferDescriptors;
+  unsigned taskQueueDepth;
+  BdFieldWidths bd;
+  SwitchPorts ports;
+  // Register-map bases (tile offsets) used by the transaction encoder.
+  uint32_t lockBase;        // lock value register of lock id i at lockBase + 0x10 * i
+  uint32_t bdBase;          // BD i at bdBase + bdStride * i
+  uint32_t bdStride;
+  uint32_t s2mmControlBase; // channel ch control at base + 8 * ch, start queue at + 4
+  uint32_t mm2sControlBase;
+  uint32_t switchBase;      // stream-switch master config; slave config at +0x100
+};
+
+class Npu5Model {
+public:
+  // Geometry (npu5-hardware §2.1).
+  static constexpr unsigned kColumns = 8;
+  static constexpr unsigned kRows = 6;
+  static constexpr unsigned kShimRow = 0;
+  static constexpr unsigned kMemTileRow = 1;
+  static constexpr unsigned kFirstComputeRow = 2;
+  static constexpr unsigned kComputeRowsPerColumn = 4;
+  static constexpr unsigned kColumnShift = 25;
+  static constexpr unsigned kRowShift = 20;
+
+  // Context, command and binding limits (hrx-product §1.5, npu5-hardware §3.3, §7).
+  static constexpr unsigned kMinContextColumns = 1;
+  static constexpr unsigned kMaxContextColumns = 8;
+  static constexpr unsigned kMaxBindingsPerCommand = 5;
+  static constexpr uint32_t kMaxCommandBytes = 32 * 1024;
+  static constexpr uint32_t kInstructionAlignment = 32768;  // npu5-hardware §4.3
+  static constexpr unsigned kMaxLockValue = 63;              // compiler lock range 0..63, §2.2
+  static constexpr unsigned kMaxRepeatCount = 256;           // 8-bit repeat_count field, §2.4
+  static constexpr uint64_t kMaxShimAddress = (uint64_t(1) << 48) - 1;  // §2.4
+
+  // Ring-slot layout in a compute tile's data memory (loom-language §9.2): slots sit at bank
+  // strides when they fit, and a stack/private reserve stays free.
+  static constexpr uint32_t kBankBytes = 16 * 1024;
+  static constexpr uint32_t kSlotAlignment = 64;
+  static constexpr uint32_t kStackReserveBytes = 1024;
+
+  // Core view of neighbour memories (npu5-hardware §2.3).
+  static constexpr uint32_t kSouthWindow = 0x40000;
+  static constexpr uint32_t kWestWindow = 0x50000;
+  static constexpr uint32_t kNorthWindow = 0x60000;
+  static constexpr uint32_t kOwnWindow = 0x70000;
+
+  // Device identity written into images (hrx-product §1.3, npu5-hardware §4.3).
+  static constexpr uint64_t kDeviceProfileId = 0x535848414C4F0001ull;  // "SXHALO" rev 1
+  static constexpr uint32_t kDeviceProfileRevision = 1;
+  static constexpr uint64_t kFirmwareAbiId = 0x4E5055320006000Cull;    // "NPU2" 6.12
+  static constexpr uint32_t kTargetGeneration = 3;                     // AIE2P
+  static constexpr uint8_t kTransactionDeviceGeneration = 4;           // hrx-product §1.5
+  static constexpr std::string_view kProfileName = "amd.xdna.strix_halo.17f0_11";
+  static constexpr std::string_view kPciId = "17f0 rev 0x11";
+
+  static TileKind kindOfRow(unsigned row);
+  static const TileResources &resources(TileKind kind);
+  static const TileResources &resources(TileCoord tile) { return resources(kindOfRow(tile.row)); }
+
+  static bool isValidContextWidth(unsigned columns) {
+    return columns >= kMinContextColumns && columns <= kMaxContextColumns;
+  }
+  static bool contains(TileCoord tile, unsigned columns) {
+    return tile.column < columns && tile.row < kRows;
+  }
+  static unsigned computeTiles(unsigned columns) { return columns * kComputeRowsPerColumn; }
+
+  // The window at which the core of `core` sees the data memory of `memory`, or nullopt when
+  // it cannot: a core reaches its own, north, west and south memories, never a memory tile's
+  // or a shim's (npu5-hardware §2.3, AIE2TargetModel::isLegalMemAffinity).
+  static std::optional<uint32_t> coreWindow(TileCoord core, TileCoord memory);
+
+  // Memory-tile BD/channel partition: even channels use BDs 0-23, odd ones BDs 24-47
+  // (npu5-hardware §2.3). Compute and shim tiles have no partition.
+  static bool isBdAccessible(TileKind kind, unsigned channel, unsigned bd);
+  // The first BD a channel may use (the partition base on memory tiles).
+  static unsigned firstBdForChannel(TileKind kind, unsigned channel);
+  static unsigned bdsForChannel(TileKind kind);
+
+  // Tile register address (col << 25) | (row << 20) | offset (npu5-hardware §2.1).
+  static uint64_t registerAddress(TileCoord tile, uint32_t offset) {
+    return (uint64_t(tile.column) << kColumnShift) | (uint64_t(tile.row) << kRowShift) | offset;
+  }
+};
+
+std::string_view portBundleName(PortBundle bundle);
+
+}  // namespace hrx::xdna
