@@ -1,0 +1,760 @@
+#include "hrx/format/ArrayPlan.h"
+
+#include "JsonFields.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+namespace hrx::format {
+using namespace detail;
+
+namespace {
+
+constexpr std::pair<std::string_view, TileKind> kTileKinds[] = {
+    {"shim", TileKind::Shim}, {"memtile", TileKind::MemTile}, {"compute", TileKind::Compute}};
+constexpr std::pair<std::string_view, PlanAccess> kAccesses[] = {
+    {"read", PlanAccess::Read}, {"write", PlanAccess::Write}, {"read-write", PlanAccess::ReadWrite}};
+constexpr std::pair<std::string_view, PortDirection> kDirections[] = {
+    {"in", PortDirection::Input}, {"out", PortDirection::Output}, {"state", PortDirection::State}};
+constexpr std::pair<std::string_view, Transport> kTransports[] = {
+    {"external-dma", Transport::ExternalDma}, {"neighbor-memory", Transport::NeighborMemory}};
+constexpr std::pair<std::string_view, LockRole> kLockRoles[] = {{"credit", LockRole::Credit},
+                                                                 {"ready", LockRole::Ready}};
+constexpr std::pair<std::string_view, DmaDirection> kDmaDirections[] = {
+    {"stream-to-memory", DmaDirection::StreamToMemory}, {"memory-to-stream", DmaDirection::MemoryToStream}};
+constexpr std::pair<std::string_view, PortBundle> kBundles[] = {
+    {"dma", PortBundle::Dma},     {"core", PortBundle::Core},   {"ctrl", PortBundle::Ctrl},
+    {"fifo", PortBundle::Fifo},   {"south", PortBundle::South}, {"west", PortBundle::West},
+    {"north", PortBundle::North}, {"east", PortBundle::East},   {"noc", PortBundle::Noc}};
+constexpr std::pair<std::string_view, RouteKind> kRouteKinds[] = {{"shim-mux", RouteKind::ShimMux},
+                                                                   {"switch", RouteKind::Switch}};
+
+template <typename E, size_t N> std::string_view nameOf(const std::pair<std::string_view, E> (&names)[N], E v) {
+  return enumName<E>(names, v);
+}
+template <typename E, size_t N>
+E enumAt(const std::pair<std::string_view, E> (&names)[N], JsonObject &object, std::string_view key) {
+  return parseEnum<E>(names, object.required(key), object.pathOf(key));
+}
+
+// Per-tile resources by kind (npu5-hardware §2.2).
+struct TileResources {
+  uint32_t dataBytes, locks, dmaChannels, bds;
+  // Stream-switch slave (source) and master (destination) port counts, indexed by PortBundle.
+  std::array<uint32_t, 9> slaves, masters;
+};
+// Order: Dma, Core, Ctrl, Fifo, South, West, North, East, Noc.
+constexpr TileResources kCompute{npu5::kComputeDataBytes, 16, 2, 16, {2, 1, 1, 1, 6, 4, 4, 4, 0}, {2, 1, 1, 1, 4, 4, 6, 4, 0}};
+constexpr TileResources kMemTile{npu5::kMemTileDataBytes, 64, 6, 48, {6, 0, 1, 0, 6, 0, 4, 0, 0}, {6, 0, 1, 0, 4, 0, 6, 0, 0}};
+constexpr TileResources kShim{0, 16, 2, 16, {0, 0, 1, 1, 8, 4, 4, 4, 0}, {0, 0, 1, 1, 6, 4, 6, 4, 0}};
+// The shim mux connects the shim DMA and NoC to the switch's south ports.
+constexpr std::array<uint32_t, 9> kShimMuxPorts{2, 0, 0, 0, 8, 0, 6, 0, 4};
+
+const TileResources &resourcesOf(TileKind kind) {
+  switch (kind) {
+  case TileKind::Shim: return kShim;
+  case TileKind::MemTile: return kMemTile;
+  case TileKind::Compute: return kCompute;
+  }
+  return kCompute;
+}
+
+std::string tileText(TileCoord t) { return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")"; }
+
+std::string hex(uint64_t value) {
+  std::ostringstream out;
+  out << "0x" << std::hex << value;
+  return out.str();
+}
+
+// ---- JSON writing ---------------------------------------------------------------------------
+
+Json tileJson(TileCoord t) { return Json::array({t.column, t.row}); }
+
+Json dimsJson(const std::vector<AccessDim> &dims) {
+  Json out = Json::array();
+  for (const AccessDim &d : dims) out.push_back({{"size", d.size}, {"stride", d.strideBytes}});
+  return out;
+}
+
+Json endJson(const ChannelEnd &end) {
+  if (end.worker) return {{"worker", end.worker->worker}, {"port", end.worker->port}};
+  const BindingTransfer &t = *end.binding;
+  return {{"binding", t.binding},         {"offset", t.byteOffset},          {"run_bytes", t.runBytes},
+          {"dims", dimsJson(t.dims)},     {"record_stride", t.recordStride}, {"record_count", t.recordCount},
+          {"repeat_count", t.repeatCount}};
+}
+
+Json planJson(const ArrayPlan &plan) {
+  Json j;
+  j["name"] = plan.name;
+  j["family"] = plan.family;
+  j["columns"] = plan.columns;
+  j["groups"] = plan.groups;
+  Json &bindings = j["bindings"] = Json::array();
+  for (const PlanBinding &b : plan.bindings)
+    bindings.push_back({{"ordinal", b.ordinal}, {"access", nameOf(kAccesses, b.access)}, {"bytes", b.bytes}});
+  Json &workers = j["workers"] = Json::array();
+  for (const PlanWorker &w : plan.workers) {
+    Json ports = Json::array();
+    for (const WorkerPort &p : w.ports) {
+      Json port{{"direction", nameOf(kDirections, p.direction)}};
+      if (p.channel) port["channel"] = *p.channel;
+      port["record_bytes"] = p.recordBytes;
+      port["period"] = p.period;
+      ports.push_back(std::move(port));
+    }
+    workers.push_back({{"entry", w.entry},         {"group", w.group},           {"lane", w.lane},
+                       {"tile", tileJson(w.tile)}, {"code_bytes", w.codeBytes},  {"iterations", w.iterations},
+                       {"ports", std::move(ports)}});
+  }
+  Json &channels = j["channels"] = Json::array();
+  for (const PlanChannel &c : plan.channels) {
+    Json ch{{"transport", nameOf(kTransports, c.transport)},
+            {"record_bytes", c.recordBytes},
+            {"capacity", c.capacity},
+            {"sender", endJson(c.sender)},
+            {"receiver", endJson(c.receiver)}};
+    if (c.partition)
+      ch["partition"] = {{"lane", c.partition->lane}, {"lanes", c.partition->lanes}, {"lane_bytes", c.partition->laneBytes}};
+    channels.push_back(std::move(ch));
+  }
+  Json &slots = j["slots"] = Json::array();
+  for (const PlanSlot &s : plan.slots) {
+    Json slot{{"channel", s.channel}, {"index", s.index}, {"owner", tileJson(s.owner)}, {"offset", s.offset}, {"bytes", s.bytes}};
+    if (s.senderAddress) slot["sender_address"] = *s.senderAddress;
+    if (s.receiverAddress) slot["receiver_address"] = *s.receiverAddress;
+    slots.push_back(std::move(slot));
+  }
+  Json &locks = j["locks"] = Json::array();
+  for (const PlanLock &l : plan.locks)
+    locks.push_back({{"channel", l.channel}, {"tile", tileJson(l.tile)}, {"id", l.id},
+                     {"role", nameOf(kLockRoles, l.role)}, {"initial", l.initial}});
+  Json &dmas = j["dma"] = Json::array();
+  for (const PlanDma &d : plan.dmas) {
+    Json dma{{"channel", d.channel},
+             {"tile", tileJson(d.tile)},
+             {"direction", nameOf(kDmaDirections, d.direction)},
+             {"engine_channel", d.engineChannel},
+             {"bd_start", d.bdStart},
+             {"bd_count", d.bdCount}};
+    if (const auto &p = d.shimPattern)
+      dma["shim_bd"] = {{"binding", p->binding},         {"address", p->address},
+                        {"length_words", p->lengthWords}, {"dims", dimsJson(p->dims)},
+                        {"iteration_step_words", p->iterationStepWords},
+                        {"iteration_wrap", p->iterationWrap}, {"repeat_count", p->repeatCount}};
+    dmas.push_back(std::move(dma));
+  }
+  Json &routes = j["routes"] = Json::array();
+  auto portJson = [](SwitchPort p) { return Json{{"bundle", nameOf(kBundles, p.bundle)}, {"index", p.index}}; };
+  for (const PlanRoute &r : plan.routes)
+    routes.push_back({{"channel", r.channel}, {"tile", tileJson(r.tile)}, {"kind", nameOf(kRouteKinds, r.kind)},
+                      {"source", portJson(r.source)}, {"destination", portJson(r.destination)}});
+  return j;
+}
+
+// ---- JSON reading ---------------------------------------------------------------------------
+
+TileCoord readTile(const Json &value, const std::string &path) {
+  const auto &a = asArray(value, path);
+  if (a.size() != 2) failAt(path, "expected [column, row]");
+  return {uint32_t(asU64(a[0], path + "[0]", UINT32_MAX)), uint32_t(asU64(a[1], path + "[1]", UINT32_MAX))};
+}
+
+std::vector<AccessDim> readDims(JsonObject &o) {
+  std::vector<AccessDim> dims;
+  const auto &array = o.array("dims");
+  for (size_t i = 0; i < array.size(); ++i) {
+    JsonObject d(array[i], o.pathOf("dims") + "[" + std::to_string(i) + "]");
+    dims.push_back({d.u32("size"), d.u64("stride")});
+    d.finish();
+  }
+  return dims;
+}
+
+ChannelEnd readEnd(const Json &value, const std::string &path) {
+  JsonObject o(value, path);
+  ChannelEnd end;
+  if (o.optional("worker")) {
+    end.worker = WorkerEndpoint{o.u32("worker"), o.u32("port")};
+  } else if (o.optional("binding")) {
+    BindingTransfer t;
+    t.binding = o.u32("binding");
+    t.byteOffset = o.u64("offset");
+    t.runBytes = o.u32("run_bytes");
+    t.dims = readDims(o);
+    t.recordStride = o.u64("record_stride");
+    t.recordCount = o.u32("record_count");
+    t.repeatCount = o.u32("repeat_count");
+    end.binding = std::move(t);
+  } else {
+    failAt(path, "expected a \"worker\" or a \"binding\" end");
+  }
+  o.finish();
+  return end;
+}
+
+template <typename T, typename F> std::vector<T> readRows(JsonObject &o, std::string_view key, F &&readRow) {
+  std::vector<T> rows;
+  const auto &array = o.array(key);
+  rows.reserve(array.size());
+  for (size_t i = 0; i < array.size(); ++i) {
+    JsonObject row(array[i], o.pathOf(key) + "[" + std::to_string(i) + "]");
+    rows.push_back(readRow(row));
+    row.finish();
+  }
+  return rows;
+}
+
+SwitchPort readPort(JsonObject &o, std::string_view key) {
+  JsonObject p(o.required(key), o.pathOf(key));
+  SwitchPort port{enumAt(kBundles, p, "bundle"), p.u32("index")};
+  p.finish();
+  return port;
+}
+
+ArrayPlan readPlan(const Json &value, const std::string &path) {
+  JsonObject o(value, path);
+  ArrayPlan plan;
+  plan.name = o.string("name");
+  plan.family = o.string("family");
+  plan.columns = o.u32("columns");
+  plan.groups = o.u32("groups");
+  plan.bindings = readRows<PlanBinding>(o, "bindings", [](JsonObject &r) {
+    return PlanBinding{r.u32("ordinal"), enumAt(kAccesses, r, "access"), r.u64("bytes")};
+  });
+  plan.workers = readRows<PlanWorker>(o, "workers", [](JsonObject &r) {
+    PlanWorker w;
+    w.entry = r.string("entry");
+    w.group = r.u32("group");
+    w.lane = r.u32("lane");
+    w.tile = readTile(r.required("tile"), r.pathOf("tile"));
+    w.codeBytes = r.u32("code_bytes");
+    w.iterations = r.u32("iterations");
+    w.ports = readRows<WorkerPort>(r, "ports", [](JsonObject &p) {
+      WorkerPort port;
+      port.direction = enumAt(kDirections, p, "direction");
+      if (const Json *c = p.optional("channel")) port.channel = uint32_t(asU64(*c, p.pathOf("channel"), UINT32_MAX));
+      port.recordBytes = p.u32("record_bytes");
+      port.period = p.u32("period");
+      return port;
+    });
+    return w;
+  });
+  plan.channels = readRows<PlanChannel>(o, "channels", [](JsonObject &r) {
+    PlanChannel c;
+    c.transport = enumAt(kTransports, r, "transport");
+    c.recordBytes = r.u32("record_bytes");
+    c.capacity = r.u32("capacity");
+    c.sender = readEnd(r.required("sender"), r.pathOf("sender"));
+    c.receiver = readEnd(r.required("receiver"), r.pathOf("receiver"));
+    if (const Json *p = r.optional("partition")) {
+      JsonObject part(*p, r.pathOf("partition"));
+      c.partition = Partition{part.u32("lane"), part.u32("lanes"), part.u64("lane_bytes")};
+      part.finish();
+    }
+    return c;
+  });
+  plan.slots = readRows<PlanSlot>(o, "slots", [](JsonObject &r) {
+    PlanSlot s;
+    s.channel = r.u32("channel");
+    s.index = r.u32("index");
+    s.owner = readTile(r.required("owner"), r.pathOf("owner"));
+    s.offset = r.u32("offset");
+    s.bytes = r.u32("bytes");
+    if (const Json *a = r.optional("sender_address")) s.senderAddress = uint32_t(asU64(*a, r.pathOf("sender_address"), UINT32_MAX));
+    if (const Json *a = r.optional("receiver_address")) s.receiverAddress = uint32_t(asU64(*a, r.pathOf("receiver_address"), UINT32_MAX));
+    return s;
+  });
+  plan.locks = readRows<PlanLock>(o, "locks", [](JsonObject &r) {
+    return PlanLock{r.u32("channel"), readTile(r.required("tile"), r.pathOf("tile")), r.u32("id"),
+                    enumAt(kLockRoles, r, "role"), r.u32("initial")};
+  });
+  plan.dmas = readRows<PlanDma>(o, "dma", [](JsonObject &r) {
+    PlanDma d;
+    d.channel = r.u32("channel");
+    d.tile = readTile(r.required("tile"), r.pathOf("tile"));
+    d.direction = enumAt(kDmaDirections, r, "direction");
+    d.engineChannel = r.u32("engine_channel");
+    d.bdStart = r.u32("bd_start");
+    d.bdCount = r.u32("bd_count");
+    if (const Json *p = r.optional("shim_bd")) {
+      JsonObject bd(*p, r.pathOf("shim_bd"));
+      BdPattern pattern;
+      pattern.binding = bd.u32("binding");
+      pattern.address = bd.u64("address");
+      pattern.lengthWords = bd.u32("length_words");
+      pattern.dims = readDims(bd);
+      pattern.iterationStepWords = bd.u32("iteration_step_words");
+      pattern.iterationWrap = bd.u32("iteration_wrap");
+      pattern.repeatCount = bd.u32("repeat_count");
+      bd.finish();
+      d.shimPattern = std::move(pattern);
+    }
+    return d;
+  });
+  plan.routes = readRows<PlanRoute>(o, "routes", [](JsonObject &r) {
+    return PlanRoute{r.u32("channel"), readTile(r.required("tile"), r.pathOf("tile")), enumAt(kRouteKinds, r, "kind"),
+                     readPort(r, "source"), readPort(r, "destination")};
+  });
+  o.finish();
+  return plan;
+}
+
+// ---- validation -----------------------------------------------------------------------------
+
+class PlanValidator {
+public:
+  explicit PlanValidator(const ArrayPlan &plan) : plan_(plan) {}
+
+  void run() {
+    if (plan_.name.empty()) failAt("name", "must not be empty");
+    if (plan_.family != npu5::kFamily)
+      failAt("family", "expected \"" + std::string(npu5::kFamily) + "\", found \"" + plan_.family + "\"");
+    if (plan_.columns < 1 || plan_.columns > npu5::kColumns)
+      failAt("columns", "must be in 1..8, found " + std::to_string(plan_.columns));
+    checkBindings();
+    checkWorkers();
+    checkChannels();
+    checkSlots();
+    checkLocks();
+    checkDmas();
+    checkRoutes();
+  }
+
+private:
+  static std::string row(std::string_view table, size_t i, std::string_view field) {
+    return std::string(table) + "[" + std::to_string(i) + "]." + std::string(field);
+  }
+
+  void checkTile(TileCoord t, const std::string &path) const {
+    if (t.column >= plan_.columns)
+      failAt(path, "tile " + tileText(t) + " lies outside the " + std::to_string(plan_.columns) + "-column partition");
+    if (t.row >= npu5::kRows) failAt(path, "tile " + tileText(t) + " lies outside the 6-row array");
+  }
+
+  void checkChannelIndex(uint32_t channel, const std::string &path) const {
+    if (channel >= plan_.channels.size())
+      failAt(path, "refers to channel " + std::to_string(channel) + " but the plan has " +
+                       std::to_string(plan_.channels.size()) + " channels");
+  }
+
+  void checkBindings() const {
+    constexpr size_t kMaxBindings = 5;  // ERT command records carry at most 5 addresses
+    if (plan_.bindings.size() > kMaxBindings)
+      failAt("bindings", "has " + std::to_string(plan_.bindings.size()) + " rows; an NPU command carries at most 5");
+    for (size_t i = 0; i < plan_.bindings.size(); ++i) {
+      if (plan_.bindings[i].bytes == 0) failAt(row("bindings", i, "bytes"), "must be nonzero");
+      if (i > 0 && plan_.bindings[i].ordinal <= plan_.bindings[i - 1].ordinal)
+        failAt(row("bindings", i, "ordinal"), "ordinals must be strictly increasing");
+    }
+  }
+
+  void checkWorkers() const {
+    std::set<std::pair<uint32_t, uint32_t>> tiles, lanes;
+    for (size_t i = 0; i < plan_.workers.size(); ++i) {
+      const PlanWorker &w = plan_.workers[i];
+      if (w.entry.empty()) failAt(row("workers", i, "entry"), "must not be empty");
+      if (w.group >= plan_.groups)
+        failAt(row("workers", i, "group"), "group " + std::to_string(w.group) + " but the plan declares " +
+                                               std::to_string(plan_.groups) + " groups");
+      if (!lanes.insert({w.group, w.lane}).second)
+        failAt(row("workers", i, "lane"), "lane " + std::to_string(w.lane) + " of group " + std::to_string(w.group) + " appears twice");
+      checkTile(w.tile, row("workers", i, "tile"));
+      if (w.tile.kind() != TileKind::Compute)
+        failAt(row("workers", i, "tile"), "workers need a compute tile (rows 2-5), found " + tileText(w.tile));
+      if (!tiles.insert({w.tile.column, w.tile.row}).second)
+        failAt(row("workers", i, "tile"), "tile " + tileText(w.tile) + " already holds another worker");
+      if (w.codeBytes > npu5::kProgramMemoryBytes)
+        failAt(row("workers", i, "code_bytes"), std::to_string(w.codeBytes) + " bytes exceed the 16384-byte program memory");
+      if (w.iterations == 0) failAt(row("workers", i, "iterations"), "must be at least 1");
+      for (size_t p = 0; p < w.ports.size(); ++p) {
+        const WorkerPort &port = w.ports[p];
+        std::string path = row("workers", i, "ports") + "[" + std::to_string(p) + "]";
+        if (port.recordBytes == 0) failAt(path + ".record_bytes", "must be nonzero");
+        if (port.period == 0 || w.iterations % port.period != 0)
+          failAt(path + ".period", "must be nonzero and divide the worker's " + std::to_string(w.iterations) + " iterations");
+        if (port.direction == PortDirection::State) {
+          if (port.channel) failAt(path + ".channel", "a state port has no channel");
+          continue;
+        }
+        if (!port.channel) failAt(path + ".channel", "an in/out port needs a channel");
+        checkChannelIndex(*port.channel, path + ".channel");
+        const PlanChannel &c = plan_.channels[*port.channel];
+        const ChannelEnd &end = port.direction == PortDirection::Input ? c.receiver : c.sender;
+        if (!end.worker || end.worker->worker != i || end.worker->port != p)
+          failAt(path + ".channel", "channel " + std::to_string(*port.channel) + " does not name this port as its " +
+                                        (port.direction == PortDirection::Input ? "receiver" : "sender"));
+        if (port.recordBytes != c.recordBytes)
+          failAt(path + ".record_bytes", std::to_string(port.recordBytes) + " differs from channel " +
+                                             std::to_string(*port.channel) + "'s " + std::to_string(c.recordBytes));
+      }
+    }
+  }
+
+  // Records that one end moves per invocation of the entry.
+  uint64_t checkEnd(const ChannelEnd &end, size_t channel, std::string_view side, bool sends) const {
+    std::string path = row("channels", channel, side);
+    const PlanChannel &c = plan_.channels[channel];
+    if (end.worker.has_value() == end.binding.has_value())
+      failAt(path, "needs exactly one of a worker port or a binding transfer");
+    if (end.worker) {
+      const WorkerEndpoint &we = *end.worker;
+      if (we.worker >= plan_.workers.size())
+        failAt(path + ".worker", "refers to worker " + std::to_string(we.worker) + " but the plan has " +
+                                     std::to_string(plan_.workers.size()) + " workers");
+      const PlanWorker &w = plan_.workers[we.worker];
+      if (we.port >= w.ports.size())
+        failAt(path + ".port", "worker " + std::to_string(we.worker) + " has no port " + std::to_string(we.port));
+      const WorkerPort &port = w.ports[we.port];
+      PortDirection expected = sends ? PortDirection::Output : PortDirection::Input;
+      if (port.direction != expected || port.channel != channel)
+        failAt(path + ".port", "port " + std::to_string(we.port) + " of worker " + std::to_string(we.worker) +
+                                   " is not an " + (sends ? "out" : "in") + " port on this channel");
+      return w.iterations / port.period;
+    }
+    const BindingTransfer &t = *end.binding;
+    if (t.binding >= plan_.bindings.size())
+      failAt(path + ".binding", "refers to binding " + std::to_string(t.binding) + " but the plan has " +
+                                    std::to_string(plan_.bindings.size()) + " bindings");
+    const PlanBinding &b = plan_.bindings[t.binding];
+    if (sends && b.access == PlanAccess::Write)
+      failAt(path + ".binding", "binding " + std::to_string(t.binding) + " is write-only but this end reads it");
+    if (!sends && b.access == PlanAccess::Read)
+      failAt(path + ".binding", "binding " + std::to_string(t.binding) + " is read-only but this end writes it");
+    if (t.runBytes == 0) failAt(path + ".run_bytes", "must be nonzero");
+    if (t.recordCount == 0) failAt(path + ".record_count", "must be at least 1");
+    if (t.repeatCount == 0) failAt(path + ".repeat_count", "must be at least 1");
+    // Record size and furthest byte touched, with overflow checks (inputs are untrusted).
+    unsigned __int128 recordBytes = t.runBytes;
+    unsigned __int128 last = t.byteOffset + (unsigned __int128)(t.recordCount - 1) * t.recordStride;
+    for (size_t d = 0; d < t.dims.size(); ++d) {
+      if (t.dims[d].size == 0) failAt(path + ".dims[" + std::to_string(d) + "].size", "must be at least 1");
+      recordBytes *= t.dims[d].size;
+      last += (unsigned __int128)(t.dims[d].size - 1) * t.dims[d].strideBytes;
+      if (recordBytes > UINT32_MAX || last > UINT64_MAX) failAt(path + ".dims", "address pattern overflows");
+    }
+    if (recordBytes != c.recordBytes)
+      failAt(path + ".dims", "pattern moves " + std::to_string(uint64_t(recordBytes)) + " bytes per record, channel records are " +
+                                 std::to_string(c.recordBytes));
+    if (last + t.runBytes > b.bytes)
+      failAt(path + ".offset", "pattern reaches byte " + std::to_string(uint64_t(last + t.runBytes)) + " of binding " +
+                                   std::to_string(t.binding) + ", which has " + std::to_string(b.bytes));
+    return t.recordsMoved();
+  }
+
+  void checkChannels() const {
+    for (size_t i = 0; i < plan_.channels.size(); ++i) {
+      const PlanChannel &c = plan_.channels[i];
+      if (c.recordBytes == 0) failAt(row("channels", i, "record_bytes"), "must be nonzero");
+      if (c.capacity < 1 || c.capacity > npu5::kMaxLockValue)
+        failAt(row("channels", i, "capacity"), "must be in 1..63 (a credit lock counts the free slots), found " +
+                                                   std::to_string(c.capacity));
+      uint64_t sent = checkEnd(c.sender, i, "sender", true);
+      uint64_t received = checkEnd(c.receiver, i, "receiver", false);
+      if (c.sender.binding && c.receiver.binding)
+        failAt(row("channels", i, "receiver"), "a channel needs a worker on at least one end");
+      if (sent != received)
+        failAt(row("channels", i, "receiver"), "receives " + std::to_string(received) + " records per invocation but " +
+                                                   std::to_string(sent) + " are sent");
+      if (c.transport == Transport::NeighborMemory) {
+        if (!c.sender.worker || !c.receiver.worker)
+          failAt(row("channels", i, "transport"), "neighbor-memory needs workers on both ends");
+        TileCoord a = plan_.workers[c.sender.worker->worker].tile, b = plan_.workers[c.receiver.worker->worker].tile;
+        uint32_t distance = (a.column > b.column ? a.column - b.column : b.column - a.column) +
+                            (a.row > b.row ? a.row - b.row : b.row - a.row);
+        if (distance != 1)
+          failAt(row("channels", i, "transport"), "neighbor-memory needs adjacent tiles, found " + tileText(a) + " and " + tileText(b));
+      }
+      if (c.partition) {
+        if (c.partition->lanes == 0 || c.partition->lane >= c.partition->lanes)
+          failAt(row("channels", i, "partition"), "lane " + std::to_string(c.partition->lane) + " is not below lanes " +
+                                                      std::to_string(c.partition->lanes));
+      }
+    }
+  }
+
+  void checkSlots() const {
+    std::vector<uint32_t> seen(plan_.channels.size());  // bit mask of ring positions, capacity ≤ 63
+    std::vector<uint64_t> positions(plan_.channels.size());
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, size_t>> ranges;  // (col,row,offset)
+    for (size_t i = 0; i < plan_.slots.size(); ++i) {
+      const PlanSlot &s = plan_.slots[i];
+      checkChannelIndex(s.channel, row("slots", i, "channel"));
+      const PlanChannel &c = plan_.channels[s.channel];
+      if (s.index >= c.capacity)
+        failAt(row("slots", i, "index"), "ring position " + std::to_string(s.index) + " but channel " +
+                                             std::to_string(s.channel) + " has capacity " + std::to_string(c.capacity));
+      if (positions[s.channel] & (uint64_t(1) << s.index))
+        failAt(row("slots", i, "index"), "ring position " + std::to_string(s.index) + " of channel " +
+                                             std::to_string(s.channel) + " appears twice");
+      positions[s.channel] |= uint64_t(1) << s.index;
+      ++seen[s.channel];
+      checkTile(s.owner, row("slots", i, "owner"));
+      const TileResources &r = resourcesOf(s.owner.kind());
+      if (r.dataBytes == 0) failAt(row("slots", i, "owner"), "shim tiles have no data memory");
+      if (s.bytes < c.recordBytes)
+        failAt(row("slots", i, "bytes"), std::to_string(s.bytes) + " bytes cannot hold a " + std::to_string(c.recordBytes) + "-byte record");
+      if (uint64_t(s.offset) + s.bytes > r.dataBytes)
+        failAt(row("slots", i, "offset"), "slot " + hex(s.offset) + "+" + std::to_string(s.bytes) + " exceeds the " +
+                                              std::to_string(r.dataBytes) + "-byte data memory of tile " + tileText(s.owner));
+      if (c.transport == Transport::NeighborMemory) {
+        TileCoord a = plan_.workers[c.sender.worker->worker].tile, b = plan_.workers[c.receiver.worker->worker].tile;
+        if (!(s.owner == a) && !(s.owner == b))
+          failAt(row("slots", i, "owner"), "a neighbor-memory slot must live in the sender's or the receiver's tile");
+      }
+      ranges[{s.owner.column, s.owner.row, s.offset}] = {s.bytes, i};
+    }
+    // Slots on one tile must not overlap: walk each tile's slots in address order.
+    const std::pair<uint32_t, size_t> *previous = nullptr;
+    std::tuple<uint32_t, uint32_t, uint32_t> previousKey{};
+    for (const auto &[key, value] : ranges) {
+      if (previous && std::get<0>(previousKey) == std::get<0>(key) && std::get<1>(previousKey) == std::get<1>(key) &&
+          uint64_t(std::get<2>(previousKey)) + previous->first > std::get<2>(key))
+        failAt(row("slots", value.second, "offset"), "overlaps slots[" + std::to_string(previous->second) + "]");
+      previous = &value;
+      previousKey = key;
+    }
+    if (ranges.size() != plan_.slots.size()) failAt("slots", "two slots share one tile address");
+    for (size_t c = 0; c < plan_.channels.size(); ++c)
+      if (seen[c] != plan_.channels[c].capacity)
+        failAt(row("channels", c, "capacity"), "channel has " + std::to_string(seen[c]) + " slots for capacity " +
+                                                   std::to_string(plan_.channels[c].capacity));
+  }
+
+  void checkLocks() const {
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> ids;
+    std::vector<std::pair<bool, bool>> roles(plan_.channels.size());
+    for (size_t i = 0; i < plan_.locks.size(); ++i) {
+      const PlanLock &l = plan_.locks[i];
+      checkChannelIndex(l.channel, row("locks", i, "channel"));
+      checkTile(l.tile, row("locks", i, "tile"));
+      uint32_t available = resourcesOf(l.tile.kind()).locks;
+      if (l.id >= available)
+        failAt(row("locks", i, "id"), "lock " + std::to_string(l.id) + " but a " + std::string(tileKindName(l.tile.kind())) +
+                                          " tile has " + std::to_string(available));
+      if (!ids.insert({l.tile.column, l.tile.row, l.id}).second)
+        failAt(row("locks", i, "id"), "lock " + std::to_string(l.id) + " of tile " + tileText(l.tile) + " is used twice");
+      uint32_t expected = l.role == LockRole::Credit ? plan_.channels[l.channel].capacity : 0;
+      if (l.initial != expected)
+        failAt(row("locks", i, "initial"), std::string(l.role == LockRole::Credit ? "a credit lock starts at the capacity " : "a ready lock starts at ") +
+                                               std::to_string(expected) + ", found " + std::to_string(l.initial));
+      (l.role == LockRole::Credit ? roles[l.channel].first : roles[l.channel].second) = true;
+    }
+    for (size_t c = 0; c < roles.size(); ++c)
+      if (!roles[c].first || !roles[c].second)
+        failAt(row("channels", c, "locks"), std::string("channel has no ") + (roles[c].first ? "ready" : "credit") + " lock");
+  }
+
+  void checkDmas() const {
+    std::set<std::tuple<uint32_t, uint32_t, int, uint32_t>> engines;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, size_t>> bdRanges;
+    for (size_t i = 0; i < plan_.dmas.size(); ++i) {
+      const PlanDma &d = plan_.dmas[i];
+      checkChannelIndex(d.channel, row("dma", i, "channel"));
+      checkTile(d.tile, row("dma", i, "tile"));
+      TileKind kind = d.tile.kind();
+      const TileResources &r = resourcesOf(kind);
+      if (d.engineChannel >= r.dmaChannels)
+        failAt(row("dma", i, "engine_channel"), "channel " + std::to_string(d.engineChannel) + " but a " +
+                                                    std::string(tileKindName(kind)) + " tile has " + std::to_string(r.dmaChannels) + " per direction");
+      if (!engines.insert({d.tile.column, d.tile.row, int(d.direction), d.engineChannel}).second)
+        failAt(row("dma", i, "engine_channel"), "engine channel already used on tile " + tileText(d.tile));
+      if (d.bdCount == 0 || uint64_t(d.bdStart) + d.bdCount > r.bds)
+        failAt(row("dma", i, "bd_count"), "BDs " + std::to_string(d.bdStart) + "+" + std::to_string(d.bdCount) + " exceed the " +
+                                              std::to_string(r.bds) + " buffer descriptors of tile " + tileText(d.tile));
+      if (kind == TileKind::MemTile) {
+        // Even memtile channels reach BDs 0-23, odd ones 24-47.
+        uint32_t low = d.engineChannel % 2 == 0 ? 0 : 24;
+        if (d.bdStart < low || d.bdStart + d.bdCount > low + 24)
+          failAt(row("dma", i, "bd_start"), "memtile channel " + std::to_string(d.engineChannel) + " may only use BDs " +
+                                                std::to_string(low) + "-" + std::to_string(low + 23));
+      }
+      auto [it, inserted] = bdRanges.insert({{d.tile.column, d.tile.row, d.bdStart}, {d.bdCount, i}});
+      if (!inserted) failAt(row("dma", i, "bd_start"), "BD " + std::to_string(d.bdStart) + " is already used by dma[" + std::to_string(it->second.second) + "]");
+      if (kind == TileKind::Shim) {
+        if (!d.shimPattern) failAt(row("dma", i, "shim_bd"), "a shim DMA needs its buffer-descriptor pattern");
+        checkShimPattern(*d.shimPattern, row("dma", i, "shim_bd"));
+      } else if (d.shimPattern) {
+        failAt(row("dma", i, "shim_bd"), "only shim DMAs carry a binding pattern");
+      }
+    }
+    const std::pair<uint32_t, size_t> *previous = nullptr;
+    std::tuple<uint32_t, uint32_t, uint32_t> previousKey{};
+    for (const auto &[key, value] : bdRanges) {
+      if (previous && std::get<0>(previousKey) == std::get<0>(key) && std::get<1>(previousKey) == std::get<1>(key) &&
+          std::get<2>(previousKey) + previous->first > std::get<2>(key))
+        failAt(row("dma", value.second, "bd_start"), "BD range overlaps dma[" + std::to_string(previous->second) + "]");
+      previous = &value;
+      previousKey = key;
+    }
+  }
+
+  // Shim BD field widths (npu5-hardware §2.4).
+  void checkShimPattern(const BdPattern &p, const std::string &path) const {
+    if (p.binding >= plan_.bindings.size())
+      failAt(path + ".binding", "refers to binding " + std::to_string(p.binding) + " but the plan has " +
+                                    std::to_string(plan_.bindings.size()) + " bindings");
+    if (p.address % 4 != 0 || p.address > (uint64_t(1) << 48) - 1)
+      failAt(path + ".address", "must be a 4-byte aligned 48-bit address, found " + hex(p.address));
+    if (p.lengthWords == 0) failAt(path + ".length_words", "must be nonzero");
+    if (p.address + uint64_t(p.lengthWords) * 4 > plan_.bindings[p.binding].bytes)
+      failAt(path + ".length_words", "transfer reaches past the end of binding " + std::to_string(p.binding));
+    if (p.dims.size() > 3) failAt(path + ".dims", "a shim BD has at most 3 dimensions");
+    for (size_t d = 0; d < p.dims.size(); ++d) {
+      std::string dim = path + ".dims[" + std::to_string(d) + "]";
+      if (p.dims[d].strideBytes % 4 != 0 || p.dims[d].strideBytes / 4 > (1u << 20) - 1)
+        failAt(dim + ".stride", "must be a multiple of 4 with a step below 2^20 words");
+      if (p.dims[d].size == 0 || p.dims[d].size > 1023) failAt(dim + ".size", "wrap must be in 1..1023");
+    }
+    if (p.iterationStepWords > (1u << 20) - 1) failAt(path + ".iteration_step_words", "must be below 2^20");
+    if (p.iterationWrap > 63) failAt(path + ".iteration_wrap", "must be at most 63");
+    if (p.repeatCount < 1 || p.repeatCount > 256) failAt(path + ".repeat_count", "must be in 1..256");
+  }
+
+  void checkRoutes() const {
+    for (size_t i = 0; i < plan_.routes.size(); ++i) {
+      const PlanRoute &r = plan_.routes[i];
+      checkChannelIndex(r.channel, row("routes", i, "channel"));
+      checkTile(r.tile, row("routes", i, "tile"));
+      TileKind kind = r.tile.kind();
+      if (r.kind == RouteKind::ShimMux && kind != TileKind::Shim)
+        failAt(row("routes", i, "kind"), "a shim-mux route needs a shim tile, found " + tileText(r.tile));
+      const auto &slaves = r.kind == RouteKind::ShimMux ? kShimMuxPorts : resourcesOf(kind).slaves;
+      const auto &masters = r.kind == RouteKind::ShimMux ? kShimMuxPorts : resourcesOf(kind).masters;
+      checkPort(r.source, slaves[size_t(r.source.bundle)], row("routes", i, "source"), r.tile);
+      checkPort(r.destination, masters[size_t(r.destination.bundle)], row("routes", i, "destination"), r.tile);
+    }
+  }
+
+  void checkPort(SwitchPort port, uint32_t available, const std::string &path, TileCoord tile) const {
+    if (port.index >= available)
+      failAt(path, std::string(nameOf(kBundles, port.bundle)) + "[" + std::to_string(port.index) + "] does not exist on tile " +
+                       tileText(tile) + " (" + std::to_string(available) + " ports)");
+  }
+
+  const ArrayPlan &plan_;
+};
+
+}  // namespace
+
+TileKind TileCoord::kind() const {
+  if (row == npu5::kShimRow) return TileKind::Shim;
+  if (row == npu5::kMemTileRow) return TileKind::MemTile;
+  return TileKind::Compute;
+}
+
+std::string_view tileKindName(TileKind kind) { return nameOf(kTileKinds, kind); }
+std::string_view planAccessName(PlanAccess access) { return nameOf(kAccesses, access); }
+std::string_view transportName(Transport transport) { return nameOf(kTransports, transport); }
+
+Status validateArrayPlan(const ArrayPlan &plan) {
+  return guarded("array plan '" + plan.name + "': ", [&]() -> Status {
+    PlanValidator(plan).run();
+    return Status::ok();
+  });
+}
+
+std::string writeArrayPlans(std::span<const ArrayPlan> plans) {
+  Json doc{{"format", "hrx.array-plan"}, {"version", 1}, {"plans", Json::array()}};
+  for (const ArrayPlan &plan : plans) doc["plans"].push_back(planJson(plan));
+  return doc.dump(1) + "\n";
+}
+
+StatusOr<std::vector<ArrayPlan>> readArrayPlans(std::string_view json) {
+  return guarded("array plan: ", [&]() -> StatusOr<std::vector<ArrayPlan>> {
+    Json doc = parseJson(json, "the document");
+    JsonObject top(doc, "");
+    if (top.string("format") != "hrx.array-plan") failAt("format", "expected \"hrx.array-plan\"");
+    if (top.u64("version") != 1) failAt("version", "expected 1 (this reader knows version 1 only)");
+    std::vector<ArrayPlan> plans;
+    const auto &rows = top.array("plans");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      plans.push_back(readPlan(rows[i], "plans[" + std::to_string(i) + "]"));
+      PlanValidator(plans.back()).run();
+    }
+    top.finish();
+    return plans;
+  });
+}
+
+// ---- text form ------------------------------------------------------------------------------
+
+namespace {
+std::string endText(const ChannelEnd &end) {
+  if (end.worker) return "w" + std::to_string(end.worker->worker) + "." + std::to_string(end.worker->port);
+  const BindingTransfer &t = *end.binding;
+  std::string text = "b" + std::to_string(t.binding) + "[" + hex(t.byteOffset) + " stride=" + std::to_string(t.recordStride) +
+                     " records=" + std::to_string(t.recordCount);
+  if (t.repeatCount != 1) text += " repeat=" + std::to_string(t.repeatCount);
+  if (!t.dims.empty()) {
+    text += " run=" + std::to_string(t.runBytes) + " dims=";
+    for (size_t d = 0; d < t.dims.size(); ++d)
+      text += (d ? "," : "") + std::to_string(t.dims[d].size) + ":" + std::to_string(t.dims[d].strideBytes);
+  }
+  return text + "]";
+}
+std::string portText(SwitchPort p) { return std::string(nameOf(kBundles, p.bundle)) + "[" + std::to_string(p.index) + "]"; }
+}  // namespace
+
+std::string printArrayPlan(const ArrayPlan &plan) {
+  std::ostringstream out;
+  out << "array @" << plan.name << " family=" << plan.family << " columns=" << plan.columns << " groups=" << plan.groups
+      << " workers=" << plan.workers.size() << " bindings=" << plan.bindings.size() << " channels=" << plan.channels.size()
+      << " slots=" << plan.slots.size() << " locks=" << plan.locks.size() << " dma=" << plan.dmas.size()
+      << " routes=" << plan.routes.size() << "\n";
+  for (size_t i = 0; i < plan.bindings.size(); ++i)
+    out << "  binding index=" << i << " ordinal=" << plan.bindings[i].ordinal << " access=" << planAccessName(plan.bindings[i].access)
+        << " bytes=" << plan.bindings[i].bytes << "\n";
+  for (size_t i = 0; i < plan.workers.size(); ++i) {
+    const PlanWorker &w = plan.workers[i];
+    out << "  worker index=" << i << " group=" << w.group << " lane=" << w.lane << " entry=@" << w.entry
+        << " tile=" << tileText(w.tile) << " code-bytes=" << w.codeBytes << " iterations=" << w.iterations << "\n";
+  }
+  for (size_t i = 0; i < plan.channels.size(); ++i) {
+    const PlanChannel &c = plan.channels[i];
+    out << "  channel index=" << i << " transport=" << transportName(c.transport) << " record-bytes=" << c.recordBytes
+        << " capacity=" << c.capacity << " sender=" << endText(c.sender) << " receiver=" << endText(c.receiver);
+    if (c.partition) out << " partition=" << c.partition->lane << "/" << c.partition->lanes;
+    out << "\n";
+  }
+  for (size_t i = 0; i < plan.workers.size(); ++i)
+    for (size_t p = 0; p < plan.workers[i].ports.size(); ++p) {
+      const WorkerPort &port = plan.workers[i].ports[p];
+      out << "  worker-port worker=" << i << " port=" << p << " direction=" << nameOf(kDirections, port.direction);
+      if (port.channel) out << " channel=" << *port.channel;
+      out << " record-bytes=" << port.recordBytes;
+      if (port.period != 1) out << " period=" << port.period;
+      out << "\n";
+    }
+  for (const PlanSlot &s : plan.slots)
+    out << "  slot channel=" << s.channel << " index=" << s.index << " owner=" << tileText(s.owner) << " offset=" << hex(s.offset)
+        << " bytes=" << s.bytes << " sender=" << (s.senderAddress ? hex(*s.senderAddress) : "external")
+        << " receiver=" << (s.receiverAddress ? hex(*s.receiverAddress) : "external") << "\n";
+  for (const PlanLock &l : plan.locks)
+    out << "  lock channel=" << l.channel << " tile=" << tileText(l.tile) << " id=" << l.id << " role=" << nameOf(kLockRoles, l.role)
+        << " initial=" << l.initial << "\n";
+  for (const PlanDma &d : plan.dmas) {
+    out << "  dma channel=" << d.channel << " tile=" << tileText(d.tile) << " side=" << tileKindName(d.tile.kind())
+        << " direction=" << nameOf(kDmaDirections, d.direction) << " engine-channel=" << d.engineChannel
+        << " bd-start=" << d.bdStart << " bd-count=" << d.bdCount;
+    if (const auto &p = d.shimPattern) {
+      out << " binding=" << p->binding << " address=" << hex(p->address) << " length-words=" << p->lengthWords;
+      for (size_t k = 0; k < p->dims.size(); ++k)
+        out << " d" << k << "=" << p->dims[k].size << ":" << p->dims[k].strideBytes / 4;
+      if (p->iterationWrap) out << " iteration=" << p->iterationWrap << ":" << p->iterationStepWords;
+      out << " repeat=" << p->repeatCount;
+    }
+    out << "\n";
+  }
+  for (const PlanRoute &r : plan.routes)
+    out << "  route channel=" << r.channel << " tile=" << tileText(r.tile) << " kind=" << nameOf(kRouteKinds, r.kind)
+        << " source=" << portText(r.source) << " destination=" << portText(r.destination) << "\n";
+  return out.str();
+}
+
+}  // namespace hrx::format

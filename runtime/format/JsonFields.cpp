@@ -1,0 +1,73 @@
+#include "JsonFields.h"
+
+#include <algorithm>
+
+namespace hrx::format::detail {
+
+void fail(std::string message) { throw FormatError{std::move(message)}; }
+
+void failAt(const std::string &path, std::string_view message) {
+  fail((path.empty() ? std::string("(top level)") : path) + ": " + std::string(message));
+}
+
+Json parseJson(std::string_view text, std::string_view what) {
+  try {
+    return Json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error &error) {
+    fail(std::string(what) + " is not valid JSON (byte " + std::to_string(error.byte) + ")");
+  }
+}
+
+static std::string_view typeName(const Json &value) { return value.type_name(); }
+
+JsonObject::JsonObject(const Json &value, std::string path) : value_(value), path_(std::move(path)) {
+  if (!value_.is_object())
+    failAt(path_, "expected an object, found " + std::string(typeName(value_)));
+}
+
+std::string JsonObject::pathOf(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+const Json *JsonObject::optional(std::string_view key) {
+  auto it = value_.find(key);
+  if (it == value_.end()) return nullptr;
+  seen_.push_back(it.key());
+  return &*it;
+}
+
+const Json &JsonObject::required(std::string_view key) {
+  if (const Json *value = optional(key)) return *value;
+  failAt(pathOf(key), "required field is missing");
+}
+
+void JsonObject::finish() const {
+  for (auto it = value_.begin(); it != value_.end(); ++it)
+    if (std::find(seen_.begin(), seen_.end(), std::string_view(it.key())) == seen_.end())
+      failAt(pathOf(it.key()), "unknown field");
+}
+
+uint64_t JsonObject::u64(std::string_view key, uint64_t max) { return asU64(required(key), pathOf(key), max); }
+std::string JsonObject::string(std::string_view key) { return asString(required(key), pathOf(key)); }
+const Json::array_t &JsonObject::array(std::string_view key) { return asArray(required(key), pathOf(key)); }
+
+uint64_t asU64(const Json &value, const std::string &path, uint64_t max) {
+  if (!value.is_number_unsigned())
+    failAt(path, "expected a non-negative integer, found " + std::string(typeName(value)) +
+                     (value.is_number() ? " " + value.dump() : ""));
+  uint64_t result = value.get<uint64_t>();
+  if (result > max) failAt(path, "value " + std::to_string(result) + " exceeds the maximum " + std::to_string(max));
+  return result;
+}
+
+std::string asString(const Json &value, const std::string &path) {
+  if (!value.is_string()) failAt(path, "expected a string, found " + std::string(typeName(value)));
+  return value.get<std::string>();
+}
+
+const Json::array_t &asArray(const Json &value, const std::string &path) {
+  if (!value.is_array()) failAt(path, "expected an array, found " + std::string(typeName(value)));
+  return value.get_ref<const Json::array_t &>();
+}
+
+}  // namespace hrx::format::detail
