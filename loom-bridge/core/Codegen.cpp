@@ -1,0 +1,145 @@
+#include "hrx/bridge/Codegen.h"
+
+#include <lld/Common/Driver.h>
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <mutex>
+
+LLD_HAS_DRIVER(elf)
+
+namespace hrx::bridge {
+namespace {
+
+void initializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
+
+llvm::CodeGenOptLevel codegenLevel(unsigned optLevel) {
+  switch (optLevel) {
+  case 0: return llvm::CodeGenOptLevel::None;
+  case 1: return llvm::CodeGenOptLevel::Less;
+  case 2: return llvm::CodeGenOptLevel::Default;
+  default: return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+// Removes a directory tree on scope exit.
+struct TempDir {
+  llvm::SmallString<128> path;
+  ~TempDir() {
+    if (!path.empty()) llvm::sys::fs::remove_directories(path);
+  }
+};
+
+}  // namespace
+
+std::expected<std::unique_ptr<llvm::TargetMachine>, std::string>
+createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features,
+                    unsigned optLevel) {
+  initializeTargets();
+  llvm::Triple tt(triple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(tt, error);
+  if (!target) return std::unexpected(error);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      tt, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, codegenLevel(optLevel)));
+  if (!machine) return std::unexpected("no target machine for " + triple);
+  if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpu))
+    return std::unexpected("unknown CPU '" + cpu + "' for " + triple);
+  return machine;
+}
+
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes = optLevel == 0 ? builder.buildO0DefaultPipeline(level)
+                                                 : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, mam);
+}
+
+std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module,
+                                                            llvm::TargetMachine &machine,
+                                                            EmitFile kind) {
+  module.setDataLayout(machine.createDataLayout());
+  module.setTargetTriple(machine.getTargetTriple());
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager passes;
+  auto type = kind == EmitFile::Object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile;
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, type))
+    return std::unexpected("the target cannot emit this file type");
+  passes.run(module);
+  return std::vector<uint8_t>(buffer.begin(), buffer.end());
+}
+
+std::expected<std::vector<uint8_t>, std::string>
+linkElf(const std::vector<std::string> &arguments, const std::vector<std::vector<uint8_t>> &objects) {
+  TempDir dir;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("hrx-link", dir.path))
+    return std::unexpected("cannot create a temporary directory: " + ec.message());
+  std::vector<std::string> owned = {"ld.lld"};
+  owned.insert(owned.end(), arguments.begin(), arguments.end());
+  for (size_t i = 0; i < objects.size(); ++i) {
+    llvm::SmallString<128> path(dir.path);
+    llvm::sys::path::append(path, "input" + std::to_string(i) + ".o");
+    std::error_code ec;
+    llvm::raw_fd_ostream out(path, ec);
+    if (ec) return std::unexpected("cannot write " + std::string(path) + ": " + ec.message());
+    out.write(reinterpret_cast<const char *>(objects[i].data()), objects[i].size());
+    owned.push_back(std::string(path));
+  }
+  llvm::SmallString<128> output(dir.path);
+  llvm::sys::path::append(output, "output");
+  owned.push_back("-o");
+  owned.push_back(std::string(output));
+
+  std::vector<const char *> argv;
+  for (const std::string &a : owned) argv.push_back(a.c_str());
+  std::string messages;
+  llvm::raw_string_ostream errors(messages);
+  std::string ignored;
+  llvm::raw_string_ostream stdoutStream(ignored);
+  static std::mutex lldMutex;  // lld keeps global state; one link at a time
+  lld::Result result;
+  {
+    std::lock_guard<std::mutex> lock(lldMutex);
+    result = lld::lldMain(argv, stdoutStream, errors, {{lld::Gnu, &lld::elf::link}});
+  }
+  if (result.retCode != 0) return std::unexpected(messages.empty() ? "lld failed" : messages);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes = llvm::MemoryBuffer::getFile(output);
+  if (!bytes) return std::unexpected("cannot read the linked output: " + bytes.getError().message());
+  return std::vector<uint8_t>((*bytes)->getBufferStart(), (*bytes)->getBufferEnd());
+}
+
+}  // namespace hrx::bridge

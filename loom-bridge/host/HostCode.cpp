@@ -1,0 +1,95 @@
+#include "hrx/bridge/HostCode.h"
+
+#include "hrx/bridge/Builtins.h"
+#include "hrx/bridge/Codegen.h"
+#include "hrx/format/HostAbi.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Host.h>
+
+namespace hrx::bridge {
+namespace {
+
+// External functions the shared object may leave to the loading process: the C library's memory
+// routines LLVM itself emits for copy loops, and libm (always loaded beside libstdc++).
+bool mayStayUndefined(llvm::StringRef name) {
+  static const llvm::StringRef allowed[] = {
+      "memcpy", "memmove", "memset", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
+      "log1pf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
+      "tanhf", "asinhf", "acoshf", "atanhf", "erff", "erfcf", "cbrtf", "powf", "fmodf", "exp",
+      "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh"};
+  for (llvm::StringRef a : allowed)
+    if (name == a) return true;
+  return false;
+}
+
+bool isAbiSymbol(llvm::StringRef name) { return name.starts_with("hrx."); }
+
+std::expected<std::unique_ptr<llvm::TargetMachine>, std::string> hostMachine(const HostCodeOptions &options) {
+  std::string cpu = options.cpu;
+  std::string features;
+  if (cpu == "native") {
+    cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      features += (features.empty() ? "" : ",") + std::string(feature.second ? "+" : "-") + feature.first().str();
+  }
+  return createTargetMachine(kHostTriple, cpu, features, options.optLevel);
+}
+
+std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachine &machine,
+                                         const HostCodeOptions &options) {
+  module.setTargetTriple(machine.getTargetTriple());
+  module.setDataLayout(machine.createDataLayout());
+  if (!module.getGlobalVariable(HRX_HOST_ABI_VERSION_SYMBOL)) {
+    llvm::Type *i32 = llvm::Type::getInt32Ty(module.getContext());
+    new llvm::GlobalVariable(module, i32, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+                             llvm::ConstantInt::get(i32, HRX_HOST_ABI_VERSION), HRX_HOST_ABI_VERSION_SYMBOL);
+  }
+  std::string error;
+  if (!linkBuiltins(module, error)) return std::unexpected(error);
+  // Only the ABI entry points are exported; everything else may be inlined away.
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && !isAbiSymbol(f.getName())) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  std::string verifyErrors;
+  llvm::raw_string_ostream verifyStream(verifyErrors);
+  if (llvm::verifyModule(module, &verifyStream)) return std::unexpected("invalid lowered IR: " + verifyErrors);
+  optimizeModule(module, machine, options.optLevel);
+  for (llvm::Function &f : module)
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && !mayStayUndefined(f.getName()))
+      return std::unexpected("the lowered code calls '" + f.getName().str() +
+                             "', which the host shared object cannot import");
+  return {};
+}
+
+}  // namespace
+
+std::expected<void, std::string> optimizeForHost(llvm::Module &module, const HostCodeOptions &options) {
+  auto machine = hostMachine(options);
+  if (!machine) return std::unexpected(machine.error());
+  return prepare(module, **machine, options);
+}
+
+std::expected<std::string, std::string> hostAssembly(llvm::Module &module, const HostCodeOptions &options) {
+  auto machine = hostMachine(options);
+  if (!machine) return std::unexpected(machine.error());
+  if (auto prepared = prepare(module, **machine, options); !prepared) return std::unexpected(prepared.error());
+  auto text = emitModule(module, **machine, EmitFile::Assembly);
+  if (!text) return std::unexpected(text.error());
+  return std::string(text->begin(), text->end());
+}
+
+std::expected<std::vector<uint8_t>, std::string> hostSharedObject(llvm::Module &module,
+                                                                   const HostCodeOptions &options) {
+  auto machine = hostMachine(options);
+  if (!machine) return std::unexpected(machine.error());
+  if (auto prepared = prepare(module, **machine, options); !prepared) return std::unexpected(prepared.error());
+  auto object = emitModule(module, **machine, EmitFile::Object);
+  if (!object) return std::unexpected(object.error());
+  return linkElf({"-shared", "-z", "noexecstack", "--build-id=none", "--hash-style=gnu", "-soname", "hrx-host.so"},
+                 {*object});
+}
+
+}  // namespace hrx::bridge

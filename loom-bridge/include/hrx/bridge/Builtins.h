@@ -1,0 +1,20 @@
+// Numeric helpers (bfp16ebs8 encode and MMA) that lowered code calls. They are C compiled to
+// LLVM bitcode at build time (core/builtins/Numerics.c) and linked into a module on demand.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+namespace hrx::bridge {
+
+inline constexpr const char *kBfpEncodeF32 = "__hrx_bfp16ebs8_encode_f32";
+inline constexpr const char *kBfpEncodeBf16 = "__hrx_bfp16ebs8_encode_bf16";
+inline constexpr const char *kBfpMma = "__hrx_bfp16ebs8_mma";
+
+// Declares builtin `name` in `module` (with its bitcode signature) and returns it.
+llvm::Function *declareBuiltin(llvm::Module &module, llvm::StringRef name);
+
+// Links the definitions of every builtin `module` references, with internal linkage and the
+// module's target attributes. Returns false (with `error` set) if the bitcode cannot be read.
+bool linkBuiltins(llvm::Module &module, std::string &error);
+
+}  // namespace hrx::bridge

@@ -1,0 +1,30 @@
+// The host target's code: lowered LLVM IR → an x86-64 shared object following the host-code ABI
+// (runtime/include/hrx/format/HostAbi.h), generated and linked in process.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <expected>
+#include <string>
+#include <vector>
+
+namespace hrx::bridge {
+
+inline constexpr const char *kHostTriple = "x86_64-unknown-linux-gnu";
+
+struct HostCodeOptions {
+  std::string cpu = "x86-64-v2";  // "native": the compiling machine's CPU and features
+  unsigned optLevel = 2;
+};
+
+// Prepares `module` for the host (triple, data layout, builtins, the hrx.abi_version symbol),
+// runs the optimization pipeline and returns its assembly text or linked shared object.
+std::expected<std::string, std::string> hostAssembly(llvm::Module &module, const HostCodeOptions &options);
+std::expected<std::vector<uint8_t>, std::string> hostSharedObject(llvm::Module &module,
+                                                                   const HostCodeOptions &options);
+
+// Prepares and optimizes `module` for the host without generating code (for --emit=llvm).
+std::expected<void, std::string> optimizeForHost(llvm::Module &module, const HostCodeOptions &options);
+
+}  // namespace hrx::bridge

@@ -1,0 +1,793 @@
+#include "hrx/xdna/Planner.h"
+
+#include "hrx/xdna/Npu5Model.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace hrx::xdna {
+namespace {
+
+using diag::DiagId;
+using diag::SourceRange;
+using format::ArrayPlan;
+using format::BdPattern;
+using format::BindingTransfer;
+using format::DmaDirection;
+using format::LockRole;
+using format::PlanChannel;
+using format::PlanDma;
+using format::PlanLock;
+using format::PlanRoute;
+using format::PlanSlot;
+using format::RouteKind;
+using format::SwitchPort;
+using format::Transport;
+
+std::string tileText(TileCoord t) {
+  return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")";
+}
+
+// Shim mux ports of the DMA channels (mlir-aie's AIE2 shim mux mapping): MM2S 0/1 enter the
+// switch at south slaves 3/7, S2MM 0/1 leave it at south masters 2/3.
+uint32_t shimMuxPort(DmaDirection direction, uint32_t channel) {
+  if (direction == DmaDirection::MemoryToStream)
+    return channel == 0 ? 3 : 7;
+  return channel == 0 ? 2 : 3;
+}
+
+PortBundle opposite(PortBundle b) {
+  switch (b) {
+  case PortBundle::North:
+    return PortBundle::South;
+  case PortBundle::South:
+    return PortBundle::North;
+  case PortBundle::East:
+    return PortBundle::West;
+  case PortBundle::West:
+    return PortBundle::East;
+  default:
+    return b;
+  }
+}
+
+// Every resource demand on one tile, counted past the supply so diagnostics can say by how much.
+struct TileUsage {
+  unsigned locks = 0;
+  unsigned s2mm = 0;
+  unsigned mm2s = 0;
+  unsigned bds = 0;
+  uint32_t privateBytes = 0;
+  std::array<unsigned, 9> masters{};
+  std::array<unsigned, 9> slaves{};
+  std::vector<uint32_t> slots;  // plan slot indices owned here, in channel order
+  std::vector<uint32_t> flows;  // graph flows that use the tile (for notes)
+};
+
+struct TileLess {
+  bool operator()(TileCoord a, TileCoord b) const {
+    return std::pair(a.column, a.row) < std::pair(b.column, b.row);
+  }
+};
+
+// One plan channel before resources: which flow and lane it carries and its two ends.
+struct ChannelSpec {
+  uint32_t flow = 0;
+  uint32_t lane = 0;
+  std::optional<uint32_t> senderWorker;    // plan worker index
+  std::optional<uint32_t> receiverWorker;  // plan worker index
+};
+
+class ArrayPlanner {
+public:
+  ArrayPlanner(const PipelineGraph &graph, const PlanOptions &options, diag::DiagnosticEngine &diags)
+      : graph_(graph), columns_(options.columns), diags_(diags) {}
+
+  std::optional<ArrayPlan> run();
+
+private:
+  bool checkGraph();
+  bool checkPorts();
+  void createWorkers();
+  void place();
+  void createChannels();
+  void allocateChannel(uint32_t channel);
+  bool checkResources();
+
+  TileCoord workerTile(uint32_t planWorker) const { return plan_.workers[planWorker].tile; }
+  std::optional<TileCoord> sharedMemory(TileCoord producer, TileCoord consumer) const;
+  void addSlots(uint32_t channel, TileCoord owner, std::optional<TileCoord> senderCore,
+                std::optional<TileCoord> receiverCore);
+  void addLockPair(uint32_t channel, TileCoord tile);
+  void addComputeDma(uint32_t channel, TileCoord tile, DmaDirection direction);
+  void addShimDma(uint32_t channel, uint32_t shimColumn, DmaDirection direction,
+                  const BindingTransfer &transfer);
+  std::optional<uint32_t> pickShimColumn(uint32_t nearColumn, DmaDirection direction);
+  void route(uint32_t channel, TileCoord from, SwitchPort source, TileCoord to,
+             SwitchPort destination);
+  SwitchPort hop(uint32_t channel, TileCoord &at, SwitchPort source, PortBundle out);
+  void layoutSlots();
+  BindingTransfer transferFor(const FlowEnd &end, uint32_t lane) const;
+  std::optional<BdPattern> shimPattern(const BindingTransfer &transfer, uint32_t flow);
+  void noteFlows(diag::DiagnosticBuilder &builder, const TileUsage &usage) const;
+
+  const PipelineGraph &graph_;
+  unsigned columns_;
+  diag::DiagnosticEngine &diags_;
+  ArrayPlan plan_;
+  std::vector<std::optional<uint32_t>> planBinding_;  // graph binding -> plan binding
+  std::vector<uint32_t> firstWorker_;                  // graph worker -> first plan worker
+  std::vector<ChannelSpec> specs_;
+  std::map<TileCoord, TileUsage, TileLess> usage_;
+  unsigned shimDemand_[2] = {0, 0};  // by DmaDirection
+  bool patternError_ = false;
+};
+
+uint32_t laneBindingBytes(const BindingWalk &walk, uint32_t lane) {
+  (void)walk;
+  return lane;
+}
+
+std::optional<ArrayPlan> ArrayPlanner::run() {
+  if (!checkGraph())
+    return std::nullopt;
+  plan_.name = graph_.name;
+  plan_.columns = columns_;
+  plan_.groups = uint32_t(graph_.groups.size());
+  for (const GraphBinding &b : graph_.bindings) {
+    if (!b.used) {
+      planBinding_.push_back(std::nullopt);
+      continue;
+    }
+    planBinding_.push_back(uint32_t(plan_.bindings.size()));
+    plan_.bindings.push_back({uint32_t(planBinding_.size() - 1), b.access, b.bytes});
+  }
+  createWorkers();
+  place();
+  createChannels();
+  for (uint32_t c = 0; c < plan_.channels.size(); ++c)
+    allocateChannel(c);
+  layoutSlots();
+  if (!checkResources() || patternError_)
+    return std::nullopt;
+  return std::move(plan_);
+}
+
+bool ArrayPlanner::checkGraph() {
+  bool ok = true;
+  if (!Npu5Model::isValidContextWidth(columns_)) {
+    diags_.report(DiagId::XdnaColumnsOutOfRange, graph_.loc).arg("columns", (long long)columns_);
+    return false;
+  }
+  unsigned used = 0;
+  for (const GraphBinding &b : graph_.bindings)
+    used += b.used;
+  if (used > Npu5Model::kMaxBindingsPerCommand) {
+    auto builder = diags_.report(DiagId::XdnaTooManyBindings, graph_.loc);
+    builder.arg("name", graph_.name).arg("count", (long long)used);
+    for (size_t i = Npu5Model::kMaxBindingsPerCommand; i < graph_.bindings.size(); ++i)
+      if (graph_.bindings[i].used)
+        builder.note(graph_.bindings[i].loc, "binding " + std::to_string(i) + " (" +
+                                                 graph_.bindings[i].name + ") is over the limit");
+    ok = false;
+  }
+  uint32_t needed = graph_.totalWorkers();
+  uint32_t available = Npu5Model::computeTiles(columns_);
+  if (needed > available) {
+    unsigned fit = (needed + Npu5Model::kComputeRowsPerColumn - 1) / Npu5Model::kComputeRowsPerColumn;
+    std::string hint = fit <= Npu5Model::kMaxContextColumns
+                           ? " (use --columns=" + std::to_string(fit) + ")"
+                           : " (the whole array has " +
+                                 std::to_string(Npu5Model::computeTiles(Npu5Model::kColumns)) + ")";
+    auto builder = diags_.report(DiagId::XdnaTooManyWorkers, graph_.loc);
+    builder.arg("needed", (long long)needed)
+        .arg("columns", (long long)columns_)
+        .arg("available", (long long)available)
+        .arg("hint", hint);
+    for (const GraphGroup &g : graph_.groups)
+      builder.note(g.loc, "group of " + std::to_string(g.lanes) + " lane(s) created here");
+    ok = false;
+  }
+  for (const GraphFlow &f : graph_.flows) {
+    if (f.capacity < 1 || f.capacity > Npu5Model::kMaxLockValue) {
+      diags_.report(DiagId::XdnaCapacityOutOfRange, f.capacityLoc.isValid() ? f.capacityLoc : f.loc)
+          .arg("capacity", (long long)f.capacity)
+          .arg("maximum", (long long)Npu5Model::kMaxLockValue);
+      ok = false;
+    }
+    std::string unsupported;
+    if (f.from.kind == FlowEnd::Kind::Binding && f.to.kind == FlowEnd::Kind::Binding)
+      unsupported = "a flow from a binding straight to a binding (no stage)";
+    else if (f.map == LaneMap::Gather &&
+             (f.from.kind != FlowEnd::Kind::Worker || f.to.kind != FlowEnd::Kind::Worker))
+      unsupported = "a reduce whose source or target is not a worker group";
+    else if (f.map == LaneMap::Gather && graph_.laneCount(f.to.index) != 1)
+      unsupported = "a reduce onto a group with more than one lane";
+    else if (f.map == LaneMap::PerLane && f.from.kind == FlowEnd::Kind::Worker &&
+             f.to.kind == FlowEnd::Kind::Worker &&
+             graph_.laneCount(f.from.index) != graph_.laneCount(f.to.index))
+      unsupported = "a flow between groups with different lane counts";
+    if (!unsupported.empty()) {
+      diags_.report(DiagId::XdnaUnsupportedConstruct, f.loc).arg("construct", unsupported);
+      ok = false;
+    }
+  }
+  for (const GraphWorker &w : graph_.workers) {
+    if (w.codeBytes > Npu5Model::resources(TileKind::Compute).programMemoryBytes)
+      diags_.report(DiagId::XdnaProgramMemoryEstimate, w.loc)
+          .arg("entry", w.entry)
+          .arg("needed", (long long)w.codeBytes)
+          .arg("available", (long long)Npu5Model::resources(TileKind::Compute).programMemoryBytes);
+  }
+  return checkPorts() && ok;
+}
+
+// Every worker port is fed by exactly one flow (single-producer channels, loom-language §9.3).
+bool ArrayPlanner::checkPorts() {
+  bool ok = true;
+  for (uint32_t w = 0; w < graph_.workers.size(); ++w) {
+    const GraphWorker &worker = graph_.workers[w];
+    std::vector<std::vector<uint32_t>> producers(worker.ports.size());
+    for (uint32_t f = 0; f < graph_.flows.size(); ++f) {
+      const GraphFlow &flow = graph_.flows[f];
+      if (flow.to.kind != FlowEnd::Kind::Worker || flow.to.index != w)
+        continue;
+      uint32_t span = flow.map == LaneMap::Gather ? graph_.laneCount(flow.from.index) : 1;
+      for (uint32_t p = flow.to.port; p < flow.to.port + span; ++p) {
+        if (p >= producers.size()) {
+          diags_.report(DiagId::XdnaUnsupportedConstruct, flow.loc)
+              .arg("construct", "a flow into port " + std::to_string(p) + " of @" + worker.entry +
+                                    ", which has " + std::to_string(worker.ports.size()) + " ports");
+          ok = false;
+          break;
+        }
+        producers[p].push_back(f);
+      }
+    }
+    for (uint32_t p = 0; p < producers.size(); ++p) {
+      if (producers[p].size() <= 1)
+        continue;
+      auto builder = diags_.report(DiagId::XdnaMultiProducerChannel, graph_.flows[producers[p][1]].loc);
+      builder.arg("port", (long long)p).arg("entry", worker.entry).arg("count", (long long)producers[p].size());
+      for (uint32_t f : producers[p])
+        builder.note(graph_.flows[f].loc, "producer flow created here");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void ArrayPlanner::createWorkers() {
+  for (const GraphWorker &w : graph_.workers) {
+    firstWorker_.push_back(uint32_t(plan_.workers.size()));
+    for (uint32_t lane = 0; lane < graph_.groups.at(w.group).lanes; ++lane) {
+      format::PlanWorker pw;
+      pw.entry = w.entry;
+      pw.group = w.group;
+      pw.lane = lane;
+      pw.codeBytes = w.codeBytes;
+      pw.iterations = w.iterations;
+      plan_.workers.push_back(std::move(pw));
+    }
+  }
+}
+
+std::optional<TileCoord> ArrayPlanner::sharedMemory(TileCoord producer, TileCoord consumer) const {
+  // Prefer the producer's own memory, then the consumer's, then any other memory both reach.
+  std::vector<TileCoord> candidates{producer, consumer};
+  for (int dc = -1; dc <= 1; ++dc)
+    for (int dr = -1; dr <= 1; ++dr) {
+      int c = int(producer.column) + dc, r = int(producer.row) + dr;
+      if (c >= 0 && r >= 0 && (dc == 0) != (dr == 0))
+        candidates.push_back({uint32_t(c), uint32_t(r)});
+    }
+  for (TileCoord m : candidates)
+    if (Npu5Model::coreWindow(producer, m) && Npu5Model::coreWindow(consumer, m))
+      return m;
+  return std::nullopt;
+}
+
+// Greedy placement in worker order: each worker takes the free tile that gives the most
+// neighbour-memory links to workers already placed; ties go to the least-used column (to spread
+// shim DMA over the columns), then the lowest column and row.
+void ArrayPlanner::place() {
+  std::vector<std::vector<uint32_t>> linked(plan_.workers.size());
+  auto planWorker = [&](const FlowEnd &end, uint32_t lane) -> std::optional<uint32_t> {
+    if (end.kind != FlowEnd::Kind::Worker)
+      return std::nullopt;
+    return firstWorker_[end.index] + lane;
+  };
+  for (const GraphFlow &f : graph_.flows) {
+    uint32_t lanes = f.from.kind == FlowEnd::Kind::Worker ? graph_.laneCount(f.from.index)
+                                                           : graph_.laneCount(f.to.index);
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      auto a = planWorker(f.from, lane);
+      auto b = planWorker(f.to, f.map == LaneMap::Gather ? 0 : lane);
+      if (a && b) {
+        linked[*a].push_back(*b);
+        linked[*b].push_back(*a);
+      }
+    }
+  }
+  std::vector<bool> taken(Npu5Model::kColumns * Npu5Model::kRows, false);
+  std::vector<unsigned> columnLoad(columns_, 0);
+  std::vector<bool> placed(plan_.workers.size(), false);
+  for (uint32_t w = 0; w < plan_.workers.size(); ++w) {
+    std::optional<TileCoord> best;
+    int bestScore = -1;
+    for (uint32_t c = 0; c < columns_; ++c)
+      for (uint32_t r = Npu5Model::kFirstComputeRow; r < Npu5Model::kRows; ++r) {
+        TileCoord t{c, r};
+        if (taken[c * Npu5Model::kRows + r])
+          continue;
+        int score = 0;
+        for (uint32_t other : linked[w])
+          if (placed[other] && sharedMemory(t, workerTile(other)))
+            ++score;
+        bool better = score > bestScore ||
+                      (score == bestScore && columnLoad[c] < columnLoad[best->column]);
+        if (better) {
+          best = t;
+          bestScore = score;
+        }
+      }
+    plan_.workers[w].tile = *best;  // checkGraph guaranteed a free tile
+    taken[best->column * Npu5Model::kRows + best->row] = true;
+    ++columnLoad[best->column];
+    placed[w] = true;
+  }
+}
+
+BindingTransfer ArrayPlanner::transferFor(const FlowEnd &end, uint32_t lane) const {
+  const BindingWalk &walk = end.walk;
+  BindingTransfer t;
+  t.binding = *planBinding_.at(end.index);
+  t.byteOffset = walk.byteOffset + uint64_t(lane) * walk.laneBytes;
+  t.runBytes = walk.runBytes;
+  t.dims = walk.dims;
+  t.recordStride = walk.recordStride;
+  t.recordCount = walk.recordCount;
+  t.repeatCount = walk.repeatCount;
+  return t;
+}
+
+void ArrayPlanner::createChannels() {
+  for (uint32_t f = 0; f < graph_.flows.size(); ++f) {
+    const GraphFlow &flow = graph_.flows[f];
+    bool fromWorker = flow.from.kind == FlowEnd::Kind::Worker;
+    uint32_t lanes = fromWorker ? graph_.laneCount(flow.from.index) : graph_.laneCount(flow.to.index);
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      PlanChannel ch;
+      ChannelSpec spec{f, lane, std::nullopt, std::nullopt};
+      ch.recordBytes = flow.recordBytes;
+      ch.capacity = flow.capacity;
+      if (fromWorker) {
+        spec.senderWorker = firstWorker_[flow.from.index] + lane;
+        ch.sender.worker = format::WorkerEndpoint{*spec.senderWorker, flow.from.port};
+      } else {
+        ch.sender.binding = transferFor(flow.from, lane);
+      }
+      if (flow.to.kind == FlowEnd::Kind::Worker) {
+        bool gather = flow.map == LaneMap::Gather;
+        spec.receiverWorker = firstWorker_[flow.to.index] + (gather ? 0 : lane);
+        ch.receiver.worker = format::WorkerEndpoint{*spec.receiverWorker, flow.to.port + (gather ? lane : 0)};
+      } else {
+        ch.receiver.binding = transferFor(flow.to, lane);
+      }
+      const FlowEnd &bindingEnd = fromWorker ? flow.to : flow.from;
+      if (bindingEnd.kind == FlowEnd::Kind::Binding && lanes > 1 && bindingEnd.walk.laneBytes != 0)
+        ch.partition = format::Partition{lane, lanes, bindingEnd.walk.laneBytes};
+      if (spec.senderWorker && spec.receiverWorker &&
+          sharedMemory(workerTile(*spec.senderWorker), workerTile(*spec.receiverWorker)))
+        ch.transport = Transport::NeighborMemory;
+      plan_.channels.push_back(std::move(ch));
+      specs_.push_back(spec);
+    }
+  }
+  // Worker ports in callee argument order, with the channels that now feed them.
+  for (uint32_t gw = 0; gw < graph_.workers.size(); ++gw) {
+    for (uint32_t lane = 0; lane < graph_.laneCount(gw); ++lane) {
+      uint32_t pw = firstWorker_[gw] + lane;
+      for (uint32_t p = 0; p < graph_.workers[gw].ports.size(); ++p) {
+        const GraphPort &gp = graph_.workers[gw].ports[p];
+        format::WorkerPort port;
+        port.direction = gp.direction;
+        port.recordBytes = gp.recordBytes;
+        port.period = gp.period;
+        for (uint32_t c = 0; c < plan_.channels.size(); ++c) {
+          const auto &end = gp.direction == PortDirection::Output ? plan_.channels[c].sender.worker
+                                                                  : plan_.channels[c].receiver.worker;
+          if (end && end->worker == pw && end->port == p)
+            port.channel = c;
+        }
+        plan_.workers[pw].ports.push_back(port);
+        if (gp.direction == PortDirection::State)
+          usage_[plan_.workers[pw].tile].privateBytes += gp.recordBytes;
+      }
+    }
+  }
+}
+
+void ArrayPlanner::allocateChannel(uint32_t c) {
+  const ChannelSpec &spec = specs_[c];
+  const PlanChannel &ch = plan_.channels[c];
+  auto noteTile = [&](TileCoord t) { usage_[t].flows.push_back(spec.flow); };
+  if (ch.transport == Transport::NeighborMemory) {
+    TileCoord p = workerTile(*spec.senderWorker), r = workerTile(*spec.receiverWorker);
+    TileCoord owner = *sharedMemory(p, r);
+    noteTile(owner);
+    addSlots(c, owner, p, r);
+    addLockPair(c, owner);
+    return;
+  }
+  if (spec.senderWorker && spec.receiverWorker) {
+    // Worker to worker without shared memory: MM2S on the producer, S2MM on the consumer.
+    TileCoord p = workerTile(*spec.senderWorker), r = workerTile(*spec.receiverWorker);
+    noteTile(p);
+    noteTile(r);
+    addSlots(c, p, p, std::nullopt);
+    addLockPair(c, p);
+    addComputeDma(c, p, DmaDirection::MemoryToStream);
+    addSlots(c, r, std::nullopt, r);
+    addLockPair(c, r);
+    addComputeDma(c, r, DmaDirection::StreamToMemory);
+    uint32_t out = plan_.dmas[plan_.dmas.size() - 2].engineChannel;
+    uint32_t in = plan_.dmas.back().engineChannel;
+    route(c, p, {PortBundle::Dma, out}, r, {PortBundle::Dma, in});
+    return;
+  }
+  bool inbound = !spec.senderWorker;
+  TileCoord tile = workerTile(inbound ? *spec.receiverWorker : *spec.senderWorker);
+  noteTile(tile);
+  const BindingTransfer &transfer = inbound ? *ch.sender.binding : *ch.receiver.binding;
+  DmaDirection shimDirection = inbound ? DmaDirection::MemoryToStream : DmaDirection::StreamToMemory;
+  DmaDirection tileDirection = inbound ? DmaDirection::StreamToMemory : DmaDirection::MemoryToStream;
+  addSlots(c, tile, inbound ? std::nullopt : std::optional(tile), inbound ? std::optional(tile) : std::nullopt);
+  addLockPair(c, tile);
+  addComputeDma(c, tile, tileDirection);
+  uint32_t tileChannel = plan_.dmas.back().engineChannel;
+  ++shimDemand_[unsigned(shimDirection)];
+  std::optional<uint32_t> shimColumn = pickShimColumn(tile.column, shimDirection);
+  if (!shimColumn)
+    return;  // reported by checkResources from shimDemand_
+  addShimDma(c, *shimColumn, shimDirection, transfer);
+  TileCoord shim{*shimColumn, Npu5Model::kShimRow};
+  uint32_t shimChannel = plan_.dmas.back().engineChannel;
+  uint32_t mux = shimMuxPort(shimDirection, shimChannel);
+  if (inbound) {
+    plan_.routes.push_back({c, shim, RouteKind::ShimMux, {PortBundle::Dma, shimChannel}, {PortBundle::North, mux}});
+    route(c, shim, {PortBundle::South, mux}, tile, {PortBundle::Dma, tileChannel});
+  } else {
+    route(c, tile, {PortBundle::Dma, tileChannel}, shim, {PortBundle::South, mux});
+    plan_.routes.push_back({c, shim, RouteKind::ShimMux, {PortBundle::North, mux}, {PortBundle::Dma, shimChannel}});
+  }
+}
+
+void ArrayPlanner::addSlots(uint32_t channel, TileCoord owner, std::optional<TileCoord> senderCore,
+                            std::optional<TileCoord> receiverCore) {
+  const PlanChannel &ch = plan_.channels[channel];
+  for (uint32_t i = 0; i < ch.capacity; ++i) {
+    PlanSlot slot;
+    slot.channel = channel;
+    slot.index = i;
+    slot.owner = owner;
+    slot.bytes = ch.recordBytes;
+    // Addresses are filled in by layoutSlots once every slot of the tile is known; the
+    // window of each side is kept in the optional until then.
+    if (senderCore)
+      slot.senderAddress = *Npu5Model::coreWindow(*senderCore, owner);
+    if (receiverCore)
+      slot.receiverAddress = *Npu5Model::coreWindow(*receiverCore, owner);
+    usage_[owner].slots.push_back(uint32_t(plan_.slots.size()));
+    plan_.slots.push_back(slot);
+  }
+}
+
+void ArrayPlanner::addLockPair(uint32_t channel, TileCoord tile) {
+  TileUsage &u = usage_[tile];
+  plan_.locks.push_back({channel, tile, u.locks++, LockRole::Credit, plan_.channels[channel].capacity});
+  plan_.locks.push_back({channel, tile, u.locks++, LockRole::Ready, 0});
+}
+
+void ArrayPlanner::addComputeDma(uint32_t channel, TileCoord tile, DmaDirection direction) {
+  TileUsage &u = usage_[tile];
+  PlanDma dma;
+  dma.channel = channel;
+  dma.tile = tile;
+  dma.direction = direction;
+  dma.engineChannel = direction == DmaDirection::StreamToMemory ? u.s2mm++ : u.mm2s++;
+  dma.bdStart = u.bds;
+  dma.bdCount = plan_.channels[channel].capacity;  // one BD per ring slot, chained in a ring
+  u.bds += dma.bdCount;
+  plan_.dmas.push_back(std::move(dma));
+}
+
+std::optional<uint32_t> ArrayPlanner::pickShimColumn(uint32_t nearColumn, DmaDirection direction) {
+  const TileResources &shim = Npu5Model::resources(TileKind::Shim);
+  unsigned supply = direction == DmaDirection::StreamToMemory ? shim.s2mmChannels : shim.mm2sChannels;
+  // Nearest column first, the lower one on a tie.
+  for (uint32_t distance = 0; distance < columns_; ++distance) {
+    for (int sign : {-1, 1}) {
+      int c = int(nearColumn) + sign * int(distance);
+      if (c < 0 || c >= int(columns_) || (distance == 0 && sign == 1))
+        continue;
+      TileUsage &u = usage_[TileCoord{uint32_t(c), Npu5Model::kShimRow}];
+      unsigned used = direction == DmaDirection::StreamToMemory ? u.s2mm : u.mm2s;
+      if (used < supply)
+        return uint32_t(c);
+    }
+  }
+  return std::nullopt;
+}
+
+void ArrayPlanner::addShimDma(uint32_t channel, uint32_t shimColumn, DmaDirection direction,
+                              const BindingTransfer &transfer) {
+  TileCoord tile{shimColumn, Npu5Model::kShimRow};
+  TileUsage &u = usage_[tile];
+  u.flows.push_back(specs_[channel].flow);
+  PlanDma dma;
+  dma.channel = channel;
+  dma.tile = tile;
+  dma.direction = direction;
+  dma.engineChannel = direction == DmaDirection::StreamToMemory ? u.s2mm++ : u.mm2s++;
+  dma.bdStart = u.bds;
+  dma.bdCount = 1;
+  u.bds += 1;
+  dma.shimPattern = shimPattern(transfer, specs_[channel].flow);
+  plan_.dmas.push_back(std::move(dma));
+}
+
+// Encodes a binding walk in one shim BD (npu5-hardware §2.4): d0 moves a contiguous run, the
+// walk's dimensions follow, the record sequence takes the next free dimension or the iteration
+// dimension, and repetitions become the task repeat count.
+std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uint32_t flow) {
+  const BdFieldWidths &bd = Npu5Model::resources(TileKind::Shim).bd;
+  BdPattern p;
+  p.binding = t.binding;
+  p.address = t.byteOffset;
+  p.repeatCount = t.repeatCount;
+  uint64_t recordBytes = uint64_t(t.runBytes);
+  for (const AccessDim &d : t.dims)
+    recordBytes *= d.size;
+  auto fail = [&](std::string field, uint64_t needed, uint64_t available) {
+    diags_.report(DiagId::XdnaDmaPatternUnrepresentable, graph_.flows[flow].loc)
+        .arg("binding", (long long)plan_.bindings[t.binding].ordinal)
+        .arg("field", std::move(field))
+        .arg("needed", std::to_string(needed))
+        .arg("tile", "shim")
+        .arg("available", std::to_string(available));
+    patternError_ = true;
+    return std::nullopt;
+  };
+  auto misaligned = [](uint64_t v) { return v % 4 != 0; };
+  if (misaligned(t.byteOffset))
+    return fail("a byte offset of " + std::to_string(t.byteOffset), t.byteOffset, 4);
+  if (misaligned(t.runBytes) || t.runBytes == 0)
+    return fail("a contiguous run of " + std::to_string(t.runBytes) + " bytes", t.runBytes, 4);
+  if (t.repeatCount < 1 || t.repeatCount > Npu5Model::kMaxRepeatCount)
+    return fail("repeat_count", t.repeatCount, Npu5Model::kMaxRepeatCount);
+  uint64_t totalWords = recordBytes / 4 * t.recordCount;
+  if (totalWords > BdFieldWidths::maxOf(bd.bufferLengthBits))
+    return fail("buffer_length (words)", totalWords, BdFieldWidths::maxOf(bd.bufferLengthBits));
+  p.lengthWords = uint32_t(totalWords);
+  bool contiguous = t.dims.empty() && (t.recordCount == 1 || t.recordStride == t.runBytes);
+  if (contiguous)
+    return p;
+  // d0: the run; then the walk's dims; then the record dimension.
+  std::vector<AccessDim> dims{{t.runBytes / 4, 4}};
+  dims.insert(dims.end(), t.dims.begin(), t.dims.end());
+  bool recordsAsIteration = dims.size() >= bd.addressDims;
+  if (!recordsAsIteration && t.recordCount > 1)
+    dims.push_back({t.recordCount, t.recordStride});
+  if (dims.size() > bd.addressDims)
+    return fail("address dimensions", dims.size(), bd.addressDims);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (misaligned(dims[i].strideBytes))
+      return fail("d" + std::to_string(i) + " step of " + std::to_string(dims[i].strideBytes) + " bytes",
+                  dims[i].strideBytes, 4);
+    uint64_t step = dims[i].strideBytes / 4;
+    if (step > BdFieldWidths::maxOf(bd.stepBits))
+      return fail("d" + std::to_string(i) + "_step_size (words)", step, BdFieldWidths::maxOf(bd.stepBits));
+    // The outermost dimension has no wrap field: the buffer length ends it.
+    if (i + 1 < bd.addressDims && dims[i].size > BdFieldWidths::maxOf(bd.wrapBits))
+      return fail("d" + std::to_string(i) + "_wrap", dims[i].size, BdFieldWidths::maxOf(bd.wrapBits));
+  }
+  if (recordsAsIteration && t.recordCount > 1) {
+    if (misaligned(t.recordStride))
+      return fail("a record stride of " + std::to_string(t.recordStride) + " bytes", t.recordStride, 4);
+    if (t.recordStride / 4 > BdFieldWidths::maxOf(bd.iterationStepBits))
+      return fail("iteration_step (words)", t.recordStride / 4, BdFieldWidths::maxOf(bd.iterationStepBits));
+    if (t.recordCount > BdFieldWidths::maxOf(bd.iterationWrapBits) + 1)
+      return fail("iteration_wrap", t.recordCount, BdFieldWidths::maxOf(bd.iterationWrapBits) + 1);
+    p.iterationStepWords = uint32_t(t.recordStride / 4);
+    p.iterationWrap = t.recordCount;
+    p.lengthWords = uint32_t(recordBytes / 4);
+  }
+  p.dims = std::move(dims);
+  return p;
+}
+
+// Routes a stream from `source` at tile `from` to `destination` at tile `to`: first along the
+// row (the shim row for external transfers; memory tiles have no east/west ports), then along
+// the column.
+void ArrayPlanner::route(uint32_t channel, TileCoord from, SwitchPort source, TileCoord to,
+                         SwitchPort destination) {
+  TileCoord at = from;
+  if (to.row == Npu5Model::kShimRow)
+    while (at.row > to.row)
+      source = hop(channel, at, source, PortBundle::South);
+  while (at.column != to.column)
+    source = hop(channel, at, source, at.column < to.column ? PortBundle::East : PortBundle::West);
+  while (at.row != to.row)
+    source = hop(channel, at, source, at.row < to.row ? PortBundle::North : PortBundle::South);
+  plan_.routes.push_back({channel, at, RouteKind::Switch, source, destination});
+  TileUsage &u = usage_[at];
+  if (destination.bundle != PortBundle::Dma)
+    u.masters[unsigned(destination.bundle)] =
+        std::max(u.masters[unsigned(destination.bundle)], destination.index + 1);
+}
+
+// One switch hop out of `at` through bundle `out`; returns the slave port it arrives on.
+SwitchPort ArrayPlanner::hop(uint32_t channel, TileCoord &at, SwitchPort source, PortBundle out) {
+  TileUsage &here = usage_[at];
+  TileCoord next = at;
+  switch (out) {
+  case PortBundle::North:
+    ++next.row;
+    break;
+  case PortBundle::South:
+    --next.row;
+    break;
+  case PortBundle::East:
+    ++next.column;
+    break;
+  default:
+    --next.column;
+    break;
+  }
+  TileUsage &there = usage_[next];
+  // A link uses master `index` here and slave `index` on the neighbour.
+  uint32_t index = std::max(here.masters[unsigned(out)], there.slaves[unsigned(opposite(out))]);
+  here.masters[unsigned(out)] = index + 1;
+  there.slaves[unsigned(opposite(out))] = index + 1;
+  plan_.routes.push_back({channel, at, RouteKind::Switch, source, {out, index}});
+  at = next;
+  return {opposite(out), index};
+}
+
+// Ring slots of a tile at bank strides (16 KiB) when they fit beside the stack reserve, so a
+// producer and a consumer work on different banks; packed at 64-byte alignment otherwise.
+void ArrayPlanner::layoutSlots() {
+  const TileResources &compute = Npu5Model::resources(TileKind::Compute);
+  for (auto &[tile, usage] : usage_) {
+    if (usage.slots.empty())
+      continue;
+    bool banked = usage.slots.size() <= compute.bankCount;
+    for (size_t i = 0; i < usage.slots.size() && banked; ++i) {
+      uint32_t end = uint32_t(i) * Npu5Model::kBankBytes + plan_.slots[usage.slots[i]].bytes;
+      banked = plan_.slots[usage.slots[i]].bytes <= Npu5Model::kBankBytes &&
+               end + usage.privateBytes + Npu5Model::kStackReserveBytes <= compute.dataMemoryBytes;
+    }
+    uint32_t offset = 0;
+    for (uint32_t s : usage.slots) {
+      PlanSlot &slot = plan_.slots[s];
+      slot.offset = offset;
+      if (slot.senderAddress)
+        *slot.senderAddress += offset;
+      if (slot.receiverAddress)
+        *slot.receiverAddress += offset;
+      uint32_t aligned = (slot.bytes + Npu5Model::kSlotAlignment - 1) / Npu5Model::kSlotAlignment *
+                         Npu5Model::kSlotAlignment;
+      offset += banked ? Npu5Model::kBankBytes : aligned;
+    }
+  }
+}
+
+void ArrayPlanner::noteFlows(diag::DiagnosticBuilder &builder, const TileUsage &usage) const {
+  std::vector<uint32_t> flows = usage.flows;
+  std::sort(flows.begin(), flows.end());
+  flows.erase(std::unique(flows.begin(), flows.end()), flows.end());
+  for (uint32_t f : flows) {
+    const GraphFlow &flow = graph_.flows[f];
+    builder.note(flow.loc, "channel of " + flow.recordType + " (" + std::to_string(flow.recordBytes) +
+                               " bytes x capacity " + std::to_string(flow.capacity) + ") uses this tile");
+  }
+}
+
+bool ArrayPlanner::checkResources() {
+  bool ok = true;
+  for (const auto &[tile, u] : usage_) {
+    const TileResources &res = Npu5Model::resources(tile);
+    auto check = [&](DiagId id, uint64_t needed, uint64_t available) {
+      if (needed <= available)
+        return;
+      auto builder = diags_.report(id, graph_.loc);
+      builder.arg("column", (long long)tile.column)
+          .arg("row", (long long)tile.row)
+          .arg("needed", (long long)needed)
+          .arg("available", (long long)available);
+      noteFlows(builder, u);
+      ok = false;
+    };
+    if (res.kind == TileKind::Compute) {
+      uint64_t bytes = 0;
+      for (uint32_t s : u.slots)
+        bytes += (plan_.slots[s].bytes + Npu5Model::kSlotAlignment - 1) / Npu5Model::kSlotAlignment *
+                 Npu5Model::kSlotAlignment;
+      bool hasWorker = std::any_of(plan_.workers.begin(), plan_.workers.end(),
+                                   [&](const format::PlanWorker &w) { return w.tile == tile; });
+      bytes += u.privateBytes + (hasWorker ? Npu5Model::kStackReserveBytes : 0);
+      check(DiagId::XdnaDataMemoryExceeded, bytes, res.dataMemoryBytes);
+      check(DiagId::XdnaLocksExhausted, u.locks, res.locks);
+      check(DiagId::XdnaBdsExhausted, u.bds, res.bufferDescriptors);
+      for (auto [count, supply, name] :
+           {std::tuple{u.s2mm, res.s2mmChannels, "stream-to-memory"},
+            std::tuple{u.mm2s, res.mm2sChannels, "memory-to-stream"}}) {
+        if (count <= supply)
+          continue;
+        auto builder = diags_.report(DiagId::XdnaDmaChannelsExhausted, graph_.loc);
+        builder.arg("where", "tile " + tileText(tile))
+            .arg("needed", (long long)count)
+            .arg("direction", name)
+            .arg("available", (long long)supply);
+        noteFlows(builder, u);
+        ok = false;
+      }
+    }
+    for (unsigned b = 0; b < 9; ++b) {
+      for (bool master : {true, false}) {
+        unsigned needed = master ? u.masters[b] : u.slaves[b];
+        unsigned available = master ? res.ports.masters[b] : res.ports.slaves[b];
+        if (needed <= available)
+          continue;
+        auto builder = diags_.report(DiagId::XdnaStreamPortsExhausted, graph_.loc);
+        builder.arg("column", (long long)tile.column)
+            .arg("row", (long long)tile.row)
+            .arg("needed", (long long)needed)
+            .arg("bundle", std::string(portBundleName(PortBundle(b))))
+            .arg("side", master ? "master" : "slave")
+            .arg("available", (long long)available);
+        noteFlows(builder, u);
+        ok = false;
+      }
+    }
+  }
+  const TileResources &shim = Npu5Model::resources(TileKind::Shim);
+  for (auto [direction, supply, name] :
+       {std::tuple{DmaDirection::StreamToMemory, shim.s2mmChannels, "stream-to-memory"},
+        std::tuple{DmaDirection::MemoryToStream, shim.mm2sChannels, "memory-to-stream"}}) {
+    unsigned needed = shimDemand_[unsigned(direction)];
+    unsigned available = supply * columns_;
+    if (needed <= available)
+      continue;
+    std::string hint;
+    unsigned fit = (needed + supply - 1) / supply;
+    auto builder = diags_.report(DiagId::XdnaDmaChannelsExhausted, graph_.loc);
+    builder.arg("where", "the shim row of " + std::to_string(columns_) + " column(s)")
+        .arg("needed", (long long)needed)
+        .arg("direction", name)
+        .arg("available", (long long)available);
+    if (fit <= Npu5Model::kMaxContextColumns)
+      builder.note(graph_.loc, "each column's shim tile has " + std::to_string(supply) +
+                                   " such channels; --columns=" + std::to_string(fit) + " provides enough");
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+uint32_t PipelineGraph::totalWorkers() const {
+  uint32_t n = 0;
+  for (const GraphWorker &w : workers)
+    n += groups.at(w.group).lanes;
+  return n;
+}
+
+std::optional<format::ArrayPlan> planArray(const PipelineGraph &graph, const PlanOptions &options,
+                                           diag::DiagnosticEngine &diags) {
+  return ArrayPlanner(graph, options, diags).run();
+}
+
+}  // namespace hrx::xdna

@@ -1,0 +1,192 @@
+// bfp16ebs8 encoding and the 8x8x8 MMA (core/builtins/Numerics.c, as compiled into host shared
+// objects) against an independent oracle written here from npu5-hardware.md §6.1's closed form:
+// q = floor(±M / 2^(17 + E - e)), value = q * 2^(E - 133).
+#include "HostLibrary.h"
+
+#include "hrx/bridge/Builtins.h"
+#include "hrx/bridge/HostCode.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <bit>
+#include <cmath>
+#include <random>
+
+namespace hrx::bridge::test {
+namespace {
+
+using EncodeFn = void (*)(const void *, uint8_t *, uint32_t);
+using MmaFn = void (*)(const uint8_t *, const uint8_t *, const float *, float *, uint32_t, uint32_t, uint32_t);
+
+// Exports each builtin under "hrx.test.<builtin>" so the test can call it from the .so.
+std::vector<uint8_t> buildBuiltinsLibrary() {
+  llvm::LLVMContext context;
+  llvm::Module module("numerics-test", context);
+  for (const char *name : {kBfpEncodeF32, kBfpEncodeBf16, kBfpMma}) {
+    llvm::Function *builtin = declareBuiltin(module, name);
+    EXPECT_NE(builtin, nullptr) << name;
+    if (!builtin) return {};
+    llvm::Function *wrapper = llvm::Function::Create(builtin->getFunctionType(), llvm::GlobalValue::ExternalLinkage,
+                                                     std::string("hrx.test.") + name, module);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", wrapper));
+    std::vector<llvm::Value *> args;
+    for (llvm::Argument &a : wrapper->args()) args.push_back(&a);
+    b.CreateCall(builtin, args);
+    b.CreateRetVoid();
+  }
+  auto so = hostSharedObject(module, {});
+  EXPECT_TRUE(so.has_value()) << (so ? "" : so.error());
+  return so ? *so : std::vector<uint8_t>{};
+}
+
+// ---- independent oracle ----
+struct OracleBlock {
+  uint8_t exponent;
+  int8_t q[8];
+};
+
+int64_t floorDiv(int64_t value, int64_t divisor) {
+  return value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor);
+}
+
+OracleBlock oracleEncode(const float *values) {
+  OracleBlock block{};
+  int fields[8];
+  for (int i = 0; i < 8; ++i) {
+    fields[i] = static_cast<int>((std::bit_cast<uint32_t>(values[i]) >> 23) & 0xFF);
+    block.exponent = std::max<uint8_t>(block.exponent, static_cast<uint8_t>(fields[i]));
+  }
+  for (int i = 0; i < 8; ++i) {
+    uint32_t bits = std::bit_cast<uint32_t>(values[i]);
+    int64_t magnitude = (bits & 0x7FFFFF) | (fields[i] ? 0x800000 : 0);
+    int64_t signedMagnitude = (bits >> 31) ? -magnitude : magnitude;
+    int shift = 17 + block.exponent - fields[i];
+    block.q[i] = static_cast<int8_t>(shift >= 62 ? (signedMagnitude < 0 ? -1 : 0)
+                                                 : floorDiv(signedMagnitude, int64_t{1} << shift));
+  }
+  return block;
+}
+
+double oracleDecode(const OracleBlock &block, int i) { return std::ldexp(double(block.q[i]), block.exponent - 133); }
+
+float bf16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
+
+// One block of 8 values: mixed signs, exponents spread over >= 8 octaves, zeros and subnormals.
+void randomBlock(std::mt19937 &rng, uint16_t *out) {
+  int base = std::uniform_int_distribution<int>(1, 230)(rng);
+  int spread = std::uniform_int_distribution<int>(8, 24)(rng);
+  for (int i = 0; i < 8; ++i) {
+    int kind = std::uniform_int_distribution<int>(0, 15)(rng);
+    uint32_t sign = std::uniform_int_distribution<uint32_t>(0, 1)(rng) << 15;
+    uint32_t mantissa = std::uniform_int_distribution<uint32_t>(0, 127)(rng);
+    uint32_t exponent = std::min(254, base + std::uniform_int_distribution<int>(0, spread)(rng));
+    if (kind == 0) exponent = 0, mantissa = 0;   // ±0
+    else if (kind == 1) exponent = 0;             // subnormal (or zero)
+    out[i] = static_cast<uint16_t>(sign | (exponent << 7) | mantissa);
+  }
+  if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {  // force the full spread
+    out[0] = static_cast<uint16_t>((out[0] & 0x807F) | (std::min(254, base + 8) << 7));
+    out[1] = static_cast<uint16_t>((out[1] & 0x807F) | (base << 7));
+  }
+}
+
+class NumericsTest : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { library = new HostLibrary(buildBuiltinsLibrary()); }
+  static void TearDownTestSuite() { delete library; }
+  static HostLibrary *library;
+};
+HostLibrary *NumericsTest::library = nullptr;
+
+TEST_F(NumericsTest, Bf16EncodeMatchesOracleOnRandomBlocks) {
+  ASSERT_TRUE(library->loaded()) << library->error();
+  auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeBf16);
+  ASSERT_NE(encode, nullptr);
+  constexpr int kBlocks = 20000;
+  std::mt19937 rng(1234);
+  std::vector<uint16_t> input(kBlocks * 8);
+  for (int b = 0; b < kBlocks; ++b) randomBlock(rng, &input[b * 8]);
+  std::vector<uint8_t> payload(kBlocks * 9);
+  encode(input.data(), payload.data(), kBlocks);
+  int negatives = 0, zeros = 0;
+  for (int b = 0; b < kBlocks; ++b) {
+    float values[8];
+    for (int i = 0; i < 8; ++i) values[i] = bf16ToFloat(input[b * 8 + i]);
+    OracleBlock expected = oracleEncode(values);
+    ASSERT_EQ(payload[b * 9], expected.exponent) << "block " << b;
+    for (int i = 0; i < 8; ++i) {
+      ASSERT_EQ(static_cast<int8_t>(payload[b * 9 + 1 + i]), expected.q[i]) << "block " << b << " element " << i;
+      negatives += expected.q[i] < 0;
+      zeros += values[i] == 0.0f;
+    }
+  }
+  EXPECT_GT(negatives, kBlocks);  // the generator really exercised negatives and zeros
+  EXPECT_GT(zeros, kBlocks / 4);
+}
+
+TEST_F(NumericsTest, F32EncodeTruncatesNegativesTowardMinusInfinity) {
+  ASSERT_TRUE(library->loaded()) << library->error();
+  auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeF32);
+  ASSERT_NE(encode, nullptr);
+  // E = 130 (8.0); -1.5 (e = 127) → floor(-0xC00000 / 2^20) = -12; 1.5 → 12; -0.0 → 0.
+  const float values[8] = {8.0f, -1.5f, 1.5f, -0.0f, -1e-30f, 0.0f, -8.0f, 3.0f};
+  uint8_t payload[9];
+  encode(values, payload, 1);
+  EXPECT_EQ(payload[0], 130);
+  const int8_t expected[8] = {64, -12, 12, 0, -1, 0, -64, 24};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(static_cast<int8_t>(payload[1 + i]), expected[i]) << i;
+}
+
+TEST_F(NumericsTest, NonFiniteBlocksPoisonTheProduct) {
+  ASSERT_TRUE(library->loaded()) << library->error();
+  auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeF32);
+  auto mma = library->lookup<MmaFn>(std::string("hrx.test.") + kBfpMma);
+  ASSERT_NE(mma, nullptr);
+  std::vector<float> lhs(64, 1.0f), rhs(64, 1.0f), acc(64, 0.0f), out(64);
+  lhs[3] = INFINITY;  // row 0
+  std::vector<uint8_t> a(72), b(72);
+  encode(lhs.data(), a.data(), 8);
+  encode(rhs.data(), b.data(), 8);
+  EXPECT_EQ(a[0], 0xFF);
+  mma(a.data(), b.data(), acc.data(), out.data(), 8, 8, 8);
+  for (int c = 0; c < 8; ++c) EXPECT_TRUE(std::isnan(out[c])) << c;
+  for (int i = 8; i < 64; ++i) EXPECT_EQ(out[i], 8.0f) << i;
+}
+
+TEST_F(NumericsTest, MmaMatchesOracleOnRandomMatrices) {
+  ASSERT_TRUE(library->loaded()) << library->error();
+  auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeBf16);
+  auto mma = library->lookup<MmaFn>(std::string("hrx.test.") + kBfpMma);
+  ASSERT_NE(mma, nullptr);
+  constexpr int kMatrices = 1500;  // 12,000 blocks per operand
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> accDist(-4.0f, 4.0f);
+  for (int m = 0; m < kMatrices; ++m) {
+    uint16_t lhs[64], rhs[64];
+    for (int blk = 0; blk < 8; ++blk) randomBlock(rng, lhs + blk * 8), randomBlock(rng, rhs + blk * 8);
+    float acc[64], out[64];
+    for (float &v : acc) v = accDist(rng);
+    uint8_t a[72], b[72];
+    encode(lhs, a, 8);
+    encode(rhs, b, 8);
+    mma(a, b, acc, out, 8, 8, 8);
+    OracleBlock lb[8], rb[8];
+    for (int blk = 0; blk < 8; ++blk) {
+      float lv[8], rv[8];
+      for (int i = 0; i < 8; ++i) lv[i] = bf16ToFloat(lhs[blk * 8 + i]), rv[i] = bf16ToFloat(rhs[blk * 8 + i]);
+      lb[blk] = oracleEncode(lv);
+      rb[blk] = oracleEncode(rv);
+    }
+    for (int r = 0; r < 8; ++r)
+      for (int c = 0; c < 8; ++c) {
+        double sum = 0.0;
+        for (int k = 0; k < 8; ++k) sum += oracleDecode(lb[r], k) * oracleDecode(rb[k], c);
+        float expected = static_cast<float>(sum + double(acc[r * 8 + c]));
+        ASSERT_EQ(std::bit_cast<uint32_t>(out[r * 8 + c]), std::bit_cast<uint32_t>(expected))
+            << "matrix " << m << " (" << r << ", " << c << ")";
+      }
+  }
+}
+
+}  // namespace
+}  // namespace hrx::bridge::test
