@@ -48,3 +48,59 @@ ArrayPlan copyPlan(uint32_t records, uint32_t recordBytes) {
 }
 
 }  // namespace hrx::format::samples
+
+namespace hrx::format::samples {
+
+xdna::Image copyImage() {
+  using namespace xdna;
+  Image image;
+  image.header.columns = 1;
+  image.allocations = {{Domain::Command, 0, 128, 16, 0, 0}, {Domain::Dma, kDeviceWrite, 256, 64, 0, 0}};
+  image.allocationUses = {0, 1};
+  Entry entry;
+  entry.name = "copy";
+  entry.firstAllocationUse = 0;
+  entry.allocationUseCount = 2;
+  entry.bindingCount = 2;
+  entry.staticRelocationCount = 1;
+  entry.firstDynamicRelocation = 1;
+  entry.dynamicRelocationCount = 2;
+  entry.invocationCount = 2;
+  image.entries = {entry};
+  const uint64_t bytes = 1024;
+  image.bindings = {Binding::buffer(kAccessRead, bytes, 4), Binding::buffer(kAccessWrite, bytes, 4)};
+  // Static: the DMA allocation's address into the establish command; dynamic: the two binding
+  // addresses into the repeat command.
+  image.relocations = {{0, 1, 24, RelocationKind::ShimAddress, 0, 0, kMaxShimAddress, 4},
+                       {0, 0, 88, RelocationKind::ShimAddress, 0, 0, kMaxShimAddress, 4},
+                       {0, 1, 104, RelocationKind::ShimAddress, 0, 0, kMaxShimAddress, 4}};
+  image.invocations = {{0, 0, 64, 1}, {0, 64, 64, 1}};
+  std::vector<uint8_t> command;
+  for (int half = 0; half < 2; ++half) {
+    std::vector<uint8_t> header = encodeTransactionHeader({1, 3, 64});
+    command.insert(command.end(), header.begin(), header.end());
+    for (uint32_t i = 16; i < 64; ++i) command.push_back(uint8_t(i * 7 + half));
+  }
+  // Preserved control bits of the shim address fields (bit 0 of low, the high half).
+  for (size_t field : {24u, 88u, 104u}) {
+    command[field] = 0x01;
+    command[field + 1] = command[field + 2] = command[field + 3] = 0;
+    command[field + 4] = command[field + 5] = 0;
+    command[field + 6] = command[field + 7] = 0xA5;
+  }
+  image.loads = {{0, 0, command, 128}, {1, 0, std::vector<uint8_t>(64, 0x5A), 256}};
+  ArrayPlan plan = copyPlan();
+  std::string planJson = writeArrayPlans(std::span(&plan, 1));
+  auto asBytes = [](std::string_view text) { return std::vector<uint8_t>(text.begin(), text.end()); };
+  image.sections = {
+      {std::string(kContractSection),
+       asBytes(R"({"version":1,"contracts":{"copy":{"bindings":[{"bytes":1024,"alignment":4,"access":"Read","layout":"64 x u8 records"},)"
+               R"({"bytes":1024,"alignment":4,"access":"Write","layout":"64 x u8 records"}],"constants":[]}}})"),
+       false},
+      {std::string(kPlanSection), asBytes(planJson), false},
+      {std::string(kHostSection), std::vector<uint8_t>(4096, 0x90), true},
+  };
+  return image;
+}
+
+}  // namespace hrx::format::samples
