@@ -1,0 +1,311 @@
+#include "ActionGraph.h"
+
+#include "DepFile.h"
+
+#include <filesystem>
+
+namespace hrx::driver {
+namespace {
+
+std::string_view phaseName(Phase phase) {
+  switch (phase) {
+  case Phase::Input: return "input";
+  case Phase::LoomParse: return "loom-parse";
+  case Phase::CxxImport: return "cxx-import";
+  case Phase::Link: return "link";
+  case Phase::Specialize: return "specialize";
+  case Phase::Plan: return "plan";
+  case Phase::Lower: return "lower";
+  case Phase::Backend: return "backend";
+  case Phase::Package: return "package";
+  }
+  return "";
+}
+
+std::string_view jobKindName(JobKind kind) {
+  switch (kind) {
+  case JobKind::LoomCheck: return "loom-check";
+  case JobKind::LoomPrint: return "loom-print";
+  case JobKind::CxxCheck: return "cxx-check";
+  case JobKind::Compile: return "compile";
+  case JobKind::DepFile: return "depfile";
+  }
+  return "";
+}
+
+std::string_view outputExtension(EmitKind emit) {
+  switch (emit) {
+  case EmitKind::Loom: return ".loom";
+  case EmitKind::Llvm: return ".ll";
+  case EmitKind::Asm: return ".s";
+  case EmitKind::ArrayPlan: return ".plan";
+  case EmitKind::Object: return ".o";
+  case EmitKind::Artifact: return "";
+  }
+  return "";
+}
+
+// Position in the pipeline, so that -save-temps keeps exactly the forms before the requested one.
+int pipelineRank(EmitKind kind) {
+  switch (kind) {
+  case EmitKind::Loom: return 0;
+  case EmitKind::ArrayPlan: return 1;
+  case EmitKind::Llvm: return 2;
+  case EmitKind::Asm: return 3;
+  case EmitKind::Object: return 4;
+  case EmitKind::Artifact: return 5;
+  }
+  return 0;
+}
+
+std::string artifactName(const std::vector<Target> &targets) {
+  if (targets.size() > 1) return "a.hrxfat";
+  switch (targets.front().kind) {
+  case TargetKind::Xdna: return "a.xdna";
+  case TargetKind::Amdgpu: return "a.hsaco";
+  case TargetKind::Host: return "a.host.so";
+  }
+  return "a.out";
+}
+
+std::string inputStem(const Invocation &inv) {
+  const std::string &path = inv.inputs.front().path;
+  return path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
+}
+
+std::string quoteString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::string quoteList(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + quoteString(items[i]);
+  return out + "]";
+}
+
+bool hasKind(const std::vector<Target> &targets, TargetKind kind) {
+  for (const Target &t : targets)
+    if (t.kind == kind) return true;
+  return false;
+}
+
+// The request options a compile job passes to the library, spelled as hrxcc options.
+std::vector<std::string> compileOptions(const Job &job, const Invocation &inv) {
+  const CompilerOptions &o = inv.compilerOptions;
+  std::vector<std::string> out;
+  if (job.kind == JobKind::Compile) out.push_back("--emit=" + std::string(emitKindName(job.emit)));
+  out.push_back("-O" + std::to_string(o.optLevel));
+  if (o.debugInfo) out.push_back("-g");
+  if (hasKind(job.targets, TargetKind::Xdna)) out.push_back("--columns=" + std::to_string(o.columns));
+  if (hasKind(job.targets, TargetKind::Amdgpu)) {
+    static constexpr std::string_view modes[] = {"default", "cu", "wgp"};
+    out.push_back("--processor-mode=" + std::string(modes[static_cast<int>(o.processorMode)]));
+  }
+  if (job.kind == JobKind::Compile) {
+    if (!inv.entry.empty()) out.push_back("--entry=" + inv.entry);
+    for (const std::string &file : inv.configFiles) out.push_back("--config-file=" + file);
+    for (const auto &[key, value] : inv.configs) out.push_back("--config=" + key + "=" + value);
+    static constexpr std::string_view reports[] = {"none", "summary", "details"};
+    out.push_back("--report=" + std::string(reports[static_cast<int>(inv.report)]));
+  }
+  for (const std::string &d : inv.defines) out.push_back(d.starts_with("-U") ? d : "-D" + d);
+  for (const std::string &dir : inv.includeDirs) out.push_back("--include=" + dir);
+  for (const auto &[virt, file] : inv.headers) out.push_back("--header=" + virt + "=" + file);
+  return out;
+}
+
+Job makeJob(JobKind kind, std::vector<size_t> inputs, std::vector<Target> targets = {},
+             EmitKind emit = EmitKind::Artifact) {
+  Job job;
+  job.kind = kind;
+  job.inputs = std::move(inputs);
+  job.targets = std::move(targets);
+  job.emit = emit;
+  return job;
+}
+
+}  // namespace
+
+std::string_view emitKindName(EmitKind kind) {
+  switch (kind) {
+  case EmitKind::Loom: return "loom";
+  case EmitKind::Llvm: return "llvm";
+  case EmitKind::Asm: return "asm";
+  case EmitKind::ArrayPlan: return "array-plan";
+  case EmitKind::Object: return "object";
+  case EmitKind::Artifact: return "artifact";
+  }
+  return "";
+}
+
+std::string defaultOutputName(const Invocation &inv, EmitKind emit, const std::vector<Target> &targets) {
+  if (emit == EmitKind::Loom) return "-";
+  if (emit == EmitKind::Artifact) return artifactName(targets);
+  std::string name = inputStem(inv);
+  if (inv.targets.size() > 1) name += "-" + targets.front().name();
+  return name + std::string(outputExtension(emit));
+}
+
+std::vector<Action> buildActionGraph(const Invocation &inv) {
+  std::vector<Action> graph;
+  auto add = [&](Action a) {
+    graph.push_back(std::move(a));
+    return graph.size() - 1;
+  };
+  std::vector<size_t> loomModules;
+  std::vector<size_t> cxxInputs;
+  for (const InputFile &in : inv.inputs) {
+    size_t input = add({Phase::Input, {}, std::string(inputKindName(in.kind)), in.path, std::nullopt});
+    if (in.kind == InputKind::Loom) {
+      bool printed = inv.emit == EmitKind::Loom && !inv.syntaxOnly;
+      loomModules.push_back(add({Phase::LoomParse, {input}, inv.syntaxOnly ? "none" : printed ? "loom" : "loom-module", "", std::nullopt}));
+    } else {
+      cxxInputs.push_back(input);
+    }
+  }
+  if (inv.syntaxOnly) {
+    for (size_t input : cxxInputs)
+      for (const Target &t : inv.targets) add({Phase::CxxImport, {input}, "none", "", t});
+    return graph;
+  }
+  if (inv.emit == EmitKind::Loom) return graph;
+
+  std::vector<size_t> packaged;
+  for (const Target &t : inv.targets) {
+    std::vector<size_t> linkInputs = loomModules;
+    for (size_t input : cxxInputs) linkInputs.push_back(add({Phase::CxxImport, {input}, "llvm-ir", "", t}));
+    size_t node = add({Phase::Link, linkInputs, "program", "", t});
+    node = add({Phase::Specialize, {node}, "program", "", t});
+    if (t.kind == TargetKind::Xdna) {
+      node = add({Phase::Plan, {node}, "array-plan", "", t});
+      if (inv.emit == EmitKind::ArrayPlan) continue;
+    }
+    node = add({Phase::Lower, {node}, "llvm-ir", "", t});
+    if (inv.emit == EmitKind::Llvm) continue;
+    node = add({Phase::Backend, {node}, inv.emit == EmitKind::Asm ? "asm" : "object", "", t});
+    if (inv.emit != EmitKind::Artifact) continue;
+    if (inv.targets.size() == 1) add({Phase::Package, {node}, "artifact", "", t});
+    else packaged.push_back(node);
+  }
+  if (!packaged.empty()) add({Phase::Package, packaged, "fat-artifact", "", std::nullopt});
+  return graph;
+}
+
+void printActionGraph(const std::vector<Action> &actions, std::ostream &os) {
+  for (size_t i = 0; i < actions.size(); ++i) {
+    const Action &a = actions[i];
+    os << i << ": " << phaseName(a.phase) << ", ";
+    if (a.phase == Phase::Input) {
+      os << quoteString(a.path);
+    } else {
+      os << '{';
+      for (size_t j = 0; j < a.inputs.size(); ++j) os << (j ? ", " : "") << a.inputs[j];
+      os << '}';
+    }
+    os << ", " << a.type;
+    if (a.target) os << ", (" << a.target->name() << ')';
+    os << '\n';
+  }
+}
+
+std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) {
+  std::vector<Job> jobs;
+  std::vector<size_t> loomInputs, cxxInputs, allInputs;
+  for (size_t i = 0; i < inv.inputs.size(); ++i) {
+    (inv.inputs[i].kind == InputKind::Loom ? loomInputs : cxxInputs).push_back(i);
+    allInputs.push_back(i);
+  }
+
+  if (inv.syntaxOnly) {
+    for (size_t i : loomInputs) jobs.push_back(makeJob(JobKind::LoomCheck, {i}));
+    for (size_t i : cxxInputs)
+      for (const Target &t : inv.targets) jobs.push_back(makeJob(JobKind::CxxCheck, {i}, {t}));
+    return jobs;
+  }
+
+  // The requested outputs: one per Loom input for --emit=loom, one artifact, or one
+  // intermediate per target.
+  std::vector<Job> finals;
+  if (inv.emit == EmitKind::Loom) {
+    for (size_t i : loomInputs) finals.push_back(makeJob(JobKind::LoomPrint, {i}, {}, EmitKind::Loom));
+  } else if (inv.emit == EmitKind::Artifact) {
+    finals.push_back(makeJob(JobKind::Compile, allInputs, inv.targets));
+  } else {
+    for (const Target &t : inv.targets) finals.push_back(makeJob(JobKind::Compile, allInputs, {t}, inv.emit));
+  }
+  if (inv.output && finals.size() > 1)
+    diags.report(diag::DiagId::DriverOutputWithMultipleOutputs, {}).arg("count", static_cast<long long>(finals.size()));
+  for (Job &job : finals) job.output = inv.output ? *inv.output : defaultOutputName(inv, job.emit, job.targets);
+
+  bool sideOutputs = inv.reportOutput || inv.manifestOutput || inv.launchOutput;
+  if (sideOutputs && (finals.size() != 1 || finals.front().kind != JobKind::Compile)) {
+    diags.report(diag::DiagId::DriverConflictingOptions, {})
+        .arg("first", inv.reportOutput ? "--report-output" : inv.manifestOutput ? "--manifest-output" : "--launch-output")
+        .arg("second", "--emit=" + std::string(emitKindName(inv.emit)))
+        .arg("reason", ": side outputs belong to exactly one compile job");
+  } else if (sideOutputs) {
+    finals.front().reportOutput = inv.reportOutput;
+    finals.front().manifestOutput = inv.manifestOutput;
+    finals.front().launchOutput = inv.launchOutput;
+  }
+
+  // -save-temps: every intermediate form before the requested one, per target.
+  if (inv.saveTemps != SaveTemps::None && inv.emit != EmitKind::Loom) {
+    std::filesystem::path dir;
+    if (inv.saveTemps == SaveTemps::Obj && finals.front().output != "-")
+      dir = std::filesystem::path(finals.front().output).parent_path();
+    for (const Target &t : inv.targets) {
+      for (EmitKind kind : {EmitKind::ArrayPlan, EmitKind::Llvm, EmitKind::Asm, EmitKind::Object}) {
+        if (kind == EmitKind::ArrayPlan && t.kind != TargetKind::Xdna) continue;
+        if (pipelineRank(kind) >= pipelineRank(inv.emit)) continue;
+        Job temp = makeJob(JobKind::Compile, allInputs, {t}, kind);
+        temp.intermediate = true;
+        temp.output = (dir / (inputStem(inv) + "-" + t.name() + std::string(outputExtension(kind)))).string();
+        jobs.push_back(std::move(temp));
+      }
+    }
+  }
+  for (Job &job : finals) jobs.push_back(std::move(job));
+
+  if (inv.depFile.enabled) {
+    const std::string &main = jobs.back().output;
+    Job dep = makeJob(JobKind::DepFile, allInputs);
+    dep.output = inv.depFile.path ? *inv.depFile.path
+                                  : defaultDepFilePath(main == "-" ? inputStem(inv) + ".d" : main);
+    jobs.push_back(std::move(dep));
+  }
+  return jobs;
+}
+
+void printJob(const Job &job, const Invocation &inv, std::ostream &os) {
+  os << ' ' << quoteString(jobKindName(job.kind));
+  if (!job.targets.empty()) {
+    os << " (";
+    for (size_t i = 0; i < job.targets.size(); ++i) os << (i ? ", " : "") << job.targets[i].name();
+    os << ')';
+  }
+  std::vector<std::string> inputs;
+  for (size_t i : job.inputs) inputs.push_back(inv.inputs[i].path);
+  os << " inputs: " << quoteList(inputs);
+  std::vector<std::string> outputs;
+  if (!job.output.empty()) outputs.push_back(job.output);
+  for (const auto *side : {&job.reportOutput, &job.manifestOutput, &job.launchOutput})
+    if (*side) outputs.push_back(**side);
+  if (!outputs.empty()) os << " outputs: " << quoteList(outputs);
+  if (job.kind == JobKind::Compile || job.kind == JobKind::CxxCheck)
+    os << " options: " << quoteList(compileOptions(job, inv));
+  if (job.kind == JobKind::DepFile) {
+    std::vector<std::string> opts;
+    for (const std::string &t : inv.depFile.targets) opts.push_back("-MT" + t);
+    if (inv.depFile.phonyTargets) opts.push_back("-MP");
+    if (!opts.empty()) os << " options: " << quoteList(opts);
+  }
+  os << '\n';
+}
+
+}  // namespace hrx::driver

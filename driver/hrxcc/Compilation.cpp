@@ -1,0 +1,263 @@
+#include "Compilation.h"
+
+#include "DepFile.h"
+#include "hrx/diag/Verify.h"
+#include "hrx/loom/Loom.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace hrx::driver {
+namespace {
+
+using diag::DiagId;
+
+std::vector<uint8_t> toBytes(std::string_view text) { return {text.begin(), text.end()}; }
+
+void addUnique(std::vector<std::string> &list, const std::string &item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+}  // namespace
+
+std::string sourceName(const std::string &spelled) {
+  if (spelled == "-") return "<stdin>";
+  std::filesystem::path path = std::filesystem::path(spelled).lexically_normal();
+  if (path.is_absolute()) {
+    std::error_code ec;
+    std::filesystem::path rel = path.lexically_relative(std::filesystem::current_path(ec));
+    if (!ec && !rel.empty() && *rel.begin() != "..") return rel.string();
+  }
+  return path.string();
+}
+
+bool Compilation::readFile(const std::string &path, std::string &text) {
+  if (path == "-") {
+    std::stringstream in;
+    in << std::cin.rdbuf();
+    text = in.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (in) {
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+  }
+  if (!in || std::filesystem::is_directory(path)) {
+    int err = std::filesystem::is_directory(path) ? EISDIR : errno;
+    diags_.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", std::strerror(err));
+    return false;
+  }
+  addUnique(filesRead_, path);
+  return true;
+}
+
+bool Compilation::readInput(size_t index) {
+  if (inputs_[index]) return true;
+  const InputFile &in = inv_.inputs[index];
+  SourceText source{sourceName(in.path), {}};
+  if (!readFile(in.path, source.text)) return false;
+  inputs_[index] = std::move(source);
+  return true;
+}
+
+bool Compilation::readConfigFiles(std::map<std::string, std::string> &config) {
+  for (const std::string &path : inv_.configFiles) {
+    std::string text;
+    if (!readFile(path, text)) return false;
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    auto invalid = [&](std::string reason) {
+      diags_.report(DiagId::DriverInvalidConfigFile, {}).arg("path", path).arg("reason", std::move(reason));
+      return false;
+    };
+    if (doc.is_discarded()) return invalid("not valid JSON");
+    if (!doc.is_object()) return invalid("expected a JSON object of configuration constants");
+    for (const auto &[key, value] : doc.items()) {
+      if (value.is_string()) config[key] = value.get<std::string>();
+      else if (value.is_number() || value.is_boolean()) config[key] = value.dump();
+      else return invalid("member '" + key + "' must be a string, number or boolean");
+    }
+  }
+  for (const auto &[key, value] : inv_.configs) config[key] = value;
+  return true;
+}
+
+CxxSource Compilation::cxxSource(size_t input) const {
+  CxxSource src;
+  src.name = inputs_[input]->name;
+  src.text = inputs_[input]->text;
+  src.language = inv_.inputs[input].kind == InputKind::C ? CxxSource::Language::C : CxxSource::Language::Cxx;
+  src.headers = headers_;
+  src.includeDirs = inv_.includeDirs;
+  src.defines = inv_.defines;
+  return src;
+}
+
+bool Compilation::stage(const std::string &path, std::span<const uint8_t> bytes) {
+  std::string error;
+  if (outputs_.stage(path, bytes, error)) return true;
+  diags_.report(DiagId::DriverCannotWriteFile, {}).arg("path", path).arg("reason", error);
+  return false;
+}
+
+bool Compilation::checkResult(const CompileResult &result, std::string job, unsigned errorsBefore) {
+  if (result.ok) return true;
+  if (diags_.errorCount() == errorsBefore)
+    diags_.report(DiagId::DriverJobFailed, {})
+        .arg("job", std::move(job))
+        .arg("reason", "the compiler library reported failure without a diagnostic");
+  return false;
+}
+
+bool Compilation::runLoomJob(const Job &job, std::vector<uint8_t> *printed) {
+  size_t index = job.inputs.front();
+  if (!readInput(index)) return false;
+  unsigned errorsBefore = diags_.errorCount();
+  diag::SourceManager &sm = diags_.sourceManager();
+  uint32_t file = sm.addBuffer(inputs_[index]->name, inputs_[index]->text);
+  loom::OwningModule module = loom::parseModule(sm, file, diags_);
+  if (module && diags_.errorCount() == errorsBefore) loom::verifyModule(*module, diags_);
+  if (!module || diags_.errorCount() != errorsBefore) return false;
+  if (printed) {
+    std::ostringstream text;
+    loom::printModule(*module, text);
+    *printed = toBytes(text.str());
+  }
+  return true;
+}
+
+bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
+  std::vector<LoomSource> loom;
+  std::vector<CxxSource> cxx;
+  for (size_t i = 0; i < inv_.inputs.size(); ++i) {
+    if (!readInput(i)) return false;
+    if (inv_.inputs[i].kind == InputKind::Loom) loom.push_back({inputs_[i]->name, inputs_[i]->text});
+  }
+  for (size_t i = 0; i < inv_.inputs.size(); ++i)
+    if (inv_.inputs[i].kind != InputKind::Loom) cxx.push_back(cxxSource(i));
+  std::map<std::string, std::string> config;
+  if (!readConfigFiles(config)) return false;
+
+  std::vector<CompileRequest> requests;
+  for (const Job *job : jobs) {
+    CompileRequest request;
+    request.targets = job->targets;
+    request.emit = job->emit;
+    request.options = inv_.compilerOptions;
+    request.specialization = {inv_.entry, config, inv_.report};
+    requests.push_back(std::move(request));
+  }
+  Compiler compiler;
+  compiler.sources(std::move(loom), std::move(cxx));
+  unsigned errorsBefore = diags_.errorCount();
+  std::vector<CompileResult> results = requests.size() == 1
+                                           ? std::vector<CompileResult>{compiler.compile(requests.front(), diags_)}
+                                           : compiler.compileAll(requests, diags_);
+  bool ok = true;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const Job &job = *jobs[i];
+    const CompileResult &result = results[i];
+    for (const std::string &file : result.filesRead) addUnique(filesRead_, file);
+    if (!checkResult(result, "compiling " + std::string(emitKindName(job.emit)), errorsBefore)) {
+      ok = false;
+      continue;
+    }
+    ok &= stage(job.output, result.bytes);
+    if (job.reportOutput) ok &= stage(*job.reportOutput, toBytes(result.reportJson));
+    if (job.manifestOutput) ok &= stage(*job.manifestOutput, toBytes(result.contractJson));
+    if (job.launchOutput) {
+      diags_.report(DiagId::DriverJobFailed, {})
+          .arg("job", "writing '" + *job.launchOutput + "'")
+          .arg("reason", "the compiler library does not return AMDGPU launch programs yet");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
+  inputs_.assign(inv_.inputs.size(), std::nullopt);
+  for (const Job &job : jobs) {
+    outputs_.expect(job.output);
+    for (const auto *side : {&job.reportOutput, &job.manifestOutput, &job.launchOutput})
+      if (*side) outputs_.expect(**side);
+  }
+  for (const auto &[virt, path] : inv_.headers) {
+    std::string text;
+    if (!readFile(path, text)) {
+      outputs_.discard();
+      return false;
+    }
+    headers_.emplace_back(virt, std::move(text));
+  }
+
+  bool ok = true;
+  std::vector<const Job *> compileJobs;
+  for (const Job &job : jobs) {
+    if (verbose) printJob(job, inv_, *verbose);
+    switch (job.kind) {
+    case JobKind::LoomCheck:
+      ok &= runLoomJob(job, nullptr);
+      break;
+    case JobKind::LoomPrint: {
+      std::vector<uint8_t> printed;
+      ok = ok && runLoomJob(job, &printed) && stage(job.output, printed);
+      break;
+    }
+    case JobKind::CxxCheck: {
+      size_t index = job.inputs.front();
+      if (!readInput(index)) {
+        ok = false;
+        break;
+      }
+      Compiler compiler;
+      compiler.sources({}, {cxxSource(index)});
+      CompileRequest request{job.targets, {}, inv_.compilerOptions, EmitKind::Llvm};
+      unsigned errorsBefore = diags_.errorCount();
+      ok &= checkResult(compiler.compile(request, diags_), "checking '" + inputs_[index]->name + "'", errorsBefore);
+      break;
+    }
+    case JobKind::Compile:
+      compileJobs.push_back(&job);
+      break;
+    case JobKind::DepFile: {
+      // Compile jobs are batched (compileAll); the depfile needs what they read.
+      if (!compileJobs.empty()) ok = ok && runCompileJobs(compileJobs);
+      compileJobs.clear();
+      std::vector<std::string> targets = inv_.depFile.targets;
+      if (targets.empty()) targets.push_back(jobs[&job - jobs.data() - 1].output);
+      ok = ok && stage(job.output, toBytes(renderDepFile(targets, filesRead_, inv_.depFile.phonyTargets)));
+      break;
+    }
+    }
+  }
+  if (!compileJobs.empty()) ok = ok && runCompileJobs(compileJobs);
+  if (!ok || diags_.hasErrors()) {
+    outputs_.discard();
+    return false;
+  }
+  std::string failedPath, error;
+  if (!outputs_.commit(failedPath, error)) {
+    diags_.report(DiagId::DriverCannotWriteFile, {}).arg("path", failedPath).arg("reason", error);
+    return false;
+  }
+  return true;
+}
+
+void Compilation::addAnnotatedSources(diag::VerifyDiagnosticConsumer &verifier) {
+  diag::SourceManager &sm = diags_.sourceManager();
+  std::set<std::string, std::less<>> seen;
+  for (uint32_t file = 1; file <= sm.fileCount(); ++file)
+    if (seen.insert(std::string(sm.name(file))).second) verifier.addAnnotatedFile(sm, file, diags_);
+}
+
+}  // namespace hrx::driver

@@ -1,0 +1,58 @@
+// Runs the planned jobs in process: reads the inputs, calls the Loom frontend and the compiler
+// library, and writes every output atomically (OutputFile.h).
+#pragma once
+
+#include "ActionGraph.h"
+#include "OutputFile.h"
+
+#include <map>
+#include <optional>
+#include <span>
+
+#include <ostream>
+
+namespace hrx::diag {
+class VerifyDiagnosticConsumer;
+}
+
+namespace hrx::driver {
+
+class Compilation {
+public:
+  Compilation(const Invocation &inv, diag::DiagnosticEngine &diags) : inv_(inv), diags_(diags) {}
+
+  // Runs `jobs` in order (printing each to `verbose` when set). Returns true when every job
+  // succeeded and every output was written; otherwise no output is left behind.
+  bool run(const std::vector<Job> &jobs, std::ostream *verbose);
+
+  // With -verify: registers the annotations of every source read so far.
+  void addAnnotatedSources(diag::VerifyDiagnosticConsumer &verifier);
+
+private:
+  struct SourceText {
+    std::string name;  // the name diagnostics and the library see (see sourceName)
+    std::string text;
+  };
+  bool readInput(size_t index);
+  bool readFile(const std::string &path, std::string &text);
+  bool readConfigFiles(std::map<std::string, std::string> &config);
+  bool runLoomJob(const Job &job, std::vector<uint8_t> *printed);
+  bool checkResult(const CompileResult &result, std::string job, unsigned errorsBefore);
+  bool runCompileJobs(const std::vector<const Job *> &jobs);
+  CxxSource cxxSource(size_t input) const;
+  bool stage(const std::string &path, std::span<const uint8_t> bytes);
+
+  const Invocation &inv_;
+  diag::DiagnosticEngine &diags_;
+  std::vector<std::optional<SourceText>> inputs_;
+  std::vector<std::pair<std::string, std::string>> headers_;  // virtual path -> contents
+  std::vector<std::string> filesRead_;                        // for the depfile, in order
+  OutputSet outputs_;
+};
+
+// The name a source gets in diagnostics and in the compile request: the path as spelled,
+// lexically normalized, and made relative when it is an absolute path inside the working
+// directory; "<stdin>" for "-". Nothing depends on the working directory beyond that.
+std::string sourceName(const std::string &spelled);
+
+}  // namespace hrx::driver

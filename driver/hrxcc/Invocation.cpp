@@ -1,0 +1,329 @@
+#include "Invocation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <filesystem>
+
+namespace hrx::driver {
+namespace {
+
+using diag::DiagId;
+
+class Builder {
+public:
+  Builder(const ArgList &args, diag::DiagnosticEngine &diags) : args_(args), diags_(diags) {}
+  Invocation build();
+
+private:
+  void invalid(const Arg &arg, std::string expected) {
+    diags_.report(DiagId::DriverInvalidValue, {})
+        .arg("value", arg.value)
+        .arg("option", arg.asWritten())
+        .arg("expected", std::move(expected));
+  }
+  void conflict(const Arg &first, const Arg &second, std::string reason = {}) {
+    diags_.report(DiagId::DriverConflictingOptions, {})
+        .arg("first", first.asWritten())
+        .arg("second", second.asWritten())
+        .arg("reason", reason.empty() ? reason : ": " + reason);
+  }
+  void unused(const Arg &arg, std::string reason) {
+    diags_.report(DiagId::DriverUnusedArgument, {}).arg("arg", arg.asWritten()).arg("reason", " (" + reason + ")");
+  }
+  std::optional<unsigned> number(const Arg &arg, unsigned min, unsigned max) {
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(arg.value.data(), arg.value.data() + arg.value.size(), value);
+    if (ec != std::errc() || end != arg.value.data() + arg.value.size() || value < min || value > max) {
+      invalid(arg, "an integer from " + std::to_string(min) + " to " + std::to_string(max));
+      return std::nullopt;
+    }
+    return value;
+  }
+
+  void immediateActions();
+  void inputs();
+  void targets();
+  void phases();
+  void sources();
+  void specialization();
+  void codeGeneration();
+  void sideOutputs();
+  void diagnostics();
+
+  const ArgList &args_;
+  diag::DiagnosticEngine &diags_;
+  Invocation inv_;
+};
+
+std::optional<InputKind> kindFromExtension(std::string_view path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".loom") return InputKind::Loom;
+  if (ext == ".c") return InputKind::C;
+  if (ext == ".cpp" || ext == ".cc" || ext == ".cxx") return InputKind::Cxx;
+  return std::nullopt;
+}
+
+void Builder::immediateActions() {
+  if (args_.has(OptionId::Help)) inv_.immediate = ImmediateAction::Help;
+  else if (args_.has(OptionId::HelpMarkdown)) inv_.immediate = ImmediateAction::HelpMarkdown;
+  else if (args_.has(OptionId::Version)) inv_.immediate = ImmediateAction::Version;
+  else if (args_.has(OptionId::PrintTargets)) inv_.immediate = ImmediateAction::PrintTargets;
+  else if (const Arg *a = args_.last(OptionId::Explain)) {
+    inv_.immediate = ImmediateAction::Explain;
+    inv_.explainCode = a->value;
+  }
+}
+
+void Builder::inputs() {
+  std::optional<InputKind> forced;  // -x, for the inputs after it
+  for (const Arg &arg : args_.args) {
+    if (arg.id == OptionId::Language) {
+      if (arg.value == "loom") forced = InputKind::Loom;
+      else if (arg.value == "c") forced = InputKind::C;
+      else if (arg.value == "c++") forced = InputKind::Cxx;
+      else if (arg.value == "none") forced.reset();
+      else invalid(arg, "loom, c, c++ or none");
+      continue;
+    }
+    if (arg.id != OptionId::None) continue;
+    std::optional<InputKind> kind = forced ? forced : kindFromExtension(arg.value);
+    if (!kind) {
+      diags_.report(DiagId::DriverUnknownInputType, {}).arg("path", arg.value);
+      continue;
+    }
+    inv_.inputs.push_back({arg.value, *kind});
+  }
+  if (inv_.inputs.empty() && inv_.immediate == ImmediateAction::None && !diags_.hasErrors())
+    diags_.report(DiagId::DriverNoInputs, {});
+}
+
+void Builder::targets() {
+  std::vector<std::string> names;
+  for (const auto &[name, description] : Target::all()) names.push_back(name);
+  auto add = [&](const Arg &arg, bool amdgpuOnly) {
+    std::optional<Target> target = Target::parse(arg.value);
+    if (!target) {
+      std::optional<std::string> hint = closestMatch(arg.value, names);
+      std::string valid;
+      for (const std::string &n : names) valid += (valid.empty() ? "" : ", ") + n;
+      diags_.report(DiagId::DriverUnknownTarget, {})
+          .arg("target", arg.value)
+          .arg("suggestion", hint ? "; did you mean '" + *hint + "'?" : std::string())
+          .arg("valid", valid);
+      return;
+    }
+    if (amdgpuOnly && target->kind != TargetKind::Amdgpu) {
+      invalid(arg, "an AMDGPU architecture (gfx1151 or gfx11-generic); use -target for " + target->name());
+      return;
+    }
+    if (std::find(inv_.targets.begin(), inv_.targets.end(), *target) == inv_.targets.end())
+      inv_.targets.push_back(*target);
+  };
+  for (const Arg &arg : args_.args) {
+    if (arg.id == OptionId::Target) add(arg, false);
+    else if (arg.id == OptionId::OffloadArch) add(arg, true);
+  }
+  if (inv_.targets.empty()) inv_.targets.push_back(Target::host());
+}
+
+void Builder::phases() {
+  inv_.syntaxOnly = args_.has(OptionId::SyntaxOnly);
+  if (const Arg *emit = args_.last(OptionId::Emit)) {
+    static constexpr std::pair<std::string_view, EmitKind> kinds[] = {
+        {"loom", EmitKind::Loom},           {"llvm", EmitKind::Llvm},     {"asm", EmitKind::Asm},
+        {"array-plan", EmitKind::ArrayPlan}, {"object", EmitKind::Object}, {"artifact", EmitKind::Artifact}};
+    auto it = std::find_if(std::begin(kinds), std::end(kinds), [&](auto &k) { return k.first == emit->value; });
+    if (it == std::end(kinds)) invalid(*emit, "loom, llvm, asm, array-plan, object or artifact");
+    else inv_.emit = it->second;
+    if (const Arg *syntaxOnly = args_.last(OptionId::SyntaxOnly))
+      conflict(*syntaxOnly, *emit, "-fsyntax-only writes no output");
+  }
+  if (const Arg *o = args_.last(OptionId::Output)) {
+    inv_.output = o->value;
+    if (inv_.syntaxOnly) unused(*o, "-fsyntax-only writes no output");
+    if (o->value == "-" && (inv_.emit == EmitKind::Object || inv_.emit == EmitKind::Artifact) && !inv_.syntaxOnly) {
+      const Arg *emit = args_.last(OptionId::Emit);
+      diags_.report(DiagId::DriverBinaryToTerminal, {}).arg("emit", emit ? emit->value : "artifact");
+    }
+  }
+  if (inv_.emit == EmitKind::Loom)
+    for (const InputFile &in : inv_.inputs)
+      if (in.kind != InputKind::Loom) diags_.report(DiagId::DriverEmitNeedsLoom, {}).arg("path", in.path);
+  if (inv_.emit == EmitKind::ArrayPlan) {
+    const Arg implicitHost{OptionId::Target, "-target ", "host"};
+    const Arg *target = args_.lastOf({OptionId::Target, OptionId::OffloadArch});
+    for (const Target &t : inv_.targets)
+      if (t.kind != TargetKind::Xdna) {
+        conflict(*args_.last(OptionId::Emit), target ? *target : implicitHost, "array plans exist for xdna only");
+        break;
+      }
+  }
+  if (const Arg *s = args_.lastOf({OptionId::SaveTemps, OptionId::SaveTempsEq})) {
+    if (s->id == OptionId::SaveTemps || s->value == "cwd") inv_.saveTemps = SaveTemps::Cwd;
+    else if (s->value == "obj") inv_.saveTemps = SaveTemps::Obj;
+    else invalid(*s, "cwd or obj");
+  }
+  if (const Arg *j = args_.last(OptionId::Jobs))
+    if (std::optional<unsigned> n = number(*j, 1, 256)) inv_.jobs = *n;
+  inv_.printJobs = args_.has(OptionId::HashHashHash);
+  inv_.printPhases = args_.has(OptionId::PrintPhases);
+  inv_.verbose = args_.has(OptionId::Verbose);
+}
+
+void Builder::sources() {
+  for (const Arg &arg : args_.args) {
+    if (arg.id == OptionId::Define) inv_.defines.push_back(arg.value);
+    else if (arg.id == OptionId::Undefine) inv_.defines.push_back("-U" + arg.value);
+    else if (arg.id == OptionId::Include) inv_.includeDirs.push_back(arg.value);
+    else if (arg.id == OptionId::Header) {
+      size_t eq = arg.value.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == arg.value.size()) invalid(arg, "<virtual-path>=<file>");
+      else inv_.headers.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
+    }
+  }
+}
+
+void Builder::specialization() {
+  for (const Arg &arg : args_.args) {
+    if (arg.id == OptionId::Config) {
+      size_t eq = arg.value.find('=');
+      if (eq == std::string::npos || eq == 0) invalid(arg, "<key>=<value>");
+      else inv_.configs.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
+    } else if (arg.id == OptionId::ConfigFile) {
+      inv_.configFiles.push_back(arg.value);
+    }
+  }
+  if (const Arg *e = args_.last(OptionId::Entry)) {
+    inv_.entry = e->value.starts_with('@') ? e->value.substr(1) : e->value;
+    if (inv_.entry.empty()) invalid(*e, "an export name");
+  }
+  if (const Arg *r = args_.last(OptionId::Report)) {
+    if (r->value == "none") inv_.report = ReportMode::None;
+    else if (r->value == "summary") inv_.report = ReportMode::Summary;
+    else if (r->value == "details") inv_.report = ReportMode::Details;
+    else invalid(*r, "none, summary or details");
+  }
+}
+
+void Builder::codeGeneration() {
+  CompilerOptions &opts = inv_.compilerOptions;
+  opts.workers = inv_.jobs;
+  if (const Arg *o = args_.last(OptionId::OptLevel)) {
+    if (o->value.size() == 1 && o->value[0] >= '0' && o->value[0] <= '3') opts.optLevel = o->value[0] - '0';
+    else invalid(*o, "0, 1, 2 or 3");
+  }
+  opts.debugInfo = args_.has(OptionId::DebugInfo);
+  auto hasKind = [&](TargetKind kind) {
+    return std::any_of(inv_.targets.begin(), inv_.targets.end(), [&](const Target &t) { return t.kind == kind; });
+  };
+  if (const Arg *c = args_.last(OptionId::Columns)) {
+    if (std::optional<unsigned> n = number(*c, 1, 8)) opts.columns = *n;
+    if (!hasKind(TargetKind::Xdna)) unused(*c, "--columns applies to xdna only");
+  }
+  if (const Arg *p = args_.last(OptionId::ProcessorMode)) {
+    if (p->value == "default") opts.processorMode = ProcessorMode::Default;
+    else if (p->value == "cu") opts.processorMode = ProcessorMode::Cu;
+    else if (p->value == "wgp") opts.processorMode = ProcessorMode::Wgp;
+    else invalid(*p, "default, cu or wgp");
+    if (opts.processorMode != ProcessorMode::Default)
+      for (const Target &t : inv_.targets)
+        if (t.kind != TargetKind::Amdgpu)
+          diags_.report(DiagId::DriverProcessorModeNotAmdgpu, {}).arg("option", p->asWritten()).arg("target", t.name());
+  }
+}
+
+void Builder::sideOutputs() {
+  if (const Arg *a = args_.last(OptionId::ReportOutput)) {
+    inv_.reportOutput = a->value;
+    if (inv_.report == ReportMode::None) inv_.report = ReportMode::Summary;
+  }
+  if (const Arg *a = args_.last(OptionId::ManifestOutput)) inv_.manifestOutput = a->value;
+  if (const Arg *a = args_.last(OptionId::LaunchOutput)) inv_.launchOutput = a->value;
+
+  DepFileOptions &dep = inv_.depFile;
+  dep.enabled = args_.lastOf({OptionId::MD, OptionId::MMD}) != nullptr;
+  if (const Arg *a = args_.last(OptionId::MF)) dep.path = a->value;
+  for (const Arg *a : args_.all(OptionId::MT)) dep.targets.push_back(a->value);
+  dep.phonyTargets = args_.has(OptionId::MP);
+  if (!dep.enabled) {
+    for (OptionId id : {OptionId::MF, OptionId::MT, OptionId::MP})
+      if (const Arg *a = args_.last(id)) unused(*a, "no -MD or -MMD");
+  } else if (inv_.syntaxOnly) {
+    unused(*args_.lastOf({OptionId::MD, OptionId::MMD}), "-fsyntax-only writes no output");
+    dep.enabled = false;
+  }
+}
+
+void Builder::diagnostics() {
+  diag::DiagnosticOptions &d = inv_.diagOptions;
+  for (const Arg &arg : args_.args) {
+    std::string_view v = arg.value;
+    if (arg.id == OptionId::Warning) {
+      if (v == "error") d.warningsAsErrors = true;
+      else if (v == "no-error") d.warningsAsErrors = false;
+      else if (v.starts_with("error=")) d.errorGroups.emplace_back(v.substr(6));
+      else if (v.starts_with("no-error=")) std::erase(d.errorGroups, v.substr(9));
+      else if (v.starts_with("no-")) d.disabledGroups.emplace_back(v.substr(3));
+      else d.enabledGroups.emplace_back(v);
+    } else if (arg.id == OptionId::Remark) {
+      if (v.starts_with("no-")) std::erase(d.enabledRemarks, v.substr(3));
+      else d.enabledRemarks.emplace_back(v);
+    } else if (arg.id == OptionId::ErrorLimit) {
+      if (std::optional<unsigned> n = number(arg, 0, 1000000)) d.errorLimit = *n;
+    } else if (arg.id == OptionId::DiagnosticsFormat) {
+      if (v == "text") inv_.diagFormat = DiagnosticsFormat::Text;
+      else if (v == "json") inv_.diagFormat = DiagnosticsFormat::Json;
+      else if (v == "sarif") inv_.diagFormat = DiagnosticsFormat::Sarif;
+      else invalid(arg, "text, json or sarif");
+    } else if (arg.id == OptionId::Verify || arg.id == OptionId::VerifyEq) {
+      inv_.verify = true;
+      if (arg.id == OptionId::Verify) continue;
+      for (const std::string &prefix : arg.values()) {
+        bool ok = !prefix.empty() && std::isalpha(static_cast<unsigned char>(prefix[0])) &&
+                  std::all_of(prefix.begin(), prefix.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+                  });
+        if (!ok) invalid(arg, "prefixes that start with a letter and contain only letters, digits, '-' and '_'");
+        else if (std::find(inv_.verifyPrefixes.begin(), inv_.verifyPrefixes.end(), prefix) == inv_.verifyPrefixes.end())
+          inv_.verifyPrefixes.push_back(prefix);
+      }
+    }
+  }
+  if (const Arg *c = args_.lastOf({OptionId::ColorDiagnostics, OptionId::NoColorDiagnostics}))
+    inv_.color = c->id == OptionId::ColorDiagnostics;
+}
+
+Invocation Builder::build() {
+  diagnostics();
+  immediateActions();
+  inputs();
+  targets();
+  phases();
+  sources();
+  specialization();
+  codeGeneration();
+  sideOutputs();
+  return std::move(inv_);
+}
+
+}  // namespace
+
+std::string_view inputKindName(InputKind kind) {
+  switch (kind) {
+  case InputKind::Loom: return "loom";
+  case InputKind::C: return "c";
+  case InputKind::Cxx: return "c++";
+  }
+  return "";
+}
+
+bool Invocation::hasInput(InputKind kind) const {
+  return std::any_of(inputs.begin(), inputs.end(), [&](const InputFile &in) { return in.kind == kind; });
+}
+
+Invocation buildInvocation(const ArgList &args, diag::DiagnosticEngine &diags) {
+  return Builder(args, diags).build();
+}
+
+}  // namespace hrx::driver
