@@ -1,0 +1,384 @@
+// The host reference device's NPU path: executes an array plan with its workers as
+// cooperative tasks, channels as lock-guarded rings and binding transfers as DMA tasks.
+#include "hrx/runtime/HostDevice.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+namespace hrx::runtime {
+namespace {
+
+using format::ArrayPlan;
+using format::BindingTransfer;
+using format::PortDirection;
+
+Access toAccess(format::PlanAccess access) {
+  switch (access) {
+  case format::PlanAccess::Read: return Access::Read;
+  case format::PlanAccess::Write: return Access::Write;
+  case format::PlanAccess::ReadWrite: return Access::ReadWrite;
+  }
+  return Access::ReadWrite;
+}
+
+std::string tileText(const format::TileCoord &tile) {
+  return "(" + std::to_string(tile.column) + "," + std::to_string(tile.row) + ")";
+}
+
+// The byte extent [first, end) a transfer's record touches relative to its start.
+uint64_t recordSpan(const BindingTransfer &t) {
+  uint64_t span = t.runBytes;
+  for (const format::AccessDim &d : t.dims) span += uint64_t(d.size - 1) * d.strideBytes;
+  return span;
+}
+
+uint64_t recordSize(const BindingTransfer &t) {
+  uint64_t size = t.runBytes;
+  for (const format::AccessDim &d : t.dims) size *= d.size;
+  return size;
+}
+
+// Copies one record between a binding and a slot, run by run, dims[0] innermost.
+void moveRecord(const BindingTransfer &t, std::byte *binding, uint64_t start, std::byte *slot, bool toSlot) {
+  size_t rank = t.dims.size();
+  uint32_t index[8] = {};
+  uint64_t runs = 1;
+  for (const format::AccessDim &d : t.dims) runs *= d.size;
+  for (uint64_t run = 0; run < runs; ++run) {
+    uint64_t offset = start;
+    for (size_t d = 0; d < rank; ++d) offset += uint64_t(index[d]) * t.dims[d].strideBytes;
+    if (toSlot)
+      std::memcpy(slot, binding + offset, t.runBytes);
+    else
+      std::memcpy(binding + offset, slot, t.runBytes);
+    slot += t.runBytes;
+    for (size_t d = 0; d < rank && ++index[d] == t.dims[d].size; ++d) index[d] = 0;
+  }
+}
+
+class HostNpuKernel final : public Kernel {
+public:
+  HostNpuKernel(ArrayPlan plan, std::shared_ptr<HostCode> code, KernelContract contract)
+      : plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)) {}
+
+  Status initialize();
+  Engine engine() const override { return Engine::Npu; }
+  const std::string &name() const override { return plan_.name; }
+  const KernelContract &contract() const override { return contract_; }
+  uint64_t imageBytes() const override { return slotStorage_.size() + stateStorage_.size(); }
+  Status run(std::span<const BindingSpan> bindings) override;
+
+private:
+  struct Channel {
+    size_t base;  // offset of slot 0 in slotStorage_
+    uint32_t recordBytes, capacity;
+    uint32_t credit = 0, ready = 0;
+    uint64_t sent = 0, received = 0;
+    std::byte *slot(uint64_t sequence, std::vector<std::byte> &storage) const {
+      return storage.data() + base + (sequence % capacity) * recordBytes;
+    }
+  };
+  struct Transfer {  // a DMA task between a binding and a channel
+    uint32_t channel;
+    bool toChannel;  // memory-to-stream (binding -> slots)
+    const BindingTransfer *pattern;
+    uint32_t bindingIndex;  // into the kernel's bindings (the plan binding's ordinal)
+    uint64_t moved = 0;
+  };
+  struct Task {  // one worker
+    const format::PlanWorker *worker;
+    hrx_host_stage_fn stage;
+    std::vector<void *> records;   // per port, passed to the stage
+    std::vector<size_t> stateAt;   // per State port: offset in stateStorage_
+    uint32_t iteration = 0;
+  };
+  struct Blocked {
+    uint32_t channel;
+    bool onCredit;
+  };
+
+  Status establish();
+  bool stepTask(Task &task, Blocked &blocked);
+  bool stepTransfer(Transfer &transfer, std::span<const BindingSpan> bindings, Blocked &blocked);
+  Status deadlock(const std::vector<Blocked> &taskBlocked, const std::vector<Blocked> &transferBlocked) const;
+
+  ArrayPlan plan_;
+  std::shared_ptr<HostCode> code_;
+  KernelContract contract_;
+  std::vector<Channel> channels_;
+  std::vector<Transfer> transfers_;
+  std::vector<Task> tasks_;
+  std::vector<std::byte> slotStorage_, stateStorage_;
+  std::vector<Blocked> taskBlocked_, transferBlocked_;
+  std::mutex running_;
+  unsigned nextInvocation_ = 0;  // 0 establishes the resident state; 1 continues it
+  std::string where_;
+};
+
+Status HostNpuKernel::initialize() {
+  where_ = "array plan '" + plan_.name + "'";
+  auto bad = [&](const std::string &field, const std::string &what) {
+    return Status(StatusCode::InvalidArgument, where_ + ": " + field + ": " + what);
+  };
+  for (size_t i = 0; i < plan_.bindings.size(); ++i)
+    if (plan_.bindings[i].ordinal >= contract_.bindings.size())
+      return bad("bindings[" + std::to_string(i) + "].ordinal", "no contract binding " +
+                                                                   std::to_string(plan_.bindings[i].ordinal));
+  size_t storage = 0;
+  for (size_t c = 0; c < plan_.channels.size(); ++c) {
+    const format::PlanChannel &pc = plan_.channels[c];
+    std::string field = "channels[" + std::to_string(c) + "]";
+    if (pc.capacity == 0 || pc.recordBytes == 0) return bad(field, "capacity and record bytes must be nonzero");
+    channels_.push_back(Channel{storage, pc.recordBytes, pc.capacity});
+    storage += uint64_t(pc.capacity) * pc.recordBytes;
+    for (bool sender : {true, false}) {
+      const format::ChannelEnd &end = sender ? pc.sender : pc.receiver;
+      std::string endField = field + (sender ? ".sender" : ".receiver");
+      if (end.binding.has_value() == end.worker.has_value())
+        return bad(endField, "must name exactly one of a binding transfer and a worker port");
+      if (end.worker) {
+        if (end.worker->worker >= plan_.workers.size() ||
+            end.worker->port >= plan_.workers[end.worker->worker].ports.size())
+          return bad(endField, "names a worker port that does not exist");
+        continue;
+      }
+      const BindingTransfer &t = *end.binding;
+      if (t.binding >= plan_.bindings.size()) return bad(endField + ".binding", "out of range");
+      if (t.dims.size() > 8) return bad(endField + ".dims", "more than 8 dimensions");
+      for (const format::AccessDim &d : t.dims)
+        if (d.size == 0) return bad(endField + ".dims", "a dimension of size 0");
+      if (recordSize(t) != pc.recordBytes)
+        return bad(endField, "moves " + std::to_string(recordSize(t)) + "-byte records into a channel of " +
+                                 std::to_string(pc.recordBytes) + "-byte records");
+      transfers_.push_back(Transfer{static_cast<uint32_t>(c), sender, &t, plan_.bindings[t.binding].ordinal});
+    }
+  }
+  slotStorage_.assign(storage, std::byte{0});
+
+  size_t stateBytes = 0;
+  for (size_t w = 0; w < plan_.workers.size(); ++w) {
+    const format::PlanWorker &pw = plan_.workers[w];
+    auto stage = code_->stage(pw.entry);
+    if (!stage) return Status(stage.status().code(), where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
+    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0};
+    for (size_t p = 0; p < pw.ports.size(); ++p) {
+      const format::WorkerPort &port = pw.ports[p];
+      std::string field = "workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
+      if (port.period == 0) return bad(field + ".period", "must be at least 1");
+      if (port.direction == PortDirection::State) {
+        task.stateAt[p] = stateBytes;
+        stateBytes += (port.recordBytes + 63) / 64 * 64;
+        continue;
+      }
+      if (!port.channel || *port.channel >= channels_.size()) return bad(field + ".channel", "out of range");
+      const format::PlanChannel &pc = plan_.channels[*port.channel];
+      const format::ChannelEnd &end = port.direction == PortDirection::Input ? pc.receiver : pc.sender;
+      if (!end.worker || end.worker->worker != w || end.worker->port != p)
+        return bad(field, "channel " + std::to_string(*port.channel) + " does not name this port as its " +
+                              (port.direction == PortDirection::Input ? "receiver" : "sender"));
+    }
+    tasks_.push_back(std::move(task));
+  }
+  stateStorage_.assign(stateBytes, std::byte{0});
+  taskBlocked_.resize(tasks_.size());
+  transferBlocked_.resize(transfers_.size());
+  return Status::ok();
+}
+
+// Invocation 0: reset every ring and lock to the plan's initial values.
+Status HostNpuKernel::establish() {
+  std::fill(slotStorage_.begin(), slotStorage_.end(), std::byte{0});
+  for (Channel &c : channels_) {
+    c.credit = c.capacity;
+    c.ready = 0;
+    c.sent = c.received = 0;
+  }
+  for (size_t i = 0; i < plan_.locks.size(); ++i) {
+    const format::PlanLock &lock = plan_.locks[i];
+    if (lock.channel >= channels_.size())
+      return Status(StatusCode::InvalidArgument, where_ + ": locks[" + std::to_string(i) + "].channel: out of range");
+    Channel &c = channels_[lock.channel];
+    (lock.role == format::LockRole::Credit ? c.credit : c.ready) = lock.initial;
+  }
+  return Status::ok();
+}
+
+bool HostNpuKernel::stepTask(Task &task, Blocked &blocked) {
+  const format::PlanWorker &w = *task.worker;
+  bool progressed = false;
+  while (task.iteration < w.iterations) {
+    uint32_t it = task.iteration;
+    // Acquire every record this iteration starts, all or nothing.
+    for (const format::WorkerPort &port : w.ports) {
+      if (port.direction == PortDirection::State || it % port.period != 0) continue;
+      const Channel &c = channels_[*port.channel];
+      bool input = port.direction == PortDirection::Input;
+      if ((input ? c.ready : c.credit) == 0) {
+        blocked = Blocked{*port.channel, !input};
+        return progressed;
+      }
+    }
+    for (size_t p = 0; p < w.ports.size(); ++p) {
+      const format::WorkerPort &port = w.ports[p];
+      if (it % port.period != 0) continue;
+      if (port.direction == PortDirection::State) {
+        task.records[p] = stateStorage_.data() + task.stateAt[p];
+        std::memset(task.records[p], 0, port.recordBytes);
+        continue;
+      }
+      Channel &c = channels_[*port.channel];
+      if (port.direction == PortDirection::Input) {
+        --c.ready;
+        task.records[p] = c.slot(c.received++, slotStorage_);
+      } else {
+        --c.credit;
+        task.records[p] = c.slot(c.sent++, slotStorage_);
+      }
+    }
+    task.stage(task.records.data());
+    // Release what this iteration ends: consumed inputs return credit, outputs become ready.
+    for (const format::WorkerPort &port : w.ports) {
+      if (port.direction == PortDirection::State || it % port.period != port.period - 1) continue;
+      Channel &c = channels_[*port.channel];
+      ++(port.direction == PortDirection::Input ? c.credit : c.ready);
+    }
+    ++task.iteration;
+    progressed = true;
+  }
+  return progressed;
+}
+
+bool HostNpuKernel::stepTransfer(Transfer &t, std::span<const BindingSpan> bindings, Blocked &blocked) {
+  const BindingTransfer &p = *t.pattern;
+  Channel &c = channels_[t.channel];
+  std::byte *binding = bindings[t.bindingIndex].data;
+  bool progressed = false;
+  while (t.moved < p.recordsMoved()) {
+    uint64_t start = p.byteOffset + (t.moved % p.recordCount) * p.recordStride;
+    if (t.toChannel) {
+      if (c.credit == 0) break;
+      --c.credit;
+      moveRecord(p, binding, start, c.slot(c.sent++, slotStorage_), true);
+      ++c.ready;
+    } else {
+      if (c.ready == 0) break;
+      --c.ready;
+      moveRecord(p, binding, start, c.slot(c.received++, slotStorage_), false);
+      ++c.credit;
+    }
+    ++t.moved;
+    progressed = true;
+  }
+  if (t.moved < p.recordsMoved()) blocked = Blocked{t.channel, t.toChannel};
+  return progressed;
+}
+
+Status HostNpuKernel::deadlock(const std::vector<Blocked> &taskBlocked,
+                               const std::vector<Blocked> &transferBlocked) const {
+  std::ostringstream os;
+  os << "deadlock in " << where_ << ": every unfinished task is blocked";
+  auto lockText = [&](const Blocked &b) {
+    const Channel &c = channels_[b.channel];
+    std::ostringstream s;
+    s << (b.onCredit ? "credit" : "ready") << " on channel " << b.channel << " ("
+      << (b.onCredit ? c.credit : c.ready) << " of " << c.capacity << (b.onCredit ? " slots free)" : " slots ready)");
+    return s.str();
+  };
+  for (size_t i = 0; i < tasks_.size(); ++i) {
+    const Task &t = tasks_[i];
+    if (t.iteration >= t.worker->iterations) continue;
+    os << "\n  worker " << i << " (@" << t.worker->entry << " at tile " << tileText(t.worker->tile) << ", iteration "
+       << t.iteration << " of " << t.worker->iterations << ") waits for " << lockText(taskBlocked[i]);
+  }
+  for (size_t i = 0; i < transfers_.size(); ++i) {
+    const Transfer &t = transfers_[i];
+    if (t.moved >= t.pattern->recordsMoved()) continue;
+    os << "\n  " << (t.toChannel ? "input" : "output") << " DMA of binding " << t.bindingIndex << " (record " << t.moved
+       << " of " << t.pattern->recordsMoved() << ") waits for " << lockText(transferBlocked[i]);
+  }
+  return Status(StatusCode::FailedPrecondition, os.str());
+}
+
+Status HostNpuKernel::run(std::span<const BindingSpan> bindings) {
+  std::lock_guard lock(running_);
+  if (bindings.size() != contract_.bindings.size())
+    return Status(StatusCode::InvalidArgument, where_ + ": " + std::to_string(bindings.size()) +
+                                                   " bindings given, the entry has " +
+                                                   std::to_string(contract_.bindings.size()));
+  // Every record of every transfer must lie inside its binding before anything moves.
+  for (const Transfer &t : transfers_) {
+    const BindingTransfer &p = *t.pattern;
+    uint64_t end = p.byteOffset + uint64_t(p.recordCount - 1) * p.recordStride + recordSpan(p);
+    if (p.recordCount == 0 || end > bindings[t.bindingIndex].length)
+      return Status(StatusCode::InvalidArgument,
+                    where_ + ": channel " + std::to_string(t.channel) + " transfers bytes up to " + std::to_string(end) +
+                        " of binding " + std::to_string(t.bindingIndex) + ", which has " +
+                        std::to_string(bindings[t.bindingIndex].length) + " bytes");
+  }
+  if (nextInvocation_ == 0) {
+    if (Status s = establish(); !s) return s;
+  } else {
+    for (size_t c = 0; c < channels_.size(); ++c)
+      if (channels_[c].credit != channels_[c].capacity || channels_[c].ready != 0)
+        return Status(StatusCode::Internal, where_ + ": resident state of channel " + std::to_string(c) +
+                                                " is not intact for invocation 1");
+  }
+  for (Task &t : tasks_) t.iteration = 0;
+  for (Transfer &t : transfers_) t.moved = 0;
+  for (Channel &c : channels_) c.sent = c.received = 0;
+
+  for (;;) {
+    bool progressed = false, unfinished = false;
+    for (size_t i = 0; i < transfers_.size(); ++i) {
+      progressed |= stepTransfer(transfers_[i], bindings, transferBlocked_[i]);
+      unfinished |= transfers_[i].moved < transfers_[i].pattern->recordsMoved();
+    }
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      progressed |= stepTask(tasks_[i], taskBlocked_[i]);
+      unfinished |= tasks_[i].iteration < tasks_[i].worker->iterations;
+    }
+    if (!unfinished) break;
+    if (!progressed) {
+      nextInvocation_ = 0;  // the resident state is broken: the next invocation re-establishes
+      return deadlock(taskBlocked_, transferBlocked_);
+    }
+  }
+  for (size_t c = 0; c < channels_.size(); ++c)
+    if (channels_[c].credit != channels_[c].capacity || channels_[c].ready != 0) {
+      nextInvocation_ = 0;
+      return Status(StatusCode::FailedPrecondition,
+                    where_ + ": channel " + std::to_string(c) + " holds " + std::to_string(channels_[c].ready) +
+                        " unconsumed record(s) after every task finished");
+    }
+  nextInvocation_ = 1;  // terminal completion: continue 0 -> 1 -> 1
+  return Status::ok();
+}
+
+}  // namespace
+
+StatusOr<KernelContract> contractFromPlan(const ArrayPlan &plan) {
+  KernelContract contract;
+  contract.bindings.resize(plan.bindings.size());
+  std::vector<bool> seen(plan.bindings.size());
+  for (size_t i = 0; i < plan.bindings.size(); ++i) {
+    const format::PlanBinding &b = plan.bindings[i];
+    if (b.ordinal >= plan.bindings.size() || seen[b.ordinal])
+      return Status(StatusCode::InvalidArgument, "array plan '" + plan.name + "': bindings[" + std::to_string(i) +
+                                                     "].ordinal: binding ordinals must be dense and unique");
+    seen[b.ordinal] = true;
+    contract.bindings[b.ordinal] = BindingContract{b.bytes, 1, toAccess(b.access), "binding " + std::to_string(b.ordinal)};
+  }
+  return contract;
+}
+
+StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(ArrayPlan plan, std::shared_ptr<HostCode> code,
+                                                    KernelContract contract) {
+  if (Status s = contract.validate(); !s) return s;
+  auto kernel = std::make_shared<HostNpuKernel>(std::move(plan), std::move(code), std::move(contract));
+  if (Status s = kernel->initialize(); !s) return s;
+  return std::shared_ptr<Kernel>(std::move(kernel));
+}
+
+}  // namespace hrx::runtime

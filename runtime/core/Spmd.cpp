@@ -1,0 +1,146 @@
+// The host reference device's GPU path: workgroups spread over a pool sized to the machine.
+#include "hrx/runtime/HostDevice.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace hrx::runtime {
+namespace {
+
+// A fixed pool that runs one index-space job at a time; the caller takes part, so a job
+// makes progress even on a single-core machine. Never allocates per job.
+class WorkerPool {
+public:
+  static WorkerPool &instance() {
+    // Leaked on purpose: workers may still be parked when static destructors run.
+    static WorkerPool *pool = new WorkerPool(hostThreadCount() - 1);
+    return *pool;
+  }
+
+  void parallelFor(uint64_t count, void (*body)(void *, uint64_t), void *context) {
+    std::lock_guard serialize(jobMutex_);
+    {
+      std::lock_guard lock(mutex_);
+      body_ = body;
+      context_ = context;
+      count_ = count;
+      next_.store(0);
+      busyWorkers_ = workerCount_;
+      ++generation_;
+    }
+    wake_.notify_all();
+    drain();
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [&] { return busyWorkers_ == 0; });
+  }
+
+private:
+  explicit WorkerPool(unsigned workers) : workerCount_(workers) {
+    for (unsigned i = 0; i < workers; ++i) std::thread([this] { workerMain(); }).detach();
+  }
+
+  void drain() {
+    for (uint64_t i; (i = next_.fetch_add(1)) < count_;) body_(context_, i);
+  }
+
+  void workerMain() {
+    uint64_t seen = 0;
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return generation_ != seen; });
+      seen = generation_;
+      lock.unlock();
+      drain();
+      lock.lock();
+      if (--busyWorkers_ == 0) idle_.notify_all();
+    }
+  }
+
+  const unsigned workerCount_;
+  std::mutex jobMutex_, mutex_;
+  std::condition_variable wake_, idle_;
+  void (*body_)(void *, uint64_t) = nullptr;
+  void *context_ = nullptr;
+  uint64_t count_ = 0, generation_ = 0;
+  std::atomic<uint64_t> next_{0};
+  unsigned busyWorkers_ = 0;
+};
+
+class HostGpuKernel final : public Kernel {
+public:
+  HostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code, KernelContract contract,
+                std::vector<uint64_t> workload, hrx_host_kernel_fn kernel, hrx_host_launch_fn launch)
+      : symbol_(std::move(symbol)), code_(std::move(code)), contract_(std::move(contract)),
+        workload_(std::move(workload)), kernel_(kernel), launch_(launch), args_(contract_.bindings.size()) {}
+
+  Engine engine() const override { return Engine::Gpu; }
+  const std::string &name() const override { return symbol_; }
+  const KernelContract &contract() const override { return contract_; }
+  uint64_t imageBytes() const override { return 0; }  // code objects are not charged (reference §5.6)
+
+  Status run(std::span<const BindingSpan> bindings) override {
+    std::lock_guard lock(running_);
+    if (bindings.size() != args_.size())
+      return Status(StatusCode::InvalidArgument, "kernel '" + symbol_ + "': " + std::to_string(bindings.size()) +
+                                                     " bindings given, the kernel has " + std::to_string(args_.size()));
+    for (size_t i = 0; i < bindings.size(); ++i) args_[i] = bindings[i].data;
+    uint32_t grid[6] = {};
+    launch_(workload_.data(), grid);
+    for (uint32_t v : grid)
+      if (v == 0)
+        return Status(StatusCode::InvalidArgument, "kernel '" + symbol_ + "': the launch program produced an empty grid");
+    Job job{this, {grid[0], grid[1], grid[2]}, {grid[3], grid[4], grid[5]}};
+    uint64_t workgroups = uint64_t(grid[0]) * grid[1] * grid[2];
+    WorkerPool::instance().parallelFor(workgroups, &runWorkgroup, &job);
+    return Status::ok();
+  }
+
+private:
+  struct Job {
+    HostGpuKernel *kernel;
+    uint32_t count[3], size[3];
+  };
+  static void runWorkgroup(void *context, uint64_t index) {
+    const Job &job = *static_cast<const Job *>(context);
+    hrx_host_dispatch dispatch{};
+    dispatch.workgroup_id[0] = static_cast<uint32_t>(index % job.count[0]);
+    dispatch.workgroup_id[1] = static_cast<uint32_t>(index / job.count[0] % job.count[1]);
+    dispatch.workgroup_id[2] = static_cast<uint32_t>(index / (uint64_t(job.count[0]) * job.count[1]));
+    for (int d = 0; d < 3; ++d) {
+      dispatch.workgroup_size[d] = job.size[d];
+      dispatch.workgroup_count[d] = job.count[d];
+    }
+    dispatch.arg_count = static_cast<uint32_t>(job.kernel->args_.size());
+    dispatch.args = job.kernel->args_.data();
+    job.kernel->kernel_(&dispatch);
+  }
+
+  std::string symbol_;
+  std::shared_ptr<HostCode> code_;
+  KernelContract contract_;
+  std::vector<uint64_t> workload_;
+  hrx_host_kernel_fn kernel_;
+  hrx_host_launch_fn launch_;
+  std::vector<void *> args_;
+  std::mutex running_;
+};
+
+}  // namespace
+
+unsigned hostThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
+                                                    KernelContract contract, std::vector<uint64_t> workload) {
+  if (Status s = contract.validate(); !s) return s;
+  auto kernel = code->kernel(symbol);
+  if (!kernel) return kernel.status();
+  auto launch = code->launch(symbol);
+  if (!launch) return launch.status();
+  if (workload.empty()) workload.push_back(0);
+  return std::shared_ptr<Kernel>(std::make_shared<HostGpuKernel>(std::move(symbol), std::move(code), std::move(contract),
+                                                                 std::move(workload), *kernel, *launch));
+}
+
+}  // namespace hrx::runtime

@@ -1,0 +1,170 @@
+// Graphs, prepared executables and completions (reference §5.4, §5.5).
+#pragma once
+
+#include "hrx/runtime/Memory.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace hrx::runtime {
+
+enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
+inline bool writes(Access a) { return static_cast<uint8_t>(a) & 2; }
+inline bool reads(Access a) { return static_cast<uint8_t>(a) & 1; }
+const char *accessName(Access access);
+
+// What a kernel requires of each binding, checked when a graph records the kernel.
+struct BindingContract {
+  uint64_t bytes = 0;
+  uint64_t alignment = 1;
+  Access access = Access::Read;
+  std::string layout;  // used only in diagnostics
+};
+
+struct KernelContract {
+  std::vector<BindingContract> bindings;
+  std::vector<uint8_t> constants;
+  // Every binding: 0 < bytes <= INT64_MAX and a power-of-two alignment.
+  Status validate() const;
+  // Count, length, alignment (offset and address), and no overlapping writable views.
+  Status check(std::span<const BufferView> views) const;
+};
+
+// One host address range handed to a kernel.
+struct BindingSpan {
+  std::byte *data;
+  uint64_t length;
+};
+
+// A loaded entry, runnable on a device. Implementations: the host reference device's array
+// program and SPMD kernels (hrx/runtime/HostDevice.h).
+class Kernel {
+public:
+  virtual ~Kernel() = default;
+  virtual Engine engine() const = 0;  // Gpu or Npu
+  virtual const std::string &name() const = 0;
+  virtual const KernelContract &contract() const = 0;
+  // Executable image bytes the memory budget is charged for at load.
+  virtual uint64_t imageBytes() const = 0;
+  // Runs one invocation to terminal completion on the calling (lane) thread.
+  virtual Status run(std::span<const BindingSpan> bindings) = 0;
+};
+
+// Lanes as numbered in traces.
+enum class Lane : uint8_t { Upload = 0, Compute = 1, Download = 2, Npu = 3, Host = 4 };
+inline constexpr unsigned kWorkerLaneCount = 4;  // Host (4) is the caller's thread
+const char *laneName(Lane lane);
+
+enum class HazardKind : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
+const char *hazardKindName(HazardKind kind);
+
+// An inferred dependency between two regions of one prepared graph.
+struct Hazard {
+  unsigned from = 0, to = 0;  // region indices, from < to
+  HazardKind kind = HazardKind::ReadAfterWrite;
+};
+
+struct Use {
+  BufferView view;
+  Access access;
+};
+
+class Runtime;
+struct GraphOp;
+struct PreparedGraph;
+struct SubmissionSlot;
+
+// Records operations; prepare() turns it into an Executable.
+class Graph {
+public:
+  explicit Graph(Runtime &runtime);
+  ~Graph();
+  Graph(Graph &&) noexcept;
+
+  Status fill(const BufferView &view, uint8_t value);
+  // Lengths equal and ranges not overlapping; the lane follows from the placements.
+  Status copy(const BufferView &dst, const BufferView &src);
+  Status copyOn(const BufferView &dst, const BufferView &src, Lane lane);
+  Status gpu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views);
+  // Skips the overlapping-writable check (the unsafe escape hatch).
+  Status gpuAliasing(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views);
+  Status npu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views);
+  size_t operationCount() const { return ops_.size(); }
+
+private:
+  friend class Runtime;
+  Status recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views, Engine engine,
+                      bool checkAliasing);
+  Runtime *runtime_;
+  std::vector<std::unique_ptr<GraphOp>> ops_;
+};
+
+struct CompletionProfile {
+  uint64_t elapsedUs = 0;  // first region start to completion
+  uint64_t queueUs = 0;    // submit to first region start
+};
+
+// The observer of one submission. Dropping it detaches (never cancels) and recycles its slot
+// once the work is done; while it lives, the slot stays reserved.
+class Completion {
+public:
+  Completion() = default;
+  Completion(Completion &&other) noexcept;
+  Completion &operator=(Completion &&other) noexcept;
+  Completion(const Completion &) = delete;
+  Completion &operator=(const Completion &) = delete;
+  ~Completion();
+
+  // Blocks until done: the submission's status (Cancelled after cancel()).
+  Status wait();
+  // false when the timeout passed first. Never cancels: the work and its storage stay retained.
+  bool waitFor(std::chrono::nanoseconds timeout);
+  bool isComplete() const;
+  // Non-blocking: nullopt-like Busy status while running, else the final status.
+  Status poll() const;
+  // Stops regions not yet started; running ones drain before completion.
+  void cancel();
+  CompletionProfile profile() const;
+  // Lanes holding regions that have not finished (for timeout reports).
+  std::vector<Lane> pendingLanes() const;
+
+private:
+  friend class Executable;
+  Completion(std::shared_ptr<PreparedGraph> graph, SubmissionSlot *slot) : graph_(std::move(graph)), slot_(slot) {}
+  void detach();
+  std::shared_ptr<PreparedGraph> graph_;
+  SubmissionSlot *slot_ = nullptr;
+};
+
+// A prepared graph: regions, hazards and preallocated submission slots. Replays allocate
+// nothing. Destruction waits up to 10 s for running submissions, then quarantines them
+// (poisons the allocations and leaks the whole ownership chain: memory is never freed under
+// execution).
+class Executable {
+public:
+  Executable() = default;
+  Executable(Executable &&) noexcept = default;
+  Executable &operator=(Executable &&) noexcept;
+  ~Executable();
+
+  // Busy when the graph's slots or the runtime's submission capacity are exhausted.
+  StatusOr<Completion> submit();
+  size_t regions() const;
+  Lane regionLane(size_t region) const;
+  const std::vector<Hazard> &hazards() const;
+  // Poison every allocation and leak the chain now (used when a deadline passed and the
+  // work cannot be proven retired).
+  void quarantine();
+
+private:
+  friend class Runtime;
+  explicit Executable(std::shared_ptr<PreparedGraph> graph) : graph_(std::move(graph)) {}
+  void release();
+  std::shared_ptr<PreparedGraph> graph_;
+};
+
+}  // namespace hrx::runtime

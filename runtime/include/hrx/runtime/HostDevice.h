@@ -1,0 +1,68 @@
+// The host reference device: runs artifacts on the CPU from their host code (section .hrx.host,
+// an x86-64 shared object following hrx/format/HostAbi.h) and, for NPU entries, their array
+// plan. Results equal the CPU oracles exactly; no LLVM is involved at run time.
+#pragma once
+
+#include "hrx/format/ArrayPlan.h"
+#include "hrx/format/HostAbi.h"
+#include "hrx/runtime/Graph.h"
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hrx::runtime {
+
+// A loaded host-code shared object. It is loaded from memory (memfd_create + dlopen), so no
+// file is written; dlclose happens when the last kernel using it is gone.
+class HostCode {
+public:
+  // `name` labels errors ("copy.xdna:.hrx.host"). Checks the ELF header (x86-64 shared object)
+  // and the hrx.abi_version symbol before use.
+  static StatusOr<std::shared_ptr<HostCode>> load(std::span<const std::byte> elf, std::string name);
+  ~HostCode();
+  HostCode(const HostCode &) = delete;
+  HostCode &operator=(const HostCode &) = delete;
+
+  const std::string &name() const { return name_; }
+  size_t size() const { return size_; }
+  StatusOr<hrx_host_stage_fn> stage(std::string_view symbol) const;
+  StatusOr<hrx_host_kernel_fn> kernel(std::string_view symbol) const;
+  StatusOr<hrx_host_launch_fn> launch(std::string_view symbol) const;
+
+private:
+  HostCode(void *handle, std::string name, size_t size) : handle_(handle), name_(std::move(name)), size_(size) {}
+  StatusOr<void *> resolve(const char *prefix, std::string_view symbol) const;
+  void *handle_;
+  std::string name_;
+  size_t size_;
+};
+
+// The KernelContract an array plan implies when no image binding rows are at hand: one binding
+// per plan binding, by ordinal (dense from 0), with the plan's bytes and access.
+StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
+
+// An NPU entry executed from its array plan: a task per worker; each channel a ring of
+// `capacity` record slots guarded by a credit lock (initialised to the capacity) and a ready
+// lock (initialised to 0); DMA transfers moving records between bindings and slots with the
+// plan's offsets, strides and repeat counts. Invocation 0 establishes the resident state
+// (slots and locks); later invocations follow next_invocation (0 -> 1 -> 1) and require it to
+// be intact. A plan in which every unfinished task is blocked is a deadlock: run() reports the
+// blocked workers and channels instead of hanging.
+StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
+                                                    KernelContract contract);
+
+// A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
+// a grid; workgroups run on a thread pool sized to the machine, each calling
+// "hrx.kernel.<sym>" (which runs every work-item of the workgroup, honouring barriers).
+// Bindings are passed as launch arguments in binding order.
+StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
+                                                    KernelContract contract, std::vector<uint64_t> workload);
+
+// Workgroups and NPU tasks share one pool of worker threads (hardware_concurrency).
+unsigned hostThreadCount();
+
+}  // namespace hrx::runtime

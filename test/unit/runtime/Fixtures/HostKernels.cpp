@@ -1,0 +1,72 @@
+// A host-code shared object in the form hrxcc embeds in artifacts (HostAbi.h), compiled by the
+// test build so the host device can be tested before the compiler produces artifacts.
+#include "hrx/format/HostAbi.h"
+
+#include <cstring>
+
+extern "C" {
+
+__attribute__((visibility("default"))) extern const uint32_t abiVersion __asm__(HRX_HOST_ABI_VERSION_SYMBOL);
+const uint32_t abiVersion = HRX_HOST_ABI_VERSION;
+
+// Stages on 64-byte records (16 x i32): records = {inputs..., outputs...}.
+__attribute__((visibility("default"))) void copyRecord(void *const *records) __asm__("hrx.stage.copy64");
+void copyRecord(void *const *records) { std::memcpy(records[1], records[0], 64); }
+
+__attribute__((visibility("default"))) void addOne(void *const *records) __asm__("hrx.stage.add_one64");
+void addOne(void *const *records) {
+  auto *in = static_cast<const int32_t *>(records[0]);
+  auto *out = static_cast<int32_t *>(records[1]);
+  for (int i = 0; i < 16; ++i) out[i] = in[i] + 1;
+}
+
+// records = {input, accumulator (state), output}: output = running sum of the period's inputs.
+__attribute__((visibility("default"))) void accumulate(void *const *records) __asm__("hrx.stage.accumulate64");
+void accumulate(void *const *records) {
+  auto *in = static_cast<const int32_t *>(records[0]);
+  auto *acc = static_cast<int32_t *>(records[1]);
+  for (int i = 0; i < 16; ++i) acc[i] += in[i];
+  std::memcpy(records[2], acc, 64);
+}
+
+// GPU kernel vadd(out, a, b) over i32; workload[0] = element count.
+__attribute__((visibility("default"))) void vaddLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(
+    "hrx.launch.vadd");
+void vaddLaunch(const uint64_t *workload, uint32_t out[6]) {
+  uint64_t n = workload[0];
+  bool even = n % 64 == 0;
+  uint32_t grid[6] = {static_cast<uint32_t>(even ? n / 64 : n), 1, 1, even ? 64u : 1u, 1, 1};
+  std::memcpy(out, grid, sizeof grid);
+}
+
+__attribute__((visibility("default"))) void vadd(const hrx_host_dispatch *d) __asm__("hrx.kernel.vadd");
+void vadd(const hrx_host_dispatch *d) {
+  auto *out = static_cast<int32_t *>(d->args[0]);
+  auto *a = static_cast<const int32_t *>(d->args[1]);
+  auto *b = static_cast<const int32_t *>(d->args[2]);
+  for (uint32_t lid = 0; lid < d->workgroup_size[0]; ++lid) {
+    uint64_t gid = uint64_t(d->workgroup_id[0]) * d->workgroup_size[0] + lid;
+    out[gid] = a[gid] + b[gid];
+  }
+}
+
+// Reverses each 64-element workgroup tile through workgroup-local memory: every work-item
+// stores, a barrier, then every work-item loads its mirror. The barrier splits the loop.
+__attribute__((visibility("default"))) void reverseLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(
+    "hrx.launch.reverse64");
+void reverseLaunch(const uint64_t *workload, uint32_t out[6]) {
+  uint32_t grid[6] = {static_cast<uint32_t>(workload[0] / 64), 1, 1, 64, 1, 1};
+  std::memcpy(out, grid, sizeof grid);
+}
+
+__attribute__((visibility("default"))) void reverse(const hrx_host_dispatch *d) __asm__("hrx.kernel.reverse64");
+void reverse(const hrx_host_dispatch *d) {
+  auto *out = static_cast<int32_t *>(d->args[0]);
+  auto *in = static_cast<const int32_t *>(d->args[1]);
+  int32_t local[64];
+  uint64_t base = uint64_t(d->workgroup_id[0]) * 64;
+  for (uint32_t lid = 0; lid < 64; ++lid) local[lid] = in[base + lid];
+  // barrier
+  for (uint32_t lid = 0; lid < 64; ++lid) out[base + lid] = local[63 - lid];
+}
+}

@@ -1,0 +1,242 @@
+#include "PlanBuilder.h"
+
+#include "hrx/runtime/HostDevice.h"
+#include "hrx/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <numeric>
+
+using namespace hrx::runtime;
+using hrx::StatusCode;
+using hrx::format::PlanAccess;
+using hrx::format::PortDirection;
+using hrx::test::PlanBuilder;
+
+namespace {
+
+std::shared_ptr<HostCode> loadFixture() {
+  std::ifstream in(HRX_TEST_HOST_MODULE, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  auto code = HostCode::load(std::as_bytes(std::span(bytes)), "HostKernels.so");
+  EXPECT_TRUE(code.isOk()) << code.status().toString();
+  return code.isOk() ? *code : nullptr;
+}
+
+std::shared_ptr<Kernel> npuKernel(hrx::format::ArrayPlan plan) {
+  auto contract = contractFromPlan(plan);
+  EXPECT_TRUE(contract.isOk()) << contract.status().toString();
+  auto kernel = makeHostNpuKernel(std::move(plan), loadFixture(), *contract);
+  EXPECT_TRUE(kernel.isOk()) << kernel.status().toString();
+  return kernel.isOk() ? *kernel : nullptr;
+}
+
+std::vector<int32_t> iota(size_t n, int32_t first = 0) {
+  std::vector<int32_t> v(n);
+  std::iota(v.begin(), v.end(), first);
+  return v;
+}
+
+// Runs a kernel directly on vectors of i32 (binding order).
+hrx::Status run(Kernel &kernel, std::vector<std::vector<int32_t>> &buffers) {
+  std::vector<BindingSpan> spans;
+  for (auto &b : buffers) spans.push_back({reinterpret_cast<std::byte *>(b.data()), b.size() * 4});
+  return kernel.run(spans);
+}
+
+// copy64 over `records` 64-byte records: binding 0 -> worker -> binding 1.
+hrx::format::ArrayPlan copyPlan(uint32_t records, uint32_t capacity = 2) {
+  PlanBuilder b("copy");
+  uint32_t in = b.binding(0, PlanAccess::Read, 64 * records), out = b.binding(1, PlanAccess::Write, 64 * records);
+  uint32_t w = b.worker("copy64", records, 2);
+  uint32_t c0 = b.channel(64, capacity, PlanBuilder::fromBinding(PlanBuilder::contiguous(in, 64, records)),
+                          PlanBuilder::port(w, 0));
+  uint32_t c1 = b.channel(64, capacity, PlanBuilder::port(w, 1),
+                          PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, records)));
+  b.addPort(w, PortDirection::Input, c0, 64);
+  b.addPort(w, PortDirection::Output, c1, 64);
+  return b.plan();
+}
+
+}  // namespace
+
+TEST(HostCode, RejectsNonElfAndMissingSymbols) {
+  std::vector<std::byte> junk(100, std::byte{1});
+  auto bad = HostCode::load(junk, "junk.so");
+  ASSERT_FALSE(bad.isOk());
+  EXPECT_EQ(bad.status().message(), "junk.so: host code is not an x86-64 ELF shared object: bad ELF magic");
+  auto code = loadFixture();
+  ASSERT_TRUE(code);
+  EXPECT_TRUE(code->stage("copy64").isOk());
+  EXPECT_EQ(code->stage("nope").status().message(), "HostKernels.so: host code has no symbol 'hrx.stage.nope'");
+}
+
+TEST(HostNpu, CopyPipelineEqualsOracle) {
+  auto kernel = npuKernel(copyPlan(8));
+  ASSERT_TRUE(kernel);
+  std::vector<std::vector<int32_t>> buffers = {iota(128, 5), std::vector<int32_t>(128, -1)};
+  ASSERT_TRUE(run(*kernel, buffers).isOk());
+  EXPECT_EQ(buffers[1], buffers[0]);
+  // Invocation 1 continues the established state and gives the same result.
+  buffers[0] = iota(128, 1000);
+  ASSERT_TRUE(run(*kernel, buffers).isOk());
+  EXPECT_EQ(buffers[1], buffers[0]);
+  EXPECT_EQ(kernel->imageBytes(), 2u * 2 * 64);  // two rings of two 64-byte slots
+}
+
+TEST(HostNpu, TwoStagePipelineWithNeighborChannel) {
+  PlanBuilder b("add_then_copy");
+  constexpr uint32_t n = 6;
+  uint32_t in = b.binding(0, PlanAccess::Read, 64 * n), out = b.binding(1, PlanAccess::Write, 64 * n);
+  uint32_t w0 = b.worker("add_one64", n, 2), w1 = b.worker("copy64", n, 3);
+  uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in, 64, n)), PlanBuilder::port(w0, 0));
+  uint32_t c1 = b.channel(64, 1, PlanBuilder::port(w0, 1), PlanBuilder::port(w1, 0));
+  uint32_t c2 = b.channel(64, 2, PlanBuilder::port(w1, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, n)));
+  b.addPort(w0, PortDirection::Input, c0, 64);
+  b.addPort(w0, PortDirection::Output, c1, 64);
+  b.addPort(w1, PortDirection::Input, c1, 64);
+  b.addPort(w1, PortDirection::Output, c2, 64);
+  auto kernel = npuKernel(b.plan());
+  ASSERT_TRUE(kernel);
+  std::vector<std::vector<int32_t>> buffers = {iota(16 * n), std::vector<int32_t>(16 * n)};
+  ASSERT_TRUE(run(*kernel, buffers).isOk());
+  for (size_t i = 0; i < buffers[0].size(); ++i) ASSERT_EQ(buffers[1][i], buffers[0][i] + 1) << i;
+}
+
+TEST(HostNpu, StridedGatherRepeatAndFold) {
+  // Input: a 4 x 32-i32 matrix; each record gathers one 16-i32 half-row pair via a stride.
+  // Record k: runs of 32 bytes (8 i32) at start + {0, 128} (two rows), start = k * 32.
+  PlanBuilder b("fold");
+  uint32_t in = b.binding(0, PlanAccess::Read, 4 * 128), out = b.binding(1, PlanAccess::Write, 64);
+  hrx::format::BindingTransfer t;
+  t.binding = in;
+  t.runBytes = 32;
+  t.dims = {{2, 256}};
+  t.recordStride = 32;
+  t.recordCount = 4;
+  t.repeatCount = 2;  // the sequence is replayed: 8 records
+  uint32_t w = b.worker("accumulate64", 8, 2);
+  uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(t), PlanBuilder::port(w, 0));
+  uint32_t c1 = b.channel(64, 2, PlanBuilder::port(w, 2), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, 1)));
+  b.addPort(w, PortDirection::Input, c0, 64);
+  b.addPort(w, PortDirection::State, std::nullopt, 64, 8);
+  b.addPort(w, PortDirection::Output, c1, 64, 8);
+  auto kernel = npuKernel(b.plan());
+  ASSERT_TRUE(kernel);
+  std::vector<std::vector<int32_t>> buffers = {iota(128), std::vector<int32_t>(16)};
+  ASSERT_TRUE(run(*kernel, buffers).isOk());
+  // Oracle: the same gather written as plain loops.
+  std::vector<int32_t> expected(16, 0);
+  for (int rep = 0; rep < 2; ++rep)
+    for (int k = 0; k < 4; ++k)
+      for (int run = 0; run < 2; ++run)
+        for (int e = 0; e < 8; ++e) expected[run * 8 + e] += buffers[0][k * 8 + run * 64 + e];
+  EXPECT_EQ(buffers[1], expected);
+}
+
+TEST(HostNpu, DeadlockIsReportedNotHung) {
+  // The worker wants 4 records but the input DMA supplies 2.
+  auto plan = copyPlan(4);
+  plan.channels[0].sender.binding->recordCount = 2;
+  auto kernel = npuKernel(plan);
+  ASSERT_TRUE(kernel);
+  std::vector<std::vector<int32_t>> buffers = {iota(64), std::vector<int32_t>(64)};
+  hrx::Status s = run(*kernel, buffers);
+  ASSERT_FALSE(s.isOk());
+  EXPECT_EQ(s.message(), "deadlock in array plan 'copy': every unfinished task is blocked\n"
+                         "  worker 0 (@copy64 at tile (0,2), iteration 2 of 4) waits for ready on channel 0 (0 of 2 "
+                         "slots ready)\n"
+                         "  output DMA of binding 1 (record 2 of 4) waits for ready on channel 1 (0 of 2 slots ready)");
+}
+
+TEST(HostNpu, CyclicDeadlockNamesEveryBlockedWorker) {
+  PlanBuilder b("cycle");
+  b.binding(0, PlanAccess::Read, 64);
+  uint32_t w0 = b.worker("copy64", 1, 2), w1 = b.worker("copy64", 1, 3);
+  uint32_t c0 = b.channel(64, 1, PlanBuilder::port(w0, 1), PlanBuilder::port(w1, 0));
+  uint32_t c1 = b.channel(64, 1, PlanBuilder::port(w1, 1), PlanBuilder::port(w0, 0));
+  b.addPort(w0, PortDirection::Input, c1, 64);
+  b.addPort(w0, PortDirection::Output, c0, 64);
+  b.addPort(w1, PortDirection::Input, c0, 64);
+  b.addPort(w1, PortDirection::Output, c1, 64);
+  auto kernel = npuKernel(b.plan());
+  ASSERT_TRUE(kernel);
+  std::vector<std::vector<int32_t>> buffers = {iota(16)};
+  hrx::Status s = run(*kernel, buffers);
+  EXPECT_NE(s.message().find("worker 0 (@copy64 at tile (0,2), iteration 0 of 1) waits for ready on channel 1"),
+            std::string::npos)
+      << s.message();
+  EXPECT_NE(s.message().find("worker 1 (@copy64 at tile (0,3), iteration 0 of 1) waits for ready on channel 0"),
+            std::string::npos);
+}
+
+TEST(HostNpu, PlanErrorsNameTheField) {
+  auto plan = copyPlan(2);
+  plan.workers[0].entry = "missing";
+  auto contract = contractFromPlan(plan);
+  auto k = makeHostNpuKernel(plan, loadFixture(), *contract);
+  ASSERT_FALSE(k.isOk());
+  EXPECT_EQ(k.status().message(), "array plan 'copy': workers[0]: HostKernels.so: host code has no symbol 'hrx.stage.missing'");
+  plan = copyPlan(2);
+  plan.channels[1].receiver.binding->runBytes = 32;
+  k = makeHostNpuKernel(plan, loadFixture(), *contract);
+  EXPECT_EQ(k.status().message(),
+            "array plan 'copy': channels[1].receiver: moves 32-byte records into a channel of 64-byte records");
+}
+
+TEST(HostNpu, TransfersOutsideABindingAreRefusedBeforeRunning) {
+  auto kernel = npuKernel(copyPlan(4));
+  std::vector<std::vector<int32_t>> buffers = {iota(32), std::vector<int32_t>(64)};
+  hrx::Status s = run(*kernel, buffers);
+  EXPECT_EQ(s.message(), "array plan 'copy': channel 0 transfers bytes up to 256 of binding 0, which has 128 bytes");
+}
+
+TEST(HostGpu, SpmdVaddAndBarrierKernelEqualOracle) {
+  auto code = loadFixture();
+  KernelContract contract{{{4096, 4, Access::Write, "i32 out"}, {4096, 4, Access::Read, "i32 a"},
+                           {4096, 4, Access::Read, "i32 b"}},
+                          {}};
+  auto vadd = makeHostGpuKernel("vadd", code, contract, {1024});
+  ASSERT_TRUE(vadd.isOk()) << vadd.status().toString();
+  std::vector<std::vector<int32_t>> buffers = {std::vector<int32_t>(1024), iota(1024, 3), iota(1024, 100)};
+  ASSERT_TRUE(run(**vadd, buffers).isOk());
+  for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(buffers[0][i], buffers[1][i] + buffers[2][i]);
+
+  KernelContract two{{{4096, 4, Access::Write, ""}, {4096, 4, Access::Read, ""}}, {}};
+  auto reverse = makeHostGpuKernel("reverse64", code, two, {1024});
+  ASSERT_TRUE(reverse.isOk());
+  std::vector<std::vector<int32_t>> rb = {std::vector<int32_t>(1024), iota(1024)};
+  ASSERT_TRUE(run(**reverse, rb).isOk());
+  for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(rb[0][i], rb[1][(i / 64) * 64 + 63 - i % 64]);
+  EXPECT_EQ(makeHostGpuKernel("nope", code, two, {1}).status().message(),
+            "HostKernels.so: host code has no symbol 'hrx.kernel.nope'");
+}
+
+TEST(HostDevice, NpuAndGpuKernelsInOneGraph) {
+  auto rt = std::move(Runtime::create()).value();
+  auto npu = rt->adoptKernel(npuKernel(copyPlan(16)));
+  ASSERT_TRUE(npu.isOk());
+  EXPECT_EQ(rt->statistics().allocations, 0u);
+  KernelContract contract{{{1024, 4, Access::Write, ""}, {1024, 4, Access::Read, ""}, {1024, 4, Access::Read, ""}}, {}};
+  auto gpu = makeHostGpuKernel("vadd", loadFixture(), contract, {256});
+  ASSERT_TRUE(gpu.isOk());
+  Buffer a = *rt->allocate(1024, Placement::Shared(rt->host())), b = *rt->allocate(1024, Placement::Shared(rt->host()));
+  Buffer c = *rt->allocate(1024, Placement::Shared(rt->host()));
+  {
+    auto w = a.mapWrite();
+    auto *p = reinterpret_cast<int32_t *>(w->mutableBytes().data());
+    for (int i = 0; i < 256; ++i) p[i] = i * 3;
+  }
+  Graph g(*rt);
+  ASSERT_TRUE(g.npu(*npu, {a.view(), b.view()}).isOk());            // b = a
+  ASSERT_TRUE(g.gpu(*gpu, {c.view(), a.view(), b.view()}).isOk());  // c = a + b (RAW on b)
+  auto exe = rt->prepare(g);
+  ASSERT_TRUE(exe.isOk());
+  for (int replay = 0; replay < 3; ++replay) ASSERT_TRUE(exe->submit()->wait().isOk());
+  auto r = c.mapRead();
+  auto *p = reinterpret_cast<const int32_t *>(r->bytes().data());
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(p[i], 6 * i);
+  EXPECT_EQ(rt->statistics().copiedBytes, 0u);
+}
