@@ -1,7 +1,353 @@
 #include "hrx/cxx/CxxImporter.h"
 
+#include "ImportSession.h"
+#include "MountedFileSystem.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/DiagnosticIDs.h>
+#include <clang/Basic/LangStandard.h>
 #include <clang/Basic/Version.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Driver/CreateInvocationFromArgs.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <map>
+#include <string_view>
+#include <tuple>
 
 namespace hrx::cxx {
+
 std::string clangVersion() { return CLANG_VERSION_STRING; }
+
+const char *targetName(ImportTarget target) {
+  switch (target) {
+    case ImportTarget::AmdgpuGfx1151: return "gfx1151";
+    case ImportTarget::AmdgpuGfx11Generic: return "gfx11-generic";
+    case ImportTarget::Host: return "host";
+    case ImportTarget::XdnaWorker: return "xdna-worker";
+  }
+  return "?";
+}
+
+namespace {
+
+// hrx's shipped headers, embedded at build time from frontend/cxx/headers.
+struct ShippedHeader {
+  std::string_view path;  // relative to headers/, e.g. "include/hrx/worker.h"
+  std::string_view contents;
+};
+constexpr ShippedHeader kShippedHeaders[] = {
+#include "ShippedHeaders.inc"
+};
+
+// The in-memory file system layout.
+constexpr llvm::StringLiteral kSystemRoot = "/hrx";          // shipped: /hrx/include, /hrx/include-c++
+constexpr llvm::StringLiteral kSourceDir = "/hrx/src";       // the unit
+constexpr llvm::StringLiteral kVirtualDir = "/hrx/virtual";  // the unit's virtual headers
+constexpr llvm::StringLiteral kMountDir = "/hrx/mount";      // the unit's include dirs, by index
+
+bool isAmdgpu(ImportTarget target) {
+  return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
+}
+
+Language languageOf(const CxxUnit &unit) {
+  if (unit.language != Language::Auto) return unit.language;
+  return llvm::sys::path::extension(unit.name) == ".c" ? Language::C : Language::Cxx;
+}
+
+// Collects the text of diagnostics outside any unit (the driver phase of a setup).
+class MessageCollector : public clang::DiagnosticConsumer {
+public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error) return;
+    llvm::SmallString<128> text;
+    info.FormatDiagnostic(text);
+    messages.push_back(text.str().str());
+  }
+  std::vector<std::string> messages;
+};
+
+// Runs the restriction checks and collects signatures once the unit is parsed, before codegen.
+class CheckingConsumer : public clang::ASTConsumer {
+public:
+  CheckingConsumer(ImportTarget target, SourceMapper &mapper, ClangDiagnosticTranslator &translator,
+                   diag::DiagnosticEngine &engine, std::vector<Signature> &signatures)
+      : target_(target), mapper_(mapper), translator_(translator), engine_(engine), signatures_(signatures) {}
+  void HandleTranslationUnit(clang::ASTContext &ast) override {
+    translator_.flush();
+    checkTargetRestrictions(ast, target_, mapper_, engine_);
+    signatures_ = collectSignatures(ast, mapper_);
+  }
+
+private:
+  ImportTarget target_;
+  SourceMapper &mapper_;
+  ClangDiagnosticTranslator &translator_;
+  diag::DiagnosticEngine &engine_;
+  std::vector<Signature> &signatures_;
+};
+
+class ImportAction : public clang::EmitLLVMOnlyAction {
+public:
+  ImportAction(llvm::LLVMContext &context, std::unique_ptr<clang::ASTConsumer> checks)
+      : clang::EmitLLVMOnlyAction(&context), checks_(std::move(checks)) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci,
+                                                        llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::move(checks_));
+    consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  std::unique_ptr<clang::ASTConsumer> checks_;
+};
+
+// Removes the llvm.global.annotations entries the loom attribute handlers caused; the signature
+// table carries that information, and the backends should not see it.
+void stripLoomAnnotations(llvm::Module &module) {
+  llvm::GlobalVariable *annotations = module.getNamedGlobal("llvm.global.annotations");
+  if (!annotations || !annotations->hasInitializer()) return;
+  auto *array = llvm::dyn_cast<llvm::ConstantArray>(annotations->getInitializer());
+  if (!array) return;
+  std::vector<llvm::Constant *> kept;
+  for (llvm::Use &entry : array->operands()) {
+    auto *fields = llvm::cast<llvm::ConstantStruct>(entry.get());
+    auto *text = llvm::dyn_cast<llvm::GlobalVariable>(fields->getOperand(1)->stripPointerCasts());
+    llvm::StringRef annotation;
+    if (text && text->hasInitializer())
+      if (auto *data = llvm::dyn_cast<llvm::ConstantDataSequential>(text->getInitializer()))
+        annotation = data->getAsCString();
+    if (!annotation.starts_with("loom.")) kept.push_back(fields);
+  }
+  if (kept.size() == array->getNumOperands()) return;
+  std::vector<llvm::GlobalVariable *> strings;
+  for (llvm::Use &entry : array->operands())
+    for (llvm::Use &field : llvm::cast<llvm::ConstantStruct>(entry.get())->operands())
+      if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(field->stripPointerCasts()))
+        strings.push_back(global);
+  if (kept.empty()) {
+    annotations->eraseFromParent();
+  } else {
+    auto *type = llvm::ArrayType::get(array->getType()->getElementType(), kept.size());
+    auto *replacement = new llvm::GlobalVariable(module, type, false, annotations->getLinkage(),
+                                                 llvm::ConstantArray::get(type, kept), "");
+    replacement->setSection(annotations->getSection());
+    replacement->takeName(annotations);
+    annotations->eraseFromParent();
+  }
+  for (llvm::GlobalVariable *global : strings)
+    if (global->getParent() && global->use_empty() && global->getSection() == "llvm.metadata")
+      global->eraseFromParent();
+}
+
+}  // namespace
+
+struct CxxImporter::Impl {
+  ImportOptions options;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shipped;
+  // Compiler setups by (target, language, standard): the invocation Clang's driver derives once.
+  std::map<std::tuple<ImportTarget, Language, std::string>, std::shared_ptr<clang::CompilerInvocation>> setups;
+
+  std::shared_ptr<clang::CompilerInvocation> setup(ImportTarget target, Language language,
+                                                   const std::string &standard,
+                                                   std::vector<std::string> &errors);
+};
+
+CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()) {
+  registerLoomAttributes();
+  impl_->options = std::move(options);
+  impl_->shipped = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const ShippedHeader &header : kShippedHeaders)
+    impl_->shipped->addFile(kSystemRoot + "/" + llvm::StringRef(header.path), 0,
+                            llvm::MemoryBuffer::getMemBuffer(
+                                llvm::StringRef(header.contents.data(), header.contents.size()),
+                                header.path, /*RequiresNullTerminator=*/false));
+}
+
+CxxImporter::~CxxImporter() = default;
+
+std::shared_ptr<clang::CompilerInvocation> CxxImporter::Impl::setup(ImportTarget target, Language language,
+                                                                    const std::string &standard,
+                                                                    std::vector<std::string> &errors) {
+  auto key = std::make_tuple(target, language, standard);
+  if (auto it = setups.find(key); it != setups.end()) return it->second;
+
+  bool cxx = language == Language::Cxx;
+  std::vector<std::string> args = {"/hrx/bin/clang"};
+  if (isAmdgpu(target)) {
+    args.insert(args.end(), {"--target=amdgcn-amd-amdhsa", "-nogpulib", "-D__HRX_TARGET_AMDGPU__=1",
+                             target == ImportTarget::AmdgpuGfx1151 ? "-mcpu=gfx1151" : "-mcpu=gfx11-generic"});
+  } else {
+    args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu,
+                             target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1"
+                                                                : "-D__HRX_TARGET_HOST__=1"});
+  }
+  args.insert(args.end(), {"-x", cxx ? "c++" : "c", "-std=" + standard, "-nostdinc", "-ffreestanding",
+                           "-D__HRX__=1", "-O" + std::to_string(options.optLevel), "-Xclang",
+                           "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
+  if (cxx)
+    args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec",
+                             "-fno-threadsafe-statics", "-Wno-c23-extensions", "-isystem",
+                             (kSystemRoot + "/include-c++").str()});
+  args.insert(args.end(), {"-isystem", (kSystemRoot + "/include").str()});
+  if (options.debugInfo) args.push_back("-g");
+  args.push_back((kSourceDir + (cxx ? "/unit.cpp" : "/unit.c")).str());
+
+  std::vector<const char *> argv;
+  for (const std::string &arg : args) argv.push_back(arg.c_str());
+  MessageCollector collector;
+  clang::DiagnosticOptions diagOptions;
+  clang::CreateInvocationOptions cio;
+  cio.Diags = clang::CompilerInstance::createDiagnostics(*shipped, diagOptions, &collector, false);
+  cio.VFS = shipped;
+  std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(argv, cio);
+  if (!invocation || collector.getNumErrors()) {
+    errors = collector.messages;
+    if (errors.empty()) errors.push_back("Clang rejected the compiler setup");
+    return nullptr;
+  }
+  setups.emplace(key, invocation);
+  return invocation;
+}
+
+std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target,
+                                                llvm::LLVMContext &context, diag::DiagnosticEngine &diags) {
+  unsigned errorsBefore = diags.errorCount();
+  Language language = languageOf(unit);
+  bool cxx = language == Language::Cxx;
+  std::string unitName = unit.name.empty() ? (cxx ? "unit.cpp" : "unit.c") : unit.name;
+
+  std::string standard = unit.standard.empty() ? (cxx ? "c++26" : "c23") : unit.standard;
+  const clang::LangStandard *langStandard = clang::LangStandard::getLangStandardForName(standard);
+  if (!langStandard || (cxx ? !langStandard->isCPlusPlus26() : !langStandard->isC23()) ||
+      (langStandard->getLanguage() == clang::Language::CXX) != cxx) {
+    diags.report(diag::DiagId::CxxUnsupportedStandard, {})
+        .arg("standard", standard)
+        .arg("unit", unitName)
+        .arg("accepted", cxx ? "C++26 or newer (c++26, gnu++26, c++2c)" : "C23 or newer (c23, gnu23, c2y)");
+    return std::nullopt;
+  }
+
+  // The unit's file system: the unit, its virtual headers, and its mounted directories.
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  llvm::StringMap<FileIdentity> identities;
+  std::string unitPath = (kSourceDir + "/" + llvm::sys::path::filename(unitName)).str();
+  if (llvm::sys::path::filename(unitName).empty()) unitPath = (kSourceDir + "/unit").str();
+  memory->addFile(unitPath, 0, llvm::MemoryBuffer::getMemBufferCopy(unit.text, unitPath));
+  identities[unitPath] = {unitName, false};
+  for (const auto &[path, contents] : unit.headers) {
+    llvm::SmallString<128> normalized(path);
+    llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
+    std::string vfsPath = (kVirtualDir + "/" + normalized).str();
+    memory->addFile(vfsPath, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, vfsPath));
+    identities[vfsPath] = {path, true};
+  }
+  std::vector<Mount> mounts;
+  for (const std::string &dir : unit.includeDirs) {
+    llvm::SmallString<256> canonical;
+    std::string reason;
+    if (std::error_code ec = llvm::sys::fs::real_path(dir, canonical))
+      reason = ec.message();
+    else if (!llvm::sys::fs::is_directory(canonical))
+      reason = "not a directory";
+    if (!reason.empty()) {
+      diags.report(diag::DiagId::CxxMissingIncludeDir, {}).arg("dir", dir).arg("unit", unitName).arg("reason", reason);
+      continue;
+    }
+    mounts.push_back({(kMountDir + "/" + llvm::Twine(mounts.size())).str(), dir, canonical.str().str()});
+  }
+  if (diags.errorCount() != errorsBefore) return std::nullopt;
+
+  std::vector<std::string> setupErrors;
+  std::shared_ptr<clang::CompilerInvocation> base = impl_->setup(target, language, standard, setupErrors);
+  if (!base) {
+    for (std::string &message : setupErrors)
+      diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
+    return std::nullopt;
+  }
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
+  invocation->getFrontendOpts().Inputs = {clang::FrontendInputFile(
+      unitPath, clang::InputKind(cxx ? clang::Language::CXX : clang::Language::C))};
+  clang::HeaderSearchOptions &search = invocation->getHeaderSearchOpts();
+  if (!unit.headers.empty()) search.AddPath(kVirtualDir, clang::frontend::Angled, false, true);
+  for (const Mount &mount : mounts) search.AddPath(mount.virtualRoot, clang::frontend::Angled, false, true);
+  clang::PreprocessorOptions &preprocessor = invocation->getPreprocessorOpts();
+  // #embed searches the same places (the unit's own directory holds only the unit).
+  if (!unit.headers.empty()) preprocessor.EmbedEntries.push_back(kVirtualDir.str());
+  for (const Mount &mount : mounts) preprocessor.EmbedEntries.push_back(mount.virtualRoot);
+  for (const std::string &define : unit.defines) {
+    llvm::StringRef d = define;
+    if (d.consume_front("-U"))
+      preprocessor.addMacroUndef(d);
+    else
+      preprocessor.addMacroDef(d);
+  }
+  // Warning groups the engine enables or disables, where Clang knows them.
+  std::vector<std::string> &warnings = invocation->getDiagnosticOpts().Warnings;
+  for (const std::string &group : diags.options().enabledGroups)
+    if (group == "everything" || clang::DiagnosticIDs::getGroupForWarningOption(group)) warnings.push_back(group);
+  for (const std::string &group : diags.options().disabledGroups)
+    if (clang::DiagnosticIDs::getGroupForWarningOption(group)) warnings.push_back("no-" + group);
+
+  std::vector<std::string> filesRead;
+  auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, std::move(mounts), identities, filesRead);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(impl_->shipped);
+  overlay->pushOverlay(mounted);
+  overlay->setCurrentWorkingDirectory(kSourceDir);
+
+  SourceMapper mapper(diags.sourceManager(), identities);
+  mapper.fileId(unitPath, unit.text);  // the unit is the first file of this import (for -verify)
+  ClangDiagnosticTranslator translator(diags, mapper, target);
+
+  std::vector<Signature> signatures;
+  clang::CompilerInstance ci(std::move(invocation));
+  ci.setVirtualFileSystem(overlay);
+  ci.createDiagnostics(&translator, /*ShouldOwnClient=*/false);
+  ci.createFileManager();
+  std::string verbose;
+  llvm::raw_string_ostream verboseStream(verbose);
+  ci.setVerboseOutputStream(verboseStream);
+  ImportAction action(context, std::make_unique<CheckingConsumer>(target, mapper, translator, diags, signatures));
+  bool ok = ci.ExecuteAction(action);
+  translator.flush();
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  if (!ok || !module || diags.errorCount() != errorsBefore) return std::nullopt;
+
+  stripLoomAnnotations(*module);
+  ImportedUnit out;
+  for (llvm::Function &function : *module) {
+    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
+    if (!isAmdgpu(target) && function.getName().starts_with(kHostBuiltinPrefix)) {
+      out.hostBuiltins.push_back(function.getName().str());
+      continue;
+    }
+    // Runtime calls Clang's code generation introduced (the AST checks saw every user call).
+    diags.report(diag::DiagId::CxxUndefinedFunction,
+                 diag::SourceLocation{mapper.fileId(unitPath, unit.text), 0})
+        .arg("name", function.getName().str());
+  }
+  if (diags.errorCount() != errorsBefore) return std::nullopt;
+  out.module = std::move(module);
+  out.signatures = std::move(signatures);
+  out.filesRead = std::move(filesRead);
+  return out;
+}
+
 }  // namespace hrx::cxx

@@ -1,9 +1,125 @@
-// C23/C++26 importer on Clang 22.
+// C23/C++26 importer on in-process Clang 22.
+//
+// A translation unit is compiled over a private in-memory file system holding only the unit,
+// the caller's virtual headers, the real directories the caller mounts, and hrx's shipped
+// freestanding headers; the host's include directories are never searched. Diagnostics (Clang's
+// own and hrx's target restrictions, codes CXX/NNN) go to an hrx DiagnosticEngine with the
+// unit's and headers' names, lines and columns. The result is an llvm::Module in the caller's
+// LLVMContext plus the signature table of what the unit exports.
 #pragma once
 
+#include "hrx/diag/Diagnostic.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
 
 namespace hrx::cxx {
+
 // The Clang version the importer is built on, e.g. "22.1.8".
 std::string clangVersion();
+
+enum class Language { Auto, C, Cxx };  // Auto: ".c" → C23, anything else → C++26
+
+// One translation unit; mirrors hrx::CxxSource.
+struct CxxUnit {
+  std::string name;  // what diagnostics print; its extension selects the language under Auto
+  std::string text;
+  Language language = Language::Auto;
+  std::string standard;  // "-std=" value; empty → c23 / c++26; only C23/C++26 or newer
+  std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
+  std::vector<std::string> includeDirs;  // real directories, searched in order after `headers`
+  std::vector<std::string> defines;      // "N", "N=4"; "-UN" undefines N
+};
+
+enum class ImportTarget {
+  AmdgpuGfx1151,
+  AmdgpuGfx11Generic,
+  Host,        // x86-64 host reference device (kernels and plain functions)
+  XdnaWorker,  // NPU worker C/C++: host x86-64 code plus the NPU worker restrictions
+};
+const char *targetName(ImportTarget target);  // "gfx1151", "gfx11-generic", "host", "xdna-worker"
+
+struct ImportOptions {
+  unsigned optLevel = 2;  // Clang codegen level; LLVM passes are the bridge's (not run here)
+  bool debugInfo = false;
+  std::string hostCpu = "x86-64-v2";  // Host and XdnaWorker
+};
+
+enum class ScalarKind : uint8_t { Void, Bool, SignedInt, UnsignedInt, Float, BFloat };
+
+// An element type: "i32", "u8", "f32", "bf16", "bool", "void".
+struct ElementType {
+  ScalarKind kind = ScalarKind::Void;
+  unsigned bits = 0;
+  std::string name() const;
+  friend bool operator==(const ElementType &, const ElementType &) = default;
+};
+
+struct ValueType {
+  enum class Kind : uint8_t { Void, Scalar, Vector, Pointer, Record };
+  Kind kind = Kind::Void;
+  uint64_t bytes = 0;   // size of the value itself (a pointer: 8)
+  ElementType element;  // scalar; vector lane; pointer: the pointee's scalar or lane type
+  unsigned lanes = 0;   // vector lanes; pointer to a vector: its lanes; else 0
+  uint64_t pointeeBytes = 0;   // pointer only; 0 for void or opaque pointees
+  bool pointeeConst = false;   // pointer only: the callee promises not to write
+  unsigned addressSpace = 0;   // pointer only (target address space)
+  std::string spelling;        // the C/C++ type as written ("const float *")
+};
+
+struct Parameter {
+  std::string name;
+  ValueType type;
+};
+
+// One exported function or kernel.
+struct Signature {
+  std::string name;    // source name ("affine")
+  std::string symbol;  // symbol in the module (differs from `name` for C++ linkage)
+  bool isKernel = false;
+  ValueType result;
+  std::vector<Parameter> params;
+  std::optional<std::array<uint32_t, 3>> workgroupSize;   // [[loom::workgroup_size]]
+  std::optional<std::array<uint32_t, 3>> workgroupCount;  // [[loom::workgroup_count]]
+  diag::SourceRange location;
+};
+
+struct ImportedUnit {
+  std::unique_ptr<llvm::Module> module;
+  std::vector<Signature> signatures;    // in declaration order
+  std::vector<std::string> filesRead;   // real files read through includeDirs (for depfiles)
+  // Work-item functions (__hrx_host_*) the module calls, left for the bridge's host target to
+  // define; empty on amdgcn.
+  std::vector<std::string> hostBuiltins;
+};
+
+// The importer; one per process (or per worker thread). Per-target compiler setups are built
+// on first use and reused by every later import.
+class CxxImporter {
+public:
+  explicit CxxImporter(ImportOptions options = {});
+  ~CxxImporter();
+  CxxImporter(const CxxImporter &) = delete;
+  CxxImporter &operator=(const CxxImporter &) = delete;
+
+  // Compiles `unit` for `target` into a module owned by `context`. Returns nullopt after an
+  // error; every error has been reported to `diags` first. Not thread-safe per instance.
+  std::optional<ImportedUnit> import(const CxxUnit &unit, ImportTarget target,
+                                     llvm::LLVMContext &context, diag::DiagnosticEngine &diags);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace hrx::cxx

@@ -1,0 +1,282 @@
+// Target restrictions on the parsed unit. Code in hrx's own headers is trusted and skipped;
+// everything the user wrote (the unit, virtual headers, mounted headers) is checked, including
+// template instantiations.
+#include "ImportSession.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DynamicRecursiveASTVisitor.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/StringSet.h>
+
+#include <functional>
+
+namespace hrx::cxx {
+namespace {
+
+bool isAmdgpu(ImportTarget target) {
+  return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
+}
+
+bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation) {
+  for (const auto *attr : decl->specific_attrs<clang::AnnotateAttr>())
+    if (attr->getAnnotation() == annotation) return true;
+  return false;
+}
+
+bool isFloatAtomicMax(const clang::AtomicExpr *expr) {
+  switch (expr->getOp()) {
+    case clang::AtomicExpr::AO__atomic_fetch_max:
+    case clang::AtomicExpr::AO__atomic_max_fetch:
+    case clang::AtomicExpr::AO__c11_atomic_fetch_max:
+    case clang::AtomicExpr::AO__hip_atomic_fetch_max:
+    case clang::AtomicExpr::AO__opencl_atomic_fetch_max:
+    case clang::AtomicExpr::AO__scoped_atomic_fetch_max:
+    case clang::AtomicExpr::AO__scoped_atomic_max_fetch:
+      return expr->getValueType()->isRealFloatingType();
+    default:
+      return false;
+  }
+}
+
+class RestrictionChecker : public clang::DynamicRecursiveASTVisitor {
+public:
+  RestrictionChecker(clang::ASTContext &ast, ImportTarget target, SourceMapper &mapper,
+                     diag::DiagnosticEngine &engine)
+      : ast_(ast), sm_(ast.getSourceManager()), target_(target), mapper_(mapper), engine_(engine) {
+    ShouldVisitTemplateInstantiations = true;
+    ShouldVisitImplicitCode = false;
+  }
+
+  void run() {
+    TraverseDecl(ast_.getTranslationUnitDecl());
+    if (target_ == ImportTarget::XdnaWorker) reportRecursion();
+  }
+
+  bool TraverseDecl(clang::Decl *decl) override {
+    if (!decl) return true;
+    if (decl->getLocation().isValid() && sm_.isInSystemHeader(decl->getLocation())) return true;
+    auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl);
+    if (function && function->isDependentContext()) return true;  // checked per instantiation
+    const clang::FunctionDecl *saved = current_;
+    if (function && function->doesThisDeclarationHaveABody()) current_ = function;
+    bool result = clang::DynamicRecursiveASTVisitor::TraverseDecl(decl);
+    current_ = saved;
+    return result;
+  }
+
+  bool VisitFunctionDecl(clang::FunctionDecl *function) override {
+    if (!function->doesThisDeclarationHaveABody()) return true;
+    if (function->isVariadic())
+      report(diag::DiagId::CxxVariadic, function->getLocation()).arg("name", function->getNameAsString());
+    if (hasAnnotation(function, kKernelAnnotation)) checkKernel(function);
+    return true;
+  }
+
+  bool VisitVarDecl(clang::VarDecl *var) override {
+    // hrx's __shared__ is thread-local on the host on purpose (one workgroup per thread).
+    if (var->getTLSKind() != clang::VarDecl::TLS_None && !sm_.isInSystemMacro(var->getBeginLoc()))
+      report(diag::DiagId::CxxThreadLocal, var->getLocation()).arg("name", var->getNameAsString());
+    return true;
+  }
+
+  bool VisitCXXNewExpr(clang::CXXNewExpr *expr) override {
+    const clang::FunctionDecl *op = expr->getOperatorNew();
+    if (op && op->isReservedGlobalPlacementOperator()) return true;  // placement new allocates nothing
+    report(diag::DiagId::CxxDynamicAllocation, expr->getBeginLoc())
+        .arg("construct", expr->isArray() ? "new[]" : "new");
+    return true;
+  }
+
+  bool VisitCXXDeleteExpr(clang::CXXDeleteExpr *expr) override {
+    report(diag::DiagId::CxxDynamicAllocation, expr->getBeginLoc())
+        .arg("construct", expr->isArrayForm() ? "delete[]" : "delete");
+    return true;
+  }
+
+  bool VisitGCCAsmStmt(clang::GCCAsmStmt *stmt) override {
+    report(diag::DiagId::CxxInlineAsm, stmt->getAsmLoc());
+    return true;
+  }
+  bool VisitFileScopeAsmDecl(clang::FileScopeAsmDecl *decl) override {
+    report(diag::DiagId::CxxInlineAsm, decl->getAsmLoc());
+    return true;
+  }
+
+  bool VisitAtomicExpr(clang::AtomicExpr *expr) override {
+    if (isAmdgpu(target_) && isFloatAtomicMax(expr))
+      report(diag::DiagId::CxxFloatAtomicMax, expr->getBuiltinLoc());
+    return true;
+  }
+
+  bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr *call) override {
+    const clang::CXXMethodDecl *method = call->getMethodDecl();
+    if (target_ != ImportTarget::XdnaWorker || !method || !method->isVirtual()) return true;
+    // A qualified call, or a final method or class, is a direct call.
+    const auto *member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
+    if ((member && member->hasQualifier()) || method->hasAttr<clang::FinalAttr>() ||
+        method->getParent()->hasAttr<clang::FinalAttr>())
+      return true;
+    report(diag::DiagId::CxxVirtualCall, call->getExprLoc()).arg("name", method->getQualifiedNameAsString());
+    return true;
+  }
+
+  bool VisitCallExpr(clang::CallExpr *call) override {
+    const clang::FunctionDecl *callee = call->getDirectCallee();
+    if (!callee) {
+      if (target_ == ImportTarget::XdnaWorker && !llvm::isa<clang::CXXPseudoDestructorExpr>(call->getCallee()) &&
+          !call->getCallee()->isTypeDependent())
+        report(diag::DiagId::CxxFunctionPointer, call->getBeginLoc());
+      return true;
+    }
+    checkCallee(callee, call->getExprLoc(), call);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *expr) override {
+    checkCallee(expr->getConstructor(), expr->getLocation(), expr);
+    return true;
+  }
+
+private:
+  diag::DiagnosticBuilder report(diag::DiagId id, clang::SourceLocation loc) {
+    auto builder = engine_.report(id, mapper_.range(clang::SourceRange(loc, loc)));
+    builder.arg("target", targetName(target_));
+    return builder;
+  }
+
+  void checkCallee(const clang::FunctionDecl *callee, clang::SourceLocation loc, const clang::Expr *site) {
+    if (unsigned builtin = callee->getBuiltinID()) {
+      std::string name = ast_.BuiltinInfo.getName(builtin);
+      if (isAmdgpu(target_) && name.find("atomic") != std::string::npos && name.find("fmax") != std::string::npos)
+        report(diag::DiagId::CxxFloatAtomicMax, loc);
+      return;
+    }
+    static const llvm::StringSet<> kAllocators = {"malloc", "calloc", "realloc", "free",
+                                                  "aligned_alloc", "posix_memalign"};
+    if (callee->getDeclContext()->getRedeclContext()->isFileContext() && callee->getIdentifier() &&
+        kAllocators.contains(callee->getName())) {
+      report(diag::DiagId::CxxDynamicAllocation, loc).arg("construct", callee->getName().str());
+      return;
+    }
+    if (current_) {
+      auto [it, inserted] = calls_.try_emplace(current_->getCanonicalDecl());
+      if (inserted) order_.push_back(current_->getCanonicalDecl());
+      it->second.push_back({callee->getCanonicalDecl(), loc});
+    }
+    if (callee->isDefined() || callee->isDeleted() || callee->isDefaulted() || callee->isConsteval() ||
+        callee->isPureVirtual() || !site)
+      return;
+    // The bridge's host target defines the work-item functions <hrx/kernel.h> declares.
+    if (!isAmdgpu(target_) && callee->getIdentifier() && callee->getName().starts_with(kHostBuiltinPrefix) &&
+        sm_.isInSystemHeader(callee->getLocation()))
+      return;
+    if (llvm::isa<clang::CXXMethodDecl>(callee) && llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
+      return;  // reached through the vtable; a missing key function is a link-time matter
+    report(diag::DiagId::CxxUndefinedFunction, loc).arg("name", callee->getQualifiedNameAsString());
+  }
+
+  void checkKernel(const clang::FunctionDecl *function) {
+    std::string name = function->getNameAsString();
+    if (target_ == ImportTarget::XdnaWorker) {
+      report(diag::DiagId::CxxKernelOnWorker, function->getLocation()).arg("name", name);
+      return;
+    }
+    std::string problem;
+    if (!function->getReturnType()->isVoidType())
+      problem = "must return void";
+    else if (llvm::isa<clang::CXXMethodDecl>(function))
+      problem = "must not be a member function";
+    else if (!function->isExternallyVisible())
+      problem = "must have external linkage";
+    if (!problem.empty())
+      report(diag::DiagId::CxxKernelSignature, function->getLocation()).arg("name", name).arg("problem", problem);
+  }
+
+  struct CallEdge {
+    const clang::FunctionDecl *callee;
+    clang::SourceLocation loc;
+  };
+
+  const std::vector<CallEdge> &edgesOf(const clang::FunctionDecl *f) const {
+    static const std::vector<CallEdge> kNone;
+    auto it = calls_.find(f);
+    return it == calls_.end() ? kNone : it->second;
+  }
+
+  // Tarjan's strongly connected components over the direct-call graph; each cycle is reported
+  // once, at the first call that closes it.
+  void reportRecursion() {
+    llvm::DenseMap<const clang::FunctionDecl *, unsigned> index, lowLink;
+    llvm::DenseSet<const clang::FunctionDecl *> onStack;
+    std::vector<const clang::FunctionDecl *> stack;
+    unsigned next = 0;
+    std::function<void(const clang::FunctionDecl *)> visit = [&](const clang::FunctionDecl *f) {
+      index[f] = lowLink[f] = next++;
+      stack.push_back(f);
+      onStack.insert(f);
+      for (const CallEdge &edge : edgesOf(f)) {
+        if (!index.count(edge.callee)) {
+          visit(edge.callee);
+          lowLink[f] = std::min(lowLink[f], lowLink[edge.callee]);
+        } else if (onStack.count(edge.callee)) {
+          lowLink[f] = std::min(lowLink[f], index[edge.callee]);
+        }
+      }
+      if (lowLink[f] != index[f]) return;
+      std::vector<const clang::FunctionDecl *> component;
+      const clang::FunctionDecl *member;
+      do {
+        member = stack.back();
+        stack.pop_back();
+        onStack.erase(member);
+        component.push_back(member);
+      } while (member != f);
+      reportCycle(component);
+    };
+    for (const clang::FunctionDecl *f : order_)
+      if (!index.count(f)) visit(f);
+  }
+
+  void reportCycle(const std::vector<const clang::FunctionDecl *> &component) {
+    llvm::DenseSet<const clang::FunctionDecl *> members(component.begin(), component.end());
+    const CallEdge *first = nullptr;
+    const clang::FunctionDecl *caller = nullptr;
+    for (const clang::FunctionDecl *f : component)
+      for (const CallEdge &edge : edgesOf(f))
+        if (members.count(edge.callee) &&
+            (!first || sm_.isBeforeInTranslationUnit(edge.loc, first->loc))) {
+          first = &edge;
+          caller = f;
+        }
+    if (!first) return;  // a single function that does not call itself
+    std::string path;
+    for (const clang::FunctionDecl *f : component)
+      if (f != caller) path += (path.empty() ? " through '" : "', '") + f->getNameAsString();
+    if (!path.empty()) path += "'";
+    report(diag::DiagId::CxxRecursion, first->loc).arg("name", caller->getNameAsString()).arg("path", path);
+  }
+
+  clang::ASTContext &ast_;
+  const clang::SourceManager &sm_;
+  ImportTarget target_;
+  SourceMapper &mapper_;
+  diag::DiagnosticEngine &engine_;
+  const clang::FunctionDecl *current_ = nullptr;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallEdge>> calls_;
+  std::vector<const clang::FunctionDecl *> order_;
+};
+
+}  // namespace
+
+void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, SourceMapper &mapper,
+                             diag::DiagnosticEngine &engine) {
+  RestrictionChecker(ast, target, mapper, engine).run();
+}
+
+}  // namespace hrx::cxx

@@ -1,0 +1,55 @@
+// hrx <hip/hip_runtime.h>: the HIP kernel-language subset hrx supports (docs/cxx.md), built on
+// <hrx/kernel.h>. Not the ROCm header: there is no host-side HIP API (hipMalloc, <<<>>>);
+// kernels are launched through Loom or the hrx runtime.
+#ifndef HRX_HIP_RUNTIME_H
+#define HRX_HIP_RUNTIME_H
+
+#ifndef __cplusplus
+#error "<hip/hip_runtime.h> is C++ only"
+#endif
+
+#include <hrx/kernel.h>
+
+#define __global__ [[loom::kernel]]
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(max_threads) [[loom::workgroup_size(max_threads, 1, 1)]]
+// Workgroup (LDS) memory: one instance per workgroup, uninitialised as in HIP.
+#if defined(__HRX_TARGET_AMDGPU__)
+#define __shared__ static __attribute__((address_space(3), loader_uninitialized))
+#else
+// The host device runs one workgroup per thread at a time, so thread-local storage is
+// workgroup storage there.
+#define __shared__ static thread_local
+#endif
+
+#define __HRX_HIP_DIM3_BUILTIN(TYPE, QUERY)                                              \
+  struct TYPE {                                                                          \
+    static __forceinline__ uint32_t __fetch_x() { return QUERY(0); }                     \
+    static __forceinline__ uint32_t __fetch_y() { return QUERY(1); }                     \
+    static __forceinline__ uint32_t __fetch_z() { return QUERY(2); }                     \
+    __declspec(property(get = __fetch_x)) uint32_t x;                                    \
+    __declspec(property(get = __fetch_y)) uint32_t y;                                    \
+    __declspec(property(get = __fetch_z)) uint32_t z;                                    \
+  }
+__HRX_HIP_DIM3_BUILTIN(__hrx_hip_threadIdx, hrx_workitem_id);
+__HRX_HIP_DIM3_BUILTIN(__hrx_hip_blockIdx, hrx_workgroup_id);
+__HRX_HIP_DIM3_BUILTIN(__hrx_hip_blockDim, hrx_workgroup_size);
+__HRX_HIP_DIM3_BUILTIN(__hrx_hip_gridDim, hrx_workgroup_count);
+#undef __HRX_HIP_DIM3_BUILTIN
+
+inline constexpr __hrx_hip_threadIdx threadIdx{};
+inline constexpr __hrx_hip_blockIdx blockIdx{};
+inline constexpr __hrx_hip_blockDim blockDim{};
+inline constexpr __hrx_hip_gridDim gridDim{};
+
+struct dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+__forceinline__ void __syncthreads() { hrx_barrier(); }
+
+#endif  // HRX_HIP_RUNTIME_H

@@ -1,0 +1,262 @@
+// The importer end to end: languages, headers, include directories, targets, IR, signatures.
+#include "CxxTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+
+#include <fstream>
+
+namespace hrx::cxx::test {
+namespace {
+
+std::string readWorker(const std::string &name) {
+  auto buffer = llvm::MemoryBuffer::getFile(std::string(HRX_CXX_WORKERS_DIR) + "/" + name);
+  EXPECT_TRUE(static_cast<bool>(buffer)) << name;
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+CxxUnit scaleWorker() {
+  CxxUnit unit = unitOf("scale_worker.c", readWorker("scale_worker.c"));
+  std::string coefficients;
+  for (int i = 0; i < 16; ++i) coefficients.push_back(static_cast<char>(i + 1));
+  unit.headers.push_back({"coefficients.bin", coefficients});
+  return unit;
+}
+
+TEST(CxxImporter, C23WorkerWithEmbedAndConstexpr) {
+  ImportRun run;
+  ASSERT_TRUE(run.run(scaleWorker(), ImportTarget::XdnaWorker)) << run.capture.dump();
+  EXPECT_TRUE(run.capture.all.empty()) << run.capture.dump();
+  const Signature *scale = run.signature("scale");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_FALSE(scale->isKernel);
+  ASSERT_EQ(scale->params.size(), 2u);
+  EXPECT_EQ(scale->params[0].type.kind, ValueType::Kind::Pointer);
+  EXPECT_TRUE(scale->params[0].type.pointeeConst);
+  EXPECT_EQ(scale->params[0].type.lanes, 16u);
+  EXPECT_EQ(scale->params[0].type.element.name(), "f32");
+  EXPECT_EQ(scale->params[0].type.pointeeBytes, 64u);
+  EXPECT_FALSE(scale->params[1].type.pointeeConst);
+  // The embedded coefficients reach the IR.
+  EXPECT_NE(run.ir().find("c\"\\01\\02\\03\\04"), std::string::npos) << run.ir();
+}
+
+TEST(CxxImporter, Cxx26WorkerWithPackIndexing) {
+  ImportRun run;
+  ASSERT_TRUE(run.run(unitOf("gemm_worker.cpp", readWorker("gemm_worker.cpp")), ImportTarget::XdnaWorker))
+      << run.capture.dump();
+  const Signature *gemm = run.signature("gemm_8x8");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->symbol, "gemm_8x8");
+  ASSERT_EQ(gemm->params.size(), 3u);
+  EXPECT_EQ(gemm->params[0].name, "lhs");
+  EXPECT_EQ(gemm->params[0].type.element.name(), "bf16");
+  EXPECT_EQ(gemm->params[0].type.pointeeBytes, 2u);
+  EXPECT_EQ(gemm->params[2].type.element.name(), "f32");
+  EXPECT_EQ(gemm->result.kind, ValueType::Kind::Void);
+  EXPECT_EQ(run.result->module->getTargetTriple().str(), "x86_64-unknown-linux-gnu");
+  EXPECT_EQ(run.signature("dot"), nullptr);  // static helpers are not exported
+}
+
+TEST(CxxImporter, HipKernelForGfx1151) {
+  ImportRun run;
+  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), ImportTarget::AmdgpuGfx1151)) << run.capture.dump();
+  const Signature *affine = run.signature("affine");
+  ASSERT_NE(affine, nullptr);
+  EXPECT_TRUE(affine->isKernel);
+  ASSERT_TRUE(affine->workgroupSize.has_value());
+  EXPECT_EQ(*affine->workgroupSize, (std::array<uint32_t, 3>{256, 1, 1}));
+  ASSERT_TRUE(affine->workgroupCount.has_value());
+  EXPECT_EQ(*affine->workgroupCount, (std::array<uint32_t, 3>{65536, 1, 1}));
+  ASSERT_EQ(affine->params.size(), 2u);
+  EXPECT_EQ(affine->params[0].type.element.name(), "i32");
+  EXPECT_TRUE(affine->params[0].type.pointeeConst);
+  EXPECT_EQ(affine->params[1].type.bytes, 8u);
+  std::string ir = run.ir();
+  EXPECT_NE(ir.find("target triple = \"amdgcn-amd-amdhsa\""), std::string::npos);
+  EXPECT_NE(ir.find("amdgpu_kernel void @affine("), std::string::npos) << ir;
+  EXPECT_NE(ir.find("\"target-cpu\"=\"gfx1151\""), std::string::npos);
+  EXPECT_NE(ir.find("llvm.amdgcn.workitem.id.x"), std::string::npos);
+  EXPECT_EQ(ir.find("llvm.global.annotations"), std::string::npos);  // loom attributes stripped
+  EXPECT_TRUE(run.result->hostBuiltins.empty());
+}
+
+TEST(CxxImporter, HipKernelForGfx11GenericAndDefines) {
+  ImportRun run;
+  CxxUnit unit = unitOf("affine.cpp", readWorker("affine.cpp"));
+  unit.defines = {"ELEMENTS=1024"};
+  ASSERT_TRUE(run.run(unit, ImportTarget::AmdgpuGfx11Generic)) << run.capture.dump();
+  EXPECT_EQ(*run.signature("affine")->workgroupCount, (std::array<uint32_t, 3>{4, 1, 1}));
+  EXPECT_NE(run.ir().find("\"target-cpu\"=\"gfx11-generic\""), std::string::npos);
+}
+
+TEST(CxxImporter, HipKernelForHostLeavesWorkItemFunctionsToTheBridge) {
+  ImportRun run;
+  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), ImportTarget::Host)) << run.capture.dump();
+  std::string ir = run.ir();
+  EXPECT_NE(ir.find("target triple = \"x86_64-unknown-linux-gnu\""), std::string::npos);
+  EXPECT_NE(ir.find("\"target-cpu\"=\"x86-64-v2\""), std::string::npos) << ir;
+  EXPECT_NE(ir.find("define dso_local void @affine(ptr"), std::string::npos) << ir;
+  std::vector<std::string> expected = {"__hrx_host_workgroup_id", "__hrx_host_workgroup_size",
+                                       "__hrx_host_workitem_id"};
+  std::vector<std::string> builtins = run.result->hostBuiltins;
+  std::sort(builtins.begin(), builtins.end());
+  EXPECT_EQ(builtins, expected);
+}
+
+TEST(CxxImporter, HostStdioIsNotFound) {
+  ImportRun run;
+  EXPECT_FALSE(run.run(unitOf("w.c", "#include <stdint.h>\n#include <stdio.h>\nint f(void) { return 0; }\n"),
+                       ImportTarget::Host));
+  ASSERT_FALSE(run.capture.all.empty());
+  const CapturedDiagnostic &d = run.capture.all.front();
+  EXPECT_EQ(d.file, "w.c");
+  EXPECT_EQ(d.line, 2u);
+  EXPECT_EQ(d.column, 10u);
+  EXPECT_EQ(d.message, "'stdio.h' file not found");
+  EXPECT_EQ(d.severity, diag::Severity::Fatal);
+}
+
+TEST(CxxImporter, VirtualHeaderIsFoundAndNamedInDiagnostics) {
+  ImportRun run;
+  CxxUnit unit = unitOf("k.cpp", "#include \"config/params.h\"\nextern \"C\" int lanes() { return LANES; }\n");
+  unit.headers.push_back({"config/params.h", "#pragma once\n#define LANES 16\nint unused_in_header() { int x; return 0; }\n"});
+  diag::DiagnosticOptions options;
+  options.enabledGroups = {"unused-variable"};
+  ImportRun warned(options);
+  ASSERT_TRUE(warned.run(unit, ImportTarget::Host)) << warned.capture.dump();
+  ASSERT_EQ(warned.capture.all.size(), 1u) << warned.capture.dump();
+  const CapturedDiagnostic &d = warned.capture.all.front();
+  EXPECT_EQ(d.file, "config/params.h");
+  EXPECT_EQ(d.line, 3u);
+  EXPECT_EQ(d.flag, "-Wunused-variable");
+  EXPECT_EQ(d.message, "unused variable 'x'");
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_EQ(d.notes.front(), "in file included from here");
+  EXPECT_NE(warned.ir().find("ret i32 16"), std::string::npos);
+}
+
+TEST(CxxImporter, IncludeDirectoriesRecordFilesReadAndStayInside) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("hrx-cxx-include", dir));
+  std::string root = dir.str().str();
+  llvm::sys::fs::create_directories(root + "/inc/sub");
+  std::ofstream(root + "/inc/sub/used.h") << "#define USED 3\n";
+  std::ofstream(root + "/inc/unused.h") << "#define UNUSED 4\n";
+  std::ofstream(root + "/secret.h") << "#define SECRET 5\n";
+
+  ImportRun run;
+  CxxUnit unit = unitOf("m.c", "#include <sub/used.h>\nint f(void) { return USED; }\n");
+  unit.includeDirs = {root + "/inc"};
+  ASSERT_TRUE(run.run(unit, ImportTarget::Host)) << run.capture.dump();
+  EXPECT_EQ(run.result->filesRead, std::vector<std::string>{root + "/inc/sub/used.h"});
+
+  ImportRun escape;
+  unit.text = "#include \"../secret.h\"\n";
+  EXPECT_FALSE(escape.run(unit, ImportTarget::Host));
+  ASSERT_FALSE(escape.capture.all.empty());
+  EXPECT_EQ(escape.capture.all.front().message, "'../secret.h' file not found");
+
+  ImportRun missing;
+  unit.includeDirs = {root + "/nope"};
+  EXPECT_FALSE(missing.run(unit, ImportTarget::Host));
+  EXPECT_TRUE(missing.capture.has("CXX/015", 0)) << missing.capture.dump();
+  llvm::sys::fs::remove_directories(root);
+}
+
+TEST(CxxImporter, OnlyC23AndCxx26OrNewer) {
+  ImportRun old;
+  CxxUnit unit = unitOf("w.cpp", "int x;\n");
+  unit.standard = "c++20";
+  EXPECT_FALSE(old.run(unit, ImportTarget::Host));
+  EXPECT_TRUE(old.capture.has("CXX/012", 0)) << old.capture.dump();
+
+  ImportRun mismatched;
+  unit.standard = "c23";
+  EXPECT_FALSE(mismatched.run(unit, ImportTarget::Host));
+  EXPECT_TRUE(mismatched.capture.has("CXX/012", 0));
+
+  ImportRun newer;
+  unit.standard = "gnu++2c";
+  EXPECT_TRUE(newer.run(unit, ImportTarget::Host)) << newer.capture.dump();
+
+  ImportRun forcedC;
+  CxxUnit c = unitOf("w.cc", "static_assert(__STDC_VERSION__ >= 202311L);\nint y = nullptr == nullptr;\n", Language::C);
+  EXPECT_TRUE(forcedC.run(c, ImportTarget::Host)) << forcedC.capture.dump();
+}
+
+TEST(CxxImporter, ClangErrorsKeepSourceIdentity) {
+  ImportRun run;
+  EXPECT_FALSE(run.run(unitOf("bad.cpp", "extern \"C\" int f() {\n  return undefined_thing;\n}\n"),
+                       ImportTarget::AmdgpuGfx1151));
+  ASSERT_EQ(run.capture.all.size(), 1u) << run.capture.dump();
+  EXPECT_EQ(run.capture.all[0].file, "bad.cpp");
+  EXPECT_EQ(run.capture.all[0].line, 2u);
+  EXPECT_EQ(run.capture.all[0].column, 10u);
+  EXPECT_EQ(run.capture.all[0].message, "use of undeclared identifier 'undefined_thing'");
+}
+
+TEST(CxxImporter, ShippedFreestandingHeaders) {
+  ImportRun run;
+  const char *text = R"(
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <float.h>
+#include <limits.h>
+#include <span>
+#include <stdbool.h>
+#include <type_traits>
+#include <utility>
+#include <hrx/worker.h>
+static_assert(std::is_same_v<std::uint32_t, unsigned>);
+static_assert(std::bit_cast<std::uint32_t>(1.0f) == 0x3f800000u);
+static_assert(std::popcount(0xf0u) == 4 && std::countl_zero(std::uint8_t(1)) == 7);
+static_assert(INT_MAX == 2147483647 && CHAR_BIT == 8 && FLT_MANT_DIG == 24);
+static_assert(hrx::bf16(1.00390625f).bits == 0x3f80);  // truncates, never rounds up
+static_assert(static_cast<float>(hrx::bf16(-3.0f)) == -3.0f);
+constexpr int sum() {
+  std::array<int, 4> a{1, 2, 3, 4};
+  std::span<int> s(a);
+  int t = 0;
+  for (int v : s.subspan(1)) t += v;
+  return t;
+}
+static_assert(sum() == 9);
+extern "C" float first(const hrx_bf16x16 *v) {
+  hrx_f32x16 f = hrx_f32x16_from_bf16x16(*v);
+  return f[0];
+}
+)";
+  ASSERT_TRUE(run.run(unitOf("headers.cpp", text), ImportTarget::Host)) << run.capture.dump();
+  ASSERT_TRUE(run.run(unitOf("headers.cpp", text), ImportTarget::AmdgpuGfx1151)) << run.capture.dump();
+  const Signature *first = run.signature("first");
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->params[0].type.element.name(), "bf16");
+  EXPECT_EQ(first->params[0].type.lanes, 16u);
+  EXPECT_EQ(first->result.element.name(), "f32");
+}
+
+TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
+  for (int round = 0; round < 3; ++round) {
+    for (ImportTarget target : {ImportTarget::Host, ImportTarget::AmdgpuGfx1151, ImportTarget::XdnaWorker}) {
+      ImportRun run;
+      CxxUnit unit = unitOf("r.c", "int f(int x) { return x * " + std::to_string(round + 2) + "; }\n");
+      ASSERT_TRUE(run.run(unit, target)) << run.capture.dump();
+      EXPECT_NE(run.ir().find("mul nsw i32 %"), std::string::npos);
+      EXPECT_NE(run.ir().find(std::to_string(round + 2)), std::string::npos);
+    }
+  }
+  // A failed import leaves the importer usable.
+  ImportRun failed;
+  EXPECT_FALSE(failed.run(unitOf("e.c", "int f(void) { return }\n"), ImportTarget::Host));
+  ImportRun after;
+  EXPECT_TRUE(after.run(unitOf("ok.c", "int g(void) { return 1; }\n"), ImportTarget::Host)) << after.capture.dump();
+}
+
+}  // namespace
+}  // namespace hrx::cxx::test
