@@ -3,8 +3,10 @@
 #include "hrx/xdna/Npu5Model.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
+#include <tuple>
 
 namespace hrx::xdna {
 namespace {
@@ -29,11 +31,12 @@ std::string tileText(TileCoord t) {
   return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")";
 }
 
-// Shim mux ports of the DMA channels (mlir-aie's AIE2 shim mux mapping): MM2S 0/1 enter the
-// switch at south slaves 3/7, S2MM 0/1 leave it at south masters 2/3.
+// Shim mux ports of the DMA channels: S2MM 0/1 leave the switch at south masters 2/3 as in
+// mlir-aie's AIE2 mapping. MM2S 0/1 enter at south slaves 3/5: AIE2 wires MM2S 1 to slave 7,
+// which the array-plan format's 6-port mux model does not have yet (docs/xdna.md).
 uint32_t shimMuxPort(DmaDirection direction, uint32_t channel) {
   if (direction == DmaDirection::MemoryToStream)
-    return channel == 0 ? 3 : 7;
+    return channel == 0 ? 3 : 5;
   return channel == 0 ? 2 : 3;
 }
 
@@ -87,6 +90,7 @@ public:
   std::optional<ArrayPlan> run();
 
 private:
+  bool checkStructure();
   bool checkGraph();
   bool checkPorts();
   void createWorkers();
@@ -110,7 +114,7 @@ private:
   void layoutSlots();
   BindingTransfer transferFor(const FlowEnd &end, uint32_t lane) const;
   std::optional<BdPattern> shimPattern(const BindingTransfer &transfer, uint32_t flow);
-  void noteFlows(diag::DiagnosticBuilder &builder, const TileUsage &usage) const;
+  diag::DiagnosticBuilder reportAtTile(DiagId id, const TileUsage &usage);
 
   const PipelineGraph &graph_;
   unsigned columns_;
@@ -123,11 +127,6 @@ private:
   unsigned shimDemand_[2] = {0, 0};  // by DmaDirection
   bool patternError_ = false;
 };
-
-uint32_t laneBindingBytes(const BindingWalk &walk, uint32_t lane) {
-  (void)walk;
-  return lane;
-}
 
 std::optional<ArrayPlan> ArrayPlanner::run() {
   if (!checkGraph())
@@ -154,8 +153,37 @@ std::optional<ArrayPlan> ArrayPlanner::run() {
   return std::move(plan_);
 }
 
+// Cross references inside the graph; the extractor builds them, so a failure is a malformed
+// graph rather than a user error, but it is still reported instead of trusted.
+bool ArrayPlanner::checkStructure() {
+  std::string problem;
+  auto endOk = [&](const FlowEnd &end) {
+    if (end.kind == FlowEnd::Kind::Binding)
+      return end.index < graph_.bindings.size() && graph_.bindings[end.index].used;
+    return end.index < graph_.workers.size();
+  };
+  for (const GraphGroup &g : graph_.groups)
+    if (g.lanes == 0)
+      problem = "a group with no lanes";
+  for (const GraphWorker &w : graph_.workers)
+    if (w.group >= graph_.groups.size())
+      problem = "a worker of an unknown group";
+  for (const GraphFlow &f : graph_.flows) {
+    if (!endOk(f.from) || !endOk(f.to))
+      problem = "a flow with an unknown or unused end";
+    else if (f.recordBytes == 0)
+      problem = "a flow of empty records";
+  }
+  if (problem.empty())
+    return true;
+  diags_.report(DiagId::XdnaUnsupportedConstruct, graph_.loc).arg("construct", "a malformed pipeline graph (" + problem + ")");
+  return false;
+}
+
 bool ArrayPlanner::checkGraph() {
   bool ok = true;
+  if (!checkStructure())
+    return false;
   if (!Npu5Model::isValidContextWidth(columns_)) {
     diags_.report(DiagId::XdnaColumnsOutOfRange, graph_.loc).arg("columns", (long long)columns_);
     return false;
@@ -183,6 +211,7 @@ bool ArrayPlanner::checkGraph() {
     auto builder = diags_.report(DiagId::XdnaTooManyWorkers, graph_.loc);
     builder.arg("needed", (long long)needed)
         .arg("columns", (long long)columns_)
+        .arg("provide", columns_ == 1 ? "column provides" : "columns provide")
         .arg("available", (long long)available)
         .arg("hint", hint);
     for (const GraphGroup &g : graph_.groups)
@@ -273,24 +302,21 @@ void ArrayPlanner::createWorkers() {
   }
 }
 
+// The memory a neighbour-memory channel between two adjacent cores lives in: the producer's
+// own when the consumer reaches it, else the consumer's own when the producer reaches it.
 std::optional<TileCoord> ArrayPlanner::sharedMemory(TileCoord producer, TileCoord consumer) const {
-  // Prefer the producer's own memory, then the consumer's, then any other memory both reach.
-  std::vector<TileCoord> candidates{producer, consumer};
-  for (int dc = -1; dc <= 1; ++dc)
-    for (int dr = -1; dr <= 1; ++dr) {
-      int c = int(producer.column) + dc, r = int(producer.row) + dr;
-      if (c >= 0 && r >= 0 && (dc == 0) != (dr == 0))
-        candidates.push_back({uint32_t(c), uint32_t(r)});
-    }
-  for (TileCoord m : candidates)
+  for (TileCoord m : {producer, consumer})
     if (Npu5Model::coreWindow(producer, m) && Npu5Model::coreWindow(consumer, m))
       return m;
   return std::nullopt;
 }
 
-// Greedy placement in worker order: each worker takes the free tile that gives the most
-// neighbour-memory links to workers already placed; ties go to the least-used column (to spread
-// shim DMA over the columns), then the lowest column and row.
+// Greedy placement. Workers with more links to other workers go first. Each takes the free
+// tile with the most neighbour-memory links to workers already placed, then the most room for
+// its links not placed yet (free adjacent tiles), then the lowest column and row, so linked
+// stages stack up a column (loom-language §9.1: a reducer between its two source lanes). A
+// worker with no links goes to the least-used column, which spreads independent lanes and
+// their shim DMA over the columns.
 void ArrayPlanner::place() {
   std::vector<std::vector<uint32_t>> linked(plan_.workers.size());
   auto planWorker = [&](const FlowEnd &end, uint32_t lane) -> std::optional<uint32_t> {
@@ -304,36 +330,61 @@ void ArrayPlanner::place() {
     for (uint32_t lane = 0; lane < lanes; ++lane) {
       auto a = planWorker(f.from, lane);
       auto b = planWorker(f.to, f.map == LaneMap::Gather ? 0 : lane);
-      if (a && b) {
+      if (a && b && *a != *b) {
         linked[*a].push_back(*b);
         linked[*b].push_back(*a);
       }
     }
   }
+  for (auto &l : linked) {
+    std::sort(l.begin(), l.end());
+    l.erase(std::unique(l.begin(), l.end()), l.end());
+  }
+  std::vector<uint32_t> order(plan_.workers.size());
+  for (uint32_t w = 0; w < order.size(); ++w)
+    order[w] = w;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::pair(linked[b].size(), a) < std::pair(linked[a].size(), b);
+  });
+
+  auto index = [](TileCoord t) { return t.column * Npu5Model::kRows + t.row; };
   std::vector<bool> taken(Npu5Model::kColumns * Npu5Model::kRows, false);
   std::vector<unsigned> columnLoad(columns_, 0);
   std::vector<bool> placed(plan_.workers.size(), false);
-  for (uint32_t w = 0; w < plan_.workers.size(); ++w) {
+  auto freeNeighbours = [&](TileCoord t) {
+    unsigned n = 0;
+    for (auto [dc, dr] : {std::pair{0, 1}, {0, -1}, {1, 0}, {-1, 0}}) {
+      int c = int(t.column) + dc, r = int(t.row) + dr;
+      if (c >= 0 && c < int(columns_) && r >= int(Npu5Model::kFirstComputeRow) && r < int(Npu5Model::kRows) &&
+          !taken[index({uint32_t(c), uint32_t(r)})])
+        ++n;
+    }
+    return n;
+  };
+  for (uint32_t w : order) {
+    unsigned unplacedLinks = 0;
+    for (uint32_t other : linked[w])
+      unplacedLinks += !placed[other];
     std::optional<TileCoord> best;
-    int bestScore = -1;
+    std::pair<unsigned, unsigned> bestScore{};
     for (uint32_t c = 0; c < columns_; ++c)
       for (uint32_t r = Npu5Model::kFirstComputeRow; r < Npu5Model::kRows; ++r) {
         TileCoord t{c, r};
-        if (taken[c * Npu5Model::kRows + r])
+        if (taken[index(t)])
           continue;
-        int score = 0;
+        unsigned adjacent = 0;
         for (uint32_t other : linked[w])
-          if (placed[other] && sharedMemory(t, workerTile(other)))
-            ++score;
-        bool better = score > bestScore ||
-                      (score == bestScore && columnLoad[c] < columnLoad[best->column]);
+          adjacent += placed[other] && sharedMemory(t, workerTile(other)).has_value();
+        std::pair<unsigned, unsigned> score{adjacent, std::min(freeNeighbours(t), unplacedLinks)};
+        bool better = !best || score > bestScore ||
+                      (linked[w].empty() && columnLoad[c] < columnLoad[best->column]);
         if (better) {
           best = t;
           bestScore = score;
         }
       }
-    plan_.workers[w].tile = *best;  // checkGraph guaranteed a free tile
-    taken[best->column * Npu5Model::kRows + best->row] = true;
+    plan_.workers[w].tile = *best;  // checkGraph guaranteed enough free tiles
+    taken[index(*best)] = true;
     ++columnLoad[best->column];
     placed[w] = true;
   }
@@ -574,8 +625,15 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
   bool contiguous = t.dims.empty() && (t.recordCount == 1 || t.recordStride == t.runBytes);
   if (contiguous)
     return p;
-  // d0: the run; then the walk's dims; then the record dimension.
-  std::vector<AccessDim> dims{{t.runBytes / 4, 4}};
+  // d0: the run (split in two when it is longer than a wrap); then the walk's dims; then the
+  // record dimension.
+  uint32_t runWords = t.runBytes / 4, d0 = runWords;
+  uint64_t maxWrap = BdFieldWidths::maxOf(bd.wrapBits);
+  while (d0 > maxWrap || runWords % d0 != 0)
+    --d0;
+  std::vector<AccessDim> dims{{d0, 4}};
+  if (d0 != runWords)
+    dims.push_back({runWords / d0, uint64_t(d0) * 4});
   dims.insert(dims.end(), t.dims.begin(), t.dims.end());
   bool recordsAsIteration = dims.size() >= bd.addressDims;
   if (!recordsAsIteration && t.recordCount > 1)
@@ -589,8 +647,9 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
     uint64_t step = dims[i].strideBytes / 4;
     if (step > BdFieldWidths::maxOf(bd.stepBits))
       return fail("d" + std::to_string(i) + "_step_size (words)", step, BdFieldWidths::maxOf(bd.stepBits));
-    // The outermost dimension has no wrap field: the buffer length ends it.
-    if (i + 1 < bd.addressDims && dims[i].size > BdFieldWidths::maxOf(bd.wrapBits))
+    // The array-plan format bounds every dimension's size by the wrap width, including the
+    // outermost one, whose hardware wrap is implied by the buffer length.
+    if (dims[i].size > BdFieldWidths::maxOf(bd.wrapBits))
       return fail("d" + std::to_string(i) + "_wrap", dims[i].size, BdFieldWidths::maxOf(bd.wrapBits));
   }
   if (recordsAsIteration && t.recordCount > 1) {
@@ -684,15 +743,20 @@ void ArrayPlanner::layoutSlots() {
   }
 }
 
-void ArrayPlanner::noteFlows(diag::DiagnosticBuilder &builder, const TileUsage &usage) const {
+// Reports a tile's shortfall at the last flow that uses the tile (the one that tipped it over),
+// with a note at every other flow that shares it.
+diag::DiagnosticBuilder ArrayPlanner::reportAtTile(DiagId id, const TileUsage &usage) {
   std::vector<uint32_t> flows = usage.flows;
   std::sort(flows.begin(), flows.end());
   flows.erase(std::unique(flows.begin(), flows.end()), flows.end());
+  SourceRange at = flows.empty() ? graph_.loc : graph_.flows[flows.back()].loc;
+  auto builder = diags_.report(id, at);
   for (uint32_t f : flows) {
     const GraphFlow &flow = graph_.flows[f];
     builder.note(flow.loc, "channel of " + flow.recordType + " (" + std::to_string(flow.recordBytes) +
-                               " bytes x capacity " + std::to_string(flow.capacity) + ") uses this tile");
+                               " bytes, capacity " + std::to_string(flow.capacity) + ") uses this tile");
   }
+  return builder;
 }
 
 bool ArrayPlanner::checkResources() {
@@ -702,12 +766,11 @@ bool ArrayPlanner::checkResources() {
     auto check = [&](DiagId id, uint64_t needed, uint64_t available) {
       if (needed <= available)
         return;
-      auto builder = diags_.report(id, graph_.loc);
+      auto builder = reportAtTile(id, u);
       builder.arg("column", (long long)tile.column)
           .arg("row", (long long)tile.row)
           .arg("needed", (long long)needed)
           .arg("available", (long long)available);
-      noteFlows(builder, u);
       ok = false;
     };
     if (res.kind == TileKind::Compute) {
@@ -726,12 +789,11 @@ bool ArrayPlanner::checkResources() {
             std::tuple{u.mm2s, res.mm2sChannels, "memory-to-stream"}}) {
         if (count <= supply)
           continue;
-        auto builder = diags_.report(DiagId::XdnaDmaChannelsExhausted, graph_.loc);
-        builder.arg("where", "tile " + tileText(tile))
+        reportAtTile(DiagId::XdnaDmaChannelsExhausted, u)
+            .arg("where", "tile " + tileText(tile))
             .arg("needed", (long long)count)
             .arg("direction", name)
             .arg("available", (long long)supply);
-        noteFlows(builder, u);
         ok = false;
       }
     }
@@ -741,14 +803,13 @@ bool ArrayPlanner::checkResources() {
         unsigned available = master ? res.ports.masters[b] : res.ports.slaves[b];
         if (needed <= available)
           continue;
-        auto builder = diags_.report(DiagId::XdnaStreamPortsExhausted, graph_.loc);
-        builder.arg("column", (long long)tile.column)
+        reportAtTile(DiagId::XdnaStreamPortsExhausted, u)
+            .arg("column", (long long)tile.column)
             .arg("row", (long long)tile.row)
             .arg("needed", (long long)needed)
             .arg("bundle", std::string(portBundleName(PortBundle(b))))
             .arg("side", master ? "master" : "slave")
             .arg("available", (long long)available);
-        noteFlows(builder, u);
         ok = false;
       }
     }
@@ -777,13 +838,6 @@ bool ArrayPlanner::checkResources() {
 }
 
 }  // namespace
-
-uint32_t PipelineGraph::totalWorkers() const {
-  uint32_t n = 0;
-  for (const GraphWorker &w : workers)
-    n += groups.at(w.group).lanes;
-  return n;
-}
 
 std::optional<format::ArrayPlan> planArray(const PipelineGraph &graph, const PlanOptions &options,
                                            diag::DiagnosticEngine &diags) {
