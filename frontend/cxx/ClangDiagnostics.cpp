@@ -152,6 +152,8 @@ void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level
     p.id = diag::DiagId::CxxBadLaunchAttribute;
     p.params = {{"attr", stringArg(info, 0)}};
   }
+  if (p.id && p.range.begin == p.range.end)  // hrx-owned: underline the offending token
+    p.range = mapper_.range(clang::SourceRange(info.getLocation(), info.getLocation()));
   addIncludeStack(info, p);
   pending_ = std::move(p);
 }

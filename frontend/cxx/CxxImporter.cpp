@@ -331,6 +331,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   if (!ok || !module || diags.errorCount() != errorsBefore) return std::nullopt;
 
   stripLoomAnnotations(*module);
+  module->setModuleIdentifier(unitName);
+  module->setSourceFileName(unitName);
   ImportedUnit out;
   for (llvm::Function &function : *module) {
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;

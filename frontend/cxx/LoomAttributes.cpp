@@ -1,11 +1,13 @@
 // [[loom::kernel]], [[loom::workgroup_size(x,y,z)]] and [[loom::workgroup_count(x,y,z)]] as
 // Clang plugin attributes (ParsedAttrInfoRegistry). Each handler records the attribute as an
-// AnnotateAttr that Signatures.cpp reads back; on amdgcn [[loom::kernel]] also gives the
-// function the device-kernel calling convention, exactly as [[clang::device_kernel]] would.
+// AnnotateAttr that Signatures.cpp reads back. On amdgcn [[loom::kernel]] also gives the function
+// the device-kernel calling convention and protected visibility (what [[clang::device_kernel]]
+// gives a plain C++ function), and [[loom::workgroup_size]] bounds the flat workgroup size.
 #include "ImportSession.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
+#include <clang/AST/Expr.h>
 #include <clang/Basic/ParsedAttrInfo.h>
 #include <clang/Basic/TargetInfo.h>
 #include <clang/Sema/ParsedAttr.h>
@@ -43,7 +45,8 @@ struct KernelAttrInfo : ParsedAttrInfo {
       const auto *type = function->getType()->castAs<clang::FunctionType>();
       function->setType(clang::QualType(
           ctx.adjustFunctionType(type, type->getExtInfo().withCallingConv(clang::CC_DeviceKernel)), 0));
-      function->addAttr(clang::DeviceKernelAttr::CreateImplicit(ctx, attr));
+      // The code object's loader finds kernels by symbol, so they are never hidden.
+      function->addAttr(clang::VisibilityAttr::CreateImplicit(ctx, clang::VisibilityAttr::Protected, attr.getRange()));
     }
     return AttributeApplied;
   }
@@ -84,7 +87,17 @@ struct LaunchShapeAttrInfo : ParsedAttrInfo {
       values[i] = value->getZExtValue();
     }
     std::string text = llvm::formatv("{0}{1},{2},{3}", annotation_, values[0], values[1], values[2]);
-    decl->addAttr(clang::AnnotateAttr::CreateImplicit(sema.Context, text, nullptr, 0, attr.getRange()));
+    clang::ASTContext &ctx = sema.Context;
+    decl->addAttr(clang::AnnotateAttr::CreateImplicit(ctx, text, nullptr, 0, attr.getRange()));
+    if (annotation_ == kWorkgroupSizeAnnotation && ctx.getTargetInfo().getTriple().isAMDGPU()) {
+      // The backend sizes registers and LDS for exactly this many work-items.
+      auto literal = [&](uint64_t n) {
+        return clang::IntegerLiteral::Create(ctx, llvm::APInt(32, n), ctx.IntTy, attr.getLoc());
+      };
+      uint64_t items = values[0] * values[1] * values[2];
+      decl->addAttr(clang::AMDGPUFlatWorkGroupSizeAttr::CreateImplicit(ctx, literal(items), literal(items),
+                                                                       attr.getRange()));
+    }
     return AttributeApplied;
   }
 
