@@ -27,6 +27,8 @@ SourceLocation SourceManager::lineStart(uint32_t id, uint32_t line) const {
   return {id, f.lineOffsets[index]};
 }
 
+uint32_t SourceManager::lineCount(uint32_t id) const { return static_cast<uint32_t>(file(id).lineOffsets.size()); }
+
 LineColumn SourceManager::lineColumn(SourceLocation loc) const {
   if (!loc.isValid()) return {};
   const File &f = file(loc.file);

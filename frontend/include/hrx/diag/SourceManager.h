@@ -46,6 +46,8 @@ public:
   SourceLocation location(uint32_t file, uint32_t offset) const { return {file, offset}; }
   // Location of the first byte of 1-based `line` (clamped to the file).
   SourceLocation lineStart(uint32_t file, uint32_t line) const;
+  // Number of lines; a final line without a newline counts, an empty last line after one does too.
+  uint32_t lineCount(uint32_t file) const;
   LineColumn lineColumn(SourceLocation loc) const;
   // The full text of the line containing `loc`, without the newline.
   std::string_view lineText(SourceLocation loc) const;

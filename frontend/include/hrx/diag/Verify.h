@@ -1,9 +1,22 @@
 // -verify: checks emitted diagnostics against annotations in the sources, with clang's
 // `expected-error {{text}}` syntax and Loom's `// ERROR@+1: DOMAIN/NNN "text"` syntax.
+//
+// Clang style (in // and /* */ comments; PREFIX is "expected" or each -verify=PREFIX):
+//   PREFIX-{error,warning,remark,note}[-re][@+N|@-N|@LINE|@*] [COUNT] {{text}}
+// where @LINE is an absolute line number and @* matches any location (or none).
+//   PREFIX-no-diagnostics
+// COUNT is N, N+, N-M or +. Text matches as a substring; with -re the parts in {{...}} are POSIX
+// extended regular expressions and the rest is literal. \n in the text stands for a newline.
+// Loom style (in // comments, active when "expected" is one of the prefixes):
+//   // ERROR[@+N|@-N]: [DOMAIN[/NNN]] ["substring"...] [{param="value", ...}]
+// also WARNING, REMARK and NOTE; without @ the annotation names its own line.
+// Malformed annotations are reported through the engine as VERIFY/NNN errors, which then count
+// as unexpected diagnostics unless expected themselves (exactly as clang does).
 #pragma once
 
 #include "hrx/diag/Diagnostic.h"
 
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,12 +29,15 @@ public:
   explicit VerifyDiagnosticConsumer(std::vector<std::string> prefixes = {});
   ~VerifyDiagnosticConsumer() override;
 
-  // Collects the annotations of `file` (call for every source and header whose comments count).
+  // Collects the annotations of `file` (call for every source and header whose comments count;
+  // a file added twice is read once). Malformed annotations are reported to `engine`.
   void addAnnotatedFile(const SourceManager &sm, uint32_t file, DiagnosticEngine &engine);
   void handle(const Diagnostic &diag, const SourceManager &sm) override;
-  // Matches what was seen against what was expected, prints clang-style "error: 'error'
+  // Matches what was seen against what was expected, prints clang-style "error: 'expected-error'
   // diagnostics expected but not seen:" blocks to `os`, and returns true when all matched.
   bool check(const SourceManager &sm, std::ostream &os);
+  // The number of "error:" lines the last check() printed (for "N errors generated.").
+  unsigned failureCount() const;
 
 private:
   struct Impl;
