@@ -274,6 +274,11 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
 
   if (inv.depFile.enabled) {
     const std::string &main = jobs.back().output;
+    if (main == "-" && inv.depFile.targets.empty())
+      diags.report(diag::DiagId::DriverConflictingOptions, {})
+          .arg("first", "-MD")
+          .arg("second", "-o -")
+          .arg("reason", ": standard output is no make target; name one with -MT");
     Job dep = makeJob(JobKind::DepFile, allInputs);
     dep.output = inv.depFile.path ? *inv.depFile.path
                                   : defaultDepFilePath(main == "-" ? inputStem(inv) + ".d" : main);
