@@ -19,6 +19,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SHA256.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -156,6 +157,43 @@ void stripLoomAnnotations(llvm::Module &module) {
       global->eraseFromParent();
 }
 
+class IdentityHasher {
+public:
+  void add(llvm::StringRef text) {
+    uint64_t size = text.size();
+    sha_.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&size), sizeof size));
+    sha_.update(text);
+  }
+  std::string hex() { return llvm::toHex(sha_.final(), /*LowerCase=*/true); }
+
+private:
+  llvm::SHA256 sha_;
+};
+
+std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language language,
+                       llvm::StringRef standard, ImportTarget target, const ImportOptions &options,
+                       const std::vector<MountedFile> &filesRead, llvm::vfs::FileSystem &memory) {
+  IdentityHasher hash;
+  hash.add(CLANG_VERSION_STRING);
+  hash.add(targetName(target));
+  hash.add(std::to_string(options.optLevel) + (options.debugInfo ? "g" : "") + options.hostCpu);
+  hash.add(language == Language::C ? "c" : "c++");
+  hash.add(standard);
+  hash.add(unitName);
+  hash.add(unit.text);
+  for (const auto &[path, contents] : unit.headers) {
+    hash.add(path);
+    hash.add(contents);
+  }
+  for (const std::string &define : unit.defines) hash.add(define);
+  for (const MountedFile &file : filesRead) {
+    hash.add(file.realPath);
+    auto buffer = memory.getBufferForFile(file.vfsPath);
+    hash.add(buffer ? (*buffer)->getBuffer() : llvm::StringRef());
+  }
+  return hash.hex();
+}
+
 }  // namespace
 
 struct CxxImporter::Impl {
@@ -253,8 +291,19 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   identities[unitPath] = {unitName, false};
   for (const auto &[path, contents] : unit.headers) {
     llvm::SmallString<128> normalized(path);
-    llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
+    llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/false, llvm::sys::path::Style::posix);
+    bool escapes = llvm::any_of(llvm::make_range(llvm::sys::path::begin(normalized), llvm::sys::path::end(normalized)),
+                                [](llvm::StringRef component) { return component == ".."; });
     std::string vfsPath = (kVirtualDir + "/" + normalized).str();
+    std::string reason;
+    if (normalized.empty() || llvm::sys::path::is_absolute(path) || escapes)
+      reason = "the path must be relative and must not contain '..'";
+    else if (identities.count(vfsPath))
+      reason = "the path is given more than once";
+    if (!reason.empty()) {
+      diags.report(diag::DiagId::CxxBadVirtualHeader, {}).arg("path", path).arg("unit", unitName).arg("reason", reason);
+      continue;
+    }
     memory->addFile(vfsPath, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, vfsPath));
     identities[vfsPath] = {path, true};
   }
@@ -299,6 +348,15 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
     else
       preprocessor.addMacroDef(d);
   }
+  // Debug info and __FILE__ name files as the user does, not by their in-memory paths.
+  invocation->getCodeGenOpts().MainFileName = llvm::sys::path::filename(unitPath).str();
+  std::vector<std::pair<std::string, std::string>> prefixes = {{unitPath, unitName},
+                                                               {(kVirtualDir + "/").str(), ""}};
+  for (const Mount &mount : mounts) prefixes.emplace_back(mount.virtualRoot, mount.realDir);
+  for (const auto &[from, to] : prefixes) {
+    invocation->getCodeGenOpts().DebugPrefixMap.emplace_back(from, to);
+    invocation->getLangOpts().MacroPrefixMap[from] = to;
+  }
   // Warning groups the engine enables or disables, where Clang knows them.
   std::vector<std::string> &warnings = invocation->getDiagnosticOpts().Warnings;
   for (const std::string &group : diags.options().enabledGroups)
@@ -306,7 +364,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   for (const std::string &group : diags.options().disabledGroups)
     if (clang::DiagnosticIDs::getGroupForWarningOption(group)) warnings.push_back("no-" + group);
 
-  std::vector<std::string> filesRead;
+  std::vector<MountedFile> filesRead;
   auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, std::move(mounts), identities, filesRead);
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(impl_->shipped);
   overlay->pushOverlay(mounted);
@@ -348,7 +406,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   if (diags.errorCount() != errorsBefore) return std::nullopt;
   out.module = std::move(module);
   out.signatures = std::move(signatures);
-  out.filesRead = std::move(filesRead);
+  for (const MountedFile &file : filesRead) out.filesRead.push_back(file.realPath);
+  out.identity = identityOf(unit, unitName, language, standard, target, impl_->options, filesRead, *memory);
   return out;
 }
 

@@ -9,7 +9,7 @@ namespace hrx::cxx {
 MountedFileSystem::MountedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory,
                                      std::vector<Mount> mounts,
                                      llvm::StringMap<FileIdentity> &identities,
-                                     std::vector<std::string> &filesRead)
+                                     std::vector<MountedFile> &filesRead)
     : ProxyFileSystem(memory), memory_(std::move(memory)), mounts_(std::move(mounts)),
       identities_(identities), filesRead_(filesRead) {}
 
@@ -53,7 +53,7 @@ llvm::ErrorOr<llvm::vfs::Status> MountedFileSystem::status(const llvm::Twine &pa
   if (!buffer) return buffer.getError();
   memory_->addFile(p, 0, std::move(*buffer));
   identities_[p] = FileIdentity{real, /*isVirtual=*/false};
-  filesRead_.push_back(real);
+  filesRead_.push_back({real, p.str()});
   return memory_->status(p);
 }
 

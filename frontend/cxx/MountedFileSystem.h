@@ -10,6 +10,12 @@
 
 namespace hrx::cxx {
 
+// A file served from a mount: its real path and where the unit saw it.
+struct MountedFile {
+  std::string realPath;
+  std::string vfsPath;
+};
+
 struct Mount {
   std::string virtualRoot;  // "/hrx/mount/0"
   std::string realDir;      // as the user spelled it (what diagnostics and depfiles print)
@@ -23,7 +29,7 @@ class MountedFileSystem : public llvm::vfs::ProxyFileSystem {
 public:
   MountedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory,
                     std::vector<Mount> mounts, llvm::StringMap<FileIdentity> &identities,
-                    std::vector<std::string> &filesRead);
+                    std::vector<MountedFile> &filesRead);
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override;
@@ -35,7 +41,7 @@ private:
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory_;
   std::vector<Mount> mounts_;
   llvm::StringMap<FileIdentity> &identities_;
-  std::vector<std::string> &filesRead_;
+  std::vector<MountedFile> &filesRead_;
 };
 
 }  // namespace hrx::cxx

@@ -241,6 +241,42 @@ extern "C" float first(const hrx_bf16x16 *v) {
   EXPECT_EQ(first->result.element.name(), "f32");
 }
 
+TEST(CxxImporter, IdentityCoversEveryInput) {
+  auto identity = [](const CxxUnit &unit, ImportTarget target) {
+    ImportRun run;
+    EXPECT_TRUE(run.run(unit, target)) << run.capture.dump();
+    return run.result ? run.result->identity : std::string();
+  };
+  CxxUnit base = unitOf("id.c", "#include \"h.h\"\nint f(void) { return N + H; }\n");
+  base.headers = {{"h.h", "#define H 1\n"}};
+  base.defines = {"N=2"};
+  std::string first = identity(base, ImportTarget::Host);
+  EXPECT_EQ(first.size(), 64u);
+  EXPECT_EQ(identity(base, ImportTarget::Host), first);
+  EXPECT_NE(identity(base, ImportTarget::XdnaWorker), first);
+  CxxUnit defined = base;
+  defined.defines = {"N=3"};
+  EXPECT_NE(identity(defined, ImportTarget::Host), first);
+  CxxUnit header = base;
+  header.headers = {{"h.h", "#define H 2\n"}};
+  EXPECT_NE(identity(header, ImportTarget::Host), first);
+}
+
+TEST(CxxImporter, DebugInfoNamesTheUnitAsTheUserDoes) {
+  CxxImporter importer(ImportOptions{2, /*debugInfo=*/true, "x86-64-v2"});
+  diag::SourceManager sm;
+  diag::DiagnosticEngine engine(sm);
+  llvm::LLVMContext context;
+  auto result = importer.import(unitOf("src/dbg.c", "int f(int x) { return x + 1; }\n"), ImportTarget::Host,
+                                context, engine);
+  ASSERT_TRUE(result.has_value());
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  result->module->print(os, nullptr);
+  EXPECT_NE(ir.find("!DIFile(filename: \"src/dbg.c\""), std::string::npos) << ir;
+  EXPECT_EQ(ir.find("/hrx/src"), std::string::npos) << ir;
+}
+
 TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
   for (int round = 0; round < 3; ++round) {
     for (ImportTarget target : {ImportTarget::Host, ImportTarget::AmdgpuGfx1151, ImportTarget::XdnaWorker}) {

@@ -101,6 +101,9 @@ struct ImportedUnit {
   // Work-item functions (__hrx_host_*) the module calls, left for the bridge's host target to
   // define; empty on amdgcn.
   std::vector<std::string> hostBuiltins;
+  // SHA-256 (hex) of everything the module depends on: Clang version, target, options, language
+  // and standard, the unit, its virtual headers, defines, and the mounted files it read.
+  std::string identity;
 };
 
 // The importer; one per process (or per worker thread). Per-target compiler setups are built
