@@ -57,7 +57,7 @@ bool Compilation::readFile(const std::string &path, std::string &text) {
     diags_.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", std::strerror(err));
     return false;
   }
-  addUnique(filesRead_, path);
+  addUnique(filesRead_, sourceName(path));
   return true;
 }
 
