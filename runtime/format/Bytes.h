@@ -37,13 +37,15 @@ public:
     while (bytes_.size() % alignment) bytes_.push_back(0);
   }
   void zeros(size_t count) { bytes_.resize(bytes_.size() + count, 0); }
-  void patch32(size_t offset, uint32_t v) {
-    for (unsigned i = 0; i < 4; ++i) bytes_[offset + i] = uint8_t(v >> (8 * i));
-  }
+  void patch16(size_t offset, uint16_t v) { patch(offset, v, 2); }
+  void patch64(size_t offset, uint64_t v) { patch(offset, v, 8); }
   size_t size() const { return bytes_.size(); }
   std::vector<uint8_t> take() { return std::move(bytes_); }
 
 private:
+  void patch(size_t offset, uint64_t v, unsigned width) {
+    for (unsigned i = 0; i < width; ++i) bytes_[offset + i] = uint8_t(v >> (8 * i));
+  }
   void put(uint64_t v, unsigned width) {
     for (unsigned i = 0; i < width; ++i) bytes_.push_back(uint8_t(v >> (8 * i)));
   }

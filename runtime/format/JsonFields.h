@@ -35,6 +35,7 @@ public:
   const Json *optional(std::string_view key);
   std::string pathOf(std::string_view key) const;
   const std::string &path() const { return path_; }
+  const Json &value() const { return value_; }
   // Fails on the first field that was never asked for.
   void finish() const;
 

@@ -495,6 +495,7 @@ private:
       auto end = std::find(strtab.begin() + nameOffset, strtab.end(), 0);
       if (end == strtab.end()) fail("section header " + num(i) + ": section name is not NUL-terminated");
       std::string name(strtab.begin() + nameOffset, end);
+      image_.sectionHeaders.push_back({name, le32(h, 4), le32(h, 8), le32(h, 16), le32(h, 4) == kShtNobits ? 0 : le32(h, 20)});
       if (!name.starts_with(".hrx.")) continue;
       if (image_.section(name)) fail("section header " + num(i) + ": section " + name + " appears twice");
       auto payload = data(i);

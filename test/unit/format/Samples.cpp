@@ -104,3 +104,113 @@ xdna::Image copyImage() {
 }
 
 }  // namespace hrx::format::samples
+
+#include "hrx/format/Elf64Sections.h"
+#include "hrx/format/Fat.h"
+
+namespace hrx::format::samples {
+
+namespace {
+std::vector<uint8_t> asBytes(std::string_view text) { return {text.begin(), text.end()}; }
+}  // namespace
+
+ArtifactIdentity xdnaIdentity() {
+  ArtifactIdentity id;
+  id.compilerName = "hrxcc";
+  id.compilerVersion = "0.1.0";
+  id.llvmVersion = "22.1.8";
+  id.compilerDigest = std::string(64, 'a');
+  id.target = "amd.xdna.strix_halo.17f0_11";
+  id.symbol = "copy";
+  id.config = {{"copy.packets", "16"}};
+  id.reportMode = "summary";
+  id.optionsDigest = std::string(64, 'b');
+  id.referenceOnly = true;
+  id.referenceOnlyReason = "no AIE2P code generator is available: the cores carry no native code";
+  return id;
+}
+
+std::string xdnaReportJson(std::string_view mode, uint64_t programBytes) {
+  return R"({"compiler":")" + std::string(64, 'a') + R"(","target":"amd.xdna.strix_halo.17f0_11","processor_mode":"Default",)"
+         R"("document":{"kind":"loom.compile_report","schema_version":0,"backend":"xdna-aie2p",)"
+         R"("target_key":"amd.xdna.strix_halo.17f0_11","mode":")" + std::string(mode) + R"(",)"
+         R"("entries":{"count":1,"rows":[{"function":"copy","array":{"columns":1,"worker_count":1,"channel_count":2,)"
+         R"("max_tile_slot_bytes":256,"locks":{"used":4,"available":16},"buffer_descriptors":{"used":4,"available":16},)"
+         R"("dma_channels":{"used":4,"available":4},"binding_count":2,"program_bytes_estimate":)" + std::to_string(programBytes) + "}}]}}}";
+}
+
+std::string amdgpuReportJson(int64_t codeBytes, int64_t vgprs, std::string_view compiler) {
+  std::string row = R"({"function":"fill")";
+  if (codeBytes >= 0) row += R"(,"code_byte_count":)" + std::to_string(codeBytes);
+  if (vgprs >= 0) row += R"(,"target_resources":{"vector":{"final":{"register_count":)" + std::to_string(vgprs) + "}}}";
+  row += "}";
+  return R"({"compiler":")" + std::string(compiler) + R"(","target":"gfx1151","processor_mode":"Default",)"
+         R"("document":{"kind":"loom.compile_report","schema_version":0,"backend":"amdgpu-hsaco","target_key":"gfx1151","mode":"summary",)"
+         R"("entries":{"count":1,"rows":[)" + row + R"(]},"wait_reason_summary_rows":{"count":0}}})";
+}
+
+std::vector<uint8_t> copyImageBytes(bool withReport) {
+  xdna::Image image = copyImage();
+  image.sections.push_back({std::string(xdna::kIdentitySection), asBytes(writeIdentity(xdnaIdentity())), false});
+  if (withReport) image.sections.push_back({std::string(xdna::kReportSection), asBytes(xdnaReportJson()), false});
+  return xdna::writeImage(image).value();
+}
+
+std::vector<uint8_t> hsacoBytes() {
+  // ELF64 header | .text (16 bytes) | .shstrtab | section headers (null, .text, .shstrtab).
+  std::vector<uint8_t> b(64, 0);
+  auto put = [&](size_t at, uint64_t v, unsigned width) {
+    for (unsigned i = 0; i < width; ++i) b[at + i] = uint8_t(v >> (8 * i));
+  };
+  const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, 64, 4};
+  std::copy(std::begin(ident), std::end(ident), b.begin());
+  put(16, 3, 2);     // ET_DYN
+  put(18, 224, 2);   // EM_AMDGPU
+  put(20, 1, 4);
+  put(48, 0x04a, 4); // EF_AMDGPU_MACH_AMDGCN_GFX1151
+  put(52, 64, 2);
+  put(58, 64, 2);
+  for (int i = 0; i < 16; ++i) b.push_back(uint8_t(0xBF));  // s_code_end padding
+  const std::string names = std::string("\0.text\0.shstrtab\0", 17);
+  size_t namesOffset = b.size();
+  b.insert(b.end(), names.begin(), names.end());
+  while (b.size() % 8) b.push_back(0);
+  size_t shoff = b.size();
+  b.resize(shoff + 3 * 64, 0);
+  auto shdr = [&](int i, uint32_t name, uint32_t type, uint64_t flags, uint64_t offset, uint64_t size) {
+    size_t at = shoff + size_t(i) * 64;
+    put(at, name, 4), put(at + 4, type, 4), put(at + 8, flags, 8), put(at + 24, offset, 8), put(at + 32, size, 8), put(at + 48, 1, 8);
+  };
+  shdr(1, 1, 1, 6, 64, 16);
+  shdr(2, 7, 3, 0, namesOffset, names.size());
+  put(40, shoff, 8);
+  put(60, 3, 2);
+  put(62, 2, 2);
+  ArtifactIdentity id = xdnaIdentity();
+  id.target = "gfx1151";
+  id.symbol = "fill";
+  id.referenceOnly = false;
+  id.referenceOnlyReason.clear();
+  std::vector<SectionPayload> sections = {
+      {std::string(kManifestSection), asBytes(R"({"exports":[{"name":"fill","bindings":1,"constant_bytes":4}]})"), false},
+      {std::string(xdna::kContractSection),
+       asBytes(R"({"version":1,"contracts":{"fill":{"bindings":[{"bytes":4096,"alignment":4,"access":"Write","layout":"u32[1024]"}],"constants":[0,0,128,63]}}})"),
+       false},
+      {std::string(xdna::kIdentitySection), asBytes(writeIdentity(id)), false},
+      {std::string(xdna::kReportSection), asBytes(amdgpuReportJson(256, 8)), false},
+      {std::string(xdna::kHostSection), std::vector<uint8_t>(2048, 0xC3), true},
+  };
+  return appendElf64Sections(b, sections).value();
+}
+
+std::vector<uint8_t> fatBytes() {
+  std::vector<FatEntry> entries(2);
+  entries[0].strings = {{"triple", "aie2p-amd-xdna"}, {"arch", "amd.xdna.strix_halo.17f0_11"}};
+  entries[0].image = copyImageBytes();
+  entries[1].offloadKind = kOffloadHip;
+  entries[1].strings = {{"triple", "amdgcn-amd-amdhsa"}, {"arch", "gfx1151"}};
+  entries[1].image = hsacoBytes();
+  return writeFat(entries);
+}
+
+}  // namespace hrx::format::samples

@@ -4,6 +4,9 @@
 
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/Xdna.h"
+#include "hrx/format/Identity.h"
+
+#include <string>
 
 namespace hrx::format::samples {
 
@@ -16,5 +19,20 @@ ArrayPlan copyPlan(uint32_t records = 16, uint32_t recordBytes = 64);
 // zero-filled tail, one static and two dynamic SHIM_ADDRESS relocations, two BUFFER bindings,
 // and the .hrx.* sections (the host section zstd-compressed).
 xdna::Image copyImage();
+// The image's bytes as written (with a .hrx.report when `withReport`).
+std::vector<uint8_t> copyImageBytes(bool withReport = true);
+
+ArtifactIdentity xdnaIdentity();
+// A compile report for the copy image ("summary"/"details"), with a code-size estimate.
+std::string xdnaReportJson(std::string_view mode = "summary", uint64_t programBytes = 512);
+// An AMDGPU report with one row "fill" and the given code bytes and VGPRs (-1: field absent).
+std::string amdgpuReportJson(int64_t codeBytes, int64_t vgprs, std::string_view compiler = "0123abcd");
+
+// A minimal ELF64 AMDGPU (gfx1151) object: a .text section and a section-name table, plus
+// our sections appended with appendElf64Sections.
+std::vector<uint8_t> hsacoBytes();
+
+// A fat container holding the copy image and the HSACO.
+std::vector<uint8_t> fatBytes();
 
 }  // namespace hrx::format::samples

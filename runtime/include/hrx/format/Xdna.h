@@ -4,6 +4,7 @@
 // reader and the validator all live here. Format: docs/formats/xdna.md.
 #pragma once
 
+#include "hrx/format/Elf64Sections.h"
 #include "hrx/runtime/Status.h"
 
 #include <cstdint>
@@ -140,6 +141,8 @@ struct Image {
   std::vector<Invocation> invocations;
   std::vector<Load> loads;  // grouped by allocation, sorted by offset
   std::vector<Section> sections;
+  // Every section header as read (diagnostic; the writer derives its own).
+  std::vector<SectionInfo> sectionHeaders;
 
   const Section *section(std::string_view name) const;
   const Entry *entry(std::string_view name) const;

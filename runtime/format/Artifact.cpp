@@ -1,0 +1,144 @@
+#include "hrx/format/Artifact.h"
+
+#include "hrx/format/Fat.h"
+
+#include <set>
+#include <string_view>
+
+namespace hrx::format {
+
+namespace {
+
+std::string_view text(const std::vector<uint8_t> &bytes) { return {reinterpret_cast<const char *>(bytes.data()), bytes.size()}; }
+
+Status prefixed(const Status &status, std::string_view where) {
+  return Status(status.code(), std::string(where) + status.message());
+}
+
+// Decodes the .hrx.* JSON payloads shared by every artifact kind.
+Status readCommonSections(Artifact &artifact) {
+  if (const auto *id = artifact.section(xdna::kIdentitySection)) {
+    auto identity = readIdentity(text(*id));
+    if (!identity.isOk()) return identity.status();
+    artifact.identity = std::move(identity.value());
+  }
+  if (const auto *contract = artifact.section(xdna::kContractSection)) {
+    auto table = readContractTable(text(*contract));
+    if (!table.isOk()) return table.status();
+    artifact.contracts = std::move(table.value());
+  }
+  if (const auto *report = artifact.section(xdna::kReportSection)) {
+    auto parsed = readCompileReport(text(*report));
+    if (!parsed.isOk()) return prefixed(parsed.status(), ".hrx.report: ");
+    artifact.report = std::move(parsed.value());
+  }
+  return Status::ok();
+}
+
+Status checkXdnaAgreement(Artifact &artifact) {
+  const xdna::Image &image = *artifact.xdna;
+  if (artifact.contracts) {
+    for (const auto &[name, contract] : *artifact.contracts) {
+      const xdna::Entry *entry = image.entry(name);
+      if (!entry) return Status(StatusCode::InvalidArgument, ".hrx.contract: contract for '" + name + "' names no entry of the image");
+      Status agree = checkContractAgainstBindings(name, contract, image.bindingsOf(*entry));
+      if (!agree.isOk()) return prefixed(agree, ".hrx.contract: ");
+    }
+  }
+  if (const auto *plan = artifact.section(xdna::kPlanSection)) {
+    auto plans = readArrayPlans(text(*plan));
+    if (!plans.isOk()) return prefixed(plans.status(), ".hrx.plan: ");
+    std::set<std::string> seen;
+    for (const ArrayPlan &p : plans.value()) {
+      const xdna::Entry *entry = image.entry(p.name);
+      auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, ".hrx.plan: plan '" + p.name + "' " + what); };
+      if (!entry) return bad("names no entry of the image");
+      if (!seen.insert(p.name).second) return bad("appears twice");
+      if (p.columns != image.header.columns)
+        return bad("uses " + std::to_string(p.columns) + " columns, the image header says " + std::to_string(image.header.columns));
+      auto rows = image.bindingsOf(*entry);
+      for (size_t i = 0; i < p.bindings.size(); ++i) {
+        const PlanBinding &b = p.bindings[i];
+        if (b.ordinal >= rows.size() || rows[b.ordinal].kind != xdna::BindingKind::Buffer)
+          return bad("binding " + std::to_string(i) + " uses ordinal " + std::to_string(b.ordinal) + ", which is not a BUFFER row of the entry");
+        if (b.bytes > rows[b.ordinal].minimumByteLength)
+          return bad("binding " + std::to_string(i) + " touches " + std::to_string(b.bytes) + " bytes, the binding row guarantees only " +
+                     std::to_string(rows[b.ordinal].minimumByteLength));
+      }
+    }
+    artifact.plans = std::move(plans.value());
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+std::string_view artifactKindName(ArtifactKind kind) {
+  switch (kind) {
+  case ArtifactKind::Xdna: return "xdna";
+  case ArtifactKind::Amdgpu: return "amdgpu";
+  case ArtifactKind::Fat: return "fat";
+  }
+  return "?";
+}
+
+const std::vector<uint8_t> *Artifact::section(std::string_view name) const {
+  if (xdna)
+    if (const xdna::Section *s = xdna->section(name)) return &s->bytes;
+  if (amdgpu)
+    if (const SectionPayload *s = amdgpu->section(name)) return &s->bytes;
+  return nullptr;
+}
+
+std::vector<SectionInfo> Artifact::sectionHeaders() const {
+  if (xdna) return xdna->sectionHeaders;
+  if (amdgpu) return amdgpu->sections;
+  return {};
+}
+
+StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
+  Artifact artifact;
+  if (isFatContainer(bytes)) {
+    auto entries = readFat(bytes);
+    if (!entries.isOk()) return entries.status();
+    artifact.kind = ArtifactKind::Fat;
+    for (size_t i = 0; i < entries->size(); ++i) {
+      const FatEntry &entry = (*entries)[i];
+      if (isFatContainer(entry.image))
+        return Status(StatusCode::InvalidArgument, "fat container: member " + std::to_string(i) + " is itself a fat container");
+      auto member = readArtifact(entry.image);
+      if (!member.isOk()) return prefixed(member.status(), "fat container: member " + std::to_string(i) + " (" + std::string(entry.string("arch")) + "): ");
+      if (member->target != entry.string("arch"))
+        return Status(StatusCode::InvalidArgument, "fat container: member " + std::to_string(i) + " is labelled arch \"" +
+                                                       std::string(entry.string("arch")) + "\" but holds a " + member->target + " artifact");
+      artifact.members.push_back(std::move(member.value()));
+    }
+    return artifact;
+  }
+  if (bytes.size() >= 5 && bytes[0] == 0x7F && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F' && bytes[4] == 2) {
+    auto elf = readElf64Sections(bytes);
+    if (!elf.isOk()) return elf.status();
+    if (elf->machine != kMachineAmdgpu)
+      return Status(StatusCode::InvalidArgument, "ELF64: e_machine is " + std::to_string(elf->machine) + ", expected 224 (EM_AMDGPU)");
+    artifact.kind = ArtifactKind::Amdgpu;
+    artifact.target = std::string(amdgpuProcessorName(elf->flags));
+    if (artifact.target.empty())
+      return Status(StatusCode::InvalidArgument, "ELF64: e_flags processor " + std::to_string(elf->flags & 0xFF) + " is not a supported AMDGPU target");
+    artifact.amdgpu = std::move(elf.value());
+    Status common = readCommonSections(artifact);
+    if (!common.isOk()) return common;
+    return artifact;
+  }
+  auto image = xdna::readImage(bytes);
+  if (!image.isOk()) return image.status();
+  artifact.kind = ArtifactKind::Xdna;
+  artifact.target = image->header.profileId == xdna::kStrixHalo.id ? std::string(xdna::kStrixHalo.key) : std::string("unknown-xdna-profile");
+  artifact.xdna = std::move(image.value());
+  Status common = readCommonSections(artifact);
+  if (!common.isOk()) return common;
+  Status agree = checkXdnaAgreement(artifact);
+  if (!agree.isOk()) return agree;
+  return artifact;
+}
+
+}  // namespace hrx::format

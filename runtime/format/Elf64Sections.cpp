@@ -1,0 +1,184 @@
+#include "hrx/format/Elf64Sections.h"
+
+#include "Bytes.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace hrx::format {
+using namespace detail;
+
+namespace {
+
+constexpr uint32_t kHeaderBytes = 64, kShdrBytes = 64, kChdrBytes = 24;
+constexpr uint32_t kShtNobits = 8, kShtProgbits = 1;
+
+std::string num(uint64_t v) { return std::to_string(v); }
+std::string hex(uint64_t v) {
+  std::ostringstream out;
+  out << "0x" << std::hex << v;
+  return out.str();
+}
+Status bad(const std::string &what) { return Status(StatusCode::InvalidArgument, "ELF64: " + what); }
+
+struct RawHeader {
+  uint16_t machine, shnum, shstrndx, shentsize;
+  uint64_t shoff;
+};
+
+StatusOr<RawHeader> readHeader(std::span<const uint8_t> b) {
+  if (b.size() < kHeaderBytes) return bad("file is " + num(b.size()) + " bytes, shorter than the 64-byte ELF64 header");
+  if (b[0] != 0x7F || b[1] != 'E' || b[2] != 'L' || b[3] != 'F') return bad("e_ident magic is not 7F 45 4C 46");
+  if (b[4] != 2) return bad("e_ident[EI_CLASS] is " + num(b[4]) + ", expected 2 (ELFCLASS64)");
+  if (b[5] != 1) return bad("e_ident[EI_DATA] is " + num(b[5]) + ", expected 1 (little-endian)");
+  RawHeader h{le16(b, 18), le16(b, 60), le16(b, 62), le16(b, 58), le64(b, 40)};
+  if (h.shoff == 0 || h.shnum == 0) return bad("the file has no section headers");
+  if (h.shentsize != kShdrBytes) return bad("e_shentsize is " + num(h.shentsize) + ", expected 64");
+  if (h.shstrndx >= h.shnum) return bad("e_shstrndx is " + num(h.shstrndx) + ", expected below e_shnum " + num(h.shnum));
+  if (!fits(h.shoff, uint64_t(h.shnum) * kShdrBytes, b.size()))
+    return bad("the section-header table (" + hex(h.shoff) + ", " + num(h.shnum) + " headers) lies outside the " + num(b.size()) + "-byte file");
+  if (h.shoff < kHeaderBytes) return bad("the section-header table overlaps the ELF header");
+  return h;
+}
+
+}  // namespace
+
+const SectionPayload *Elf64File::section(std::string_view name) const {
+  for (const SectionPayload &s : hrxSections)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string_view amdgpuProcessorName(uint32_t eflags) {
+  switch (eflags & 0xFF) {
+  case 0x041: return "gfx1100";
+  case 0x04a: return "gfx1151";
+  case 0x054: return "gfx11-generic";
+  default: return "";
+  }
+}
+
+StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
+  auto header = readHeader(b);
+  if (!header.isOk()) return header.status();
+  const RawHeader &h = header.value();
+  Elf64File file;
+  file.machine = h.machine;
+  file.osAbi = b[7];
+  file.abiVersion = b[8];
+  file.flags = le32(b, 48);
+  auto shdr = [&](uint32_t i) { return b.subspan(h.shoff + uint64_t(i) * kShdrBytes, kShdrBytes); };
+  auto payload = [&](uint32_t i) -> StatusOr<std::span<const uint8_t>> {
+    auto s = shdr(i);
+    uint32_t type = le32(s, 4);
+    uint64_t offset = le64(s, 24), size = le64(s, 32);
+    if (type == kShtNobits) return std::span<const uint8_t>();
+    if (!fits(offset, size, b.size()))
+      return bad("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " + num(b.size()) + "-byte file");
+    return b.subspan(offset, size);
+  };
+  auto strtab = payload(h.shstrndx);
+  if (!strtab.isOk()) return strtab.status();
+  for (uint32_t i = 0; i < h.shnum; ++i) {
+    auto s = shdr(i);
+    auto data = payload(i);
+    if (!data.isOk()) return data.status();
+    uint32_t nameOffset = le32(s, 0);
+    std::string name;
+    if (i != 0) {
+      if (nameOffset >= strtab->size()) return bad("section header " + num(i) + ": sh_name " + num(nameOffset) + " lies outside the section-name table");
+      auto end = std::find(strtab->begin() + nameOffset, strtab->end(), 0);
+      if (end == strtab->end()) return bad("section header " + num(i) + ": section name is not NUL-terminated");
+      name.assign(strtab->begin() + nameOffset, end);
+    }
+    SectionInfo info{name, le32(s, 4), le64(s, 8), le64(s, 24), le32(s, 4) == kShtNobits ? 0 : le64(s, 32)};
+    if (name.starts_with(".hrx.")) {
+      if (file.section(name)) return bad("section header " + num(i) + ": section " + name + " appears twice");
+      SectionPayload p{name, {}, (info.flags & kSectionCompressed) != 0};
+      if (p.compress) {
+        if (data->size() < kChdrBytes) return bad("section " + name + ": compressed section is shorter than its 24-byte header");
+        if (le32(*data, 0) != kElfCompressZstd) return bad("section " + name + ": ch_type " + num(le32(*data, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");
+        auto raw = zstdDecompress(data->subspan(kChdrBytes), le64(*data, 8), "ELF64: section " + name);
+        if (!raw.isOk()) return raw.status();
+        p.bytes = std::move(raw.value());
+      } else {
+        p.bytes.assign(data->begin(), data->end());
+      }
+      file.hrxSections.push_back(std::move(p));
+    }
+    file.sections.push_back(std::move(info));
+  }
+  return file;
+}
+
+StatusOr<std::vector<uint8_t>> appendElf64Sections(std::span<const uint8_t> elf, std::span<const SectionPayload> sections) {
+  auto parsed = readElf64Sections(elf);
+  if (!parsed.isOk()) return parsed.status();
+  auto header = readHeader(elf);
+  const RawHeader &h = header.value();
+  for (const SectionPayload &s : sections)
+    for (const SectionInfo &existing : parsed->sections)
+      if (existing.name == s.name) return bad("cannot add section " + s.name + ": the file already has one");
+  if (uint64_t(h.shnum) + sections.size() > 0xFF00) return bad("too many sections");
+
+  ByteWriter out;
+  out.append(elf);
+  // New payloads.
+  std::vector<std::pair<uint64_t, uint64_t>> placed;  // offset, size
+  std::vector<uint64_t> flags;
+  for (const SectionPayload &s : sections) {
+    out.padTo(8);
+    uint64_t offset = out.size();
+    if (s.compress) {
+      out.u32(kElfCompressZstd);
+      out.u32(0);
+      out.u64(s.bytes.size());
+      out.u64(1);
+      out.append(std::span<const uint8_t>(zstdCompress(s.bytes)));
+    } else {
+      out.append(std::span<const uint8_t>(s.bytes));
+    }
+    placed.push_back({offset, out.size() - offset});
+    flags.push_back(s.compress ? kSectionCompressed : 0);
+  }
+  // New section-name table: the old one plus the new names.
+  auto oldStrtab = elf.subspan(parsed->sections[h.shstrndx].offset, parsed->sections[h.shstrndx].size);
+  uint64_t strtabOffset = out.size();
+  out.append(oldStrtab);
+  std::vector<uint32_t> nameOffsets;
+  for (const SectionPayload &s : sections) {
+    nameOffsets.push_back(uint32_t(out.size() - strtabOffset));
+    out.append(s.name);
+    out.u8(0);
+  }
+  uint64_t strtabSize = out.size() - strtabOffset;
+  // New section-header table: the old rows (the name table's row repointed) plus ours.
+  out.padTo(8);
+  uint64_t shoff = out.size();
+  for (uint32_t i = 0; i < h.shnum; ++i) {
+    auto row = elf.subspan(h.shoff + uint64_t(i) * kShdrBytes, kShdrBytes);
+    size_t at = out.size();
+    out.append(row);
+    if (i == h.shstrndx) {
+      out.patch64(at + 24, strtabOffset);
+      out.patch64(at + 32, strtabSize);
+    }
+  }
+  for (size_t i = 0; i < sections.size(); ++i) {
+    out.u32(nameOffsets[i]);
+    out.u32(kShtProgbits);
+    out.u64(flags[i]);
+    out.u64(0);                // sh_addr: not loaded
+    out.u64(placed[i].first);  // sh_offset
+    out.u64(placed[i].second);
+    out.u32(0);
+    out.u32(0);
+    out.u64(sections[i].compress ? 8 : 1);
+    out.u64(0);
+  }
+  out.patch64(40, shoff);
+  out.patch16(60, uint16_t(h.shnum + sections.size()));
+  return out.take();
+}
+
+}  // namespace hrx::format

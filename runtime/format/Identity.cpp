@@ -1,0 +1,61 @@
+#include "hrx/format/Identity.h"
+
+#include "JsonFields.h"
+
+namespace hrx::format {
+using namespace detail;
+
+std::string writeIdentity(const ArtifactIdentity &id) {
+  Json j{{"format", "hrx.identity"},
+         {"version", 1},
+         {"compiler", {{"name", id.compilerName}, {"version", id.compilerVersion}, {"llvm", id.llvmVersion}, {"sha256", id.compilerDigest}}},
+         {"target", id.target},
+         {"specialization", {{"symbol", id.symbol}, {"config", id.config}}},
+         {"report_mode", id.reportMode},
+         {"processor_mode", id.processorMode},
+         {"options_digest", id.optionsDigest},
+         {"reference_only", id.referenceOnly}};
+  if (id.referenceOnly) j["reference_only_reason"] = id.referenceOnlyReason;
+  return j.dump(1) + "\n";
+}
+
+StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
+  return guarded(".hrx.identity: ", [&]() -> StatusOr<ArtifactIdentity> {
+    Json doc = parseJson(json, "the identity");
+    JsonObject top(doc, "");
+    if (top.string("format") != "hrx.identity") failAt("format", "expected \"hrx.identity\"");
+    if (top.u64("version") != 1) failAt("version", "expected 1");
+    ArtifactIdentity id;
+    JsonObject compiler(top.required("compiler"), "compiler");
+    id.compilerName = compiler.string("name");
+    id.compilerVersion = compiler.string("version");
+    id.llvmVersion = compiler.string("llvm");
+    id.compilerDigest = compiler.string("sha256");
+    compiler.finish();
+    id.target = top.string("target");
+    if (id.target.empty()) failAt("target", "must not be empty");
+    JsonObject spec(top.required("specialization"), "specialization");
+    id.symbol = spec.string("symbol");
+    JsonObject config(spec.required("config"), "specialization.config");
+    for (auto it = config.value().begin(); it != config.value().end(); ++it)
+      id.config[it.key()] = asString(*config.optional(it.key()), config.pathOf(it.key()));
+    config.finish();
+    spec.finish();
+    id.reportMode = top.string("report_mode");
+    if (id.reportMode != "none" && id.reportMode != "summary" && id.reportMode != "details")
+      failAt("report_mode", "expected none, summary or details, found \"" + id.reportMode + "\"");
+    id.processorMode = top.string("processor_mode");
+    id.optionsDigest = top.string("options_digest");
+    const Json &reference = top.required("reference_only");
+    if (!reference.is_boolean()) failAt("reference_only", "expected true or false");
+    id.referenceOnly = reference.get<bool>();
+    if (id.referenceOnly) {
+      id.referenceOnlyReason = top.string("reference_only_reason");
+      if (id.referenceOnlyReason.empty()) failAt("reference_only_reason", "a reference-only artifact must say why");
+    }
+    top.finish();
+    return id;
+  });
+}
+
+}  // namespace hrx::format

@@ -1,0 +1,115 @@
+#include "hrx/format/KernelContract.h"
+
+#include "JsonFields.h"
+
+namespace hrx::format {
+using namespace detail;
+
+namespace {
+
+constexpr std::pair<std::string_view, ContractAccess> kAccessNames[] = {
+    {"Read", ContractAccess::Read}, {"Write", ContractAccess::Write}, {"ReadWrite", ContractAccess::ReadWrite}};
+
+Json contractJson(const KernelContract &contract) {
+  Json bindings = Json::array();
+  for (const BindingContract &b : contract.bindings)
+    bindings.push_back({{"bytes", b.bytes}, {"alignment", b.alignment}, {"access", contractAccessName(b.access)}, {"layout", b.layout}});
+  return {{"bindings", std::move(bindings)}, {"constants", contract.constants}};
+}
+
+KernelContract readContract(const Json &value, const std::string &path) {
+  JsonObject o(value, path);
+  KernelContract contract;
+  const auto &bindings = o.array("bindings");
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    JsonObject b(bindings[i], o.pathOf("bindings") + "[" + std::to_string(i) + "]");
+    BindingContract binding;
+    binding.bytes = b.u64("bytes");
+    binding.alignment = b.u64("alignment");
+    binding.access = parseEnum<ContractAccess>(kAccessNames, b.required("access"), b.pathOf("access"));
+    binding.layout = b.string("layout");
+    b.finish();
+    contract.bindings.push_back(std::move(binding));
+  }
+  const auto &constants = o.array("constants");
+  for (size_t i = 0; i < constants.size(); ++i)
+    contract.constants.push_back(uint8_t(asU64(constants[i], o.pathOf("constants") + "[" + std::to_string(i) + "]", 255)));
+  o.finish();
+  Status valid = contract.validate();
+  if (!valid.isOk()) failAt(path, valid.message());
+  return contract;
+}
+
+uint16_t accessBits(ContractAccess access) {
+  switch (access) {
+  case ContractAccess::Read: return xdna::kAccessRead;
+  case ContractAccess::Write: return xdna::kAccessWrite;
+  case ContractAccess::ReadWrite: return xdna::kAccessRead | xdna::kAccessWrite;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string_view contractAccessName(ContractAccess access) { return enumName<ContractAccess>(kAccessNames, access); }
+
+Status KernelContract::validate() const {
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const BindingContract &b = bindings[i];
+    bool alignmentOk = b.alignment != 0 && (b.alignment & (b.alignment - 1)) == 0;
+    if (b.bytes == 0 || b.bytes > uint64_t(INT64_MAX) || !alignmentOk)
+      return Status(StatusCode::InvalidArgument, "invalid kernel binding extent or alignment: binding " + std::to_string(i) + " has " +
+                                                     std::to_string(b.bytes) + " bytes aligned to " + std::to_string(b.alignment));
+  }
+  return Status::ok();
+}
+
+std::string writeKernelContract(const KernelContract &contract) { return contractJson(contract).dump() + "\n"; }
+
+StatusOr<KernelContract> readKernelContract(std::string_view json) {
+  return guarded("kernel contract: ", [&]() -> StatusOr<KernelContract> { return readContract(parseJson(json, "the contract"), ""); });
+}
+
+std::string writeContractTable(const ContractTable &table) {
+  Json contracts = Json::object();
+  for (const auto &[name, contract] : table) contracts[name] = contractJson(contract);
+  return Json{{"version", 1}, {"contracts", std::move(contracts)}}.dump(1) + "\n";
+}
+
+StatusOr<ContractTable> readContractTable(std::string_view json) {
+  return guarded(".hrx.contract: ", [&]() -> StatusOr<ContractTable> {
+    Json doc = parseJson(json, "the contract table");
+    JsonObject top(doc, "");
+    if (top.u64("version") != 1) failAt("version", "expected 1");
+    JsonObject contracts(top.required("contracts"), "contracts");
+    ContractTable table;
+    for (auto it = contracts.value().begin(); it != contracts.value().end(); ++it)
+      table[it.key()] = readContract(*contracts.optional(it.key()), contracts.pathOf(it.key()));
+    contracts.finish();
+    top.finish();
+    return table;
+  });
+}
+
+Status checkContractAgainstBindings(std::string_view entry, const KernelContract &contract, std::span<const xdna::Binding> rows) {
+  auto mismatch = [&](const std::string &what) {
+    return Status(StatusCode::InvalidArgument, "contract of entry '" + std::string(entry) + "' disagrees with its binding rows: " + what);
+  };
+  if (contract.bindings.size() != rows.size())
+    return mismatch("the contract has " + std::to_string(contract.bindings.size()) + " bindings, the entry " + std::to_string(rows.size()));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const BindingContract &c = contract.bindings[i];
+    const xdna::Binding &r = rows[i];
+    std::string where = "binding " + std::to_string(i) + ": ";
+    if (r.kind != xdna::BindingKind::Buffer) return mismatch(where + "the row is NONE (unused) but the contract describes a buffer");
+    if (r.minimumByteLength != c.bytes)
+      return mismatch(where + "minimum_byte_length " + std::to_string(r.minimumByteLength) + ", contract bytes " + std::to_string(c.bytes));
+    if (r.minimumAlignment != c.alignment)
+      return mismatch(where + "minimum_alignment " + std::to_string(r.minimumAlignment) + ", contract alignment " + std::to_string(c.alignment));
+    if (r.access != accessBits(c.access))
+      return mismatch(where + "access bits " + std::to_string(r.access) + ", contract access " + std::string(contractAccessName(c.access)));
+  }
+  return Status::ok();
+}
+
+}  // namespace hrx::format

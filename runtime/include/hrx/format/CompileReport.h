@@ -1,0 +1,59 @@
+// CompileReport (hrx-product §3.4): the hrx-rs wrapper {compiler, target, processor_mode,
+// document} around Loom's native "loom.compile_report" document, its validation, the
+// resource fields `hrx report show` prints, and `hrx report diff` (§3.6).
+// Schema: docs/reports.md. Unknown resource values are null, never 0.
+#pragma once
+
+#include "hrx/runtime/Status.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hrx::format {
+
+using ReportJson = nlohmann::ordered_json;
+
+// A resource field of an entry row: the name `report show` prints and its JSON pointer inside
+// the row.
+struct ReportField {
+  std::string_view name;
+  std::string_view pointer;
+};
+// AMDGPU fields (§3.4) followed by the XDNA array fields (docs/reports.md).
+std::span<const ReportField> reportFields();
+
+struct CompileReport {
+  std::string compiler;
+  std::string target;
+  std::string processorMode;
+  ReportJson document;
+
+  std::string backend() const;    // "" when missing
+  std::string targetKey() const;  // "" when missing
+  std::string mode() const;       // "summary" | "details" | "" when missing
+  // Entry rows (validated objects with a "function").
+  const ReportJson::array_t &entryRows() const;
+  // Wait-reason rows; nullopt when the section is absent (evidence not collected).
+  std::optional<ReportJson::array_t> waitReasonRows() const;
+};
+
+// Validates as §3.4 says. A wrong kind/schema_version/compiler/target is
+// "compile report schema or compiler identity is unsupported; regenerate the report".
+StatusOr<CompileReport> readCompileReport(std::string_view json);
+std::string writeCompileReport(const CompileReport &report);  // pretty-printed
+
+// `hrx report show --json`: {compiler, target, processor_mode, entries:[...], wait_reasons}.
+ReportJson showReport(const CompileReport &report);
+// The readable summary `hrx report show` prints.
+std::string formatReport(const CompileReport &report);
+// `hrx report diff`: {compiler, changes:[...], wait_reason_changes}; rejects incomparable
+// reports with "reports must use the same compiler, target, backend, processor policy, and
+// detail mode".
+StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileReport &after);
+
+}  // namespace hrx::format
