@@ -84,21 +84,23 @@ public:
 // Runs the restriction checks and collects signatures once the unit is parsed, before codegen.
 class CheckingConsumer : public clang::ASTConsumer {
 public:
-  CheckingConsumer(ImportTarget target, SourceMapper &mapper, ClangDiagnosticTranslator &translator,
-                   diag::DiagnosticEngine &engine, std::vector<Signature> &signatures)
-      : target_(target), mapper_(mapper), translator_(translator), engine_(engine), signatures_(signatures) {}
+  CheckingConsumer(ImportTarget target, bool requireDefinedCalls, SourceMapper &mapper,
+                   ClangDiagnosticTranslator &translator, diag::DiagnosticEngine &engine, ImportedUnit &out)
+      : target_(target), requireDefinedCalls_(requireDefinedCalls), mapper_(mapper), translator_(translator),
+        engine_(engine), out_(out) {}
   void HandleTranslationUnit(clang::ASTContext &ast) override {
     translator_.flush();
-    checkTargetRestrictions(ast, target_, mapper_, engine_);
-    signatures_ = collectSignatures(ast, mapper_);
+    checkTargetRestrictions(ast, target_, requireDefinedCalls_, mapper_, engine_, out_.externalCalls);
+    out_.signatures = collectSignatures(ast, mapper_);
   }
 
 private:
   ImportTarget target_;
+  bool requireDefinedCalls_;
   SourceMapper &mapper_;
   ClangDiagnosticTranslator &translator_;
   diag::DiagnosticEngine &engine_;
-  std::vector<Signature> &signatures_;
+  ImportedUnit &out_;
 };
 
 class ImportAction : public clang::EmitLLVMOnlyAction {
@@ -374,7 +376,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   mapper.fileId(unitPath, unit.text);  // the unit is the first file of this import (for -verify)
   ClangDiagnosticTranslator translator(diags, mapper, target);
 
-  std::vector<Signature> signatures;
+  ImportedUnit out;
   clang::CompilerInstance ci(std::move(invocation));
   ci.setVirtualFileSystem(overlay);
   ci.createDiagnostics(&translator, /*ShouldOwnClient=*/false);
@@ -382,7 +384,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   std::string verbose;
   llvm::raw_string_ostream verboseStream(verbose);
   ci.setVerboseOutputStream(verboseStream);
-  ImportAction action(context, std::make_unique<CheckingConsumer>(target, mapper, translator, diags, signatures));
+  ImportAction action(context, std::make_unique<CheckingConsumer>(target, impl_->options.requireDefinedCalls, mapper,
+                                                                  translator, diags, out));
   bool ok = ci.ExecuteAction(action);
   translator.flush();
   std::unique_ptr<llvm::Module> module = action.takeModule();
@@ -391,7 +394,6 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   stripLoomAnnotations(*module);
   module->setModuleIdentifier(unitName);
   module->setSourceFileName(unitName);
-  ImportedUnit out;
   for (llvm::Function &function : *module) {
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
     if (!isAmdgpu(target) && function.getName().starts_with(kHostBuiltinPrefix)) {
@@ -399,13 +401,15 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
       continue;
     }
     // Runtime calls Clang's code generation introduced (the AST checks saw every user call).
-    diags.report(diag::DiagId::CxxUndefinedFunction,
-                 diag::SourceLocation{mapper.fileId(unitPath, unit.text), 0})
-        .arg("name", function.getName().str());
+    if (llvm::any_of(out.externalCalls, [&](const ExternalCall &call) { return call.symbol == function.getName(); }))
+      continue;
+    diag::SourceLocation unitStart{mapper.fileId(unitPath, unit.text), 0};
+    out.externalCalls.push_back({function.getName().str(), function.getName().str(), unitStart});
+    if (impl_->options.requireDefinedCalls)
+      diags.report(diag::DiagId::CxxUndefinedFunction, unitStart).arg("name", function.getName().str());
   }
   if (diags.errorCount() != errorsBefore) return std::nullopt;
   out.module = std::move(module);
-  out.signatures = std::move(signatures);
   for (const MountedFile &file : filesRead) out.filesRead.push_back(file.realPath);
   out.identity = identityOf(unit, unitName, language, standard, target, impl_->options, filesRead, *memory);
   return out;

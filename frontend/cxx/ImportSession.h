@@ -102,9 +102,12 @@ inline constexpr llvm::StringLiteral kBf16Annotation = "hrx.bf16";
 // Prefix of the work-item functions the bridge's host target defines.
 inline constexpr llvm::StringLiteral kHostBuiltinPrefix = "__hrx_host_";
 
-// Target restrictions on the parsed unit (CXX/003..CXX/011, CXX/014, CXX/016).
-void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, SourceMapper &mapper,
-                             diag::DiagnosticEngine &engine);
+// Target restrictions on the parsed unit (CXX/003..CXX/011, CXX/014, CXX/016). Calls to
+// functions the unit does not define are collected in `externalCalls`, and reported as CXX/009
+// when `requireDefinedCalls`.
+void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
+                             SourceMapper &mapper, diag::DiagnosticEngine &engine,
+                             std::vector<ExternalCall> &externalCalls);
 // Exported extern "C" functions and kernels of the unit.
 std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &mapper);
 

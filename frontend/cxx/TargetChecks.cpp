@@ -8,6 +8,7 @@
 #include <clang/AST/DynamicRecursiveASTVisitor.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/Mangle.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 #include <llvm/ADT/DenseMap.h>
@@ -46,9 +47,11 @@ bool isFloatAtomicMax(const clang::AtomicExpr *expr) {
 
 class RestrictionChecker : public clang::DynamicRecursiveASTVisitor {
 public:
-  RestrictionChecker(clang::ASTContext &ast, ImportTarget target, SourceMapper &mapper,
-                     diag::DiagnosticEngine &engine)
-      : ast_(ast), sm_(ast.getSourceManager()), target_(target), mapper_(mapper), engine_(engine) {
+  RestrictionChecker(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
+                     SourceMapper &mapper, diag::DiagnosticEngine &engine,
+                     std::vector<ExternalCall> &externalCalls)
+      : ast_(ast), sm_(ast.getSourceManager()), target_(target), requireDefinedCalls_(requireDefinedCalls),
+        mapper_(mapper), engine_(engine), externalCalls_(externalCalls), names_(ast) {
     ShouldVisitTemplateInstantiations = true;
     ShouldVisitImplicitCode = false;
   }
@@ -178,7 +181,9 @@ private:
       return;
     if (llvm::isa<clang::CXXMethodDecl>(callee) && llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
       return;  // reached through the vtable; a missing key function is a link-time matter
-    report(diag::DiagId::CxxUndefinedFunction, loc).arg("name", callee->getQualifiedNameAsString());
+    std::string name = callee->getQualifiedNameAsString();
+    externalCalls_.push_back({names_.getName(callee), name, mapper_.range(clang::SourceRange(loc, loc))});
+    if (requireDefinedCalls_) report(diag::DiagId::CxxUndefinedFunction, loc).arg("name", name);
   }
 
   void checkKernel(const clang::FunctionDecl *function) {
@@ -265,8 +270,11 @@ private:
   clang::ASTContext &ast_;
   const clang::SourceManager &sm_;
   ImportTarget target_;
+  bool requireDefinedCalls_;
   SourceMapper &mapper_;
   diag::DiagnosticEngine &engine_;
+  std::vector<ExternalCall> &externalCalls_;
+  clang::ASTNameGenerator names_;
   const clang::FunctionDecl *current_ = nullptr;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallEdge>> calls_;
   std::vector<const clang::FunctionDecl *> order_;
@@ -274,9 +282,10 @@ private:
 
 }  // namespace
 
-void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, SourceMapper &mapper,
-                             diag::DiagnosticEngine &engine) {
-  RestrictionChecker(ast, target, mapper, engine).run();
+void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
+                             SourceMapper &mapper, diag::DiagnosticEngine &engine,
+                             std::vector<ExternalCall> &externalCalls) {
+  RestrictionChecker(ast, target, requireDefinedCalls, mapper, engine, externalCalls).run();
 }
 
 }  // namespace hrx::cxx

@@ -277,6 +277,27 @@ TEST(CxxImporter, DebugInfoNamesTheUnitAsTheUserDoes) {
   EXPECT_EQ(ir.find("/hrx/src"), std::string::npos) << ir;
 }
 
+TEST(CxxImporter, ExternalCallsAreLeftToTheLinkerWhenAsked) {
+  CxxUnit unit = unitOf("caller.cpp",
+                        "namespace ops { int helper(int); }\nextern \"C\" int scale(int);\n"
+                        "extern \"C\" int f(int x) {\n  return scale(x) + ops::helper(x);\n}\n");
+  ImportRun strict;
+  EXPECT_FALSE(strict.run(unit, ImportTarget::XdnaWorker));
+  EXPECT_TRUE(strict.capture.has("CXX/009", 4)) << strict.capture.dump();
+
+  CxxImporter linking(ImportOptions{2, false, "x86-64-v2", /*requireDefinedCalls=*/false});
+  diag::SourceManager sm;
+  diag::DiagnosticEngine engine(sm);
+  llvm::LLVMContext context;
+  auto result = linking.import(unit, ImportTarget::XdnaWorker, context, engine);
+  ASSERT_TRUE(result.has_value());
+  ASSERT_EQ(result->externalCalls.size(), 2u);
+  EXPECT_EQ(result->externalCalls[0].symbol, "scale");
+  EXPECT_EQ(result->externalCalls[1].symbol, "_ZN3ops6helperEi");
+  EXPECT_EQ(result->externalCalls[1].name, "ops::helper");
+  EXPECT_EQ(sm.lineColumn(result->externalCalls[1].location.begin).line, 4u);
+}
+
 TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
   for (int round = 0; round < 3; ++round) {
     for (ImportTarget target : {ImportTarget::Host, ImportTarget::AmdgpuGfx1151, ImportTarget::XdnaWorker}) {

@@ -53,6 +53,10 @@ struct ImportOptions {
   unsigned optLevel = 2;  // Clang codegen level; LLVM passes are the bridge's (not run here)
   bool debugInfo = false;
   std::string hostCpu = "x86-64-v2";  // Host and XdnaWorker
+  // Calls to functions the unit does not define are CXX/009 at import. A caller linking several
+  // units turns this off, resolves ImportedUnit::externalCalls against the whole program, and
+  // reports CXX/009 itself for what stays unresolved.
+  bool requireDefinedCalls = true;
 };
 
 enum class ScalarKind : uint8_t { Void, Bool, SignedInt, UnsignedInt, Float, BFloat };
@@ -94,6 +98,13 @@ struct Signature {
   diag::SourceRange location;
 };
 
+// A call to a function the unit declares but does not define.
+struct ExternalCall {
+  std::string symbol;  // as the module references it
+  std::string name;    // as the source names it ("ns::f")
+  diag::SourceRange location;
+};
+
 struct ImportedUnit {
   std::unique_ptr<llvm::Module> module;
   std::vector<Signature> signatures;    // in declaration order
@@ -101,6 +112,7 @@ struct ImportedUnit {
   // Work-item functions (__hrx_host_*) the module calls, left for the bridge's host target to
   // define; empty on amdgcn.
   std::vector<std::string> hostBuiltins;
+  std::vector<ExternalCall> externalCalls;  // every call site, in source order
   // SHA-256 (hex) of everything the module depends on: Clang version, target, options, language
   // and standard, the unit, its virtual headers, defines, and the mounted files it read.
   std::string identity;
