@@ -1,19 +1,351 @@
-// hrx-run: load an artifact and run one entry on a device.
+// hrx-run: load an artifact and run one entry on a device (the iree-xdna-run flags, IREE-style
+// values). Progress goes to stderr; results, listings and benchmark JSON go to stdout.
+// Exit codes (docs/hrx-run.md): 0 success, 1 usage/load/admission error, 2 output mismatch,
+// 3 timeout, 4 execution failure.
+#include "Values.h"
+
 #include "hrx/Version.h"
+#include "hrx/format/Artifact.h"
+#include "hrx/runtime/Admission.h"
+#include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <map>
+
+using namespace hrx;
+using namespace hrx::runtime;
+
+namespace {
+
+enum ExitCode { kExitOk = 0, kExitError = 1, kExitMismatch = 2, kExitTimeout = 3, kExitExecution = 4 };
+
+struct Options {
+  std::string artifact, image, entry, device, trace;
+  std::optional<uint32_t> columns;
+  std::vector<std::string> bindings, inputs, outputs, expected;
+  std::vector<uint64_t> workload;
+  double tolerance = 0, timeoutSeconds = 60;
+  unsigned repeat = 1;
+  bool list = false, benchmark = false;
+};
+
+int fail(const std::string &message, int code = kExitError) {
+  std::cerr << "hrx-run: error: " << message << "\n";
+  return code;
+}
+
+void progress(const std::string &line) { std::cerr << "hrx-run: " << line << "\n"; }
+
+const char *engineLabel(Engine e) { return e == Engine::Npu ? "npu" : "gpu"; }
+
+std::string describeBinding(size_t i, const BindingContract &b) {
+  return "binding " + std::to_string(i) + ": " + std::to_string(b.bytes) + " bytes, alignment " +
+         std::to_string(b.alignment) + ", " + std::string(format::contractAccessName(b.access)) +
+         (b.layout.empty() ? "" : " (" + b.layout + ")");
+}
+
+std::string signature(const ArtifactEntry &e) {
+  std::string s = "@" + e.name + "(";
+  for (size_t i = 0; i < e.contract.bindings.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(e.contract.bindings[i].bytes) + " bytes " +
+         std::string(format::contractAccessName(e.contract.bindings[i].access));
+  return s + ")";
+}
+
+void listArtifact(const std::string &path, const format::Artifact &artifact, const std::vector<ArtifactEntry> &entries) {
+  std::cout << path << ": " << format::artifactKindName(artifact.kind) << "\n";
+  const format::Artifact *member = nullptr;
+  for (const ArtifactEntry &e : entries) {
+    if (e.member != member) {
+      member = e.member;
+      std::cout << "  target " << member->target;
+      if (member->kind == format::ArtifactKind::Xdna) std::cout << ", " << e.columns << " column(s)";
+      if (member->referenceOnly()) std::cout << ", reference-only (" << member->identity->referenceOnlyReason << ")";
+      std::cout << "\n";
+    }
+    std::cout << "    entry " << e.name << " (" << engineLabel(e.engine) << ", " << e.contract.bindings.size()
+              << " binding(s))\n";
+    for (size_t i = 0; i < e.contract.bindings.size(); ++i)
+      std::cout << "      " << describeBinding(i, e.contract.bindings[i]) << "\n";
+    if (!e.contract.constants.empty()) std::cout << "      constants: " << e.contract.constants.size() << " bytes\n";
+  }
+}
+
+// The device to run on: --device, else HRX_DEVICE, else the qualified native device for the
+// entry's engine.
+StatusOr<Device> selectDevice(Runtime &rt, const std::string &requested, Engine engine) {
+  std::string name = requested;
+  if (name.empty())
+    if (const char *env = std::getenv("HRX_DEVICE"); env && *env) name = env;
+  if (name == "host") return rt.host();
+  if (!name.empty() && name != "npu" && name != "gpu")
+    return Status(StatusCode::InvalidArgument, "unknown device '" + name + "'; expected host, npu or gpu");
+  bool npu = name.empty() ? engine == Engine::Npu : name == "npu";
+  StatusOr<Device> device = npu ? rt.npu(0) : rt.gpu();
+  if (!device.isOk() && name.empty())
+    return Status(device.status().code(), "no qualified native device for this " + std::string(engineLabel(engine)) +
+                                              " entry: " + device.status().message() +
+                                              "; use --device=host to run on the host reference device");
+  return device;
+}
+
+StatusOr<std::vector<run::Value>> bindingValues(const Options &o) {
+  std::vector<run::Value> values;
+  if (!o.bindings.empty() && !o.inputs.empty())
+    return Status(StatusCode::InvalidArgument, "use either --binding files or --input values, not both");
+  for (const std::string &file : o.bindings) {
+    auto v = run::parseValue("@" + file);
+    if (!v) return v.status();
+    values.push_back(std::move(*v));
+  }
+  for (const std::string &spec : o.inputs) {
+    auto v = run::parseValue(spec);
+    if (!v) return v.status();
+    values.push_back(std::move(*v));
+  }
+  return values;
+}
+
+struct OutputRequest {
+  size_t binding;
+  std::string path;
+};
+
+// "--output=ORDINAL=PATH" names a binding; "--output=@PATH" takes the next writable binding.
+StatusOr<std::vector<OutputRequest>> outputRequests(const std::vector<std::string> &specs,
+                                                    const std::vector<size_t> &writable, size_t bindingCount) {
+  std::vector<OutputRequest> out;
+  size_t nextWritable = 0;
+  for (const std::string &spec : specs) {
+    if (spec.starts_with('@')) {
+      if (nextWritable >= writable.size())
+        return Status(StatusCode::InvalidArgument, "--output=" + spec + ": there are only " +
+                                                       std::to_string(writable.size()) + " writable binding(s)");
+      out.push_back({writable[nextWritable++], spec.substr(1)});
+      continue;
+    }
+    size_t eq = spec.find('=');
+    char *end = nullptr;
+    unsigned long ordinal = eq == std::string::npos ? 0 : std::strtoul(spec.c_str(), &end, 10);
+    if (eq == std::string::npos || eq == 0 || end != spec.c_str() + eq || eq + 1 == spec.size() ||
+        ordinal >= bindingCount)
+      return Status(StatusCode::InvalidArgument, "--output requires a valid binding_ordinal=path or @path, got '" + spec + "'");
+    for (const OutputRequest &r : out)
+      if (r.binding == ordinal)
+        return Status(StatusCode::InvalidArgument, "binding " + std::to_string(ordinal) + " has more than one output path");
+    out.push_back({ordinal, spec.substr(eq + 1)});
+  }
+  return out;
+}
+
+uint64_t percentile(std::vector<uint64_t> sorted, double p) {
+  size_t index = static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(index, sorted.size() - 1)];
+}
+
+int runMain(const Options &o) {
+  std::string path = o.image.empty() ? o.artifact : o.image;
+  if (path.empty()) return fail("no artifact: pass it as an argument or with --image");
+  if (!o.image.empty() && !o.artifact.empty()) return fail("unexpected positional argument '" + o.artifact + "' with --image");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot read '" + path + "': " + std::strerror(errno));
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  auto artifact = format::readArtifact(bytes);
+  if (!artifact) return fail(path + ": " + artifact.status().message());
+  auto entries = listEntries(*artifact);
+  if (!entries) return fail(path + ": " + entries.status().message());
+  if (o.list) {
+    listArtifact(path, *artifact, *entries);
+    return kExitOk;
+  }
+
+  auto runtime = Runtime::create();
+  if (!runtime) return fail(runtime.status().message());
+  Runtime &rt = **runtime;
+  Engine preferred = o.device == "gpu" ? Engine::Gpu : Engine::Npu;
+  auto entryOr = findEntry(*entries, o.entry, preferred);
+  if (!entryOr) return fail(path + ": " + entryOr.status().message());
+  const ArtifactEntry &entry = **entryOr;
+  uint32_t columns = o.columns.value_or(entry.columns);
+  progress("loaded " + path + ": " + std::string(format::artifactKindName(entry.member->kind)) + " for " +
+           entry.member->target + (entry.engine == Engine::Npu ? ", " + std::to_string(entry.columns) + " column(s)" : "") +
+           (entry.member->referenceOnly() ? ", reference-only" : ""));
+
+  auto device = selectDevice(rt, o.device, entry.engine);
+  if (!device) return fail(device.status().message());
+  if (device->kind != DeviceKind::Host) {
+    if ((device->kind == DeviceKind::Npu) != (entry.engine == Engine::Npu))
+      return fail("entry '" + entry.name + "' is a " + engineLabel(entry.engine) + " entry; the " +
+                  (device->kind == DeviceKind::Npu ? "npu" : "gpu") + " device cannot run it");
+    return fail(checkNativeExecution(entry, *device, columns).message());
+  }
+  if (entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
+    return fail("artifact and device targets differ: the image is for " + entry.member->target +
+                "; the host reference device runs " + kNpuTarget + " images");
+  if (entry.engine == Engine::Npu && columns != entry.columns)
+    return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
+                std::to_string(columns) + " was requested");
+
+  auto kernelOr = loadOnHost(entry, o.workload);
+  if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
+  auto kernel = rt.adoptKernel(*kernelOr);
+  if (!kernel) return fail(kernel.status().message());
+
+  auto values = bindingValues(o);
+  if (!values) return fail(values.status().message());
+  const auto &contract = entry.contract.bindings;
+  if (values->size() != contract.size())
+    return fail("entry requires " + std::to_string(contract.size()) + " bindings but " +
+                std::to_string(values->size()) + " were supplied; " + signature(entry));
+  std::vector<size_t> writable;
+  for (size_t i = 0; i < contract.size(); ++i)
+    if (contract[i].access != format::ContractAccess::Read) writable.push_back(i);
+  auto outputs = outputRequests(o.outputs, writable, contract.size());
+  if (!outputs) return fail(outputs.status().message());
+  if (o.expected.size() > writable.size())
+    return fail(std::to_string(o.expected.size()) + " --expected_output values for " + std::to_string(writable.size()) +
+                " writable binding(s)");
+
+  // Buffers: Shared for NPU entries (one backing both engines reach), HostVisible for GPU.
+  Placement placement = entry.engine == Engine::Npu ? Placement::Shared(rt.host()) : Placement::HostVisible();
+  std::vector<Buffer> buffers;
+  std::vector<BufferView> views;
+  for (size_t i = 0; i < values->size(); ++i) {
+    const run::Value &v = (*values)[i];
+    if (v.bytes.empty()) return fail("binding " + std::to_string(i) + " is empty");
+    auto buffer = rt.allocate(v.bytes.size(), placement);
+    if (!buffer) return fail("binding " + std::to_string(i) + ": " + buffer.status().message());
+    {
+      auto map = buffer->mapWrite();
+      if (!map) return fail(map.status().message());
+      std::copy(v.bytes.begin(), v.bytes.end(), reinterpret_cast<uint8_t *>(map->mutableBytes().data()));
+    }
+    views.push_back(buffer->view());
+    buffers.push_back(std::move(*buffer));
+  }
+  Graph graph(rt);
+  Status recorded = entry.engine == Engine::Npu ? graph.npu(*kernel, views) : graph.gpu(*kernel, views);
+  if (!recorded) return fail(recorded.message() + "; " + signature(entry));
+  auto executable = rt.prepare(graph);
+  if (!executable) return fail(executable.status().message());
+  progress("prepared '" + entry.name + "' on the host reference device (" + engineLabel(entry.engine) + " entry, " +
+           std::to_string(contract.size()) + " binding(s))");
+
+  if (!o.trace.empty())
+    if (Status s = rt.startTrace(65536); !s) return fail(s.message());
+  auto timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeoutSeconds));
+  std::vector<uint64_t> samples;
+  for (unsigned i = 1; i <= o.repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    auto completion = executable->submit();
+    if (!completion) return fail(completion.status().message(), kExitExecution);
+    if (!completion->waitFor(timeout)) {
+      std::string lanes;
+      for (Lane lane : completion->pendingLanes()) lanes += std::string(lanes.empty() ? "" : ", ") + laneName(lane);
+      std::cerr << "hrx-run: error: entry '" << entry.name << "' did not complete within " << o.timeoutSeconds
+                << " s (submission " << i << ", still running on the " << lanes
+                << " lane); its storage stays allocated because the work may still touch it\n";
+      executable->quarantine();
+      std::cout.flush();
+      std::cerr.flush();
+      std::_Exit(kExitTimeout);  // frees nothing: in-flight storage is never released
+    }
+    Status status = completion->wait();
+    samples.push_back(static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count()));
+    if (!status) return fail("entry '" + entry.name + "' failed: " + status.message(), kExitExecution);
+    if (!o.benchmark && (o.repeat <= 3 || i == o.repeat))
+      progress("submission " + std::to_string(i) + " completed in " + std::to_string(samples.back()) + " us");
+  }
+  if (!o.trace.empty()) {
+    auto trace = rt.finishTrace();
+    std::ofstream out(o.trace, std::ios::trunc);
+    out << trace->toJson();
+    if (!out) return fail("cannot write trace '" + o.trace + "'");
+    progress("wrote trace to " + o.trace + " (" + std::to_string(trace->events.size()) + " events)");
+  }
+
+  // Results of the writable bindings.
+  std::vector<run::Value> results;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    run::Value result = (*values)[i];
+    auto map = buffers[i].mapRead();
+    if (!map) return fail(map.status().message());
+    std::transform(map->bytes().begin(), map->bytes().end(), result.bytes.begin(),
+                   [](std::byte b) { return static_cast<uint8_t>(b); });
+    results.push_back(std::move(result));
+  }
+  for (const OutputRequest &r : *outputs) {
+    if (Status s = run::writeValue(r.path, results[r.binding]); !s) return fail(s.message());
+    progress("wrote binding " + std::to_string(r.binding) + ": " + std::to_string(results[r.binding].bytes.size()) +
+             " bytes to " + r.path);
+  }
+  if (o.benchmark) {
+    std::vector<uint64_t> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    uint64_t sum = 0;
+    for (uint64_t s : sorted) sum += s;
+    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"host\",\"repeat\":" << o.repeat
+              << ",\"min_us\":" << sorted.front() << ",\"median_us\":" << percentile(sorted, 0.5)
+              << ",\"p95_us\":" << percentile(sorted, 0.95) << ",\"mean_us\":" << sum / sorted.size()
+              << ",\"statistics\":" << rt.statistics().toJson() << "}\n";
+  } else {
+    std::cout << "EXEC @" << entry.name << "\n";
+    for (size_t i : writable) std::cout << "binding[" << i << "]: " << run::formatValue(results[i]) << "\n";
+  }
+  int code = kExitOk;
+  for (size_t k = 0; k < o.expected.size(); ++k) {
+    if (o.expected[k] == "(ignored)") continue;
+    auto expected = run::parseValue(o.expected[k]);
+    if (!expected) return fail(expected.status().message());
+    size_t b = writable[k];
+    if (auto diff = run::compareValues(*expected, results[b], o.tolerance)) {
+      std::cout << "[FAILED] binding[" << b << "]: " << *diff << "\n";
+      code = kExitMismatch;
+    }
+  }
+  if (!o.expected.empty() && code == kExitOk) std::cout << "[SUCCESS]\n";
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"hrx-run: load an hrx artifact (.xdna, .hsaco, fat) and run one entry"};
   app.set_version_flag("--version",
                        std::string("hrx-run version ") + hrx::runtime::version() +
                            " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING ")\nTargets: " HRX_SUPPORTED_TARGETS);
-  std::string artifact;
-  app.add_option("artifact", artifact, "Artifact to load");
+  Options o;
+  app.add_option("artifact", o.artifact, "Artifact to load");
+  app.add_option("--image", o.image, "Artifact to load (iree-xdna-run spelling)");
+  app.add_option("--entry,--function", o.entry, "Entry to run (default: the first)");
+  app.add_option("--columns", o.columns, "NPU partition width; must equal the image's")->check(CLI::Range(1, 8));
+  app.add_option("--binding", o.bindings, "Raw initial bytes of the next binding (repeat, binding order)")
+      ->allow_extra_args(false);
+  app.add_option("--input", o.inputs, "Typed value of the next binding: 4xi32=1 2 3 4, @x.npy, @x.bin")
+      ->allow_extra_args(false);
+  app.add_option("--output", o.outputs, "ORDINAL=PATH (raw) or @PATH (.npy or raw) for the next writable binding")
+      ->allow_extra_args(false);
+  app.add_option("--expected_output", o.expected, "Expected value of the next writable binding, or (ignored)")
+      ->allow_extra_args(false);
+  app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", o.device, "host, npu or gpu (default: $HRX_DEVICE, else the qualified native device)");
+  app.add_option("--workload", o.workload, "GPU launch workload (u64 values, comma-separated)")->delimiter(',');
+  app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");
+  app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(CLI::PositiveNumber);
+  app.add_flag("--benchmark", o.benchmark, "Print timing JSON (min, median, p95) instead of results");
+  app.add_option("--trace", o.trace, "Write a Chrome/Perfetto trace of the regions to FILE");
+  app.add_option("--timeout", o.timeoutSeconds, "Seconds to wait for each submission (default 60)")
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
-  std::cerr << "hrx-run: error: running artifacts is not implemented yet\n";
-  return 1;
+  return runMain(o);
 }

@@ -14,13 +14,13 @@ using format::ArrayPlan;
 using format::BindingTransfer;
 using format::PortDirection;
 
-Access toAccess(format::PlanAccess access) {
+format::ContractAccess contractAccessOf(format::PlanAccess access) {
   switch (access) {
-  case format::PlanAccess::Read: return Access::Read;
-  case format::PlanAccess::Write: return Access::Write;
-  case format::PlanAccess::ReadWrite: return Access::ReadWrite;
+  case format::PlanAccess::Read: return format::ContractAccess::Read;
+  case format::PlanAccess::Write: return format::ContractAccess::Write;
+  case format::PlanAccess::ReadWrite: return format::ContractAccess::ReadWrite;
   }
-  return Access::ReadWrite;
+  return format::ContractAccess::ReadWrite;
 }
 
 std::string tileText(const format::TileCoord &tile) {
@@ -368,7 +368,7 @@ StatusOr<KernelContract> contractFromPlan(const ArrayPlan &plan) {
       return Status(StatusCode::InvalidArgument, "array plan '" + plan.name + "': bindings[" + std::to_string(i) +
                                                      "].ordinal: binding ordinals must be dense and unique");
     seen[b.ordinal] = true;
-    contract.bindings[b.ordinal] = BindingContract{b.bytes, 1, toAccess(b.access), "binding " + std::to_string(b.ordinal)};
+    contract.bindings[b.ordinal] = BindingContract{b.bytes, 1, contractAccessOf(b.access), "binding " + std::to_string(b.ordinal)};
   }
   return contract;
 }

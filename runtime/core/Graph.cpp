@@ -2,7 +2,6 @@
 #include "RuntimeImpl.h"
 
 #include <algorithm>
-#include <bit>
 #include <limits>
 
 namespace hrx::runtime {
@@ -36,19 +35,17 @@ const char *hazardKindName(HazardKind kind) {
   return "?";
 }
 
-Status KernelContract::validate() const {
-  for (size_t i = 0; i < bindings.size(); ++i) {
-    const BindingContract &b = bindings[i];
-    if (b.bytes == 0 || b.bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ||
-        !std::has_single_bit(b.alignment))
-      return Status(StatusCode::InvalidArgument, "invalid kernel binding extent or alignment: binding " +
-                                                     std::to_string(i) + " has " + std::to_string(b.bytes) +
-                                                     " bytes aligned to " + std::to_string(b.alignment));
+Access accessOf(format::ContractAccess access) {
+  switch (access) {
+  case format::ContractAccess::Read: return Access::Read;
+  case format::ContractAccess::Write: return Access::Write;
+  case format::ContractAccess::ReadWrite: return Access::ReadWrite;
   }
-  return Status::ok();
+  return Access::ReadWrite;
 }
 
-Status KernelContract::check(std::span<const BufferView> views) const {
+Status checkContract(const KernelContract &contract, std::span<const BufferView> views) {
+  const auto &bindings = contract.bindings;
   if (views.size() != bindings.size())
     return Status(StatusCode::InvalidArgument, "kernel binding count mismatch: the contract has " +
                                                    std::to_string(bindings.size()) + " bindings, " +
@@ -136,7 +133,7 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
                                                    " kernel and cannot be recorded as a " + engineName(engine) +
                                                    " operation");
   const KernelContract &contract = kernel->contract();
-  if (Status s = contract.check(views); !s) return Status(s.code(), "kernel '" + kernel->name() + "': " + s.message());
+  if (Status s = checkContract(contract, views); !s) return Status(s.code(), "kernel '" + kernel->name() + "': " + s.message());
   for (size_t i = 0; i < views.size(); ++i) {
     Placement::Kind kind = views[i].placement().kind();
     if (engine == Engine::Gpu && kind == Placement::Kind::NpuLocal)
@@ -148,7 +145,7 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
     if (!checkAliasing) continue;
     for (size_t j = 0; j < i; ++j)
       if (views[i].overlaps(views[j]) &&
-          (writes(contract.bindings[i].access) || writes(contract.bindings[j].access)))
+          (writes(accessOf(contract.bindings[i].access)) || writes(accessOf(contract.bindings[j].access))))
         return Status(StatusCode::InvalidArgument, "bindings " + std::to_string(j) + " and " + std::to_string(i) +
                                                        ": overlapping writable kernel arguments require an unsafe "
                                                        "dispatch");
@@ -157,7 +154,7 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
   op->kind = GraphOp::Kind::Kernel;
   op->engine = engine;
   op->lane = engine == Engine::Npu ? Lane::Npu : Lane::Compute;
-  for (size_t i = 0; i < views.size(); ++i) op->uses.push_back({views[i], contract.bindings[i].access});
+  for (size_t i = 0; i < views.size(); ++i) op->uses.push_back({views[i], accessOf(contract.bindings[i].access)});
   op->spans.resize(views.size());
   op->kernel = std::move(kernel);
   ops_.push_back(std::move(op));

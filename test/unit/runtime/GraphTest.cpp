@@ -9,6 +9,7 @@ using hrx::Status;
 using hrx::StatusCode;
 using hrx::test::Gate;
 using hrx::test::TestKernel;
+using hrx::format::ContractAccess;
 
 namespace {
 
@@ -30,7 +31,7 @@ KernelContract contract(std::initializer_list<BindingContract> bindings) { retur
 std::shared_ptr<Kernel> addOneKernel(uint64_t bytes, Gate *gate = nullptr) {
   return std::make_shared<TestKernel>(
       Engine::Gpu, "add_one",
-      contract({{bytes, 4, Access::Write, "u32 out"}, {bytes, 4, Access::Read, "u32 in"}}),
+      contract({{bytes, 4, ContractAccess::Write, "u32 out"}, {bytes, 4, ContractAccess::Read, "u32 in"}}),
       [gate](std::span<const BindingSpan> b) {
         if (gate) gate->wait();
         auto *out = reinterpret_cast<uint32_t *>(b[0].data);
@@ -40,7 +41,7 @@ std::shared_ptr<Kernel> addOneKernel(uint64_t bytes, Gate *gate = nullptr) {
       });
 }
 
-std::shared_ptr<Kernel> gateKernel(Gate &gate, Engine engine = Engine::Gpu, Access access = Access::Write) {
+std::shared_ptr<Kernel> gateKernel(Gate &gate, Engine engine = Engine::Gpu, ContractAccess access = ContractAccess::Write) {
   return std::make_shared<TestKernel>(engine, "gate", contract({{4, 4, access, "word"}}),
                                       [&gate](std::span<const BindingSpan>) {
                                         gate.wait();
@@ -193,16 +194,16 @@ TEST(Graph, ContractChecks) {
   EXPECT_FALSE(g.npu(k, {a.view(), b.view()}).isOk());  // a GPU kernel is not an NPU op
   Buffer npuLocal = allocate(*rt, 64, Placement::NpuLocal(rt->host()));
   EXPECT_EQ(g.gpu(k, {npuLocal.view(), b.view()}).message(), "binding 0: NPU-local storage cannot bind to the GPU");
-  KernelContract bad = contract({{0, 4, Access::Read, ""}});
+  KernelContract bad = contract({{0, 4, ContractAccess::Read, ""}});
   EXPECT_EQ(bad.validate().message(), "invalid kernel binding extent or alignment: binding 0 has 0 bytes aligned to 4");
 }
 
 TEST(Graph, HazardsOnHandBuiltGraph) {
   auto rt = makeRuntime();
   Buffer a = allocate(*rt, 64), b = allocate(*rt, 64), c = allocate(*rt, 64, Placement::GpuLocal());
-  auto npuWriteA = std::make_shared<TestKernel>(Engine::Npu, "w", contract({{64, 4, Access::Write, ""}}),
+  auto npuWriteA = std::make_shared<TestKernel>(Engine::Npu, "w", contract({{64, 4, ContractAccess::Write, ""}}),
                                                 [](auto) { return Status::ok(); });
-  auto npuReadA = std::make_shared<TestKernel>(Engine::Npu, "r", contract({{64, 4, Access::Read, ""}}),
+  auto npuReadA = std::make_shared<TestKernel>(Engine::Npu, "r", contract({{64, 4, ContractAccess::Read, ""}}),
                                                [](auto) { return Status::ok(); });
   Graph g(*rt);
   ASSERT_TRUE(g.npu(npuWriteA, {a.view()}).isOk());  // region 0: writes a
@@ -226,7 +227,7 @@ TEST(Graph, SharedAllocationsConflictAsAWhole) {
   for (Buffer *b : {&shared, &plain}) {
     Graph g(*rt);
     ASSERT_TRUE(g.fill(*b->slice(0, 32), 1).isOk());
-    auto k = std::make_shared<TestKernel>(Engine::Npu, "r", contract({{32, 4, Access::Read, ""}}),
+    auto k = std::make_shared<TestKernel>(Engine::Npu, "r", contract({{32, 4, ContractAccess::Read, ""}}),
                                           [](auto) { return Status::ok(); });
     ASSERT_TRUE(g.npu(k, {*b->slice(32, 32)}).isOk());
     auto exe = rt->prepare(g);
@@ -259,8 +260,8 @@ TEST(Completion, BusyOnGraphSlotsAndRuntimeCapacity) {
   Gate gate;
   Buffer a = allocate(*rt, 4), b = allocate(*rt, 4);
   Graph g1(*rt), g2(*rt);
-  ASSERT_TRUE(g1.gpu(gateKernel(gate, Engine::Gpu, Access::Read), {a.view()}).isOk());
-  ASSERT_TRUE(g2.gpu(gateKernel(gate, Engine::Gpu, Access::Read), {b.view()}).isOk());
+  ASSERT_TRUE(g1.gpu(gateKernel(gate, Engine::Gpu, ContractAccess::Read), {a.view()}).isOk());
+  ASSERT_TRUE(g2.gpu(gateKernel(gate, Engine::Gpu, ContractAccess::Read), {b.view()}).isOk());
   auto e1 = rt->prepare(g1), e2 = rt->prepare(g2);
   ASSERT_TRUE(e1.isOk() && e2.isOk());
   uint64_t allocations = rt->statistics().allocations;
@@ -311,7 +312,7 @@ TEST(Completion, CancelStopsUnstartedRegions) {
   Gate gate;
   Buffer a = allocate(*rt, 4), b = allocate(*rt, 64);
   Graph g(*rt);
-  ASSERT_TRUE(g.npu(gateKernel(gate, Engine::Npu, Access::ReadWrite), {a.view()}).isOk());
+  ASSERT_TRUE(g.npu(gateKernel(gate, Engine::Npu, ContractAccess::ReadWrite), {a.view()}).isOk());
   ASSERT_TRUE(g.copy(*b.slice(0, 4), a.view()).isOk());  // depends on the NPU region
   auto exe = rt->prepare(g);
   ASSERT_TRUE(exe.isOk());
@@ -328,7 +329,7 @@ TEST(Completion, CancelStopsUnstartedRegions) {
 TEST(Completion, FailureIsReportedAndLaterRegionsSkipped) {
   auto rt = makeRuntime();
   Buffer a = allocate(*rt, 4), b = allocate(*rt, 4);
-  auto failing = std::make_shared<TestKernel>(Engine::Npu, "broken", contract({{4, 4, Access::Write, ""}}), [](auto) {
+  auto failing = std::make_shared<TestKernel>(Engine::Npu, "broken", contract({{4, 4, ContractAccess::Write, ""}}), [](auto) {
     return Status(StatusCode::Internal, "boom");
   });
   Graph g(*rt);
@@ -359,7 +360,7 @@ TEST(Completion, CrossSubmissionHazardsOrderGraphs) {
   Gate gate;
   Buffer a = allocate(*rt, 64), b = allocate(*rt, 64, Placement::GpuLocal());
   Graph producer(*rt), consumer(*rt);
-  auto writer = std::make_shared<TestKernel>(Engine::Npu, "writer", contract({{64, 4, Access::Write, ""}}),
+  auto writer = std::make_shared<TestKernel>(Engine::Npu, "writer", contract({{64, 4, ContractAccess::Write, ""}}),
                                              [&gate](std::span<const BindingSpan> s) {
                                                gate.wait();
                                                std::memset(s[0].data, 0x5a, s[0].length);
@@ -385,9 +386,9 @@ TEST(Completion, CrossSubmissionHazardsOrderGraphs) {
 TEST(Statistics, CacheMaintenanceCoversTheWholeAllocation) {
   auto rt = makeRuntime();
   Buffer shared = allocate(*rt, 256, Placement::Shared(rt->host()));
-  auto gpuWrite = std::make_shared<TestKernel>(Engine::Gpu, "g", contract({{16, 4, Access::Write, ""}}),
+  auto gpuWrite = std::make_shared<TestKernel>(Engine::Gpu, "g", contract({{16, 4, ContractAccess::Write, ""}}),
                                                [](auto) { return Status::ok(); });
-  auto npuRead = std::make_shared<TestKernel>(Engine::Npu, "n", contract({{16, 4, Access::Read, ""}}),
+  auto npuRead = std::make_shared<TestKernel>(Engine::Npu, "n", contract({{16, 4, ContractAccess::Read, ""}}),
                                               [](auto) { return Status::ok(); });
   Graph g(*rt);
   ASSERT_TRUE(g.gpu(gpuWrite, {*shared.slice(0, 16)}).isOk());

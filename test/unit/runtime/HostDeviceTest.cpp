@@ -195,8 +195,8 @@ TEST(HostNpu, TransfersOutsideABindingAreRefusedBeforeRunning) {
 
 TEST(HostGpu, SpmdVaddAndBarrierKernelEqualOracle) {
   auto code = loadFixture();
-  KernelContract contract{{{4096, 4, Access::Write, "i32 out"}, {4096, 4, Access::Read, "i32 a"},
-                           {4096, 4, Access::Read, "i32 b"}},
+  KernelContract contract{{{4096, 4, hrx::format::ContractAccess::Write, "i32 out"}, {4096, 4, hrx::format::ContractAccess::Read, "i32 a"},
+                           {4096, 4, hrx::format::ContractAccess::Read, "i32 b"}},
                           {}};
   auto vadd = makeHostGpuKernel("vadd", code, contract, {1024});
   ASSERT_TRUE(vadd.isOk()) << vadd.status().toString();
@@ -204,7 +204,7 @@ TEST(HostGpu, SpmdVaddAndBarrierKernelEqualOracle) {
   ASSERT_TRUE(run(**vadd, buffers).isOk());
   for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(buffers[0][i], buffers[1][i] + buffers[2][i]);
 
-  KernelContract two{{{4096, 4, Access::Write, ""}, {4096, 4, Access::Read, ""}}, {}};
+  KernelContract two{{{4096, 4, hrx::format::ContractAccess::Write, ""}, {4096, 4, hrx::format::ContractAccess::Read, ""}}, {}};
   auto reverse = makeHostGpuKernel("reverse64", code, two, {1024});
   ASSERT_TRUE(reverse.isOk());
   std::vector<std::vector<int32_t>> rb = {std::vector<int32_t>(1024), iota(1024)};
@@ -219,7 +219,7 @@ TEST(HostDevice, NpuAndGpuKernelsInOneGraph) {
   auto npu = rt->adoptKernel(npuKernel(copyPlan(16)));
   ASSERT_TRUE(npu.isOk());
   EXPECT_EQ(rt->statistics().allocations, 0u);
-  KernelContract contract{{{1024, 4, Access::Write, ""}, {1024, 4, Access::Read, ""}, {1024, 4, Access::Read, ""}}, {}};
+  KernelContract contract{{{1024, 4, hrx::format::ContractAccess::Write, ""}, {1024, 4, hrx::format::ContractAccess::Read, ""}, {1024, 4, hrx::format::ContractAccess::Read, ""}}, {}};
   auto gpu = makeHostGpuKernel("vadd", loadFixture(), contract, {256});
   ASSERT_TRUE(gpu.isOk());
   Buffer a = *rt->allocate(1024, Placement::Shared(rt->host())), b = *rt->allocate(1024, Placement::Shared(rt->host()));

@@ -29,7 +29,7 @@ TEST(Replay, AllocatesNothing) {
   Buffer shared = std::move(rt->allocate(4096, Placement::Shared(rt->host()))).value();
   Buffer local = std::move(rt->allocate(4096, Placement::GpuLocal())).value();
   auto kernel = std::make_shared<hrx::test::TestKernel>(
-      Engine::Npu, "invert", KernelContract{{{4096, 64, Access::ReadWrite, "bytes"}}, {}},
+      Engine::Npu, "invert", KernelContract{{{4096, 64, hrx::format::ContractAccess::ReadWrite, "bytes"}}, {}},
       [](std::span<const BindingSpan> b) {
         for (uint64_t i = 0; i < b[0].length; ++i) b[0].data[i] = ~b[0].data[i];
         return Status::ok();

@@ -17,7 +17,7 @@ TEST(Stress, TenThousandSubmissionsFromFourThreads) {
   constexpr int kThreads = 4, kPerThread = 2500;
   Buffer counter = std::move(rt->allocate(64, Placement::Shared(rt->host()))).value();
   auto increment = std::make_shared<hrx::test::TestKernel>(
-      Engine::Npu, "increment", KernelContract{{{8, 8, Access::ReadWrite, "u64"}}, {}},
+      Engine::Npu, "increment", KernelContract{{{8, 8, hrx::format::ContractAccess::ReadWrite, "u64"}}, {}},
       [](std::span<const BindingSpan> b) {
         ++*reinterpret_cast<uint64_t *>(b[0].data);
         return Status::ok();

@@ -1,6 +1,7 @@
 // Graphs, prepared executables and completions (reference §5.4, §5.5).
 #pragma once
 
+#include "hrx/format/KernelContract.h"
 #include "hrx/runtime/Memory.h"
 
 #include <chrono>
@@ -17,22 +18,14 @@ inline bool writes(Access a) { return static_cast<uint8_t>(a) & 2; }
 inline bool reads(Access a) { return static_cast<uint8_t>(a) & 1; }
 const char *accessName(Access access);
 
-// What a kernel requires of each binding, checked when a graph records the kernel.
-struct BindingContract {
-  uint64_t bytes = 0;
-  uint64_t alignment = 1;
-  Access access = Access::Read;
-  std::string layout;  // used only in diagnostics
-};
-
-struct KernelContract {
-  std::vector<BindingContract> bindings;
-  std::vector<uint8_t> constants;
-  // Every binding: 0 < bytes <= INT64_MAX and a power-of-two alignment.
-  Status validate() const;
-  // Count, length, alignment (offset and address), and no overlapping writable views.
-  Status check(std::span<const BufferView> views) const;
-};
+// What a kernel requires of its bindings: the artifact's KernelContract (one definition, in
+// hrx/format/KernelContract.h).
+using format::BindingContract;
+using format::KernelContract;
+Access accessOf(format::ContractAccess access);
+// The recording-time check: count, length, alignment (offset and address), and no
+// overlapping views where either is written.
+Status checkContract(const KernelContract &contract, std::span<const BufferView> views);
 
 // One host address range handed to a kernel.
 struct BindingSpan {

@@ -2,7 +2,9 @@
 // test build so the host device can be tested before the compiler produces artifacts.
 #include "hrx/format/HostAbi.h"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 extern "C" {
 
@@ -18,6 +20,13 @@ void addOne(void *const *records) {
   auto *in = static_cast<const int32_t *>(records[0]);
   auto *out = static_cast<int32_t *>(records[1]);
   for (int i = 0; i < 16; ++i) out[i] = in[i] + 1;
+}
+
+// copy64 after 300 ms: long enough for a short --timeout to expire first.
+__attribute__((visibility("default"))) void slowCopy(void *const *records) __asm__("hrx.stage.slow_copy64");
+void slowCopy(void *const *records) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::memcpy(records[1], records[0], 64);
 }
 
 // records = {input, accumulator (state), output}: output = running sum of the period's inputs.

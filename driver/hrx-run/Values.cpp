@@ -1,0 +1,325 @@
+#include "Values.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <sstream>
+
+namespace hrx::run {
+namespace {
+
+struct TypeInfo {
+  ElementType type;
+  const char *name;
+  size_t size;
+  const char *npy;  // NumPy descr; null when NumPy has none
+};
+constexpr TypeInfo kTypes[] = {
+    {ElementType::I8, "i8", 1, "|i1"},     {ElementType::I16, "i16", 2, "<i2"},   {ElementType::I32, "i32", 4, "<i4"},
+    {ElementType::I64, "i64", 8, "<i8"},   {ElementType::U8, "ui8", 1, "|u1"},    {ElementType::U16, "ui16", 2, "<u2"},
+    {ElementType::U32, "ui32", 4, "<u4"},  {ElementType::U64, "ui64", 8, "<u8"},  {ElementType::F32, "f32", 4, "<f4"},
+    {ElementType::F64, "f64", 8, "<f8"},   {ElementType::BF16, "bf16", 2, nullptr},
+};
+
+const TypeInfo &info(ElementType type) { return kTypes[static_cast<size_t>(type)]; }
+
+bool isFloat(ElementType t) { return t == ElementType::F32 || t == ElementType::F64 || t == ElementType::BF16; }
+bool isSigned(ElementType t) {
+  return t == ElementType::I8 || t == ElementType::I16 || t == ElementType::I32 || t == ElementType::I64;
+}
+
+Status invalid(const std::string &spec, const std::string &what) {
+  return Status(StatusCode::InvalidArgument, "invalid value '" + spec + "': " + what);
+}
+
+StatusOr<std::vector<uint8_t>> readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(StatusCode::NotFound, "cannot read '" + path + "': " + std::strerror(errno));
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
+}
+
+uint16_t toBf16(float f) {
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return 0x7fc0;
+  bits += 0x7fff + ((bits >> 16) & 1);  // round to nearest even
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+double loadElement(ElementType type, const uint8_t *p) {
+  auto get = [&]<typename T>(T) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<double>(v);
+  };
+  switch (type) {
+  case ElementType::I8: return get(int8_t{});
+  case ElementType::I16: return get(int16_t{});
+  case ElementType::I32: return get(int32_t{});
+  case ElementType::I64: return get(int64_t{});
+  case ElementType::U8: return get(uint8_t{});
+  case ElementType::U16: return get(uint16_t{});
+  case ElementType::U32: return get(uint32_t{});
+  case ElementType::U64: return get(uint64_t{});
+  case ElementType::F32: return get(float{});
+  case ElementType::F64: return get(double{});
+  case ElementType::BF16: {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    return std::bit_cast<float>(uint32_t(h) << 16);
+  }
+  }
+  return 0;
+}
+
+std::string elementText(ElementType type, const uint8_t *p) {
+  std::ostringstream os;
+  if (type == ElementType::I64 || type == ElementType::U64) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    if (type == ElementType::I64)
+      os << static_cast<int64_t>(v);
+    else
+      os << v;
+  } else {
+    os.precision(isFloat(type) ? 9 : 20);
+    os << loadElement(type, p);
+  }
+  return os.str();
+}
+
+// Appends one literal of `type` to `out`.
+Status appendLiteral(ElementType type, const std::string &text, std::vector<uint8_t> &out, const std::string &spec) {
+  auto put = [&](auto v) {
+    const auto *b = reinterpret_cast<const uint8_t *>(&v);
+    out.insert(out.end(), b, b + sizeof v);
+  };
+  char *end = nullptr;
+  errno = 0;
+  if (isFloat(type)) {
+    double v = std::strtod(text.c_str(), &end);
+    if (*end || end == text.c_str()) return invalid(spec, "'" + text + "' is not a number");
+    if (type == ElementType::F32) put(static_cast<float>(v));
+    if (type == ElementType::F64) put(v);
+    if (type == ElementType::BF16) put(toBf16(static_cast<float>(v)));
+    return Status::ok();
+  }
+  auto checkRange = [&](bool fits) {
+    return fits ? Status::ok() : invalid(spec, "'" + text + "' is out of range for " + elementTypeName(type));
+  };
+  if (isSigned(type)) {
+    long long v = std::strtoll(text.c_str(), &end, 0);
+    if (*end || end == text.c_str()) return invalid(spec, "'" + text + "' is not an integer");
+    unsigned bits = static_cast<unsigned>(elementSize(type) * 8);
+    bool fits = errno != ERANGE && (bits == 64 || (v >= -(1ll << (bits - 1)) && v < (1ll << (bits - 1))));
+    if (Status s = checkRange(fits); !s) return s;
+    for (unsigned i = 0; i < bits / 8; ++i) out.push_back(static_cast<uint8_t>(static_cast<unsigned long long>(v) >> (8 * i)));
+    return Status::ok();
+  }
+  if (text.starts_with('-')) return invalid(spec, "'" + text + "' is negative for unsigned " + elementTypeName(type));
+  unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+  if (*end || end == text.c_str()) return invalid(spec, "'" + text + "' is not an integer");
+  unsigned bits = static_cast<unsigned>(elementSize(type) * 8);
+  if (Status s = checkRange(errno != ERANGE && (bits == 64 || v < (1ull << bits))); !s) return s;
+  for (unsigned i = 0; i < bits / 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  return Status::ok();
+}
+
+// A NumPy header value for `key` ("'descr': '<i4'" -> "<i4"; "'shape': (2, 3)" -> "2, 3").
+std::optional<std::string> npyField(const std::string &header, const std::string &key) {
+  size_t at = header.find("'" + key + "'");
+  if (at == std::string::npos) return std::nullopt;
+  size_t colon = header.find(':', at);
+  if (colon == std::string::npos) return std::nullopt;
+  size_t begin = header.find_first_not_of(' ', colon + 1);
+  if (begin == std::string::npos) return std::nullopt;
+  char open = header[begin];
+  char close = open == '\'' ? '\'' : open == '(' ? ')' : ',';
+  size_t end = header.find(close, begin + 1);
+  if (end == std::string::npos) return std::nullopt;
+  if (close == ',') return header.substr(begin, end - begin);
+  return header.substr(begin + 1, end - begin - 1);
+}
+
+StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &file) {
+  auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, path + ": not a valid .npy file: " + what); };
+  if (file.size() < 10 || std::memcmp(file.data(), "\x93NUMPY", 6) != 0) return bad("missing the \\x93NUMPY magic");
+  uint8_t major = file[6];
+  size_t headerLength, headerStart;
+  if (major == 1) {
+    headerLength = file[8] | size_t(file[9]) << 8;
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (file.size() < 12) return bad("truncated header");
+    headerLength = file[8] | size_t(file[9]) << 8 | size_t(file[10]) << 16 | size_t(file[11]) << 24;
+    headerStart = 12;
+  } else {
+    return bad("format version " + std::to_string(major) + " is not 1, 2 or 3");
+  }
+  if (headerStart + headerLength > file.size()) return bad("the header runs past the end of the file");
+  std::string header(file.begin() + headerStart, file.begin() + headerStart + headerLength);
+  auto descr = npyField(header, "descr");
+  auto shape = npyField(header, "shape");
+  auto fortran = npyField(header, "fortran_order");
+  if (!descr || !shape || !fortran) return bad("the header lacks descr, fortran_order or shape");
+  Value value;
+  std::string d = *descr;
+  if (d.size() == 3 && d[0] == '=') d[0] = '<';
+  if (d == "<i1" || d == "<u1") d[0] = '|';
+  for (const TypeInfo &t : kTypes)
+    if (t.npy && d == t.npy) value.type = t.type;
+  if (!value.type) return bad("unsupported dtype '" + *descr + "'");
+  std::stringstream dims(*shape);
+  for (std::string dim; std::getline(dims, dim, ',');) {
+    size_t first = dim.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    value.shape.push_back(std::strtoull(dim.c_str() + first, nullptr, 10));
+  }
+  if (fortran->starts_with("True") && value.shape.size() > 1) return bad("Fortran-order arrays are not supported");
+  value.bytes.assign(file.begin() + headerStart + headerLength, file.end());
+  if (value.bytes.size() != value.elementCount() * elementSize(*value.type))
+    return bad("the data holds " + std::to_string(value.bytes.size()) + " bytes, the shape needs " +
+               std::to_string(value.elementCount() * elementSize(*value.type)));
+  return value;
+}
+
+}  // namespace
+
+const char *elementTypeName(ElementType type) { return info(type).name; }
+size_t elementSize(ElementType type) { return info(type).size; }
+
+uint64_t Value::elementCount() const {
+  if (!type) return bytes.size();
+  uint64_t n = 1;
+  for (uint64_t d : shape) n *= d;
+  return n;
+}
+
+StatusOr<Value> parseValue(const std::string &spec) {
+  if (spec.starts_with('@')) {
+    std::string path = spec.substr(1);
+    auto file = readFile(path);
+    if (!file) return file.status();
+    if (path.ends_with(".npy")) return parseNpy(path, *file);
+    Value raw;
+    raw.shape = {file->size()};
+    raw.bytes = std::move(*file);
+    return raw;
+  }
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos) return invalid(spec, "expected [DIMSx]TYPE=VALUES, @file.npy or @file.bin");
+  std::string lhs = spec.substr(0, eq), rhs = spec.substr(eq + 1);
+  Value value;
+  std::vector<std::string> parts;
+  std::stringstream ss(lhs);
+  for (std::string part; std::getline(ss, part, 'x');) parts.push_back(part);
+  if (parts.empty()) return invalid(spec, "missing element type");
+  std::string typeName = parts.back();
+  parts.pop_back();
+  for (const TypeInfo &t : kTypes)
+    if (typeName == t.name) value.type = t.type;
+  if (!value.type) return invalid(spec, "unknown element type '" + typeName + "'");
+  for (const std::string &dim : parts) {
+    char *end = nullptr;
+    unsigned long long n = std::strtoull(dim.c_str(), &end, 10);
+    if (dim.empty() || *end) return invalid(spec, "bad dimension '" + dim + "'");
+    value.shape.push_back(n);
+  }
+  uint64_t count = value.elementCount();
+  size_t size = elementSize(*value.type);
+  if (rhs.starts_with('@')) {
+    auto file = readFile(rhs.substr(1));
+    if (!file) return file.status();
+    if (file->size() != count * size)
+      return invalid(spec, rhs.substr(1) + " holds " + std::to_string(file->size()) + " bytes, the shape needs " +
+                               std::to_string(count * size));
+    value.bytes = std::move(*file);
+    return value;
+  }
+  for (char &c : rhs)
+    if (c == '[' || c == ']' || c == ',') c = ' ';
+  std::stringstream literals(rhs);
+  for (std::string literal; literals >> literal;)
+    if (Status s = appendLiteral(*value.type, literal, value.bytes, spec); !s) return s;
+  uint64_t given = value.bytes.size() / size;
+  if (given == 1 && count > 1) {  // splat
+    std::vector<uint8_t> one = value.bytes;
+    for (uint64_t i = 1; i < count; ++i) value.bytes.insert(value.bytes.end(), one.begin(), one.end());
+  } else if (given != count) {
+    return invalid(spec, "the shape has " + std::to_string(count) + " elements but " + std::to_string(given) +
+                             " values were given");
+  }
+  return value;
+}
+
+std::string formatValue(const Value &value, size_t limit) {
+  std::ostringstream os;
+  if (!value.type) {
+    os << value.bytes.size() << "xui8=";
+    for (size_t i = 0; i < value.bytes.size() && i < limit; ++i) os << (i ? " " : "") << unsigned(value.bytes[i]);
+    if (value.bytes.size() > limit) os << " ...";
+    return os.str();
+  }
+  for (uint64_t d : value.shape) os << d << "x";
+  os << elementTypeName(*value.type) << "=";
+  size_t size = elementSize(*value.type);
+  uint64_t n = value.bytes.size() / size;
+  for (uint64_t i = 0; i < n && i < limit; ++i) os << (i ? " " : "") << elementText(*value.type, &value.bytes[i * size]);
+  if (n > limit) os << " ...";
+  return os.str();
+}
+
+Status writeValue(const std::string &path, const Value &value) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status(StatusCode::Unavailable, "cannot write '" + path + "': " + std::strerror(errno));
+  bool npy = path.ends_with(".npy");
+  if (npy && (!value.type || !info(*value.type).npy))
+    return Status(StatusCode::InvalidArgument,
+                  "cannot write '" + path + "' as .npy: the binding's element type is unknown or has no NumPy dtype; "
+                                            "give it a typed --input, or write raw bytes with a .bin path");
+  if (npy) {
+    std::string shape;
+    for (size_t i = 0; i < value.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(value.shape[i]);
+    if (value.shape.size() == 1) shape += ",";
+    std::string header = "{'descr': '" + std::string(info(*value.type).npy) + "', 'fortran_order': False, 'shape': (" +
+                         shape + "), }";
+    size_t total = 10 + header.size() + 1;
+    header.append((64 - total % 64) % 64, ' ');
+    header.push_back('\n');
+    out.write("\x93NUMPY\x01\x00", 8);
+    char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+    out.write(len, 2);
+    out << header;
+  }
+  out.write(reinterpret_cast<const char *>(value.bytes.data()), static_cast<std::streamsize>(value.bytes.size()));
+  if (!out) return Status(StatusCode::Unavailable, "writing '" + path + "' failed");
+  return Status::ok();
+}
+
+std::optional<std::string> compareValues(const Value &expected, const Value &actual, double tolerance) {
+  if (expected.bytes.size() != actual.bytes.size())
+    return "holds " + std::to_string(actual.bytes.size()) + " bytes; expected " + std::to_string(expected.bytes.size());
+  if (!expected.type) {
+    for (size_t i = 0; i < expected.bytes.size(); ++i)
+      if (expected.bytes[i] != actual.bytes[i])
+        return "byte at index " + std::to_string(i) + " (" + std::to_string(actual.bytes[i]) +
+               ") does not match the expected (" + std::to_string(expected.bytes[i]) + ")";
+    return std::nullopt;
+  }
+  ElementType type = *expected.type;
+  size_t size = elementSize(type);
+  for (size_t i = 0; i * size < expected.bytes.size(); ++i) {
+    const uint8_t *e = &expected.bytes[i * size], *a = &actual.bytes[i * size];
+    bool equal = isFloat(type) ? std::fabs(loadElement(type, e) - loadElement(type, a)) <= tolerance ||
+                                     (std::isnan(loadElement(type, e)) && std::isnan(loadElement(type, a)))
+                               : std::memcmp(e, a, size) == 0;
+    if (!equal)
+      return "element at index " + std::to_string(i) + " (" + elementText(type, a) + ") does not match the expected (" +
+             elementText(type, e) + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace hrx::run

@@ -1,0 +1,41 @@
+// hrx-run's buffer values: IREE-style typed literals ("4xi32=1 2 3 4"), NumPy files
+// ("@x.npy"), raw files ("@x.bin", "4xf32=@x.bin"), their printing and comparison.
+#pragma once
+
+#include "hrx/runtime/Status.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hrx::run {
+
+enum class ElementType { I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, BF16 };
+
+// Contents of one binding. `type` is empty for raw bytes of unknown type.
+struct Value {
+  std::optional<ElementType> type;
+  std::vector<uint64_t> shape;
+  std::vector<uint8_t> bytes;
+  uint64_t elementCount() const;
+};
+
+// "[DIMSx]TYPE=v v ...", "[DIMSx]TYPE=@raw.bin", "@file.npy" or "@raw.bin". A single literal
+// value is splatted over the shape. Brackets and commas in literals are ignored.
+StatusOr<Value> parseValue(const std::string &spec);
+
+// "4xi32=1 2 3 4" (at most `limit` elements, then "...").
+std::string formatValue(const Value &value, size_t limit = 1024);
+
+// NumPy .npy (format 1.0) when `path` ends in .npy and the type is known; raw bytes otherwise.
+Status writeValue(const std::string &path, const Value &value);
+
+// Empty when equal (floats within `tolerance`, absolute); otherwise the first difference:
+// "element at index 3 (5) does not match the expected (4)".
+std::optional<std::string> compareValues(const Value &expected, const Value &actual, double tolerance);
+
+const char *elementTypeName(ElementType type);
+size_t elementSize(ElementType type);
+
+}  // namespace hrx::run

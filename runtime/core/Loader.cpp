@@ -1,0 +1,126 @@
+#include "hrx/runtime/Loader.h"
+
+#include "hrx/runtime/Admission.h"
+#include "hrx/runtime/HostDevice.h"
+
+#include <algorithm>
+
+namespace hrx::runtime {
+namespace {
+
+// The contract an image's binding rows state, for images without .hrx.contract.
+KernelContract contractFromRows(std::span<const format::xdna::Binding> rows) {
+  KernelContract contract;
+  for (const format::xdna::Binding &row : rows) {
+    if (row.kind == format::xdna::BindingKind::None) {
+      contract.bindings.push_back({1, 1, format::ContractAccess::Read, "unused slot"});
+      continue;
+    }
+    bool read = row.access & format::xdna::kAccessRead, write = row.access & format::xdna::kAccessWrite;
+    format::ContractAccess access = read && write ? format::ContractAccess::ReadWrite
+                                    : write       ? format::ContractAccess::Write
+                                                  : format::ContractAccess::Read;
+    contract.bindings.push_back({row.minimumByteLength, std::max<uint64_t>(row.minimumAlignment, 1), access, ""});
+  }
+  return contract;
+}
+
+Status collect(const format::Artifact &artifact, std::vector<ArtifactEntry> &out) {
+  switch (artifact.kind) {
+  case format::ArtifactKind::Fat:
+    for (const format::Artifact &member : artifact.members)
+      if (Status s = collect(member, out); !s) return s;
+    return Status::ok();
+  case format::ArtifactKind::Xdna: {
+    const format::xdna::Image &image = *artifact.xdna;
+    for (const format::xdna::Entry &entry : image.entries) {
+      ArtifactEntry e{entry.name, Engine::Npu, &artifact, {}, image.header.columns};
+      if (artifact.contracts && artifact.contracts->count(entry.name))
+        e.contract = artifact.contracts->at(entry.name);
+      else
+        e.contract = contractFromRows(image.bindingsOf(entry));
+      out.push_back(std::move(e));
+    }
+    return Status::ok();
+  }
+  case format::ArtifactKind::Amdgpu:
+    if (!artifact.contracts)
+      return Status(StatusCode::InvalidArgument,
+                    "AMDGPU artifact for " + artifact.target + " has no .hrx.contract section: its entries are unknown");
+    for (const auto &[name, contract] : *artifact.contracts)
+      out.push_back(ArtifactEntry{name, Engine::Gpu, &artifact, contract, 0});
+    return Status::ok();
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+StatusOr<std::vector<ArtifactEntry>> listEntries(const format::Artifact &artifact) {
+  std::vector<ArtifactEntry> entries;
+  if (Status s = collect(artifact, entries); !s) return s;
+  if (entries.empty()) return Status(StatusCode::InvalidArgument, "the artifact has no entries");
+  return entries;
+}
+
+StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries, const std::string &name,
+                                          Engine preferred) {
+  if (entries.empty()) return Status(StatusCode::NotFound, "the artifact has no entries");
+  if (name.empty()) return &entries.front();
+  const ArtifactEntry *found = nullptr;
+  for (const ArtifactEntry &e : entries)
+    if (e.name == name && (!found || e.engine == preferred)) found = &e;
+  if (found) return found;
+  std::string names;
+  for (const ArtifactEntry &e : entries) names += (names.empty() ? "" : ", ") + e.name;
+  return Status(StatusCode::NotFound, "entry '" + name + "' was not found; the artifact has: " + names);
+}
+
+Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns) {
+  const format::Artifact &artifact = *entry.member;
+  if (artifact.target != device.target)
+    return Status(StatusCode::FailedPrecondition, "artifact and device targets differ: the artifact is for " +
+                                                      artifact.target + ", the device is " + device.target);
+  if (entry.engine == Engine::Npu) {
+    if (requestedColumns != entry.columns)
+      return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) +
+                                                        " column(s); " + std::to_string(requestedColumns) +
+                                                        " were requested");
+    if (artifact.referenceOnly())
+      return Status(StatusCode::FailedPrecondition,
+                    "the image is reference-only: it carries no native AIE2P core code (" +
+                        artifact.identity->referenceOnlyReason +
+                        "), so the npu device cannot run it; run it on the host reference device with --device=host");
+  }
+  auto library = findNativeLibrary();
+  if (!library) return library.status();
+  return Status(StatusCode::Unimplemented, "native " + std::string(entry.engine == Engine::Npu ? "NPU" : "GPU") +
+                                               " execution through " + *library +
+                                               " is not implemented by this runtime; run with --device=host");
+}
+
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload) {
+  const format::Artifact &artifact = *entry.member;
+  const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
+  if (!host)
+    return Status(StatusCode::FailedPrecondition, "the " + artifact.target +
+                                                      " artifact has no host code (.hrx.host): the host reference "
+                                                      "device cannot run entry '" + entry.name + "'");
+  auto code = HostCode::load(std::as_bytes(std::span(*host)), artifact.target + " .hrx.host");
+  if (!code) return code.status();
+  if (entry.engine == Engine::Gpu) {
+    if (workload.empty())
+      return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name +
+                                                     "' needs its workload (the kernel definition's u64 workload "
+                                                     "arguments) to evaluate the launch program; pass --workload");
+    return makeHostGpuKernel(entry.name, *code, entry.contract, workload);
+  }
+  auto plan = std::find_if(artifact.plans.begin(), artifact.plans.end(),
+                           [&](const format::ArrayPlan &p) { return p.name == entry.name; });
+  if (plan == artifact.plans.end())
+    return Status(StatusCode::FailedPrecondition, "the image has no array plan (.hrx.plan) for entry '" + entry.name +
+                                                      "': the host reference device cannot run it");
+  return makeHostNpuKernel(*plan, *code, entry.contract);
+}
+
+}  // namespace hrx::runtime

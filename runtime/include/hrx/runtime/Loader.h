@@ -1,0 +1,43 @@
+// From a validated artifact (hrx/format/Artifact.h) to runnable kernels: entry listing,
+// admission of an artifact on a device, and loading entries on the host reference device.
+#pragma once
+
+#include "hrx/format/Artifact.h"
+#include "hrx/runtime/Graph.h"
+#include "hrx/runtime/Memory.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hrx::runtime {
+
+// One runnable export of an artifact (fat containers contribute their members' entries).
+struct ArtifactEntry {
+  std::string name;
+  Engine engine = Engine::Npu;           // Npu for .xdna entries, Gpu for AMDGPU kernels
+  const format::Artifact *member = nullptr;  // the .xdna or AMDGPU artifact holding it
+  KernelContract contract;
+  uint32_t columns = 0;  // .xdna: the partition width the image was built for
+};
+
+// Every entry, in artifact order. .xdna contracts come from .hrx.contract when present,
+// else from the binding rows (an unused NONE row becomes a 1-byte "unused slot").
+StatusOr<std::vector<ArtifactEntry>> listEntries(const format::Artifact &artifact);
+
+// The entry called `name` ("" = the first entry). For a fat artifact holding the name for
+// several targets, the one matching `preferred` wins. NotFound lists the available names.
+StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries, const std::string &name,
+                                          Engine preferred);
+
+// Whether `entry` may run natively on `device`: the artifact's target equals the device's,
+// the requested columns equal the image's, the image is not reference-only, and the native
+// library is installed. Native execution itself needs the hardware runtime (libamdf), which
+// this build does not drive: past those checks the answer is Unimplemented, saying so.
+Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+
+// Loads `entry` on the host reference device: the member's .hrx.host code, plus its array plan
+// (.xdna) or launch program (AMDGPU, evaluated on `workload`).
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
+
+}  // namespace hrx::runtime
