@@ -30,6 +30,11 @@ bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation) {
   return false;
 }
 
+std::string displayName(const clang::FunctionDecl *function) {
+  if (clang::isLambdaCallOperator(function)) return "lambda";
+  return function->getNameAsString();
+}
+
 bool isFloatAtomicMax(const clang::AtomicExpr *expr) {
   switch (expr->getOp()) {
     case clang::AtomicExpr::AO__atomic_fetch_max:
@@ -69,6 +74,20 @@ public:
     const clang::FunctionDecl *saved = current_;
     if (function && function->doesThisDeclarationHaveABody()) current_ = function;
     bool result = clang::DynamicRecursiveASTVisitor::TraverseDecl(decl);
+    current_ = saved;
+    return result;
+  }
+
+  // A lambda's body belongs to its call operator; a generic lambda is checked per instantiation.
+  bool TraverseLambdaExpr(clang::LambdaExpr *lambda) override {
+    const clang::FunctionDecl *saved = current_;
+    bool result = true;
+    if (clang::FunctionTemplateDecl *generic = lambda->getDependentCallOperator()) {
+      for (clang::FunctionDecl *instance : generic->specializations()) result = result && TraverseDecl(instance);
+    } else {
+      current_ = lambda->getCallOperator();
+      result = clang::DynamicRecursiveASTVisitor::TraverseLambdaExpr(lambda);
+    }
     current_ = saved;
     return result;
   }
@@ -147,7 +166,10 @@ public:
   }
 
 private:
+  // Reports once per code and location: a template's instantiations share their source.
   diag::DiagnosticBuilder report(diag::DiagId id, clang::SourceLocation loc) {
+    if (!reported_.insert({static_cast<unsigned>(id), loc.getRawEncoding()}).second)
+      return diag::DiagnosticBuilder(nullptr, {});
     auto builder = engine_.report(id, mapper_.range(clang::SourceRange(loc, loc)));
     builder.arg("target", targetName(target_));
     return builder;
@@ -262,9 +284,9 @@ private:
     if (!first) return;  // a single function that does not call itself
     std::string path;
     for (const clang::FunctionDecl *f : component)
-      if (f != caller) path += (path.empty() ? " through '" : "', '") + f->getNameAsString();
+      if (f != caller) path += (path.empty() ? " through '" : "', '") + displayName(f);
     if (!path.empty()) path += "'";
-    report(diag::DiagId::CxxRecursion, first->loc).arg("name", caller->getNameAsString()).arg("path", path);
+    report(diag::DiagId::CxxRecursion, first->loc).arg("name", displayName(caller)).arg("path", path);
   }
 
   clang::ASTContext &ast_;
@@ -276,6 +298,7 @@ private:
   std::vector<ExternalCall> &externalCalls_;
   clang::ASTNameGenerator names_;
   const clang::FunctionDecl *current_ = nullptr;
+  llvm::DenseSet<std::pair<unsigned, clang::SourceLocation::UIntTy>> reported_;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallEdge>> calls_;
   std::vector<const clang::FunctionDecl *> order_;
 };

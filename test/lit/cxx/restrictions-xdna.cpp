@@ -30,3 +30,22 @@ Fixed *cast(Filter *f) {
 }
 
 [[loom::kernel]] void kernel() {}  // expected-error {{kernel 'kernel' cannot be compiled for an NPU worker}}
+
+// Recursion through templates and self-calling lambdas is found per instantiation; code shared by
+// several instantiations is reported once.
+template <class T> T tfact(T n) {
+  return n <= 1 ? 1 : n * tfact(n - 1);  // expected-error {{recursion is not supported in NPU workers: 'tfact' calls itself}}
+}
+int useTemplates() { return tfact(4) + tfact(4L); }
+
+template <int N> int depth() { return depth<N - 1>() + 1; }  // distinct functions: no recursion
+template <> int depth<0>() { return 0; }
+int useDepth() { return depth<3>(); }
+
+int viaLambda(int n) {
+  auto self = [](this auto const &self, int k) -> int {
+    return k <= 1 ? 1 : k * self(k - 1);  // expected-error {{recursion is not supported in NPU workers: 'lambda' calls itself}}
+  };
+  auto twice = [](auto x) { return x * 2; };
+  return self(n) + twice(1) + twice(2L);
+}
