@@ -1,6 +1,7 @@
 #include "hrx/Compiler.h"
 
 #include "hrx/Version.h"
+#include "hrx/bridge/Program.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
 #include "hrx/loom/Loom.h"
@@ -124,7 +125,26 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
       diags.report(diag::DiagId::LinkNoBackend, {}).arg("target", target.name());
   if (failed()) return result;
 
-  notImplemented(diags, "linking Loom modules into a program");
+  std::unique_ptr<bridge::Program> program = bridge::buildProgram(std::move(modules), request, diags);
+  if (!program) return result;
+  if (program->contracts.size() == 1) {
+    result.contractJson = program->contracts.front().toJson();
+  } else {
+    format::ContractTable table;
+    for (const bridge::KernelContract &contract : program->contracts) table[contract.symbol] = contract.toFormat();
+    result.contractJson = format::writeContractTable(table);
+  }
+
+  if (targets.size() > 1) {
+    notImplemented(diags, "fat artifacts (several targets in one invocation)");
+    return result;
+  }
+  std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front().kind);
+  bridge::BackendRequest backendRequest{*program, targets.front(), request.options, request.emit};
+  std::optional<std::vector<uint8_t>> bytes = backend->emit(backendRequest, diags);
+  if (!bytes || failed()) return result;
+  result.bytes = std::move(*bytes);
+  result.ok = true;
   return result;
 }
 

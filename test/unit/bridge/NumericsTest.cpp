@@ -1,6 +1,7 @@
 // bfp16ebs8 encoding and the 8x8x8 MMA (core/builtins/Numerics.c, as compiled into host shared
 // objects) against an independent oracle written here from npu5-hardware.md §6.1's closed form:
 // q = floor(±M / 2^(17 + E - e)), value = q * 2^(E - 133).
+#include "Bfp16Oracle.h"
 #include "HostLibrary.h"
 
 #include "hrx/bridge/Builtins.h"
@@ -8,9 +9,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 
-#include <bit>
 #include <cmath>
-#include <random>
 
 namespace hrx::bridge::test {
 namespace {
@@ -37,57 +36,6 @@ std::vector<uint8_t> buildBuiltinsLibrary() {
   auto so = hostSharedObject(module, {});
   EXPECT_TRUE(so.has_value()) << (so ? "" : so.error());
   return so ? *so : std::vector<uint8_t>{};
-}
-
-// ---- independent oracle ----
-struct OracleBlock {
-  uint8_t exponent;
-  int8_t q[8];
-};
-
-int64_t floorDiv(int64_t value, int64_t divisor) {
-  return value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor);
-}
-
-OracleBlock oracleEncode(const float *values) {
-  OracleBlock block{};
-  int fields[8];
-  for (int i = 0; i < 8; ++i) {
-    fields[i] = static_cast<int>((std::bit_cast<uint32_t>(values[i]) >> 23) & 0xFF);
-    block.exponent = std::max<uint8_t>(block.exponent, static_cast<uint8_t>(fields[i]));
-  }
-  for (int i = 0; i < 8; ++i) {
-    uint32_t bits = std::bit_cast<uint32_t>(values[i]);
-    int64_t magnitude = (bits & 0x7FFFFF) | (fields[i] ? 0x800000 : 0);
-    int64_t signedMagnitude = (bits >> 31) ? -magnitude : magnitude;
-    int shift = 17 + block.exponent - fields[i];
-    block.q[i] = static_cast<int8_t>(shift >= 62 ? (signedMagnitude < 0 ? -1 : 0)
-                                                 : floorDiv(signedMagnitude, int64_t{1} << shift));
-  }
-  return block;
-}
-
-double oracleDecode(const OracleBlock &block, int i) { return std::ldexp(double(block.q[i]), block.exponent - 133); }
-
-float bf16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
-
-// One block of 8 values: mixed signs, exponents spread over >= 8 octaves, zeros and subnormals.
-void randomBlock(std::mt19937 &rng, uint16_t *out) {
-  int base = std::uniform_int_distribution<int>(1, 230)(rng);
-  int spread = std::uniform_int_distribution<int>(8, 24)(rng);
-  for (int i = 0; i < 8; ++i) {
-    int kind = std::uniform_int_distribution<int>(0, 15)(rng);
-    uint32_t sign = std::uniform_int_distribution<uint32_t>(0, 1)(rng) << 15;
-    uint32_t mantissa = std::uniform_int_distribution<uint32_t>(0, 127)(rng);
-    uint32_t exponent = std::min(254, base + std::uniform_int_distribution<int>(0, spread)(rng));
-    if (kind == 0) exponent = 0, mantissa = 0;   // ±0
-    else if (kind == 1) exponent = 0;             // subnormal (or zero)
-    out[i] = static_cast<uint16_t>(sign | (exponent << 7) | mantissa);
-  }
-  if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {  // force the full spread
-    out[0] = static_cast<uint16_t>((out[0] & 0x807F) | (std::min(254, base + 8) << 7));
-    out[1] = static_cast<uint16_t>((out[1] & 0x807F) | (base << 7));
-  }
 }
 
 class NumericsTest : public ::testing::Test {
@@ -170,21 +118,10 @@ TEST_F(NumericsTest, MmaMatchesOracleOnRandomMatrices) {
     encode(lhs, a, 8);
     encode(rhs, b, 8);
     mma(a, b, acc, out, 8, 8, 8);
-    OracleBlock lb[8], rb[8];
-    for (int blk = 0; blk < 8; ++blk) {
-      float lv[8], rv[8];
-      for (int i = 0; i < 8; ++i) lv[i] = bf16ToFloat(lhs[blk * 8 + i]), rv[i] = bf16ToFloat(rhs[blk * 8 + i]);
-      lb[blk] = oracleEncode(lv);
-      rb[blk] = oracleEncode(rv);
-    }
-    for (int r = 0; r < 8; ++r)
-      for (int c = 0; c < 8; ++c) {
-        double sum = 0.0;
-        for (int k = 0; k < 8; ++k) sum += oracleDecode(lb[r], k) * oracleDecode(rb[k], c);
-        float expected = static_cast<float>(sum + double(acc[r * 8 + c]));
-        ASSERT_EQ(std::bit_cast<uint32_t>(out[r * 8 + c]), std::bit_cast<uint32_t>(expected))
-            << "matrix " << m << " (" << r << ", " << c << ")";
-      }
+    float expected[64];
+    oracleMma(lhs, rhs, acc, expected);
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i])) << "matrix " << m << " element " << i;
   }
 }
 

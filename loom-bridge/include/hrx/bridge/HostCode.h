@@ -28,3 +28,24 @@ std::expected<std::vector<uint8_t>, std::string> hostSharedObject(llvm::Module &
 std::expected<void, std::string> optimizeForHost(llvm::Module &module, const HostCodeOptions &options);
 
 }  // namespace hrx::bridge
+
+#include "hrx/bridge/Program.h"
+#include "hrx/diag/Diagnostic.h"
+
+#include <llvm/IR/LLVMContext.h>
+
+#include <memory>
+
+namespace hrx::bridge {
+
+// Lowers the program's stage functions and kernels into a new module with the HostAbi.h entry
+// points ("hrx.stage.*", "hrx.kernel.*", "hrx.launch.*"). Null after reporting errors.
+std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
+                                           diag::DiagnosticEngine &diags);
+
+// lowerForHost + hostSharedObject: the host reference code other targets embed (e.g. the .xdna
+// section .hrx.host). nullopt after reporting errors.
+std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const HostCodeOptions &options,
+                                                  diag::DiagnosticEngine &diags);
+
+}  // namespace hrx::bridge

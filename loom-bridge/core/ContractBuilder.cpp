@@ -1,0 +1,266 @@
+// KernelContracts from the specialized program: per launch buffer, the bytes its views reach, the
+// alignment its assume facts promise, and the access its uses perform.
+#include "ContractBuilder.h"
+
+#include "hrx/bridge/IrQueries.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace hrx::bridge {
+
+using loom::Operation;
+using loom::Value;
+
+const char *accessName(Access access) {
+  switch (access) {
+  case Access::Read: return "Read";
+  case Access::Write: return "Write";
+  case Access::ReadWrite: return "ReadWrite";
+  case Access::None: return "None";
+  }
+  return "None";
+}
+
+format::KernelContract KernelContract::toFormat() const {
+  format::KernelContract out;
+  for (const BindingContract &b : bindings) {
+    if (!b.used) continue;
+    format::ContractAccess access = b.access == Access::Read    ? format::ContractAccess::Read
+                                    : b.access == Access::Write ? format::ContractAccess::Write
+                                                                : format::ContractAccess::ReadWrite;
+    out.bindings.push_back({b.bytes, b.alignment, access, b.layout});
+  }
+  for (const ContractConstant &c : constants) out.constants.insert(out.constants.end(), c.bytes.begin(), c.bytes.end());
+  return out;
+}
+
+namespace {
+
+Access operator|(Access a, Access b) { return Access(uint8_t(a) | uint8_t(b)); }
+
+struct Usage {
+  Access access = Access::None;
+  uint64_t bytes = 0;
+  uint64_t alignmentFact = 0;
+  uint64_t elementAlignment = 0;
+  std::string layout;
+  std::string failure;  // why bytes could not be derived
+  void merge(const Usage &o) {
+    access = access | o.access;
+    bytes = std::max(bytes, o.bytes);
+    alignmentFact = std::max(alignmentFact, o.alignmentFact);
+    elementAlignment = std::max(elementAlignment, o.elementAlignment);
+    if (layout.empty()) layout = o.layout;
+    if (failure.empty()) failure = o.failure;
+  }
+};
+
+// Operand uses of every value inside one top-level definition.
+using UseMap = std::map<const Value *, std::vector<std::pair<const Operation *, unsigned>>>;
+
+class ContractBuilder {
+public:
+  ContractBuilder(const Program &program, diag::DiagnosticEngine &diags) : program_(program), diags_(diags) {}
+
+  KernelContract build(const Operation &exportOp) {
+    KernelContract contract;
+    contract.symbol = std::string(exportOp.symbolName());
+    unsigned region = exportOp.name() == "kernel.def" ? 1 : 0;
+    for (const Value *arg : ir::signatureValues(exportOp, region)) {
+      if (arg->type()->kind() != loom::TypeKind::Buffer) continue;
+      Usage usage = analyzeBuffer(exportOp, arg);
+      BindingContract binding;
+      binding.name = std::string(arg->name());
+      if (usage.access == Access::None) {
+        diags_.report(diag::DiagId::LinkUnusedLaunchArgument, arg->loc())
+            .arg("name", binding.name)
+            .arg("symbol", contract.symbol);
+        contract.bindings.push_back(binding);
+        continue;
+      }
+      if (!usage.failure.empty() || usage.bytes == 0) {
+        diags_.report(diag::DiagId::LinkContractExtent, arg->loc())
+            .arg("name", binding.name)
+            .arg("reason", usage.failure.empty() ? "no view of it has a known extent" : usage.failure);
+        continue;
+      }
+      binding.used = true;
+      binding.bytes = usage.bytes;
+      binding.alignment = std::max<uint64_t>({usage.alignmentFact, usage.elementAlignment, 1});
+      binding.access = usage.access;
+      binding.addressSpace = "global";
+      binding.usage = kUsageDeviceVisible;
+      binding.layout = usage.layout;
+      contract.bindings.push_back(binding);
+    }
+    return contract;
+  }
+
+private:
+  const UseMap &uses(const Operation &def) {
+    auto [it, inserted] = useMaps_.try_emplace(&def);
+    if (inserted)
+      def.walk([&](const Operation &op) {
+        for (unsigned i = 0; i < op.numOperands(); ++i) it->second[op.operand(i)].emplace_back(&op, i);
+      });
+    return it->second;
+  }
+
+  // A proven lower bound of an index value: its folded value, or the low end of a range fact.
+  std::optional<int64_t> lowerBound(const Value *v) {
+    if (std::optional<int64_t> folded = program_.evaluateInteger(v)) return folded;
+    if (v->definingOp() && v->definingOp()->name() == "index.assume") {
+      const Operation &assume = *v->definingOp();
+      const Value *source = assume.operand(v->index());
+      for (const loom::Attribute *p : ir::predicates(assume)) {
+        auto args = p->elements();
+        if (p->str() == "range" && args.size() == 3 && args[0]->kind() == loom::AttrKind::ValueRef &&
+            (args[0]->value() == source || args[0]->value() == v) && args[1]->kind() == loom::AttrKind::Integer)
+          return args[1]->integer();
+      }
+      return lowerBound(source);
+    }
+    return std::nullopt;
+  }
+
+  // Bytes spanned by a view type placed at `offset`.
+  Usage viewExtent(const loom::Type &view, std::optional<int64_t> offset) {
+    Usage u;
+    u.layout = view.str() + " row-major";
+    const loom::Type &element = *view.elementType();
+    u.elementAlignment = ir::elementBytes(element);
+    if (!offset) {
+      u.failure = "the byte offset of " + view.str() + " is not a specialization constant";
+      return u;
+    }
+    uint64_t count = 1;
+    for (const loom::Dim &d : view.shape()) {
+      std::optional<int64_t> extent = d.isStatic() ? std::optional<int64_t>(d.extent) : lowerBound(d.dynamic);
+      if (!extent || *extent < 0) {
+        u.failure = "the extent [%" + std::string(d.dynamic->name()) + "] of " + view.str() + " has no proven lower bound";
+        return u;
+      }
+      count *= uint64_t(*extent);
+    }
+    u.bytes = uint64_t(*offset) + count * ir::elementBytes(element);
+    return u;
+  }
+
+  Usage analyzeBuffer(const Operation &def, const Value *buffer) {
+    Usage total;
+    if (!active_.insert(buffer).second) return total;  // recursive calls add nothing new
+    struct Leave {
+      std::set<const Value *> &set;
+      const Value *v;
+      ~Leave() { set.erase(v); }
+    } leave{active_, buffer};
+    auto found = uses(def).find(buffer);
+    if (found == uses(def).end()) return total;
+    for (const auto &[user, index] : found->second) {
+      std::string_view n = user->name();
+      if (n == "buffer.assume.alignment") {
+        Usage u = analyzeBuffer(def, user->result(index));
+        if (std::optional<int64_t> a = ir::integerAttr(*user, "minimum_alignment")) u.alignmentFact = std::max<uint64_t>(u.alignmentFact, *a);
+        total.merge(u);
+      } else if (n.starts_with("buffer.assume.")) {
+        total.merge(analyzeBuffer(def, user->result(index < user->numResults() ? index : 0)));
+      } else if (n == "buffer.view") {
+        Usage extent = viewExtent(*user->result(0)->type(), program_.evaluateInteger(user->operand(1)));
+        Usage access = analyzeView(def, user->result(0));
+        if (access.access != Access::None) {
+          extent.access = access.access;
+          extent.alignmentFact = access.alignmentFact;
+          total.merge(extent);
+        }
+      } else if (n == "func.call") {
+        const SymbolEntry *callee = program_.lookup(ir::symbolRef(*user));
+        std::span<Value *const> params = callee ? ir::signatureValues(*callee->op, 0) : std::span<Value *const>();
+        if (index < params.size()) total.merge(analyzeBuffer(*callee->op, params[index]));
+      } else {
+        total.access = total.access | Access::ReadWrite;  // any other use may read and write
+      }
+    }
+    return total;
+  }
+
+  // Access through a view (and the alignment facts of the stage records it feeds).
+  Usage analyzeView(const Operation &def, const Value *view) {
+    Usage total;
+    auto found = uses(def).find(view);
+    if (found == uses(def).end()) return total;
+    for (const auto &[user, index] : found->second) {
+      std::string_view n = user->name();
+      bool isBase = user->operandNamed("base") == view;
+      if ((n == "view.load" || n == "vector.load" || n == "vector.load.mask" || n == "vector.fragment.load") && isBase)
+        total.access = total.access | Access::Read;
+      else if ((n == "view.store" || n == "vector.store" || n == "vector.store.mask" || n == "vector.fragment.store") && isBase)
+        total.access = total.access | Access::Write;
+      else if (n == "view.subview")
+        total.merge(analyzeView(def, user->result(0)));
+      else if (n == "pipeline.read" || n == "pipeline.scatter") {
+        total.access = total.access | Access::Read;
+        total.alignmentFact = std::max(total.alignmentFact, recordAlignment(def, user->result(0)));
+      } else if (n == "pipeline.write") {
+        total.access = total.access | Access::Write;
+        total.alignmentFact = std::max(total.alignmentFact, recordAlignment(def, user->operand(0)));
+      } else
+        total.access = total.access | Access::ReadWrite;
+    }
+    return total;
+  }
+
+  // The largest alignment a stage/reduce callee assumes for the records of `flow`.
+  uint64_t recordAlignment(const Operation &pipeline, const Value *flow) {
+    uint64_t best = 0;
+    auto calleeParam = [&](const Operation &use, unsigned position) {
+      const SymbolEntry *callee = program_.lookup(ir::symbolRef(use));
+      std::span<Value *const> params = callee ? ir::signatureValues(*callee->op, 0) : std::span<Value *const>();
+      if (position < params.size())
+        best = std::max(best, analyzeBuffer(*callee->op, params[position]).alignmentFact);
+    };
+    // Consumers of the flow.
+    if (auto found = uses(pipeline).find(flow); found != uses(pipeline).end())
+      for (const auto &[user, index] : found->second) {
+        std::string_view n = user->name();
+        if (n == "pipeline.buffer") best = std::max(best, recordAlignment(pipeline, user->result(0)));
+        if (n == "pipeline.stage" || n == "pipeline.reduce") {
+          unsigned position = 0;
+          for (std::string_view group : {"partials", "inputs"})
+            for (const Value *v : user->operandGroup(group)) {
+              if (v == flow) calleeParam(*user, position);
+              ++position;
+            }
+        }
+      }
+    // The producer of the flow.
+    if (const Operation *producer = flow->definingOp()) {
+      std::string_view n = producer->name();
+      if (n == "pipeline.stage" || n == "pipeline.reduce") {
+        unsigned inputs = 0;
+        for (std::string_view group : {"partials", "inputs"}) inputs += producer->operandGroup(group).size();
+        calleeParam(*producer, inputs + flow->index());
+      } else if (n == "pipeline.buffer") {
+        best = std::max(best, recordAlignment(pipeline, producer->operand(0)));
+      }
+    }
+    return best;
+  }
+
+  const Program &program_;
+  diag::DiagnosticEngine &diags_;
+  std::map<const Operation *, UseMap> useMaps_;
+  std::set<const Value *> active_;
+};
+
+}  // namespace
+
+bool deriveContracts(Program &program, diag::DiagnosticEngine &diags) {
+  unsigned errors = diags.errorCount();
+  ContractBuilder builder(program, diags);
+  for (const Operation *exportOp : program.exports) program.contracts.push_back(builder.build(*exportOp));
+  return diags.errorCount() == errors;
+}
+
+}  // namespace hrx::bridge

@@ -1,0 +1,178 @@
+#include "hrx/bridge/IrQueries.h"
+
+#include <cmath>
+
+namespace hrx::bridge::ir {
+
+using loom::AttrKind;
+using loom::Attribute;
+using loom::Operation;
+
+std::span<loom::Value *const> signatureValues(const Operation &op, unsigned region) {
+  if (region >= op.numRegions() || op.region(region)->empty()) return {};
+  return op.region(region)->entryBlock()->arguments();
+}
+
+std::vector<const loom::Type *> signatureTypes(const Operation &op, unsigned region) {
+  std::vector<const loom::Type *> types;
+  for (const loom::Value *v : signatureValues(op, region)) types.push_back(v->type());
+  return types;
+}
+
+std::vector<const loom::Type *> functionResultTypes(const Operation &op) {
+  std::vector<const loom::Type *> types;
+  for (std::string_view name : {"results", "fnresults", "result_types"})
+    if (const Attribute *a = op.attr(name); a && a->kind() == AttrKind::Array) {
+      for (const Attribute *e : a->elements())
+        if (e->type()) types.push_back(e->type());
+      return types;
+    }
+  // Otherwise the body's func.return says what the function returns.
+  if (op.numRegions() == 0 || op.region(0)->empty()) return types;
+  bool found = false;
+  for (loom::Block *block : op.region(0)->blocks()) {
+    const Operation *term = block->terminator();
+    if (found || !term || term->name() != "func.return") continue;
+    for (const loom::Value *v : term->operands()) types.push_back(v->type());
+    found = true;
+  }
+  return types;
+}
+
+bool sameType(const loom::Type *a, const loom::Type *b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind() != b->kind()) return false;
+  return a->str() == b->str();
+}
+
+std::vector<IndexEntry> indexList(const Operation &op, std::string_view group) {
+  std::vector<IndexEntry> entries;
+  if (const Attribute *list = op.attr(group); list && list->kind() == AttrKind::Array) {
+    for (const Attribute *e : list->elements()) {
+      if (e->kind() == AttrKind::Integer)
+        entries.emplace_back(e->integer());
+      else if (e->kind() == AttrKind::ValueRef)
+        entries.emplace_back(static_cast<const loom::Value *>(e->value()));
+    }
+    return entries;
+  }
+  for (const loom::Value *v : op.operandGroup(group)) entries.emplace_back(v);
+  return entries;
+}
+
+namespace {
+void collectPredicates(const Attribute *a, std::vector<const Attribute *> &out) {
+  if (!a) return;
+  if (a->kind() == AttrKind::Predicate) {
+    out.push_back(a);
+    return;
+  }
+  if (a->kind() == AttrKind::Array)
+    for (const Attribute *e : a->elements()) collectPredicates(e, out);
+}
+}  // namespace
+
+std::vector<const Attribute *> predicates(const Operation &op) {
+  std::vector<const Attribute *> out;
+  for (const loom::NamedAttr &a : op.attributes()) collectPredicates(a.value, out);
+  return out;
+}
+
+namespace {
+
+// A predicate argument as a number: the bound value for SSA references, else the literal.
+std::optional<double> argumentValue(const Attribute *a, const ConfigValue &value) {
+  switch (a->kind()) {
+  case AttrKind::ValueRef: return value.isFloat ? value.floating : double(value.integer);
+  case AttrKind::Integer: return double(a->integer());
+  case AttrKind::Float: return a->floating();
+  default: return std::nullopt;
+  }
+}
+
+std::string attributeText(const Attribute *a) {
+  switch (a->kind()) {
+  case AttrKind::ValueRef: return "%" + std::string(a->value() ? a->value()->name() : "value");
+  case AttrKind::Integer: return std::to_string(a->integer());
+  case AttrKind::Float: {
+    std::string s = std::to_string(a->floating());
+    return s;
+  }
+  default: return std::string(a->str());
+  }
+}
+
+}  // namespace
+
+std::optional<bool> evaluatePredicate(const Attribute &predicate, const ConfigValue &value) {
+  std::vector<double> args;
+  for (const Attribute *a : predicate.elements()) {
+    std::optional<double> v = argumentValue(a, value);
+    if (!v) return std::nullopt;
+    args.push_back(*v);
+  }
+  std::string_view name = predicate.str();
+  auto arity = [&](size_t n) { return args.size() == n; };
+  if (name == "range" && arity(3)) return args[0] >= args[1] && args[0] <= args[2];
+  if (name == "mul" && arity(2))
+    return args[1] != 0 && std::fmod(args[0], args[1]) == 0;
+  if (name == "pow2" && arity(1)) {
+    int64_t v = int64_t(args[0]);
+    return double(v) == args[0] && v > 0 && (v & (v - 1)) == 0;
+  }
+  if (name == "finite" && arity(1)) return std::isfinite(args[0]);
+  if (arity(2)) {
+    if (name == "lt") return args[0] < args[1];
+    if (name == "le") return args[0] <= args[1];
+    if (name == "eq") return args[0] == args[1];
+    if (name == "ne") return args[0] != args[1];
+    if (name == "gt") return args[0] > args[1];
+    if (name == "ge") return args[0] >= args[1];
+  }
+  return std::nullopt;
+}
+
+std::string predicateText(const Attribute &predicate) {
+  std::string text = std::string(predicate.str()) + "(";
+  bool first = true;
+  for (const Attribute *a : predicate.elements()) {
+    text += (first ? "" : ", ") + attributeText(a);
+    first = false;
+  }
+  return text + ")";
+}
+
+bool attributeValue(const Attribute *attr, ConfigValue &value) {
+  if (!attr) return false;
+  switch (attr->kind()) {
+  case AttrKind::Integer:
+    value.integer = attr->integer();
+    value.spelling = std::to_string(value.integer);
+    return true;
+  case AttrKind::Bool:
+    value.integer = attr->boolean();
+    value.spelling = attr->boolean() ? "true" : "false";
+    return true;
+  case AttrKind::Float:
+    value.isFloat = true;
+    value.floating = attr->floating();
+    value.spelling = attributeText(attr);
+    return true;
+  default: return false;
+  }
+}
+
+uint64_t elementBytes(const loom::Type &type) {
+  if (type.isAddress()) return 8;
+  if (type.isInteger()) return type.width() <= 8 ? 1 : type.width() / 8;
+  if (type.isFloat()) return type.width() / 8;
+  return 0;
+}
+
+std::optional<int64_t> integerAttr(const Operation &op, std::string_view name) {
+  const Attribute *a = op.attr(name);
+  if (a && a->kind() == AttrKind::Integer) return a->integer();
+  return std::nullopt;
+}
+
+}  // namespace hrx::bridge::ir

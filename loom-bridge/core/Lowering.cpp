@@ -1,0 +1,985 @@
+#include "hrx/bridge/Lowering.h"
+
+#include "hrx/bridge/IrQueries.h"
+#include "hrx/bridge/Builtins.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Verifier.h>
+
+#include <functional>
+#include <map>
+#include <unordered_map>
+
+namespace hrx::bridge {
+
+using loom::Operation;
+using loom::Value;
+
+namespace {
+
+// A view: a typed window over a buffer, strides in elements (row-major unless subviewed).
+struct ViewValue {
+  llvm::Value *base = nullptr;  // byte pointer to element [0, ..., 0]
+  std::vector<llvm::Value *> extents;
+  std::vector<llvm::Value *> strides;
+  const loom::Type *type = nullptr;
+};
+
+// What a Loom value became: an LLVM value, a view, or a compile-time encoding.
+struct Lowered {
+  llvm::Value *value = nullptr;
+  std::shared_ptr<ViewValue> view;
+  const loom::Attribute *encoding = nullptr;  // encoding.define / encoded payloads
+  std::vector<int64_t> fragmentShape;         // vector.fragment's [rows, cols]
+};
+
+// Thrown out of op lowering after the diagnostic was reported; caught per function (never
+// across LLVM frames).
+struct LoweringError {};
+
+}  // namespace
+
+class Lowering::Impl {
+public:
+  Impl(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string target)
+      : program_(program), module_(module), context_(module.getContext()), diags_(diags), target_(std::move(target)),
+        errorsAtStart_(diags.errorCount()) {}
+
+  bool failed() const { return diags_.errorCount() != errorsAtStart_; }
+
+  llvm::Type *valueType(const loom::Type &type, const Operation *where) {
+    switch (type.kind()) {
+    case loom::TypeKind::Index:
+    case loom::TypeKind::Offset: return llvm::Type::getInt64Ty(context_);
+    case loom::TypeKind::Integer: return llvm::Type::getIntNTy(context_, type.width());
+    case loom::TypeKind::Float:
+      switch (type.floatKind()) {
+      case loom::FloatKind::F16: return llvm::Type::getHalfTy(context_);
+      case loom::FloatKind::BF16: return llvm::Type::getBFloatTy(context_);
+      case loom::FloatKind::F32: return llvm::Type::getFloatTy(context_);
+      case loom::FloatKind::F64: return llvm::Type::getDoubleTy(context_);
+      default: break;
+      }
+      break;
+    case loom::TypeKind::Buffer: return llvm::PointerType::getUnqual(context_);
+    case loom::TypeKind::Vector: {
+      int64_t count = type.staticElementCount();
+      llvm::Type *element = valueType(*type.elementType(), where);
+      if (count > 0 && element) return llvm::FixedVectorType::get(element, unsigned(count));
+      break;
+    }
+    default: break;
+    }
+    if (where) unsupported(*where, "values of type " + type.str() + " have no machine representation here");
+    return nullptr;
+  }
+
+  [[noreturn]] void unsupported(const Operation &op, std::string reason) {
+    diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+        .arg("op", std::string(op.name()))
+        .arg("target", target_)
+        .arg("reason", std::move(reason));
+    throw LoweringError{};
+  }
+
+  // ---- functions ------------------------------------------------------------------------------
+
+  llvm::Function *function(const Operation &def) {
+    std::string name = "loom." + std::string(def.symbolName());
+    if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::vector<llvm::Type *> params;
+    for (const loom::Type *t : ir::signatureTypes(def, 0)) params.push_back(paramType(*t, def));
+    std::vector<const loom::Type *> results = ir::functionResultTypes(def);
+    llvm::Type *ret = resultType(results, def);
+    if (!ret) return nullptr;
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::InternalLinkage,
+                                     name, module_);
+    lowerBody(def, 0, *f, 0, nullptr);
+    return f;
+  }
+
+  llvm::Function *kernelItem(const Operation &def, const KernelCoordinates &coordinates) {
+    std::string name = "loom.kernel." + std::string(def.symbolName()) + ".item";
+    if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::vector<llvm::Type *> params = coordinates.leadingParameters(context_);
+    size_t leading = params.size();
+    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(paramType(*t, def));
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false),
+                                     llvm::GlobalValue::InternalLinkage, name, module_);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    lowerBody(def, 1, *f, leading, &coordinates);
+    return f;
+  }
+
+  llvm::Function *kernelConfig(const Operation &def) {
+    std::string name = "loom.kernel." + std::string(def.symbolName()) + ".config";
+    if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::vector<llvm::Type *> params;
+    for (const loom::Type *t : ir::signatureTypes(def, 0)) params.push_back(paramType(*t, def));
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(configType(), params, false),
+                                     llvm::GlobalValue::InternalLinkage, name, module_);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    lowerBody(def, 0, *f, 0, nullptr);
+    return f;
+  }
+
+  llvm::Type *paramType(const loom::Type &type, const Operation &owner) {
+    llvm::Type *t = valueType(type, nullptr);
+    if (!t) {
+      diags_.report(diag::DiagId::LinkUnsupportedOp, owner.loc())
+          .arg("op", std::string(owner.name()))
+          .arg("target", target_)
+          .arg("reason", "an argument of type " + type.str() + " cannot be passed");
+    }
+    return t;
+  }
+
+private:
+  llvm::ArrayType *configType() { return llvm::ArrayType::get(llvm::Type::getInt64Ty(context_), 6); }
+
+  llvm::Type *resultType(const std::vector<const loom::Type *> &results, const Operation &def) {
+    if (results.empty()) return llvm::Type::getVoidTy(context_);
+    std::vector<llvm::Type *> types;
+    for (const loom::Type *t : results) {
+      llvm::Type *lt = paramType(*t, def);
+      if (!lt) return nullptr;
+      types.push_back(lt);
+    }
+    return types.size() == 1 ? types[0] : llvm::StructType::get(context_, types);
+  }
+
+  // Per-function lowering state.
+  struct FunctionState {
+    llvm::Function *function = nullptr;
+    const KernelCoordinates *coordinates = nullptr;
+    std::unordered_map<const Value *, Lowered> values;
+    std::unordered_map<const loom::Block *, llvm::BasicBlock *> blocks;
+    std::unordered_map<const loom::Block *, std::vector<llvm::PHINode *>> blockArgs;
+  };
+
+  void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
+                 const KernelCoordinates *coordinates) {
+    FunctionState state;
+    state.function = &f;
+    state.coordinates = coordinates;
+    FunctionState *outer = fn_;
+    fn_ = &state;
+    llvm::IRBuilder<> builder(context_);
+    llvm::IRBuilder<> *outerBuilder = b_;
+    b_ = &builder;
+    try {
+      const loom::Region &body = *def.region(region);
+      llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", &f);
+      builder.SetInsertPoint(entry);
+      std::span<Value *const> args = body.entryBlock()->arguments();
+      for (size_t i = 0; i < args.size(); ++i) {
+        llvm::Argument *a = f.getArg(unsigned(leading + i));
+        a->setName(std::string(args[i]->name()));
+        state.values[args[i]].value = a;
+      }
+      for (const loom::Block *block : body.blocks())
+        state.blocks[block] = block == body.entryBlock() ? entry : llvm::BasicBlock::Create(context_, std::string(block->label()), &f);
+      for (const loom::Block *block : body.blocks()) {
+        if (block == body.entryBlock()) continue;
+        builder.SetInsertPoint(state.blocks[block]);
+        for (const Value *arg : block->arguments()) {
+          llvm::PHINode *phi = builder.CreatePHI(valueType(*arg->type(), &def), 2, std::string(arg->name()));
+          state.blockArgs[block].push_back(phi);
+          state.values[arg].value = phi;
+        }
+      }
+      for (const loom::Block *block : body.blocks()) {
+        llvm::BasicBlock *bb = state.blocks[block];
+        builder.SetInsertPoint(bb, bb->getFirstNonPHIIt());
+        for (const Operation &op : *block) lowerOp(op);
+      }
+    } catch (const LoweringError &) {
+      f.deleteBody();
+    }
+    fn_ = outer;
+    b_ = outerBuilder;
+  }
+
+  // ---- values ---------------------------------------------------------------------------------
+
+  Lowered &lowered(const Value *v) { return fn_->values[v]; }
+  llvm::Value *get(const Value *v) {
+    llvm::Value *value = lowered(v).value;
+    if (!value) throw LoweringError{};  // the defining op was reported already
+    return value;
+  }
+  llvm::Value *operand(const Operation &op, std::string_view group) {
+    const Value *v = op.operandNamed(group);
+    if (!v) unsupported(op, "missing operand '" + std::string(group) + "'");
+    return get(v);
+  }
+  void set(const Operation &op, unsigned i, llvm::Value *v) { lowered(op.result(i)).value = v; }
+
+  llvm::Value *i64(int64_t v) { return b_->getInt64(uint64_t(v)); }
+
+  int64_t constantInt(const Operation &op, const Value *v, const char *what) {
+    std::optional<int64_t> folded = program_.evaluateInteger(v);
+    if (!folded) unsupported(op, std::string(what) + " must be a specialization constant");
+    return *folded;
+  }
+
+  llvm::AllocaInst *entryAlloca(llvm::Type *type, uint64_t align = 64) {
+    llvm::IRBuilder<> entry(&fn_->function->getEntryBlock(), fn_->function->getEntryBlock().begin());
+    llvm::AllocaInst *slot = entry.CreateAlloca(type);
+    slot->setAlignment(llvm::Align(align));
+    return slot;
+  }
+
+  // ---- ops ------------------------------------------------------------------------------------
+
+  void lowerOp(const Operation &op) {
+    std::string_view n = op.name();
+    size_t dot = n.find('.');
+    std::string_view dialect = n.substr(0, dot);
+    std::string_view rest = dot == std::string_view::npos ? std::string_view() : n.substr(dot + 1);
+    if (dialect == "index" || dialect == "scalar") return lowerArith(op, rest);
+    if (dialect == "vector") return lowerVector(op, rest);
+    if (dialect == "buffer" || dialect == "view") return lowerMemory(op, n);
+    if (dialect == "scf" || dialect == "cfg") return lowerControl(op, n);
+    if (dialect == "func") return lowerFunc(op, rest);
+    if (dialect == "kernel") return lowerKernel(op, rest);
+    if (n == "config.get") return lowerConfigGet(op);
+    if (n == "encoding.define") {
+      lowered(op.result(0)).encoding = op.attr("encoding");
+      return;
+    }
+    unsupported(op, "no lowering for this op");
+  }
+
+  void lowerConfigGet(const Operation &op) {
+    auto it = program_.config.find(ir::symbolRef(op));
+    if (it == program_.config.end()) unsupported(op, "the configuration value is not bound");
+    llvm::Type *type = valueType(*op.result(0)->type(), &op);
+    set(op, 0, it->second.isFloat ? llvm::ConstantFP::get(type, it->second.floating)
+                                  : llvm::ConstantInt::get(type, uint64_t(it->second.integer), true));
+  }
+
+  llvm::Constant *literal(const Operation &op, llvm::Type *type) {
+    const loom::Attribute *v = op.attr("value");
+    if (!v) unsupported(op, "missing value");
+    llvm::Type *scalar = type->getScalarType();
+    llvm::Constant *c = nullptr;
+    if (scalar->isFloatingPointTy())
+      c = llvm::ConstantFP::get(scalar, v->kind() == loom::AttrKind::Float ? v->floating() : double(v->integer()));
+    else if (v->kind() == loom::AttrKind::Bool)
+      c = llvm::ConstantInt::get(scalar, v->boolean() ? 1 : 0);
+    else if (v->kind() == loom::AttrKind::Integer)
+      c = llvm::ConstantInt::get(scalar, uint64_t(v->integer()), true);
+    else
+      unsupported(op, "a non-numeric constant");
+    if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(type)) return llvm::ConstantVector::getSplat(vt->getElementCount(), c);
+    return c;
+  }
+
+  static std::optional<llvm::CmpInst::Predicate> intPredicate(std::string_view p) {
+    static const std::map<std::string_view, llvm::CmpInst::Predicate> table = {
+        {"eq", llvm::CmpInst::ICMP_EQ},   {"ne", llvm::CmpInst::ICMP_NE},   {"slt", llvm::CmpInst::ICMP_SLT},
+        {"sle", llvm::CmpInst::ICMP_SLE}, {"sgt", llvm::CmpInst::ICMP_SGT}, {"sge", llvm::CmpInst::ICMP_SGE},
+        {"ult", llvm::CmpInst::ICMP_ULT}, {"ule", llvm::CmpInst::ICMP_ULE}, {"ugt", llvm::CmpInst::ICMP_UGT},
+        {"uge", llvm::CmpInst::ICMP_UGE}};
+    auto it = table.find(p);
+    if (it == table.end()) return std::nullopt;
+    return it->second;
+  }
+
+  static std::optional<llvm::CmpInst::Predicate> floatPredicate(std::string_view p) {
+    static const std::map<std::string_view, llvm::CmpInst::Predicate> table = {
+        {"oeq", llvm::CmpInst::FCMP_OEQ}, {"ogt", llvm::CmpInst::FCMP_OGT}, {"oge", llvm::CmpInst::FCMP_OGE},
+        {"olt", llvm::CmpInst::FCMP_OLT}, {"ole", llvm::CmpInst::FCMP_OLE}, {"one", llvm::CmpInst::FCMP_ONE},
+        {"ord", llvm::CmpInst::FCMP_ORD}, {"ueq", llvm::CmpInst::FCMP_UEQ}, {"ugt", llvm::CmpInst::FCMP_UGT},
+        {"uge", llvm::CmpInst::FCMP_UGE}, {"ult", llvm::CmpInst::FCMP_ULT}, {"ule", llvm::CmpInst::FCMP_ULE},
+        {"une", llvm::CmpInst::FCMP_UNE}, {"uno", llvm::CmpInst::FCMP_UNO}};
+    auto it = table.find(p);
+    if (it == table.end()) return std::nullopt;
+    return it->second;
+  }
+
+  llvm::Value *intrinsic(llvm::Intrinsic::ID id, std::vector<llvm::Value *> args) {
+    return b_->CreateIntrinsic(id, {args[0]->getType()}, args);
+  }
+
+  // Fast-math flags from the op's template (`<fast>`, `<nnan|ninf>`, `<reassoc>`).
+  llvm::FastMathFlags fastMath(const Operation &op) {
+    llvm::FastMathFlags flags;
+    for (const loom::Attribute *t : op.templateParams()) {
+      std::vector<const loom::Attribute *> idents;
+      if (t->kind() == loom::AttrKind::Flags)
+        for (const loom::Attribute *e : t->elements()) idents.push_back(e);
+      else
+        idents.push_back(t);
+      for (const loom::Attribute *i : idents) {
+        std::string_view s = i->str();
+        if (s == "fast") flags.setFast();
+        if (s == "reassoc") flags.setAllowReassoc();
+        if (s == "nnan") flags.setNoNaNs();
+        if (s == "ninf") flags.setNoInfs();
+        if (s == "nsz") flags.setNoSignedZeros();
+        if (s == "arcp") flags.setAllowReciprocal();
+        if (s == "contract") flags.setAllowContract();
+        if (s == "afn") flags.setApproxFunc();
+      }
+    }
+    return flags;
+  }
+
+  // Arithmetic shared by index.*, scalar.* and the lane-wise vector.* ops.
+  void lowerArith(const Operation &op, std::string_view name) {
+    llvm::IRBuilder<>::FastMathFlagGuard guard(*b_);
+    b_->setFastMathFlags(fastMath(op));
+    if (name == "constant") return set(op, 0, literal(op, valueType(*op.result(0)->type(), &op)));
+    if (name == "poison") return set(op, 0, llvm::PoisonValue::get(valueType(*op.result(0)->type(), &op)));
+    if (name == "assume") {
+      for (unsigned i = 0; i < op.numResults(); ++i) lowered(op.result(i)) = lowered(op.operand(i));
+      return;
+    }
+    if (llvm::Value *r = arith(op, name)) return set(op, 0, r);
+    unsupported(op, "no lowering for this op");
+  }
+
+  llvm::Value *arith(const Operation &op, std::string_view name) {
+    llvm::IRBuilder<> &b = *b_;
+    if (name == "cast") return indexCast(op);
+    if (name == "cmp" || name == "cmpi" || name == "cmpf") {
+      const loom::Attribute *p = op.attr("predicate");
+      std::string_view spelling = p ? p->str() : "";
+      llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
+      if (name == "cmpf") {
+        auto pred = floatPredicate(spelling);
+        if (!pred) unsupported(op, "unknown predicate '" + std::string(spelling) + "'");
+        return b.CreateFCmp(*pred, l, r);
+      }
+      auto pred = intPredicate(spelling);
+      if (!pred) unsupported(op, "unknown predicate '" + std::string(spelling) + "'");
+      return b.CreateICmp(*pred, l, r);
+    }
+    if (const Value *in = op.operandNamed("in"); in && op.numOperands() == 1) {
+      llvm::Value *x = get(in);
+      llvm::Type *to = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
+      if (name == "extsi") return b.CreateSExt(x, to);
+      if (name == "extui") return b.CreateZExt(x, to);
+      if (name == "trunci") return b.CreateTrunc(x, to);
+      if (name == "extf") return b.CreateFPExt(x, to);
+      if (name == "fptrunc") return truncateFloat(x, to);
+      if (name == "sitofp") return b.CreateSIToFP(x, to);
+      if (name == "uitofp") return b.CreateUIToFP(x, to);
+      if (name == "fptosi") return b.CreateFPToSI(x, to);
+      if (name == "fptoui") return b.CreateFPToUI(x, to);
+      if (name == "bitcast") return b.CreateBitCast(x, to);
+      if (name == "negi") return b.CreateNeg(x);
+      if (name == "absi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, b.getFalse());
+      if (name == "ctlzi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, b.getFalse());
+      if (name == "cttzi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, b.getFalse());
+      if (name == "ctpopi") return intrinsic(llvm::Intrinsic::ctpop, {x});
+      if (name == "negf") return b.CreateFNeg(x);
+      if (name == "rsqrtf") return b.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), intrinsic(llvm::Intrinsic::sqrt, {x}));
+      if (name == "isnanf") return b.CreateFCmpUNO(x, x);
+      if (name == "isinff") return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
+      if (name == "isfinitef") return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
+      static const std::map<std::string_view, llvm::Intrinsic::ID> unary = {
+          {"absf", llvm::Intrinsic::fabs},        {"expf", llvm::Intrinsic::exp},     {"exp2f", llvm::Intrinsic::exp2},
+          {"logf", llvm::Intrinsic::log},         {"log2f", llvm::Intrinsic::log2},   {"log10f", llvm::Intrinsic::log10},
+          {"sqrtf", llvm::Intrinsic::sqrt},       {"sinf", llvm::Intrinsic::sin},     {"cosf", llvm::Intrinsic::cos},
+          {"tanf", llvm::Intrinsic::tan},         {"asinf", llvm::Intrinsic::asin},   {"acosf", llvm::Intrinsic::acos},
+          {"atanf", llvm::Intrinsic::atan},       {"sinhf", llvm::Intrinsic::sinh},   {"coshf", llvm::Intrinsic::cosh},
+          {"tanhf", llvm::Intrinsic::tanh},       {"ceilf", llvm::Intrinsic::ceil},   {"floorf", llvm::Intrinsic::floor},
+          {"roundf", llvm::Intrinsic::round},     {"roundevenf", llvm::Intrinsic::roundeven},
+          {"truncf", llvm::Intrinsic::trunc}};
+      if (auto it = unary.find(name); it != unary.end()) return intrinsic(it->second, {x});
+      return nullptr;
+    }
+    if (name == "fmaf") return intrinsic(llvm::Intrinsic::fma, {operand(op, "a"), operand(op, "b"), operand(op, "c")});
+    if (name == "madd" || name == "fmai")
+      return b.CreateAdd(b.CreateMul(operand(op, "a"), operand(op, "b")), operand(op, "c"));
+    if (!op.operandNamed("lhs") || !op.operandNamed("rhs")) return nullptr;
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
+    if (name == "scale") return b.CreateMul(l, r);
+    static const std::map<std::string_view, llvm::Instruction::BinaryOps> binary = {
+        {"add", llvm::Instruction::Add},   {"addi", llvm::Instruction::Add},   {"sub", llvm::Instruction::Sub},
+        {"subi", llvm::Instruction::Sub},  {"mul", llvm::Instruction::Mul},    {"muli", llvm::Instruction::Mul},
+        {"div", llvm::Instruction::SDiv},  {"divsi", llvm::Instruction::SDiv}, {"divui", llvm::Instruction::UDiv},
+        {"rem", llvm::Instruction::SRem},  {"remsi", llvm::Instruction::SRem}, {"remui", llvm::Instruction::URem},
+        {"andi", llvm::Instruction::And},  {"ori", llvm::Instruction::Or},     {"xori", llvm::Instruction::Xor},
+        {"shli", llvm::Instruction::Shl},  {"shrsi", llvm::Instruction::AShr}, {"shrui", llvm::Instruction::LShr},
+        {"addf", llvm::Instruction::FAdd}, {"subf", llvm::Instruction::FSub},  {"mulf", llvm::Instruction::FMul},
+        {"divf", llvm::Instruction::FDiv}, {"remf", llvm::Instruction::FRem}};
+    if (auto it = binary.find(name); it != binary.end()) return b.CreateBinOp(it->second, l, r);
+    static const std::map<std::string_view, llvm::Intrinsic::ID> binaryIntrinsics = {
+        {"min", llvm::Intrinsic::smin},          {"minsi", llvm::Intrinsic::smin},       {"max", llvm::Intrinsic::smax},
+        {"maxsi", llvm::Intrinsic::smax},        {"minui", llvm::Intrinsic::umin},       {"maxui", llvm::Intrinsic::umax},
+        {"minimumf", llvm::Intrinsic::minimum},  {"maximumf", llvm::Intrinsic::maximum}, {"minnumf", llvm::Intrinsic::minnum},
+        {"maxnumf", llvm::Intrinsic::maxnum},    {"copysignf", llvm::Intrinsic::copysign}, {"powf", llvm::Intrinsic::pow},
+        {"atan2f", llvm::Intrinsic::atan2}};
+    if (auto it = binaryIntrinsics.find(name); it != binaryIntrinsics.end()) return b.CreateBinaryIntrinsic(it->second, l, r);
+    if (name == "rotli" || name == "rotri")
+      return b.CreateIntrinsic(name == "rotli" ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {l->getType()}, {l, l, r});
+    if (name == "ceildivui") {
+      llvm::Value *one = llvm::ConstantInt::get(l->getType(), 1);
+      return b.CreateSelect(b.CreateICmpEQ(l, llvm::Constant::getNullValue(l->getType())), l,
+                            b.CreateAdd(b.CreateUDiv(b.CreateSub(l, one), r), one));
+    }
+    if (name == "ceildivsi" || name == "floordivsi") {
+      // Round the truncated quotient toward +inf / -inf when the remainder is nonzero.
+      llvm::Value *q = b.CreateSDiv(l, r), *rem = b.CreateSRem(l, r);
+      llvm::Value *zero = llvm::Constant::getNullValue(l->getType());
+      llvm::Value *sameSign = b.CreateICmpEQ(b.CreateICmpSLT(l, zero), b.CreateICmpSLT(r, zero));
+      llvm::Value *inexact = b.CreateICmpNE(rem, zero);
+      llvm::Value *adjust = name == "ceildivsi" ? b.CreateAnd(inexact, sameSign) : b.CreateAnd(inexact, b.CreateNot(sameSign));
+      llvm::Value *delta = llvm::ConstantInt::get(l->getType(), name == "ceildivsi" ? 1 : uint64_t(-1), true);
+      return b.CreateSelect(adjust, b.CreateAdd(q, delta), q);
+    }
+    return nullptr;
+  }
+
+  // f32 → bf16 keeps the top 16 bits (truncation, as the product does); other narrowings round
+  // to nearest even.
+  llvm::Value *truncateFloat(llvm::Value *x, llvm::Type *to) {
+    llvm::IRBuilder<> &b = *b_;
+    if (!to->getScalarType()->isBFloatTy() || !x->getType()->getScalarType()->isFloatTy()) return b.CreateFPTrunc(x, to);
+    llvm::Type *i32 = b.getInt32Ty(), *i16 = b.getInt16Ty();
+    if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
+      i32 = llvm::FixedVectorType::get(i32, vt->getNumElements());
+      i16 = llvm::FixedVectorType::get(i16, vt->getNumElements());
+    }
+    llvm::Value *bits = b.CreateBitCast(x, i32);
+    return b.CreateBitCast(b.CreateTrunc(b.CreateLShr(bits, llvm::ConstantInt::get(i32, 16)), i16), to);
+  }
+
+  llvm::Value *indexCast(const Operation &op) {
+    const Value *in = op.operandNamed("in");
+    const loom::Type &from = *in->type(), &to = *op.result(0)->type();
+    llvm::Value *x = get(in);
+    llvm::Type *target = valueType(to, &op);
+    unsigned fromBits = x->getType()->getIntegerBitWidth(), toBits = target->getIntegerBitWidth();
+    if (fromBits == toBits) return x;
+    if (fromBits > toBits) return b_->CreateTrunc(x, target);
+    bool zeroExtend = to.isOffset() || from.isInteger(1) || from.isOffset();
+    return zeroExtend ? b_->CreateZExt(x, target) : b_->CreateSExt(x, target);
+  }
+
+  // ---- vector ---------------------------------------------------------------------------------
+
+  void lowerVector(const Operation &op, std::string_view name) {
+    llvm::IRBuilder<> &b = *b_;
+    llvm::IRBuilder<>::FastMathFlagGuard guard(b);
+    b.setFastMathFlags(fastMath(op));
+    llvm::Type *resultType = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
+    if (name == "load" || name == "store" || name == "load.mask" || name == "store.mask" || name == "fragment.load" ||
+        name == "fragment.store")
+      return lowerVectorMemory(op, name);
+    if (name == "constant") return set(op, 0, literal(op, resultType));
+    if (name == "splat") {
+      auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+      return set(op, 0, b.CreateVectorSplat(vt->getNumElements(), operand(op, "in")));
+    }
+    if (name == "iota") {
+      auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+      llvm::Type *element = vt->getElementType();
+      auto convert = [&](llvm::Value *v) -> llvm::Value * {
+        if (v->getType() == element) return v;
+        if (element->isFloatingPointTy()) return b.CreateSIToFP(v, element);
+        return b.CreateSExtOrTrunc(v, element);
+      };
+      llvm::Value *base = b.CreateVectorSplat(vt->getNumElements(), convert(operand(op, "base")));
+      llvm::Value *step = b.CreateVectorSplat(vt->getNumElements(), convert(operand(op, "step")));
+      std::vector<llvm::Constant *> lanes;
+      for (unsigned i = 0; i < vt->getNumElements(); ++i)
+        lanes.push_back(element->isFloatingPointTy() ? llvm::ConstantFP::get(element, double(i)) : llvm::ConstantInt::get(element, i));
+      llvm::Value *laneVector = llvm::ConstantVector::get(lanes);
+      return set(op, 0, element->isFloatingPointTy() ? b.CreateFAdd(base, b.CreateFMul(laneVector, step))
+                                                     : b.CreateAdd(base, b.CreateMul(laneVector, step)));
+    }
+    if (name == "mask.range") {
+      auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+      unsigned n = vt->getNumElements();
+      llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
+      std::vector<llvm::Constant *> lanes;
+      for (unsigned i = 0; i < n; ++i) lanes.push_back(b.getInt64(i));
+      llvm::Value *positions = b.CreateAdd(b.CreateVectorSplat(n, lo), b.CreateMul(llvm::ConstantVector::get(lanes), b.CreateVectorSplat(n, step)));
+      bool unsignedDomain = op.operandNamed("lo")->type()->isOffset();
+      return set(op, 0, unsignedDomain ? b.CreateICmpULT(positions, b.CreateVectorSplat(n, hi))
+                                       : b.CreateICmpSLT(positions, b.CreateVectorSplat(n, hi)));
+    }
+    if (name == "select") return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
+    if (name == "reduce") return set(op, 0, reduce(op));
+    if (name == "dotf") {
+      llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
+      return set(op, 0, b.CreateFAddReduce(operand(op, "init"), products));
+    }
+    if (name == "fragment") {
+      Lowered &out = lowered(op.result(0));
+      out = lowered(op.operandNamed("in"));
+      out.fragmentShape.clear();
+      for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
+        out.fragmentShape.push_back(std::holds_alternative<int64_t>(e) ? std::get<int64_t>(e)
+                                                                       : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+      if (const loom::Attribute *uses = op.attr("using"))
+        if (const loom::Attribute *schema = uses->get("schema"); schema && schema->value())
+          out.encoding = lowered(schema->value()).encoding;
+      return;
+    }
+    if (name == "encode") return lowerEncode(op);
+    if (name == "mma") return lowerMma(op);
+    if (llvm::Value *r = arith(op, name)) return set(op, 0, r);
+    unsupported(op, "no lowering for this op");
+  }
+
+  llvm::Value *reduce(const Operation &op) {
+    llvm::IRBuilder<> &b = *b_;
+    const loom::Attribute *kind = op.templateParam(0);
+    std::string_view k = kind ? kind->str() : "";
+    if (kind && kind->kind() == loom::AttrKind::Flags && !kind->elements().empty()) k = kind->elements()[0]->str();
+    llvm::Value *v = operand(op, "in"), *init = operand(op, "init");
+    for (const loom::Attribute *t : op.templateParams())
+      if (t->str() == "reassoc") b.getFastMathFlags().setAllowReassoc();
+    if (k == "addf") return b.CreateFAddReduce(init, v);
+    if (k == "mulf") return b.CreateFMulReduce(init, v);
+    if (k == "addi") return b.CreateAdd(init, b.CreateAddReduce(v));
+    if (k == "muli") return b.CreateMul(init, b.CreateMulReduce(v));
+    if (k == "andi") return b.CreateAnd(init, b.CreateAndReduce(v));
+    if (k == "ori") return b.CreateOr(init, b.CreateOrReduce(v));
+    if (k == "xori") return b.CreateXor(init, b.CreateXorReduce(v));
+    if (k == "maxsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, init, b.CreateIntMaxReduce(v, true));
+    if (k == "minsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, init, b.CreateIntMinReduce(v, true));
+    if (k == "maxui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, init, b.CreateIntMaxReduce(v, false));
+    if (k == "minui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, init, b.CreateIntMinReduce(v, false));
+    if (k == "maxnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, init, b.CreateFPMaxReduce(v));
+    if (k == "minnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, init, b.CreateFPMinReduce(v));
+    if (k == "maximumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, init, b.CreateFPMaximumReduce(v));
+    if (k == "minimumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, init, b.CreateFPMinimumReduce(v));
+    unsupported(op, "unknown combining kind '" + std::string(k) + "'");
+  }
+
+  static bool isBfp16ebs8(const loom::Attribute *encoding) {
+    if (!encoding) return false;
+    const loom::Attribute *format = encoding->get("element_format");
+    return format && format->str() == "bfp16ebs8";
+  }
+
+  void lowerEncode(const Operation &op) {
+    const Value *schema = op.operandNamed("schema");
+    const loom::Attribute *encoding = schema ? lowered(schema).encoding : nullptr;
+    if (!isBfp16ebs8(encoding)) unsupported(op, "only the bfp16ebs8 element format is implemented");
+    const loom::Type &inType = *op.operandNamed("in")->type();
+    int64_t count = inType.staticElementCount();
+    const loom::Type &element = *inType.elementType();
+    bool bf16 = element.isFloat() && element.floatKind() == loom::FloatKind::BF16;
+    bool f32 = element.isFloat() && element.floatKind() == loom::FloatKind::F32;
+    if (count <= 0 || count % 8 != 0 || (!bf16 && !f32))
+      unsupported(op, "bfp16ebs8 encodes bf16 or f32 vectors whose length is a multiple of 8");
+    if (op.result(0)->type()->staticElementCount() != count / 8 * 9 || !op.result(0)->type()->elementType()->isInteger(8))
+      unsupported(op, "a bfp16ebs8 payload of " + std::to_string(count) + " values is vector<" + std::to_string(count / 8 * 9) + "xi8>");
+    llvm::Value *in = operand(op, "in");
+    llvm::AllocaInst *source = entryAlloca(in->getType());
+    llvm::Type *payloadType = valueType(*op.result(0)->type(), &op);
+    llvm::AllocaInst *payload = entryAlloca(payloadType);
+    b_->CreateStore(in, source);
+    b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32), {source, payload, b_->getInt32(uint32_t(count / 8))});
+    set(op, 0, b_->CreateLoad(payloadType, payload));
+    lowered(op.result(0)).encoding = encoding;
+  }
+
+  // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
+  void lowerMma(const Operation &op) {
+    const Lowered &lhs = lowered(op.operandNamed("lhs"));
+    const Lowered &rhs = lowered(op.operandNamed("rhs"));
+    const Lowered &acc = lowered(op.operandNamed("acc"));
+    if (lhs.fragmentShape.size() != 2 || rhs.fragmentShape.size() != 2)
+      unsupported(op, "the operands need vector.fragment shapes [m, k] and [k, n]");
+    int64_t m = lhs.fragmentShape[0], k = lhs.fragmentShape[1], n = rhs.fragmentShape[1];
+    if (rhs.fragmentShape[0] != k) unsupported(op, "the fragment shapes do not chain (lhs m×k, rhs k×n)");
+    llvm::Type *accType = valueType(*op.operandNamed("acc")->type(), &op);
+    auto *accVector = llvm::dyn_cast<llvm::FixedVectorType>(accType);
+    if (!accVector || accVector->getNumElements() != uint64_t(m * n))
+      unsupported(op, "the accumulator must hold m×n = " + std::to_string(m * n) + " values");
+    llvm::IRBuilder<> &b = *b_;
+    if (isBfp16ebs8(lhs.encoding) || isBfp16ebs8(rhs.encoding)) {
+      if (!isBfp16ebs8(lhs.encoding) || !isBfp16ebs8(rhs.encoding) || !accVector->getElementType()->isFloatTy())
+        unsupported(op, "a bfp16ebs8 MMA needs both operands encoded and an f32 accumulator");
+      auto spill = [&](llvm::Value *v) {
+        llvm::AllocaInst *slot = entryAlloca(v->getType());
+        b.CreateStore(v, slot);
+        return slot;
+      };
+      llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
+      llvm::Value *accSlot = spill(acc.value ? acc.value : get(op.operandNamed("acc")));
+      llvm::AllocaInst *out = entryAlloca(accType);
+      b.CreateCall(declareBuiltin(module_, kBfpMma),
+                   {lhsSlot, rhsSlot, accSlot, out, b.getInt32(uint32_t(m)), b.getInt32(uint32_t(n)), b.getInt32(uint32_t(k))});
+      return set(op, 0, b.CreateLoad(accType, out));
+    }
+    // Float fragments: each product in the accumulator's type, added in increasing k.
+    llvm::Value *a = get(op.operandNamed("lhs")), *bv = get(op.operandNamed("rhs"));
+    llvm::Type *accElement = accVector->getElementType();
+    if (!accElement->isFloatingPointTy()) unsupported(op, "integer MMA is not implemented");
+    llvm::Value *result = get(op.operandNamed("acc"));
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        llvm::Value *sum = b.CreateExtractElement(result, uint64_t(r * n + c));
+        for (int64_t i = 0; i < k; ++i) {
+          llvm::Value *x = b.CreateFPExt(b.CreateExtractElement(a, uint64_t(r * k + i)), accElement);
+          llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(bv, uint64_t(i * n + c)), accElement);
+          sum = b.CreateFAdd(sum, b.CreateFMul(x, y));
+        }
+        result = b.CreateInsertElement(result, sum, uint64_t(r * n + c));
+      }
+    set(op, 0, result);
+  }
+
+  // ---- memory ---------------------------------------------------------------------------------
+
+  std::shared_ptr<ViewValue> view(const Operation &op, std::string_view group) {
+    const Value *v = op.operandNamed(group);
+    std::shared_ptr<ViewValue> result = v ? lowered(v).view : nullptr;
+    if (!result) unsupported(op, "operand '" + std::string(group) + "' is not a lowered view");
+    return result;
+  }
+
+  std::vector<llvm::Value *> dims(const Operation &op, const loom::Type &type) {
+    std::vector<llvm::Value *> out;
+    for (const loom::Dim &d : type.shape()) out.push_back(d.isStatic() ? i64(d.extent) : get(d.dynamic));
+    return out;
+  }
+
+  std::vector<llvm::Value *> indices(const Operation &op, std::string_view group) {
+    std::vector<llvm::Value *> out;
+    for (const ir::IndexEntry &e : ir::indexList(op, group))
+      out.push_back(std::holds_alternative<int64_t>(e) ? i64(std::get<int64_t>(e)) : get(std::get<const Value *>(e)));
+    return out;
+  }
+
+  llvm::Value *elementAddress(const Operation &op, const ViewValue &v, const std::vector<llvm::Value *> &index) {
+    if (index.size() != v.strides.size()) unsupported(op, "the index list must have one entry per view dimension");
+    llvm::Value *linear = i64(0);
+    for (size_t i = 0; i < index.size(); ++i) linear = b_->CreateAdd(linear, b_->CreateMul(index[i], v.strides[i]));
+    uint64_t bytes = ir::elementBytes(*v.type->elementType());
+    return b_->CreateGEP(b_->getInt8Ty(), v.base, b_->CreateMul(linear, i64(int64_t(bytes))));
+  }
+
+  void lowerMemory(const Operation &op, std::string_view n) {
+    llvm::IRBuilder<> &b = *b_;
+    if (n == "buffer.view") {
+      auto v = std::make_shared<ViewValue>();
+      const loom::Type &type = *op.result(0)->type();
+      if (!type.slot().empty()) unsupported(op, "views with a layout are not implemented; use row-major views");
+      v->type = &type;
+      v->base = b.CreateGEP(b.getInt8Ty(), operand(op, "source"), operand(op, "offset"));
+      v->extents = dims(op, type);
+      v->strides.assign(v->extents.size(), nullptr);
+      llvm::Value *stride = i64(1);
+      for (size_t i = v->extents.size(); i-- > 0;) {
+        v->strides[i] = stride;
+        stride = b.CreateMul(stride, v->extents[i]);
+      }
+      lowered(op.result(0)).view = v;
+      return;
+    }
+    if (n == "view.subview") {
+      std::shared_ptr<ViewValue> parent = view(op, "base");
+      auto v = std::make_shared<ViewValue>(*parent);
+      v->type = op.result(0)->type();
+      if (v->type->rank() != parent->strides.size()) unsupported(op, "rank-changing subviews are not implemented");
+      v->base = elementAddress(op, *parent, indices(op, "offsets"));
+      v->extents = dims(op, *v->type);
+      lowered(op.result(0)).view = v;
+      return;
+    }
+    if (n == "view.load") {
+      std::shared_ptr<ViewValue> v = view(op, "base");
+      llvm::Type *type = valueType(*op.result(0)->type(), &op);
+      return set(op, 0, b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v)));
+    }
+    if (n == "view.store") {
+      std::shared_ptr<ViewValue> v = view(op, "base");
+      b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v));
+      return;
+    }
+    if (n == "buffer.assume.alignment") {
+      std::optional<int64_t> align = ir::integerAttr(op, "minimum_alignment");
+      for (unsigned i = 0; i < op.numResults(); ++i) {
+        llvm::Value *p = get(op.operand(i));
+        if (align && *align > 0 && (*align & (*align - 1)) == 0)
+          b.CreateAlignmentAssumption(module_.getDataLayout(), p, uint64_t(*align));
+        set(op, i, p);
+      }
+      return;
+    }
+    if (n.starts_with("buffer.assume.")) {
+      for (unsigned i = 0; i < op.numResults(); ++i) set(op, i, get(op.operand(i)));
+      return;
+    }
+    if (n == "buffer.alloca") {
+      const loom::Attribute *space = op.templateParam(0);
+      if (!space || space->str() != "private")
+        unsupported(op, "only private allocations are implemented (workgroup memory needs barriers)");
+      int64_t bytes = constantInt(op, op.operandNamed("size"), "the allocation size");
+      int64_t align = ir::integerAttr(op, "align").value_or(16);
+      if (bytes <= 0 || align <= 0 || (align & (align - 1)) != 0) unsupported(op, "a positive size and power-of-two alignment are required");
+      set(op, 0, entryAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), uint64_t(align)));
+      return;
+    }
+    unsupported(op, "no lowering for this op");
+  }
+
+  llvm::Align alignOf(const ViewValue &v) { return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType()))); }
+
+  // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
+  void lowerVectorMemory(const Operation &op, std::string_view name) {
+    llvm::IRBuilder<> &b = *b_;
+    bool isLoad = name.find("load") != std::string_view::npos;
+    bool masked = name.ends_with(".mask");
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    const loom::Type &vectorType = isLoad ? *op.result(0)->type() : *op.operandNamed("value")->type();
+    std::vector<int64_t> shape;
+    if (name.starts_with("fragment")) {
+      for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
+        shape.push_back(std::holds_alternative<int64_t>(e) ? std::get<int64_t>(e)
+                                                           : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+    } else {
+      for (const loom::Dim &d : vectorType.shape()) {
+        if (!d.isStatic()) unsupported(op, "vector extents must be static");
+        shape.push_back(d.extent);
+      }
+    }
+    auto *flat = llvm::cast<llvm::FixedVectorType>(valueType(vectorType, &op));
+    int64_t total = 1;
+    for (int64_t s : shape) total *= s;
+    if (total != int64_t(flat->getNumElements())) unsupported(op, "the fragment shape does not match the vector length");
+    std::vector<llvm::Value *> start = indices(op, "indices");
+    if (shape.size() > start.size()) unsupported(op, "the vector has more axes than the view");
+    llvm::Align align = alignOf(*v);
+    if (masked) {
+      if (shape.size() != 1) unsupported(op, "masked accesses are implemented for 1-D vectors");
+      llvm::Value *address = elementAddress(op, *v, start);
+      if (isLoad) return set(op, 0, b.CreateMaskedLoad(flat, address, align, operand(op, "mask"), operand(op, "passthru")));
+      b.CreateMaskedStore(operand(op, "value"), address, align, operand(op, "mask"));
+      return;
+    }
+    // One contiguous row access per combination of the leading vector axes.
+    int64_t rowLength = shape.back();
+    int64_t rows = total / rowLength;
+    auto *rowType = llvm::FixedVectorType::get(flat->getElementType(), unsigned(rowLength));
+    llvm::Value *value = isLoad ? llvm::PoisonValue::get(flat) : operand(op, "value");
+    size_t lead = start.size() - shape.size();
+    for (int64_t row = 0; row < rows; ++row) {
+      std::vector<llvm::Value *> at = start;
+      int64_t rest = row;
+      for (size_t axis = shape.size() - 1; axis-- > 0;) {
+        at[lead + axis] = b.CreateAdd(at[lead + axis], i64(rest % shape[axis]));
+        rest /= shape[axis];
+      }
+      llvm::Value *address = elementAddress(op, *v, at);
+      if (rows == 1) {
+        if (isLoad) return set(op, 0, b.CreateAlignedLoad(flat, address, align));
+        b.CreateAlignedStore(value, address, align);
+        return;
+      }
+      if (isLoad) {
+        llvm::Value *part = b.CreateAlignedLoad(rowType, address, align);
+        value = b.CreateInsertVector(flat, value, part, b.getInt64(uint64_t(row * rowLength)));
+      } else {
+        b.CreateAlignedStore(b.CreateExtractVector(rowType, value, b.getInt64(uint64_t(row * rowLength))), address, align);
+      }
+    }
+    if (isLoad) set(op, 0, value);
+  }
+
+  // ---- control flow ---------------------------------------------------------------------------
+
+  // Lowers a single-block structured region; returns the values its scf.yield passes out.
+  std::vector<llvm::Value *> lowerRegion(const loom::Region &region) {
+    std::vector<llvm::Value *> yielded;
+    if (region.empty()) return yielded;
+    for (const Operation &op : *region.entryBlock()) {
+      if (op.name() == "scf.yield") {
+        for (const Value *v : op.operands()) yielded.push_back(get(v));
+        break;
+      }
+      lowerOp(op);
+    }
+    return yielded;
+  }
+
+  void lowerControl(const Operation &op, std::string_view n) {
+    llvm::IRBuilder<> &b = *b_;
+    llvm::Function *f = fn_->function;
+    if (n == "scf.select") return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
+    if (n == "scf.for") {
+      const Value *loValue = op.operandNamed("lo");
+      llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
+      std::vector<llvm::Value *> inits;
+      for (const Value *v : op.operandGroup("inits")) inits.push_back(get(v));
+      llvm::BasicBlock *preheader = b.GetInsertBlock();
+      llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "for.header", f);
+      llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "for.body", f);
+      llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "for.exit", f);
+      b.CreateBr(header);
+      b.SetInsertPoint(header);
+      llvm::PHINode *iv = b.CreatePHI(lo->getType(), 2, "iv");
+      iv->addIncoming(lo, preheader);
+      std::vector<llvm::PHINode *> carried;
+      for (llvm::Value *init : inits) {
+        llvm::PHINode *phi = b.CreatePHI(init->getType(), 2);
+        phi->addIncoming(init, preheader);
+        carried.push_back(phi);
+      }
+      llvm::Value *more = loValue->type()->isOffset() ? b.CreateICmpULT(iv, hi) : b.CreateICmpSLT(iv, hi);
+      b.CreateCondBr(more, body, exit);
+      b.SetInsertPoint(body);
+      const loom::Block &block = *op.region(0)->entryBlock();
+      std::span<Value *const> args = block.arguments();
+      if (args.size() != carried.size() + 1) unsupported(op, "the loop region's arguments do not match its iteration values");
+      lowered(args[0]).value = iv;
+      for (size_t i = 0; i < carried.size(); ++i) lowered(args[i + 1]).value = carried[i];
+      std::vector<llvm::Value *> next = lowerRegion(*op.region(0));
+      if (next.size() != carried.size()) unsupported(op, "scf.yield must pass one value per iteration argument");
+      llvm::Value *ivNext = b.CreateAdd(iv, step, "iv.next", false, !loValue->type()->isOffset());
+      llvm::BasicBlock *latch = b.GetInsertBlock();
+      b.CreateBr(header);
+      iv->addIncoming(ivNext, latch);
+      for (size_t i = 0; i < carried.size(); ++i) carried[i]->addIncoming(next[i], latch);
+      b.SetInsertPoint(exit);
+      for (size_t i = 0; i < carried.size() && i < op.numResults(); ++i) set(op, unsigned(i), carried[i]);
+      return;
+    }
+    if (n == "scf.if") {
+      llvm::Value *cond = operand(op, "cond");
+      llvm::BasicBlock *thenBlock = llvm::BasicBlock::Create(context_, "if.then", f);
+      llvm::BasicBlock *elseBlock = llvm::BasicBlock::Create(context_, "if.else", f);
+      llvm::BasicBlock *merge = llvm::BasicBlock::Create(context_, "if.end", f);
+      b.CreateCondBr(cond, thenBlock, elseBlock);
+      b.SetInsertPoint(thenBlock);
+      std::vector<llvm::Value *> thenValues = lowerRegion(*op.region(0));
+      llvm::BasicBlock *thenEnd = b.GetInsertBlock();
+      b.CreateBr(merge);
+      b.SetInsertPoint(elseBlock);
+      std::vector<llvm::Value *> elseValues;
+      if (op.numRegions() > 1) elseValues = lowerRegion(*op.region(1));
+      llvm::BasicBlock *elseEnd = b.GetInsertBlock();
+      b.CreateBr(merge);
+      b.SetInsertPoint(merge);
+      if (op.numResults() && (thenValues.size() != op.numResults() || elseValues.size() != op.numResults()))
+        unsupported(op, "both branches must yield one value per result");
+      for (unsigned i = 0; i < op.numResults(); ++i) {
+        llvm::PHINode *phi = b.CreatePHI(thenValues[i]->getType(), 2);
+        phi->addIncoming(thenValues[i], thenEnd);
+        phi->addIncoming(elseValues[i], elseEnd);
+        set(op, i, phi);
+      }
+      return;
+    }
+    if (n == "cfg.br" || n == "cfg.cond_br") {
+      std::vector<llvm::BasicBlock *> targets;
+      for (unsigned s = 0; s < op.successors().size(); ++s) {
+        const loom::Successor &succ = op.successors()[s];
+        auto found = fn_->blocks.find(succ.block);
+        if (found == fn_->blocks.end()) unsupported(op, "branch target outside the function body");
+        std::vector<llvm::PHINode *> &phis = fn_->blockArgs[succ.block];
+        std::span<Value *const> passed = op.successorOperands(s);
+        if (passed.size() != phis.size()) unsupported(op, "branch operands do not match the block arguments");
+        for (size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(get(passed[i]), b.GetInsertBlock());
+        targets.push_back(found->second);
+      }
+      if (n == "cfg.br") {
+        if (targets.size() != 1) unsupported(op, "cfg.br has one successor");
+        b.CreateBr(targets[0]);
+      } else {
+        if (targets.size() != 2) unsupported(op, "cfg.cond_br has two successors");
+        b.CreateCondBr(operand(op, "cond"), targets[0], targets[1]);
+      }
+      return;
+    }
+    unsupported(op, "no lowering for this op");
+  }
+
+  void lowerFunc(const Operation &op, std::string_view name) {
+    llvm::IRBuilder<> &b = *b_;
+    if (name == "return") {
+      std::vector<llvm::Value *> values;
+      for (const Value *v : op.operands()) values.push_back(get(v));
+      llvm::Type *ret = fn_->function->getReturnType();
+      if (values.empty()) {
+        b.CreateRetVoid();
+      } else if (values.size() == 1) {
+        b.CreateRet(values[0]);
+      } else {
+        llvm::Value *aggregate = llvm::PoisonValue::get(ret);
+        for (unsigned i = 0; i < values.size(); ++i) aggregate = b.CreateInsertValue(aggregate, values[i], i);
+        b.CreateRet(aggregate);
+      }
+      return;
+    }
+    if (name == "call") {
+      const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
+      if (!callee || callee->op->name() != "func.def") unsupported(op, "the callee has no Loom definition");
+      llvm::Function *target = function(*callee->op);
+      if (!target) throw LoweringError{};
+      std::vector<llvm::Value *> args;
+      for (const Value *v : op.operands()) args.push_back(get(v));
+      llvm::CallInst *call = b.CreateCall(target, args);
+      if (op.numResults() == 1) set(op, 0, call);
+      for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b.CreateExtractValue(call, i));
+      return;
+    }
+    unsupported(op, "no lowering for this op");
+  }
+
+  void lowerKernel(const Operation &op, std::string_view name) {
+    llvm::IRBuilder<> &b = *b_;
+    if (name == "return") {
+      b.CreateRetVoid();
+      return;
+    }
+    if (name == "launch.config") {
+      std::vector<llvm::Value *> values;
+      for (std::string_view group : {"workgroups", "workgroup_size"}) {
+        std::span<Value *const> list = op.operandGroup(group);
+        if (list.size() > 3) unsupported(op, "at most three dimensions");
+        for (size_t i = 0; i < 3; ++i) values.push_back(i < list.size() ? get(list[i]) : i64(1));
+      }
+      llvm::Value *aggregate = llvm::PoisonValue::get(configType());
+      for (unsigned i = 0; i < 6; ++i) aggregate = b.CreateInsertValue(aggregate, values[i], i);
+      b.CreateRet(aggregate);
+      return;
+    }
+    const loom::Attribute *dimension = op.templateParam(0);
+    unsigned dim = 0;
+    if (dimension) dim = dimension->str() == "y" ? 1 : dimension->str() == "z" ? 2 : 0;
+    if (fn_->coordinates)
+      if (llvm::Value *v = fn_->coordinates->coordinate(b, *fn_->function, name, dim)) return set(op, 0, v);
+    unsupported(op, "this kernel operation is not supported by this target");
+  }
+
+  const Program &program_;
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  diag::DiagnosticEngine &diags_;
+  std::string target_;
+  unsigned errorsAtStart_;
+  FunctionState *fn_ = nullptr;
+  llvm::IRBuilder<> *b_ = nullptr;
+};
+
+Lowering::Lowering(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string targetName)
+    : impl_(std::make_unique<Impl>(program, module, diags, std::move(targetName))) {}
+Lowering::~Lowering() = default;
+
+llvm::Function *Lowering::function(const loom::Operation &funcDef) { return impl_->function(funcDef); }
+llvm::Function *Lowering::kernelItem(const loom::Operation &kernelDef, const KernelCoordinates &coordinates) {
+  return impl_->kernelItem(kernelDef, coordinates);
+}
+llvm::Function *Lowering::kernelConfig(const loom::Operation &kernelDef) { return impl_->kernelConfig(kernelDef); }
+llvm::Type *Lowering::parameterType(const loom::Type &type) { return impl_->valueType(type, nullptr); }
+bool Lowering::failed() const { return impl_->failed(); }
+
+}  // namespace hrx::bridge

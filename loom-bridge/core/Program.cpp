@@ -1,0 +1,392 @@
+// Link (one symbol table over every input, reachability from the exports) and specialize (bind
+// and check the configuration every reachable config.get reads).
+#include "hrx/bridge/Program.h"
+
+#include "ContractBuilder.h"
+#include "hrx/bridge/IrQueries.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+namespace hrx::bridge {
+
+using loom::Operation;
+using loom::Value;
+
+const SymbolEntry *Program::lookup(std::string_view name) const {
+  auto it = symbols.find(name);
+  return it == symbols.end() ? nullptr : &it->second;
+}
+
+std::optional<int64_t> Program::evaluateInteger(const Value *value) const {
+  if (!value || value->isBlockArgument() || !value->definingOp()) return std::nullopt;
+  const Operation &op = *value->definingOp();
+  auto operand = [&](unsigned i) { return evaluateInteger(op.operand(i)); };
+  std::string_view name = op.name();
+  if (name == "index.constant" || name == "scalar.constant") {
+    const loom::Attribute *v = op.attr("value");
+    if (v && v->kind() == loom::AttrKind::Integer) return v->integer();
+    if (v && v->kind() == loom::AttrKind::Bool) return v->boolean() ? 1 : 0;
+    return std::nullopt;
+  }
+  if (name == "config.get") {
+    auto it = config.find(ir::symbolRef(op));
+    if (it == config.end() || it->second.isFloat) return std::nullopt;
+    return it->second.integer;
+  }
+  if (name == "index.assume") return evaluateInteger(op.operand(value->index()));
+  if (name == "index.cast") return operand(0);
+  if (op.numOperands() == 2) {
+    auto a = operand(0), b = operand(1);
+    if (!a || !b) return std::nullopt;
+    if (name == "index.add") return *a + *b;
+    if (name == "index.sub") return *a - *b;
+    if (name == "index.mul" || name == "index.scale") return *a * *b;
+    if (name == "index.div" && *b > 0) return *a / *b;
+    if (name == "index.rem" && *b > 0) return *a % *b;
+    if (name == "index.min") return std::min(*a, *b);
+    if (name == "index.max") return std::max(*a, *b);
+  }
+  if (name == "index.madd") {
+    auto a = operand(0), b = operand(1), c = operand(2);
+    if (a && b && c) return *a * *b + *c;
+  }
+  return std::nullopt;
+}
+
+namespace ir {
+
+std::string_view symbolRef(const Operation &op) {
+  for (const loom::NamedAttr &a : op.attributes())
+    if (a.name != "sym_name" && a.value && a.value->kind() == loom::AttrKind::Symbol) return a.value->str();
+  return {};
+}
+
+bool isOp(const Operation &op, std::string_view name) { return op.name() == name; }
+
+}  // namespace ir
+
+namespace {
+
+SymbolKind symbolKind(const Operation &op) {
+  std::string_view n = op.name();
+  if (n == "func.def" || n == "func.decl") return SymbolKind::Function;
+  if (n == "kernel.def" || n == "kernel.decl") return SymbolKind::Kernel;
+  if (n == "pipeline.def") return SymbolKind::Pipeline;
+  if (n == "config.decl" || n == "config.def") return SymbolKind::Config;
+  if (n.ends_with(".target") || n == "target.decl" || n == "target.generic") return SymbolKind::Target;
+  return SymbolKind::Other;
+}
+
+const char *kindName(SymbolKind kind) {
+  switch (kind) {
+  case SymbolKind::Function: return "function";
+  case SymbolKind::Kernel: return "kernel";
+  case SymbolKind::Pipeline: return "pipeline";
+  case SymbolKind::Config: return "configuration key";
+  case SymbolKind::Target: return "target record";
+  case SymbolKind::Other: return "symbol";
+  }
+  return "symbol";
+}
+
+bool isDefinition(const Operation &op) {
+  std::string_view n = op.name();
+  return n == "func.def" || n == "kernel.def" || n == "pipeline.def" || n == "config.def";
+}
+
+bool isExport(const Operation &op) {
+  std::string_view n = op.name();
+  return n == "pipeline.def" || n == "kernel.def" || (n == "func.def" && op.hasAttr("public"));
+}
+
+bool validKey(std::string_view key) {
+  if (key.empty()) return false;
+  return std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+  });
+}
+
+class ProgramBuilder {
+public:
+  ProgramBuilder(Program &program, const CompileRequest &request, diag::DiagnosticEngine &diags)
+      : program_(program), request_(request), diags_(diags) {}
+
+  bool run() {
+    buildSymbolTable();
+    if (failed()) return false;
+    if (!selectExports()) return false;
+    computeReachable();
+    if (failed()) return false;
+    if (!bindConfiguration()) return false;
+    return deriveContracts(program_, diags_);
+  }
+
+private:
+  void buildSymbolTable() {
+    for (const loom::OwningModule &module : program_.modules) {
+      for (const Operation &op : module->body()) {
+        std::string_view name = op.symbolName();
+        SymbolKind kind = symbolKind(op);
+        if (name.empty() || kind == SymbolKind::Target) continue;  // target records are per module
+        if (kind == SymbolKind::Config) {
+          (op.name() == "config.def" ? configDefs_ : configDecls_).emplace(std::string(name), &op);
+          if (op.name() == "config.decl") continue;
+        }
+        auto [it, inserted] = program_.symbols.try_emplace(std::string(name));
+        SymbolEntry entry{kind, &op, module.get(), isDefinition(op)};
+        if (inserted) {
+          it->second = entry;
+        } else if (entry.isDefinition && it->second.isDefinition) {
+          diags_.report(diag::DiagId::LinkDuplicateDefinition, op.loc())
+              .arg("name", std::string(name))
+              .note(it->second.op->loc(), "the other definition is here");
+        } else if (entry.isDefinition) {
+          it->second = entry;  // a definition replaces a declaration
+        }
+      }
+    }
+  }
+
+  bool selectExports() {
+    const std::string &wanted = request_.specialization.symbol;
+    if (!wanted.empty() && !validKey(wanted)) {
+      diags_.report(diag::DiagId::LinkConfigBadKey, {}).arg("key", wanted);
+      return false;
+    }
+    std::string available;
+    for (const loom::OwningModule &module : program_.modules)
+      for (const Operation &op : module->body()) {
+        if (!isExport(op)) continue;
+        std::string_view name = op.symbolName();
+        available += (available.empty() ? "; exports: @" : ", @") + std::string(name);
+        if (wanted.empty() || name == wanted) program_.exports.push_back(&op);
+      }
+    if (!program_.exports.empty()) return true;
+    if (wanted.empty())
+      diags_.report(diag::DiagId::LinkNoExports, {});
+    else
+      diags_.report(diag::DiagId::LinkUnknownExport, {}).arg("name", wanted).arg("available", available);
+    return false;
+  }
+
+  // Walks the exports (and `retain`ed definitions), resolving every symbol use.
+  void computeReachable() {
+    std::vector<const Operation *> work(program_.exports.begin(), program_.exports.end());
+    for (const loom::OwningModule &module : program_.modules)
+      for (const Operation &op : module->body())
+        if (op.hasAttr("retain") && isDefinition(op) && symbolKind(op) != SymbolKind::Config)
+          work.push_back(&op);
+    std::set<const Operation *> seen;
+    while (!work.empty()) {
+      const Operation *root = work.back();
+      work.pop_back();
+      if (!seen.insert(root).second) continue;
+      root->walk([&](const Operation &op) {
+        if (&op == root) return;
+        if (const Operation *callee = resolveUse(op)) work.push_back(callee);
+      });
+    }
+    for (const loom::OwningModule &module : program_.modules)
+      for (const Operation &op : module->body())
+        if (seen.count(&op)) program_.reachable.push_back(&op);
+  }
+
+  // The definition a symbol-using op refers to (null for config reads and after errors).
+  const Operation *resolveUse(const Operation &op) {
+    std::string_view n = op.name();
+    SymbolKind expected;
+    if (n == "pipeline.stage" || n == "pipeline.reduce" || n == "func.call")
+      expected = SymbolKind::Function;
+    else if (n == "kernel.launch")
+      expected = SymbolKind::Kernel;
+    else if (n == "config.get") {
+      configReads_.emplace(std::string(ir::symbolRef(op)), &op);
+      return nullptr;
+    } else
+      return nullptr;
+    std::string name(ir::symbolRef(op));
+    const SymbolEntry *entry = program_.lookup(name);
+    if (!entry || !entry->isDefinition) {
+      auto builder = diags_.report(diag::DiagId::LinkUndefinedSymbol, op.loc());
+      builder.arg("name", name);
+      if (entry) builder.note(entry->op->loc(), "declared here, but no input defines it");
+      return nullptr;
+    }
+    if (entry->kind != expected) {
+      diags_.report(diag::DiagId::LinkSymbolKindMismatch, op.loc())
+          .arg("name", name)
+          .arg("kind", kindName(entry->kind))
+          .arg("expected", kindName(expected))
+          .note(entry->op->loc(), "defined here");
+      return nullptr;
+    }
+    checkSignature(op, *entry, name);
+    return entry->op;
+  }
+
+  void checkSignature(const Operation &use, const SymbolEntry &callee, const std::string &name) {
+    std::vector<const loom::Type *> params = ir::signatureTypes(*callee.op, 0);
+    std::string detail;
+    std::string_view n = use.name();
+    if (n == "func.call") {
+      std::span<Value *const> args = use.operands();
+      std::vector<const loom::Type *> results = ir::functionResultTypes(*callee.op);
+      if (args.size() != params.size())
+        detail = "passes " + std::to_string(args.size()) + " argument(s), the definition takes " +
+                 std::to_string(params.size());
+      for (size_t i = 0; detail.empty() && i < args.size(); ++i)
+        if (!ir::sameType(args[i]->type(), params[i]))
+          detail = "argument " + std::to_string(i) + " has type " + args[i]->type()->str() + ", the definition expects " +
+                   params[i]->str();
+      if (detail.empty() && use.numResults() != results.size())
+        detail = "expects " + std::to_string(use.numResults()) + " result(s), the definition returns " +
+                 std::to_string(results.size());
+      for (size_t i = 0; detail.empty() && i < results.size(); ++i)
+        if (!ir::sameType(use.result(i)->type(), results[i]))
+          detail = "result " + std::to_string(i) + " has type " + use.result(i)->type()->str() +
+                   ", the definition returns " + results[i]->str();
+    } else {
+      // A stage/reduce callee takes one record buffer per input flow (and partial), then one per
+      // output flow.
+      size_t records = use.numResults();
+      for (std::string_view group : {"partials", "inputs"}) records += use.operandGroup(group).size();
+      if (params.size() != records)
+        detail = "the " + std::string(n) + " passes " + std::to_string(records) + " record buffer(s), the function takes " +
+                 std::to_string(params.size()) + " argument(s)";
+      for (size_t i = 0; detail.empty() && i < params.size(); ++i)
+        if (params[i]->kind() != loom::TypeKind::Buffer)
+          detail = "argument " + std::to_string(i) + " of a stage function must be a buffer, not " + params[i]->str();
+      if (detail.empty() && !ir::functionResultTypes(*callee.op).empty())
+        detail = "a stage function returns no values";
+    }
+    if (!detail.empty())
+      diags_.report(diag::DiagId::LinkSignatureMismatch, use.loc())
+          .arg("name", name)
+          .arg("detail", detail)
+          .note(callee.op->loc(), "defined here");
+  }
+
+  bool bindConfiguration() {
+    const std::map<std::string, std::string> &bindings = request_.specialization.config;
+    for (const auto &[key, value] : bindings)
+      if (!validKey(key)) diags_.report(diag::DiagId::LinkConfigBadKey, {}).arg("key", key);
+    std::vector<std::string> missing;
+    const Operation *firstMissingUse = nullptr;
+    for (const auto &[key, use] : configReads_) {
+      auto def = configDefs_.find(key);
+      auto decl = configDecls_.find(key);
+      auto bound = bindings.find(key);
+      if (def == configDefs_.end() && decl == configDecls_.end()) {
+        diags_.report(diag::DiagId::LinkUndefinedSymbol, use->loc()).arg("name", key);
+        continue;
+      }
+      const Operation *declOp = decl != configDecls_.end() ? decl->second : def->second;
+      const loom::Type *type = use->result(0)->type();
+      ConfigValue value;
+      value.type = type;
+      if (def != configDefs_.end() && bound != bindings.end()) {
+        diags_.report(diag::DiagId::LinkConfigTwice, use->loc())
+            .arg("key", key)
+            .note(def->second->loc(), "defined here");
+        continue;
+      }
+      if (def != configDefs_.end()) {
+        if (!ir::attributeValue(def->second->attr("value"), value)) {
+          diags_.report(diag::DiagId::LinkUnsupportedOp, def->second->loc())
+              .arg("op", "config.def")
+              .arg("target", "any target")
+              .arg("reason", "only integer, boolean and float values can be bound");
+          continue;
+        }
+      } else if (bound == bindings.end()) {
+        missing.push_back(key);
+        if (!firstMissingUse) firstMissingUse = use;
+        continue;
+      } else if (!parseValue(bound->second, value)) {
+        diags_.report(diag::DiagId::LinkConfigBadValue, use->loc())
+            .arg("key", key)
+            .arg("value", bound->second)
+            .arg("type", type->str())
+            .note(declOp->loc(), "declared here");
+        continue;
+      }
+      checkPredicates(key, value, *declOp);
+      program_.config.emplace(key, value);
+    }
+    if (!missing.empty()) {
+      std::string keys;
+      for (const std::string &k : missing) keys += (keys.empty() ? "" : ", ") + k;
+      diags_.report(diag::DiagId::LinkUnboundConfig, firstMissingUse->loc()).arg("keys", keys);
+    }
+    for (const auto &[key, value] : bindings)
+      if (!configReads_.count(key)) diags_.report(diag::DiagId::LinkConfigUnused, {}).arg("key", key);
+    return !failed();
+  }
+
+  static bool parseValue(const std::string &text, ConfigValue &value) {
+    value.spelling = text;
+    const loom::Type &type = *value.type;
+    if (type.isFloat()) {
+      errno = 0;
+      char *end = nullptr;
+      value.floating = std::strtod(text.c_str(), &end);
+      value.isFloat = true;
+      return !text.empty() && *end == '\0' && errno == 0;
+    }
+    if (type.isInteger(1)) {
+      if (text == "true" || text == "1") return value.integer = 1, true;
+      if (text == "false" || text == "0") return value.integer = 0, true;
+      return false;
+    }
+    if (!type.isAddress() && !type.isInteger()) return false;
+    errno = 0;
+    char *end = nullptr;
+    long long parsed = std::strtoll(text.c_str(), &end, 0);
+    if (text.empty() || *end != '\0' || errno != 0) return false;
+    if (type.isOffset() && parsed < 0) return false;
+    if (type.isInteger() && type.width() < 64) {
+      long long lo = -(1ll << (type.width() - 1)), hi = (1ll << type.width()) - 1;
+      if (parsed < lo || parsed > hi) return false;
+    }
+    value.integer = parsed;
+    return true;
+  }
+
+  void checkPredicates(const std::string &key, const ConfigValue &value, const Operation &decl) {
+    for (const loom::Attribute *predicate : ir::predicates(decl)) {
+      std::optional<bool> holds = ir::evaluatePredicate(*predicate, value);
+      if (!holds || *holds) continue;
+      diags_.report(diag::DiagId::LinkConfigPredicate, decl.loc())
+          .arg("key", key)
+          .arg("value", value.spelling)
+          .arg("predicate", ir::predicateText(*predicate));
+    }
+  }
+
+  bool failed() const { return diags_.errorCount() != errorsAtStart_; }
+
+  Program &program_;
+  const CompileRequest &request_;
+  diag::DiagnosticEngine &diags_;
+  unsigned errorsAtStart_ = diags_.errorCount();
+  std::map<std::string, const Operation *> configDecls_, configDefs_;
+  std::map<std::string, const Operation *> configReads_;  // key → first reachable read
+};
+
+}  // namespace
+
+std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const CompileRequest &request,
+                                      diag::DiagnosticEngine &diags) {
+  auto program = std::make_unique<Program>();
+  program->modules = std::move(modules);
+  unsigned errors = diags.errorCount();
+  ProgramBuilder builder(*program, request, diags);
+  if (!builder.run() || diags.errorCount() != errors) return nullptr;
+  return program;
+}
+
+}  // namespace hrx::bridge

@@ -1,0 +1,53 @@
+// Loom → LLVM IR for the bodies every backend shares: functions, kernel work-items and kernel
+// launch-config programs. Targets supply kernel coordinates through KernelCoordinates and wrap
+// the lowered functions in their own entry ABI.
+#pragma once
+
+#include "hrx/bridge/Program.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace hrx::bridge {
+
+// How a target materializes kernel coordinates inside a lowered work-item function.
+class KernelCoordinates {
+public:
+  virtual ~KernelCoordinates() = default;
+  // Extra leading parameters of every work-item function (e.g. a dispatch pointer, ids).
+  virtual std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &context) const = 0;
+  // `kind` is the op name without "kernel." ("workitem.id", "workgroup.size", ...); the value is
+  // an i64. Null when the target cannot provide it (the lowering then reports the op).
+  virtual llvm::Value *coordinate(llvm::IRBuilder<> &builder, llvm::Function &function, std::string_view kind,
+                                  unsigned dimension) const = 0;
+};
+
+class Lowering {
+public:
+  Lowering(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string targetName);
+  ~Lowering();
+
+  // The internal function "loom.<sym>" for a func.def; its body is lowered on first request.
+  llvm::Function *function(const loom::Operation &funcDef);
+  // "loom.kernel.<sym>.item": runs one work-item of a kernel.def's body; parameters are the
+  // coordinates' leading parameters followed by the launch arguments.
+  llvm::Function *kernelItem(const loom::Operation &kernelDef, const KernelCoordinates &coordinates);
+  // "loom.kernel.<sym>.config": evaluates the launch-config region for the workload arguments and
+  // returns [6 x i64] {workgroups x,y,z, workgroup_size x,y,z}.
+  llvm::Function *kernelConfig(const loom::Operation &kernelDef);
+
+  // The LLVM type a Loom value of `type` is passed as (null if it cannot cross a call).
+  llvm::Type *parameterType(const loom::Type &type);
+
+  bool failed() const;
+
+private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hrx::bridge

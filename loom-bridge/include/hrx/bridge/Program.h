@@ -1,0 +1,73 @@
+// The linked, specialized program every backend receives: the verified Loom modules, one symbol
+// table across them, the exports being compiled, the bound configuration and their contracts.
+#pragma once
+
+#include "hrx/Compiler.h"
+#include "hrx/bridge/Contract.h"
+#include "hrx/diag/Diagnostic.h"
+#include "hrx/loom/IR.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hrx::bridge {
+
+// A configuration value after binding: integers (index, offset, iN, i1) or floats.
+struct ConfigValue {
+  const loom::Type *type = nullptr;
+  bool isFloat = false;
+  int64_t integer = 0;
+  double floating = 0;
+  std::string spelling;  // as the user wrote it (for messages and the identity)
+};
+
+enum class SymbolKind { Function, Kernel, Pipeline, Config, Target, Other };
+
+// One definition (or, when no module defines the symbol, its declaration).
+struct SymbolEntry {
+  SymbolKind kind = SymbolKind::Other;
+  const loom::Operation *op = nullptr;  // the defining (or declaring) top-level op
+  const loom::Module *module = nullptr;
+  bool isDefinition = false;
+};
+
+class Program {
+public:
+  // The modules, in input order (owned).
+  std::vector<loom::OwningModule> modules;
+  // name (without '@') → definition, across every module.
+  std::map<std::string, SymbolEntry, std::less<>> symbols;
+  // The exports compiled by this request (pipeline.def, kernel.def, or public func.def roots),
+  // in source order; contracts[i] belongs to exports[i].
+  std::vector<const loom::Operation *> exports;
+  std::vector<KernelContract> contracts;
+  // Every top-level definition reachable from the exports (including the exports), source order.
+  std::vector<const loom::Operation *> reachable;
+  // The configuration bound for the reachable config.get reads.
+  std::map<std::string, ConfigValue, std::less<>> config;
+
+  const SymbolEntry *lookup(std::string_view name) const;
+
+  // Folds an index/offset/integer value that the specialization makes constant (constants,
+  // config.get, index arithmetic, assumes, casts). nullopt when it depends on runtime values.
+  std::optional<int64_t> evaluateInteger(const loom::Value *value) const;
+};
+
+// Link + specialize + contracts over parsed, verified modules. Returns null after reporting
+// errors. `request.specialization.symbol` selects one export (empty: every export).
+std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const CompileRequest &request,
+                                      diag::DiagnosticEngine &diags);
+
+// Small IR queries shared by the bridge's passes.
+namespace ir {
+// The first attribute of kind Symbol (the callee/target of a call, stage, reduce, launch or
+// config.get), without '@'; empty if none.
+std::string_view symbolRef(const loom::Operation &op);
+bool isOp(const loom::Operation &op, std::string_view name);
+}  // namespace ir
+
+}  // namespace hrx::bridge

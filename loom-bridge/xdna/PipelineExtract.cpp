@@ -1,0 +1,398 @@
+#include "hrx/xdna/PipelineExtract.h"
+
+#include "hrx/bridge/IrQueries.h"
+
+#include <map>
+#include <set>
+
+namespace hrx::xdna {
+namespace {
+
+using diag::DiagId;
+using loom::Operation;
+using loom::Value;
+
+// A flow value and where its records come from, until an op consumes it.
+struct FlowSource {
+  FlowEnd end;
+  uint32_t group = 0;  // the lanes the records are on
+  std::string recordType;
+  uint32_t recordBytes = 0;
+  uint32_t capacity = 2;
+  uint32_t recordsPerLane = 1;
+  diag::SourceRange loc;
+  diag::SourceRange capacityLoc;
+  bool consumed = false;
+};
+
+class Extractor {
+public:
+  Extractor(const bridge::Program &program, const Operation &pipeline, const bridge::KernelContract &contract,
+            diag::DiagnosticEngine &diags)
+      : program_(program), pipeline_(pipeline), contract_(contract), diags_(diags) {}
+
+  std::optional<PipelineGraph> run();
+
+private:
+  bool unsupported(diag::SourceRange at, std::string construct) {
+    diags_.report(DiagId::XdnaUnsupportedConstruct, at).arg("construct", std::move(construct));
+    return false;
+  }
+  std::optional<int64_t> evaluate(const Value *v) const { return program_.evaluateInteger(v); }
+  bool group(const Operation &op);
+  bool source(const Operation &op, bool scatter);
+  bool buffer(const Operation &op);
+  bool stage(const Operation &op, bool reduce);
+  bool write(const Operation &op);
+
+  // The launch binding and byte offset behind a view, with its evaluated shape.
+  struct ViewInfo {
+    uint32_t binding = 0;
+    uint64_t byteOffset = 0;
+    std::vector<uint64_t> shape;
+    uint32_t elementBytes = 0;
+  };
+  std::optional<ViewInfo> view(const Value *value, diag::SourceRange at);
+  std::optional<uint32_t> tileBytes(const loom::Type *flowType, diag::SourceRange at);
+  FlowSource *take(const Value *flow, diag::SourceRange at);
+  void connect(FlowSource &from, FlowEnd to, LaneMap map, diag::SourceRange at);
+  uint32_t groupOf(const Value *g) const;
+
+  const bridge::Program &program_;
+  const Operation &pipeline_;
+  const bridge::KernelContract &contract_;
+  diag::DiagnosticEngine &diags_;
+  PipelineGraph graph_;
+  std::map<const Value *, uint32_t> bindingOf_;  // launch buffer argument -> binding index
+  std::map<const Value *, uint32_t> groups_;
+  std::map<const Value *, FlowSource> flows_;
+  std::map<uint32_t, uint32_t> workerOfGroup_;
+  enum : uint8_t { kRead = 1, kWrite = 2 };
+  std::vector<uint8_t> access_;  // per binding, from the ops that use it
+};
+
+std::optional<PipelineGraph> Extractor::run() {
+  graph_.name = std::string(pipeline_.symbolName());
+  graph_.loc = pipeline_.loc();
+  const loom::Attribute *scope = pipeline_.templateParam();
+  if (scope && !scope->isIdent("kernel")) {
+    unsupported(pipeline_.loc(), "a pipeline.def<" + std::string(scope->str()) + "> (only <kernel> becomes an NPU entry)");
+    return std::nullopt;
+  }
+  uint32_t position = 0;
+  for (const Value *argument : bridge::ir::signatureValues(pipeline_, 0)) {
+    const Value &arg = *argument;
+    if (arg.type()->kind() != loom::TypeKind::Buffer)
+      continue;
+    const bridge::BindingContract *c = position < contract_.bindings.size() ? &contract_.bindings[position] : nullptr;
+    GraphBinding b;
+    b.name = "%" + std::string(arg.name());
+    b.used = c && c->used;
+    b.bytes = c ? c->bytes : 0;
+    b.loc = arg.loc();
+    bindingOf_[&arg] = position++;
+    graph_.bindings.push_back(std::move(b));
+    access_.push_back(0);
+  }
+  bool ok = true;
+  const loom::Region *body = pipeline_.numRegions() ? pipeline_.region(0) : nullptr;
+  if (!body || !body->entryBlock())
+    return std::nullopt;
+  for (const Operation &op : *body->entryBlock()) {
+    std::string_view n = op.name();
+    if (n == "group.create")
+      ok &= group(op);
+    else if (n == "pipeline.read" || n == "pipeline.scatter")
+      ok &= source(op, n == "pipeline.scatter");
+    else if (n == "pipeline.buffer")
+      ok &= buffer(op);
+    else if (n == "pipeline.stage" || n == "pipeline.reduce")
+      ok &= stage(op, n == "pipeline.reduce");
+    else if (n == "pipeline.write")
+      ok &= write(op);
+    else if (n == "pipeline.fold")
+      ok &= unsupported(op.loc(), "pipeline.fold (it needs a fused worker entry, which the host code does not "
+                                  "generate yet)");
+    else if (n.starts_with("pipeline.strand") || n.starts_with("channel.") || n == "pipeline.memory" ||
+             n == "pipeline.compose")
+      ok &= unsupported(op.loc(), "the strand form ('" + std::string(n) + "')");
+    else if (n == "pipeline.return" || n.starts_with("index.") || n.starts_with("buffer.") ||
+             n.starts_with("config.") || n.starts_with("view.subview"))
+      continue;  // terminator and address arithmetic, folded through evaluateInteger
+    else
+      ok &= unsupported(op.loc(), "'" + std::string(n) + "' in a pipeline body");
+    if (diags_.stopped())
+      return std::nullopt;
+  }
+  for (const auto &[value, flow] : flows_)
+    if (!flow.consumed && ok)
+      ok = unsupported(flow.loc, "a flow that is never written or consumed");
+  if (!ok)
+    return std::nullopt;
+  for (size_t b = 0; b < graph_.bindings.size(); ++b)
+    graph_.bindings[b].access = access_[b] == (kRead | kWrite) ? PlanAccess::ReadWrite
+                                : access_[b] == kWrite        ? PlanAccess::Write
+                                                              : PlanAccess::Read;
+  return std::move(graph_);
+}
+
+uint32_t Extractor::groupOf(const Value *g) const {
+  auto it = groups_.find(g);
+  return it == groups_.end() ? UINT32_MAX : it->second;
+}
+
+bool Extractor::group(const Operation &op) {
+  std::optional<int64_t> lanes = evaluate(op.operand(0));
+  if (!lanes || *lanes < 1 || *lanes > int64_t(UINT32_MAX))
+    return unsupported(op.loc(), "a group whose lane count is not a positive specialization constant");
+  groups_[op.result(0)] = uint32_t(graph_.groups.size());
+  graph_.groups.push_back({uint32_t(*lanes), op.loc()});
+  return true;
+}
+
+std::optional<Extractor::ViewInfo> Extractor::view(const Value *value, diag::SourceRange at) {
+  const Operation *def = value->definingOp();
+  if (!def || def->name() != "buffer.view") {
+    unsupported(at, "a pipeline view that is not a buffer.view of a launch buffer");
+    return std::nullopt;
+  }
+  const Value *root = def->operand(0);
+  while (root->definingOp() && root->definingOp()->name().starts_with("buffer.assume."))
+    root = root->definingOp()->operand(root->index());
+  auto binding = bindingOf_.find(root);
+  std::optional<int64_t> offset = evaluate(def->operand(1));
+  if (binding == bindingOf_.end() || !offset || *offset < 0) {
+    unsupported(at, "a pipeline view whose buffer or byte offset is not fixed by the specialization");
+    return std::nullopt;
+  }
+  ViewInfo info;
+  info.binding = binding->second;
+  info.byteOffset = uint64_t(*offset);
+  const loom::Type &type = *def->result(0)->type();
+  info.elementBytes = uint32_t(bridge::ir::elementBytes(*type.elementType()));
+  for (const loom::Dim &d : type.shape()) {
+    std::optional<int64_t> extent = d.isStatic() ? std::optional<int64_t>(d.extent) : evaluate(d.dynamic);
+    if (!extent || *extent < 0) {
+      unsupported(at, "a pipeline view extent that is not a specialization constant");
+      return std::nullopt;
+    }
+    info.shape.push_back(uint64_t(*extent));
+  }
+  return info;
+}
+
+std::optional<uint32_t> Extractor::tileBytes(const loom::Type *flowType, diag::SourceRange at) {
+  const loom::Type *tile = flowType ? flowType->elementType() : nullptr;
+  int64_t count = tile ? tile->staticElementCount() : -1;
+  if (!tile || count <= 0) {
+    unsupported(at, "a flow record without a static tile shape");
+    return std::nullopt;
+  }
+  uint64_t bytes = uint64_t(count) * bridge::ir::elementBytes(*tile->elementType());
+  if (bytes == 0 || bytes > UINT32_MAX) {
+    unsupported(at, "a flow record of " + std::to_string(bytes) + " bytes");
+    return std::nullopt;
+  }
+  return uint32_t(bytes);
+}
+
+// read: every lane gets view[temporal..., tile]; scatter: view[lane, temporal..., tile].
+bool Extractor::source(const Operation &op, bool scatter) {
+  uint32_t g = groupOf(op.operand(1));
+  if (g == UINT32_MAX)
+    return unsupported(op.loc(), "a flow on a value that is not a group.create");
+  std::optional<ViewInfo> v = view(op.operand(0), op.loc());
+  std::optional<uint32_t> record = tileBytes(op.result(0)->type(), op.loc());
+  if (!v || !record)
+    return false;
+  size_t tileRank = op.result(0)->type()->elementType()->rank();
+  size_t leading = v->shape.size() >= tileRank ? v->shape.size() - tileRank : 0;
+  uint64_t records = 1;
+  for (size_t i = scatter ? 1 : 0; i < leading; ++i)
+    records *= v->shape[i];
+  if (records > UINT32_MAX)
+    return unsupported(op.loc(), "a flow of more than 2^32 records");
+  access_[v->binding] |= kRead;
+  BindingWalk walk;
+  walk.byteOffset = v->byteOffset;
+  walk.laneBytes = scatter ? records * *record : 0;
+  walk.runBytes = *record;
+  walk.recordStride = *record;
+  walk.recordCount = uint32_t(records);
+  FlowSource s;
+  s.end = FlowEnd::binding(v->binding, walk);
+  s.group = g;
+  s.recordType = op.result(0)->type()->elementType()->str();
+  s.recordBytes = *record;
+  s.recordsPerLane = uint32_t(records);
+  s.loc = op.loc();
+  flows_[op.result(0)] = std::move(s);
+  return true;
+}
+
+FlowSource *Extractor::take(const Value *flow, diag::SourceRange at) {
+  auto it = flows_.find(flow);
+  if (it == flows_.end()) {
+    unsupported(at, "a flow operand that no pipeline op produced");
+    return nullptr;
+  }
+  if (it->second.consumed) {
+    unsupported(at, "a flow with several consumers (NPU channels have one)");
+    return nullptr;
+  }
+  it->second.consumed = true;
+  return &it->second;
+}
+
+bool Extractor::buffer(const Operation &op) {
+  FlowSource *s = take(op.operand(0), op.loc());
+  std::optional<int64_t> capacity = evaluate(op.operand(1));
+  if (!s)
+    return false;
+  if (!capacity || *capacity < 1 || *capacity > int64_t(UINT32_MAX))
+    return unsupported(op.loc(), "a pipeline.buffer capacity that is not a positive specialization constant");
+  FlowSource raised = *s;
+  raised.consumed = false;
+  raised.capacity = std::max(raised.capacity, uint32_t(*capacity));
+  raised.capacityLoc = op.loc();
+  flows_[op.result(0)] = std::move(raised);
+  return true;
+}
+
+void Extractor::connect(FlowSource &from, FlowEnd to, LaneMap map, diag::SourceRange at) {
+  GraphFlow f;
+  f.from = from.end;
+  f.to = std::move(to);
+  f.map = map;
+  f.recordType = from.recordType;
+  f.recordBytes = from.recordBytes;
+  f.capacity = from.capacity;
+  f.loc = at;
+  f.capacityLoc = from.capacityLoc;
+  graph_.flows.push_back(std::move(f));
+  if (from.end.kind == FlowEnd::Kind::Worker)
+    graph_.workers[from.end.index].ports[from.end.port].flow = uint32_t(graph_.flows.size() - 1);
+}
+
+// A stage (or reduce) is the worker of its group: ports are the callee's buffer arguments,
+// inputs first (for reduce: one per source lane of each partial, then the target-side
+// inputs), then outputs.
+bool Extractor::stage(const Operation &op, bool reduce) {
+  std::string callee(bridge::ir::symbolRef(op));
+  uint32_t g = groupOf(op.operandNamed(reduce ? "target_group" : "group"));
+  if (g == UINT32_MAX)
+    return unsupported(op.loc(), "a stage on a value that is not a group.create");
+  if (workerOfGroup_.count(g))
+    return unsupported(op.loc(), "a second stage on one group (fusing stages into one worker entry is not "
+                                 "generated by the host code yet)");
+  uint32_t w = uint32_t(graph_.workers.size());
+  workerOfGroup_[g] = w;
+  GraphWorker worker;
+  worker.group = g;
+  worker.entry = callee;
+  worker.stages = {callee};
+  worker.codeBytes = estimateCodeBytes(program_, callee);
+  worker.loc = op.loc();
+  uint32_t iterations = 0;
+  auto input = [&](const Value *flowValue, LaneMap map) -> bool {
+    FlowSource *s = take(flowValue, op.loc());
+    if (!s)
+      return false;
+    uint32_t lanes = map == LaneMap::Gather ? graph_.groups[s->group].lanes : 1;
+    if (map == LaneMap::Gather && s->end.kind != FlowEnd::Kind::Worker)
+      return unsupported(op.loc(), "a reduce partial that does not come from a stage");
+    connect(*s, FlowEnd::worker(w, uint32_t(worker.ports.size())), map, op.loc());
+    for (uint32_t lane = 0; lane < lanes; ++lane) {
+      GraphPort p;
+      p.direction = PortDirection::Input;
+      p.flow = uint32_t(graph_.flows.size() - 1);
+      p.sourceLane = lane;
+      p.recordBytes = s->recordBytes;
+      worker.ports.push_back(p);
+    }
+    if (iterations && iterations != s->recordsPerLane)
+      return unsupported(op.loc(), "stage inputs with different record counts (" + std::to_string(iterations) +
+                                       " and " + std::to_string(s->recordsPerLane) + ")");
+    iterations = s->recordsPerLane;
+    return true;
+  };
+  if (reduce)
+    for (const Value *partial : op.operandGroup("partials"))
+      if (!input(partial, LaneMap::Gather))
+        return false;
+  for (const Value *in : op.operandGroup("inputs"))
+    if (!input(in, LaneMap::PerLane))
+      return false;
+  worker.iterations = std::max<uint32_t>(iterations, 1);
+  for (const Value &out : op.results()) {
+    std::optional<uint32_t> record = tileBytes(out.type(), op.loc());
+    if (!record)
+      return false;
+    uint32_t port = uint32_t(worker.ports.size());
+    GraphPort p;
+    p.direction = PortDirection::Output;
+    p.recordBytes = *record;
+    worker.ports.push_back(p);
+    FlowSource s;
+    s.end = FlowEnd::worker(w, port);
+    s.group = g;
+    s.recordType = out.type()->elementType()->str();
+    s.recordBytes = *record;
+    s.recordsPerLane = worker.iterations;
+    s.loc = op.loc();
+    flows_[&out] = std::move(s);
+  }
+  graph_.workers.push_back(std::move(worker));
+  return true;
+}
+
+// write: view = [lane axis]? x temporal x tile (loom-language §5.10 record-shape rules).
+bool Extractor::write(const Operation &op) {
+  FlowSource *s = take(op.operand(0), op.loc());
+  std::optional<ViewInfo> v = view(op.operand(1), op.loc());
+  if (!s || !v)
+    return false;
+  access_[v->binding] |= kWrite;
+  uint32_t lanes = graph_.groups[s->group].lanes;
+  BindingWalk walk;
+  walk.byteOffset = v->byteOffset;
+  walk.laneBytes = lanes > 1 ? uint64_t(s->recordsPerLane) * s->recordBytes : 0;
+  walk.runBytes = s->recordBytes;
+  walk.recordStride = s->recordBytes;
+  walk.recordCount = s->recordsPerLane;
+  connect(*s, FlowEnd::binding(v->binding, walk), LaneMap::PerLane, op.loc());
+  return true;
+}
+
+}  // namespace
+
+uint32_t estimateCodeBytes(const bridge::Program &program, std::string_view callee) {
+  std::set<std::string> seen;
+  std::vector<std::string> work{std::string(callee)};
+  uint64_t ops = 0;
+  while (!work.empty()) {
+    std::string name = std::move(work.back());
+    work.pop_back();
+    if (!seen.insert(name).second)
+      continue;
+    const bridge::SymbolEntry *entry = program.lookup(name);
+    if (!entry || !entry->op || entry->op->name() != "func.def")
+      continue;
+    entry->op->walk([&](const Operation &op) {
+      ++ops;
+      if (op.name() == "func.call")
+        work.push_back(std::string(bridge::ir::symbolRef(op)));
+    });
+  }
+  if (ops == 0)
+    return 0;
+  return uint32_t(std::min<uint64_t>(64 + 32 * ops, UINT32_MAX));
+}
+
+std::optional<PipelineGraph> extractPipelineGraph(const bridge::Program &program, const loom::Operation &pipeline,
+                                                  const bridge::KernelContract &contract,
+                                                  diag::DiagnosticEngine &diags) {
+  return Extractor(program, pipeline, contract, diags).run();
+}
+
+}  // namespace hrx::xdna
