@@ -1,10 +1,148 @@
-// hrx: prepare, doctor, report show|diff, inspect, info, gc.
+// hrx: inspect artifacts and compile reports, and describe the installation.
+// Exit codes: 0 success, 1 error (message on stderr), 64 usage error.
+#include "Inspect.h"
+
 #include "hrx/Version.h"
+#include "hrx/format/Artifact.h"
+#include "hrx/format/CompileReport.h"
 #include "hrx/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <optional>
+
+namespace {
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 64;
+
+int error(const std::string &message) {
+  std::cerr << "hrx: error: " << message << "\n";
+  return kExitError;
+}
+
+std::optional<std::vector<uint8_t>> readFile(const std::string &path, std::string &problem) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    problem = "cannot open '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+// Writes through a temporary file and a rename, so a failed write leaves no partial output.
+bool writeFile(const std::string &path, std::span<const uint8_t> bytes, std::string &problem) {
+  std::string temporary = path + ".tmp-hrx";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
+    if (!out.flush()) {
+      problem = "cannot write '" + path + "': " + std::strerror(errno);
+      std::remove(temporary.c_str());
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    problem = "cannot write '" + path + "': " + ec.message();
+    std::remove(temporary.c_str());
+    return false;
+  }
+  return true;
+}
+
+hrx::StatusOr<hrx::format::Artifact> loadArtifact(const std::string &path) {
+  std::string problem;
+  auto bytes = readFile(path, problem);
+  if (!bytes) return hrx::Status(hrx::StatusCode::NotFound, problem);
+  auto artifact = hrx::format::readArtifact(*bytes);
+  if (!artifact.isOk()) return hrx::Status(artifact.status().code(), path + ": " + artifact.status().message());
+  return artifact;
+}
+
+// A report file, or the report embedded in an artifact (.hrx.report).
+hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path) {
+  std::string problem;
+  auto bytes = readFile(path, problem);
+  if (!bytes) return hrx::Status(hrx::StatusCode::NotFound, problem);
+  bool binary = !bytes->empty() && ((*bytes)[0] == 0x7F || (*bytes)[0] == 0x10);
+  if (binary) {
+    auto artifact = hrx::format::readArtifact(*bytes);
+    if (!artifact.isOk()) return hrx::Status(artifact.status().code(), path + ": " + artifact.status().message());
+    if (!artifact->report) return hrx::Status(hrx::StatusCode::NotFound, path + ": the artifact carries no compile report (compile with --report=summary|details)");
+    return *artifact->report;
+  }
+  auto report = hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
+  if (!report.isOk()) return hrx::Status(report.status().code(), path + ": " + report.status().message());
+  return report;
+}
+
+int inspect(const std::string &path, bool json, const std::string &extract, const std::string &output, std::optional<unsigned> member) {
+  auto artifact = loadArtifact(path);
+  if (!artifact.isOk()) return error(artifact.status().message());
+  const hrx::format::Artifact *target = &artifact.value();
+  if (member) {
+    if (target->kind != hrx::format::ArtifactKind::Fat) return error("--member applies to fat containers only");
+    if (*member >= target->members.size())
+      return error("member " + std::to_string(*member) + " does not exist (the container has " + std::to_string(target->members.size()) + ")");
+    target = &target->members[*member];
+  }
+  if (!extract.empty()) {
+    if (target->kind == hrx::format::ArtifactKind::Fat) return error("'" + path + "' is a fat container: choose a member with --member=N");
+    const std::vector<uint8_t> *bytes = target->section(extract);
+    if (!bytes) return error("'" + path + "' has no section " + extract + " (hrx inspect lists the sections)");
+    std::string problem;
+    if (!writeFile(output, *bytes, problem)) return error(problem);
+    return 0;
+  }
+  if (json)
+    std::cout << hrx::tool::inspectJson(*target).dump(2) << "\n";
+  else
+    std::cout << "artifact: " << path << "\n" << hrx::tool::inspectText(*target);
+  return 0;
+}
+
+int reportShow(const std::string &path, bool json) {
+  auto report = loadReport(path);
+  if (!report.isOk()) return error(report.status().message());
+  if (json)
+    std::cout << hrx::format::showReport(report.value()).dump(2) << "\n";
+  else
+    std::cout << hrx::format::formatReport(report.value());
+  return 0;
+}
+
+int reportDiff(const std::string &beforePath, const std::string &afterPath) {
+  auto before = loadReport(beforePath);
+  if (!before.isOk()) return error(before.status().message());
+  auto after = loadReport(afterPath);
+  if (!after.isOk()) return error(after.status().message());
+  auto diff = hrx::format::diffReports(before.value(), after.value());
+  if (!diff.isOk()) return error(diff.status().message());
+  std::cout << diff->dump(2) << "\n";
+  return 0;
+}
+
+int info() {
+  const char *runtime = std::getenv("HRX_RUNTIME_DIR");
+  std::cout << "version: " << hrx::runtime::version() << "\n"
+            << "runtime: " << (runtime && *runtime ? std::string(runtime) + " (HRX_RUNTIME_DIR; integrity checks bypassed)" : std::string("none (HRX_RUNTIME_DIR is unset; no native bundle installed)")) << "\n"
+            << "target: gfx1151\n"
+            << "npu-target: " << hrx::format::xdna::kStrixHalo.key << "\n"
+            << "host-device: available (reference execution of every artifact)\n";
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"hrx: set up, check and inspect the hrx toolchain and its artifacts"};
@@ -12,10 +150,50 @@ int main(int argc, char **argv) {
                        std::string("hrx version ") + hrx::runtime::version() +
                            " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING ")\nTargets: " HRX_SUPPORTED_TARGETS);
   app.require_subcommand(0, 1);
-  CLI11_PARSE(app, argc, argv);
-  if (argc == 1) {
-    std::cout << app.help();
-    return 0;
+
+  std::string path, extract, output, beforePath, afterPath;
+  bool json = false;
+  std::optional<unsigned> member;
+  CLI::App *inspectCmd = app.add_subcommand("inspect", "List an artifact's targets, entries, bindings, contracts, allocations, "
+                                                       "relocations, invocations, sections, identity and reference-only status");
+  inspectCmd->add_option("artifact", path, "an .xdna image, an AMDGPU code object or a fat container")->required();
+  inspectCmd->add_flag("--json", json, "print JSON");
+  auto *extractOpt = inspectCmd->add_option("--extract", extract, "write the (uncompressed) bytes of SECTION to -o FILE");
+  inspectCmd->add_option("-o", output, "output file for --extract");
+  inspectCmd->add_option("--member", member, "inspect member N of a fat container");
+
+  CLI::App *reportCmd = app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
+  reportCmd->require_subcommand(1);
+  CLI::App *showCmd = reportCmd->add_subcommand("show", "Validate a report and print its resource summary");
+  showCmd->add_option("file", path, "report JSON or artifact")->required();
+  showCmd->add_flag("--json", json, "print {compiler, target, processor_mode, entries, wait_reasons}");
+  CLI::App *diffCmd = reportCmd->add_subcommand("diff", "Compare two reports with the same identity, row by function");
+  diffCmd->add_option("before", beforePath, "report JSON or artifact")->required();
+  diffCmd->add_option("after", afterPath, "report JSON or artifact")->required();
+
+  CLI::App *infoCmd = app.add_subcommand("info", "Print the runtime directory and the targets");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::string context = reportCmd->parsed() ? "\nusage: hrx report show FILE | report diff BEFORE AFTER" : "";
+    std::cerr << "hrx: error: " << e.what() << context << "\n";
+    return kExitUsage;
   }
+  if (*inspectCmd) {
+    if (*extractOpt && output.empty()) {
+      std::cerr << "hrx: error: --extract needs -o FILE\n";
+      return kExitUsage;
+    }
+    return inspect(path, json, extract, output, member);
+  }
+  if (*showCmd) return reportShow(path, json);
+  if (*diffCmd) return reportDiff(beforePath, afterPath);
+  if (*infoCmd) return info();
+  std::cout << app.help();
   return 0;
 }
