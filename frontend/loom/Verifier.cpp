@@ -1,0 +1,793 @@
+// Static semantics (reference §6) and the flow-form record-shape rules (reference §5.10).
+#include "hrx/loom/OpDef.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace hrx::loom {
+namespace {
+
+using diag::DiagId;
+
+std::string_view classDescription(TypeClass c) {
+  switch (c) {
+  case TypeClass::Any: return "any type";
+  case TypeClass::Address: return "index or offset";
+  case TypeClass::Index: return "index";
+  case TypeClass::Int: return "an integer type";
+  case TypeClass::Float: return "a floating-point type";
+  case TypeClass::Scalar: return "an integer or floating-point type";
+  case TypeClass::Buffer: return "buffer";
+  case TypeClass::IntVector: return "a vector of integers";
+  case TypeClass::FloatVector: return "a vector of floats";
+  case TypeClass::AnyVector: return "a vector";
+  }
+  return "?";
+}
+
+bool inClass(const Type *t, TypeClass c) {
+  switch (c) {
+  case TypeClass::Any: return true;
+  case TypeClass::Address: return t->isAddress();
+  case TypeClass::Index: return t->isIndex();
+  case TypeClass::Int: return t->isInteger();
+  case TypeClass::Float: return t->isFloat();
+  case TypeClass::Scalar: return t->isScalar();
+  case TypeClass::Buffer: return t->kind() == TypeKind::Buffer;
+  case TypeClass::IntVector: return t->kind() == TypeKind::Vector && t->elementType()->isInteger();
+  case TypeClass::FloatVector: return t->kind() == TypeKind::Vector && t->elementType()->isFloat();
+  case TypeClass::AnyVector: return t->kind() == TypeKind::Vector;
+  }
+  return false;
+}
+
+bool isKind(const Type *t, TypeKind k) { return t && t->kind() == k; }
+bool unknown(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
+
+// Scalar element of a scalar or vector type.
+const Type *elementOf(const Type *t) { return t->kind() == TypeKind::Vector ? t->elementType() : t; }
+
+bool sameShape(const Type *a, const Type *b) {
+  if (a->isShaped() != b->isShaped()) return false;
+  if (!a->isShaped()) return true;
+  return std::equal(a->shape().begin(), a->shape().end(), b->shape().begin(), b->shape().end());
+}
+
+std::string dimStr(const Dim &d) {
+  return d.isStatic() ? std::to_string(d.extent) : "[%" + std::string(d.dynamic->name()) + "]";
+}
+
+// What the flow analysis knows about a record stream.
+struct FlowInfo {
+  int64_t lanes = -1;          // -1: not a compile-time constant
+  std::vector<Dim> temporal;   // the record sequence shape of each lane
+};
+
+class Verifier {
+public:
+  Verifier(const Module &m, diag::DiagnosticEngine &diags) : m_(m), diags_(diags) {}
+
+  bool run() {
+    std::unordered_map<std::string_view, const Operation *> seen;
+    for (const Operation &op : m_.body()) {
+      std::string_view sym = op.symbolName();
+      if (!sym.empty()) {
+        auto [it, inserted] = seen.emplace(sym, &op);
+        if (!inserted)
+          report(DiagId::SymbolRedefined, op).arg("name", "@" + std::string(sym))
+              .note(it->second->loc(), "previous definition is here");
+      }
+      if (!op.isOpaque() && !op.def()->has(opflag::Symbol))
+        report(DiagId::StructureNonSymbolAtModuleLevel, op).arg("op", std::string(op.name()));
+    }
+    for (const Operation &op : m_.body()) verifyOp(op, nullptr, nullptr);
+    return ok_;
+  }
+
+private:
+  diag::DiagnosticBuilder report(DiagId id, const Operation &op) {
+    ok_ = false;
+    return diags_.report(id, op.loc());
+  }
+  void operandError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
+    report(DiagId::TypeOperandMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
+        .arg("actual", actual ? actual->str() : "none").arg("expected", std::move(expected));
+  }
+  void resultError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
+    report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
+        .arg("actual", actual ? actual->str() : "none").arg("expected", std::move(expected));
+  }
+  bool requireOperand(const Operation &op, std::string_view field, bool cond, std::string expected) {
+    Value *v = op.operandNamed(field);
+    if (!v || cond || unknown(v->type())) return true;
+    operandError(op, field, v->type(), std::move(expected));
+    return false;
+  }
+
+  const Operation *resolve(const Operation &op, std::string_view attrName, std::initializer_list<OpCode> kinds,
+                           std::string_view expected) {
+    Attribute *a = op.attr(attrName);
+    if (!a || a->kind() != AttrKind::Symbol) return nullptr;
+    const Operation *target = m_.lookupSymbol(a->str());
+    if (!target) {
+      report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(a->str()));
+      return nullptr;
+    }
+    if (std::find(kinds.begin(), kinds.end(), target->opcode()) == kinds.end()) {
+      report(DiagId::SymbolWrongKind, op).arg("name", "@" + std::string(a->str()))
+          .arg("kind", std::string(target->name())).arg("expected", std::string(expected))
+          .note(target->loc(), "defined here");
+      return nullptr;
+    }
+    return target;
+  }
+
+  // ---- walking ----
+  void verifyOp(const Operation &op, const Operation *kernel, const Operation *pipeline) {
+    if (op.isOpaque()) {
+      for (Region &r : op.regions())
+        for (Block *b : r.blocks())
+          for (const Operation &inner : *b) verifyOp(inner, kernel, pipeline);
+      return;
+    }
+    const OpDef &def = *op.def();
+    if (def.has(opflag::InKernel) && !kernel)
+      report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name())).arg("parent", "a kernel.def body");
+    if (def.has(opflag::InPipeline) && !pipeline)
+      report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name())).arg("parent", "a pipeline.def body");
+    checkTypeClass(op);
+    checkHook(op);
+    if (op.opcode() == OpCode::KernelDef) kernel = &op;
+    if (op.opcode() == OpCode::PipelineDef) {
+      pipeline = &op;
+      flows_.clear();
+      lanes_.clear();
+    }
+    for (unsigned r = 0; r < op.numRegions(); ++r) verifyRegion(op, r, kernel, pipeline);
+  }
+
+  // The terminators allowed at the end of region `r` of `op` (empty: the region is a declaration).
+  std::vector<OpCode> terminatorsFor(const Operation &op, unsigned r, std::string &spelled) {
+    switch (op.opcode()) {
+    case OpCode::FuncDef: spelled = "func.return"; return {OpCode::FuncReturn, OpCode::CfgBr, OpCode::CfgCondBr};
+    case OpCode::KernelDef:
+      if (r == 0) {
+        spelled = "kernel.launch.config";
+        return {OpCode::KernelLaunchConfig};
+      }
+      spelled = "kernel.return";
+      return {OpCode::KernelReturn, OpCode::CfgBr, OpCode::CfgCondBr};
+    case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn};
+    case OpCode::ScfFor:
+    case OpCode::ScfIf: spelled = "scf.yield"; return {OpCode::ScfYield};
+    default: return {};
+    }
+  }
+
+  void verifyRegion(const Operation &op, unsigned r, const Operation *kernel, const Operation *pipeline) {
+    const Region &region = *op.region(r);
+    std::string spelled;
+    std::vector<OpCode> terms = terminatorsFor(op, r, spelled);
+    bool declaration = op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl ||
+                       op.opcode() == OpCode::ConfigDecl;
+    bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || (op.opcode() == OpCode::KernelDef && r == 1);
+    if (!declaration && region.blocks().size() > 1 && !multiBlockAllowed) {
+      report(DiagId::StructureRegionShape, op).arg("op", std::string(op.name())).arg("expected", "a single block");
+      terms.clear();  // the terminator rule is moot once the shape is wrong
+    }
+    for (Block *b : region.blocks()) {
+      for (const Operation &inner : *b) {
+        if (isTerminator(inner) && inner.nextInBlock() && !inner.nextInBlock()->implicitTerminator())
+          report(DiagId::StructureOpAfterTerminator, *inner.nextInBlock())
+              .arg("op", std::string(inner.nextInBlock()->name())).arg("terminator", std::string(inner.name()));
+        verifyOp(inner, kernel, pipeline);
+      }
+      if (declaration || terms.empty()) continue;
+      const Operation *last = b->back();
+      if (!last || std::find(terms.begin(), terms.end(), last->opcode()) == terms.end()) {
+        auto builder = last ? report(DiagId::StructureMissingTerminator, *last) : report(DiagId::StructureMissingTerminator, op);
+        builder.arg("op", std::string(op.name())).arg("terminator", "'" + spelled + "'");
+      }
+    }
+    if (region.blocks().size() > 1) checkDominance(region);
+  }
+
+  // ---- generic type-family check ----
+  void checkTypeClass(const Operation &op) {
+    const OpDef &def = *op.def();
+    if (def.typeClass == TypeClass::Any) return;
+    for (const Directive &d : def.directives) {
+      if (d.kind != Directive::TypeSlot) continue;
+      for (const auto &b : d.bindings) {
+        if (b.name == "r") continue;
+        for (Value *v : op.operandGroup(b.name))
+          if (!unknown(v->type()) && !inClass(v->type(), def.typeClass))
+            operandError(op, b.name, v->type(), std::string(classDescription(def.typeClass)));
+        if (!op.operandGroup(b.name).empty()) return;
+      }
+    }
+    // No typed operand: the first operand or the result carries the family.
+    if (def.results == "r" || def.results == "r*") {
+      if (op.numResults() && !unknown(op.result(0)->type()) && !inClass(op.result(0)->type(), def.typeClass))
+        resultError(op, "result", op.result(0)->type(), std::string(classDescription(def.typeClass)));
+    } else if (op.numOperands() && !unknown(op.operand(0)->type()) && !inClass(op.operand(0)->type(), def.typeClass)) {
+      operandError(op, def.segmentNames.empty() ? "operand" : def.segmentNames[0], op.operand(0)->type(),
+                   std::string(classDescription(def.typeClass)));
+    }
+  }
+
+  void checkIndices(const Operation &op, std::string_view group) {
+    for (Value *v : op.operandGroup(group))
+      if (!unknown(v->type()) && !v->type()->isIndex()) operandError(op, group, v->type(), "index");
+  }
+
+  size_t indexCount(const Operation &op, std::string_view name) {
+    Attribute *a = op.attr(name);
+    return a ? a->elements().size() : 0;
+  }
+
+  // ---- op-specific rules ----
+  void checkHook(const Operation &op) {
+    const OpDef &def = *op.def();
+    Type *r0 = op.numResults() ? op.result(0)->type() : nullptr;
+    auto in = [&](std::string_view n) -> Type * {
+      Value *v = op.operandNamed(n);
+      return v ? v->type() : nullptr;
+    };
+    switch (def.hook) {
+    case VerifyHook::None:
+    case VerifyHook::Assume:
+    case VerifyHook::SameCount:
+    case VerifyHook::ConfigDef: return;
+    case VerifyHook::Function: {
+      if (op.hasAttr("target"))
+        resolve(op, "target", {OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl},
+                "a target record");
+      return;
+    }
+    case VerifyHook::IndexScale:
+      requireOperand(op, "lhs", in("lhs")->isIndex(), "index");
+      requireOperand(op, "rhs", in("rhs")->isOffset(), "offset");
+      if (!r0->isOffset()) resultError(op, "result", r0, "offset");
+      return;
+    case VerifyHook::IndexCast: {
+      Type *from = in("in");
+      if (unknown(from)) return;
+      bool ok = (from->isAddress() && (r0->isAddress() || r0->isInteger())) || (from->isInteger() && r0->isAddress());
+      if (!ok) resultError(op, "result", r0, "index, offset or an integer, with index or offset on one side");
+      return;
+    }
+    case VerifyHook::Constant: {
+      Attribute *v = op.attr("value");
+      if (v && v->kind() == AttrKind::Float && !elementOf(r0)->isFloat())
+        resultError(op, "result", r0, "a floating-point type for a float literal");
+      return;
+    }
+    case VerifyHook::ExtendInt:
+    case VerifyHook::TruncateInt:
+    case VerifyHook::ExtendFloat:
+    case VerifyHook::TruncateFloat:
+    case VerifyHook::IntToFloat:
+    case VerifyHook::FloatToInt:
+    case VerifyHook::Bitcast: checkCast(op, def.hook, in("in"), r0); return;
+    case VerifyHook::VectorLoad:
+    case VerifyHook::VectorStore: {
+      Type *view = in("base");
+      Type *vec = def.hook == VerifyHook::VectorLoad ? r0 : in("value");
+      checkIndices(op, "indices");
+      if (unknown(view) || unknown(vec)) return;
+      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
+      if (!isKind(vec, TypeKind::Vector))
+        return def.hook == VerifyHook::VectorLoad ? resultError(op, "result", vec, "a vector")
+                                                  : operandError(op, "value", vec, "a vector");
+      if (indexCount(op, "indices") != view->rank())
+        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
+      if (vec->elementType() != view->elementType())
+        return operandError(op, "base", view, "a view of " + vec->elementType()->str());
+      if (vec->rank() > view->rank()) return operandError(op, "base", view, "at least as many axes as the vector");
+      for (size_t k = 0; k < vec->rank(); ++k) {
+        const Dim &vd = vec->shape()[vec->rank() - 1 - k];
+        const Dim &wd = view->shape()[view->rank() - 1 - k];
+        if (vd.isStatic() && wd.isStatic() && vd.extent > wd.extent)
+          return operandError(op, "base", view, "trailing axes that hold the vector " + vec->str());
+      }
+      if (Value *mask = op.operandNamed("mask"))
+        if (!unknown(mask->type()) && (!isKind(mask->type(), TypeKind::Vector) || !mask->type()->elementType()->isInteger(1) ||
+                                       !sameShape(mask->type(), vec)))
+          operandError(op, "mask", mask->type(), "an i1 vector shaped like " + vec->str());
+      return;
+    }
+    case VerifyHook::ViewAccess: {
+      Type *view = in("base");
+      Type *scalar = op.opcode() == OpCode::ViewLoad ? r0 : in("value");
+      checkIndices(op, "indices");
+      if (unknown(view) || unknown(scalar)) return;
+      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
+      if (indexCount(op, "indices") != view->rank())
+        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
+      if (scalar != view->elementType()) {
+        if (op.opcode() == OpCode::ViewLoad) return resultError(op, "result", scalar, view->elementType()->str());
+        return operandError(op, "value", scalar, view->elementType()->str());
+      }
+      return;
+    }
+    case VerifyHook::Splat: {
+      Type *v = in("in");
+      if (unknown(v) || !isKind(r0, TypeKind::Vector)) return;
+      if (v != r0->elementType()) operandError(op, "in", v, r0->elementType()->str());
+      return;
+    }
+    case VerifyHook::Iota: {
+      if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger())
+        return resultError(op, "result", r0, "a vector of integers");
+      for (std::string_view n : {"base", "step"}) {
+        Type *t = in(n);
+        if (!unknown(t) && t != r0->elementType() && !t->isIndex())
+          operandError(op, n, t, r0->elementType()->str() + " or index");
+      }
+      return;
+    }
+    case VerifyHook::MaskRange:
+      if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger(1))
+        resultError(op, "result", r0, "a vector of i1");
+      return;
+    case VerifyHook::VectorCompare: {
+      Type *lhs = in("lhs");
+      if (unknown(lhs)) return;
+      if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger(1) || !sameShape(r0, lhs))
+        resultError(op, "result", r0, "an i1 vector shaped like " + lhs->str());
+      return;
+    }
+    case VerifyHook::VectorSelect: {
+      Type *mask = in("mask");
+      if (unknown(mask) || !isKind(r0, TypeKind::Vector)) return;
+      if (!isKind(mask, TypeKind::Vector) || !mask->elementType()->isInteger(1) || !sameShape(mask, r0))
+        operandError(op, "mask", mask, "an i1 vector shaped like " + r0->str());
+      return;
+    }
+    case VerifyHook::Reduce: {
+      Type *v = in("in");
+      if (unknown(v) || !isKind(v, TypeKind::Vector)) return;
+      if (in("init") != v->elementType()) operandError(op, "init", in("init"), v->elementType()->str());
+      return;
+    }
+    case VerifyHook::Dot: {
+      Type *lhs = in("lhs");
+      if (unknown(lhs)) return;
+      if (in("rhs") != lhs) operandError(op, "rhs", in("rhs"), lhs->str());
+      if (!unknown(in("init")) && !in("init")->isFloat()) operandError(op, "init", in("init"), "a float scalar");
+      return;
+    }
+    case VerifyHook::Fragment: {
+      checkIndices(op, "shape");
+      checkIndices(op, "indices");
+      if (indexCount(op, "shape") != 2) operandError(op, "shape", nullptr, "two extents [rows, columns]");
+      if (op.opcode() == OpCode::VectorFragmentLoad && !isKind(r0, TypeKind::Vector))
+        resultError(op, "result", r0, "a vector");
+      Type *base = in("base");
+      if (base && !unknown(base) && !isKind(base, TypeKind::View)) operandError(op, "base", base, "a view");
+      return;
+    }
+    case VerifyHook::Mma: {
+      for (std::string_view n : {"lhs", "rhs", "acc"})
+        if (!unknown(in(n)) && !isKind(in(n), TypeKind::Vector)) operandError(op, n, in(n), "a vector");
+      return;
+    }
+    case VerifyHook::Encode:
+      if (!unknown(in("schema")) && !isKind(in("schema"), TypeKind::Encoding))
+        operandError(op, "schema", in("schema"), "encoding<schema>");
+      if (!isKind(r0, TypeKind::Vector)) resultError(op, "result", r0, "a vector");
+      return;
+    case VerifyHook::BufferView: {
+      requireOperand(op, "source", isKind(in("source"), TypeKind::Buffer), "buffer");
+      for (Value *v : op.operandGroup("offset"))
+        if (!unknown(v->type()) && !v->type()->isOffset()) operandError(op, "offset", v->type(), "offset");
+      if (indexCount(op, "offset") != 1) operandError(op, "offset", nullptr, "one byte offset");
+      if (!isKind(r0, TypeKind::View)) resultError(op, "result", r0, "a view");
+      return;
+    }
+    case VerifyHook::Alloca: {
+      requireOperand(op, "size", in("size")->isOffset(), "offset");
+      if (!isKind(r0, TypeKind::Buffer)) resultError(op, "result", r0, "buffer");
+      Attribute *align = op.attr("align");
+      if (align && (align->integer() <= 0 || (align->integer() & (align->integer() - 1))))
+        report(DiagId::TypeOperandMismatch, op).arg("op", std::string(op.name())).arg("field", "align")
+            .arg("actual", std::to_string(align->integer())).arg("expected", "a power of two");
+      return;
+    }
+    case VerifyHook::BufferOperand:
+      requireOperand(op, "in", isKind(in("in"), TypeKind::Buffer), "buffer");
+      return;
+    case VerifyHook::Subview: {
+      Type *base = in("base");
+      checkIndices(op, "offsets");
+      if (unknown(base)) return;
+      if (!isKind(base, TypeKind::View)) return operandError(op, "base", base, "a view");
+      if (indexCount(op, "offsets") != base->rank())
+        return operandError(op, "offsets", base, std::to_string(base->rank()) + " offsets");
+      if (!isKind(r0, TypeKind::View) || r0->elementType() != base->elementType() || r0->rank() != base->rank())
+        resultError(op, "result", r0, "a view of the same rank and element type as " + base->str());
+      return;
+    }
+    case VerifyHook::For: {
+      Type *lo = in("lo");
+      for (std::string_view n : {"lo", "hi", "step"})
+        if (!unknown(in(n)) && (in(n) != lo || !in(n)->isAddress()))
+          operandError(op, n, in(n), lo && lo->isAddress() ? lo->str() : "index or offset");
+      auto inits = op.operandGroup("inits");
+      if (inits.size() != op.numResults())
+        resultError(op, "result", nullptr, std::to_string(inits.size()) + " result(s), one per loop-carried value");
+      else
+        for (size_t k = 0; k < inits.size(); ++k)
+          if (op.result(unsigned(k))->type() != op.region(0)->entryBlock()->argument(unsigned(k + 1))->type())
+            resultError(op, "result", op.result(unsigned(k))->type(),
+                        op.region(0)->entryBlock()->argument(unsigned(k + 1))->type()->str());
+      for (std::string_view n : {"depth", "factor"})
+        if (Value *v = op.operandNamed(n))
+          if (!unknown(v->type()) && !v->type()->isIndex()) operandError(op, n, v->type(), "index");
+      return;
+    }
+    case VerifyHook::If:
+      requireOperand(op, "cond", in("cond")->isInteger(1), "i1");
+      if (op.numResults() && op.region(1)->empty())
+        report(DiagId::StructureRegionShape, op).arg("op", "scf.if").arg("expected", "an else region when it has results");
+      return;
+    case VerifyHook::Yield: {
+      const Operation *parent = op.parentOp();
+      if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf)) {
+        report(DiagId::StructureMisplacedOp, op).arg("op", "scf.yield").arg("parent", "an scf.for or scf.if region");
+        return;
+      }
+      checkValuesAgainst(op, "values", parent->results());
+      return;
+    }
+    case VerifyHook::Select:
+      requireOperand(op, "cond", in("cond")->isInteger(1), "i1");
+      return;
+    case VerifyHook::Branch: {
+      if (Value *c = op.operandNamed("cond"))
+        if (!unknown(c->type()) && !c->type()->isInteger(1)) operandError(op, "cond", c->type(), "i1");
+      for (unsigned s = 0; s < op.successors().size(); ++s) {
+        Block *target = op.successors()[s].block;
+        auto args = op.successorOperands(s);
+        bool match = args.size() == target->arguments().size();
+        for (size_t k = 0; match && k < args.size(); ++k) match = args[k]->type() == target->argument(unsigned(k))->type();
+        if (!match) {
+          std::string want = "(";
+          for (size_t k = 0; k < target->arguments().size(); ++k)
+            want += (k ? ", " : "") + target->argument(unsigned(k))->type()->str();
+          operandError(op, "successor", nullptr, "arguments " + want + ") for ^" + std::string(target->label()));
+        }
+      }
+      return;
+    }
+    case VerifyHook::Call: {
+      const Operation *callee = resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+      if (!callee) return;
+      checkCallSignature(op, *callee, op.operandGroup("args"));
+      return;
+    }
+    case VerifyHook::Return: {
+      const Operation *fn = op.parentOp();
+      while (fn && fn->opcode() != OpCode::FuncDef && fn->opcode() != OpCode::KernelDef) fn = fn->parentOp();
+      if (!fn || fn->opcode() != OpCode::FuncDef) {
+        report(DiagId::StructureMisplacedOp, op).arg("op", "func.return").arg("parent", "a func.def body");
+        return;
+      }
+      Attribute *types = fn->attr("result_types");
+      auto vals = op.operandGroup("values");
+      size_t want = types ? types->elements().size() : 0;
+      bool match = vals.size() == want;
+      for (size_t k = 0; match && k < want; ++k) match = vals[k]->type() == types->elements()[k]->type();
+      if (!match) {
+        std::string s = "(";
+        for (size_t k = 0; k < want; ++k) s += (k ? ", " : "") + types->elements()[k]->type()->str();
+        operandError(op, "values", vals.empty() ? nullptr : vals[0]->type(), "the function results " + s + ")");
+      }
+      return;
+    }
+    case VerifyHook::LaunchConfig:
+      for (std::string_view n : {"workgroups", "workgroup_size"})
+        if (op.operandGroup(n).size() != 3) operandError(op, n, nullptr, "three values (x, y, z)");
+      if (!op.operandGroup("cluster_size").empty() && op.operandGroup("cluster_size").size() != 3)
+        operandError(op, "cluster_size", nullptr, "three values (x, y, z)");
+      return;
+    case VerifyHook::GroupCreate: {
+      requireOperand(op, "size", in("size")->isIndex(), "index");
+      if (!isKind(r0, TypeKind::Group)) resultError(op, "result", r0, "group");
+      Value *n = op.operandNamed("size");
+      lanes_[op.result(0)] = constantIndex(n);
+      return;
+    }
+    case VerifyHook::FlowSource: return checkFlowSource(op);
+    case VerifyHook::FlowStage: return checkFlowStage(op);
+    case VerifyHook::FlowBuffer: {
+      requireOperand(op, "capacity", in("capacity")->isIndex(), "index");
+      if (r0 != in("source")) resultError(op, "result", r0, in("source")->str());
+      if (auto it = flows_.find(op.operandNamed("source")); it != flows_.end()) flows_[op.result(0)] = it->second;
+      return;
+    }
+    case VerifyHook::FlowFold: {
+      if (!isKind(in("source"), TypeKind::Flow)) return operandError(op, "source", in("source"), "a pipeline.flow");
+      if (auto it = flows_.find(op.operandNamed("source")); it != flows_.end()) {
+        FlowInfo info = it->second;
+        if (!info.temporal.empty()) info.temporal.pop_back();
+        flows_[op.result(0)] = info;
+      }
+      return;
+    }
+    case VerifyHook::FlowReduce: return checkFlowReduce(op);
+    case VerifyHook::FlowWrite: return checkFlowWrite(op);
+    case VerifyHook::ConfigGet: {
+      const Operation *cfg = resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "a config.decl or config.def");
+      if (!cfg) return;
+      Attribute *t = cfg->attr("type");
+      if (t && t->type() != r0 && !unknown(r0))
+        resultError(op, "result", r0, t->type()->str() + " (the type of @" + std::string(cfg->symbolName()) + ")");
+      return;
+    }
+    case VerifyHook::EncodingDefine:
+      if (!isKind(r0, TypeKind::Encoding)) resultError(op, "result", r0, "an encoding<role> type");
+      return;
+    }
+  }
+
+  void checkCast(const Operation &op, VerifyHook hook, const Type *from, const Type *to) {
+    if (unknown(from) || unknown(to)) return;
+    if (from->kind() == TypeKind::Vector || to->kind() == TypeKind::Vector) {
+      if (!sameShape(from, to)) return resultError(op, "result", to, "a vector shaped like " + from->str());
+    }
+    const Type *a = elementOf(from), *b = elementOf(to);
+    bool ok = false;
+    std::string want;
+    switch (hook) {
+    case VerifyHook::ExtendInt: ok = a->isInteger() && b->isInteger() && b->width() > a->width(); want = "a wider integer type"; break;
+    case VerifyHook::TruncateInt: ok = a->isInteger() && b->isInteger() && b->width() < a->width(); want = "a narrower integer type"; break;
+    case VerifyHook::ExtendFloat: ok = a->isFloat() && b->isFloat() && b->width() > a->width(); want = "a wider float type"; break;
+    case VerifyHook::TruncateFloat: ok = a->isFloat() && b->isFloat() && b->width() < a->width(); want = "a narrower float type"; break;
+    case VerifyHook::IntToFloat: ok = a->isInteger() && b->isFloat(); want = "a float type (from an integer)"; break;
+    case VerifyHook::FloatToInt: ok = a->isFloat() && b->isInteger(); want = "an integer type (from a float)"; break;
+    default: {
+      int64_t na = from->kind() == TypeKind::Vector ? from->staticElementCount() : 1;
+      int64_t nb = to->kind() == TypeKind::Vector ? to->staticElementCount() : 1;
+      ok = a->isScalar() && b->isScalar() && na * a->width() == nb * b->width();
+      want = "a type of the same bit width";
+    }
+    }
+    if (!ok) resultError(op, "result", to, want);
+  }
+
+  void checkValuesAgainst(const Operation &op, std::string_view group, std::span<Value> expected) {
+    auto vals = op.operandGroup(group);
+    bool match = vals.size() == expected.size();
+    for (size_t k = 0; match && k < vals.size(); ++k) match = vals[k]->type() == expected[k].type();
+    if (match) return;
+    std::string s = "(";
+    for (size_t k = 0; k < expected.size(); ++k) s += (k ? ", " : "") + expected[k].type()->str();
+    operandError(op, group, vals.empty() ? nullptr : vals[0]->type(), "the parent's result types " + s + ")");
+  }
+
+  // The callee's declared signature (region 0 arguments and result_types) versus a call site.
+  void checkCallSignature(const Operation &op, const Operation &callee, std::span<Value *const> args) {
+    Block *sig = callee.region(0)->entryBlock();
+    size_t n = sig ? sig->arguments().size() : 0;
+    std::string detail;
+    if (args.size() != n) {
+      detail = std::to_string(args.size()) + " argument(s) given, " + std::to_string(n) + " expected";
+    } else {
+      for (size_t k = 0; k < n && detail.empty(); ++k) {
+        Type *want = sig->argument(unsigned(k))->type();
+        if (args[k]->type() != want && !unknown(args[k]->type()) && want->hasStaticShape())
+          detail = "argument " + std::to_string(k) + " has type " + args[k]->type()->str() + ", expected " + want->str();
+      }
+    }
+    Attribute *types = callee.attr("result_types");
+    size_t nr = types ? types->elements().size() : 0;
+    if (detail.empty() && nr != op.numResults())
+      detail = std::to_string(op.numResults()) + " result(s) bound, " + std::to_string(nr) + " returned";
+    for (size_t k = 0; detail.empty() && k < nr; ++k)
+      if (op.result(unsigned(k))->type() != types->elements()[k]->type() && types->elements()[k]->type()->hasStaticShape())
+        detail = "result " + std::to_string(k) + " has type " + op.result(unsigned(k))->type()->str() + ", expected " +
+                 types->elements()[k]->type()->str();
+    if (!detail.empty())
+      report(DiagId::SymbolSignatureMismatch, op).arg("name", "@" + std::string(callee.symbolName())).arg("detail", detail)
+          .note(callee.loc(), "declared here");
+  }
+
+  // ---- flow pipelines ----
+  static int64_t constantIndex(const Value *v) {
+    const Operation *def = v ? v->definingOp() : nullptr;
+    if (!def || def->opcode() != OpCode::IndexConstant) return -1;
+    return def->attr("value")->integer();
+  }
+  int64_t lanesOf(const Value *group) {
+    auto it = lanes_.find(group);
+    return it == lanes_.end() ? -1 : it->second;
+  }
+
+  // The tile must be the trailing dimensions of the view.
+  bool tileMatchesView(const Type *tile, const Type *view) {
+    if (tile->rank() > view->rank() || tile->elementType() != view->elementType()) return false;
+    size_t off = view->rank() - tile->rank();
+    for (size_t k = 0; k < tile->rank(); ++k) {
+      const Dim &t = tile->shape()[k], &v = view->shape()[off + k];
+      if (t.isStatic() && v.isStatic() && t.extent != v.extent) return false;
+      if (!t.isStatic() && !v.isStatic() && t.dynamic != v.dynamic) return false;
+    }
+    return true;
+  }
+
+  const Type *flowTile(const Type *flow) {
+    return isKind(flow, TypeKind::Flow) && isKind(flow->elementType(), TypeKind::Tile) ? flow->elementType() : nullptr;
+  }
+
+  void checkFlowSource(const Operation &op) {
+    Type *view = op.operandNamed("source")->type();
+    Type *r0 = op.result(0)->type();
+    requireOperand(op, "group", isKind(op.operandNamed("group")->type(), TypeKind::Group), "group");
+    if (unknown(view)) return;
+    if (!isKind(view, TypeKind::View)) return operandError(op, "source", view, "a view");
+    const Type *tile = flowTile(r0);
+    if (!tile) return resultError(op, "result", r0, "pipeline.flow<tile<...>>");
+    bool scatter = op.opcode() == OpCode::PipelineScatter;
+    if (!tileMatchesView(tile, view) || (scatter && view->rank() < tile->rank() + 1))
+      return resultError(op, "result", r0,
+                         std::string("a flow whose tile is the trailing dimensions of ") + view->str() +
+                             (scatter ? " after a leading lane axis" : ""));
+    FlowInfo info;
+    info.lanes = lanesOf(op.operandNamed("group"));
+    size_t first = scatter ? 1 : 0;
+    info.temporal.assign(view->shape().begin() + first, view->shape().end() - tile->rank());
+    if (scatter && info.lanes > 0 && view->shape()[0].isStatic() && view->shape()[0].extent != info.lanes)
+      operandError(op, "source", view, "a leading lane axis of extent " + std::to_string(info.lanes));
+    flows_[op.result(0)] = info;
+  }
+
+  void checkStageCallee(const Operation &op, size_t expectedBuffers) {
+    const Operation *callee = resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+    if (!callee) return;
+    Block *sig = callee->region(0)->entryBlock();
+    size_t n = sig ? sig->arguments().size() : 0;
+    bool allBuffers = true;
+    for (size_t k = 0; k < n; ++k) allBuffers &= isKind(sig->argument(unsigned(k))->type(), TypeKind::Buffer);
+    if (n != expectedBuffers || !allBuffers)
+      report(DiagId::SymbolSignatureMismatch, op).arg("name", "@" + std::string(callee->symbolName()))
+          .arg("detail", "the callee must take " + std::to_string(expectedBuffers) +
+                             " buffer argument(s), one per input and output record")
+          .note(callee->loc(), "declared here");
+  }
+
+  void checkFlowStage(const Operation &op) {
+    auto inputs = op.operandGroup("inputs");
+    requireOperand(op, "group", isKind(op.operandNamed("group")->type(), TypeKind::Group), "group");
+    for (Value *v : inputs)
+      if (!unknown(v->type()) && !flowTile(v->type())) operandError(op, "inputs", v->type(), "a pipeline.flow<tile<...>>");
+    for (Value &r : op.results())
+      if (!flowTile(r.type())) resultError(op, "result", r.type(), "a pipeline.flow<tile<...>>");
+    checkStageCallee(op, inputs.size() + op.numResults());
+    FlowInfo info;
+    if (!inputs.empty())
+      if (auto it = flows_.find(inputs[0]); it != flows_.end()) info = it->second;
+    info.lanes = lanesOf(op.operandNamed("group"));
+    for (Value &r : op.results()) flows_[&r] = info;
+  }
+
+  void checkFlowReduce(const Operation &op) {
+    auto partials = op.operandGroup("partials");
+    auto inputs = op.operandGroup("inputs");
+    int64_t sourceLanes = lanesOf(op.operandNamed("source_group"));
+    size_t perFiring = sourceLanes > 0 ? size_t(sourceLanes) * partials.size() : partials.size();
+    if (sourceLanes > 0) checkStageCallee(op, perFiring + inputs.size() + op.numResults());
+    FlowInfo info;
+    Value *lead = !inputs.empty() ? inputs[0] : !partials.empty() ? partials[0] : nullptr;
+    if (lead)
+      if (auto it = flows_.find(lead); it != flows_.end()) info = it->second;
+    info.lanes = lanesOf(op.operandNamed("target_group"));
+    for (Value &r : op.results()) flows_[&r] = info;
+  }
+
+  void checkFlowWrite(const Operation &op) {
+    Value *flow = op.operandNamed("source");
+    Type *view = op.operandNamed("target")->type();
+    const Type *tile = flowTile(flow->type());
+    if (unknown(view) || !tile) return;
+    if (!isKind(view, TypeKind::View)) return operandError(op, "target", view, "a view");
+    if (!tileMatchesView(tile, view))
+      return operandError(op, "target", view, "a view whose trailing dimensions are " + tile->str());
+    auto it = flows_.find(flow);
+    if (it == flows_.end()) return;
+    const FlowInfo &info = it->second;
+    size_t outer = view->rank() - tile->rank();
+    size_t temporalRank = info.temporal.size();
+    bool laneAxis = info.lanes > 1 || outer == temporalRank + 1;
+    if (info.lanes > 1 && outer == temporalRank) {
+      report(DiagId::LoweringMissingLaneAxis, op).arg("lane_count", (long long)info.lanes);
+      return;
+    }
+    if (laneAxis && outer > 0 && info.lanes > 0 && view->shape()[0].isStatic() && view->shape()[0].extent != info.lanes) {
+      report(DiagId::LoweringLaneExtent, op).arg("extent", (long long)view->shape()[0].extent)
+          .arg("lane_count", (long long)info.lanes);
+      return;
+    }
+    size_t written = outer - (laneAxis && outer > 0 ? 1 : 0);
+    if (written != temporalRank) {
+      report(DiagId::LoweringTemporalRank, op).arg("rank", (long long)written).arg("expected_rank", (long long)temporalRank);
+      return;
+    }
+    size_t first = outer - written;
+    for (size_t k = 0; k < written; ++k) {
+      const Dim &w = view->shape()[first + k], &p = info.temporal[k];
+      if (w.isStatic() && p.isStatic() && w.extent != p.extent) {
+        report(DiagId::LoweringTemporalExtent, op).arg("dimension", (long long)k).arg("extent", dimStr(w))
+            .arg("expected_extent", dimStr(p));
+        return;
+      }
+    }
+  }
+
+  // ---- dominance in multi-block regions ----
+  void checkDominance(const Region &region) {
+    auto blocks = region.blocks();
+    size_t n = blocks.size();
+    std::unordered_map<const Block *, size_t> index;
+    for (size_t i = 0; i < n; ++i) index[blocks[i]] = i;
+    std::vector<std::vector<size_t>> preds(n);
+    for (size_t i = 0; i < n; ++i)
+      if (const Operation *t = blocks[i]->back())
+        for (const Successor &s : t->successors())
+          if (auto it = index.find(s.block); it != index.end()) preds[it->second].push_back(i);
+    // dom[i][j]: block j dominates block i.
+    std::vector<std::vector<bool>> dom(n, std::vector<bool>(n, true));
+    dom[0].assign(n, false);
+    dom[0][0] = true;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 1; i < n; ++i) {
+        std::vector<bool> next(n, true);
+        if (preds[i].empty()) next.assign(n, false);
+        for (size_t p : preds[i])
+          for (size_t j = 0; j < n; ++j) next[j] = next[j] && dom[p][j];
+        next[i] = true;
+        if (next != dom[i]) {
+          dom[i] = std::move(next);
+          changed = true;
+        }
+      }
+    }
+    auto blockInRegion = [&](const Block *b) -> const Block * {
+      while (b && b->parentRegion() != &region) {
+        const Operation *parent = b->parentOp();
+        b = parent ? parent->parentBlock() : nullptr;
+      }
+      return b;
+    };
+    for (size_t i = 0; i < n; ++i) {
+      for (const Operation &top : *blocks[i]) {
+        top.walk([&](const Operation &op) {
+          for (Value *v : op.operands()) {
+            const Block *def = blockInRegion(v->isBlockArgument() ? v->ownerBlock() : v->definingOp()->parentBlock());
+            if (!def || def == blocks[i]) continue;
+            if (!dom[i][index[def]])
+              report(DiagId::DominanceViolation, op).arg("name", "%" + std::string(v->name()))
+                  .note(v->loc(), "defined here");
+          }
+        });
+      }
+    }
+  }
+
+  const Module &m_;
+  diag::DiagnosticEngine &diags_;
+  bool ok_ = true;
+  std::unordered_map<const Value *, FlowInfo> flows_;
+  std::unordered_map<const Value *, int64_t> lanes_;
+};
+
+}  // namespace
+
+bool verifyModule(const Module &module, diag::DiagnosticEngine &diags) {
+  Verifier v(module, diags);
+  return v.run();
+}
+
+}  // namespace hrx::loom
