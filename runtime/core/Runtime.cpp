@@ -120,10 +120,14 @@ StatusOr<Buffer> Runtime::allocate(uint64_t size, const Placement &placement) {
 namespace {
 // Keeps a kernel's image charge for as long as the kernel lives.
 struct ChargedKernel {
+  ChargedKernel(std::shared_ptr<Kernel> kernel, std::shared_ptr<RuntimeState> runtime, uint64_t bytes)
+      : kernel(std::move(kernel)), runtime(std::move(runtime)), bytes(bytes) {}
+  ChargedKernel(const ChargedKernel &) = delete;
+  ChargedKernel &operator=(const ChargedKernel &) = delete;
+  ~ChargedKernel() { runtime->uncharge(bytes); }
   std::shared_ptr<Kernel> kernel;
   std::shared_ptr<RuntimeState> runtime;
   uint64_t bytes;
-  ~ChargedKernel() { runtime->uncharge(bytes); }
 };
 }  // namespace
 
@@ -132,7 +136,7 @@ StatusOr<std::shared_ptr<Kernel>> Runtime::adoptKernel(std::shared_ptr<Kernel> k
   if (Status s = kernel->contract().validate(); !s) return s;
   uint64_t bytes = kernel->imageBytes();
   if (Status s = state_->charge(bytes); !s) return s;
-  auto holder = std::make_shared<ChargedKernel>(ChargedKernel{std::move(kernel), state_, bytes});
+  auto holder = std::make_shared<ChargedKernel>(std::move(kernel), state_, bytes);
   Kernel *raw = holder->kernel.get();
   return std::shared_ptr<Kernel>(std::move(holder), raw);
 }

@@ -240,3 +240,18 @@ TEST(HostDevice, NpuAndGpuKernelsInOneGraph) {
   for (int i = 0; i < 256; ++i) ASSERT_EQ(p[i], 6 * i);
   EXPECT_EQ(rt->statistics().copiedBytes, 0u);
 }
+
+TEST(HostDevice, ImageBytesAreChargedToTheBudget) {
+  RuntimeOptions options;
+  options.memoryBudget = 300;
+  auto rt = std::move(Runtime::create(options)).value();
+  auto kernel = npuKernel(copyPlan(4));  // two rings of two 64-byte slots: 256 bytes
+  {
+    auto adopted = rt->adoptKernel(kernel);
+    ASSERT_TRUE(adopted.isOk());
+    auto buffer = rt->allocate(64, Placement::HostVisible());
+    ASSERT_FALSE(buffer.isOk());
+    EXPECT_EQ(buffer.status().message(), "memory budget exceeded: 64 bytes requested, 256 of 300 in use");
+  }
+  EXPECT_TRUE(rt->allocate(64, Placement::HostVisible()).isOk());  // the charge left with the kernel
+}
