@@ -359,12 +359,22 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
     invocation->getCodeGenOpts().DebugPrefixMap.emplace_back(from, to);
     invocation->getLangOpts().MacroPrefixMap[from] = to;
   }
-  // Warning groups the engine enables or disables, where Clang knows them.
-  std::vector<std::string> &warnings = invocation->getDiagnosticOpts().Warnings;
-  for (const std::string &group : diags.options().enabledGroups)
-    if (group == "everything" || clang::DiagnosticIDs::getGroupForWarningOption(group)) warnings.push_back(group);
-  for (const std::string &group : diags.options().disabledGroups)
-    if (clang::DiagnosticIDs::getGroupForWarningOption(group)) warnings.push_back("no-" + group);
+  // Warning and remark groups the engine enables or disables, where Clang knows them; -Werror
+  // and the error limit stay with the engine.
+  const diag::DiagnosticOptions &engineOptions = diags.options();
+  clang::DiagnosticOptions &clangOptions = invocation->getDiagnosticOpts();
+  auto known = [](const std::string &group) {
+    return clang::DiagnosticIDs::getGroupForWarningOption(group).has_value();
+  };
+  if (engineOptions.enableAllWarnings) clangOptions.Warnings.push_back("everything");
+  for (const std::string &group : engineOptions.enabledGroups)
+    if (known(group)) clangOptions.Warnings.push_back(group);
+  for (const std::string &group : engineOptions.disabledGroups)
+    if (known(group)) clangOptions.Warnings.push_back("no-" + group);
+  clangOptions.IgnoreWarnings = engineOptions.ignoreAllWarnings;
+  if (engineOptions.enableAllRemarks) clangOptions.Remarks.push_back("everything");
+  for (const std::string &group : engineOptions.enabledRemarks)
+    if (known(group)) clangOptions.Remarks.push_back(group);
 
   std::vector<MountedFile> filesRead;
   auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, std::move(mounts), identities, filesRead);

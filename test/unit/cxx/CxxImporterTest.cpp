@@ -139,6 +139,39 @@ TEST(CxxImporter, VirtualHeaderIsFoundAndNamedInDiagnostics) {
   EXPECT_NE(warned.ir().find("ret i32 16"), std::string::npos);
 }
 
+TEST(CxxImporter, EngineWarningOptionsReachClang) {
+  CxxUnit unit = unitOf("w.c", "int f(void) {\n  int x;\n  return 0;\n}\n");
+  ImportRun quiet;
+  ASSERT_TRUE(quiet.run(unit, ImportTarget::Host));
+  EXPECT_TRUE(quiet.capture.all.empty()) << quiet.capture.dump();  // -Wunused-variable is off by default
+
+  diag::DiagnosticOptions all;
+  all.enabledGroups = {"all"};
+  ImportRun wall(all);
+  ASSERT_TRUE(wall.run(unit, ImportTarget::Host));
+  EXPECT_EQ(wall.capture.dump(), "w.c:2:7: unused variable 'x' [-Wunused-variable]\n");
+
+  all.disabledGroups = {"unused-variable"};
+  ImportRun disabled(all);
+  ASSERT_TRUE(disabled.run(unit, ImportTarget::Host));
+  EXPECT_TRUE(disabled.capture.all.empty()) << disabled.capture.dump();
+
+  diag::DiagnosticOptions werror;
+  werror.enabledGroups = {"unused-variable"};
+  werror.warningsAsErrors = true;
+  ImportRun promoted(werror);
+  EXPECT_FALSE(promoted.run(unit, ImportTarget::Host));  // the engine's -Werror fails the import
+  ASSERT_EQ(promoted.capture.all.size(), 1u);
+  EXPECT_EQ(promoted.capture.all[0].severity, diag::Severity::Error);
+
+  diag::DiagnosticOptions silent;
+  silent.enabledGroups = {"unused-variable"};
+  silent.ignoreAllWarnings = true;
+  ImportRun ignored(silent);
+  ASSERT_TRUE(ignored.run(unit, ImportTarget::Host));
+  EXPECT_TRUE(ignored.capture.all.empty()) << ignored.capture.dump();
+}
+
 TEST(CxxImporter, IncludeDirectoriesRecordFilesReadAndStayInside) {
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("hrx-cxx-include", dir));
