@@ -247,7 +247,7 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
     diags.report(diag::DiagId::DriverConflictingOptions, {})
         .arg("first", inv.reportOutput ? "--report-output" : inv.manifestOutput ? "--manifest-output" : "--launch-output")
         .arg("second", "--emit=" + std::string(emitKindName(inv.emit)))
-        .arg("reason", ": side outputs belong to exactly one compile job");
+        .arg("reason", "side outputs belong to exactly one compile job");
   } else if (sideOutputs) {
     finals.front().reportOutput = inv.reportOutput;
     finals.front().manifestOutput = inv.manifestOutput;
@@ -278,7 +278,7 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
       diags.report(diag::DiagId::DriverConflictingOptions, {})
           .arg("first", "-MD")
           .arg("second", "-o -")
-          .arg("reason", ": standard output is no make target; name one with -MT");
+          .arg("reason", "standard output is no make target; name one with -MT");
     Job dep = makeJob(JobKind::DepFile, allInputs);
     dep.output = inv.depFile.path ? *inv.depFile.path
                                   : defaultDepFilePath(main == "-" ? inputStem(inv) + ".d" : main);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace hrx::driver {
 namespace {
@@ -21,6 +23,50 @@ namespace {
 using diag::DiagId;
 
 std::vector<uint8_t> toBytes(std::string_view text) { return {text.begin(), text.end()}; }
+
+// Collects the diagnostics of one parallel job.
+class RecordingConsumer : public diag::DiagnosticConsumer {
+public:
+  void handle(const diag::Diagnostic &diag, const diag::SourceManager &) override { recorded.push_back(diag); }
+  std::vector<diag::Diagnostic> recorded;
+};
+
+// Re-reports `recorded` (located in `from`) to `to`, whose SourceManager receives copies of the
+// files, so that diagnostics come out in job order whatever -j is.
+void replayDiagnostics(const std::vector<diag::Diagnostic> &recorded, const diag::SourceManager &from,
+                       diag::DiagnosticEngine &to) {
+  std::vector<uint32_t> fileMap;
+  for (uint32_t file = 1; file <= from.fileCount(); ++file)
+    fileMap.push_back(to.sourceManager().addBuffer(std::string(from.name(file)), std::string(from.contents(file)),
+                                                   from.isVirtual(file)));
+  auto remap = [&](diag::SourceRange range) {
+    for (diag::SourceLocation *loc : {&range.begin, &range.end})
+      if (loc->isValid()) loc->file = fileMap[loc->file - 1];
+    return range;
+  };
+  for (const diag::Diagnostic &d : recorded) {
+    std::vector<diag::RelatedNote> notes;
+    for (const diag::RelatedNote &n : d.notes) notes.push_back({remap(n.range), n.message});
+    if (d.id == DiagId::External) {
+      to.reportExternal(d.severity, remap(d.range), d.message, d.flag, std::move(notes));
+      continue;
+    }
+    diag::DiagnosticBuilder builder = to.report(d.id, remap(d.range));
+    for (const auto &[name, value] : d.params) builder.arg(name, value);
+    for (diag::RelatedNote &n : notes) builder.note(n.range, std::move(n.message));
+    for (const diag::FixIt &f : d.fixits) builder.fixit(remap(f.range), f.replacement);
+  }
+}
+
+// True when `result` is ok; a failure the library gave no diagnostic for gets DRIVER/018.
+bool checkResult(const CompileResult &result, diag::DiagnosticEngine &diags, std::string job, unsigned errorsBefore) {
+  if (result.ok) return true;
+  if (diags.errorCount() == errorsBefore)
+    diags.report(DiagId::DriverJobFailed, {})
+        .arg("job", std::move(job))
+        .arg("reason", "the compiler library reported failure without a diagnostic");
+  return false;
+}
 
 void addUnique(std::vector<std::string> &list, const std::string &item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
@@ -109,30 +155,63 @@ bool Compilation::stage(const std::string &path, std::span<const uint8_t> bytes)
   return false;
 }
 
-bool Compilation::checkResult(const CompileResult &result, std::string job, unsigned errorsBefore) {
-  if (result.ok) return true;
-  if (diags_.errorCount() == errorsBefore)
-    diags_.report(DiagId::DriverJobFailed, {})
-        .arg("job", std::move(job))
-        .arg("reason", "the compiler library reported failure without a diagnostic");
-  return false;
-}
-
-bool Compilation::runLoomJob(const Job &job, std::vector<uint8_t> *printed) {
-  size_t index = job.inputs.front();
-  if (!readInput(index)) return false;
-  unsigned errorsBefore = diags_.errorCount();
-  diag::SourceManager &sm = diags_.sourceManager();
-  uint32_t file = sm.addBuffer(inputs_[index]->name, inputs_[index]->text);
-  loom::OwningModule module = loom::parseModule(sm, file, diags_);
-  if (module && diags_.errorCount() == errorsBefore) loom::verifyModule(*module, diags_);
-  if (!module || diags_.errorCount() != errorsBefore) return false;
-  if (printed) {
+bool Compilation::runInputJob(const Job &job, diag::DiagnosticEngine &diags, std::vector<uint8_t> &printed) const {
+  const SourceText &source = *inputs_[job.inputs.front()];
+  if (job.kind == JobKind::CxxCheck) {
+    Compiler compiler;
+    compiler.sources({}, {cxxSource(job.inputs.front())});
+    CompileRequest request{job.targets, {}, inv_.compilerOptions, EmitKind::Llvm};
+    return checkResult(compiler.compile(request, diags), diags, "checking '" + source.name + "'", 0);
+  }
+  diag::SourceManager &sm = diags.sourceManager();
+  uint32_t file = sm.addBuffer(source.name, source.text);
+  loom::OwningModule module = loom::parseModule(sm, file, diags);
+  if (module && !diags.hasErrors()) loom::verifyModule(*module, diags);
+  if (!module || diags.hasErrors()) return false;
+  if (job.kind == JobKind::LoomPrint) {
     std::ostringstream text;
     loom::printModule(*module, text);
-    *printed = toBytes(text.str());
+    printed = toBytes(text.str());
   }
   return true;
+}
+
+bool Compilation::runInputJobs(const std::vector<const Job *> &jobs) {
+  struct Run {
+    diag::SourceManager sm;
+    RecordingConsumer recorder;
+    std::vector<uint8_t> printed;
+    bool ok = false;
+  };
+  std::vector<std::unique_ptr<Run>> runs;
+  for (const Job *job : jobs) {
+    if (!readInput(job->inputs.front())) return false;
+    runs.push_back(std::make_unique<Run>());
+  }
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < jobs.size(); i = next++) {
+      Run &run = *runs[i];
+      diag::DiagnosticEngine engine(run.sm);
+      diag::DiagnosticOptions options = diags_.options();
+      options.errorLimit = 0;  // the driver's engine applies the limit on replay
+      engine.setOptions(std::move(options));
+      engine.addConsumer(&run.recorder);
+      run.ok = runInputJob(*jobs[i], engine, run.printed);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<size_t>(inv_.jobs, jobs.size()); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool) t.join();
+
+  bool ok = true;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    replayDiagnostics(runs[i]->recorder.recorded, runs[i]->sm, diags_);
+    ok &= runs[i]->ok;
+    if (runs[i]->ok && jobs[i]->kind == JobKind::LoomPrint) ok &= stage(jobs[i]->output, runs[i]->printed);
+  }
+  return ok;
 }
 
 bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
@@ -167,7 +246,7 @@ bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
     const Job &job = *jobs[i];
     const CompileResult &result = results[i];
     for (const std::string &file : result.filesRead) addUnique(filesRead_, file);
-    if (!checkResult(result, "compiling " + std::string(emitKindName(job.emit)), errorsBefore)) {
+    if (!checkResult(result, diags_, "compiling " + std::string(emitKindName(job.emit)), errorsBefore)) {
       ok = false;
       continue;
     }
@@ -201,46 +280,31 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
   }
 
   bool ok = true;
-  std::vector<const Job *> compileJobs;
+  std::vector<const Job *> inputJobs, compileJobs;
   for (const Job &job : jobs) {
     if (verbose) printJob(job, inv_, *verbose);
     switch (job.kind) {
     case JobKind::LoomCheck:
-      ok &= runLoomJob(job, nullptr);
+    case JobKind::LoomPrint:
+    case JobKind::CxxCheck:
+      inputJobs.push_back(&job);
       break;
-    case JobKind::LoomPrint: {
-      std::vector<uint8_t> printed;
-      ok = ok && runLoomJob(job, &printed) && stage(job.output, printed);
-      break;
-    }
-    case JobKind::CxxCheck: {
-      size_t index = job.inputs.front();
-      if (!readInput(index)) {
-        ok = false;
-        break;
-      }
-      Compiler compiler;
-      compiler.sources({}, {cxxSource(index)});
-      CompileRequest request{job.targets, {}, inv_.compilerOptions, EmitKind::Llvm};
-      unsigned errorsBefore = diags_.errorCount();
-      ok &= checkResult(compiler.compile(request, diags_), "checking '" + inputs_[index]->name + "'", errorsBefore);
-      break;
-    }
     case JobKind::Compile:
       compileJobs.push_back(&job);
       break;
-    case JobKind::DepFile: {
-      // Compile jobs are batched (compileAll); the depfile needs what they read.
-      if (!compileJobs.empty()) ok = ok && runCompileJobs(compileJobs);
-      compileJobs.clear();
-      std::vector<std::string> targets = inv_.depFile.targets;
-      if (targets.empty()) targets.push_back(jobs[&job - jobs.data() - 1].output);
-      ok = ok && stage(job.output, toBytes(renderDepFile(targets, filesRead_, inv_.depFile.phonyTargets)));
+    case JobKind::DepFile:
       break;
     }
-    }
   }
+  if (!inputJobs.empty()) ok = runInputJobs(inputJobs);
   if (!compileJobs.empty()) ok = ok && runCompileJobs(compileJobs);
+  // The depfile comes last: it lists what the other jobs read.
+  if (ok && !jobs.empty() && jobs.back().kind == JobKind::DepFile) {
+    const Job &depJob = jobs.back();
+    std::vector<std::string> targets = inv_.depFile.targets;
+    if (targets.empty()) targets.push_back(jobs[jobs.size() - 2].output);
+    ok = stage(depJob.output, toBytes(renderDepFile(targets, filesRead_, inv_.depFile.phonyTargets)));
+  }
   if (!ok || diags_.hasErrors()) {
     outputs_.discard();
     return false;
@@ -254,10 +318,18 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
 }
 
 void Compilation::addAnnotatedSources(diag::VerifyDiagnosticConsumer &verifier) {
+  // Inputs a failed job never reached still carry annotations (e.g. for a missing --header).
   diag::SourceManager &sm = diags_.sourceManager();
-  std::set<std::string, std::less<>> seen;
+  std::set<std::string, std::less<>> names;
+  for (uint32_t file = 1; file <= sm.fileCount(); ++file) names.insert(std::string(sm.name(file)));
+  for (size_t i = 0; i < inv_.inputs.size(); ++i)
+    if ((inputs_[i] || readInput(i)) && !names.count(inputs_[i]->name)) {
+      sm.addBuffer(inputs_[i]->name, inputs_[i]->text);
+      names.insert(inputs_[i]->name);
+    }
+  names.clear();
   for (uint32_t file = 1; file <= sm.fileCount(); ++file)
-    if (seen.insert(std::string(sm.name(file))).second) verifier.addAnnotatedFile(sm, file, diags_);
+    if (names.insert(std::string(sm.name(file))).second) verifier.addAnnotatedFile(sm, file, diags_);
 }
 
 }  // namespace hrx::driver

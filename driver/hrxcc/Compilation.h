@@ -36,8 +36,11 @@ private:
   bool readInput(size_t index);
   bool readFile(const std::string &path, std::string &text);
   bool readConfigFiles(std::map<std::string, std::string> &config);
-  bool runLoomJob(const Job &job, std::vector<uint8_t> *printed);
-  bool checkResult(const CompileResult &result, std::string job, unsigned errorsBefore);
+  // Per-input jobs (loom-check, loom-print, cxx-check) are independent: they run on up to -j
+  // threads, each with its own SourceManager and engine, and their diagnostics are replayed in
+  // job order.
+  bool runInputJobs(const std::vector<const Job *> &jobs);
+  bool runInputJob(const Job &job, diag::DiagnosticEngine &diags, std::vector<uint8_t> &printed) const;
   bool runCompileJobs(const std::vector<const Job *> &jobs);
   CxxSource cxxSource(size_t input) const;
   bool stage(const std::string &path, std::span<const uint8_t> bytes);

@@ -22,14 +22,14 @@ private:
         .arg("option", arg.asWritten())
         .arg("expected", std::move(expected));
   }
-  void conflict(const Arg &first, const Arg &second, std::string reason = {}) {
+  void conflict(const Arg &first, const Arg &second, std::string reason) {
     diags_.report(DiagId::DriverConflictingOptions, {})
         .arg("first", first.asWritten())
         .arg("second", second.asWritten())
-        .arg("reason", reason.empty() ? reason : ": " + reason);
+        .arg("reason", std::move(reason));
   }
   void unused(const Arg &arg, std::string reason) {
-    diags_.report(DiagId::DriverUnusedArgument, {}).arg("arg", arg.asWritten()).arg("reason", " (" + reason + ")");
+    diags_.report(DiagId::DriverUnusedArgument, {}).arg("arg", arg.asWritten()).arg("reason", std::move(reason));
   }
   std::optional<unsigned> number(const Arg &arg, unsigned min, unsigned max) {
     unsigned value = 0;
