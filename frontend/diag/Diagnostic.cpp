@@ -54,6 +54,7 @@ std::string format(std::string_view tmpl, const std::vector<std::pair<std::strin
   return out;
 }
 
+// "-Wunused-variable" -> "unused-variable"; "-Rpass" -> "pass".
 std::string_view groupOfFlag(std::string_view flag) {
   if (flag.starts_with("-W") || flag.starts_with("-R")) flag.remove_prefix(2);
   return flag;
@@ -225,11 +226,11 @@ void reportUnknownDiagnosticFlags(DiagnosticEngine &engine, std::span<const std:
 
 DiagnosticBuilder DiagnosticEngine::report(DiagId id, SourceRange range) {
   const DiagInfo &i = info(id);
+  Mapping m = mapSeverity(i.severity, i.group);
+  if (!admit(m.severity)) return DiagnosticBuilder(nullptr, Diagnostic{});
   Diagnostic d;
   d.id = id;
   if (!i.group.empty()) d.flag = (i.severity == Severity::Remark ? "-R" : "-W") + std::string(i.group);
-  Mapping m = mapSeverity(i.severity, d.flag);
-  if (!admit(m.severity)) return DiagnosticBuilder(nullptr, Diagnostic{});
   d.severity = m.severity;
   d.warningAsError = m.warningAsError;
   d.code = std::string(i.code);
@@ -239,7 +240,7 @@ DiagnosticBuilder DiagnosticEngine::report(DiagId id, SourceRange range) {
 
 void DiagnosticEngine::reportExternal(Severity severity, SourceRange range, std::string message,
                                       std::string flag, std::vector<RelatedNote> notes) {
-  Mapping m = mapSeverity(severity, flag);
+  Mapping m = mapSeverity(severity, groupOfFlag(flag));
   if (!admit(m.severity)) return;
   Diagnostic d;
   d.id = DiagId::External;
@@ -252,9 +253,8 @@ void DiagnosticEngine::reportExternal(Severity severity, SourceRange range, std:
   emit(std::move(d));
 }
 
-DiagnosticEngine::Mapping DiagnosticEngine::mapSeverity(Severity declared, std::string_view flag) const {
+DiagnosticEngine::Mapping DiagnosticEngine::mapSeverity(Severity declared, std::string_view group) const {
   const DiagnosticOptions &o = options_;
-  std::string_view group = groupOfFlag(flag);
   bool grouped = !group.empty();
   switch (declared) {
   case Severity::Ignored:

@@ -5,6 +5,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <unordered_map>
 
 namespace hrx::diag {
 namespace {
@@ -523,15 +524,26 @@ bool VerifyDiagnosticConsumer::Impl::matches(const Directive &d, const Seen &s) 
 }
 
 void VerifyDiagnosticConsumer::Impl::matchAll() {
-  for (Seen &s : seen) s.matched = false;
+  // Seen diagnostics by (file, line), in emission order, so that a directive looks at its line only.
+  std::unordered_map<uint64_t, std::vector<Seen *>> byLine;
+  std::vector<Seen *> all;
+  all.reserve(seen.size());
+  for (Seen &s : seen) {
+    s.matched = false;
+    byLine[uint64_t(s.file) << 32 | s.line].push_back(&s);
+    all.push_back(&s);
+  }
+  static const std::vector<Seen *> kNone;
   // Directives for a line go first so that @* directives cannot take their diagnostics.
   for (bool anyPass : {false, true}) {
     for (Directive &d : directives) {
       if (d.anyLocation != anyPass) continue;
+      auto it = anyPass ? byLine.end() : byLine.find(uint64_t(d.file) << 32 | d.targetLine);
+      const std::vector<Seen *> &candidates = anyPass ? all : it == byLine.end() ? kNone : it->second;
       unsigned count = 0;
-      for (auto it = seen.begin(); count < d.max && it != seen.end(); ++it) {
-        if (it->matched || !matches(d, *it)) continue;
-        it->matched = true;
+      for (auto c = candidates.begin(); count < d.max && c != candidates.end(); ++c) {
+        if ((*c)->matched || !matches(d, **c)) continue;
+        (*c)->matched = true;
         ++count;
       }
       d.missing = count < d.min;

@@ -173,7 +173,7 @@ private:
     Severity severity;
     bool warningAsError;
   };
-  Mapping mapSeverity(Severity declared, std::string_view flag) const;
+  Mapping mapSeverity(Severity declared, std::string_view group) const;
   // Decides whether a diagnostic of mapped severity `severity` is shown, updating counters and
   // emitting the error-limit fatal error; false means drop it.
   bool admit(Severity severity);
