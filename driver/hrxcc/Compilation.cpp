@@ -279,31 +279,32 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
     headers_.emplace_back(virt, std::move(text));
   }
 
-  bool ok = true;
   std::vector<const Job *> inputJobs, compileJobs;
+  const Job *depFileJob = nullptr;
   for (const Job &job : jobs) {
-    if (verbose) printJob(job, inv_, *verbose);
-    switch (job.kind) {
-    case JobKind::LoomCheck:
-    case JobKind::LoomPrint:
-    case JobKind::CxxCheck:
-      inputJobs.push_back(&job);
-      break;
-    case JobKind::Compile:
-      compileJobs.push_back(&job);
-      break;
-    case JobKind::DepFile:
-      break;
-    }
+    if (job.kind == JobKind::Compile) compileJobs.push_back(&job);
+    else if (job.kind == JobKind::DepFile) depFileJob = &job;
+    else inputJobs.push_back(&job);
   }
-  if (!inputJobs.empty()) ok = runInputJobs(inputJobs);
-  if (!compileJobs.empty()) ok = ok && runCompileJobs(compileJobs);
+  auto announce = [&](const std::vector<const Job *> &batch) {
+    if (verbose)
+      for (const Job *job : batch) printJob(*job, inv_, *verbose);
+  };
+  bool ok = true;
+  if (!inputJobs.empty()) {
+    announce(inputJobs);
+    ok = runInputJobs(inputJobs);
+  }
+  if (ok && !compileJobs.empty()) {
+    announce(compileJobs);
+    ok = runCompileJobs(compileJobs);
+  }
   // The depfile comes last: it lists what the other jobs read.
-  if (ok && !jobs.empty() && jobs.back().kind == JobKind::DepFile) {
-    const Job &depJob = jobs.back();
+  if (ok && depFileJob) {
+    announce({depFileJob});
     std::vector<std::string> targets = inv_.depFile.targets;
     if (targets.empty()) targets.push_back(jobs[jobs.size() - 2].output);
-    ok = stage(depJob.output, toBytes(renderDepFile(targets, filesRead_, inv_.depFile.phonyTargets)));
+    ok = stage(depFileJob->output, toBytes(renderDepFile(targets, filesRead_, inv_.depFile.phonyTargets)));
   }
   if (!ok || diags_.hasErrors()) {
     outputs_.discard();
