@@ -1,6 +1,7 @@
 // The host reference device's GPU path: workgroups spread over a pool sized to the machine.
 #include "hrx/runtime/HostDevice.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -26,6 +27,8 @@ public:
       body_ = body;
       context_ = context;
       count_ = count;
+      // Chunks amortise the shared counter; several per thread keep the load balanced.
+      chunk_ = std::max<uint64_t>(1, count / (8 * (uint64_t(workerCount_) + 1)));
       next_.store(0);
       busyWorkers_ = workerCount_;
       ++generation_;
@@ -42,7 +45,8 @@ private:
   }
 
   void drain() {
-    for (uint64_t i; (i = next_.fetch_add(1)) < count_;) body_(context_, i);
+    for (uint64_t begin; (begin = next_.fetch_add(chunk_)) < count_;)
+      for (uint64_t i = begin, end = std::min(begin + chunk_, count_); i < end; ++i) body_(context_, i);
   }
 
   void workerMain() {
@@ -63,7 +67,7 @@ private:
   std::condition_variable wake_, idle_;
   void (*body_)(void *, uint64_t) = nullptr;
   void *context_ = nullptr;
-  uint64_t count_ = 0, generation_ = 0;
+  uint64_t count_ = 0, chunk_ = 1, generation_ = 0;
   std::atomic<uint64_t> next_{0};
   unsigned busyWorkers_ = 0;
 };

@@ -1,10 +1,15 @@
 // Replay allocates nothing: neither runtime allocations/imports nor heap memory.
+#include "PlanBuilder.h"
 #include "TestKernel.h"
+
+#include "hrx/runtime/HostDevice.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <new>
 
 namespace {
@@ -57,4 +62,39 @@ TEST(Replay, AllocatesNothing) {
   EXPECT_EQ(after.imports, before.imports);
   EXPECT_EQ(after.submissions, before.submissions + 200);
   EXPECT_EQ(after.completions, before.completions + 200);
+}
+
+TEST(Replay, HostDeviceKernelsAllocateNothing) {
+  std::ifstream in(HRX_TEST_HOST_MODULE, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  auto code = std::move(HostCode::load(std::as_bytes(std::span(bytes)), "HostKernels.so")).value();
+  using hrx::format::PlanAccess;
+  using hrx::format::PortDirection;
+  using hrx::test::PlanBuilder;
+  PlanBuilder b("copy");
+  uint32_t in0 = b.binding(0, PlanAccess::Read, 4096), out0 = b.binding(1, PlanAccess::Write, 4096);
+  uint32_t w = b.worker("copy64", 64, 2);
+  uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in0, 64, 64)), PlanBuilder::port(w, 0));
+  uint32_t c1 = b.channel(64, 2, PlanBuilder::port(w, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out0, 64, 64)));
+  b.addPort(w, PortDirection::Input, c0, 64);
+  b.addPort(w, PortDirection::Output, c1, 64);
+  auto npu = std::move(makeHostNpuKernel(b.plan(), code, std::move(contractFromPlan(b.plan())).value())).value();
+  using hrx::format::ContractAccess;
+  KernelContract vadd{{{4096, 4, ContractAccess::Write, ""}, {4096, 4, ContractAccess::Read, ""}, {4096, 4, ContractAccess::Read, ""}}, {}};
+  auto gpu = std::move(makeHostGpuKernel("vadd", code, vadd, {1024})).value();
+
+  auto rt = std::move(Runtime::create()).value();
+  Buffer a = std::move(rt->allocate(4096, Placement::Shared(rt->host()))).value();
+  Buffer c = std::move(rt->allocate(4096, Placement::Shared(rt->host()))).value();
+  Buffer d = std::move(rt->allocate(4096, Placement::Shared(rt->host()))).value();
+  Graph g(*rt);
+  ASSERT_TRUE(g.npu(npu, {a.view(), c.view()}).isOk());
+  ASSERT_TRUE(g.gpu(gpu, {d.view(), a.view(), c.view()}).isOk());
+  auto exe = std::move(rt->prepare(g)).value();
+  ASSERT_TRUE(exe.submit()->wait().isOk());
+  heapAllocations = 0;
+  counting = true;
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(exe.submit()->wait().isOk());
+  counting = false;
+  EXPECT_EQ(heapAllocations.load(), 0u);
 }
