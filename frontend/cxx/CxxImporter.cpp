@@ -334,6 +334,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   }
 
   auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
+  // The driver asks Clang to leak its AST at exit (-disable-free); a long-lived importer may not.
+  invocation->getFrontendOpts().DisableFree = false;
   invocation->getFrontendOpts().Inputs = {clang::FrontendInputFile(
       unitPath, clang::InputKind(cxx ? clang::Language::CXX : clang::Language::C))};
   clang::HeaderSearchOptions &search = invocation->getHeaderSearchOpts();
