@@ -1,0 +1,296 @@
+// The AMDGPU target (gfx1151, gfx11-generic): every kernel.def export becomes an amdgpu_kernel in
+// one HSACO (code object v5, linked in process by lld), with the executable manifest, the launch
+// program, the contract, the identity and the host twin in non-loaded .hrx.* sections.
+#include "hrx/amdgpu/CodeObjectInfo.h"
+#include "hrx/bridge/Codegen.h"
+#include "hrx/bridge/HostCode.h"
+#include "hrx/bridge/IrQueries.h"
+#include "hrx/bridge/Lowering.h"
+#include "hrx/bridge/TargetBackend.h"
+#include "hrx/format/Elf64Sections.h"
+#include "hrx/format/Identity.h"
+
+#include <llvm/IR/IntrinsicsAMDGPU.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <nlohmann/json.hpp>
+
+namespace hrx::bridge {
+namespace {
+
+constexpr const char *kAmdgpuTriple = "amdgcn-amd-amdhsa";
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kCodeObjectVersion = 500;  // v5: what ROCm 6 loaders accept everywhere
+
+// Work-item functions take no extra parameters: coordinates come from intrinsics and the
+// code object v5 implicit kernel arguments (block counts at 0/4/8, group sizes at 12/14/16).
+class AmdgpuCoordinates final : public KernelCoordinates {
+public:
+  std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &) const override { return {}; }
+
+  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind,
+                          unsigned dim) const override {
+    if (dim > 2) return nullptr;
+    if (kind == "workitem.id") return itemId(b, dim);
+    if (kind == "workgroup.id") return groupId(b, dim);
+    if (kind == "workgroup.size") return implicitArg(b, 12 + 2 * dim, b.getInt16Ty());
+    if (kind == "workgroup.count") return implicitArg(b, 4 * dim, b.getInt32Ty());
+    if (kind == "workitem.dispatch.id")
+      return b.CreateAdd(b.CreateMul(groupId(b, dim), implicitArg(b, 12 + 2 * dim, b.getInt16Ty())), itemId(b, dim));
+    return nullptr;
+  }
+
+private:
+  static llvm::Value *itemId(llvm::IRBuilder<> &b, unsigned dim) {
+    static constexpr llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::amdgcn_workitem_id_x,
+                                                  llvm::Intrinsic::amdgcn_workitem_id_y,
+                                                  llvm::Intrinsic::amdgcn_workitem_id_z};
+    return b.CreateZExt(b.CreateIntrinsic(ids[dim], {}), b.getInt64Ty());
+  }
+  static llvm::Value *groupId(llvm::IRBuilder<> &b, unsigned dim) {
+    static constexpr llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::amdgcn_workgroup_id_x,
+                                                  llvm::Intrinsic::amdgcn_workgroup_id_y,
+                                                  llvm::Intrinsic::amdgcn_workgroup_id_z};
+    return b.CreateZExt(b.CreateIntrinsic(ids[dim], {}), b.getInt64Ty());
+  }
+  static llvm::Value *implicitArg(llvm::IRBuilder<> &b, unsigned offset, llvm::Type *type) {
+    llvm::Value *base = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_implicitarg_ptr, {});
+    llvm::Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, offset);
+    return b.CreateZExt(b.CreateAlignedLoad(type, address, llvm::Align(type->getPrimitiveSizeInBits() / 8)),
+                        b.getInt64Ty());
+  }
+};
+
+// The kernel entry: buffers arrive as global pointers and enter the work-item body as flat ones.
+void emitKernelEntry(llvm::Module &module, llvm::Function &item, const std::string &name) {
+  llvm::LLVMContext &context = module.getContext();
+  std::vector<llvm::Type *> params;
+  for (llvm::Argument &arg : item.args())
+    params.push_back(arg.getType()->isPointerTy() ? llvm::PointerType::get(context, kGlobalAddressSpace) : arg.getType());
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), params, false);
+  llvm::Function *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
+  entry->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
+  entry->setVisibility(llvm::GlobalValue::ProtectedVisibility);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  std::vector<llvm::Value *> args;
+  for (unsigned i = 0; i < item.arg_size(); ++i) {
+    llvm::Value *arg = entry->getArg(i);
+    args.push_back(arg->getType()->isPointerTy() ? b.CreateAddrSpaceCast(arg, item.getArg(i)->getType()) : arg);
+  }
+  b.CreateCall(&item, args);
+  b.CreateRetVoid();
+  item.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+std::string exportName(const loom::Operation &kernelDef) {
+  if (const loom::Attribute *name = kernelDef.attr("export")) return std::string(name->str());
+  return std::string(kernelDef.symbolName());
+}
+
+// Wave size from the kernel's amdgpu.target record (subgroup_size), 32 by default.
+std::optional<unsigned> waveSize(const Program &program, const loom::Operation &kernelDef, const Target &target,
+                                 diag::DiagnosticEngine &diags) {
+  const loom::Attribute *targetRef = kernelDef.attr("target");
+  const SymbolEntry *record = targetRef ? program.lookup(targetRef->str()) : nullptr;
+  std::optional<int64_t> size = record ? ir::integerAttr(*record->op, "subgroup_size") : std::nullopt;
+  if (!size) return 32;
+  if (*size != 32 && *size != 64) {
+    diags.report(diag::DiagId::AmdgpuBadSubgroupSize, record->op->loc()).arg("size", *size).arg("target", target.profile);
+    return std::nullopt;
+  }
+  return unsigned(*size);
+}
+
+std::string processorModeName(ProcessorMode mode) {
+  switch (mode) {
+  case ProcessorMode::Cu: return "ComputeUnit";
+  case ProcessorMode::Wgp: return "WorkgroupProcessor";
+  case ProcessorMode::Default: break;
+  }
+  return "Default";
+}
+
+std::string features(ProcessorMode mode, unsigned wave) {
+  std::string out = mode == ProcessorMode::Cu ? "+cumode" : mode == ProcessorMode::Wgp ? "-cumode" : "";
+  if (wave == 64) out += std::string(out.empty() ? "" : ",") + "+wavefrontsize64";
+  return out;
+}
+
+nlohmann::json optional(const std::optional<uint64_t> &v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+// The executable manifest (docs/formats/amdgpu.md): per export its kernarg layout and resources.
+std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &target, ProcessorMode mode,
+                         const std::vector<std::string> &names) {
+  nlohmann::json exports = nlohmann::json::array();
+  for (const std::string &name : names) {
+    auto kernel = std::find_if(info.kernels.begin(), info.kernels.end(), [&](auto &k) { return k.name == name; });
+    if (kernel == info.kernels.end()) continue;
+    nlohmann::json args = nlohmann::json::array();
+    unsigned bindings = 0;
+    uint64_t constantBytes = 0;
+    for (const amdgpu::KernargSlot &slot : kernel->kernargs) {
+      if (slot.valueKind.starts_with("hidden_")) continue;
+      bool buffer = slot.valueKind == "global_buffer";
+      bindings += buffer;
+      if (!buffer) constantBytes += slot.size;
+      args.push_back({{"offset", slot.offset}, {"size", slot.size}, {"kind", buffer ? "buffer" : "value"}});
+    }
+    exports.push_back({{"name", name},
+                       {"kernarg_bytes", kernel->kernargSegmentSize},
+                       {"arguments", args},
+                       {"binding_count", bindings},
+                       {"constant_bytes", constantBytes},
+                       {"lds_bytes", optional(kernel->ldsBytes)},
+                       {"private_bytes", optional(kernel->privateBytes)},
+                       {"wavefront_size", optional(kernel->wavefrontSize)},
+                       {"max_flat_workgroup_size", optional(kernel->maxFlatWorkgroupSize)},
+                       {"resources",
+                        {{"code_bytes", optional(kernel->codeBytes)},
+                         {"vgpr_count", optional(kernel->vgprCount)},
+                         {"sgpr_count", optional(kernel->sgprCount)},
+                         {"vgpr_spill_count", optional(kernel->vgprSpillCount)},
+                         {"sgpr_spill_count", optional(kernel->sgprSpillCount)},
+                         {"occupancy_waves_per_simd", optional(kernel->occupancyWavesPerSimd)},
+                         {"workgroup_processor_mode", kernel->workgroupProcessorMode
+                                                          ? nlohmann::json(*kernel->workgroupProcessorMode)
+                                                          : nlohmann::json(nullptr)}}}});
+  }
+  return nlohmann::json{{"schema_version", 1},
+                        {"target", target.profile},
+                        {"code_object_version", kCodeObjectVersion / 100},
+                        {"processor_mode", processorModeName(mode)},
+                        {"exports", exports}}
+      .dump(2);
+}
+
+// The launch program: each export's workload signature and the host-evaluable entry point in
+// the host twin (.hrx.host, HostAbi.h "hrx.launch.<sym>") that maps it to the launch grid.
+std::string launchJson(const Program &program, const std::vector<const loom::Operation *> &kernels) {
+  nlohmann::json exports = nlohmann::json::array();
+  for (const loom::Operation *def : kernels) {
+    nlohmann::json workload = nlohmann::json::array();
+    for (const loom::Type *type : ir::signatureTypes(*def, 0)) workload.push_back(ir::elementBytes(*type) * 8);
+    exports.push_back({{"name", exportName(*def)},
+                       {"symbol", std::string(def->symbolName())},
+                       {"workload_bits", workload},
+                       {"evaluator", "hrx.launch." + std::string(def->symbolName())}});
+  }
+  (void)program;
+  return nlohmann::json{{"schema_version", 1}, {"exports", exports}}.dump(2);
+}
+
+std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
+
+class AmdgpuBackend final : public TargetBackend {
+public:
+  TargetKind kind() const override { return TargetKind::Amdgpu; }
+
+  std::optional<std::vector<uint8_t>> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
+    const Program &program = request.program;
+    const Target &target = request.target;
+    auto fail = [&](diag::DiagId id, const std::string &message) -> std::optional<std::vector<uint8_t>> {
+      diags.report(id, {}).arg("target", target.profile).arg("message", message);
+      return std::nullopt;
+    };
+
+    std::vector<const loom::Operation *> kernels;
+    for (const loom::Operation *def : program.exports)
+      if (def->name() == "kernel.def") kernels.push_back(def);
+    if (kernels.empty()) {
+      diags.report(diag::DiagId::AmdgpuNoKernels, {}).arg("target", target.profile);
+      return std::nullopt;
+    }
+    // One wave size per code object: every kernel's target record must agree.
+    std::optional<unsigned> wave;
+    for (const loom::Operation *def : kernels) {
+      std::optional<unsigned> w = waveSize(program, *def, target, diags);
+      if (!w) return std::nullopt;
+      wave = wave ? std::max(*wave, *w) : *w;
+    }
+    auto machine = createTargetMachine(kAmdgpuTriple, target.profile, features(request.options.processorMode, *wave),
+                                       request.options.optLevel);
+    if (!machine) return fail(diag::DiagId::LinkCodegenFailed, machine.error());
+
+    llvm::LLVMContext context;
+    llvm::Module module("hrx-amdgpu", context);
+    module.setTargetTriple(llvm::Triple(kAmdgpuTriple));
+    module.setDataLayout((*machine)->createDataLayout());
+    module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", kCodeObjectVersion);
+    Lowering lowering(program, module, diags, "the " + target.profile + " target");
+    AmdgpuCoordinates coordinates;
+    std::vector<std::string> names;
+    for (const loom::Operation *def : kernels) {
+      llvm::Function *item = lowering.kernelItem(*def, coordinates);
+      if (!item || item->isDeclaration()) continue;
+      names.push_back(exportName(*def));
+      emitKernelEntry(module, *item, names.back());
+    }
+    if (lowering.failed()) return std::nullopt;
+    std::string verifyErrors;
+    llvm::raw_string_ostream verifyStream(verifyErrors);
+    if (llvm::verifyModule(module, &verifyStream)) return fail(diag::DiagId::LinkCodegenFailed, verifyErrors);
+    optimizeModule(module, **machine, request.options.optLevel);
+
+    if (request.emit == EmitKind::Llvm) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      module.print(os, nullptr);
+      return bytesOf(text);
+    }
+    if (request.emit == EmitKind::Asm) {
+      auto text = emitModule(module, **machine, EmitFile::Assembly);
+      if (!text) return fail(diag::DiagId::LinkCodegenFailed, text.error());
+      return std::move(*text);
+    }
+    auto object = emitModule(module, **machine, EmitFile::Object);
+    if (!object) return fail(diag::DiagId::LinkCodegenFailed, object.error());
+    if (request.emit == EmitKind::Object) return std::move(*object);
+    if (request.emit != EmitKind::Artifact) {
+      diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "this output kind for AMDGPU targets");
+      return std::nullopt;
+    }
+    auto hsaco = linkElf({"-m", "elf64_amdgpu", "--no-undefined", "-shared"}, {*object});
+    if (!hsaco) return fail(diag::DiagId::LinkLinkerFailed, hsaco.error());
+    auto info = amdgpu::readCodeObjectInfo(*hsaco);
+    if (!info) {
+      diags.report(diag::DiagId::AmdgpuMetadataUnreadable, {}).arg("message", info.error());
+      return std::nullopt;
+    }
+    std::optional<std::vector<uint8_t>> host =
+        buildHostCode(program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+    if (!host) return std::nullopt;
+
+    CompilerIdentity compiler = compilerIdentity();
+    format::ArtifactIdentity identity;
+    identity.compilerName = compiler.name;
+    identity.compilerVersion = compiler.version;
+    identity.llvmVersion = compiler.llvmVersion;
+    identity.target = target.profile;
+    identity.processorMode = processorModeName(request.options.processorMode);
+    for (const auto &[key, value] : program.config) identity.config[key] = value.spelling;
+
+    std::string contracts = "[";
+    for (size_t i = 0; i < program.exports.size(); ++i)
+      if (program.exports[i]->name() == "kernel.def")
+        contracts += (contracts.size() > 1 ? "," : "") + program.contracts[i].toJson();
+    contracts += "]";
+
+    std::vector<format::SectionPayload> sections = {
+        {std::string(format::kManifestSection), bytesOf(manifestJson(*info, target, request.options.processorMode, names)), false},
+        {std::string(format::kLaunchSection), bytesOf(launchJson(program, kernels)), false},
+        {".hrx.contract", bytesOf(contracts), false},
+        {".hrx.identity", bytesOf(format::writeIdentity(identity)), false},
+        {".hrx.host", std::move(*host), true},
+    };
+    StatusOr<std::vector<uint8_t>> artifact = format::appendElf64Sections(*hsaco, sections);
+    if (!artifact) return fail(diag::DiagId::LinkCodegenFailed, artifact.status().message());
+    return std::move(*artifact);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TargetBackend> createAmdgpuBackend() { return std::make_unique<AmdgpuBackend>(); }
+
+}  // namespace hrx::bridge
