@@ -1,5 +1,6 @@
 // TU → LLVM IR time of the importer on the example workers: the first import of each
-// (worker, target) in the process, then the median of warm imports reusing the importer.
+// (worker, target) in the process, then the median of warm imports reusing the importer, next to
+// the median wall time of a clang-22 process doing the same (-S -emit-llvm, same flags and headers).
 //   cxx_import_bench [warm-iterations=20]
 #include "hrx/cxx/CxxImporter.h"
 #include "hrx/diag/Diagnostic.h"
@@ -7,7 +8,11 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
@@ -45,6 +50,40 @@ double importOnce(hrx::cxx::CxxImporter &importer, const CxxUnit &unit, ImportTa
   return result ? ms : -1.0;
 }
 
+// The clang-22 command line equivalent to one import (Clang's driver, then cc1, as a process).
+std::vector<std::string> clangCommand(const std::string &file, ImportTarget target, const std::string &headerDir) {
+  bool cxx = !llvm::StringRef(file).ends_with(".c");
+  std::string headers = HRX_CXX_HEADERS_DIR;
+  std::vector<std::string> args = {HRX_CLANG, cxx ? "-std=c++26" : "-std=c23", "-nostdinc", "-ffreestanding",
+                                   "-O2", "-Xclang", "-disable-llvm-passes", "-S", "-emit-llvm", "-o", "/dev/null",
+                                   "-Wno-unknown-attributes", "-isystem", headers + "/include"};
+  if (cxx)
+    args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec", "-fno-threadsafe-statics",
+                             "-isystem", headers + "/include-c++"});
+  if (target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic)
+    args.insert(args.end(), {"--target=amdgcn-amd-amdhsa", "-nogpulib", "-D__HRX_TARGET_AMDGPU__=1",
+                             target == ImportTarget::AmdgpuGfx1151 ? "-mcpu=gfx1151" : "-mcpu=gfx11-generic"});
+  else
+    args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=x86-64-v2", "-D__HRX_TARGET_HOST__=1"});
+  args.push_back("-I" + headerDir);
+  args.push_back("--embed-dir=" + headerDir);
+  args.push_back(std::string(HRX_CXX_WORKERS_DIR) + "/" + file);
+  return args;
+}
+
+// Runs the command and returns its wall time in ms, or a negative value when it fails.
+double runProcess(const std::vector<std::string> &args) {
+  std::vector<char *> argv;
+  for (const std::string &arg : args) argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return -1.0;
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1.0;
+  return millisecondsSince(start);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -61,10 +100,25 @@ int main(int argc, char **argv) {
       {"scale_worker.c", {ImportTarget::XdnaWorker, ImportTarget::Host}, {{"coefficients.bin", coefficients}}},
   };
 
+  // The clang-22 processes read the virtual headers from a scratch directory.
+  llvm::SmallString<128> scratch;
+  if (llvm::sys::fs::createUniqueDirectory("cxx-import-bench", scratch)) {
+    std::fprintf(stderr, "cannot create a scratch directory\n");
+    return 1;
+  }
+  std::string headerDir = scratch.str().str();
+  for (const Workload &workload : workloads)
+    for (const auto &[path, contents] : workload.headers) {
+      std::FILE *out = std::fopen((headerDir + "/" + path).c_str(), "wb");
+      if (!out || std::fwrite(contents.data(), 1, contents.size(), out) != contents.size()) return 1;
+      std::fclose(out);
+    }
+
   auto constructStart = std::chrono::steady_clock::now();
   hrx::cxx::CxxImporter importer;
   std::printf("importer construction: %.3f ms\n", millisecondsSince(constructStart));
-  std::printf("%-16s %-14s %10s %10s %10s\n", "worker", "target", "first ms", "warm ms", "warm min");
+  std::printf("%-16s %-14s %10s %10s %10s %12s\n", "worker", "target", "first ms", "warm ms", "warm min",
+              "clang-22 ms");
   for (const Workload &workload : workloads) {
     auto buffer = llvm::MemoryBuffer::getFile(std::string(HRX_CXX_WORKERS_DIR) + "/" + workload.file);
     if (!buffer) {
@@ -84,9 +138,13 @@ int main(int argc, char **argv) {
         return 1;
       }
       std::sort(times.begin(), times.end());
-      std::printf("%-16s %-14s %10.3f %10.3f %10.3f\n", workload.file, hrx::cxx::targetName(target), first,
-                  times[times.size() / 2], times.front());
+      std::vector<double> processes;
+      for (int i = 0; i < 5; ++i) processes.push_back(runProcess(clangCommand(workload.file, target, headerDir)));
+      std::sort(processes.begin(), processes.end());
+      std::printf("%-16s %-14s %10.3f %10.3f %10.3f %12.3f\n", workload.file, hrx::cxx::targetName(target), first,
+                  times[times.size() / 2], times.front(), processes[2]);
     }
   }
+  llvm::sys::fs::remove_directories(headerDir);
   return 0;
 }
