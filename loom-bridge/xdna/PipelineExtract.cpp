@@ -267,7 +267,8 @@ void Extractor::connect(FlowSource &from, FlowEnd to, LaneMap map, diag::SourceR
   f.recordType = from.recordType;
   f.recordBytes = from.recordBytes;
   f.capacity = from.capacity;
-  f.loc = at;
+  // A binding's records are blamed on the read/scatter that names it; others on the consumer.
+  f.loc = from.end.kind == FlowEnd::Kind::Binding ? from.loc : at;
   f.capacityLoc = from.capacityLoc;
   graph_.flows.push_back(std::move(f));
   if (from.end.kind == FlowEnd::Kind::Worker)

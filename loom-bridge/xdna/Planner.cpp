@@ -601,26 +601,31 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
   uint64_t recordBytes = uint64_t(t.runBytes);
   for (const AccessDim &d : t.dims)
     recordBytes *= d.size;
-  auto fail = [&](std::string field, uint64_t needed, uint64_t available) {
+  auto fail = [&](std::string field, std::string needed, std::string available) {
     diags_.report(DiagId::XdnaDmaPatternUnrepresentable, graph_.flows[flow].loc)
         .arg("binding", (long long)plan_.bindings[t.binding].ordinal)
         .arg("field", std::move(field))
-        .arg("needed", std::to_string(needed))
+        .arg("needed", std::move(needed))
         .arg("tile", "shim")
-        .arg("available", std::to_string(available));
+        .arg("available", std::move(available));
     patternError_ = true;
     return std::nullopt;
   };
-  auto misaligned = [](uint64_t v) { return v % 4 != 0; };
-  if (misaligned(t.byteOffset))
-    return fail("a byte offset of " + std::to_string(t.byteOffset), t.byteOffset, 4);
-  if (misaligned(t.runBytes) || t.runBytes == 0)
-    return fail("a contiguous run of " + std::to_string(t.runBytes) + " bytes", t.runBytes, 4);
+  auto tooLarge = [&](std::string field, uint64_t needed, uint64_t available) {
+    return fail(std::move(field), std::to_string(needed), std::to_string(available));
+  };
+  auto unaligned = [&](std::string field, uint64_t bytes) -> std::optional<BdPattern> {
+    if (bytes % 4 == 0)
+      return BdPattern{};
+    return fail(std::move(field), std::to_string(bytes), "multiples of 4 bytes");
+  };
+  if (!unaligned("byte_offset", t.byteOffset) || !unaligned("run_bytes", t.runBytes))
+    return std::nullopt;
   if (t.repeatCount < 1 || t.repeatCount > Npu5Model::kMaxRepeatCount)
-    return fail("repeat_count", t.repeatCount, Npu5Model::kMaxRepeatCount);
+    return tooLarge("repeat_count", t.repeatCount, Npu5Model::kMaxRepeatCount);
   uint64_t totalWords = recordBytes / 4 * t.recordCount;
   if (totalWords > BdFieldWidths::maxOf(bd.bufferLengthBits))
-    return fail("buffer_length (words)", totalWords, BdFieldWidths::maxOf(bd.bufferLengthBits));
+    return tooLarge("buffer_length (words)", totalWords, BdFieldWidths::maxOf(bd.bufferLengthBits));
   p.lengthWords = uint32_t(totalWords);
   bool contiguous = t.dims.empty() && (t.recordCount == 1 || t.recordStride == t.runBytes);
   if (contiguous)
@@ -639,26 +644,26 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
   if (!recordsAsIteration && t.recordCount > 1)
     dims.push_back({t.recordCount, t.recordStride});
   if (dims.size() > bd.addressDims)
-    return fail("address dimensions", dims.size(), bd.addressDims);
+    return tooLarge("address dimensions", dims.size(), bd.addressDims);
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (misaligned(dims[i].strideBytes))
-      return fail("d" + std::to_string(i) + " step of " + std::to_string(dims[i].strideBytes) + " bytes",
-                  dims[i].strideBytes, 4);
+    std::string d = "d" + std::to_string(i);
+    if (!unaligned(d + "_step (bytes)", dims[i].strideBytes))
+      return std::nullopt;
     uint64_t step = dims[i].strideBytes / 4;
     if (step > BdFieldWidths::maxOf(bd.stepBits))
-      return fail("d" + std::to_string(i) + "_step_size (words)", step, BdFieldWidths::maxOf(bd.stepBits));
+      return tooLarge(d + "_step_size (words)", step, BdFieldWidths::maxOf(bd.stepBits));
     // The array-plan format bounds every dimension's size by the wrap width, including the
     // outermost one, whose hardware wrap is implied by the buffer length.
     if (dims[i].size > BdFieldWidths::maxOf(bd.wrapBits))
-      return fail("d" + std::to_string(i) + "_wrap", dims[i].size, BdFieldWidths::maxOf(bd.wrapBits));
+      return tooLarge(d + "_wrap", dims[i].size, BdFieldWidths::maxOf(bd.wrapBits));
   }
   if (recordsAsIteration && t.recordCount > 1) {
-    if (misaligned(t.recordStride))
-      return fail("a record stride of " + std::to_string(t.recordStride) + " bytes", t.recordStride, 4);
+    if (!unaligned("record_stride (bytes)", t.recordStride))
+      return std::nullopt;
     if (t.recordStride / 4 > BdFieldWidths::maxOf(bd.iterationStepBits))
-      return fail("iteration_step (words)", t.recordStride / 4, BdFieldWidths::maxOf(bd.iterationStepBits));
-    if (t.recordCount > BdFieldWidths::maxOf(bd.iterationWrapBits) + 1)
-      return fail("iteration_wrap", t.recordCount, BdFieldWidths::maxOf(bd.iterationWrapBits) + 1);
+      return tooLarge("iteration_step (words)", t.recordStride / 4, BdFieldWidths::maxOf(bd.iterationStepBits));
+    if (t.recordCount > BdFieldWidths::maxOf(bd.iterationWrapBits))
+      return tooLarge("iteration_wrap", t.recordCount, BdFieldWidths::maxOf(bd.iterationWrapBits));
     p.iterationStepWords = uint32_t(t.recordStride / 4);
     p.iterationWrap = t.recordCount;
     p.lengthWords = uint32_t(recordBytes / 4);

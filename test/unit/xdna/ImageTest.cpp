@@ -1,0 +1,152 @@
+// Packaging: the image of a planned pipeline passes the format's reader/validator, its bytes
+// are deterministic, and its tables, relocations and transactions say what the plan says.
+#include "Graphs.h"
+
+#include "hrx/format/Artifact.h"
+#include "hrx/xdna/Npu5Model.h"
+#include "hrx/xdna/Planner.h"
+#include "hrx/xdna/Transaction.h"
+#include "hrx/xdna/XdnaImage.h"
+
+#include <gtest/gtest.h>
+
+using namespace hrx;
+using namespace hrx::xdna;
+using namespace hrx::xdna::testing;
+namespace fx = hrx::format::xdna;
+
+namespace {
+
+bridge::KernelContract contractOf(const PipelineGraph &g) {
+  bridge::KernelContract c;
+  c.symbol = g.name;
+  for (const GraphBinding &b : g.bindings) {
+    bridge::BindingContract row;
+    row.name = b.name.substr(1);
+    row.used = b.used;
+    row.bytes = b.bytes;
+    row.alignment = 64;
+    row.access = b.access == format::PlanAccess::Read ? bridge::Access::Read : bridge::Access::Write;
+    row.addressSpace = "global";
+    c.bindings.push_back(row);
+  }
+  return c;
+}
+
+std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collector &c) {
+  diag::SourceManager sm;
+  diag::DiagnosticEngine diags(sm);
+  diags.addConsumer(&c);
+  auto plan = planArray(g, {columns}, diags);
+  if (!plan)
+    return {};
+  ImageSections sections;
+  sections.hostCode = {0x7f, 'E', 'L', 'F'};  // opaque to the image
+  sections.identity.compilerName = "hrxcc";
+  sections.identity.compilerVersion = "test";
+  sections.identity.target = std::string(Npu5Model::kProfileName);
+  sections.reportJson = buildReport({{*plan, contractOf(g), {}}}, "hrxcc test", "summary");
+  auto image = buildImage({{*plan, contractOf(g), {}}}, columns, std::move(sections), diags);
+  if (!image)
+    return {};
+  auto bytes = fx::writeImage(*image);
+  EXPECT_TRUE(bytes.isOk()) << bytes.status().message();
+  return bytes.isOk() ? *bytes : std::vector<uint8_t>{};
+}
+
+}  // namespace
+
+TEST(XdnaImage, CopyImagePassesTheValidatorAndCarriesThePlan) {
+  Collector c;
+  std::vector<uint8_t> bytes = imageBytes(copyGraph(4), 1, c);
+  ASSERT_FALSE(bytes.empty()) << c.messages();
+  auto artifact = format::readArtifact(bytes);
+  ASSERT_TRUE(artifact.isOk()) << artifact.status().message();
+  ASSERT_TRUE(artifact->xdna);
+  const fx::Image &image = *artifact->xdna;
+  EXPECT_EQ(image.header.columns, 1u);
+  EXPECT_EQ(image.header.profileId, Npu5Model::kDeviceProfileId);
+  ASSERT_EQ(image.entries.size(), 1u);
+  EXPECT_EQ(image.entries[0].name, "copy");
+  // Invocations 0 -> 1 -> 1 inside one COMMAND allocation.
+  ASSERT_EQ(image.invocations.size(), 2u);
+  EXPECT_EQ(image.invocations[0].nextInvocation, 1u);
+  EXPECT_EQ(image.invocations[1].nextInvocation, 1u);
+  EXPECT_EQ(image.allocations[0].domain, fx::Domain::Command);
+  // Binding rows are the contract.
+  ASSERT_EQ(image.bindings.size(), 2u);
+  EXPECT_EQ(image.bindings[0].access, fx::kAccessRead);
+  EXPECT_EQ(image.bindings[1].access, fx::kAccessWrite);
+  EXPECT_EQ(image.bindings[0].minimumByteLength, 4u * 4096);
+  // One dynamic SHIM_ADDRESS relocation per shim BD (input and output), in the repeat range.
+  ASSERT_EQ(image.relocations.size(), 2u);
+  EXPECT_EQ(image.entries[0].dynamicRelocationCount, 2u);
+  EXPECT_GE(image.relocations[0].byteOffset, image.invocations[1].byteOffset);
+  std::set<uint32_t> sources{image.relocations[0].sourceOrdinal, image.relocations[1].sourceOrdinal};
+  EXPECT_EQ(sources, (std::set<uint32_t>{0, 1}));
+  // Our sections.
+  EXPECT_TRUE(artifact->referenceOnly());
+  ASSERT_EQ(artifact->plans.size(), 1u);
+  EXPECT_EQ(format::printArrayPlan(artifact->plans[0]).substr(0, 10), "array @cop");
+  EXPECT_TRUE(artifact->section(fx::kHostSection));
+  ASSERT_TRUE(artifact->report);
+  EXPECT_EQ(artifact->report->entryRows().size(), 1u);
+}
+
+TEST(XdnaImage, BytesAreDeterministic) {
+  Collector c;
+  for (const PipelineGraph &g : {copyGraph(3), batchedGemmGraph(1024), splitKGraph()})
+    EXPECT_EQ(imageBytes(g, 3, c), imageBytes(g, 3, c)) << g.name;
+}
+
+TEST(XdnaImage, ShimBdAddressWordsArePatchable) {
+  diag::SourceManager sm;
+  diag::DiagnosticEngine diags(sm);
+  auto plan = planArray(batchedGemmGraph(8), {1}, diags);
+  ASSERT_TRUE(plan);
+  EncodedPlan encoded = encodeTransactions(*plan);
+  // Header: version 0.1, generation 4, 6 rows, 1 column, 1 memtile row, counts.
+  const auto &repeat = encoded.repeat.bytes;
+  ASSERT_GE(repeat.size(), 16u);
+  EXPECT_EQ(repeat[0], 0);
+  EXPECT_EQ(repeat[1], 1);
+  EXPECT_EQ(repeat[2], 4);
+  EXPECT_EQ(repeat[3], 6);
+  EXPECT_EQ(repeat[4], 1);
+  EXPECT_EQ(repeat[5], 1);
+  uint32_t total = repeat[12] | repeat[13] << 8 | repeat[14] << 16 | uint32_t(repeat[15]) << 24;
+  EXPECT_EQ(total, repeat.size());
+  ASSERT_EQ(encoded.repeat.patches.size(), 3u);  // lhs, rhs, out
+  for (const AddressPatch &p : encoded.repeat.patches) {
+    fx::Relocation r;
+    std::array<uint8_t, 8> field;
+    std::copy_n(repeat.begin() + p.byteOffset, 8, field.begin());
+    ASSERT_TRUE(fx::applyShimAddress(std::span<uint8_t, 8>(field), 0x1234500000ull, r).isOk());
+    EXPECT_EQ(field[4] | field[5] << 8, 0x12);  // high word: address bits 47:32
+  }
+  // The establish command initialises every lock of the plan.
+  EXPECT_GE(encoded.establish.operations, plan->locks.size());
+}
+
+TEST(XdnaImage, OversizedCommandIsReported) {
+  // No plan the planner accepts comes near 32 KiB, so pad a copy plan with 1400 extra lock
+  // initialisations (24 bytes each) to exercise the check.
+  diag::SourceManager sm;
+  diag::DiagnosticEngine diags(sm);
+  Collector c;
+  diags.addConsumer(&c);
+  auto plan = planArray(copyGraph(1), {1}, diags);
+  ASSERT_TRUE(plan);
+  size_t before = encodeTransactions(*plan).establish.bytes.size();
+  for (uint32_t i = 0; i < 1400; ++i)
+    plan->locks.push_back(plan->locks[0]);
+  size_t after = before + 1400 * 24;
+  EXPECT_FALSE(buildImage({{*plan, contractOf(copyGraph(1)), {}}}, 1, {}, diags));
+  const diag::Diagnostic *d = nullptr;
+  for (const auto &seen : c.seen)
+    if (seen.code == "XDNA/009")
+      d = &seen;
+  ASSERT_TRUE(d) << c.messages();
+  EXPECT_EQ(d->message, "the command of pipeline @copy needs " + std::to_string(after) +
+                            " bytes; an NPU5 command holds at most 32768");
+}
