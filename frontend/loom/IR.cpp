@@ -97,16 +97,24 @@ TypeContext::TypeContext(Arena &arena) : arena_(arena) {
   unknown_ = intern(t);
 }
 
-// The uniquing key is the printed form plus the identity of every SSA value the type mentions
-// (two types spelled alike can bind different values).
+// The uniquing key is the type's structure in binary: element types are already unique, and
+// dynamic dimensions are keyed by the identity of the SSA value they name (two types spelled
+// alike can bind different values). Attribute slots are keyed by their printed form.
 Type *TypeContext::intern(Type proto) {
-  std::string key = proto.str();
-  for (const Dim &d : proto.shape_)
-    if (d.dynamic) key.append(reinterpret_cast<const char *>(&d.dynamic), sizeof(Value *));
-  if (proto.slot_.value)
-    key.append(reinterpret_cast<const char *>(&proto.slot_.value), sizeof(Value *));
-  if (proto.element_ && proto.kind_ == TypeKind::Flow)
-    key.append(reinterpret_cast<const char *>(&proto.element_), sizeof(Type *));
+  std::string key;
+  auto put = [&key](const auto &v) { key.append(reinterpret_cast<const char *>(&v), sizeof(v)); };
+  put(proto.kind_);
+  put(proto.floatKind_);
+  put(proto.width_);
+  put(proto.element_);
+  put(proto.slot_.value);
+  for (const Dim &d : proto.shape_) {
+    put(d.extent);
+    put(d.dynamic);
+  }
+  key += '|';
+  key += proto.name_;
+  if (proto.slot_.attr) key += printAttribute(*proto.slot_.attr);
   auto it = uniqued_.find(key);
   if (it != uniqued_.end()) return it->second;
   proto.shape_ = arena_.copy(proto.shape_);
@@ -164,7 +172,7 @@ Type *TypeContext::opaque(std::string_view spelling) {
 // ---- attributes --------------------------------------------------------------------------------
 
 const Attribute *Attribute::get(std::string_view key) const {
-  for (const NamedAttr &e : entries_)
+  for (const NamedAttr &e : entries())
     if (e.name == key) return e.value;
   return nullptr;
 }
@@ -174,9 +182,22 @@ Attribute *AttrBuilder::make(AttrKind kind) {
   a->kind_ = kind;
   return a;
 }
+void AttrBuilder::setText(Attribute *a, std::string_view s) {
+  std::string_view copy = arena_.copyString(s);
+  a->text_ = copy.data();
+  a->textLength_ = uint32_t(copy.size());
+}
+template <typename T> void AttrBuilder::setList(Attribute *a, const std::vector<T> &items) {
+  auto copy = arena_.copy(items);
+  a->list_ = copy.data();
+  a->listLength_ = uint32_t(copy.size());
+}
 Attribute *AttrBuilder::integer(int64_t v) {
+  bool small = v >= 0 && v < int64_t(std::size(smallIntegers_));
+  if (small && smallIntegers_[v]) return smallIntegers_[v];
   Attribute *a = make(AttrKind::Integer);
   a->int_ = v;
+  if (small) smallIntegers_[v] = a;
   return a;
 }
 Attribute *AttrBuilder::floating(double v) {
@@ -186,7 +207,7 @@ Attribute *AttrBuilder::floating(double v) {
 }
 Attribute *AttrBuilder::string(std::string_view s) {
   Attribute *a = make(AttrKind::String);
-  a->text_ = arena_.copyString(s);
+  setText(a, s);
   return a;
 }
 Attribute *AttrBuilder::boolean(bool v) {
@@ -194,37 +215,40 @@ Attribute *AttrBuilder::boolean(bool v) {
   a->int_ = v;
   return a;
 }
-Attribute *AttrBuilder::unit() { return make(AttrKind::Unit); }
+Attribute *AttrBuilder::unit() {
+  if (!unit_) unit_ = make(AttrKind::Unit);
+  return unit_;
+}
 Attribute *AttrBuilder::ident(std::string_view s) {
   Attribute *a = make(AttrKind::Ident);
-  a->text_ = arena_.copyString(s);
+  setText(a, s);
   return a;
 }
 Attribute *AttrBuilder::flags(const std::vector<Attribute *> &idents) {
   Attribute *a = make(AttrKind::Flags);
-  a->elements_ = arena_.copy(idents);
+  setList(a, idents);
   return a;
 }
 Attribute *AttrBuilder::symbol(std::string_view s) {
   Attribute *a = make(AttrKind::Symbol);
-  a->text_ = arena_.copyString(s);
+  setText(a, s);
   return a;
 }
 Attribute *AttrBuilder::hash(std::string_view name, const std::vector<NamedAttr> &params, bool hasParams) {
   Attribute *a = make(AttrKind::Hash);
-  a->text_ = arena_.copyString(name);
-  a->entries_ = arena_.copy(params);
+  setText(a, name);
+  setList(a, params);
   a->int_ = hasParams;
   return a;
 }
 Attribute *AttrBuilder::array(const std::vector<Attribute *> &elements) {
   Attribute *a = make(AttrKind::Array);
-  a->elements_ = arena_.copy(elements);
+  setList(a, elements);
   return a;
 }
 Attribute *AttrBuilder::dict(const std::vector<NamedAttr> &entries) {
   Attribute *a = make(AttrKind::Dict);
-  a->entries_ = arena_.copy(entries);
+  setList(a, entries);
   return a;
 }
 Attribute *AttrBuilder::valueRef(Value *v, Type *t) {
@@ -240,8 +264,8 @@ Attribute *AttrBuilder::typeRef(Type *t) {
 }
 Attribute *AttrBuilder::predicate(std::string_view name, const std::vector<Attribute *> &args) {
   Attribute *a = make(AttrKind::Predicate);
-  a->text_ = arena_.copyString(name);
-  a->elements_ = arena_.copy(args);
+  setText(a, name);
+  setList(a, args);
   return a;
 }
 

@@ -58,19 +58,20 @@ void Lexer::error(diag::DiagId id, uint32_t at, uint32_t len, std::string_view p
 }
 
 const Token &Lexer::peek(unsigned ahead) {
-  while (ahead_.size() <= ahead) ahead_.push_back(lex());
-  return ahead_[ahead];
+  while (count_ <= ahead) ahead_[(head_ + count_++) % ahead_.size()] = lex();
+  return ahead_[(head_ + ahead) % ahead_.size()];
 }
 
 Token Lexer::next() {
   peek();
-  Token t = ahead_.front();
-  ahead_.pop_front();
+  Token t = ahead_[head_];
+  head_ = (head_ + 1) % ahead_.size();
+  --count_;
   return t;
 }
 
 void Lexer::resetTo(uint32_t offset) {
-  ahead_.clear();
+  count_ = 0;
   pos_ = offset;
 }
 

@@ -195,24 +195,35 @@ public:
   double floating() const { return float_; }
   bool boolean() const { return int_ != 0; }
   // String payload, identifier, symbol name (without @), hash name (without #), predicate name.
-  std::string_view str() const { return text_; }
-  std::span<Attribute *const> elements() const { return elements_; }  // Array, Flags, Predicate args
-  std::span<const NamedAttr> entries() const { return entries_; }    // Dict, Hash params
-  Value *value() const { return value_; }                            // ValueRef
-  Type *type() const { return type_; }                               // ValueRef, TypeRef
-  const Attribute *get(std::string_view key) const;                  // Dict/Hash lookup
+  std::string_view str() const { return {text_, textLength_}; }
+  // Array, Flags, Predicate arguments.
+  std::span<Attribute *const> elements() const {
+    return isList() ? std::span<Attribute *const>(static_cast<Attribute *const *>(list_), listLength_)
+                    : std::span<Attribute *const>();
+  }
+  // Dict entries, Hash parameters.
+  std::span<const NamedAttr> entries() const {
+    return isList() ? std::span<const NamedAttr>() : std::span<const NamedAttr>(static_cast<const NamedAttr *>(list_), listLength_);
+  }
+  Value *value() const { return kind_ == AttrKind::ValueRef ? value_ : nullptr; }  // ValueRef
+  Type *type() const { return type_; }                                             // ValueRef, TypeRef
+  const Attribute *get(std::string_view key) const;                                // Dict/Hash lookup
 
-  bool isIdent(std::string_view s) const { return kind_ == AttrKind::Ident && text_ == s; }
+  bool isIdent(std::string_view s) const { return kind_ == AttrKind::Ident && str() == s; }
 
 private:
   friend class AttrBuilder;
+  bool isList() const { return kind_ == AttrKind::Array || kind_ == AttrKind::Flags || kind_ == AttrKind::Predicate; }
   AttrKind kind_ = AttrKind::Unit;
-  int64_t int_ = 0;
-  double float_ = 0;
-  std::string_view text_;
-  std::span<Attribute *const> elements_;
-  std::span<const NamedAttr> entries_;
-  Value *value_ = nullptr;
+  uint32_t textLength_ = 0;
+  uint32_t listLength_ = 0;
+  const char *text_ = nullptr;
+  const void *list_ = nullptr;  // Attribute *const[] or NamedAttr[] depending on the kind
+  union {
+    int64_t int_ = 0;
+    double float_;
+    Value *value_;
+  };
   Type *type_ = nullptr;
 };
 
@@ -237,7 +248,11 @@ public:
 
 private:
   Attribute *make(AttrKind kind);
+  void setText(Attribute *a, std::string_view s);
+  template <typename T> void setList(Attribute *a, const std::vector<T> &items);
   Arena &arena_;
+  Attribute *smallIntegers_[64] = {};  // 0..63 are shared: index lists and constants repeat them
+  Attribute *unit_ = nullptr;
 };
 
 // ---------------------------------------------------------------------------------------------

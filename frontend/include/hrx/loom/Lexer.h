@@ -4,7 +4,7 @@
 #include "hrx/diag/Diagnostic.h"
 
 #include <cstdint>
-#include <deque>
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,7 +60,10 @@ private:
   diag::DiagnosticEngine &diags_;
   uint32_t pos_ = 0;
   bool first_ = true;
-  std::deque<Token> ahead_;
+  // Lookahead ring: the parser never looks more than a few tokens ahead.
+  std::array<Token, 4> ahead_;
+  unsigned head_ = 0;
+  unsigned count_ = 0;
   std::vector<std::string_view> comments_;
 };
 
