@@ -11,7 +11,7 @@ using namespace detail;
 namespace {
 
 constexpr uint32_t kHeaderBytes = 64, kShdrBytes = 64, kChdrBytes = 24;
-constexpr uint32_t kShtNobits = 8, kShtProgbits = 1;
+constexpr uint32_t kShtProgbits = 1, kShtStrtab = 3, kShtNobits = 8;
 
 std::string num(uint64_t v) { return std::to_string(v); }
 std::string hex(uint64_t v) {
@@ -77,6 +77,8 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
       return bad("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " + num(b.size()) + "-byte file");
     return b.subspan(offset, size);
   };
+  if (uint32_t type = le32(shdr(h.shstrndx), 4); h.shstrndx == 0 || type != kShtStrtab)
+    return bad("e_shstrndx " + num(h.shstrndx) + " does not name a section-name table (SHT_STRTAB), found type " + num(type));
   auto strtab = payload(h.shstrndx);
   if (!strtab.isOk()) return strtab.status();
   for (uint32_t i = 0; i < h.shnum; ++i) {

@@ -487,6 +487,9 @@ private:
         fail("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " + num(bytes_.size()) + "-byte file");
       return bytes_.subspan(offset, size);
     };
+    // Without a section-name table there is nothing of ours to find (section headers are
+    // diagnostic only, so this is not an error).
+    if (shstrndx_ == 0 || le32(header(shstrndx_), 4) != kShtStrtab) return;
     auto strtab = data(shstrndx_);
     for (uint32_t i = 1; i < shnum_; ++i) {
       auto h = header(i);

@@ -87,6 +87,9 @@ TEST(Elf64Sections, RejectsMalformedHeaders) {
   for (int i = 0; i < 8; ++i) shoff |= uint64_t(b[40 + i]) << (8 * i);
   EXPECT_EQ(corrupt(shoff + 64 + 32, 1u << 30, 8).substr(0, 43), "ELF64: section header 1: data 0x40+10737418");
   EXPECT_EQ(corrupt(shoff + 64, 1u << 20, 4), "ELF64: section header 1: sh_name 1048576 lies outside the section-name table");
+  // Fuzzer finding: a name table that is not SHT_STRTAB (here NOBITS) is refused, so an
+  // appended file can always be read back.
+  EXPECT_EQ(corrupt(shoff + 2 * 64 + 4, 8, 4), "ELF64: e_shstrndx 2 does not name a section-name table (SHT_STRTAB), found type 8");
   for (size_t size = 0; size < b.size(); size += 8)
     EXPECT_FALSE(readElf64Sections(std::span(b.data(), size)).isOk() && size < shoff) << size;
 }
