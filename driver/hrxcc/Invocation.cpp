@@ -258,23 +258,16 @@ void Builder::sideOutputs() {
 void Builder::diagnostics() {
   diag::DiagnosticOptions &d = inv_.diagOptions;
   for (const Arg &arg : args_.args) {
-    std::string_view v = arg.value;
-    if (arg.id == OptionId::Warning) {
-      if (v == "error") d.warningsAsErrors = true;
-      else if (v == "no-error") d.warningsAsErrors = false;
-      else if (v.starts_with("error=")) d.errorGroups.emplace_back(v.substr(6));
-      else if (v.starts_with("no-error=")) std::erase(d.errorGroups, v.substr(9));
-      else if (v.starts_with("no-")) d.disabledGroups.emplace_back(v.substr(3));
-      else d.enabledGroups.emplace_back(v);
-    } else if (arg.id == OptionId::Remark) {
-      if (v.starts_with("no-")) std::erase(d.enabledRemarks, v.substr(3));
-      else d.enabledRemarks.emplace_back(v);
+    if (arg.id == OptionId::Warning || arg.id == OptionId::Remark || arg.id == OptionId::NoWarnings) {
+      // -Wl,... and -Rpass=... belong to tools hrxcc does not run.
+      if (!diag::parseDiagnosticFlag(arg.asWritten(), d))
+        diags_.report(DiagId::DriverUnknownArgument, {}).arg("arg", arg.asWritten()).arg("suggestion", "");
     } else if (arg.id == OptionId::ErrorLimit) {
       if (std::optional<unsigned> n = number(arg, 0, 1000000)) d.errorLimit = *n;
     } else if (arg.id == OptionId::DiagnosticsFormat) {
-      if (v == "text") inv_.diagFormat = DiagnosticsFormat::Text;
-      else if (v == "json") inv_.diagFormat = DiagnosticsFormat::Json;
-      else if (v == "sarif") inv_.diagFormat = DiagnosticsFormat::Sarif;
+      if (arg.value == "text") inv_.diagFormat = DiagnosticsFormat::Text;
+      else if (arg.value == "json") inv_.diagFormat = DiagnosticsFormat::Json;
+      else if (arg.value == "sarif") inv_.diagFormat = DiagnosticsFormat::Sarif;
       else invalid(arg, "text, json or sarif");
     } else if (arg.id == OptionId::Verify || arg.id == OptionId::VerifyEq) {
       inv_.verify = true;
