@@ -1,8 +1,11 @@
 // The host reference device's NPU path: executes an array plan with its workers as
 // cooperative tasks, channels as lock-guarded rings and binding transfers as DMA tasks.
+#include "WorkerPool.h"
+
 #include "hrx/runtime/HostDevice.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <sstream>
@@ -92,7 +95,13 @@ private:
     hrx_host_stage_fn stage;
     std::vector<void *> records;   // per port, passed to the stage
     std::vector<size_t> stateAt;   // per State port: offset in stateStorage_
-    uint32_t iteration = 0;
+    uint32_t iteration = 0;        // the next iteration to reserve
+  };
+  // Iterations [first, first + count) of one task, reserved in one round.
+  struct Batch {
+    Task *task;
+    uint32_t first, count;
+    uint64_t nanoseconds;
   };
   struct Blocked {
     uint32_t channel;
@@ -100,7 +109,10 @@ private:
   };
 
   Status establish();
-  bool stepTask(Task &task, Blocked &blocked);
+  uint32_t reserve(Task &task, Blocked &blocked);
+  void execute(Batch &batch);
+  void release(const Batch &batch);
+  static void executeInPool(void *self, uint64_t index);
   bool stepTransfer(Transfer &transfer, std::span<const BindingSpan> bindings, Blocked &blocked);
   Status deadlock(const std::vector<Blocked> &taskBlocked, const std::vector<Blocked> &transferBlocked) const;
 
@@ -112,6 +124,10 @@ private:
   std::vector<Task> tasks_;
   std::vector<std::byte> slotStorage_, stateStorage_;
   std::vector<Blocked> taskBlocked_, transferBlocked_;
+  std::vector<Batch> batches_;  // reserved to one per task
+  // Mean time of one stage call, measured as batches run; batches of several workers run in
+  // parallel once calls are long enough to pay for the hand-off to the pool.
+  double stageNanoseconds_ = 0;
   std::mutex running_;
   unsigned nextInvocation_ = 0;  // 0 establishes the resident state; 1 continues it
   std::string where_;
@@ -183,6 +199,7 @@ Status HostNpuKernel::initialize() {
   }
   stateStorage_.assign(stateBytes, std::byte{0});
   taskBlocked_.resize(tasks_.size());
+  batches_.reserve(tasks_.size());
   transferBlocked_.resize(transfers_.size());
   return Status::ok();
 }
@@ -205,49 +222,67 @@ Status HostNpuKernel::establish() {
   return Status::ok();
 }
 
-bool HostNpuKernel::stepTask(Task &task, Blocked &blocked) {
+// Reserves as many consecutive iterations as the current lock values allow. Acquisitions
+// happen now; releases wait for release(), after the batch ran. A worker neither feeds nor
+// drains its own channels, so the workers reserved in one round touch disjoint slots and can
+// run in parallel.
+uint32_t HostNpuKernel::reserve(Task &task, Blocked &blocked) {
   const format::PlanWorker &w = *task.worker;
-  bool progressed = false;
-  while (task.iteration < w.iterations) {
+  uint32_t first = task.iteration;
+  for (; task.iteration < w.iterations; ++task.iteration) {
     uint32_t it = task.iteration;
-    // Acquire every record this iteration starts, all or nothing.
     for (const format::WorkerPort &port : w.ports) {
       if (port.direction == PortDirection::State || it % port.period != 0) continue;
       const Channel &c = channels_[*port.channel];
       bool input = port.direction == PortDirection::Input;
       if ((input ? c.ready : c.credit) == 0) {
         blocked = Blocked{*port.channel, !input};
-        return progressed;
+        return task.iteration - first;
       }
     }
+    for (const format::WorkerPort &port : w.ports) {
+      if (port.direction == PortDirection::State || it % port.period != 0) continue;
+      Channel &c = channels_[*port.channel];
+      --(port.direction == PortDirection::Input ? c.ready : c.credit);
+    }
+  }
+  return task.iteration - first;
+}
+
+// Runs a batch's stage calls. A port's k-th record is the channel's k-th record: k = it / period.
+void HostNpuKernel::execute(Batch &batch) {
+  Task &task = *batch.task;
+  const format::PlanWorker &w = *task.worker;
+  auto start = std::chrono::steady_clock::now();
+  for (uint32_t it = batch.first; it < batch.first + batch.count; ++it) {
     for (size_t p = 0; p < w.ports.size(); ++p) {
       const format::WorkerPort &port = w.ports[p];
-      if (it % port.period != 0) continue;
       if (port.direction == PortDirection::State) {
         task.records[p] = stateStorage_.data() + task.stateAt[p];
-        std::memset(task.records[p], 0, port.recordBytes);
+        if (it % port.period == 0) std::memset(task.records[p], 0, port.recordBytes);
         continue;
       }
-      Channel &c = channels_[*port.channel];
-      if (port.direction == PortDirection::Input) {
-        --c.ready;
-        task.records[p] = c.slot(c.received++, slotStorage_);
-      } else {
-        --c.credit;
-        task.records[p] = c.slot(c.sent++, slotStorage_);
-      }
+      task.records[p] = channels_[*port.channel].slot(it / port.period, slotStorage_);
     }
     task.stage(task.records.data());
-    // Release what this iteration ends: consumed inputs return credit, outputs become ready.
-    for (const format::WorkerPort &port : w.ports) {
+  }
+  batch.nanoseconds = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+}
+
+void HostNpuKernel::executeInPool(void *self, uint64_t index) {
+  auto *kernel = static_cast<HostNpuKernel *>(self);
+  kernel->execute(kernel->batches_[index]);
+}
+
+// Consumed inputs return credit; finished outputs become ready.
+void HostNpuKernel::release(const Batch &batch) {
+  for (uint32_t it = batch.first; it < batch.first + batch.count; ++it)
+    for (const format::WorkerPort &port : batch.task->worker->ports) {
       if (port.direction == PortDirection::State || it % port.period != port.period - 1) continue;
       Channel &c = channels_[*port.channel];
       ++(port.direction == PortDirection::Input ? c.credit : c.ready);
     }
-    ++task.iteration;
-    progressed = true;
-  }
-  return progressed;
 }
 
 bool HostNpuKernel::stepTransfer(Transfer &t, std::span<const BindingSpan> bindings, Blocked &blocked) {
@@ -329,21 +364,38 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings) {
   for (Transfer &t : transfers_) t.moved = 0;
   for (Channel &c : channels_) c.sent = c.received = 0;
 
+  constexpr double kParallelStageNanoseconds = 20000;
   for (;;) {
-    bool progressed = false, unfinished = false;
+    bool moved = false, unfinished = false;
     for (size_t i = 0; i < transfers_.size(); ++i) {
-      progressed |= stepTransfer(transfers_[i], bindings, transferBlocked_[i]);
+      moved |= stepTransfer(transfers_[i], bindings, transferBlocked_[i]);
       unfinished |= transfers_[i].moved < transfers_[i].pattern->recordsMoved();
     }
+    batches_.clear();
     for (size_t i = 0; i < tasks_.size(); ++i) {
-      progressed |= stepTask(tasks_[i], taskBlocked_[i]);
+      uint32_t first = tasks_[i].iteration;
+      if (uint32_t count = reserve(tasks_[i], taskBlocked_[i])) batches_.push_back(Batch{&tasks_[i], first, count, 0});
       unfinished |= tasks_[i].iteration < tasks_[i].worker->iterations;
     }
-    if (!unfinished) break;
-    if (!progressed) {
-      nextInvocation_ = 0;  // the resident state is broken: the next invocation re-establishes
-      return deadlock(taskBlocked_, transferBlocked_);
+    if (batches_.empty()) {
+      if (!unfinished) break;
+      if (!moved) {
+        nextInvocation_ = 0;  // the resident state is broken: the next invocation re-establishes
+        return deadlock(taskBlocked_, transferBlocked_);
+      }
+      continue;
     }
+    if (batches_.size() > 1 && hostThreadCount() > 1 && stageNanoseconds_ >= kParallelStageNanoseconds)
+      WorkerPool::instance().parallelFor(batches_.size(), &executeInPool, this);
+    else
+      for (Batch &batch : batches_) execute(batch);
+    uint64_t nanoseconds = 0, calls = 0;
+    for (const Batch &batch : batches_) {
+      release(batch);
+      nanoseconds += batch.nanoseconds;
+      calls += batch.count;
+    }
+    stageNanoseconds_ = 0.75 * stageNanoseconds_ + 0.25 * (double(nanoseconds) / double(calls));
   }
   for (size_t c = 0; c < channels_.size(); ++c)
     if (channels_[c].credit != channels_[c].capacity || channels_[c].ready != 0) {

@@ -1,76 +1,14 @@
 // The host reference device's GPU path: workgroups spread over a pool sized to the machine.
+#include "WorkerPool.h"
+
 #include "hrx/runtime/HostDevice.h"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <mutex>
 #include <thread>
 
 namespace hrx::runtime {
 namespace {
-
-// A fixed pool that runs one index-space job at a time; the caller takes part, so a job
-// makes progress even on a single-core machine. Never allocates per job.
-class WorkerPool {
-public:
-  static WorkerPool &instance() {
-    // Leaked on purpose: workers may still be parked when static destructors run.
-    static WorkerPool *pool = new WorkerPool(hostThreadCount() - 1);
-    return *pool;
-  }
-
-  void parallelFor(uint64_t count, void (*body)(void *, uint64_t), void *context) {
-    std::lock_guard serialize(jobMutex_);
-    {
-      std::lock_guard lock(mutex_);
-      body_ = body;
-      context_ = context;
-      count_ = count;
-      // Chunks amortise the shared counter; several per thread keep the load balanced.
-      chunk_ = std::max<uint64_t>(1, count / (8 * (uint64_t(workerCount_) + 1)));
-      next_.store(0);
-      busyWorkers_ = workerCount_;
-      ++generation_;
-    }
-    wake_.notify_all();
-    drain();
-    std::unique_lock lock(mutex_);
-    idle_.wait(lock, [&] { return busyWorkers_ == 0; });
-  }
-
-private:
-  explicit WorkerPool(unsigned workers) : workerCount_(workers) {
-    for (unsigned i = 0; i < workers; ++i) std::thread([this] { workerMain(); }).detach();
-  }
-
-  void drain() {
-    for (uint64_t begin; (begin = next_.fetch_add(chunk_)) < count_;)
-      for (uint64_t i = begin, end = std::min(begin + chunk_, count_); i < end; ++i) body_(context_, i);
-  }
-
-  void workerMain() {
-    uint64_t seen = 0;
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [&] { return generation_ != seen; });
-      seen = generation_;
-      lock.unlock();
-      drain();
-      lock.lock();
-      if (--busyWorkers_ == 0) idle_.notify_all();
-    }
-  }
-
-  const unsigned workerCount_;
-  std::mutex jobMutex_, mutex_;
-  std::condition_variable wake_, idle_;
-  void (*body_)(void *, uint64_t) = nullptr;
-  void *context_ = nullptr;
-  uint64_t count_ = 0, chunk_ = 1, generation_ = 0;
-  std::atomic<uint64_t> next_{0};
-  unsigned busyWorkers_ = 0;
-};
 
 class HostGpuKernel final : public Kernel {
 public:

@@ -105,6 +105,33 @@ TEST(HostNpu, TwoStagePipelineWithNeighborChannel) {
   for (size_t i = 0; i < buffers[0].size(); ++i) ASSERT_EQ(buffers[1][i], buffers[0][i] + 1) << i;
 }
 
+TEST(HostNpu, SlowIndependentWorkersRunInParallelAndEqualOracle) {
+  // Two independent copy chains in one plan, each with a 50 us stage: once the measured stage
+  // time passes the threshold, a round's batches run on the pool.
+  PlanBuilder b("two_chains");
+  constexpr uint32_t n = 24;
+  uint32_t in0 = b.binding(0, PlanAccess::Read, 64 * n), out0 = b.binding(1, PlanAccess::Write, 64 * n);
+  uint32_t in1 = b.binding(2, PlanAccess::Read, 64 * n), out1 = b.binding(3, PlanAccess::Write, 64 * n);
+  for (uint32_t chain = 0; chain < 2; ++chain) {
+    uint32_t w = b.worker("spin_copy64", n, 2 + chain);
+    uint32_t c0 = b.channel(64, 4, PlanBuilder::fromBinding(PlanBuilder::contiguous(chain ? in1 : in0, 64, n)),
+                            PlanBuilder::port(w, 0));
+    uint32_t c1 = b.channel(64, 4, PlanBuilder::port(w, 1),
+                            PlanBuilder::fromBinding(PlanBuilder::contiguous(chain ? out1 : out0, 64, n)));
+    b.addPort(w, PortDirection::Input, c0, 64);
+    b.addPort(w, PortDirection::Output, c1, 64);
+  }
+  auto kernel = npuKernel(b.plan());
+  ASSERT_TRUE(kernel);
+  for (int run = 0; run < 3; ++run) {
+    std::vector<std::vector<int32_t>> buffers = {iota(16 * n, run), std::vector<int32_t>(16 * n), iota(16 * n, 1000 + run),
+                                                 std::vector<int32_t>(16 * n)};
+    ASSERT_TRUE(::run(*kernel, buffers).isOk());
+    EXPECT_EQ(buffers[1], buffers[0]);
+    EXPECT_EQ(buffers[3], buffers[2]);
+  }
+}
+
 TEST(HostNpu, StridedGatherRepeatAndFold) {
   // Input: a 4 x 32-i32 matrix; each record gathers one 16-i32 half-row pair via a stride.
   // Record k: runs of 32 bytes (8 i32) at start + {0, 128} (two rows), start = k * 32.

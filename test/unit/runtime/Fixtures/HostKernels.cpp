@@ -29,6 +29,15 @@ void slowCopy(void *const *records) {
   std::memcpy(records[1], records[0], 64);
 }
 
+// copy64 after a 50 us busy wait: long enough for the host device to run workers in parallel.
+__attribute__((visibility("default"))) void spinCopy(void *const *records) __asm__("hrx.stage.spin_copy64");
+void spinCopy(void *const *records) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+  std::memcpy(records[1], records[0], 64);
+}
+
 // records = {input, accumulator (state), output}: output = running sum of the period's inputs.
 __attribute__((visibility("default"))) void accumulate(void *const *records) __asm__("hrx.stage.accumulate64");
 void accumulate(void *const *records) {
