@@ -214,3 +214,60 @@ std::vector<uint8_t> fatBytes() {
 }
 
 }  // namespace hrx::format::samples
+
+namespace hrx::format::samples {
+
+ArrayPlan splitKPlan(uint32_t records) {
+  constexpr uint32_t kRecord = 16;
+  const uint64_t laneBytes = uint64_t(records) * kRecord;
+  ArrayPlan plan;
+  plan.name = "split_k";
+  plan.columns = 1;
+  plan.groups = 2;
+  plan.bindings = {{0, PlanAccess::Read, 2 * laneBytes}, {1, PlanAccess::Write, kRecord}};
+  const TileCoord lane0{0, 2}, reducer{0, 3}, lane1{0, 4}, shim{0, 0};
+  auto stage = [&](uint32_t lane, TileCoord tile, uint32_t in, uint32_t out) {
+    return PlanWorker{"stage", 0, lane, tile, 256, records, {{PortDirection::Input, in, kRecord, 1}, {PortDirection::Output, out, kRecord, 1}}};
+  };
+  plan.workers = {stage(0, lane0, 0, 2), stage(1, lane1, 1, 3),
+                  PlanWorker{"reduce", 1, 0, reducer, 384, records,
+                             {{PortDirection::Input, 2, kRecord, 1},
+                              {PortDirection::Input, 3, kRecord, 1},
+                              {PortDirection::State, std::nullopt, kRecord, records},
+                              {PortDirection::Output, 4, kRecord, records}}}};
+  auto scatter = [&](uint32_t lane) {
+    return ChannelEnd{BindingTransfer{0, lane * laneBytes, kRecord, {}, kRecord, records, 1}, {}};
+  };
+  auto port = [](uint32_t worker, uint32_t p) { return ChannelEnd{{}, WorkerEndpoint{worker, p}}; };
+  plan.channels = {
+      {Transport::ExternalDma, kRecord, 2, scatter(0), port(0, 0), Partition{0, 2, laneBytes}},
+      {Transport::ExternalDma, kRecord, 2, scatter(1), port(1, 0), Partition{1, 2, laneBytes}},
+      {Transport::NeighborMemory, kRecord, 2, port(0, 1), port(2, 0), {}},
+      {Transport::NeighborMemory, kRecord, 2, port(1, 1), port(2, 1), {}},
+      {Transport::ExternalDma, kRecord, 2, port(2, 3), ChannelEnd{BindingTransfer{1, 0, kRecord, {}, kRecord, 1, 1}, {}}, {}},
+  };
+  const TileCoord owners[] = {lane0, lane1, reducer, reducer, reducer};
+  uint32_t nextOffset[6] = {};
+  for (uint32_t c = 0; c < 5; ++c)
+    for (uint32_t s = 0; s < 2; ++s) {
+      uint32_t &offset = nextOffset[owners[c].row];
+      plan.slots.push_back({c, s, owners[c], offset, kRecord, std::nullopt, std::nullopt});
+      offset += 0x400;
+    }
+  uint32_t nextLock[6] = {};
+  for (uint32_t c = 0; c < 5; ++c) {
+    TileCoord t = owners[c];
+    plan.locks.push_back({c, t, nextLock[t.row]++, LockRole::Credit, 2});
+    plan.locks.push_back({c, t, nextLock[t.row]++, LockRole::Ready, 0});
+  }
+  auto pattern = [](uint32_t binding, uint64_t address, uint64_t bytes) { return BdPattern{binding, address, uint32_t(bytes / 4), {}, 0, 0, 1}; };
+  plan.dmas = {{0, shim, DmaDirection::MemoryToStream, 0, 0, 1, pattern(0, 0, laneBytes)},
+               {0, lane0, DmaDirection::StreamToMemory, 0, 0, 1, {}},
+               {1, shim, DmaDirection::MemoryToStream, 1, 1, 1, pattern(0, laneBytes, laneBytes)},
+               {1, lane1, DmaDirection::StreamToMemory, 0, 0, 1, {}},
+               {4, reducer, DmaDirection::MemoryToStream, 0, 0, 1, {}},
+               {4, shim, DmaDirection::StreamToMemory, 0, 2, 1, pattern(1, 0, kRecord)}};
+  return plan;
+}
+
+}  // namespace hrx::format::samples

@@ -14,6 +14,12 @@ namespace hrx::format::samples {
 // binding 1 (write), `records` records of `recordBytes` bytes.
 ArrayPlan copyPlan(uint32_t records = 16, uint32_t recordBytes = 64);
 
+// Split-k: binding 0 (read) is scattered over two lanes (workers "stage" at (0,2) and (0,4),
+// `records` records of 16 bytes each); both feed a reducer "reduce" at (0,3) over
+// neighbor-memory channels; the reducer folds every iteration into a state record and writes
+// one 16-byte record to binding 1 at the end.
+ArrayPlan splitKPlan(uint32_t records = 8);
+
 // A valid single-entry image "copy" for the copy plan: a COMMAND allocation holding two
 // transactions (establish at 0, repeat at 64; invocations 0 -> 1 -> 1), a DMA allocation with a
 // zero-filled tail, one static and two dynamic SHIM_ADDRESS relocations, two BUFFER bindings,
