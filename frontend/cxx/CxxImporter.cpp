@@ -7,6 +7,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/LangStandard.h>
+#include <clang/Basic/ParsedAttrInfo.h>
 #include <clang/Basic/Version.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Driver/CreateInvocationFromArgs.h>
@@ -25,6 +26,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <map>
+#include <mutex>
 #include <string_view>
 #include <tuple>
 
@@ -196,37 +198,47 @@ std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language l
   return hash.hex();
 }
 
-}  // namespace
+// Compiler setups shared by every importer in the process: the invocation Clang's driver derives
+// once per (target, language, standard, options), and hrx's shipped headers. Both are immutable
+// once built, so imports on several threads copy from them concurrently.
+class SharedSetups {
+public:
+  static SharedSetups &get() {
+    static SharedSetups instance;
+    return instance;
+  }
 
-struct CxxImporter::Impl {
-  ImportOptions options;
-  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shipped;
-  // Compiler setups by (target, language, standard): the invocation Clang's driver derives once.
-  std::map<std::tuple<ImportTarget, Language, std::string>, std::shared_ptr<clang::CompilerInvocation>> setups;
+  const llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> &shipped() const { return shipped_; }
 
-  std::shared_ptr<clang::CompilerInvocation> setup(ImportTarget target, Language language,
-                                                   const std::string &standard,
-                                                   std::vector<std::string> &errors);
+  std::shared_ptr<const clang::CompilerInvocation> setup(ImportTarget target, Language language,
+                                                         const std::string &standard, const ImportOptions &options,
+                                                         std::vector<std::string> &errors);
+
+private:
+  SharedSetups() : shipped_(llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>()) {
+    registerLoomAttributes();
+    clang::getAttributePluginInstances();  // Clang fills this list lazily, without a lock: do it here
+    for (const ShippedHeader &header : kShippedHeaders)
+      shipped_->addFile(kSystemRoot + "/" + llvm::StringRef(header.path), 0,
+                        llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(header.contents.data(), header.contents.size()),
+                                                         header.path, /*RequiresNullTerminator=*/false));
+    shipped_->setCurrentWorkingDirectory(kSourceDir);
+  }
+
+  using Key = std::tuple<ImportTarget, Language, std::string, unsigned, bool, std::string>;
+  std::mutex mutex_;
+  std::map<Key, std::shared_ptr<const clang::CompilerInvocation>> setups_;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shipped_;
 };
 
-CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()) {
-  registerLoomAttributes();
-  impl_->options = std::move(options);
-  impl_->shipped = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  for (const ShippedHeader &header : kShippedHeaders)
-    impl_->shipped->addFile(kSystemRoot + "/" + llvm::StringRef(header.path), 0,
-                            llvm::MemoryBuffer::getMemBuffer(
-                                llvm::StringRef(header.contents.data(), header.contents.size()),
-                                header.path, /*RequiresNullTerminator=*/false));
-}
+std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarget target, Language language,
+                                                                     const std::string &standard,
+                                                                     const ImportOptions &options,
+                                                                     std::vector<std::string> &errors) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Key key{target, language, standard, options.optLevel, options.debugInfo, options.hostCpu};
+  if (auto it = setups_.find(key); it != setups_.end()) return it->second;
 
-CxxImporter::~CxxImporter() = default;
-
-std::shared_ptr<clang::CompilerInvocation> CxxImporter::Impl::setup(ImportTarget target, Language language,
-                                                                    const std::string &standard,
-                                                                    std::vector<std::string> &errors) {
-  auto key = std::make_tuple(target, language, standard);
-  if (auto it = setups.find(key); it != setups.end()) return it->second;
 
   bool cxx = language == Language::Cxx;
   std::vector<std::string> args = {"/hrx/bin/clang"};
@@ -254,17 +266,31 @@ std::shared_ptr<clang::CompilerInvocation> CxxImporter::Impl::setup(ImportTarget
   MessageCollector collector;
   clang::DiagnosticOptions diagOptions;
   clang::CreateInvocationOptions cio;
-  cio.Diags = clang::CompilerInstance::createDiagnostics(*shipped, diagOptions, &collector, false);
-  cio.VFS = shipped;
+  cio.Diags = clang::CompilerInstance::createDiagnostics(*shipped_, diagOptions, &collector, false);
+  cio.VFS = shipped_;
   std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(argv, cio);
   if (!invocation || collector.getNumErrors()) {
     errors = collector.messages;
     if (errors.empty()) errors.push_back("Clang rejected the compiler setup");
     return nullptr;
   }
-  setups.emplace(key, invocation);
+  setups_.emplace(key, invocation);
   return invocation;
 }
+
+
+}  // namespace
+
+struct CxxImporter::Impl {
+  ImportOptions options;
+};
+
+CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()) {
+  SharedSetups::get();  // registers the loom attributes before anything is parsed
+  impl_->options = std::move(options);
+}
+
+CxxImporter::~CxxImporter() = default;
 
 std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target,
                                                 llvm::LLVMContext &context, diag::DiagnosticEngine &diags) {
@@ -326,7 +352,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   if (diags.errorCount() != errorsBefore) return std::nullopt;
 
   std::vector<std::string> setupErrors;
-  std::shared_ptr<clang::CompilerInvocation> base = impl_->setup(target, language, standard, setupErrors);
+  std::shared_ptr<const clang::CompilerInvocation> base =
+      SharedSetups::get().setup(target, language, standard, impl_->options, setupErrors);
   if (!base) {
     for (std::string &message : setupErrors)
       diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
@@ -354,6 +381,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   }
   // Debug info and __FILE__ name files as the user does, not by their in-memory paths.
   invocation->getCodeGenOpts().MainFileName = llvm::sys::path::filename(unitPath).str();
+  invocation->getCodeGenOpts().DebugCompilationDir.clear();
   std::vector<std::pair<std::string, std::string>> prefixes = {{unitPath, unitName},
                                                                {(kVirtualDir + "/").str(), ""}};
   for (const Mount &mount : mounts) prefixes.emplace_back(mount.virtualRoot, mount.realDir);
@@ -380,9 +408,9 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
 
   std::vector<MountedFile> filesRead;
   auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, std::move(mounts), identities, filesRead);
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(impl_->shipped);
+  memory->setCurrentWorkingDirectory(kSourceDir);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(SharedSetups::get().shipped());
   overlay->pushOverlay(mounted);
-  overlay->setCurrentWorkingDirectory(kSourceDir);
 
   SourceMapper mapper(diags.sourceManager(), identities);
   mapper.fileId(unitPath, unit.text);  // the unit is the first file of this import (for -verify)

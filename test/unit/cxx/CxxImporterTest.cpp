@@ -8,6 +8,7 @@
 #include <llvm/Support/Path.h>
 
 #include <fstream>
+#include <thread>
 
 namespace hrx::cxx::test {
 namespace {
@@ -329,6 +330,28 @@ TEST(CxxImporter, ExternalCallsAreLeftToTheLinkerWhenAsked) {
   EXPECT_EQ(result->externalCalls[1].symbol, "_ZN3ops6helperEi");
   EXPECT_EQ(result->externalCalls[1].name, "ops::helper");
   EXPECT_EQ(sm.lineColumn(result->externalCalls[1].location.begin).line, 4u);
+}
+
+TEST(CxxImporter, ImportersOnSeveralThreadsShareTheSetups) {
+  std::string affine = readWorker("affine.cpp");
+  auto work = [&](ImportTarget target, bool &ok) {
+    CxxImporter own;  // per-thread importer; the compiler setups are shared
+    ok = true;
+    for (int i = 0; i < 4; ++i) {
+      diag::SourceManager sm;
+      diag::DiagnosticEngine engine(sm);
+      llvm::LLVMContext context;
+      auto result = own.import(unitOf("affine.cpp", affine), target, context, engine);
+      ok = ok && result && result->signatures.size() == 1 && engine.errorCount() == 0;
+    }
+  };
+  bool first = false, second = false;
+  std::thread a(work, ImportTarget::AmdgpuGfx1151, std::ref(first));
+  std::thread b(work, ImportTarget::Host, std::ref(second));
+  a.join();
+  b.join();
+  EXPECT_TRUE(first);
+  EXPECT_TRUE(second);
 }
 
 TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
