@@ -16,6 +16,8 @@ constexpr size_t kMaxRegexLength = 1024;
 constexpr unsigned kMaxRegexNesting = 32;
 constexpr size_t kMaxRegexSubject = 4096;
 
+constexpr size_t kNoParent = std::numeric_limits<size_t>::max();
+
 constexpr Severity kKinds[] = {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note};
 
 std::string_view kindName(Severity kind) { return kind == Severity::Fatal ? "error" : severityName(kind); }
@@ -53,7 +55,9 @@ struct Seen {
   std::string message;
   std::string code;
   std::vector<std::pair<std::string, std::string>> params;
+  size_t parent = kNoParent;  // for a note attached to a diagnostic: that diagnostic's index
   bool matched = false;
+  bool matchedByLoom = false;
 };
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
@@ -141,7 +145,7 @@ struct VerifyDiagnosticConsumer::Impl {
   std::set<uint32_t> files;
   Status status = Status::None;
   std::string noDiagnosticsSpelling;
-  bool usedClang = false, usedLoom = false;
+  bool usedClang = false, usedLoom = false;  // styles of the accepted directives (for labels)
   unsigned failures = 0;
 
   // Per-file parsing state.
@@ -241,10 +245,10 @@ bool VerifyDiagnosticConsumer::Impl::parseClangDirective(std::string_view token,
     rest.remove_suffix(std::string_view("-no-diagnostics").size());
   }
   if ((!kind && !noDiagnostics) || !std::binary_search(prefixes.begin(), prefixes.end(), rest)) return true;
-  usedClang = true;
   // A rejected no-diagnostics directive leaves the comment's other directives alone; a directive
   // after no-diagnostics ends the comment (as in clang).
   if (!acceptDirective(token, tokenBegin, noDiagnostics)) return noDiagnostics;
+  usedClang = true;
   if (noDiagnostics) return true;
 
   std::string kindWord = isRegex ? "regex" : "string";
@@ -497,8 +501,9 @@ bool VerifyDiagnosticConsumer::Impl::parseLoomAnnotation(size_t begin, size_t en
       return true;
     }
   }
+  if (!acceptDirective(kindText, wordBegin, false)) return true;
   usedLoom = true;
-  if (acceptDirective(kindText, wordBegin, false)) directives.push_back(std::move(d));
+  directives.push_back(std::move(d));
   return true;
 }
 
@@ -544,11 +549,16 @@ void VerifyDiagnosticConsumer::Impl::matchAll() {
       for (auto c = candidates.begin(); count < d.max && c != candidates.end(); ++c) {
         if ((*c)->matched || !matches(d, **c)) continue;
         (*c)->matched = true;
+        (*c)->matchedByLoom = d.style == Style::Loom;
         ++count;
       }
       d.missing = count < d.min;
     }
   }
+  // A Loom annotation covers its diagnostic's attached notes (Loom's related locations are part
+  // of one diagnostic); NOTE annotations may still check them, and clang style needs them.
+  for (Seen &s : seen)
+    if (!s.matched && s.parent != kNoParent && seen[s.parent].matchedByLoom) s.matched = true;
 }
 
 void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostream &os) {
@@ -603,14 +613,14 @@ void VerifyDiagnosticConsumer::addAnnotatedFile(const SourceManager &sm, uint32_
 }
 
 void VerifyDiagnosticConsumer::handle(const Diagnostic &diag, const SourceManager &sm) {
-  auto record = [&](Severity kind, SourceRange range, const std::string &message, const Diagnostic *full) {
-    Seen s{kind == Severity::Fatal ? Severity::Error : kind, range.begin.file, sm.lineColumn(range.begin).line,
-           message, full ? full->code : std::string(), {}, false};
-    if (full) s.params = full->params;
-    impl_->seen.push_back(std::move(s));
-  };
-  record(diag.severity, diag.range, diag.message, &diag);
-  for (const RelatedNote &note : diag.notes) record(Severity::Note, note.range, note.message, nullptr);
+  std::vector<Seen> &seen = impl_->seen;
+  size_t parent = seen.size();
+  seen.push_back({diag.severity == Severity::Fatal ? Severity::Error : diag.severity, diag.range.begin.file,
+                  sm.lineColumn(diag.range.begin).line, diag.message, diag.code, diag.params});
+  for (const RelatedNote &note : diag.notes) {
+    seen.push_back({Severity::Note, note.range.begin.file, sm.lineColumn(note.range.begin).line, note.message, {}, {}});
+    seen.back().parent = parent;
+  }
 }
 
 bool VerifyDiagnosticConsumer::check(const SourceManager &sm, std::ostream &os) {

@@ -263,6 +263,28 @@ TEST(VerifyLoom, AnnotationForms) {
   EXPECT_TRUE(run.verifyErrors().empty());
 }
 
+TEST(VerifyLoom, LoomAnnotationsCoverAttachedNotes) {
+  VerifyRun covered("// ERROR@+1: PARSE/001\n"
+                    "a\n");
+  covered.engine.report(DiagId::ParseUndefinedValue, covered.line(2)).arg("name", "%a").note(covered.line(1), "here");
+  EXPECT_EQ(covered.check(), "ok\n");
+
+  VerifyRun claimed("// ERROR@+1: PARSE/001\n"
+                    "a // NOTE: \"elsewhere\"\n");
+  claimed.engine.report(DiagId::ParseUndefinedValue, claimed.line(2)).arg("name", "%a").note(claimed.line(2), "here");
+  EXPECT_EQ(claimed.check(),
+            "FAILED\n"
+            "error: 'NOTE' diagnostics expected but not seen:\n"
+            "  File a.loom Line 2: \"elsewhere\"\n");
+
+  VerifyRun clangStyle("a // expected-error {{undefined}}\n");
+  clangStyle.engine.report(DiagId::ParseUndefinedValue, clangStyle.line(1)).arg("name", "%a").note({}, "here");
+  EXPECT_EQ(clangStyle.check(),
+            "FAILED\n"
+            "error: 'expected-note' diagnostics seen but not expected:\n"
+            "  (frontend): here\n");
+}
+
 TEST(VerifyLoom, MismatchesAreReportedWithLoomLabels) {
   VerifyRun run("// ERROR@+1: PARSE/006 \"bogus\" {name=\"other\"}\n"
                 "a\n"
@@ -333,6 +355,12 @@ TEST(VerifyErrors, DirectiveAfterNoDiagnostics) {
             (std::vector<std::string>{
                 "VERIFY/008 2:4 'expected-error' directive cannot follow 'expected-no-diagnostics' directive",
                 "VERIFY/008 3:4 'ERROR' directive cannot follow 'expected-no-diagnostics' directive"}));
+  // Rejected annotations do not make the run "mixed": the header keeps the single-prefix form.
+  EXPECT_EQ(run.check(),
+            "FAILED\n"
+            "error: 'expected-error' diagnostics seen but not expected:\n"
+            "  File a.loom Line 2: 'expected-error' directive cannot follow 'expected-no-diagnostics' directive\n"
+            "  File a.loom Line 3: 'ERROR' directive cannot follow 'expected-no-diagnostics' directive\n");
 }
 
 TEST(VerifyErrors, LoomAnnotationErrors) {

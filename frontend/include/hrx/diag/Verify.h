@@ -9,7 +9,9 @@
 // extended regular expressions and the rest is literal. \n in the text stands for a newline.
 // Loom style (in // comments, active when "expected" is one of the prefixes):
 //   // ERROR[@+N|@-N]: [DOMAIN[/NNN]] ["substring"...] [{param="value", ...}]
-// also WARNING, REMARK and NOTE; without @ the annotation names its own line.
+// also WARNING, REMARK and NOTE; without @ the annotation names its own line. Notes attached to
+// a diagnostic are matched as separate notes, except that a diagnostic matched by a Loom
+// annotation covers its own notes unless NOTE annotations claim them.
 // Malformed annotations are reported through the engine as VERIFY/NNN errors, which then count
 // as unexpected diagnostics unless expected themselves (exactly as clang does).
 #pragma once
