@@ -118,8 +118,9 @@ struct ImportedUnit {
   std::string identity;
 };
 
-// The importer; one per process (or per worker thread). Per-target compiler setups are built
-// on first use and reused by every later import.
+// The importer. Compiler setups (per target, language, standard and options) are built on first
+// use and shared by every importer in the process, so an importer is cheap to create; use one
+// per thread.
 class CxxImporter {
 public:
   explicit CxxImporter(ImportOptions options = {});
