@@ -55,6 +55,10 @@ private:
   std::optional<ViewInfo> view(const Value *value, diag::SourceRange at);
   std::optional<uint32_t> tileBytes(const loom::Type *flowType, diag::SourceRange at);
   FlowSource *take(const Value *flow, diag::SourceRange at);
+  void add(const Value *flow, FlowSource source) {
+    flows_[flow] = std::move(source);
+    flowOrder_.push_back(flow);
+  }
   void connect(FlowSource &from, FlowEnd to, LaneMap map, diag::SourceRange at);
   uint32_t groupOf(const Value *g) const;
 
@@ -66,6 +70,7 @@ private:
   std::map<const Value *, uint32_t> bindingOf_;  // launch buffer argument -> binding index
   std::map<const Value *, uint32_t> groups_;
   std::map<const Value *, FlowSource> flows_;
+  std::vector<const Value *> flowOrder_;  // flows_ keys in program order
   std::map<uint32_t, uint32_t> workerOfGroup_;
   enum : uint8_t { kRead = 1, kWrite = 2 };
   std::vector<uint8_t> access_;  // per binding, from the ops that use it
@@ -124,9 +129,9 @@ std::optional<PipelineGraph> Extractor::run() {
     if (diags_.stopped())
       return std::nullopt;
   }
-  for (const auto &[value, flow] : flows_)
-    if (!flow.consumed && ok)
-      ok = unsupported(flow.loc, "a flow that is never written or consumed");
+  for (const Value *value : flowOrder_)
+    if (!flows_.at(value).consumed && ok)
+      ok = unsupported(flows_.at(value).loc, "a flow that is never written or consumed");
   if (!ok)
     return std::nullopt;
   for (size_t b = 0; b < graph_.bindings.size(); ++b)
@@ -226,7 +231,7 @@ bool Extractor::source(const Operation &op, bool scatter) {
   s.recordBytes = *record;
   s.recordsPerLane = uint32_t(records);
   s.loc = op.loc();
-  flows_[op.result(0)] = std::move(s);
+  add(op.result(0), std::move(s));
   return true;
 }
 
@@ -255,7 +260,7 @@ bool Extractor::buffer(const Operation &op) {
   raised.consumed = false;
   raised.capacity = std::max(raised.capacity, uint32_t(*capacity));
   raised.capacityLoc = op.loc();
-  flows_[op.result(0)] = std::move(raised);
+  add(op.result(0), std::move(raised));
   return true;
 }
 
@@ -341,7 +346,7 @@ bool Extractor::stage(const Operation &op, bool reduce) {
     s.recordBytes = *record;
     s.recordsPerLane = worker.iterations;
     s.loc = op.loc();
-    flows_[&out] = std::move(s);
+    add(&out, std::move(s));
   }
   graph_.workers.push_back(std::move(worker));
   return true;

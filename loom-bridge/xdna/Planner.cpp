@@ -262,7 +262,8 @@ bool ArrayPlanner::checkPorts() {
       const GraphFlow &flow = graph_.flows[f];
       if (flow.to.kind != FlowEnd::Kind::Worker || flow.to.index != w)
         continue;
-      uint32_t span = flow.map == LaneMap::Gather ? graph_.laneCount(flow.from.index) : 1;
+      bool gather = flow.map == LaneMap::Gather && flow.from.kind == FlowEnd::Kind::Worker;
+      uint32_t span = gather ? graph_.laneCount(flow.from.index) : 1;
       for (uint32_t p = flow.to.port; p < flow.to.port + span; ++p) {
         if (p >= producers.size()) {
           diags_.report(DiagId::XdnaUnsupportedConstruct, flow.loc)

@@ -231,6 +231,12 @@ TEST(PlannerDiagnostics, UnsupportedConstructs) {
   PipelineGraph bad = copyGraph(1);
   bad.flows[0].to.index = 7;
   EXPECT_TRUE(plan(bad).find("XDNA/011"));
+  PipelineGraph gatherFromBinding = copyGraph(1);
+  gatherFromBinding.flows[0].map = LaneMap::Gather;
+  PlanRun g2 = plan(gatherFromBinding);
+  ASSERT_TRUE(g2.find("XDNA/011"));
+  EXPECT_EQ(g2.find("XDNA/011")->message,
+            "a reduce whose source or target is not a worker group is not supported by the NPU5 array planner");
 }
 
 TEST(PlannerDiagnostics, MultiProducerChannel) {
