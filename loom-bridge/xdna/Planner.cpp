@@ -125,7 +125,7 @@ private:
   std::vector<ChannelSpec> specs_;
   std::map<TileCoord, TileUsage, TileLess> usage_;
   unsigned shimDemand_[2] = {0, 0};  // by DmaDirection
-  bool patternError_ = false;
+  bool allocationError_ = false;  // an error reported while allocating (no plan results)
 };
 
 std::optional<ArrayPlan> ArrayPlanner::run() {
@@ -148,7 +148,7 @@ std::optional<ArrayPlan> ArrayPlanner::run() {
   for (uint32_t c = 0; c < plan_.channels.size(); ++c)
     allocateChannel(c);
   layoutSlots();
-  if (!checkResources() || patternError_)
+  if (!checkResources() || allocationError_)
     return std::nullopt;
   return std::move(plan_);
 }
@@ -474,19 +474,15 @@ void ArrayPlanner::allocateChannel(uint32_t c) {
     return;
   }
   if (spec.senderWorker && spec.receiverWorker) {
-    // Worker to worker without shared memory: MM2S on the producer, S2MM on the consumer.
+    // Records between compute tiles that share no memory would need a DMA ring on each side,
+    // which the array-plan format (one ring per channel) cannot express yet.
     TileCoord p = workerTile(*spec.senderWorker), r = workerTile(*spec.receiverWorker);
-    noteTile(p);
-    noteTile(r);
-    addSlots(c, p, p, std::nullopt);
-    addLockPair(c, p);
-    addComputeDma(c, p, DmaDirection::MemoryToStream);
-    addSlots(c, r, std::nullopt, r);
-    addLockPair(c, r);
-    addComputeDma(c, r, DmaDirection::StreamToMemory);
-    uint32_t out = plan_.dmas[plan_.dmas.size() - 2].engineChannel;
-    uint32_t in = plan_.dmas.back().engineChannel;
-    route(c, p, {PortBundle::Dma, out}, r, {PortBundle::Dma, in});
+    diags_.report(DiagId::XdnaUnsupportedConstruct, graph_.flows[spec.flow].loc)
+        .arg("construct", "a channel between workers on non-adjacent tiles " + tileText(p) + " and " + tileText(r) +
+                              " (tile-to-tile DMA)")
+        .note(graph_.loc, "placement puts linked workers side by side when it can; fewer lanes or more "
+                          "columns may make room");
+    allocationError_ = true;
     return;
   }
   bool inbound = !spec.senderWorker;
@@ -609,7 +605,7 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
         .arg("needed", std::move(needed))
         .arg("tile", "shim")
         .arg("available", std::move(available));
-    patternError_ = true;
+    allocationError_ = true;
     return std::nullopt;
   };
   auto tooLarge = [&](std::string field, uint64_t needed, uint64_t available) {
