@@ -20,11 +20,9 @@ constexpr size_t kNoParent = std::numeric_limits<size_t>::max();
 
 constexpr Severity kKinds[] = {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note};
 
-std::string_view kindName(Severity kind) { return kind == Severity::Fatal ? "error" : severityName(kind); }
-
 // Loom's annotation word for a kind: ERROR, WARNING, REMARK, NOTE.
 std::string loomWord(Severity kind) {
-  std::string word(kindName(kind));
+  std::string word(severityName(kind));
   for (char &c : word) c = static_cast<char>(c - 'a' + 'A');
   return word;
 }
@@ -233,7 +231,7 @@ bool VerifyDiagnosticConsumer::Impl::parseClangDirective(std::string_view token,
   std::optional<Severity> kind;
   bool noDiagnostics = false;
   for (Severity k : kKinds) {
-    std::string suffix = "-" + std::string(kindName(k));
+    std::string suffix = "-" + std::string(severityName(k));
     if (rest.ends_with(suffix)) {
       kind = k;
       rest.remove_suffix(suffix.size());
@@ -255,7 +253,7 @@ bool VerifyDiagnosticConsumer::Impl::parseClangDirective(std::string_view token,
   Directive d;
   d.style = Style::Clang;
   d.kind = *kind;
-  d.label = std::string(rest) + "-" + std::string(kindName(*kind));
+  d.label = std::string(rest) + "-" + std::string(severityName(*kind));
   d.file = file;
   d.line = lineOf(tokenBegin);
   d.targetLine = d.line;
@@ -405,7 +403,7 @@ bool VerifyDiagnosticConsumer::Impl::parseLoomAnnotation(size_t begin, size_t en
   std::string_view expectation = text.substr(p, end - p);
   while (!expectation.empty() && isSpace(expectation.front())) expectation.remove_prefix(1);
   while (!expectation.empty() && isSpace(expectation.back())) expectation.remove_suffix(1);
-  d.text = expectation.empty() ? "(any " + std::string(kindName(*kind)) + ")" : std::string(expectation);
+  d.text = expectation.empty() ? "(any " + std::string(severityName(*kind)) + ")" : std::string(expectation);
   auto skipSpaces = [&] {
     while (p < end && isSpace(text[p])) ++p;
   };
@@ -565,7 +563,7 @@ void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostrea
   bool multi = prefixes.size() > 1 || (usedLoom && usedClang);
   bool loomLabels = usedLoom && !usedClang;
   for (Severity kind : kKinds) {
-    std::string kindText(kindName(kind));
+    std::string kindText(severityName(kind));
     std::string label = loomLabels ? loomWord(kind) : prefixes.front() + "-" + kindText;
     auto header = [&](bool expected) {
       const char *what = expected ? "expected but not seen:" : "seen but not expected:";
