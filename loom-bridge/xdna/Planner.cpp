@@ -312,7 +312,8 @@ std::optional<TileCoord> ArrayPlanner::sharedMemory(TileCoord producer, TileCoor
   return std::nullopt;
 }
 
-// Greedy placement. Workers with more links to other workers go first. Each takes the free
+// Greedy placement. Workers linked to placed workers go first, then those with more links.
+// Each takes the free
 // tile with the most neighbour-memory links to workers already placed, then the most room for
 // its links not placed yet (free adjacent tiles), then the lowest column and row, so linked
 // stages stack up a column (loom-language §9.1: a reducer between its two source lanes). A
@@ -341,13 +342,6 @@ void ArrayPlanner::place() {
     std::sort(l.begin(), l.end());
     l.erase(std::unique(l.begin(), l.end()), l.end());
   }
-  std::vector<uint32_t> order(plan_.workers.size());
-  for (uint32_t w = 0; w < order.size(); ++w)
-    order[w] = w;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return std::pair(linked[b].size(), a) < std::pair(linked[a].size(), b);
-  });
-
   auto index = [](TileCoord t) { return t.column * Npu5Model::kRows + t.row; };
   std::vector<bool> taken(Npu5Model::kColumns * Npu5Model::kRows, false);
   std::vector<unsigned> columnLoad(columns_, 0);
@@ -362,7 +356,27 @@ void ArrayPlanner::place() {
     }
     return n;
   };
-  for (uint32_t w : order) {
+  // Next worker: the one with the most links to placed workers, then the most links, then
+  // the lowest index, so each connected cluster grows around its first worker.
+  auto nextWorker = [&] {
+    std::optional<uint32_t> best;
+    std::pair<size_t, size_t> bestKey{};
+    for (uint32_t w = 0; w < plan_.workers.size(); ++w) {
+      if (placed[w])
+        continue;
+      size_t placedLinks = 0;
+      for (uint32_t other : linked[w])
+        placedLinks += placed[other];
+      std::pair<size_t, size_t> key{placedLinks, linked[w].size()};
+      if (!best || key > bestKey) {
+        best = w;
+        bestKey = key;
+      }
+    }
+    return *best;
+  };
+  for (size_t step = 0; step < plan_.workers.size(); ++step) {
+    uint32_t w = nextWorker();
     unsigned unplacedLinks = 0;
     for (uint32_t other : linked[w])
       unplacedLinks += !placed[other];

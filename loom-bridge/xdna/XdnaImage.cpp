@@ -31,6 +31,8 @@ format::ContractAccess contractAccess(bridge::Access access) {
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
 
+constexpr size_t kCompressAboveBytes = 4096;
+
 uint32_t alignUp(uint32_t value, uint32_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
 }  // namespace
@@ -111,11 +113,16 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
   }
   if (!ok)
     return std::nullopt;
-  image.sections.push_back({std::string(fx::kContractSection), bytesOf(format::writeContractTable(contracts)), false});
+  // Payloads are zstd-compressed where large.
+  auto add = [&](std::string_view name, std::vector<uint8_t> bytes) {
+    bool large = bytes.size() > kCompressAboveBytes;
+    image.sections.push_back({std::string(name), std::move(bytes), large});
+  };
+  add(fx::kContractSection, bytesOf(format::writeContractTable(contracts)));
   if (!sections.reportJson.empty())
-    image.sections.push_back({std::string(fx::kReportSection), bytesOf(sections.reportJson), true});
-  image.sections.push_back({std::string(fx::kPlanSection), bytesOf(format::writeArrayPlans(plans)), true});
-  image.sections.push_back({std::string(fx::kHostSection), std::move(sections.hostCode), true});
+    add(fx::kReportSection, bytesOf(sections.reportJson));
+  add(fx::kPlanSection, bytesOf(format::writeArrayPlans(plans)));
+  add(fx::kHostSection, std::move(sections.hostCode));
   sections.identity.referenceOnly = true;
   sections.identity.referenceOnlyReason = std::string(kReferenceOnlyReason);
   image.sections.push_back({std::string(fx::kIdentitySection), bytesOf(format::writeIdentity(sections.identity)), false});

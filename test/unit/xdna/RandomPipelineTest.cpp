@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <random>
 
 using namespace hrx;
@@ -63,7 +64,7 @@ PipelineGraph randomGraph(std::mt19937 &rng) {
 
 TEST(RandomPipelines, PlansValidateAndPackageOrAreRefusedWithAReason) {
   unsigned planned = 0, refused = 0;
-  for (uint32_t seed = 1; seed <= 200; ++seed) {
+  for (uint32_t seed = 1; seed <= 80; ++seed) {
     std::mt19937 rng(seed);
     PipelineGraph g = randomGraph(rng);
     unsigned columns = std::uniform_int_distribution<unsigned>(1, 8)(rng);
@@ -94,7 +95,8 @@ TEST(RandomPipelines, PlansValidateAndPackageOrAreRefusedWithAReason) {
     auto read = format::xdna::readImage(*bytes);
     ASSERT_TRUE(read.isOk()) << "seed " << seed << ": " << read.status().message();
   }
+  std::cout << "random pipelines: " << planned << " planned, " << refused << " refused\n";
   // Both outcomes occur, so the test exercises the packaging and the refusals.
-  EXPECT_GT(planned, 50u);
-  EXPECT_GT(refused, 5u);
+  EXPECT_GT(planned, 40u);
+  EXPECT_GT(refused, 3u);
 }
