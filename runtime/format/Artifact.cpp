@@ -27,6 +27,14 @@ Status readCommonSections(Artifact &artifact) {
     if (!table.isOk()) return table.status();
     artifact.contracts = std::move(table.value());
   }
+  if (const auto *host = artifact.section(xdna::kHostSection)) {
+    // The host device hands this to the dynamic loader: check it is what that expects.
+    auto elf = readElf64Sections(*host);
+    if (!elf.isOk()) return prefixed(elf.status(), ".hrx.host: ");
+    if (elf->machine != kMachineX86_64 || elf->type != kElfTypeShared)
+      return Status(StatusCode::InvalidArgument, ".hrx.host: expected an x86-64 shared object (e_machine 62, e_type 3), found e_machine " +
+                                                     std::to_string(elf->machine) + ", e_type " + std::to_string(elf->type));
+  }
   if (const auto *report = artifact.section(xdna::kReportSection)) {
     auto parsed = readCompileReport(text(*report));
     if (!parsed.isOk()) return prefixed(parsed.status(), ".hrx.report: ");

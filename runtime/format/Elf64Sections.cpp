@@ -63,6 +63,7 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
   if (!header.isOk()) return header.status();
   const RawHeader &h = header.value();
   Elf64File file;
+  file.type = le16(b, 16);
   file.machine = h.machine;
   file.osAbi = b[7];
   file.abiVersion = b[8];

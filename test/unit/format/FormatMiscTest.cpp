@@ -65,7 +65,7 @@ TEST(Elf64Sections, AppendAndReadBack) {
   EXPECT_EQ(elf->sections[1].name, ".text");
   EXPECT_EQ(elf->sections[3].name, ".hrx.manifest");
   ASSERT_NE(elf->section(".hrx.host"), nullptr);
-  EXPECT_EQ(elf->section(".hrx.host")->bytes, std::vector<uint8_t>(2048, 0xC3));
+  EXPECT_EQ(elf->section(".hrx.host")->bytes, samples::hostObject());
   // The original bytes are untouched (only e_shoff and e_shnum change in the header).
   std::vector<SectionPayload> again = {{".hrx.manifest", {1}, false}};
   EXPECT_EQ(appendElf64Sections(hsaco, again).status().message(), "ELF64: cannot add section .hrx.manifest: the file already has one");
@@ -176,6 +176,16 @@ TEST(Artifact, LoadsEveryKind) {
   auto fat = readArtifact(samples::fatBytes());
   ASSERT_TRUE(fat.isOk()) << fat.status().message();
   ASSERT_EQ(fat->members.size(), 2u);
+}
+
+TEST(Artifact, HostCodeMustBeAnX86SharedObject) {
+  xdna::Image image = samples::copyImage();
+  image.sections[2].bytes = samples::elf64Object(kMachineAmdgpu, 0x4a, 16);
+  EXPECT_EQ(readArtifact(xdna::writeImage(image).value()).status().message(),
+            ".hrx.host: expected an x86-64 shared object (e_machine 62, e_type 3), found e_machine 224, e_type 3");
+  image.sections[2].bytes.resize(40);
+  EXPECT_EQ(readArtifact(xdna::writeImage(image).value()).status().message(),
+            ".hrx.host: ELF64: file is 40 bytes, shorter than the 64-byte ELF64 header");
 }
 
 TEST(Artifact, PlanAndContractMustAgreeWithTheImage) {

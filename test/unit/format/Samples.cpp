@@ -98,7 +98,7 @@ xdna::Image copyImage() {
                R"({"bytes":1024,"alignment":4,"access":"Write","layout":"64 x u8 records"}],"constants":[]}}})"),
        false},
       {std::string(kPlanSection), asBytes(planJson), false},
-      {std::string(kHostSection), std::vector<uint8_t>(4096, 0x90), true},
+      {std::string(kHostSection), hostObject(), true},
   };
   return image;
 }
@@ -156,21 +156,21 @@ std::vector<uint8_t> copyImageBytes(bool withReport) {
   return xdna::writeImage(image).value();
 }
 
-std::vector<uint8_t> hsacoBytes() {
-  // ELF64 header | .text (16 bytes) | .shstrtab | section headers (null, .text, .shstrtab).
+std::vector<uint8_t> elf64Object(uint16_t machine, uint32_t eflags, size_t textBytes) {
+  // ELF64 header | .text | .shstrtab | section headers (null, .text, .shstrtab).
   std::vector<uint8_t> b(64, 0);
   auto put = [&](size_t at, uint64_t v, unsigned width) {
     for (unsigned i = 0; i < width; ++i) b[at + i] = uint8_t(v >> (8 * i));
   };
-  const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, 64, 4};
+  const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, uint8_t(machine == 224 ? 64 : 0), uint8_t(machine == 224 ? 4 : 0)};
   std::copy(std::begin(ident), std::end(ident), b.begin());
-  put(16, 3, 2);     // ET_DYN
-  put(18, 224, 2);   // EM_AMDGPU
+  put(16, 3, 2);  // ET_DYN
+  put(18, machine, 2);
   put(20, 1, 4);
-  put(48, 0x04a, 4); // EF_AMDGPU_MACH_AMDGCN_GFX1151
+  put(48, eflags, 4);
   put(52, 64, 2);
   put(58, 64, 2);
-  for (int i = 0; i < 16; ++i) b.push_back(uint8_t(0xBF));  // s_code_end padding
+  b.resize(64 + textBytes, 0xC3);
   const std::string names = std::string("\0.text\0.shstrtab\0", 17);
   size_t namesOffset = b.size();
   b.insert(b.end(), names.begin(), names.end());
@@ -181,11 +181,18 @@ std::vector<uint8_t> hsacoBytes() {
     size_t at = shoff + size_t(i) * 64;
     put(at, name, 4), put(at + 4, type, 4), put(at + 8, flags, 8), put(at + 24, offset, 8), put(at + 32, size, 8), put(at + 48, 1, 8);
   };
-  shdr(1, 1, 1, 6, 64, 16);
+  shdr(1, 1, 1, 6, 64, textBytes);
   shdr(2, 7, 3, 0, namesOffset, names.size());
   put(40, shoff, 8);
   put(60, 3, 2);
   put(62, 2, 2);
+  return b;
+}
+
+std::vector<uint8_t> hostObject() { return elf64Object(62, 0, 4096); }
+
+std::vector<uint8_t> hsacoBytes() {
+  std::vector<uint8_t> b = elf64Object(224, 0x04a, 16);  // EF_AMDGPU_MACH_AMDGCN_GFX1151
   ArtifactIdentity id = xdnaIdentity();
   id.target = "gfx1151";
   id.symbol = "fill";
@@ -198,7 +205,7 @@ std::vector<uint8_t> hsacoBytes() {
        false},
       {std::string(xdna::kIdentitySection), asBytes(writeIdentity(id)), false},
       {std::string(xdna::kReportSection), asBytes(amdgpuReportJson(256, 8)), false},
-      {std::string(xdna::kHostSection), std::vector<uint8_t>(2048, 0xC3), true},
+      {std::string(xdna::kHostSection), hostObject(), true},
   };
   return appendElf64Sections(b, sections).value();
 }

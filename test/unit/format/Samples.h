@@ -34,6 +34,11 @@ std::string xdnaReportJson(std::string_view mode = "summary", uint64_t programBy
 // An AMDGPU report with one row "fill" and the given code bytes and VGPRs (-1: field absent).
 std::string amdgpuReportJson(int64_t codeBytes, int64_t vgprs, std::string_view compiler = "0123abcd");
 
+// A minimal ELF64 shared object (.text of `textBytes`, .shstrtab) for `machine`.
+std::vector<uint8_t> elf64Object(uint16_t machine, uint32_t eflags, size_t textBytes);
+// The stand-in for host reference code (.hrx.host): an x86-64 ELF64 shared object.
+std::vector<uint8_t> hostObject();
+
 // A minimal ELF64 AMDGPU (gfx1151) object: a .text section and a section-name table, plus
 // our sections appended with appendElf64Sections.
 std::vector<uint8_t> hsacoBytes();

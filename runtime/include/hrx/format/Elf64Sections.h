@@ -31,6 +31,7 @@ struct SectionPayload {
 };
 
 struct Elf64File {
+  uint16_t type = 0;  // e_type
   uint16_t machine = 0;
   uint8_t osAbi = 0;
   uint8_t abiVersion = 0;
@@ -41,6 +42,8 @@ struct Elf64File {
 };
 
 inline constexpr uint16_t kMachineAmdgpu = 224;
+inline constexpr uint16_t kMachineX86_64 = 62;
+inline constexpr uint16_t kElfTypeShared = 3;
 // e_flags & EF_AMDGPU_MACH → processor name ("gfx1151", "gfx11-generic"); "" when unknown.
 std::string_view amdgpuProcessorName(uint32_t eflags);
 
