@@ -1,6 +1,7 @@
 // GPU-specific checks: float atomic max on coherent memory, launch attributes, kernel shape.
 // The same code is fine for the GPU where NPU-only restrictions would reject it.
 // RUN: hrx-cxx-import -verify --target=gfx1151 %s
+// RUN: %hrxcc -fsyntax-only -verify --offload-arch=gfx1151 %s
 
 #include <hrx/kernel.h>
 

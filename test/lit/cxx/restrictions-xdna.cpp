@@ -1,6 +1,7 @@
 // NPU worker restrictions: no recursion, no virtual calls, no calls through function pointers,
 // no GPU kernels; RTTI and allocation stay forbidden.
 // RUN: hrx-cxx-import -verify --target=xdna-worker %s
+// RUN: %hrxcc -fsyntax-only -verify -target xdna %s
 
 int fact(int n) {
   return n <= 1 ? 1 : n * fact(n - 1);  // expected-error {{recursion is not supported in NPU workers: 'fact' calls itself}}
