@@ -61,10 +61,6 @@ constexpr llvm::StringLiteral kSourceDir = "/hrx/src";       // the unit
 constexpr llvm::StringLiteral kVirtualDir = "/hrx/virtual";  // the unit's virtual headers
 constexpr llvm::StringLiteral kMountDir = "/hrx/mount";      // the unit's include dirs, by index
 
-bool isAmdgpu(ImportTarget target) {
-  return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
-}
-
 Language languageOf(const CxxUnit &unit) {
   if (unit.language != Language::Auto) return unit.language;
   return llvm::sys::path::extension(unit.name) == ".c" ? Language::C : Language::Cxx;

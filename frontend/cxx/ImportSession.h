@@ -15,6 +15,7 @@
 
 namespace clang {
 class ASTContext;
+class Decl;
 class LangOptions;
 class Preprocessor;
 class SourceManager;
@@ -93,6 +94,13 @@ private:
 // Registers [[loom::kernel]], [[loom::workgroup_size]] and [[loom::workgroup_count]] with
 // Clang's attribute registry (idempotent).
 void registerLoomAttributes();
+
+inline bool isAmdgpu(ImportTarget target) {
+  return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
+}
+
+// True when `decl` carries [[clang::annotate(annotation)]] (explicit or from a loom attribute).
+bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation);
 
 // Annotation strings the attribute handlers attach; Signatures.cpp reads them.
 inline constexpr llvm::StringLiteral kKernelAnnotation = "loom.kernel";

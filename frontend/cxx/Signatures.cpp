@@ -12,6 +12,12 @@
 
 namespace hrx::cxx {
 
+bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation) {
+  for (const auto *attr : decl->specific_attrs<clang::AnnotateAttr>())
+    if (attr->getAnnotation() == annotation) return true;
+  return false;
+}
+
 std::string ElementType::name() const {
   switch (kind) {
     case ScalarKind::Void: return "void";
@@ -28,10 +34,7 @@ namespace {
 
 bool isBf16Record(clang::QualType type) {
   const clang::RecordDecl *record = type->getAsRecordDecl();
-  if (!record) return false;
-  for (const auto *attr : record->specific_attrs<clang::AnnotateAttr>())
-    if (attr->getAnnotation() == kBf16Annotation) return true;
-  return false;
+  return record && hasAnnotation(record, kBf16Annotation);
 }
 
 // The scalar kind of a non-vector, non-pointer type; nullopt for records and other aggregates.
@@ -103,12 +106,6 @@ std::optional<std::array<uint32_t, 3>> launchShape(const clang::FunctionDecl *fu
   return std::nullopt;
 }
 
-bool isKernel(const clang::FunctionDecl *function) {
-  for (const auto *attr : function->specific_attrs<clang::AnnotateAttr>())
-    if (attr->getAnnotation() == kKernelAnnotation) return true;
-  return false;
-}
-
 }  // namespace
 
 std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &mapper) {
@@ -120,7 +117,7 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
         sm.isInSystemHeader(function->getLocation()) || !function->isExternallyVisible() ||
         function->isInlined() || function->isDependentContext())
       return;
-    bool kernel = isKernel(function);
+    bool kernel = hasAnnotation(function, kKernelAnnotation);
     if (!kernel && !function->isExternC()) return;
     Signature sig;
     sig.name = function->getNameAsString();

@@ -20,16 +20,6 @@
 namespace hrx::cxx {
 namespace {
 
-bool isAmdgpu(ImportTarget target) {
-  return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
-}
-
-bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation) {
-  for (const auto *attr : decl->specific_attrs<clang::AnnotateAttr>())
-    if (attr->getAnnotation() == annotation) return true;
-  return false;
-}
-
 std::string displayName(const clang::FunctionDecl *function) {
   if (clang::isLambdaCallOperator(function)) return "lambda";
   return function->getNameAsString();
