@@ -12,6 +12,8 @@ constexpr const char *kBold = "\033[1m";
 constexpr const char *kCaretColor = "\033[1;32m";
 constexpr const char *kFixitColor = "\033[0;32m";
 constexpr uint32_t kMaxSnippetLines = 16;
+// Like clang, no snippet for a line this long (generated or minified input).
+constexpr size_t kMaxSnippetLineBytes = 4096;
 
 const char *severityColor(Severity s) {
   switch (s) {
@@ -143,7 +145,8 @@ void TextDiagnosticPrinter::printHeader(Severity severity, SourceRange range, st
 
 void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<FixIt> &fixits,
                                          const SourceManager &sm) {
-  if (!options_.showSourceSnippet || !range.isValid()) return;
+  if (!options_.showSourceSnippet || !range.isValid() || sm.lineText(range.begin).size() > kMaxSnippetLineBytes)
+    return;
   uint32_t file = range.begin.file;
   uint32_t firstLine = sm.lineColumn(range.begin).line;
   // The range is half-open; its last byte decides the last line shown.
@@ -164,6 +167,7 @@ void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<Fi
   for (uint32_t line = firstLine; line <= lastLine; ++line) {
     SourceLocation start = sm.lineStart(file, line);
     std::string_view text = sm.lineText(start);
+    if (text.size() > kMaxSnippetLineBytes) break;
     DisplayLine display(text, options_.tabStop);
     // Underline: the whole range on the first line from the caret; later lines from their first
     // non-blank character; all lines to the end of the range or of the line.

@@ -101,6 +101,19 @@ TEST(TextDiagnosticPrinter, WideLineNumbersWidenTheGutter) {
   EXPECT_EQ(out, "t.loom:12345:1: error: late\n 12345 | x\n       | ^\n");
 }
 
+TEST(TextDiagnosticPrinter, VeryLongLinesGetNoSnippet) {
+  std::string source = "x\n" + std::string(5000, 'a') + "\n";
+  std::string out = render(source, [](DiagnosticEngine &e, uint32_t f) {
+    e.reportExternal(Severity::Error, SourceRange({f, 0}, {f, 100}), "spans into a long line");
+    e.reportExternal(Severity::Error, SourceLocation{f, 4000}, "inside a long line");
+  });
+  EXPECT_EQ(out,
+            "t.loom:1:1: error: spans into a long line\n"
+            "    1 | x\n"
+            "      | ^\n"
+            "t.loom:2:3999: error: inside a long line\n");
+}
+
 TEST(TextDiagnosticPrinter, NotesHaveTheirOwnLocationAndSnippet) {
   std::string out = render("%a = x\n%a = y\n", [](DiagnosticEngine &e, uint32_t f) {
     e.report(DiagId::ParseUndefinedValue, range(f, 7, 9)).arg("name", "%a").note(range(f, 0, 2), "previous here");
