@@ -194,6 +194,115 @@ std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language l
   return hash.hex();
 }
 
+// The unit's own files: the unit, its virtual headers and its mounted directories, and how
+// diagnostics name each of them.
+struct UnitFiles {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory;
+  llvm::StringMap<FileIdentity> identities;
+  std::string unitPath;
+  std::vector<Mount> mounts;
+};
+
+std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitName, diag::DiagnosticEngine &diags) {
+  unsigned errorsBefore = diags.errorCount();
+  UnitFiles files;
+  files.memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  files.memory->setCurrentWorkingDirectory(kSourceDir);
+  llvm::StringRef fileName = llvm::sys::path::filename(unitName);
+  files.unitPath = (kSourceDir + "/" + (fileName.empty() ? llvm::StringRef("unit") : fileName)).str();
+  files.memory->addFile(files.unitPath, 0, llvm::MemoryBuffer::getMemBufferCopy(unit.text, files.unitPath));
+  files.identities[files.unitPath] = {unitName, false};
+  for (const auto &[path, contents] : unit.headers) {
+    llvm::SmallString<128> normalized(path);
+    llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/false, llvm::sys::path::Style::posix);
+    bool escapes = llvm::any_of(llvm::make_range(llvm::sys::path::begin(normalized), llvm::sys::path::end(normalized)),
+                                [](llvm::StringRef component) { return component == ".."; });
+    std::string vfsPath = (kVirtualDir + "/" + normalized).str();
+    std::string reason;
+    if (normalized.empty() || llvm::sys::path::is_absolute(path) || escapes)
+      reason = "the path must be relative and must not contain '..'";
+    else if (files.identities.count(vfsPath))
+      reason = "the path is given more than once";
+    if (!reason.empty()) {
+      diags.report(diag::DiagId::CxxBadVirtualHeader, {}).arg("path", path).arg("unit", unitName).arg("reason", reason);
+      continue;
+    }
+    files.memory->addFile(vfsPath, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, vfsPath));
+    files.identities[vfsPath] = {path, true};
+  }
+  for (const std::string &dir : unit.includeDirs) {
+    llvm::SmallString<256> canonical;
+    std::string reason;
+    if (std::error_code ec = llvm::sys::fs::real_path(dir, canonical))
+      reason = ec.message();
+    else if (!llvm::sys::fs::is_directory(canonical))
+      reason = "not a directory";
+    if (!reason.empty()) {
+      diags.report(diag::DiagId::CxxMissingIncludeDir, {}).arg("dir", dir).arg("unit", unitName).arg("reason", reason);
+      continue;
+    }
+    files.mounts.push_back({(kMountDir + "/" + llvm::Twine(files.mounts.size())).str(), dir, canonical.str().str()});
+  }
+  if (diags.errorCount() != errorsBefore) return std::nullopt;
+  return files;
+}
+
+// Specialises a shared setup for one unit: its input, search paths, macros, file naming and the
+// engine's warning options.
+void configureInvocation(clang::CompilerInvocation &invocation, const CxxUnit &unit, const UnitFiles &files,
+                         const std::string &unitName, Language language, const diag::DiagnosticOptions &engineOptions) {
+  // The driver asks Clang to leak its AST at exit (-disable-free); a long-lived importer may not.
+  invocation.getFrontendOpts().DisableFree = false;
+  invocation.getFrontendOpts().Inputs = {clang::FrontendInputFile(
+      files.unitPath, clang::InputKind(language == Language::Cxx ? clang::Language::CXX : clang::Language::C))};
+
+  // Virtual headers, then mounted directories, for #include and #embed (the unit's own directory
+  // holds only the unit); hrx's headers come last from the setup.
+  std::vector<std::string> searchPath;
+  if (!unit.headers.empty()) searchPath.push_back(kVirtualDir.str());
+  for (const Mount &mount : files.mounts) searchPath.push_back(mount.virtualRoot);
+  clang::PreprocessorOptions &preprocessor = invocation.getPreprocessorOpts();
+  for (const std::string &dir : searchPath) {
+    invocation.getHeaderSearchOpts().AddPath(dir, clang::frontend::Angled, false, true);
+    preprocessor.EmbedEntries.push_back(dir);
+  }
+  for (const std::string &define : unit.defines) {
+    llvm::StringRef d = define;
+    if (d.consume_front("-U"))
+      preprocessor.addMacroUndef(d);
+    else
+      preprocessor.addMacroDef(d);
+  }
+
+  // Debug info and __FILE__ name files as the user does, not by their in-memory paths.
+  clang::CodeGenOptions &codegen = invocation.getCodeGenOpts();
+  codegen.MainFileName = llvm::sys::path::filename(files.unitPath).str();
+  codegen.DebugCompilationDir.clear();
+  std::vector<std::pair<std::string, std::string>> prefixes = {{files.unitPath, unitName},
+                                                               {(kVirtualDir + "/").str(), ""}};
+  for (const Mount &mount : files.mounts) prefixes.emplace_back(mount.virtualRoot, mount.realDir);
+  for (const auto &[from, to] : prefixes) {
+    codegen.DebugPrefixMap.emplace_back(from, to);
+    invocation.getLangOpts().MacroPrefixMap[from] = to;
+  }
+
+  // Warning and remark groups the engine enables or disables, where Clang knows them; -Werror
+  // and the error limit stay with the engine.
+  clang::DiagnosticOptions &clangOptions = invocation.getDiagnosticOpts();
+  auto known = [](const std::string &group) {
+    return clang::DiagnosticIDs::getGroupForWarningOption(group).has_value();
+  };
+  if (engineOptions.enableAllWarnings) clangOptions.Warnings.push_back("everything");
+  for (const std::string &group : engineOptions.enabledGroups)
+    if (known(group)) clangOptions.Warnings.push_back(group);
+  for (const std::string &group : engineOptions.disabledGroups)
+    if (known(group)) clangOptions.Warnings.push_back("no-" + group);
+  clangOptions.IgnoreWarnings = engineOptions.ignoreAllWarnings;
+  if (engineOptions.enableAllRemarks) clangOptions.Remarks.push_back("everything");
+  for (const std::string &group : engineOptions.enabledRemarks)
+    if (known(group)) clangOptions.Remarks.push_back(group);
+}
+
 // Compiler setups shared by every importer in the process: the invocation Clang's driver derives
 // once per (target, language, standard, options), and hrx's shipped headers. Both are immutable
 // once built, so imports on several threads copy from them concurrently.
@@ -306,46 +415,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
     return std::nullopt;
   }
 
-  // The unit's file system: the unit, its virtual headers, and its mounted directories.
-  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-  llvm::StringMap<FileIdentity> identities;
-  std::string unitPath = (kSourceDir + "/" + llvm::sys::path::filename(unitName)).str();
-  if (llvm::sys::path::filename(unitName).empty()) unitPath = (kSourceDir + "/unit").str();
-  memory->addFile(unitPath, 0, llvm::MemoryBuffer::getMemBufferCopy(unit.text, unitPath));
-  identities[unitPath] = {unitName, false};
-  for (const auto &[path, contents] : unit.headers) {
-    llvm::SmallString<128> normalized(path);
-    llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/false, llvm::sys::path::Style::posix);
-    bool escapes = llvm::any_of(llvm::make_range(llvm::sys::path::begin(normalized), llvm::sys::path::end(normalized)),
-                                [](llvm::StringRef component) { return component == ".."; });
-    std::string vfsPath = (kVirtualDir + "/" + normalized).str();
-    std::string reason;
-    if (normalized.empty() || llvm::sys::path::is_absolute(path) || escapes)
-      reason = "the path must be relative and must not contain '..'";
-    else if (identities.count(vfsPath))
-      reason = "the path is given more than once";
-    if (!reason.empty()) {
-      diags.report(diag::DiagId::CxxBadVirtualHeader, {}).arg("path", path).arg("unit", unitName).arg("reason", reason);
-      continue;
-    }
-    memory->addFile(vfsPath, 0, llvm::MemoryBuffer::getMemBufferCopy(contents, vfsPath));
-    identities[vfsPath] = {path, true};
-  }
-  std::vector<Mount> mounts;
-  for (const std::string &dir : unit.includeDirs) {
-    llvm::SmallString<256> canonical;
-    std::string reason;
-    if (std::error_code ec = llvm::sys::fs::real_path(dir, canonical))
-      reason = ec.message();
-    else if (!llvm::sys::fs::is_directory(canonical))
-      reason = "not a directory";
-    if (!reason.empty()) {
-      diags.report(diag::DiagId::CxxMissingIncludeDir, {}).arg("dir", dir).arg("unit", unitName).arg("reason", reason);
-      continue;
-    }
-    mounts.push_back({(kMountDir + "/" + llvm::Twine(mounts.size())).str(), dir, canonical.str().str()});
-  }
-  if (diags.errorCount() != errorsBefore) return std::nullopt;
+  std::optional<UnitFiles> files = unitFiles(unit, unitName, diags);
+  if (!files) return std::nullopt;
 
   std::vector<std::string> setupErrors;
   std::shared_ptr<const clang::CompilerInvocation> base =
@@ -355,56 +426,14 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
       diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
     return std::nullopt;
   }
-
   auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
-  // The driver asks Clang to leak its AST at exit (-disable-free); a long-lived importer may not.
-  invocation->getFrontendOpts().DisableFree = false;
-  invocation->getFrontendOpts().Inputs = {clang::FrontendInputFile(
-      unitPath, clang::InputKind(cxx ? clang::Language::CXX : clang::Language::C))};
-  clang::HeaderSearchOptions &search = invocation->getHeaderSearchOpts();
-  if (!unit.headers.empty()) search.AddPath(kVirtualDir, clang::frontend::Angled, false, true);
-  for (const Mount &mount : mounts) search.AddPath(mount.virtualRoot, clang::frontend::Angled, false, true);
-  clang::PreprocessorOptions &preprocessor = invocation->getPreprocessorOpts();
-  // #embed searches the same places (the unit's own directory holds only the unit).
-  if (!unit.headers.empty()) preprocessor.EmbedEntries.push_back(kVirtualDir.str());
-  for (const Mount &mount : mounts) preprocessor.EmbedEntries.push_back(mount.virtualRoot);
-  for (const std::string &define : unit.defines) {
-    llvm::StringRef d = define;
-    if (d.consume_front("-U"))
-      preprocessor.addMacroUndef(d);
-    else
-      preprocessor.addMacroDef(d);
-  }
-  // Debug info and __FILE__ name files as the user does, not by their in-memory paths.
-  invocation->getCodeGenOpts().MainFileName = llvm::sys::path::filename(unitPath).str();
-  invocation->getCodeGenOpts().DebugCompilationDir.clear();
-  std::vector<std::pair<std::string, std::string>> prefixes = {{unitPath, unitName},
-                                                               {(kVirtualDir + "/").str(), ""}};
-  for (const Mount &mount : mounts) prefixes.emplace_back(mount.virtualRoot, mount.realDir);
-  for (const auto &[from, to] : prefixes) {
-    invocation->getCodeGenOpts().DebugPrefixMap.emplace_back(from, to);
-    invocation->getLangOpts().MacroPrefixMap[from] = to;
-  }
-  // Warning and remark groups the engine enables or disables, where Clang knows them; -Werror
-  // and the error limit stay with the engine.
-  const diag::DiagnosticOptions &engineOptions = diags.options();
-  clang::DiagnosticOptions &clangOptions = invocation->getDiagnosticOpts();
-  auto known = [](const std::string &group) {
-    return clang::DiagnosticIDs::getGroupForWarningOption(group).has_value();
-  };
-  if (engineOptions.enableAllWarnings) clangOptions.Warnings.push_back("everything");
-  for (const std::string &group : engineOptions.enabledGroups)
-    if (known(group)) clangOptions.Warnings.push_back(group);
-  for (const std::string &group : engineOptions.disabledGroups)
-    if (known(group)) clangOptions.Warnings.push_back("no-" + group);
-  clangOptions.IgnoreWarnings = engineOptions.ignoreAllWarnings;
-  if (engineOptions.enableAllRemarks) clangOptions.Remarks.push_back("everything");
-  for (const std::string &group : engineOptions.enabledRemarks)
-    if (known(group)) clangOptions.Remarks.push_back(group);
+  configureInvocation(*invocation, unit, *files, unitName, language, diags.options());
+  const std::string &unitPath = files->unitPath;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory = files->memory;
+  llvm::StringMap<FileIdentity> &identities = files->identities;
 
   std::vector<MountedFile> filesRead;
-  auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, std::move(mounts), identities, filesRead);
-  memory->setCurrentWorkingDirectory(kSourceDir);
+  auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, files->mounts, identities, filesRead);
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(SharedSetups::get().shipped());
   overlay->pushOverlay(mounted);
 
