@@ -9,6 +9,7 @@
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/format/Elf64Sections.h"
 #include "hrx/format/Identity.h"
+#include "hrx/format/KernelContract.h"
 
 #include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/Verifier.h>
@@ -21,7 +22,9 @@ namespace {
 
 constexpr const char *kAmdgpuTriple = "amdgcn-amd-amdhsa";
 constexpr unsigned kGlobalAddressSpace = 1;
-constexpr unsigned kCodeObjectVersion = 500;  // v5: what ROCm 6 loaders accept everywhere
+// Code object v5 is what ROCm 6 loaders accept everywhere; generic processors (gfx11-generic)
+// exist only from v6 on, so they get v6.
+unsigned codeObjectVersion(const Target &target) { return target.profile.ends_with("-generic") ? 600 : 500; }
 
 // Work-item functions take no extra parameters: coordinates come from intrinsics and the
 // code object v5 implicit kernel arguments (block counts at 0/4/8, group sizes at 12/14/16).
@@ -91,12 +94,15 @@ std::string exportName(const loom::Operation &kernelDef) {
 // Wave size from the kernel's amdgpu.target record (subgroup_size), 32 by default.
 std::optional<unsigned> waveSize(const Program &program, const loom::Operation &kernelDef, const Target &target,
                                  diag::DiagnosticEngine &diags) {
+  // Target records are per module: look the reference up in the kernel's own module.
   const loom::Attribute *targetRef = kernelDef.attr("target");
-  const SymbolEntry *record = targetRef ? program.lookup(targetRef->str()) : nullptr;
-  std::optional<int64_t> size = record ? ir::integerAttr(*record->op, "subgroup_size") : std::nullopt;
+  const SymbolEntry *kernel = program.lookup(kernelDef.symbolName());
+  const loom::Operation *record =
+      targetRef && kernel && kernel->module ? kernel->module->lookupSymbol(targetRef->str()) : nullptr;
+  std::optional<int64_t> size = record ? ir::integerAttr(*record, "subgroup_size") : std::nullopt;
   if (!size) return 32;
   if (*size != 32 && *size != 64) {
-    diags.report(diag::DiagId::AmdgpuBadSubgroupSize, record->op->loc()).arg("size", *size).arg("target", target.profile);
+    diags.report(diag::DiagId::AmdgpuBadSubgroupSize, record->loc()).arg("size", *size).arg("target", target.profile);
     return std::nullopt;
   }
   return unsigned(*size);
@@ -158,7 +164,7 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
   }
   return nlohmann::json{{"schema_version", 1},
                         {"target", target.profile},
-                        {"code_object_version", kCodeObjectVersion / 100},
+                        {"code_object_version", codeObjectVersion(target) / 100},
                         {"processor_mode", processorModeName(mode)},
                         {"exports", exports}}
       .dump(2);
@@ -216,7 +222,7 @@ public:
     llvm::Module module("hrx-amdgpu", context);
     module.setTargetTriple(llvm::Triple(kAmdgpuTriple));
     module.setDataLayout((*machine)->createDataLayout());
-    module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", kCodeObjectVersion);
+    module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", codeObjectVersion(target));
     Lowering lowering(program, module, diags, "the " + target.profile + " target");
     AmdgpuCoordinates coordinates;
     std::vector<std::string> names;
@@ -227,6 +233,13 @@ public:
       emitKernelEntry(module, *item, names.back());
     }
     if (lowering.failed()) return std::nullopt;
+    // Subtargets are per function: every function carries the processor and its features.
+    const std::string featureString = features(request.options.processorMode, *wave);
+    for (llvm::Function &f : module) {
+      if (f.isDeclaration()) continue;
+      f.addFnAttr("target-cpu", target.profile);
+      if (!featureString.empty()) f.addFnAttr("target-features", featureString);
+    }
     std::string verifyErrors;
     llvm::raw_string_ostream verifyStream(verifyErrors);
     if (llvm::verifyModule(module, &verifyStream)) return fail(diag::DiagId::LinkCodegenFailed, verifyErrors);
@@ -270,16 +283,15 @@ public:
     identity.processorMode = processorModeName(request.options.processorMode);
     for (const auto &[key, value] : program.config) identity.config[key] = value.spelling;
 
-    std::string contracts = "[";
+    format::ContractTable contracts;
     for (size_t i = 0; i < program.exports.size(); ++i)
       if (program.exports[i]->name() == "kernel.def")
-        contracts += (contracts.size() > 1 ? "," : "") + program.contracts[i].toJson();
-    contracts += "]";
+        contracts[exportName(*program.exports[i])] = program.contracts[i].toFormat();
 
     std::vector<format::SectionPayload> sections = {
         {std::string(format::kManifestSection), bytesOf(manifestJson(*info, target, request.options.processorMode, names)), false},
         {std::string(format::kLaunchSection), bytesOf(launchJson(program, kernels)), false},
-        {".hrx.contract", bytesOf(contracts), false},
+        {".hrx.contract", bytesOf(format::writeContractTable(contracts)), false},
         {".hrx.identity", bytesOf(format::writeIdentity(identity)), false},
         {".hrx.host", std::move(*host), true},
     };

@@ -171,6 +171,8 @@ uint64_t elementBytes(const loom::Type &type) {
 
 std::optional<int64_t> integerAttr(const Operation &op, std::string_view name) {
   const Attribute *a = op.attr(name);
+  for (const loom::NamedAttr &named : op.attributes())
+    if (!a && named.value && named.value->kind() == AttrKind::Dict) a = named.value->get(name);
   if (a && a->kind() == AttrKind::Integer) return a->integer();
   return std::nullopt;
 }
