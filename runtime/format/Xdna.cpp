@@ -27,6 +27,7 @@ constexpr uint32_t kFlagR = 4, kFlagW = 2, kFlagX = 1;
 constexpr uint32_t kShtProgbits = 1, kShtStrtab = 3, kShtNobits = 8;
 constexpr uint32_t kLoadAlign = 4;
 constexpr uint32_t kCompressionHeaderBytes = 12;  // Elf32_Chdr
+constexpr uint64_t kMaxLoadCopyBytes = 256ull * 1024 * 1024;
 
 std::string hex(uint64_t v) {
   std::ostringstream out;
@@ -278,6 +279,11 @@ private:
         previousEnd = uint64_t(h.vaddr) + h.memsz;
         if (previousEnd > alloc.byteLength)
           failField(ph, "load " + hex(h.vaddr) + "+" + num(h.memsz) + " exceeds allocation " + num(a) + "'s " + num(alloc.byteLength) + " bytes");
+        // Aliased payloads are copied once per load: bound the total so that a small file
+        // cannot make the reader allocate gigabytes.
+        copiedBytes_ += h.filesz;
+        if (copiedBytes_ > kMaxLoadCopyBytes)
+          failField(ph, "loads carry more than " + num(kMaxLoadCopyBytes) + " payload bytes in total (aliases count once per load)");
         auto payload = bytes_.subspan(h.offset, h.filesz);
         image_.loads.push_back({a, h.vaddr, {payload.begin(), payload.end()}, h.memsz});
       }
@@ -520,6 +526,7 @@ private:
   std::span<const uint8_t> bytes_;
   std::span<const uint8_t> metadata_;
   uint32_t phnum_ = 0, shoff_ = 0, shnum_ = 0, shstrndx_ = 0;
+  uint64_t copiedBytes_ = 0;
   Range phTable_{}, shTable_{};
   std::vector<ProgramHeader> headers_;
   Image image_;

@@ -289,6 +289,23 @@ TEST(Xdna, Sections) {
   EXPECT_EQ(readImage(bytes).status().message().substr(0, 35), "XDNA image: section header 4: data ");
 }
 
+TEST(Xdna, AliasedLoadsAreBounded) {
+  // One 128 KiB payload, then 2100 zero-filled loads rewritten to alias it: the reader would
+  // copy 275 MB from a 200 KB file. It refuses instead.
+  constexpr uint32_t kChunk = 128 * 1024;
+  Image image = samples::copyImage();
+  image.allocations[1].byteLength = 2101ull * kChunk;
+  image.loads.back() = {1, 0, std::vector<uint8_t>(kChunk, 1), kChunk};
+  for (uint32_t i = 1; i <= 2100; ++i) image.loads.push_back({1, uint64_t(i) * kChunk, {}, kChunk});
+  auto written = writeImage(image);
+  ASSERT_TRUE(written.isOk()) << written.status().message();
+  std::vector<uint8_t> bytes = written.value();
+  uint32_t payload = get32(bytes, ph(2) + 4);
+  for (size_t h = 3; h < 3 + 2100; ++h) put(bytes, ph(h) + 4, payload, 4), put(bytes, ph(h) + 16, kChunk, 4);
+  EXPECT_EQ(readImage(bytes).status().message(),
+            "XDNA image: program header 2049: loads carry more than 268435456 payload bytes in total (aliases count once per load)");
+}
+
 TEST(Xdna, TruncationAtEveryBoundaryIsRejected) {
   std::vector<uint8_t> bytes = sampleBytes();
   for (size_t size = 0; size < bytes.size(); size += 8) {
