@@ -110,12 +110,9 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
     return result;
   }
 
-  if (!cxx_.empty()) {
-    notImplemented(diags, "compiling C/C++ sources (" + cxx_.front().name + ")");
-    return result;
-  }
-
-  const std::vector<Target> &targets = request.targets.empty() ? targets_ : request.targets;
+  CompileRequest resolved = request;
+  if (resolved.targets.empty()) resolved.targets = targets_;
+  const std::vector<Target> &targets = resolved.targets;
   if (targets.empty()) {
     diags.report(diag::DiagId::LinkNoTarget, {});
     return result;
@@ -125,7 +122,7 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
       diags.report(diag::DiagId::LinkNoBackend, {}).arg("target", target.name());
   if (failed()) return result;
 
-  std::unique_ptr<bridge::Program> program = bridge::buildProgram(std::move(modules), request, diags);
+  std::unique_ptr<bridge::Program> program = bridge::buildProgram(std::move(modules), cxx_, resolved, diags);
   if (!program) return result;
   if (program->contracts.size() == 1) {
     result.contractJson = program->contracts.front().toJson();

@@ -176,6 +176,11 @@ private:
         }
       } else if (n == "func.call") {
         const SymbolEntry *callee = program_.lookup(ir::symbolRef(*user));
+        if (callee && callee->cxx) {
+          bool readOnly = index < callee->cxx->params.size() && callee->cxx->params[index].type.pointeeConst;
+          total.access = total.access | (readOnly ? Access::Read : Access::ReadWrite);
+          continue;
+        }
         std::span<Value *const> params = callee ? ir::signatureValues(*callee->op, 0) : std::span<Value *const>();
         if (index < params.size()) total.merge(analyzeBuffer(*callee->op, params[index]));
       } else {
@@ -216,7 +221,8 @@ private:
     uint64_t best = 0;
     auto calleeParam = [&](const Operation &use, unsigned position) {
       const SymbolEntry *callee = program_.lookup(ir::symbolRef(use));
-      std::span<Value *const> params = callee ? ir::signatureValues(*callee->op, 0) : std::span<Value *const>();
+      if (!callee || !callee->op) return;  // C/C++ workers state no alignment facts
+      std::span<Value *const> params = ir::signatureValues(*callee->op, 0);
       if (position < params.size())
         best = std::max(best, analyzeBuffer(*callee->op, params[position]).alignmentFact);
     };

@@ -765,12 +765,22 @@ private:
       b.CreateMaskedStore(operand(op, "value"), address, align, operand(op, "mask"));
       return;
     }
-    // One contiguous row access per combination of the leading vector axes.
-    int64_t rowLength = shape.back();
+    // One contiguous row access per combination of the leading vector axes, or a single access
+    // when the view's strides make the whole vector contiguous.
+    size_t lead = start.size() - shape.size();
+    auto strideIs = [&](size_t axis, int64_t expected) {
+      auto *c = llvm::dyn_cast<llvm::ConstantInt>(v->strides[axis]);
+      return c && c->getSExtValue() == expected;
+    };
+    bool contiguous = strideIs(start.size() - 1, 1);
+    for (size_t j = shape.size() - 1, inner = 1; contiguous && j > 0; --j) {
+      inner *= size_t(shape[j]);
+      contiguous = strideIs(lead + j - 1, int64_t(inner));
+    }
+    int64_t rowLength = contiguous ? total : shape.back();
     int64_t rows = total / rowLength;
     auto *rowType = llvm::FixedVectorType::get(flat->getElementType(), unsigned(rowLength));
     llvm::Value *value = isLoad ? llvm::PoisonValue::get(flat) : operand(op, "value");
-    size_t lead = start.size() - shape.size();
     for (int64_t row = 0; row < rows; ++row) {
       std::vector<llvm::Value *> at = start;
       int64_t rest = row;
@@ -921,8 +931,8 @@ private:
     }
     if (name == "call") {
       const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
-      if (!callee || callee->op->name() != "func.def") unsupported(op, "the callee has no Loom definition");
-      llvm::Function *target = function(*callee->op);
+      if (!callee || (!callee->cxx && callee->op->name() != "func.def")) unsupported(op, "the callee has no definition");
+      llvm::Function *target = callee->cxx ? external(op, *callee->cxx) : function(*callee->op);
       if (!target) throw LoweringError{};
       std::vector<llvm::Value *> args;
       for (const Value *v : op.operands()) args.push_back(get(v));
@@ -932,6 +942,20 @@ private:
       return;
     }
     unsupported(op, "no lowering for this op");
+  }
+
+  // A C/C++ function, called with the C ABI of its scalar and pointer parameters.
+  llvm::Function *external(const Operation &call, const cxx::Signature &sig) {
+    std::vector<llvm::Type *> params;
+    for (const Value *v : call.operands()) {
+      if (v->type()->kind() == loom::TypeKind::Vector) unsupported(call, "vectors are passed to C/C++ through buffers, not by value");
+      params.push_back(valueType(*v->type(), &call));
+    }
+    if (call.numResults() && call.result(0)->type()->kind() == loom::TypeKind::Vector)
+      unsupported(call, "C/C++ functions return vectors through buffers, not by value");
+    llvm::Type *ret = call.numResults() ? valueType(*call.result(0)->type(), &call) : llvm::Type::getVoidTy(context_);
+    llvm::FunctionCallee callee = module_.getOrInsertFunction(sig.symbol, llvm::FunctionType::get(ret, params, false));
+    return llvm::cast<llvm::Function>(callee.getCallee());
   }
 
   void lowerKernel(const Operation &op, std::string_view name) {

@@ -5,6 +5,10 @@
 #include "ContractBuilder.h"
 #include "hrx/bridge/IrQueries.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Support/raw_ostream.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -19,6 +23,22 @@ using loom::Value;
 const SymbolEntry *Program::lookup(std::string_view name) const {
   auto it = symbols.find(name);
   return it == symbols.end() ? nullptr : &it->second;
+}
+
+std::vector<std::unique_ptr<llvm::Module>> Program::cxxModules(llvm::LLVMContext &context) const {
+  std::vector<std::unique_ptr<llvm::Module>> copies;
+  for (const cxx::ImportedUnit &unit : cxxUnits) {
+    llvm::SmallVector<char, 0> bitcode;
+    llvm::raw_svector_ostream stream(bitcode);
+    llvm::WriteBitcodeToFile(*unit.module, stream);
+    auto copy = llvm::parseBitcodeFile(llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "cxx"), context);
+    if (!copy) {
+      llvm::consumeError(copy.takeError());
+      continue;  // cannot happen for bitcode we just wrote
+    }
+    copies.push_back(std::move(*copy));
+  }
+  return copies;
 }
 
 std::optional<int64_t> Program::evaluateInteger(const Value *value) const {
@@ -117,6 +137,7 @@ public:
 
   bool run() {
     buildSymbolTable();
+    resolveCxxCalls();
     if (failed()) return false;
     if (!selectExports()) return false;
     computeReachable();
@@ -127,6 +148,15 @@ public:
 
 private:
   void buildSymbolTable() {
+    for (size_t u = 0; u < program_.cxxUnits.size(); ++u)
+      for (const cxx::Signature &sig : program_.cxxUnits[u].signatures) {
+        SymbolEntry entry{sig.isKernel ? SymbolKind::Kernel : SymbolKind::Function, nullptr, nullptr, &sig, u, true};
+        auto [it, inserted] = program_.symbols.try_emplace(sig.name, entry);
+        if (!inserted)
+          diags_.report(diag::DiagId::LinkDuplicateDefinition, sig.location)
+              .arg("name", sig.name)
+              .note(it->second.location(), "the other definition is here");
+      }
     for (const loom::OwningModule &module : program_.modules) {
       for (const Operation &op : module->body()) {
         std::string_view name = op.symbolName();
@@ -137,13 +167,13 @@ private:
           if (op.name() == "config.decl") continue;
         }
         auto [it, inserted] = program_.symbols.try_emplace(std::string(name));
-        SymbolEntry entry{kind, &op, module.get(), isDefinition(op)};
+        SymbolEntry entry{kind, &op, module.get(), nullptr, 0, isDefinition(op)};
         if (inserted) {
           it->second = entry;
         } else if (entry.isDefinition && it->second.isDefinition) {
           diags_.report(diag::DiagId::LinkDuplicateDefinition, op.loc())
               .arg("name", std::string(name))
-              .note(it->second.op->loc(), "the other definition is here");
+              .note(it->second.location(), "the other definition is here");
         } else if (entry.isDefinition) {
           it->second = entry;  // a definition replaces a declaration
         }
@@ -213,7 +243,7 @@ private:
     if (!entry || !entry->isDefinition) {
       auto builder = diags_.report(diag::DiagId::LinkUndefinedSymbol, op.loc());
       builder.arg("name", name);
-      if (entry) builder.note(entry->op->loc(), "declared here, but no input defines it");
+      if (entry) builder.note(entry->location(), "declared here, but no input defines it");
       return nullptr;
     }
     if (entry->kind != expected) {
@@ -221,8 +251,12 @@ private:
           .arg("name", name)
           .arg("kind", kindName(entry->kind))
           .arg("expected", kindName(expected))
-          .note(entry->op->loc(), "defined here");
+          .note(entry->location(), "defined here");
       return nullptr;
+    }
+    if (entry->cxx) {
+      checkCxxSignature(op, *entry, name);
+      return nullptr;  // C/C++ definitions are linked whole
     }
     checkSignature(op, *entry, name);
     return entry->op;
@@ -268,6 +302,80 @@ private:
           .arg("name", name)
           .arg("detail", detail)
           .note(callee.op->loc(), "defined here");
+  }
+
+  // Loom types against a C/C++ signature: buffer ↔ pointer, vector<NxT> ↔ an N-lane GCC vector
+  // of the same bytes, scalars ↔ scalars of the same width and kind.
+  static std::string cxxMismatch(const loom::Type &loomType, const cxx::ValueType &c) {
+    using Kind = cxx::ValueType::Kind;
+    std::string expected = "'" + c.spelling + "'";
+    auto scalarMatches = [](const loom::Type &t, const cxx::ElementType &e) {
+      if (t.isAddress()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == 64;
+      if (t.isInteger(1)) return e.kind == cxx::ScalarKind::Bool;
+      if (t.isInteger()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == t.width();
+      if (t.isFloat() && t.floatKind() == loom::FloatKind::BF16) return e.kind == cxx::ScalarKind::BFloat;
+      if (t.isFloat()) return e.kind == cxx::ScalarKind::Float && e.bits == t.width();
+      return false;
+    };
+    switch (loomType.kind()) {
+    case loom::TypeKind::Buffer:
+      return c.kind == Kind::Pointer ? "" : "a buffer needs a pointer, not " + expected;
+    case loom::TypeKind::Vector: {
+      int64_t lanes = loomType.staticElementCount();
+      uint64_t bytes = uint64_t(lanes) * ir::elementBytes(*loomType.elementType());
+      if (c.kind == Kind::Vector && int64_t(c.lanes) == lanes && c.bytes == bytes && scalarMatches(*loomType.elementType(), c.element))
+        return "";
+      return loomType.str() + " needs a " + std::to_string(bytes) + "-byte vector of " + std::to_string(lanes) + " lanes, not " + expected;
+    }
+    default:
+      if (c.kind == Kind::Scalar && scalarMatches(loomType, c.element)) return "";
+      return loomType.str() + " does not match " + expected;
+    }
+  }
+
+  void checkCxxSignature(const Operation &use, const SymbolEntry &callee, const std::string &name) {
+    const cxx::Signature &sig = *callee.cxx;
+    std::string detail;
+    std::string_view n = use.name();
+    if (n == "func.call") {
+      std::span<Value *const> args = use.operands();
+      if (args.size() != sig.params.size())
+        detail = "passes " + std::to_string(args.size()) + " argument(s), the C/C++ function takes " + std::to_string(sig.params.size());
+      for (size_t i = 0; detail.empty() && i < args.size(); ++i)
+        if (std::string m = cxxMismatch(*args[i]->type(), sig.params[i].type); !m.empty())
+          detail = "argument " + std::to_string(i) + ": " + m;
+      bool returnsValue = sig.result.kind != cxx::ValueType::Kind::Void;
+      if (detail.empty() && use.numResults() != (returnsValue ? 1u : 0u))
+        detail = "expects " + std::to_string(use.numResults()) + " result(s), the C/C++ function returns '" + sig.result.spelling + "'";
+      if (detail.empty() && returnsValue)
+        if (std::string m = cxxMismatch(*use.result(0)->type(), sig.result); !m.empty()) detail = "result: " + m;
+    } else {
+      size_t records = use.numResults();
+      for (std::string_view group : {"partials", "inputs"}) records += use.operandGroup(group).size();
+      if (sig.params.size() != records)
+        detail = "the " + std::string(n) + " passes " + std::to_string(records) + " record pointer(s), the C/C++ function takes " +
+                 std::to_string(sig.params.size()) + " parameter(s)";
+      for (size_t i = 0; detail.empty() && i < sig.params.size(); ++i)
+        if (sig.params[i].type.kind != cxx::ValueType::Kind::Pointer)
+          detail = "parameter '" + sig.params[i].name + "' of a stage function must be a pointer, not '" + sig.params[i].type.spelling + "'";
+      if (detail.empty() && sig.result.kind != cxx::ValueType::Kind::Void) detail = "a stage function returns void";
+    }
+    if (!detail.empty())
+      diags_.report(diag::DiagId::LinkSignatureMismatch, use.loc())
+          .arg("name", name)
+          .arg("detail", detail)
+          .note(sig.location, "defined here");
+  }
+
+  // Calls between C/C++ units resolve against every unit's exports.
+  void resolveCxxCalls() {
+    std::set<std::string> defined;
+    for (const cxx::ImportedUnit &unit : program_.cxxUnits)
+      for (const cxx::Signature &sig : unit.signatures) defined.insert(sig.symbol);
+    for (const cxx::ImportedUnit &unit : program_.cxxUnits)
+      for (const cxx::ExternalCall &call : unit.externalCalls)
+        if (!defined.count(call.symbol))
+          diags_.report(diag::DiagId::CxxUndefinedFunction, call.location).arg("name", call.name);
   }
 
   bool bindConfiguration() {
@@ -379,11 +487,45 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const CompileRequest &request,
-                                      diag::DiagnosticEngine &diags) {
+namespace {
+
+std::optional<cxx::ImportTarget> importTarget(const Target &target) {
+  switch (target.kind) {
+  case TargetKind::Host: return cxx::ImportTarget::Host;
+  case TargetKind::Xdna: return cxx::ImportTarget::XdnaWorker;
+  case TargetKind::Amdgpu:
+    return target.profile == "gfx1151" ? cxx::ImportTarget::AmdgpuGfx1151 : cxx::ImportTarget::AmdgpuGfx11Generic;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
+                                      const CompileRequest &request, diag::DiagnosticEngine &diags) {
   auto program = std::make_unique<Program>();
   program->modules = std::move(modules);
   unsigned errors = diags.errorCount();
+  if (!cxx.empty()) {
+    program->cxxContext = std::make_unique<llvm::LLVMContext>();
+    cxx::ImportOptions options;
+    options.optLevel = request.options.optLevel;
+    options.debugInfo = request.options.debugInfo;
+    options.hostCpu = request.options.hostCpu;
+    options.requireDefinedCalls = false;  // resolved across units by the link
+    cxx::CxxImporter importer(options);
+    std::optional<cxx::ImportTarget> target = importTarget(request.targets.front());
+    for (const CxxSource &source : cxx) {
+      cxx::CxxUnit unit{source.name, source.text,
+                        source.language == CxxSource::Language::C     ? cxx::Language::C
+                        : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
+                                                                      : cxx::Language::Auto,
+                        "", source.headers, source.includeDirs, source.defines};
+      if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program->cxxContext, diags))
+        program->cxxUnits.push_back(std::move(*imported));
+    }
+    if (diags.errorCount() != errors) return nullptr;
+  }
   ProgramBuilder builder(*program, request, diags);
   if (!builder.run() || diags.errorCount() != errors) return nullptr;
   return program;

@@ -7,6 +7,7 @@
 #include "hrx/format/HostAbi.h"
 
 #include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstddef>
@@ -173,12 +174,21 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
       if (config && !config->isDeclaration()) emitLaunch(*module, *config, symbol);
     }
   }
+  // C/C++ stage functions: called through their C ABI, one pointer per record.
   for (const std::string &stage : stages) {
     const SymbolEntry *entry = program.lookup(stage);
-    if (entry && entry->op->name() != "func.def")
-      diags.report(diag::DiagId::LinkNotImplemented, entry->op->loc())
-          .arg("what", "stage function '@" + stage + "' defined outside Loom (C/C++ workers)");
+    if (!entry || !entry->cxx) continue;
+    std::vector<llvm::Type *> params(entry->cxx->params.size(), llvm::PointerType::getUnqual(context));
+    llvm::FunctionCallee callee = module->getOrInsertFunction(
+        entry->cxx->symbol, llvm::FunctionType::get(llvm::Type::getVoidTy(context), params, false));
+    emitStage(*module, *llvm::cast<llvm::Function>(callee.getCallee()), stage);
   }
+  for (const cxx::ImportedUnit &unit : program.cxxUnits)
+    if (!unit.hostBuiltins.empty())
+      diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "C/C++ GPU kernels on the host target");
+  for (std::unique_ptr<llvm::Module> &cxxModule : program.cxxModules(context))
+    if (llvm::Linker::linkModules(*module, std::move(cxxModule)))
+      diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "host").arg("message", "cannot link the C/C++ code");
   if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
   return module;
 }

@@ -4,8 +4,12 @@
 
 #include "hrx/Compiler.h"
 #include "hrx/bridge/Contract.h"
+#include "hrx/cxx/CxxImporter.h"
 #include "hrx/diag/Diagnostic.h"
 #include "hrx/loom/IR.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 
 #include <cstdint>
 #include <map>
@@ -27,12 +31,16 @@ struct ConfigValue {
 
 enum class SymbolKind { Function, Kernel, Pipeline, Config, Target, Other };
 
-// One definition (or, when no module defines the symbol, its declaration).
+// One definition (or, when no input defines the symbol, its declaration): a Loom op or a
+// function exported by a C/C++ translation unit.
 struct SymbolEntry {
   SymbolKind kind = SymbolKind::Other;
-  const loom::Operation *op = nullptr;  // the defining (or declaring) top-level op
+  const loom::Operation *op = nullptr;  // the defining (or declaring) top-level Loom op
   const loom::Module *module = nullptr;
+  const cxx::Signature *cxx = nullptr;  // a C/C++ definition (then op is null)
+  size_t cxxUnit = 0;
   bool isDefinition = false;
+  diag::SourceRange location() const { return op ? op->loc() : cxx->location; }
 };
 
 class Program {
@@ -49,6 +57,12 @@ public:
   std::vector<const loom::Operation *> reachable;
   // The configuration bound for the reachable config.get reads.
   std::map<std::string, ConfigValue, std::less<>> config;
+  // Imported C/C++ translation units (their modules live in cxxContext).
+  std::unique_ptr<llvm::LLVMContext> cxxContext;
+  std::vector<cxx::ImportedUnit> cxxUnits;
+
+  // Copies of the C/C++ modules in `context` (for a backend's own module).
+  std::vector<std::unique_ptr<llvm::Module>> cxxModules(llvm::LLVMContext &context) const;
 
   const SymbolEntry *lookup(std::string_view name) const;
 
@@ -59,8 +73,9 @@ public:
 
 // Link + specialize + contracts over parsed, verified modules. Returns null after reporting
 // errors. `request.specialization.symbol` selects one export (empty: every export).
-std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const CompileRequest &request,
-                                      diag::DiagnosticEngine &diags);
+// C/C++ sources are imported for `request.targets.front()`.
+std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
+                                      const CompileRequest &request, diag::DiagnosticEngine &diags);
 
 // Small IR queries shared by the bridge's passes.
 namespace ir {
