@@ -61,6 +61,22 @@ inline constexpr uint64_t kSectionCompressed = 0x800;
 // allocate gigabytes).
 inline constexpr uint64_t kMaxDecompressedBytes = 512ull * 1024 * 1024;
 
+// Bounds the bytes a reader copies or decompresses out of section payloads in total: sections
+// may alias one range or each declare a large uncompressed size.
+class PayloadBudget {
+public:
+  Status take(uint64_t bytes, const std::string &what) {
+    if (bytes > kMaxDecompressedBytes - used_)
+      return Status(StatusCode::InvalidArgument,
+                    what + ": section payloads exceed " + std::to_string(kMaxDecompressedBytes) + " bytes in total");
+    used_ += bytes;
+    return Status::ok();
+  }
+
+private:
+  uint64_t used_ = 0;
+};
+
 std::vector<uint8_t> zstdCompress(std::span<const uint8_t> data);
 // Decompresses exactly `expectedBytes`; `what` names the section in errors.
 StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, uint64_t expectedBytes, std::string_view what);

@@ -81,6 +81,7 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
   if (uint32_t type = le32(shdr(h.shstrndx), 4); h.shstrndx == 0 || type != kShtStrtab)
     return bad("e_shstrndx " + num(h.shstrndx) + " does not name a section-name table (SHT_STRTAB), found type " + num(type));
   auto strtab = payload(h.shstrndx);
+  PayloadBudget budget;
   if (!strtab.isOk()) return strtab.status();
   for (uint32_t i = 0; i < h.shnum; ++i) {
     auto s = shdr(i);
@@ -98,6 +99,8 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
     if (name.starts_with(".hrx.")) {
       if (file.section(name)) return bad("section header " + num(i) + ": section " + name + " appears twice");
       SectionPayload p{name, {}, (info.flags & kSectionCompressed) != 0};
+      uint64_t size = p.compress && data->size() >= kChdrBytes ? le64(*data, 8) : data->size();
+      if (Status take = budget.take(size, "ELF64: section " + name); !take.isOk()) return take;
       if (p.compress) {
         if (data->size() < kChdrBytes) return bad("section " + name + ": compressed section is shorter than its 24-byte header");
         if (le32(*data, 0) != kElfCompressZstd) return bad("section " + name + ": ch_type " + num(le32(*data, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");

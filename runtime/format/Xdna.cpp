@@ -509,6 +509,8 @@ private:
       if (image_.section(name)) fail("section header " + num(i) + ": section " + name + " appears twice");
       auto payload = data(i);
       Section section{name, {}, (le32(h, 8) & kSectionCompressed) != 0};
+      uint64_t size = section.compress && payload.size() >= kCompressionHeaderBytes ? le32(payload, 4) : payload.size();
+      if (Status budget = budget_.take(size, "section " + name); !budget.isOk()) fail(budget.message());
       if (section.compress) {
         std::string where = "section " + name;
         if (payload.size() < kCompressionHeaderBytes) fail(where + ": compressed section is shorter than its 12-byte header");
@@ -527,6 +529,7 @@ private:
   std::span<const uint8_t> metadata_;
   uint32_t phnum_ = 0, shoff_ = 0, shnum_ = 0, shstrndx_ = 0;
   uint64_t copiedBytes_ = 0;
+  PayloadBudget budget_;
   Range phTable_{}, shTable_{};
   std::vector<ProgramHeader> headers_;
   Image image_;
