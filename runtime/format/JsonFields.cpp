@@ -11,8 +11,15 @@ void failAt(const std::string &path, std::string_view message) {
 }
 
 Json parseJson(std::string_view text, std::string_view what) {
+  // Copying and printing JSON recurse: bound the nesting so hostile input cannot exhaust the
+  // stack.
+  constexpr int kMaxDepth = 64;
+  auto limitDepth = [&](int depth, Json::parse_event_t, Json &) {
+    if (depth > kMaxDepth) fail(std::string(what) + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
+    return true;
+  };
   try {
-    return Json::parse(text.begin(), text.end());
+    return Json::parse(text.begin(), text.end(), limitDepth);
   } catch (const nlohmann::json::parse_error &error) {
     fail(std::string(what) + " is not valid JSON (byte " + std::to_string(error.byte) + ")");
   }

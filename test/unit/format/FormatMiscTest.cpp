@@ -141,6 +141,9 @@ TEST(CompileReport, ValidatesShowsAndDiffs) {
 }
 
 TEST(CompileReport, Rejections) {
+  std::string deep = R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":)" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  EXPECT_EQ(readCompileReport(deep).status().message(), "compile report: the report nests deeper than 64 levels");
   EXPECT_EQ(readCompileReport(R"({"compiler":"","target":"gfx1151","processor_mode":"Default","document":{}})").status().message(),
             "compile report schema or compiler identity is unsupported; regenerate the report (compiler \"\", target \"gfx1151\")");
   EXPECT_EQ(readCompileReport(R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":1}})")
