@@ -86,7 +86,8 @@ hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path) {
   return report;
 }
 
-int inspect(const std::string &path, bool json, const std::string &extract, const std::string &output, std::optional<unsigned> member) {
+int inspect(const std::string &path, bool json, bool printPlans, const std::string &extract, const std::string &output,
+            std::optional<unsigned> member) {
   auto artifact = loadArtifact(path);
   if (!artifact.isOk()) return error(artifact.status().message());
   const hrx::format::Artifact *target = &artifact.value();
@@ -102,6 +103,11 @@ int inspect(const std::string &path, bool json, const std::string &extract, cons
     if (!bytes) return error("'" + path + "' has no section " + extract + " (hrx inspect lists the sections)");
     std::string problem;
     if (!writeFile(output, *bytes, problem)) return error(problem);
+    return 0;
+  }
+  if (printPlans) {
+    if (target->plans.empty()) return error("'" + path + "' carries no array plan (.hrx.plan)");
+    for (const hrx::format::ArrayPlan &plan : target->plans) std::cout << hrx::format::printArrayPlan(plan);
     return 0;
   }
   if (json)
@@ -152,7 +158,7 @@ int main(int argc, char **argv) {
   app.require_subcommand(0, 1);
 
   std::string path, extract, output, beforePath, afterPath;
-  bool json = false;
+  bool json = false, printPlans = false;
   std::optional<unsigned> member;
   CLI::App *inspectCmd = app.add_subcommand("inspect", "List an artifact's targets, entries, bindings, contracts, allocations, "
                                                        "relocations, invocations, sections, identity and reference-only status");
@@ -161,6 +167,7 @@ int main(int argc, char **argv) {
   auto *extractOpt = inspectCmd->add_option("--extract", extract, "write the (uncompressed) bytes of SECTION to -o FILE");
   inspectCmd->add_option("-o", output, "output file for --extract");
   inspectCmd->add_option("--member", member, "inspect member N of a fat container");
+  inspectCmd->add_flag("--print-plan", printPlans, "print the array plans in the text form of hrxcc --emit=array-plan");
 
   CLI::App *reportCmd = app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
   reportCmd->require_subcommand(1);
@@ -189,7 +196,7 @@ int main(int argc, char **argv) {
       std::cerr << "hrx: error: --extract needs -o FILE\n";
       return kExitUsage;
     }
-    return inspect(path, json, extract, output, member);
+    return inspect(path, json, printPlans, extract, output, member);
   }
   if (*showCmd) return reportShow(path, json);
   if (*diffCmd) return reportDiff(beforePath, afterPath);
