@@ -166,3 +166,54 @@ TEST(XdnaImage, OversizedCommandIsReported) {
   EXPECT_EQ(d->message, "the command of pipeline @copy needs " + std::to_string(after) +
                             " bytes; an NPU5 command holds at most 32768");
 }
+
+TEST(XdnaImage, HeaderBytes) {
+  Collector c;
+  std::vector<uint8_t> b = imageBytes(copyGraph(2), 2, c);
+  ASSERT_GE(b.size(), 52u + 32u + 64u) << c.messages();
+  auto u16 = [&](size_t o) { return uint32_t(b[o] | b[o + 1] << 8); };
+  auto u32 = [&](size_t o) { return u16(o) | u16(o + 2) << 16; };
+  auto u64 = [&](size_t o) { return uint64_t(u32(o)) | uint64_t(u32(o + 4)) << 32; };
+  // ELF32 LE executable for EM_AIE, AIE2P flags, program headers right after the ELF header.
+  EXPECT_EQ(u32(0), 0x464C457Fu);
+  EXPECT_EQ(b[4], 1);
+  EXPECT_EQ(b[5], 1);
+  EXPECT_EQ(u16(16), 2u);
+  EXPECT_EQ(u16(18), 264u);
+  EXPECT_EQ(u32(28), 52u);
+  EXPECT_EQ(u32(36), 3u);
+  // Program header 0: the METADATA segment.
+  EXPECT_EQ(u32(52), 0x6C584408u);
+  size_t md = u32(52 + 4);
+  EXPECT_EQ(u32(52 + 24), 4u);  // R only
+  // Metadata header row.
+  EXPECT_EQ(u32(md), 0x414E4458u);
+  EXPECT_EQ(u16(md + 4), 2u);   // version
+  EXPECT_EQ(u16(md + 6), 1u);   // transaction 0.1
+  EXPECT_EQ(u32(md + 8), 3u);   // AIE2P
+  EXPECT_EQ(u32(md + 12), 1u);  // profile revision
+  EXPECT_EQ(u64(md + 16), 0x535848414C4F0001ull);
+  EXPECT_EQ(u64(md + 24), 0x4E5055320006000Cull);
+  EXPECT_EQ(u16(md + 32), 2u);  // columns
+  EXPECT_EQ(u16(md + 34), 6u);  // rows
+  EXPECT_EQ(u32(md + 36), 1u);  // allocations
+  EXPECT_EQ(u32(md + 44), 1u);  // entries
+  EXPECT_EQ(u32(md + 48), 2u);  // bindings
+  EXPECT_EQ(u32(md + 52), 2u);  // relocations
+  EXPECT_EQ(u32(md + 56), 2u);  // invocations
+  // Allocation row: COMMAND, not immutable, aligned to the instruction alignment.
+  EXPECT_EQ(u32(md + 64), 1u);
+  EXPECT_EQ(u32(md + 68), 0u);
+  // Binding row 0: BUFFER, GLOBAL, READ, DEVICE_VISIBLE|COHERENT, 2 records of 4 KiB.
+  size_t binding = md + 64 + 32 + 4 + 48;
+  EXPECT_EQ(u16(binding), 1u);
+  EXPECT_EQ(u16(binding + 2), 1u);
+  EXPECT_EQ(u16(binding + 4), 1u);
+  EXPECT_EQ(u16(binding + 6), 5u);
+  EXPECT_EQ(u64(binding + 8), 2u * 4096);
+  // Relocation row 0: SHIM_ADDRESS from binding 0 with addend 0.
+  size_t relocation = binding + 2 * 40;
+  EXPECT_EQ(u32(relocation + 12), 1u);
+  EXPECT_EQ(u64(relocation + 16), 0u);
+  EXPECT_EQ(u64(relocation + 32), (uint64_t(1) << 48) - 1);
+}
