@@ -119,6 +119,12 @@ std::vector<std::string> compileOptions(const Job &job, const Invocation &inv) {
   return out;
 }
 
+bool samePath(const std::string &a, const std::string &b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  return std::filesystem::path(a).lexically_normal() == std::filesystem::path(b).lexically_normal();
+}
+
 Job makeJob(JobKind kind, std::vector<size_t> inputs, std::vector<Target> targets = {},
              EmitKind emit = EmitKind::Artifact) {
   Job job;
@@ -284,6 +290,18 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
                                   : defaultDepFilePath(main == "-" ? inputStem(inv) + ".d" : main);
     jobs.push_back(std::move(dep));
   }
+  // Writing (or, on failure, removing) an output must never touch an input.
+  for (const Job &job : jobs)
+    for (const std::string *out : {&job.output, job.reportOutput ? &*job.reportOutput : nullptr,
+                                   job.manifestOutput ? &*job.manifestOutput : nullptr,
+                                   job.launchOutput ? &*job.launchOutput : nullptr})
+      if (out && !out->empty() && *out != "-")
+        for (const InputFile &in : inv.inputs)
+          if (samePath(*out, in.path))
+            diags.report(diag::DiagId::DriverConflictingOptions, {})
+                .arg("first", *out)
+                .arg("second", in.path)
+                .arg("reason", "the output would overwrite an input");
   return jobs;
 }
 
