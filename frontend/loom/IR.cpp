@@ -280,10 +280,10 @@ Operation *Block::terminator() const {
 Operation *Operation::parentOp() const { return block_ ? block_->parentOp() : nullptr; }
 
 Attribute *Operation::attr(std::string_view name) const {
-  for (const NamedAttr &a : attrs_)
+  for (const NamedAttr &a : attributes())
     if (a.name == name) return a.value;
   // Entries of the `{...}` dictionary (stored under the empty name).
-  for (const NamedAttr &a : attrs_)
+  for (const NamedAttr &a : attributes())
     if (a.name.empty())
       for (const NamedAttr &e : a.value->entries())
         if (e.name == name) return e.value;
@@ -298,10 +298,10 @@ std::string_view Operation::symbolName() const {
 std::span<Value *const> Operation::operandGroup(std::string_view name) const {
   if (!def_) return {};
   int seg = def_->segmentIndex(name);
-  if (seg < 0 || size_t(seg) >= segments_.size()) return {};
+  if (seg < 0 || size_t(seg) >= count_[kSegments]) return {};
   size_t start = 0;
   for (int i = 0; i < seg; ++i) start += segments_[i];
-  return operands_.subspan(start, segments_[seg]);
+  return operands().subspan(start, segments_[seg]);
 }
 
 Value *Operation::operandNamed(std::string_view name) const {
@@ -324,8 +324,12 @@ Operation *IRBuilder::createOp(OpCode opcode, const OpDef *def, std::string_view
   Operation *op = arena_.create<Operation>();
   op->opcode_ = opcode;
   op->def_ = def;
-  op->name_ = def ? def->name : arena_.copyString(name);
-  op->loc_ = loc;
+  std::string_view n = def ? def->name : arena_.copyString(name);
+  op->name_ = n.data();
+  op->nameLength_ = uint32_t(n.size());
+  op->file_ = loc.begin.file;
+  op->begin_ = loc.begin.offset;
+  op->end_ = loc.end.file == loc.begin.file ? loc.end.offset : loc.begin.offset;
   if (numResults) {
     Value *results = static_cast<Value *>(arena_.allocate(sizeof(Value) * numResults, alignof(Value)));
     for (size_t i = 0; i < numResults; ++i) {
@@ -333,7 +337,8 @@ Operation *IRBuilder::createOp(OpCode opcode, const OpDef *def, std::string_view
       results[i].ownerOp_ = op;
       results[i].index_ = unsigned(i);
     }
-    op->results_ = {results, numResults};
+    op->results_ = results;
+    op->count_[Operation::kResults] = uint32_t(numResults);
   }
   if (numRegions) {
     Region *regions = static_cast<Region *>(arena_.allocate(sizeof(Region) * numRegions, alignof(Region)));
@@ -341,44 +346,73 @@ Operation *IRBuilder::createOp(OpCode opcode, const OpDef *def, std::string_view
       new (regions + i) Region();
       regions[i].parent_ = op;
     }
-    op->regions_ = {regions, numRegions};
+    op->regions_ = regions;
+    op->count_[Operation::kRegions] = uint32_t(numRegions);
   }
   return op;
 }
 
 void IRBuilder::setOperands(Operation *op, const std::vector<Value *> &operands) {
-  op->operands_ = arena_.copy(operands);
+  {
+    auto copied = arena_.copy(operands);
+    op->operands_ = copied.data();
+    op->count_[Operation::kOperands] = uint32_t(copied.size());
+  }
 }
 
 void IRBuilder::setResultNames(Operation *op, std::span<const std::string_view> names,
                                std::span<const diag::SourceRange> locs) {
-  for (size_t i = 0; i < names.size() && i < op->results_.size(); ++i) {
+  for (size_t i = 0; i < names.size() && i < op->numResults(); ++i) {
     op->results_[i].name_ = arena_.copyString(names[i]);
     op->results_[i].loc_ = locs[i];
   }
 }
 
 void IRBuilder::setTemplate(Operation *op, const std::vector<Attribute *> &params) {
-  op->template_ = arena_.copy(params);
+  {
+    auto copied = arena_.copy(params);
+    op->template_ = copied.data();
+    op->count_[Operation::kTemplate] = uint32_t(copied.size());
+  }
 }
 void IRBuilder::setAttributes(Operation *op, const std::vector<NamedAttr> &attrs) {
-  op->attrs_ = arena_.copy(attrs);
+  {
+    auto copied = arena_.copy(attrs);
+    op->attrs_ = copied.data();
+    op->count_[Operation::kAttrs] = uint32_t(copied.size());
+  }
 }
 void IRBuilder::setSuccessors(Operation *op, const std::vector<Successor> &succs) {
-  op->successors_ = arena_.copy(succs);
+  {
+    auto copied = arena_.copy(succs);
+    op->successors_ = copied.data();
+    op->count_[Operation::kSuccessors] = uint32_t(copied.size());
+  }
 }
 void IRBuilder::setSegments(Operation *op, const std::vector<uint32_t> &segments, uint64_t groups) {
-  op->segments_ = arena_.copy(segments);
+  {
+    auto copied = arena_.copy(segments);
+    op->segments_ = copied.data();
+    op->count_[Operation::kSegments] = uint32_t(copied.size());
+  }
   op->groups_ = groups;
 }
 void IRBuilder::setComments(Operation *op, const std::vector<std::string_view> &comments, bool blankLine) {
-  op->comments_ = arena_.copy(comments);
+  {
+    auto copied = arena_.copy(comments);
+    op->comments_ = copied.data();
+    op->count_[Operation::kComments] = uint32_t(copied.size());
+  }
   op->blankLineBefore_ = blankLine;
 }
 void IRBuilder::setOpaqueText(Operation *op, const std::vector<std::string_view> &text) {
   std::vector<std::string_view> copied;
   for (std::string_view s : text) copied.push_back(arena_.copyString(s));
-  op->opaqueText_ = arena_.copy(copied);
+  {
+    auto stored = arena_.copy(copied);
+    op->opaqueText_ = stored.data();
+    op->count_[Operation::kOpaqueText] = uint32_t(stored.size());
+  }
 }
 
 Block *IRBuilder::createBlock(std::string_view label, diag::SourceRange loc) {

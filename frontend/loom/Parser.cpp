@@ -122,6 +122,7 @@ private:
   SourceRange range(const Token &t) { return lex_.range(t); }
   diag::DiagnosticBuilder error(DiagId id, const Token &t) { return diags_.report(id, range(t)); }
   bool unexpected(const Token &t, std::string_view expected) {
+    if (t.is(Tok::Error)) return false;  // the lexer already reported it
     error(DiagId::ParseUnexpectedToken, t).arg("token", spell(t)).arg("expected", std::string(expected));
     return false;
   }
@@ -686,14 +687,14 @@ bool Parser::parseSignature(OpState &st, const Directive &d) {
 bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   const Directive::Binding *list = nullptr;
   for (const auto &b : d.bindings)
-    if (b.elementwise) list = &b;
+    if (b.elementwise && !list) list = &b;
   std::vector<Type *> types;
   std::vector<Token> typeToks;
   size_t n = list ? bindingCount(st, list->name) : 1;
   for (size_t i = 0; i < n; ++i) {
     if (i) {
       if (!lex_.peek().is(Tok::Comma)) {
-        error(DiagId::ParseOperandCount, lex_.peek()).arg("op", std::string(st.def->name))
+        error(DiagId::ParseOperandCount, typeToks.back()).arg("op", std::string(st.def->name))
             .arg("field", std::string(list->name)).arg("count", (long long)i).arg("expected", (long long)n);
         return false;
       }

@@ -94,3 +94,20 @@ TEST(LoomLexer, Errors) {
 
 }  // namespace
 }  // namespace hrx::loom::test
+
+namespace hrx::loom::test {
+namespace {
+
+// A lexical error is reported once; the parser does not add a second error for the same token.
+TEST(LoomLexer, LexicalErrorsAreNotDoubled) {
+  EXPECT_EQ(parse("kernel.decl export(\"oops) @k() launch()\n").codes(), std::vector<std::string>{"PARSE/005"});
+  EXPECT_EQ(parse("func.def @f() {\n  % = index.constant 1 : index\n  func.return\n}\n").codes(),
+            std::vector<std::string>{"PARSE/024"});
+  EXPECT_EQ(parse("func.def @f() {\n  %a = index.constant ~1 : index\n  func.return\n}\n").codes(),
+            std::vector<std::string>{"PARSE/025"});
+  EXPECT_EQ(parse("kernel.decl export(\"\xff\") @k() launch()\n").codes(), std::vector<std::string>{"PARSE/019"});
+  EXPECT_EQ(parse("kernel.decl export(\"bad\\q\") @k() launch()\n").codes(), std::vector<std::string>{"PARSE/023"});
+}
+
+}  // namespace
+}  // namespace hrx::loom::test

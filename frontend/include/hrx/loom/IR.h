@@ -358,82 +358,86 @@ public:
   OpCode opcode() const { return opcode_; }
   const OpDef *def() const { return def_; }  // null for opaque ops
   bool isOpaque() const { return def_ == nullptr; }
-  std::string_view name() const { return name_; }
-  diag::SourceRange loc() const { return loc_; }
+  std::string_view name() const { return {name_, nameLength_}; }
+  diag::SourceRange loc() const { return {{file_, begin_}, {file_, end_}}; }
   Block *parentBlock() const { return block_; }
   Operation *parentOp() const;
   Operation *nextInBlock() const { return next_; }
   Operation *prevInBlock() const { return prev_; }
 
-  std::span<Value *const> operands() const { return operands_; }
+  std::span<Value *const> operands() const { return {operands_, count_[kOperands]}; }
   Value *operand(unsigned i) const { return operands_[i]; }
-  size_t numOperands() const { return operands_.size(); }
+  size_t numOperands() const { return count_[kOperands]; }
   // The operands of one named operand group of the op's format ("lhs", "indices", "inits").
   std::span<Value *const> operandGroup(std::string_view name) const;
   Value *operandNamed(std::string_view name) const;  // first operand of the group, or null
 
-  std::span<Value> results() const { return results_; }
+  std::span<Value> results() const { return {results_, count_[kResults]}; }
   Value *result(unsigned i) const { return &results_[i]; }
-  size_t numResults() const { return results_.size(); }
+  size_t numResults() const { return count_[kResults]; }
 
-  std::span<Attribute *const> templateParams() const { return template_; }
+  std::span<Attribute *const> templateParams() const { return {template_, count_[kTemplate]}; }
   Attribute *templateParam(unsigned i = 0) const {
-    return i < template_.size() ? template_[i] : nullptr;
+    return i < count_[kTemplate] ? template_[i] : nullptr;
   }
   // Format attributes (value, predicate, callee, sym_name, ...) and the `{...}` dictionary.
-  std::span<const NamedAttr> attributes() const { return attrs_; }
+  std::span<const NamedAttr> attributes() const { return {attrs_, count_[kAttrs]}; }
   Attribute *attr(std::string_view name) const;
   bool hasAttr(std::string_view name) const { return attr(name) != nullptr; }
   std::string_view symbolName() const;  // sym_name without '@', or empty
 
-  std::span<const Successor> successors() const { return successors_; }
+  std::span<const Successor> successors() const { return {successors_, count_[kSuccessors]}; }
   std::span<Value *const> successorOperands(unsigned i) const {
     const Successor &s = successors_[i];
-    return operands_.subspan(s.firstOperand, s.operandCount);
+    return operands().subspan(s.firstOperand, s.operandCount);
   }
 
-  std::span<Region> regions() const { return regions_; }
+  std::span<Region> regions() const { return {regions_, count_[kRegions]}; }
   Region *region(unsigned i) const { return &regions_[i]; }
-  size_t numRegions() const { return regions_.size(); }
+  size_t numRegions() const { return count_[kRegions]; }
 
-  std::span<const std::string_view> leadingComments() const { return comments_; }
+  std::span<const std::string_view> leadingComments() const { return {comments_, count_[kComments]}; }
   bool blankLineBefore() const { return blankLineBefore_; }
 
   // Opaque ops keep their canonicalized text around their regions: segment i precedes region i,
   // the last segment follows the last region.
-  std::span<const std::string_view> opaqueText() const { return opaqueText_; }
+  std::span<const std::string_view> opaqueText() const { return {opaqueText_, count_[kOpaqueText]}; }
 
   // Walks this op and every nested op in pre-order.
   template <typename Fn> void walk(Fn &&fn);
   template <typename Fn> void walk(Fn &&fn) const { const_cast<Operation *>(this)->walk(fn); }
 
   // Internal: directive operand-segment sizes and optional-group presence (set by the parser).
-  std::span<const uint32_t> segments() const { return segments_; }
+  std::span<const uint32_t> segments() const { return {segments_, count_[kSegments]}; }
   uint64_t presentGroups() const { return groups_; }
   bool implicitTerminator() const { return implicit_; }
 
 private:
   friend class IRBuilder;
   friend class Block;
-  OpCode opcode_ = OpCode::Opaque;
+  // Laid out compactly: a module holds one of these per op.
   const OpDef *def_ = nullptr;
-  std::string_view name_;
-  diag::SourceRange loc_;
+  const char *name_ = nullptr;
+  uint32_t nameLength_ = 0;
+  uint32_t file_ = 0, begin_ = 0, end_ = 0;
+  OpCode opcode_ = OpCode::Opaque;
+  bool blankLineBefore_ = false;
+  bool implicit_ = false;
   Block *block_ = nullptr;
   Operation *prev_ = nullptr;
   Operation *next_ = nullptr;
-  std::span<Value *const> operands_;
-  std::span<Value> results_;
-  std::span<Attribute *const> template_;
-  std::span<const NamedAttr> attrs_;
-  std::span<const Successor> successors_;
-  std::span<Region> regions_;
-  std::span<const std::string_view> comments_;
-  std::span<const std::string_view> opaqueText_;
-  std::span<const uint32_t> segments_;
+  Value *const *operands_ = nullptr;
+  Value *results_ = nullptr;
+  Attribute *const *template_ = nullptr;
+  const NamedAttr *attrs_ = nullptr;
+  const Successor *successors_ = nullptr;
+  Region *regions_ = nullptr;
+  const std::string_view *comments_ = nullptr;
+  const std::string_view *opaqueText_ = nullptr;
+  const uint32_t *segments_ = nullptr;
   uint64_t groups_ = 0;
-  bool blankLineBefore_ = false;
-  bool implicit_ = false;
+  enum { kOperands, kResults, kTemplate, kAttrs, kSuccessors, kRegions, kComments, kOpaqueText, kSegments, kNumCounts };
+  uint32_t count_[kNumCounts] = {};
 };
 
 inline Block::iterator &Block::iterator::operator++() {
