@@ -35,8 +35,10 @@ struct Directive {
   std::string label;       // "expected-error", "foo-note", "ERROR"
   uint32_t file = 0;       // where the directive is written
   uint32_t line = 0;
-  uint32_t targetLine = 0; // in `file`; unused with anyLocation
-  bool anyLocation = false;
+  uint32_t targetFile = 0; // where the expected diagnostic is; unused with anyLocation
+  uint32_t targetLine = 0; // unused with anyLocation or anyLine
+  bool anyLocation = false;  // @*: any file, any line, or no location
+  bool anyLine = false;      // @file:*
   unsigned min = 1, max = 1;
   std::string text;        // clang: the text; Loom: the expectation as written
   std::optional<std::regex> regex;
@@ -154,7 +156,19 @@ struct VerifyDiagnosticConsumer::Impl {
 
   SourceLocation at(size_t offset) const { return {file, static_cast<uint32_t>(offset)}; }
   uint32_t lineOf(size_t offset) const { return sm->lineColumn(at(offset)).line; }
-  bool validLine(long long line) const { return line >= 1 && line <= sm->lineCount(file); }
+  bool validLine(long long line, uint32_t inFile) const { return line >= 1 && line <= sm->lineCount(inFile); }
+  // The input named `name` in full or by a trailing path component sequence; 0 when none.
+  uint32_t findFile(std::string_view name) const {
+    uint32_t suffixMatch = 0;
+    for (uint32_t id = 1; id <= sm->fileCount(); ++id) {
+      std::string_view candidate = sm->name(id);
+      if (candidate == name) return id;
+      if (!suffixMatch && candidate.size() > name.size() && candidate.ends_with(name) &&
+          candidate[candidate.size() - name.size() - 1] == '/')
+        suffixMatch = id;
+    }
+    return suffixMatch;
+  }
 
   void scanComments();
   void parseClangDirectives(size_t begin, size_t end);
@@ -256,6 +270,7 @@ bool VerifyDiagnosticConsumer::Impl::parseClangDirective(std::string_view token,
   d.label = std::string(rest) + "-" + std::string(severityName(*kind));
   d.file = file;
   d.line = lineOf(tokenBegin);
+  d.targetFile = file;
   d.targetLine = d.line;
 
   std::string_view s = text.substr(0, end);
@@ -271,8 +286,27 @@ bool VerifyDiagnosticConsumer::Impl::parseClangDirective(std::string_view token,
     } else if (p < end && text[p] == '*') {
       ++p;
       d.anyLocation = true;
+    } else {
+      // @file:line or @file:*, for a diagnostic in another input (a header).
+      size_t colon = p;
+      while (colon < end && text[colon] != ':' && !isSpace(text[colon])) ++colon;
+      if (colon > p && colon < end && text[colon] == ':') {
+        std::string_view name = text.substr(p, colon - p);
+        d.targetFile = findFile(name);
+        if (!d.targetFile) {
+          engine->report(DiagId::VerifyMissingFile, at(p)).arg("file", std::string(name)).arg("kind", kindWord);
+          return true;
+        }
+        p = colon + 1;
+        if (p < end && text[p] == '*') {
+          ++p;
+          d.anyLine = true;
+        } else if (parseNumber(s, p, n)) {
+          target = n;
+        }
+      }
     }
-    if (!d.anyLocation && !validLine(target)) {
+    if (!d.anyLocation && !d.anyLine && !validLine(target, d.targetFile)) {
       engine->report(DiagId::VerifyMissingLine, at(p)).arg("kind", kindWord);
       return true;
     }
@@ -382,7 +416,7 @@ bool VerifyDiagnosticConsumer::Impl::parseLoomAnnotation(size_t begin, size_t en
     bool plus = p < end && text[p] == '+';
     bool sign = plus || (p < end && text[p] == '-');
     if (sign) ++p;
-    if (!sign || !parseNumber(text.substr(0, end), p, n) || !validLine(target + (plus ? 1LL : -1LL) * n)) {
+    if (!sign || !parseNumber(text.substr(0, end), p, n) || !validLine(target + (plus ? 1LL : -1LL) * n, file)) {
       engine->report(DiagId::VerifyLoomInvalidOffset, at(p)).arg("kind", kindText);
       return true;
     }
@@ -399,6 +433,7 @@ bool VerifyDiagnosticConsumer::Impl::parseLoomAnnotation(size_t begin, size_t en
   d.label = kindText;
   d.file = file;
   d.line = lineOf(wordBegin);
+  d.targetFile = file;
   d.targetLine = static_cast<uint32_t>(target);
   std::string_view expectation = text.substr(p, end - p);
   while (!expectation.empty() && isSpace(expectation.front())) expectation.remove_prefix(1);
@@ -507,7 +542,7 @@ bool VerifyDiagnosticConsumer::Impl::parseLoomAnnotation(size_t begin, size_t en
 
 bool VerifyDiagnosticConsumer::Impl::matches(const Directive &d, const Seen &s) const {
   if (d.kind != s.kind) return false;
-  if (!d.anyLocation && (s.file != d.file || s.line != d.targetLine)) return false;
+  if (!d.anyLocation && (s.file != d.targetFile || (!d.anyLine && s.line != d.targetLine))) return false;
   if (d.style == Style::Clang) {
     if (!d.regex) return s.message.find(d.text) != std::string::npos;
     std::string_view subject(s.message.data(), std::min(s.message.size(), kMaxRegexSubject));
@@ -537,11 +572,11 @@ void VerifyDiagnosticConsumer::Impl::matchAll() {
     all.push_back(&s);
   }
   static const std::vector<Seen *> kNone;
-  // Directives for a line go first so that @* directives cannot take their diagnostics.
+  // Directives for a line go first so that @* and @file:* directives cannot take their diagnostics.
   for (bool anyPass : {false, true}) {
     for (Directive &d : directives) {
-      if (d.anyLocation != anyPass) continue;
-      auto it = anyPass ? byLine.end() : byLine.find(uint64_t(d.file) << 32 | d.targetLine);
+      if ((d.anyLocation || d.anyLine) != anyPass) continue;
+      auto it = anyPass ? byLine.end() : byLine.find(uint64_t(d.targetFile) << 32 | d.targetLine);
       const std::vector<Seen *> &candidates = anyPass ? all : it == byLine.end() ? kNone : it->second;
       unsigned count = 0;
       for (auto c = candidates.begin(); count < d.max && c != candidates.end(); ++c) {
@@ -575,9 +610,11 @@ void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostrea
     for (const Directive &d : directives) {
       if (d.kind != kind || !d.missing) continue;
       if (!any) header(true), any = true;
-      os << "  File " << (d.anyLocation ? std::string("*") : std::string(sm.name(d.file))) << " Line "
-         << (d.anyLocation ? std::string("*") : std::to_string(d.targetLine));
-      if (d.anyLocation || d.targetLine != d.line) os << " (directive at " << sm.name(d.file) << ':' << d.line << ')';
+      bool anyLine = d.anyLocation || d.anyLine;
+      os << "  File " << (d.anyLocation ? std::string("*") : std::string(sm.name(d.targetFile))) << " Line "
+         << (anyLine ? std::string("*") : std::to_string(d.targetLine));
+      if (anyLine || d.targetFile != d.file || d.targetLine != d.line)
+        os << " (directive at " << sm.name(d.file) << ':' << d.line << ')';
       if (multi) os << " '" << d.label << '\'';
       os << ": " << d.text << '\n';
     }

@@ -425,6 +425,43 @@ TEST(VerifyErrors, HostileRegexesAreRejectedNotRun) {
   EXPECT_NE(errors[1].find("too long or too deeply nested"), std::string::npos);
 }
 
+TEST(VerifyFiles, DirectivesCanNameAnotherFile) {
+  SourceManager sm;
+  DiagnosticEngine engine(sm);
+  VerifyDiagnosticConsumer verify;
+  Collect collected;
+  engine.addConsumer(&verify);
+  engine.addConsumer(&collected);
+  uint32_t header = sm.addBuffer("virtual/include/w.h", "a\nb\n");
+  uint32_t main = sm.addBuffer("a.loom",
+                               "// expected-error@w.h:2 {{in the header}}\n"
+                               "// expected-warning@include/w.h:* 2 {{anywhere in it}}\n"
+                               "// expected-error@virtual/include/w.h:1 {{never}}\n"
+                               "// expected-error@x.h:1 {{x}}\n"
+                               "// expected-error@w.h:9 {{x}}\n"
+                               "// expected-error@clude/w.h:1 {{x}}\n");
+  verify.addAnnotatedFile(sm, main, engine);
+  engine.reportExternal(Severity::Error, SourceLocation{header, 2}, "in the header");
+  engine.reportExternal(Severity::Warning, SourceLocation{header, 0}, "anywhere in it", "-Wx");
+  engine.reportExternal(Severity::Warning, SourceLocation{header, 2}, "anywhere in it", "-Wx");
+  std::vector<std::string> errors;
+  for (const Diagnostic &d : collected.seen)
+    if (d.code.starts_with("VERIFY/")) errors.push_back(d.code + " " + d.message);
+  EXPECT_EQ(errors, (std::vector<std::string>{
+                        "VERIFY/009 file 'x.h' could not be located in expected string",
+                        "VERIFY/003 missing or invalid line number following '@' in expected string",
+                        "VERIFY/009 file 'clude/w.h' could not be located in expected string"}));
+  std::ostringstream os;
+  EXPECT_FALSE(verify.check(sm, os));
+  EXPECT_EQ(os.str(),
+            "error: 'expected-error' diagnostics expected but not seen:\n"
+            "  File virtual/include/w.h Line 1 (directive at a.loom:3): never\n"
+            "error: 'expected-error' diagnostics seen but not expected:\n"
+            "  File a.loom Line 4: file 'x.h' could not be located in expected string\n"
+            "  File a.loom Line 5: missing or invalid line number following '@' in expected string\n"
+            "  File a.loom Line 6: file 'clude/w.h' could not be located in expected string\n");
+}
+
 TEST(VerifyFiles, EachFileIsReadOnceAndDiagnosticsKeepTheirFile) {
   SourceManager sm;
   DiagnosticEngine engine(sm);

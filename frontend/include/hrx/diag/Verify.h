@@ -2,8 +2,9 @@
 // `expected-error {{text}}` syntax and Loom's `// ERROR@+1: DOMAIN/NNN "text"` syntax.
 //
 // Clang style (in // and /* */ comments; PREFIX is "expected" or each -verify=PREFIX):
-//   PREFIX-{error,warning,remark,note}[-re][@+N|@-N|@LINE|@*] [COUNT] {{text}}
-// where @LINE is an absolute line number and @* matches any location (or none).
+//   PREFIX-{error,warning,remark,note}[-re][@+N|@-N|@LINE|@FILE:LINE|@FILE:*|@*] [COUNT] {{text}}
+// where @LINE is an absolute line number, FILE names another input (in full or by its trailing
+// path components) and @* matches any location (or none).
 //   PREFIX-no-diagnostics
 // COUNT is N, N+, N-M or +. Text matches as a substring; with -re the parts in {{...}} are POSIX
 // extended regular expressions and the rest is literal. \n in the text stands for a newline.
