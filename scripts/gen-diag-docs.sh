@@ -9,7 +9,11 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_BUILD_TYPE="${HRX_BUILD_TYPE:-Release}" \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 >/dev/null
 fi
-cmake --build "$build" --target hrx-diag-docs >/dev/null
+if ! log=$(cmake --build "$build" --target hrx-diag-docs 2>&1); then
+  echo "$log" >&2
+  echo "gen-diag-docs: building hrx-diag-docs in $build failed" >&2
+  exit 1
+fi
 tmp=$(mktemp "$root/docs/.diagnostics.md.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 "$build/bin/hrx-diag-docs" > "$tmp"
