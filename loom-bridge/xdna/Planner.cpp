@@ -65,7 +65,8 @@ struct TileUsage {
   std::array<unsigned, 9> masters{};
   std::array<unsigned, 9> slaves{};
   std::vector<uint32_t> slots;  // plan slot indices owned here, in channel order
-  std::vector<uint32_t> flows;  // graph flows that use the tile (for notes)
+  std::vector<uint32_t> flows;   // graph flows with slots, locks or DMA here (for notes)
+  std::vector<uint32_t> routed;  // graph flows whose streams pass through the switch
 };
 
 struct TileLess {
@@ -114,7 +115,7 @@ private:
   void layoutSlots();
   BindingTransfer transferFor(const FlowEnd &end, uint32_t lane) const;
   std::optional<BdPattern> shimPattern(const BindingTransfer &transfer, uint32_t flow);
-  diag::DiagnosticBuilder reportAtTile(DiagId id, const TileUsage &usage);
+  diag::DiagnosticBuilder reportAtTile(DiagId id, std::vector<uint32_t> flows);
 
   const PipelineGraph &graph_;
   unsigned columns_;
@@ -722,6 +723,8 @@ SwitchPort ArrayPlanner::hop(uint32_t channel, TileCoord &at, SwitchPort source,
     break;
   }
   TileUsage &there = usage_[next];
+  here.routed.push_back(specs_[channel].flow);
+  there.routed.push_back(specs_[channel].flow);
   // A link uses master `index` here and slave `index` on the neighbour.
   uint32_t index = std::max(here.masters[unsigned(out)], there.slaves[unsigned(opposite(out))]);
   here.masters[unsigned(out)] = index + 1;
@@ -761,8 +764,7 @@ void ArrayPlanner::layoutSlots() {
 
 // Reports a tile's shortfall at the last flow that uses the tile (the one that tipped it over),
 // with a note at every other flow that shares it.
-diag::DiagnosticBuilder ArrayPlanner::reportAtTile(DiagId id, const TileUsage &usage) {
-  std::vector<uint32_t> flows = usage.flows;
+diag::DiagnosticBuilder ArrayPlanner::reportAtTile(DiagId id, std::vector<uint32_t> flows) {
   std::sort(flows.begin(), flows.end());
   flows.erase(std::unique(flows.begin(), flows.end()), flows.end());
   SourceRange at = flows.empty() ? graph_.loc : graph_.flows[flows.back()].loc;
@@ -782,7 +784,7 @@ bool ArrayPlanner::checkResources() {
     auto check = [&](DiagId id, uint64_t needed, uint64_t available) {
       if (needed <= available)
         return;
-      auto builder = reportAtTile(id, u);
+      auto builder = reportAtTile(id, u.flows);
       builder.arg("column", (long long)tile.column)
           .arg("row", (long long)tile.row)
           .arg("needed", (long long)needed)
@@ -805,7 +807,7 @@ bool ArrayPlanner::checkResources() {
             std::tuple{u.mm2s, res.mm2sChannels, "memory-to-stream"}}) {
         if (count <= supply)
           continue;
-        reportAtTile(DiagId::XdnaDmaChannelsExhausted, u)
+        reportAtTile(DiagId::XdnaDmaChannelsExhausted, u.flows)
             .arg("where", "tile " + tileText(tile))
             .arg("needed", (long long)count)
             .arg("direction", name)
@@ -819,7 +821,7 @@ bool ArrayPlanner::checkResources() {
         unsigned available = master ? res.ports.masters[b] : res.ports.slaves[b];
         if (needed <= available)
           continue;
-        reportAtTile(DiagId::XdnaStreamPortsExhausted, u)
+        reportAtTile(DiagId::XdnaStreamPortsExhausted, u.routed)
             .arg("column", (long long)tile.column)
             .arg("row", (long long)tile.row)
             .arg("needed", (long long)needed)
