@@ -15,7 +15,12 @@
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
-#define __launch_bounds__(max_threads) [[loom::workgroup_size(max_threads, 1, 1)]]
+// An upper bound on the workgroup size, as in HIP (not a fixed size: that is loom::workgroup_size).
+#if defined(__HRX_TARGET_AMDGPU__)
+#define __launch_bounds__(max_threads) __attribute__((amdgpu_flat_work_group_size(1, max_threads)))
+#else
+#define __launch_bounds__(max_threads)
+#endif
 // Workgroup (LDS) memory: one instance per workgroup, uninitialised as in HIP.
 #if defined(__HRX_TARGET_AMDGPU__)
 #define __shared__ static __attribute__((address_space(3), loader_uninitialized))
