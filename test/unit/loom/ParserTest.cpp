@@ -204,3 +204,35 @@ TEST(LoomParser, GarbageNeverCrashes) {
 
 }  // namespace
 }  // namespace hrx::loom::test
+
+namespace hrx::loom::test {
+namespace {
+
+TEST(LoomParser, ExtraSpellingsPrintCanonically) {
+  Parsed p = parse("aie2p.target<array> @a trace=true\n"
+                   "func.def @f(%n: index) -> (index) {\n"
+                   "  %v = index.add %n, %n : index loc(\"f.loom\":3:8)\n"
+                   "  func.return %v : index\n"
+                   "}\n");
+  ASSERT_TRUE(p.verified) << p.messages();
+  EXPECT_EQ(p.print(), "aie2p.target<array> @a {trace = true}\n"
+                       "func.def @f(%n: index) -> (index) {\n"
+                       "  %v = index.add %n, %n : index\n"
+                       "  func.return %v : index\n"
+                       "}\n");
+  EXPECT_TRUE(p.module->lookupSymbol("a")->attr("trace")->boolean());
+}
+
+TEST(LoomParser, TypesAreUniquedPerValue) {
+  Parsed p = parse("func.decl @f(%m: index, %n: index, %a: view<[%m]xf32>, %b: view<[%m]xf32>, %c: view<[%n]xf32>,"
+                   " %d: tensor<4xf32, #enc<k=1>>, %e: tensor<4xf32, #enc<k=1>>)\n");
+  ASSERT_TRUE(p.verified) << p.messages();
+  Block *sig = p.module->lookupSymbol("f")->region(0)->entryBlock();
+  EXPECT_EQ(sig->argument(2)->type(), sig->argument(3)->type());
+  EXPECT_NE(sig->argument(2)->type(), sig->argument(4)->type());
+  EXPECT_EQ(sig->argument(2)->type()->str(), sig->argument(4)->type()->str().replace(7, 1, "m"));
+  EXPECT_EQ(sig->argument(5)->type(), sig->argument(6)->type());
+}
+
+}  // namespace
+}  // namespace hrx::loom::test
