@@ -138,10 +138,6 @@ unsigned Npu5Model::firstBdForChannel(TileKind kind, unsigned channel) {
   return kind == TileKind::MemTile ? (channel % 2) * kMemTileBdsPerParity : 0;
 }
 
-unsigned Npu5Model::bdsForChannel(TileKind kind) {
-  return kind == TileKind::MemTile ? kMemTileBdsPerParity : resources(kind).bufferDescriptors;
-}
-
 std::string_view portBundleName(PortBundle bundle) {
   switch (bundle) {
   case PortBundle::Dma:

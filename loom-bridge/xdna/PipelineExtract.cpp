@@ -296,7 +296,6 @@ bool Extractor::stage(const Operation &op, bool reduce) {
   GraphWorker worker;
   worker.group = g;
   worker.entry = callee;
-  worker.stages = {callee};
   worker.codeBytes = estimateCodeBytes(program_, callee);
   worker.loc = op.loc();
   uint32_t iterations = 0;
@@ -308,14 +307,11 @@ bool Extractor::stage(const Operation &op, bool reduce) {
     if (map == LaneMap::Gather && s->end.kind != FlowEnd::Kind::Worker)
       return unsupported(op.loc(), "a reduce partial that does not come from a stage");
     connect(*s, FlowEnd::worker(w, uint32_t(worker.ports.size())), map, op.loc());
-    for (uint32_t lane = 0; lane < lanes; ++lane) {
-      GraphPort p;
-      p.direction = PortDirection::Input;
-      p.flow = uint32_t(graph_.flows.size() - 1);
-      p.sourceLane = lane;
-      p.recordBytes = s->recordBytes;
-      worker.ports.push_back(p);
-    }
+    GraphPort p;  // one per source lane for a gather
+    p.direction = PortDirection::Input;
+    p.flow = uint32_t(graph_.flows.size() - 1);
+    p.recordBytes = s->recordBytes;
+    worker.ports.insert(worker.ports.end(), lanes, p);
     if (iterations && iterations != s->recordsPerLane)
       return unsupported(op.loc(), "stage inputs with different record counts (" + std::to_string(iterations) +
                                        " and " + std::to_string(s->recordsPerLane) + ")");

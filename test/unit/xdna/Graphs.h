@@ -68,7 +68,6 @@ inline PipelineGraph copyGraph(uint32_t packets) {
   g.groups = {{1, {}}};
   GraphWorker w;
   w.entry = "copy_record";
-  w.stages = {"copy_record"};
   w.iterations = packets;
   w.codeBytes = 512;
   w.ports = {port(PortDirection::Input, 0, 4096), port(PortDirection::Output, 1, 4096)};
@@ -90,7 +89,6 @@ inline PipelineGraph batchedGemmGraph(uint32_t batch) {
   g.groups = {{1, {}}};
   GraphWorker w;
   w.entry = "gemm_record";
-  w.stages = {"gemm_record"};
   w.iterations = batch;
   w.codeBytes = 2048;
   w.ports = {port(PortDirection::Input, 0, 128), port(PortDirection::Input, 1, 128),
@@ -115,16 +113,13 @@ inline PipelineGraph splitKGraph() {
   GraphWorker mma;
   mma.group = 0;
   mma.entry = "mma_partial";
-  mma.stages = {"mma_partial"};
   mma.ports = {port(PortDirection::Input, 0, 128), port(PortDirection::Input, 1, 128),
                port(PortDirection::Output, 2, 256)};
   GraphWorker reduce;
   reduce.group = 1;
   reduce.entry = "reduce_bias";
-  reduce.stages = {"reduce_bias"};
   reduce.ports = {port(PortDirection::Input, 2, 256), port(PortDirection::Input, 2, 256),
                   port(PortDirection::Input, 3, 256), port(PortDirection::Output, 4, 256)};
-  reduce.ports[1].sourceLane = 1;
   g.workers = {mma, reduce};
   GraphFlow gather = flow(FlowEnd::worker(0, 2), FlowEnd::worker(1, 0), 256, "tile<8x8xf32>");
   gather.map = LaneMap::Gather;

@@ -158,7 +158,6 @@ TEST(Planner, OneColumnReducerSitsBetweenItsLanes) {
   g.workers[0].ports = {port(format::PortDirection::Input, 0, 128), port(format::PortDirection::Output, 1, 256)};
   g.workers[1].ports = {port(format::PortDirection::Input, 1, 256), port(format::PortDirection::Input, 1, 256),
                         port(format::PortDirection::Output, 2, 256)};
-  g.workers[1].ports[1].sourceLane = 1;
   GraphFlow gather = flow(FlowEnd::worker(0, 1), FlowEnd::worker(1, 0), 256, "tile<8x8xf32>");
   gather.map = LaneMap::Gather;
   g.flows = {g.flows[0], gather,

@@ -43,10 +43,8 @@ PipelineGraph randomGraph(std::mt19937 &rng) {
     w.entry = "stage" + std::to_string(s);
     w.iterations = records;
     uint32_t inputs = gather ? lanes : 1;
-    for (uint32_t i = 0; i < inputs; ++i) {
+    for (uint32_t i = 0; i < inputs; ++i)
       w.ports.push_back(port(PortDirection::Input, uint32_t(g.flows.size() - 1), recordBytes));
-      w.ports.back().sourceLane = i;
-    }
     w.ports.push_back(port(PortDirection::Output, uint32_t(g.flows.size()), recordBytes));
     if (gather)
       g.flows.back().map = LaneMap::Gather;

@@ -82,10 +82,8 @@ public:
   static constexpr unsigned kMaxContextColumns = 8;
   static constexpr unsigned kMaxBindingsPerCommand = 5;
   static constexpr uint32_t kMaxCommandBytes = 32 * 1024;
-  static constexpr uint32_t kInstructionAlignment = 32768;  // npu5-hardware §4.3
   static constexpr unsigned kMaxLockValue = 63;              // compiler lock range 0..63, §2.2
   static constexpr unsigned kMaxRepeatCount = 256;           // 8-bit repeat_count field, §2.4
-  static constexpr uint64_t kMaxShimAddress = (uint64_t(1) << 48) - 1;  // §2.4
 
   // Ring-slot layout in a compute tile's data memory (loom-language §9.2): slots sit at bank
   // strides when they fit, and a stack/private reserve stays free.
@@ -104,9 +102,7 @@ public:
   static constexpr uint32_t kDeviceProfileRevision = 1;
   static constexpr uint64_t kFirmwareAbiId = 0x4E5055320006000Cull;    // "NPU2" 6.12
   static constexpr uint32_t kTargetGeneration = 3;                     // AIE2P
-  static constexpr uint8_t kTransactionDeviceGeneration = 4;           // hrx-product §1.5
   static constexpr std::string_view kProfileName = "amd.xdna.strix_halo.17f0_11";
-  static constexpr std::string_view kPciId = "17f0 rev 0x11";
 
   static TileKind kindOfRow(unsigned row);
   static const TileResources &resources(TileKind kind);
@@ -114,9 +110,6 @@ public:
 
   static bool isValidContextWidth(unsigned columns) {
     return columns >= kMinContextColumns && columns <= kMaxContextColumns;
-  }
-  static bool contains(TileCoord tile, unsigned columns) {
-    return tile.column < columns && tile.row < kRows;
   }
   static unsigned computeTiles(unsigned columns) { return columns * kComputeRowsPerColumn; }
 
@@ -130,7 +123,6 @@ public:
   static bool isBdAccessible(TileKind kind, unsigned channel, unsigned bd);
   // The first BD a channel may use (the partition base on memory tiles).
   static unsigned firstBdForChannel(TileKind kind, unsigned channel);
-  static unsigned bdsForChannel(TileKind kind);
 
   // Tile register address (col << 25) | (row << 20) | offset (npu5-hardware §2.1).
   static uint64_t registerAddress(TileCoord tile, uint32_t offset) {

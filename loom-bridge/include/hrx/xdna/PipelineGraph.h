@@ -35,12 +35,11 @@ struct GraphGroup {
   diag::SourceRange loc;
 };
 
-// One callee argument of a group's worker. Input/Output ports are fed by `flow`; a reduce's
-// partial ports name the source lane they gather from.
+// One callee argument of a group's worker. Input/Output ports are fed by `flow` (a reduce's
+// partial ports, one per source lane, all name the gathered flow).
 struct GraphPort {
   PortDirection direction = PortDirection::Input;
   std::optional<uint32_t> flow;
-  uint32_t sourceLane = 0;  // only for a reduce's partial inputs (LaneMap::Gather)
   uint32_t recordBytes = 0;
   uint32_t period = 1;
 };
@@ -49,7 +48,6 @@ struct GraphPort {
 struct GraphWorker {
   uint32_t group = 0;
   std::string entry;                     // host symbol suffix ("copy_record", "split_k$group$1")
-  std::vector<std::string> stages;       // callees fused into the entry, in program order
   uint32_t iterations = 1;               // entry calls per invocation
   uint32_t codeBytes = 0;                // program-memory estimate (no native code exists)
   std::vector<GraphPort> ports;
