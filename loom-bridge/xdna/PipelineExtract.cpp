@@ -100,6 +100,15 @@ std::optional<PipelineGraph> Extractor::run() {
     access_.push_back(0);
   }
   bool ok = true;
+  // hrx-product §1.4: an NPU launch list holds only used buffers (the runtime's contract
+  // check has no slot for an unused one).
+  for (const GraphBinding &b : graph_.bindings)
+    if (!b.used) {
+      diags_.report(DiagId::XdnaUnsupportedConstruct, b.loc)
+          .arg("construct", "an unused launch buffer (" + b.name + ")")
+          .note(pipeline_.loc(), "an NPU launch list holds only the buffers the pipeline uses; remove it");
+      ok = false;
+    }
   const loom::Region *body = pipeline_.numRegions() ? pipeline_.region(0) : nullptr;
   if (!body || !body->entryBlock())
     return std::nullopt;
