@@ -118,8 +118,7 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
     return result;
   }
   for (const Target &target : targets)
-    if (!bridge::createBackend(target.kind))
-      diags.report(diag::DiagId::LinkNoBackend, {}).arg("target", target.name());
+    if (!bridge::createBackend(target.kind)) notImplemented(diags, "code generation for target '" + target.name() + "'");
   if (failed()) return result;
 
   std::unique_ptr<bridge::Program> program = bridge::buildProgram(std::move(modules), cxx_, resolved, diags);

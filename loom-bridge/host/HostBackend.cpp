@@ -146,6 +146,12 @@ bool isStageCandidate(const loom::Operation &def) {
   return true;
 }
 
+void reportHostCodeError(const HostCodeError &error, diag::DiagnosticEngine &diags) {
+  diags.report(error.inLinker ? diag::DiagId::LinkLinkerFailed : diag::DiagId::LinkCodegenFailed, {})
+      .arg("target", "host")
+      .arg("message", error.message);
+}
+
 }  // namespace
 
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
@@ -200,7 +206,7 @@ std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const 
   if (!module) return std::nullopt;
   auto so = hostSharedObject(*module, options);
   if (!so) {
-    diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "host").arg("message", so.error());
+    reportHostCodeError(so.error(), diags);
     return std::nullopt;
   }
   return std::move(*so);
@@ -237,7 +243,10 @@ public:
     case EmitKind::Object:
     case EmitKind::Artifact: {
       auto so = hostSharedObject(*module, options);
-      if (!so) return fail(so.error());
+      if (!so) {
+        reportHostCodeError(so.error(), diags);
+        return std::nullopt;
+      }
       return std::move(*so);
     }
     default:

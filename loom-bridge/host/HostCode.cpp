@@ -81,15 +81,18 @@ std::expected<std::string, std::string> hostAssembly(llvm::Module &module, const
   return std::string(text->begin(), text->end());
 }
 
-std::expected<std::vector<uint8_t>, std::string> hostSharedObject(llvm::Module &module,
-                                                                   const HostCodeOptions &options) {
+std::expected<std::vector<uint8_t>, HostCodeError> hostSharedObject(llvm::Module &module,
+                                                                     const HostCodeOptions &options) {
   auto machine = hostMachine(options);
-  if (!machine) return std::unexpected(machine.error());
-  if (auto prepared = prepare(module, **machine, options); !prepared) return std::unexpected(prepared.error());
+  if (!machine) return std::unexpected(HostCodeError{false, machine.error()});
+  if (auto prepared = prepare(module, **machine, options); !prepared)
+    return std::unexpected(HostCodeError{false, prepared.error()});
   auto object = emitModule(module, **machine, EmitFile::Object);
-  if (!object) return std::unexpected(object.error());
-  return linkElf({"-shared", "-z", "noexecstack", "--build-id=none", "--hash-style=gnu", "-soname", "hrx-host.so"},
-                 {*object});
+  if (!object) return std::unexpected(HostCodeError{false, object.error()});
+  auto linked = linkElf({"-shared", "-z", "noexecstack", "--build-id=none", "--hash-style=gnu", "-soname", "hrx-host.so"},
+                        {*object});
+  if (!linked) return std::unexpected(HostCodeError{true, linked.error()});
+  return std::move(*linked);
 }
 
 }  // namespace hrx::bridge

@@ -34,7 +34,7 @@ std::vector<uint8_t> buildBuiltinsLibrary() {
     b.CreateRetVoid();
   }
   auto so = hostSharedObject(module, {});
-  EXPECT_TRUE(so.has_value()) << (so ? "" : so.error());
+  EXPECT_TRUE(so.has_value()) << (so ? std::string() : so.error().message);
   return so ? *so : std::vector<uint8_t>{};
 }
 

@@ -18,11 +18,17 @@ struct HostCodeOptions {
   unsigned optLevel = 2;
 };
 
+// Why host code generation failed: in LLVM (LINK/004) or in the lld link (LINK/005).
+struct HostCodeError {
+  bool inLinker = false;
+  std::string message;
+};
+
 // Prepares `module` for the host (triple, data layout, builtins, the hrx.abi_version symbol),
 // runs the optimization pipeline and returns its assembly text or linked shared object.
 std::expected<std::string, std::string> hostAssembly(llvm::Module &module, const HostCodeOptions &options);
-std::expected<std::vector<uint8_t>, std::string> hostSharedObject(llvm::Module &module,
-                                                                   const HostCodeOptions &options);
+std::expected<std::vector<uint8_t>, HostCodeError> hostSharedObject(llvm::Module &module,
+                                                                     const HostCodeOptions &options);
 
 // Prepares and optimizes `module` for the host without generating code (for --emit=llvm).
 std::expected<void, std::string> optimizeForHost(llvm::Module &module, const HostCodeOptions &options);
