@@ -123,6 +123,8 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
 
   std::unique_ptr<bridge::Program> program = bridge::buildProgram(std::move(modules), cxx_, resolved, diags);
   if (!program) return result;
+  for (const cxx::ImportedUnit &unit : program->cxxUnits)
+    result.filesRead.insert(result.filesRead.end(), unit.filesRead.begin(), unit.filesRead.end());
   if (program->contracts.size() == 1) {
     result.contractJson = program->contracts.front().toJson();
   } else {
@@ -136,7 +138,8 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
     return result;
   }
   std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front().kind);
-  bridge::BackendRequest backendRequest{*program, targets.front(), request.options, request.emit};
+  bridge::BackendRequest backendRequest{*program, targets.front(), request.options, request.emit,
+                                        request.specialization};
   std::optional<std::vector<uint8_t>> bytes = backend->emit(backendRequest, diags);
   if (!bytes || failed()) return result;
   result.bytes = std::move(*bytes);

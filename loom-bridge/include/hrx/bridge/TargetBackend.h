@@ -24,6 +24,9 @@ struct BackendRequest {
   const Target &target;
   const CompilerOptions &options;
   EmitKind emit;
+  // The request's specialization (symbol, configuration as given, report mode): part of the
+  // artifact's identity together with the target and the processor mode.
+  const Specialization &specialization;
 };
 
 class TargetBackend {
