@@ -606,6 +606,11 @@ private:
     if (isBfp16ebs8(lhs.encoding) || isBfp16ebs8(rhs.encoding)) {
       if (!isBfp16ebs8(lhs.encoding) || !isBfp16ebs8(rhs.encoding) || !accVector->getElementType()->isFloatTy())
         unsupported(op, "a bfp16ebs8 MMA needs both operands encoded and an f32 accumulator");
+      auto payloadFits = [&](const char *group, int64_t values) {
+        return values % 8 == 0 && op.operandNamed(group)->type()->staticElementCount() == values / 8 * 9;
+      };
+      if (!payloadFits("lhs", m * k) || !payloadFits("rhs", k * n))
+        unsupported(op, "the bfp16ebs8 payloads must hold the m×k and k×n fragments in whole blocks of 8");
       auto spill = [&](llvm::Value *v) {
         llvm::AllocaInst *slot = entryAlloca(v->getType());
         b.CreateStore(v, slot);

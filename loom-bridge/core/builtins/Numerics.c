@@ -63,20 +63,27 @@ static double block_scale(uint8_t exponent) {
   return scale;
 }
 
-static double decode(const uint8_t *payload, uint32_t element) {
-  const uint8_t *block = payload + (element / HRX_BFP_BLOCK) * (1 + HRX_BFP_BLOCK);
-  return (double)(int8_t)block[1 + element % HRX_BFP_BLOCK] * block_scale(block[0]);
+static void decode_all(const uint8_t *payload, uint32_t count, double *out) {
+  for (uint32_t b = 0; b < count / HRX_BFP_BLOCK; ++b) {
+    const uint8_t *block = payload + b * (1 + HRX_BFP_BLOCK);
+    double scale = block_scale(block[0]);
+    for (int i = 0; i < HRX_BFP_BLOCK; ++i) out[b * HRX_BFP_BLOCK + i] = (double)(int8_t)block[1 + i] * scale;
+  }
 }
 
 /* out[r][c] = acc[r][c] + sum_k lhs[r][k] * rhs[k][c] over bfp16ebs8 operands (lhs m x k and rhs
- * k x n, both row-major, blocks of 8 consecutive elements). The products are exact; they are
- * summed in f64 in increasing k, the accumulator added last, and the sum rounded once to f32. */
+ * k x n, both row-major, blocks of 8 consecutive elements; the lowering guarantees m*k and k*n
+ * are multiples of 8). The products are exact; they are summed in f64 in increasing k, the
+ * accumulator added last, and the sum rounded once to f32. */
 void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *acc, float *out,
                          uint32_t m, uint32_t n, uint32_t k) {
+  double a[m * k], b[k * n];
+  decode_all(lhs, m * k, a);
+  decode_all(rhs, k * n, b);
   for (uint32_t r = 0; r < m; ++r)
     for (uint32_t c = 0; c < n; ++c) {
       double sum = 0.0;
-      for (uint32_t i = 0; i < k; ++i) sum += decode(lhs, r * k + i) * decode(rhs, i * n + c);
+      for (uint32_t i = 0; i < k; ++i) sum += a[r * k + i] * b[i * n + c];
       out[r * n + c] = (float)(sum + (double)acc[r * n + c]);
     }
 }
