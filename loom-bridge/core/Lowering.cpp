@@ -140,6 +140,157 @@ public:
     return t;
   }
 
+  static bool isBarrier(const Operation &op) { return op.name() == "kernel.barrier"; }
+
+  // Ops whose effects or results depend on memory: they run only in their own phase, and their
+  // results that later phases use are kept per work-item in the spill area.
+  static bool isEffectful(const Operation &op) {
+    std::string_view n = op.name();
+    return n.starts_with("view.load") || n.starts_with("view.store") || n.starts_with("vector.load") ||
+           n.starts_with("vector.store") || n.starts_with("vector.fragment.load") || n.starts_with("vector.fragment.store") ||
+           n.starts_with("scf.") || n == "func.call" || n == "buffer.alloca" || n.starts_with("view.atomic");
+  }
+
+  std::optional<Lowering::KernelPhases> kernelPhases(const Operation &def, const KernelCoordinates &coordinates) {
+    const loom::Region &body = *def.region(1);
+    if (body.blocks().size() != 1) {
+      diags_.report(diag::DiagId::LinkUnsupportedOp, def.loc())
+          .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "barriers need a single-block kernel body");
+      return std::nullopt;
+    }
+    const loom::Block &block = *body.entryBlock();
+    // Phase of each top-level op; barriers nested in control flow cannot be split at.
+    std::unordered_map<const Operation *, unsigned> phase;
+    unsigned phases = 0;
+    for (const Operation &op : block) {
+      if (isBarrier(op)) ++phases;
+      phase[&op] = phases;
+      bool nested = false;
+      op.walk([&](const Operation &inner) { nested |= &inner != &op && isBarrier(inner); });
+      if (nested) {
+        diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+            .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
+        return std::nullopt;
+      }
+    }
+    // Spill slots: results of effectful top-level ops that a later phase uses.
+    const llvm::DataLayout &layout = module_.getDataLayout();
+    std::unordered_map<const Value *, uint64_t> slots;
+    std::unordered_map<const Operation *, unsigned> shared;
+    Lowering::KernelPhases result;
+    for (const Operation &op : block) {
+      if (op.name() == "buffer.alloca" && op.templateParam(0) && op.templateParam(0)->str() == "workgroup") {
+        std::optional<int64_t> bytes = program_.evaluateInteger(op.operandNamed("size"));
+        int64_t align = ir::integerAttr(op, "align").value_or(16);
+        if (!bytes || *bytes <= 0 || align <= 0 || (align & (align - 1))) {
+          diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+              .arg("op", "buffer.alloca").arg("target", target_).arg("reason", "workgroup allocations need a constant size and a power-of-two alignment");
+          return std::nullopt;
+        }
+        shared[&op] = unsigned(result.sharedAllocations.size());
+        result.sharedAllocations.emplace_back(uint64_t(*bytes), uint64_t(align));
+        continue;
+      }
+      if (!isEffectful(op)) continue;
+      for (unsigned i = 0; i < op.numResults(); ++i) {
+        const Value *v = op.result(i);
+        // Any use may be rematerialized in a later phase (through pure ops), so every used
+        // result of an effectful op keeps a slot.
+        bool usedLater = false;
+        for (const Operation &later : block)
+          if (&later != &op)
+            later.walk([&](const Operation &user) {
+              for (const Value *operand : user.operands()) usedLater |= operand == v;
+            });
+        if (!usedLater) continue;
+        llvm::Type *type = valueType(*v->type(), &op);
+        if (!type) return std::nullopt;
+        result.spillBytes = llvm::alignTo(result.spillBytes, 16);
+        slots[v] = result.spillBytes;
+        result.spillBytes += layout.getTypeAllocSize(type);
+      }
+    }
+    result.spillBytes = llvm::alignTo(std::max<uint64_t>(result.spillBytes, 1), 16);
+    std::vector<llvm::Type *> params = coordinates.leadingParameters(context_);
+    size_t leading = params.size();
+    llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
+    params.push_back(ptr);
+    params.push_back(ptr);
+    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(paramType(*t, def));
+    for (llvm::Type *p : params)
+      if (!p) return std::nullopt;
+    for (unsigned p = 0; p <= phases; ++p) {
+      auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false),
+                                       llvm::GlobalValue::InternalLinkage,
+                                       "loom.kernel." + std::string(def.symbolName()) + ".phase" + std::to_string(p), module_);
+      f->addFnAttr(llvm::Attribute::AlwaysInline);
+      if (!lowerPhase(def, p, *f, leading, coordinates, phase, slots, shared, result.spillBytes)) return std::nullopt;
+      result.phases.push_back(f);
+    }
+    return result;
+  }
+
+  bool lowerPhase(const Operation &def, unsigned p, llvm::Function &f, size_t leading, const KernelCoordinates &coordinates,
+                  std::unordered_map<const Operation *, unsigned> &phase,
+                  const std::unordered_map<const Value *, uint64_t> &slots,
+                  const std::unordered_map<const Operation *, unsigned> &shared, uint64_t spillBytes) {
+    FunctionState state;
+    state.function = &f;
+    state.coordinates = &coordinates;
+    FunctionState *outer = fn_;
+    fn_ = &state;
+    llvm::IRBuilder<> builder(context_);
+    llvm::IRBuilder<> *outerBuilder = b_;
+    b_ = &builder;
+    bool ok = true;
+    try {
+      llvm::IRBuilder<> &b = builder;
+      b.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", &f));
+      const loom::Block &block = *def.region(1)->entryBlock();
+      std::span<Value *const> args = block.arguments();
+      for (size_t i = 0; i < args.size(); ++i) state.values[args[i]].value = f.getArg(unsigned(leading + 2 + i));
+      // This work-item's spill slots: spill + linear id * spillBytes.
+      llvm::Value *linear = b.CreateAdd(
+          b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, "workitem.id", 2), coordinates.coordinate(b, f, "workgroup.size", 1)),
+                                  coordinates.coordinate(b, f, "workitem.id", 1)),
+                      coordinates.coordinate(b, f, "workgroup.size", 0)),
+          coordinates.coordinate(b, f, "workitem.id", 0));
+      llvm::Value *mine = b.CreateGEP(b.getInt8Ty(), f.getArg(unsigned(leading)), b.CreateMul(linear, i64(int64_t(spillBytes))));
+      llvm::Value *sharedArray = f.getArg(unsigned(leading + 1));
+      bool returned = false;
+      for (const Operation &op : block) {
+        unsigned q = phase[&op];
+        if (q > p) break;
+        if (isBarrier(op)) continue;
+        if (auto s = shared.find(&op); s != shared.end()) {
+          set(op, 0, b.CreateAlignedLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8)));
+          continue;
+        }
+        if (q < p && isEffectful(op)) {
+          for (unsigned i = 0; i < op.numResults(); ++i)
+            if (auto slot = slots.find(op.result(i)); slot != slots.end()) {
+              llvm::Type *type = valueType(*op.result(i)->type(), &op);
+              set(op, i, b.CreateAlignedLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16)));
+            }
+          continue;
+        }
+        if (op.name() == "kernel.return") returned = true;
+        lowerOp(op);  // this phase's ops, and earlier phases' pure ops (rematerialized)
+        if (q == p)
+          for (unsigned i = 0; i < op.numResults(); ++i)
+            if (auto slot = slots.find(op.result(i)); slot != slots.end())
+              b.CreateAlignedStore(get(op.result(i)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16));
+      }
+      if (!returned) b.CreateRetVoid();
+    } catch (const LoweringError &) {
+      f.deleteBody();
+      ok = false;
+    }
+    fn_ = outer;
+    b_ = outerBuilder;
+    return ok;
+  }
+
 private:
   llvm::ArrayType *configType() { return llvm::ArrayType::get(llvm::Type::getInt64Ty(context_), 6); }
 
@@ -1006,6 +1157,17 @@ Lowering::~Lowering() = default;
 llvm::Function *Lowering::function(const loom::Operation &funcDef) { return impl_->function(funcDef); }
 llvm::Function *Lowering::kernelItem(const loom::Operation &kernelDef, const KernelCoordinates &coordinates) {
   return impl_->kernelItem(kernelDef, coordinates);
+}
+bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
+  bool found = false;
+  if (kernelDef.numRegions() > 1)
+    for (const loom::Block *block : kernelDef.region(1)->blocks())
+      for (const loom::Operation &op : *block) op.walk([&](const loom::Operation &inner) { found |= inner.name() == "kernel.barrier"; });
+  return found;
+}
+std::optional<Lowering::KernelPhases> Lowering::kernelPhases(const loom::Operation &kernelDef,
+                                                             const KernelCoordinates &coordinates) {
+  return impl_->kernelPhases(kernelDef, coordinates);
 }
 llvm::Function *Lowering::kernelConfig(const loom::Operation &kernelDef) { return impl_->kernelConfig(kernelDef); }
 llvm::Type *Lowering::parameterType(const loom::Type &type) { return impl_->valueType(type, nullptr); }

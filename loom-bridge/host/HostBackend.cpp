@@ -117,6 +117,47 @@ void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, c
   b.CreateRetVoid();
 }
 
+// "hrx.kernel.<sym>" for a kernel with barriers: each phase runs over every work-item before the
+// next phase starts; values crossing a barrier live in a per-item spill area, workgroup
+// allocations in storage shared by the whole workgroup.
+void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, size_t launchArgs, const std::string &symbol) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  llvm::Value *dispatch = entry->getArg(0);
+  llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
+  llvm::Value *sizes[3];
+  for (unsigned d = 0; d < 3; ++d) sizes[d] = loadDispatchField(b, dispatch, kWorkgroupSizeOffset, d);
+  llvm::Value *items = b.CreateMul(b.CreateMul(sizes[0], sizes[1]), sizes[2]);
+  llvm::AllocaInst *spill = b.CreateAlloca(b.getInt8Ty(), b.CreateMul(items, b.getInt64(plan.spillBytes)));
+  spill->setAlignment(llvm::Align(16));
+  llvm::AllocaInst *shared = b.CreateAlloca(ptr, b.getInt64(std::max<size_t>(plan.sharedAllocations.size(), 1)));
+  for (size_t i = 0; i < plan.sharedAllocations.size(); ++i) {
+    llvm::AllocaInst *storage = b.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), plan.sharedAllocations[i].first));
+    storage->setAlignment(llvm::Align(plan.sharedAllocations[i].second));
+    b.CreateAlignedStore(storage, b.CreateConstInBoundsGEP1_64(ptr, shared, i), llvm::Align(8));
+  }
+  std::vector<llvm::Value *> args = {dispatch, nullptr, nullptr, nullptr, spill, shared};
+  const size_t leading = args.size();
+  llvm::Function &first = *plan.phases.front();
+  for (size_t i = 0; i < launchArgs; ++i) {
+    llvm::Value *slot = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, argv, i), llvm::Align(8));
+    llvm::Type *type = first.getArg(unsigned(leading + i))->getType();
+    args.push_back(type->isPointerTy() ? slot : b.CreateLoad(type, slot));
+  }
+  for (llvm::Function *phase : plan.phases)
+    emitLoop(b, sizes[2], "z", [&](llvm::Value *z) {
+      emitLoop(b, sizes[1], "y", [&](llvm::Value *y) {
+        emitLoop(b, sizes[0], "x", [&](llvm::Value *x) {
+          args[1] = x, args[2] = y, args[3] = z;
+          b.CreateCall(phase, args);
+        });
+      });
+    });
+  b.CreateRetVoid();
+}
+
 // "hrx.launch.<sym>"(const uint64_t *workload, uint32_t out[6]).
 void emitLaunch(llvm::Module &module, llvm::Function &config, const std::string &symbol) {
   llvm::LLVMContext &context = module.getContext();
@@ -174,9 +215,14 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
     if (def->name() == "func.def" && stages.count(symbol)) {
       if (llvm::Function *f = lowering.function(*def); f && !f->isDeclaration()) emitStage(*module, *f, symbol);
     } else if (def->name() == "kernel.def") {
-      llvm::Function *item = lowering.kernelItem(*def, coordinates);
+      size_t launchArgs = ir::signatureTypes(*def, 1).size();
+      if (Lowering::hasBarriers(*def)) {
+        if (std::optional<Lowering::KernelPhases> plan = lowering.kernelPhases(*def, coordinates))
+          emitPhasedKernel(*module, *plan, launchArgs, symbol);
+      } else if (llvm::Function *item = lowering.kernelItem(*def, coordinates); item && !item->isDeclaration()) {
+        emitKernel(*module, *item, launchArgs, symbol);
+      }
       llvm::Function *config = lowering.kernelConfig(*def);
-      if (item && !item->isDeclaration()) emitKernel(*module, *item, ir::signatureTypes(*def, 1).size(), symbol);
       if (config && !config->isDeclaration()) emitLaunch(*module, *config, symbol);
     }
   }

@@ -515,5 +515,48 @@ TEST(HostExecution, KernelCoordinatesIn2D) {
     for (int x = 0; x < 8; ++x) ASSERT_EQ(data[(y * 8 + x) * 2], y * 2 + x) << x << "," << y;
 }
 
+// A barrier kernel: every work-item stages its value in workgroup memory, then reads its
+// neighbour's; a loaded value crosses the barrier in the spill area.
+constexpr const char *kBarrier = R"(
+kernel.def @rotate(%w: index) {
+  %one = index.constant 1 : index
+  %size = index.constant 8 : index
+  kernel.launch.config workgroups(%one, %one, %one) workgroup_size(%size, %one, %one) : index
+} launch(%input: buffer, %output: buffer) {
+  %zero = index.constant 0 : offset
+  %in = buffer.view %input[%zero] : buffer -> view<8xi32>
+  %out = buffer.view %output[%zero] : buffer -> view<8xi32>
+  %bytes = index.constant 32 : offset
+  %lds = buffer.alloca<workgroup> align(16) %bytes : buffer
+  %stage = buffer.view %lds[%zero] : buffer -> view<8xi32>
+  %i = kernel.workitem.id<x> : index
+  %mine = view.load %in[%i] : view<8xi32> -> i32
+  view.store %mine, %stage[%i] : i32, view<8xi32>
+  kernel.barrier<workgroup> scope(workgroup) ordering(acq_rel)
+  %one = index.constant 1 : index
+  %eight = index.constant 8 : index
+  %next = index.add %i, %one : index
+  %j = index.rem %next, %eight : index
+  %theirs = view.load %stage[%j] : view<8xi32> -> i32
+  %hundred = scalar.constant 100 : i32
+  %scaled = scalar.muli %mine, %hundred : i32
+  %sum = scalar.addi %scaled, %theirs : i32
+  view.store %sum, %out[%i] : i32, view<8xi32>
+  kernel.return
+}
+)";
+
+TEST(HostExecution, BarrierKernelByLoopFission) {
+  auto library = build(kBarrier);
+  ASSERT_TRUE(library);
+  auto kernel = library->lookup<KernelFn>(HRX_HOST_KERNEL_PREFIX "rotate");
+  ASSERT_NE(kernel, nullptr);
+  int32_t in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {};
+  void *args[] = {in, out};
+  hrx_host_dispatch d{{0, 0, 0}, {8, 1, 1}, {1, 1, 1}, 2, args};
+  kernel(&d);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], in[i] * 100 + in[(i + 1) % 8]) << i;
+}
+
 }  // namespace
 }  // namespace hrx::bridge::test

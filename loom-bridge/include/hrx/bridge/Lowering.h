@@ -36,6 +36,19 @@ public:
   // "loom.kernel.<sym>.item": runs one work-item of a kernel.def's body; parameters are the
   // coordinates' leading parameters followed by the launch arguments.
   llvm::Function *kernelItem(const loom::Operation &kernelDef, const KernelCoordinates &coordinates);
+  // A kernel whose body has top-level kernel.barrier ops, split at them ("loop fission"): every
+  // work-item of the workgroup runs phases[p] before any runs phases[p + 1]. A phase function
+  // takes the coordinates' leading parameters, then `ptr spill` (spillBytes per work-item, indexed
+  // by the linear work-item id: values that cross a barrier), then `ptr shared` (one pointer per
+  // workgroup allocation, sized by sharedAllocations), then the launch arguments.
+  struct KernelPhases {
+    std::vector<llvm::Function *> phases;
+    uint64_t spillBytes = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> sharedAllocations;  // bytes, alignment
+  };
+  static bool hasBarriers(const loom::Operation &kernelDef);
+  std::optional<KernelPhases> kernelPhases(const loom::Operation &kernelDef, const KernelCoordinates &coordinates);
+
   // "loom.kernel.<sym>.config": evaluates the launch-config region for the workload arguments and
   // returns [6 x i64] {workgroups x,y,z, workgroup_size x,y,z}.
   llvm::Function *kernelConfig(const loom::Operation &kernelDef);
