@@ -141,6 +141,7 @@ public:
   }
 
   static bool isBarrier(const Operation &op) { return op.name() == "kernel.barrier"; }
+  static bool isWorkgroupReduce(const Operation &op) { return op.name() == "kernel.workgroup.reduce"; }
 
   // Ops whose effects or results depend on memory: they run only in their own phase, and their
   // results that later phases use are kept per work-item in the spill area.
@@ -163,10 +164,10 @@ public:
     std::unordered_map<const Operation *, unsigned> phase;
     unsigned phases = 0;
     for (const Operation &op : block) {
-      if (isBarrier(op)) ++phases;
+      if (isBarrier(op) || isWorkgroupReduce(op)) ++phases;
       phase[&op] = phases;
       bool nested = false;
-      op.walk([&](const Operation &inner) { nested |= &inner != &op && isBarrier(inner); });
+      op.walk([&](const Operation &inner) { nested |= &inner != &op && (isBarrier(inner) || isWorkgroupReduce(inner)); });
       if (nested) {
         diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
             .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
@@ -179,6 +180,17 @@ public:
     std::unordered_map<const Operation *, unsigned> shared;
     Lowering::KernelPhases result;
     for (const Operation &op : block) {
+      if (isWorkgroupReduce(op)) {
+        // The operand's per-item slot and the shared slot of the combined value.
+        llvm::Type *type = valueType(*op.result(0)->type(), &op);
+        if (!type) return std::nullopt;
+        result.spillBytes = llvm::alignTo(result.spillBytes, 16);
+        slots[op.operand(0)] = result.spillBytes;
+        result.spillBytes += layout.getTypeAllocSize(type);
+        shared[&op] = unsigned(result.sharedAllocations.size());
+        result.sharedAllocations.emplace_back(16, 16);
+        continue;
+      }
       if (op.name() == "buffer.alloca" && op.templateParam(0) && op.templateParam(0)->str() == "workgroup") {
         std::optional<int64_t> bytes = program_.evaluateInteger(op.operandNamed("size"));
         int64_t align = ir::integerAttr(op, "align").value_or(16);
@@ -227,7 +239,76 @@ public:
       if (!lowerPhase(def, p, *f, leading, coordinates, phase, slots, shared, result.spillBytes)) return std::nullopt;
       result.phases.push_back(f);
     }
+    for (const Operation &op : block)
+      if (isWorkgroupReduce(op)) {
+        llvm::Function *combine = workgroupCombine(def, op, slots.at(op.operand(0)), shared.at(&op), result.spillBytes);
+        if (!combine) return std::nullopt;
+        result.combines.push_back({phase[&op], combine});
+      }
     return result;
+  }
+
+  // Folds the operand of a workgroup reduction over every work-item, in linear id order.
+  llvm::Function *workgroupCombine(const Operation &def, const Operation &op, uint64_t slot, unsigned sharedIndex,
+                                   uint64_t spillBytes) {
+    llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
+    llvm::Type *i64Type = llvm::Type::getInt64Ty(context_);
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, i64Type, ptr}, false),
+                                     llvm::GlobalValue::InternalLinkage,
+                                     "loom.kernel." + std::string(def.symbolName()) + ".combine", module_);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", f));
+    llvm::Type *type = valueType(*op.result(0)->type(), &op);
+    const loom::Attribute *kindAttr = op.templateParam(0);
+    std::string_view kind = kindAttr ? kindAttr->str() : "";
+    auto itemValue = [&](llvm::IRBuilder<> &at, llvm::Value *item) {
+      llvm::Value *address = at.CreateGEP(at.getInt8Ty(), f->getArg(0), at.CreateAdd(at.CreateMul(item, at.getInt64(spillBytes)), at.getInt64(slot)));
+      return at.CreateAlignedLoad(type, address, llvm::Align(16));
+    };
+    llvm::Value *first = itemValue(b, b.getInt64(0));
+    llvm::BasicBlock *entry = b.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "header", f);
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "body", f);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "exit", f);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode *item = b.CreatePHI(i64Type, 2);
+    llvm::PHINode *acc = b.CreatePHI(type, 2);
+    item->addIncoming(b.getInt64(1), entry);
+    acc->addIncoming(first, entry);
+    b.CreateCondBr(b.CreateICmpULT(item, f->getArg(1)), body, exit);
+    b.SetInsertPoint(body);
+    llvm::Value *v = itemValue(b, item);
+    llvm::Value *next = nullptr;
+    if (kind == "addf") next = b.CreateFAdd(acc, v);
+    else if (kind == "mulf") next = b.CreateFMul(acc, v);
+    else if (kind == "addi") next = b.CreateAdd(acc, v);
+    else if (kind == "muli") next = b.CreateMul(acc, v);
+    else if (kind == "andi") next = b.CreateAnd(acc, v);
+    else if (kind == "ori") next = b.CreateOr(acc, v);
+    else if (kind == "xori") next = b.CreateXor(acc, v);
+    else if (kind == "maxsi") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, v);
+    else if (kind == "minsi") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, v);
+    else if (kind == "maxui") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, acc, v);
+    else if (kind == "minui") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, v);
+    else if (kind == "maxnumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, acc, v);
+    else if (kind == "minnumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, v);
+    else if (kind == "maximumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, acc, v);
+    else if (kind == "minimumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, acc, v);
+    if (!next) {
+      f->eraseFromParent();
+      diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+          .arg("op", std::string(op.name())).arg("target", target_).arg("reason", "unknown combining kind '" + std::string(kind) + "'");
+      return nullptr;
+    }
+    item->addIncoming(b.CreateAdd(item, b.getInt64(1)), body);
+    acc->addIncoming(next, body);
+    b.CreateBr(header);
+    b.SetInsertPoint(exit);
+    llvm::Value *target = b.CreateAlignedLoad(ptr, b.CreateConstGEP1_64(ptr, f->getArg(2), sharedIndex), llvm::Align(8));
+    b.CreateAlignedStore(acc, target, llvm::Align(16));
+    b.CreateRetVoid();
+    return f;
   }
 
   bool lowerPhase(const Operation &def, unsigned p, llvm::Function &f, size_t leading, const KernelCoordinates &coordinates,
@@ -260,10 +341,17 @@ public:
       bool returned = false;
       for (const Operation &op : block) {
         unsigned q = phase[&op];
-        if (q > p) break;
+        if (q > p) {
+          // The next phase starts with a workgroup reduction: publish this item's operand.
+          if (isWorkgroupReduce(op) && q == p + 1)
+            b.CreateAlignedStore(get(op.operand(0)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slots.at(op.operand(0))), llvm::Align(16));
+          break;
+        }
         if (isBarrier(op)) continue;
         if (auto s = shared.find(&op); s != shared.end()) {
-          set(op, 0, b.CreateAlignedLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8)));
+          llvm::Value *storage = b.CreateAlignedLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8));
+          // A workgroup reduction's value is the combined slot; an allocation is the storage.
+          set(op, 0, isWorkgroupReduce(op) ? b.CreateAlignedLoad(valueType(*op.result(0)->type(), &op), storage, llvm::Align(16)) : storage);
           continue;
         }
         if (q < p && isEffectful(op)) {
@@ -1162,7 +1250,10 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
   bool found = false;
   if (kernelDef.numRegions() > 1)
     for (const loom::Block *block : kernelDef.region(1)->blocks())
-      for (const loom::Operation &op : *block) op.walk([&](const loom::Operation &inner) { found |= inner.name() == "kernel.barrier"; });
+      for (const loom::Operation &op : *block)
+        op.walk([&](const loom::Operation &inner) {
+          found |= inner.name() == "kernel.barrier" || inner.name() == "kernel.workgroup.reduce";
+        });
   return found;
 }
 std::optional<Lowering::KernelPhases> Lowering::kernelPhases(const loom::Operation &kernelDef,

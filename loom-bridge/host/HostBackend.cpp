@@ -146,7 +146,10 @@ void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, 
     llvm::Type *type = first.getArg(unsigned(leading + i))->getType();
     args.push_back(type->isPointerTy() ? slot : b.CreateLoad(type, slot));
   }
-  for (llvm::Function *phase : plan.phases)
+  for (size_t p = 0; p < plan.phases.size(); ++p) {
+    llvm::Function *phase = plan.phases[p];
+    for (const Lowering::WorkgroupCombine &combine : plan.combines)
+      if (combine.beforePhase == p) b.CreateCall(combine.combine, {spill, items, shared});
     emitLoop(b, sizes[2], "z", [&](llvm::Value *z) {
       emitLoop(b, sizes[1], "y", [&](llvm::Value *y) {
         emitLoop(b, sizes[0], "x", [&](llvm::Value *x) {
@@ -155,6 +158,7 @@ void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, 
         });
       });
     });
+  }
   b.CreateRetVoid();
 }
 

@@ -558,5 +558,41 @@ TEST(HostExecution, BarrierKernelByLoopFission) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], in[i] * 100 + in[(i + 1) % 8]) << i;
 }
 
+constexpr const char *kWorkgroupReduce = R"(
+kernel.def @normalize(%w: index) {
+  %one = index.constant 1 : index
+  %size = index.constant 4 : index
+  kernel.launch.config workgroups(%one, %one, %one) workgroup_size(%size, %size, %one) : index
+} launch(%input: buffer, %output: buffer) {
+  %zero = index.constant 0 : offset
+  %in = buffer.view %input[%zero] : buffer -> view<4x4xf32>
+  %out = buffer.view %output[%zero] : buffer -> view<4x4xf32>
+  %x = kernel.workitem.id<x> : index
+  %y = kernel.workitem.id<y> : index
+  %v = view.load %in[%y, %x] : view<4x4xf32> -> f32
+  %total = kernel.workgroup.reduce<addf> %v : f32
+  %largest = kernel.workgroup.reduce<maxnumf> %v : f32
+  %scaled = scalar.divf %v, %total : f32
+  %r = scalar.addf %scaled, %largest : f32
+  view.store %r, %out[%y, %x] : f32, view<4x4xf32>
+  kernel.return
+}
+)";
+
+TEST(HostExecution, WorkgroupReductions) {
+  auto library = build(kWorkgroupReduce);
+  ASSERT_TRUE(library);
+  auto kernel = library->lookup<KernelFn>(HRX_HOST_KERNEL_PREFIX "normalize");
+  ASSERT_NE(kernel, nullptr);
+  float in[16], out[16] = {};
+  float total = 0, largest = -1e30f;
+  for (int i = 0; i < 16; ++i) in[i] = float((i * 7) % 16) - 3.0f;
+  for (int i = 0; i < 16; ++i) total += in[i], largest = std::max(largest, in[i]);  // linear id order
+  void *args[] = {in, out};
+  hrx_host_dispatch d{{0, 0, 0}, {4, 4, 1}, {1, 1, 1}, 2, args};
+  kernel(&d);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], in[i] / total + largest) << i;
+}
+
 }  // namespace
 }  // namespace hrx::bridge::test
