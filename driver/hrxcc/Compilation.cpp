@@ -103,7 +103,6 @@ bool Compilation::readFile(const std::string &path, std::string &text) {
     diags_.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", std::strerror(err));
     return false;
   }
-  addUnique(filesRead_, sourceName(path));
   return true;
 }
 
@@ -245,20 +244,27 @@ bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     const Job &job = *jobs[i];
     const CompileResult &result = results[i];
-    for (const std::string &file : result.filesRead) addUnique(filesRead_, file);
+    for (const std::string &file : result.filesRead) addUnique(libraryFilesRead_, file);
     if (!checkResult(result, diags_, "compiling " + std::string(emitKindName(job.emit)), errorsBefore)) {
       ok = false;
       continue;
     }
     ok &= stage(job.output, result.bytes);
-    if (job.reportOutput) ok &= stage(*job.reportOutput, toBytes(result.reportJson));
-    if (job.manifestOutput) ok &= stage(*job.manifestOutput, toBytes(result.contractJson));
-    if (job.launchOutput) {
+    // A side output the library did not produce is an error, never an empty file.
+    auto side = [&](const std::optional<std::string> &path, const std::string &text, std::string_view what) {
+      if (!path) return;
+      if (!text.empty()) {
+        ok &= stage(*path, toBytes(text));
+        return;
+      }
       diags_.report(DiagId::DriverJobFailed, {})
-          .arg("job", "writing '" + *job.launchOutput + "'")
-          .arg("reason", "the compiler library does not return AMDGPU launch programs yet");
+          .arg("job", "writing '" + *path + "'")
+          .arg("reason", "the compiler library returned no " + std::string(what));
       ok = false;
-    }
+    };
+    side(job.reportOutput, result.reportJson, "compile report");
+    side(job.manifestOutput, result.contractJson, "contract manifest");
+    side(job.launchOutput, {}, "AMDGPU launch program (CompileResult has no field for one yet)");
   }
   return ok;
 }
@@ -304,7 +310,7 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
     announce({depFileJob});
     std::vector<std::string> targets = inv_.depFile.targets;
     if (targets.empty()) targets.push_back(jobs[jobs.size() - 2].output);
-    ok = stage(depFileJob->output, toBytes(renderDepFile(targets, filesRead_, inv_.depFile.phonyTargets)));
+    ok = stage(depFileJob->output, toBytes(renderDepFile(targets, dependencies(), inv_.depFile.phonyTargets)));
   }
   if (!ok || diags_.hasErrors()) {
     outputs_.discard();
@@ -316,6 +322,16 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
     return false;
   }
   return true;
+}
+
+std::vector<std::string> Compilation::dependencies() const {
+  std::vector<std::string> deps;
+  for (const InputFile &in : inv_.inputs)
+    if (in.path != "-") addUnique(deps, sourceName(in.path));
+  for (const auto &[virt, path] : inv_.headers) addUnique(deps, sourceName(path));
+  for (const std::string &path : inv_.configFiles) addUnique(deps, sourceName(path));
+  for (const std::string &path : libraryFilesRead_) addUnique(deps, path);
+  return deps;
 }
 
 void Compilation::addAnnotatedSources(diag::VerifyDiagnosticConsumer &verifier) {

@@ -44,12 +44,15 @@ private:
   bool runCompileJobs(const std::vector<const Job *> &jobs);
   CxxSource cxxSource(size_t input) const;
   bool stage(const std::string &path, std::span<const uint8_t> bytes);
+  // The depfile's dependencies: inputs, --header files, --config-file files, then the files the
+  // library read (under --include).
+  std::vector<std::string> dependencies() const;
 
   const Invocation &inv_;
   diag::DiagnosticEngine &diags_;
   std::vector<std::optional<SourceText>> inputs_;
   std::vector<std::pair<std::string, std::string>> headers_;  // virtual path -> contents
-  std::vector<std::string> filesRead_;                        // for the depfile, in order
+  std::vector<std::string> libraryFilesRead_;  // CompileResult::filesRead, for the depfile
   OutputSet outputs_;
 };
 

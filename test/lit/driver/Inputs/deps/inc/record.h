@@ -1,0 +1,2 @@
+// Included through --include=inc (depfile.test).
+#define RECORD_WORDS 1024
