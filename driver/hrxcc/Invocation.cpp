@@ -311,10 +311,6 @@ std::string_view inputKindName(InputKind kind) {
   return "";
 }
 
-bool Invocation::hasInput(InputKind kind) const {
-  return std::any_of(inputs.begin(), inputs.end(), [&](const InputFile &in) { return in.kind == kind; });
-}
-
 Invocation buildInvocation(const ArgList &args, diag::DiagnosticEngine &diags) {
   return Builder(args, diags).build();
 }

@@ -72,7 +72,6 @@ struct Invocation {
   bool verify = false;
   std::vector<std::string> verifyPrefixes;
 
-  bool hasInput(InputKind kind) const;
 };
 
 // Builds the invocation; reports every problem to `diags` (all are usage errors).

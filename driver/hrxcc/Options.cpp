@@ -51,8 +51,6 @@ std::span<const OptionInfo> allOptions() { return kOptions; }
 
 const OptionInfo &optionInfo(OptionId id) { return kOptions[static_cast<size_t>(id) - 1]; }
 
-std::string_view groupTitle(OptionGroup group) { return kGroupTitles[static_cast<size_t>(group)]; }
-
 const OptionInfo *matchOption(std::string_view arg) {
   const OptionInfo *best = nullptr;
   for (const OptionInfo &opt : kOptions) {

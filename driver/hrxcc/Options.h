@@ -39,7 +39,6 @@ struct OptionInfo {
 
 std::span<const OptionInfo> allOptions();
 const OptionInfo &optionInfo(OptionId id);
-std::string_view groupTitle(OptionGroup group);
 
 // The option whose spelling matches `arg`: Flag and Separate spellings match exactly, the others
 // by prefix; the longest matching spelling wins.
