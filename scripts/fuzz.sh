@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (test/fuzz) in build-fuzz and runs each for SECONDS (default 60),
+# one after another, from seed corpora made out of the test inputs. Prints runs, exec/s and
+# findings per fuzzer; every finding is copied to test/fuzz/regressions/<Fuzzer>/ (commit it as a
+# regression input) and makes the script exit 1.
+#
+#   scripts/fuzz.sh [SECONDS] [FUZZER...]
+#
+# Environment: HRX_FUZZ_BUILD (build directory, default build-fuzz), HRX_FUZZ_JOBS (build jobs,
+# default 2), HRXCC (an hrxcc used to compile seed artifacts for the binary-format fuzzers;
+# default: the first of build-fuzz/bin/hrxcc and build/bin/hrxcc that exists; without one those
+# fuzzers start from their regression inputs only), HRX_FUZZ_NO_BUILD=1 (run the fuzzers as built,
+# e.g. while another build runs in the same directory).
+set -euo pipefail
+
+seconds=${1:-60}
+shift || true
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${HRX_FUZZ_BUILD:-$root/build-fuzz}
+jobs=${HRX_FUZZ_JOBS:-2}
+llvm_bin=/usr/lib/llvm-22/bin
+all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
+             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer)
+if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
+
+if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
+  :
+elif [[ ! -f $build/build.ninja ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+        -DHRX_FUZZ=ON -DHRX_SANITIZE=address,undefined
+fi
+[[ -n ${HRX_FUZZ_NO_BUILD:-} ]] || cmake --build "$build" --target "${fuzzers[@]}" -- -j"$jobs"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/hrx-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# --- Seeds -------------------------------------------------------------------------------------
+
+# Copies files found under the test and example trees (find arguments) into corpus $1.
+seed_files() {
+  local corpus=$1
+  shift
+  find "$root/test" "$root/examples" -type f \( "$@" \) -print0 |
+    while IFS= read -r -d '' f; do cp "$f" "$corpus/$(printf '%s' "$f" | sha1sum | cut -c1-16)"; done
+}
+
+# Writes $3 to corpus $1 under name $2, prefixed by the mode byte $4 (octal escape).
+seed_with_mode() { printf "$4" >"$1/$2"; cat "$3" >>"$1/$2"; }
+
+# Binary artifacts compiled from the lit inputs, when an hrxcc is at hand.
+artifacts=$work/artifacts-seed
+mkdir -p "$artifacts"
+hrxcc=${HRXCC:-}
+for candidate in "$build/bin/hrxcc" "$root/build/bin/hrxcc"; do
+  [[ -z $hrxcc && -x $candidate ]] && hrxcc=$candidate
+done
+if [[ -n $hrxcc ]]; then
+  lit=$root/test/lit
+  (
+    cd "$artifacts"
+    "$hrxcc" --offload-arch=gfx1151 --config=add.groups=4 "$lit/amdgpu/Inputs/add_delta.loom" -o add.hsaco
+    "$hrxcc" -target xdna --columns=2 --config=gemm.batch=64 --report=details --report-output=report.json \
+             "$lit/xdna/Inputs/batched-gemm.loom" -o gemm.xdna
+    "$hrxcc" -target xdna --columns=2 --config=gemm.batch=64 --emit=array-plan \
+             "$lit/xdna/Inputs/batched-gemm.loom" -o plan.json
+    "$llvm_bin/llvm-offload-binary" -o both.fat \
+        --image=file=add.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx1151,kind=hip \
+        --image=file=gemm.xdna,triple=aie2p,arch=npu5,kind=none
+  ) >"$work/seed-artifacts.log" 2>&1 ||
+    echo "fuzz.sh: note: some seed artifacts could not be compiled with $hrxcc (see below); continuing" >&2
+  [[ -s $work/seed-artifacts.log ]] && sed 's/^/  /' "$work/seed-artifacts.log" >&2
+else
+  echo "fuzz.sh: note: no hrxcc found (set HRXCC); the binary-format fuzzers start without artifact seeds" >&2
+fi
+seed_artifacts() {
+  local corpus=$1 pattern=$2 f
+  for f in "$artifacts"/$pattern; do [[ -s $f ]] && cp "$f" "$corpus/"; done
+  return 0
+}
+
+# Typed-input specs (mode byte 0) and .npy files (mode byte 1) for HrxRunValueFuzzer.
+seed_values() {
+  local corpus=$1 i=0 spec
+  for spec in '4xi32=1 2 3 4' '2x2xf32=[1.5, 2][3, -4]' 'f64=0.25' '8xbf16=1' '3xui8=255 0 7' 'i64=-9' \
+              '2x3xi16=1 2 3 4 5 6' '0xf32=' '4xui64=18446744073709551615 0 1 2'; do
+    printf '\0%s' "$spec" >"$corpus/spec$((i++))"
+  done
+  python3 - "$corpus" <<'EOF'
+import struct, sys
+def npy(descr, shape, data):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += ' ' * (63 - (10 + len(header)) % 64) + '\n'
+    return b'\x01' + b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() + data
+seeds = {'f4': npy('<f4', '(4,)', struct.pack('<4f', 1, 2, 3, 4)),
+         'i4': npy('<i4', '(2, 2)', struct.pack('<4i', 1, -2, 3, -4)),
+         'u1': npy('|u1', '(3,)', bytes([1, 2, 255])),
+         'f8': npy('<f8', '()', struct.pack('<d', 0.5))}
+for name, data in seeds.items():
+    open('%s/npy-%s' % (sys.argv[1], name), 'wb').write(data)
+EOF
+}
+
+make_corpus() {
+  local name=$1 corpus=$work/corpus/$1 f
+  mkdir -p "$corpus"
+  case $name in
+    LoomFuzzer) seed_files "$corpus" -name '*.loom' ;;
+    VerifyAnnotationFuzzer) seed_files "$corpus" -name '*.loom' -o -name '*.c' -o -name '*.cpp' ;;
+    CxxImporterFuzzer)
+      # Mode byte: 1 = C23 ("fuzz.c"), 0 = C++26.
+      while IFS= read -r -d '' f; do
+        if [[ $f == *.c ]]; then mode='\001'; else mode='\000'; fi
+        seed_with_mode "$corpus" "$(printf '%s' "$f" | sha1sum | cut -c1-16)" "$f" "$mode"
+      done < <(find "$root/test/lit/cxx" "$root/examples" -type f \( -name '*.c' -o -name '*.cpp' \) -print0)
+      ;;
+    HrxRunValueFuzzer) seed_values "$corpus" ;;
+    XdnaImageFuzzer) seed_artifacts "$corpus" '*.xdna' ;;
+    Elf64SectionFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
+    FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
+    CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
+  esac
+  if [[ -d $root/test/fuzz/regressions/$name ]]; then cp "$root/test/fuzz/regressions/$name"/* "$corpus/" 2>/dev/null || true; fi
+  # libFuzzer needs at least one input to start from.
+  [[ -n $(ls -A "$corpus") ]] || printf '\n' >"$corpus/empty"
+}
+
+# --- Runs --------------------------------------------------------------------------------------
+
+status=0
+printf '%-24s %8s %10s %8s %9s %s\n' fuzzer seconds runs exec/s seeds findings
+for name in "${fuzzers[@]}"; do
+  make_corpus "$name"
+  seeds=$(ls "$work/corpus/$name" | wc -l)
+  findings=$work/findings/$name
+  mkdir -p "$findings"
+  log=$work/$name.log
+  start=$(date +%s)
+  "$build/bin/$name" "$work/corpus/$name" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2560 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || true
+  elapsed=$(($(date +%s) - start))
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  found=$(ls "$findings" | wc -l)
+  printf '%-24s %8s %10s %8s %9s %s\n' "$name" "$elapsed" "${runs:-?}" "${rate:-?}" "$seeds" "$found"
+  if [[ $found -gt 0 ]]; then
+    status=1
+    mkdir -p "$root/test/fuzz/regressions/$name"
+    cp "$findings"/* "$root/test/fuzz/regressions/$name/"
+    echo "  findings copied to test/fuzz/regressions/$name/; the report:" >&2
+    grep -A40 -m1 -E '^==[0-9]+==ERROR|runtime error|deadly signal|ERROR: libFuzzer' "$log" | sed 's/^/  /' >&2
+  elif [[ -z $runs ]]; then
+    status=1
+    echo "  $name did not run; its log:" >&2
+    tail -20 "$log" | sed 's/^/  /' >&2
+  fi
+done
+exit $status
