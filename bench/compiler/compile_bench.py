@@ -51,13 +51,13 @@ def measure(commands, runs, cwd):
 
 
 def elementwise_kernel(index, tag):
-    """One kernel.def: y[i] = 2 * x[i] over a configured count, named scale<index>."""
+    """One kernel.def: y[i] = 2 * x[i] over a configured count, named scale<index>; the workload
+    argument is the element count (the grid is count / 128 workgroups)."""
     return f"""
-kernel.def target(@gpu{tag}) export("scale{index}") @scale{index}() {{
+kernel.def target(@gpu{tag}) export("scale{index}") @scale{index}(%n: index) {{
   %one = index.constant 1 : index
   %wg = index.constant 128 : index
-  %count = config.get @scale{tag}.count : index
-  %groups = index.div %count, %wg : index
+  %groups = index.div %n, %wg : index
   kernel.launch.config workgroups(%groups, %one, %one) workgroup_size(%wg, %one, %one) : index
 }} launch(%x: buffer, %y: buffer) {{
   %wg = index.constant 128 : index

@@ -1,0 +1,295 @@
+// Runtime benchmarks on the host reference device. Prints one JSON object per measurement on
+// standard output; it is a program that prints figures, never a timed test.
+//
+//   hrx_runtime_bench overhead [--replays N] [--copy-mib M] [--runs R]
+//   hrx_runtime_bench kernel <artifact> [--workload N]... [--units U] [--runs R] [--baseline double-f32|copy]
+//
+// Every figure is a median over repeated runs; comparisons (runtime copy vs memcpy, SPMD kernel
+// vs a plain loop) alternate the two sides within one run. CPU time (getrusage, every thread
+// of the process) is reported next to wall time because the machine may be shared.
+#include "hrx/format/Artifact.h"
+#include "hrx/runtime/HostDevice.h"
+#include "hrx/runtime/Loader.h"
+#include "hrx/runtime/Runtime.h"
+
+#include <nlohmann/json.hpp>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+using namespace hrx;
+using namespace hrx::runtime;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+[[noreturn]] void die(const std::string &message) {
+  std::cerr << "hrx_runtime_bench: error: " << message << "\n";
+  std::exit(1);
+}
+
+template <typename T> T take(StatusOr<T> value, const char *what) {
+  if (!value) die(std::string(what) + ": " + value.status().message());
+  return std::move(value).value();
+}
+
+void check(const Status &status, const char *what) {
+  if (!status) die(std::string(what) + ": " + status.message());
+}
+
+double seconds(Clock::time_point from, Clock::time_point to) { return std::chrono::duration<double>(to - from).count(); }
+
+// User+system CPU seconds of every thread of this process.
+double cpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto toSeconds = [](timeval t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return toSeconds(usage.ru_utime) + toSeconds(usage.ru_stime);
+}
+
+double percentile(std::vector<double> samples, double p) {
+  std::sort(samples.begin(), samples.end());
+  size_t index = static_cast<size_t>(p * static_cast<double>(samples.size() - 1) + 0.5);
+  return samples[std::min(index, samples.size() - 1)];
+}
+double median(const std::vector<double> &samples) { return percentile(samples, 0.5); }
+
+// Wall and CPU seconds of one call.
+struct Timing {
+  double wall = 0, cpu = 0;
+};
+template <typename F> Timing timed(F &&body) {
+  double cpu0 = cpuSeconds();
+  auto t0 = Clock::now();
+  body();
+  auto t1 = Clock::now();
+  return {seconds(t0, t1), cpuSeconds() - cpu0};
+}
+
+void runToCompletion(Executable &executable) {
+  Completion completion = take(executable.submit(), "submit");
+  check(completion.wait(), "wait");
+}
+
+unsigned parseCount(const std::string &text, const char *flag) {
+  try {
+    size_t used = 0;
+    unsigned long value = std::stoul(text, &used);
+    if (used == text.size() && value > 0 && value <= 1u << 30) return static_cast<unsigned>(value);
+  } catch (const std::exception &) {
+  }
+  die(std::string(flag) + " expects a positive count, got '" + text + "'");
+}
+
+// (a) Replay latency of a one-region graph and 64 MiB copy throughput against memcpy.
+nlohmann::json overhead(unsigned replays, unsigned copyMiB, unsigned runs) {
+  std::unique_ptr<Runtime> rt = take(Runtime::create(), "runtime");
+  Buffer tiny = take(rt->allocate(4, Placement::HostVisible()), "allocate");
+  Graph tinyGraph(*rt);
+  check(tinyGraph.fill(tiny.view(), 7), "fill");
+  Executable tinyExec = take(rt->prepare(tinyGraph), "prepare");
+  for (unsigned i = 0; i < 16; ++i) runToCompletion(tinyExec);  // warm the lanes
+
+  std::vector<double> latencies;
+  latencies.reserve(replays);
+  Statistics before = rt->statistics();
+  Timing all = timed([&] {
+    for (unsigned i = 0; i < replays; ++i) {
+      auto t0 = Clock::now();
+      runToCompletion(tinyExec);
+      latencies.push_back(seconds(t0, Clock::now()) * 1e6);
+    }
+  });
+  Statistics after = rt->statistics();
+
+  uint64_t bytes = uint64_t(copyMiB) << 20;
+  Buffer src = take(rt->allocate(bytes, Placement::HostVisible()), "allocate");
+  Buffer dst = take(rt->allocate(bytes, Placement::HostVisible()), "allocate");
+  {
+    MapGuard map = take(src.mapWrite(), "map");
+    auto span = map.mutableBytes();
+    for (size_t i = 0; i < span.size(); ++i) span[i] = std::byte(i * 131 + 7);
+  }
+  Graph copyGraph(*rt);
+  check(copyGraph.copy(dst.view(), src.view()), "copy");
+  Executable copyExec = take(rt->prepare(copyGraph), "prepare");
+  std::vector<std::byte> plainSrc(bytes, std::byte{1}), plainDst(bytes);
+  runToCompletion(copyExec);
+  std::memcpy(plainDst.data(), plainSrc.data(), bytes);
+  std::vector<double> runtimeS, memcpyS, runtimeCpu, memcpyCpu;
+  for (unsigned r = 0; r < runs; ++r) {
+    auto runtimeSide = [&] {
+      Timing t = timed([&] { runToCompletion(copyExec); });
+      runtimeS.push_back(t.wall);
+      runtimeCpu.push_back(t.cpu);
+    };
+    auto memcpySide = [&] {
+      Timing t = timed([&] { std::memcpy(plainDst.data(), plainSrc.data(), bytes); });
+      memcpyS.push_back(t.wall);
+      memcpyCpu.push_back(t.cpu);
+    };
+    if (r % 2 == 0) runtimeSide(), memcpySide();
+    else memcpySide(), runtimeSide();
+  }
+  {
+    MapGuard a = take(src.mapRead(), "map"), b = take(dst.mapRead(), "map");
+    if (std::memcmp(a.bytes().data(), b.bytes().data(), bytes) != 0) die("the runtime copy produced wrong bytes");
+  }
+  double gb = static_cast<double>(bytes) / 1e9;
+  return {{"benchmark", "runtime.overhead"},
+          {"replays", replays},
+          {"replay_median_us", median(latencies)},
+          {"replay_p95_us", percentile(latencies, 0.95)},
+          {"replay_cpu_us_per_replay", all.cpu / replays * 1e6},
+          {"replay_allocations", after.allocations - before.allocations},
+          {"replay_submissions", after.submissions - before.submissions},
+          {"copy_bytes", bytes},
+          {"copy_runs", runs},
+          {"runtime_copy_gbps", gb / median(runtimeS)},
+          {"memcpy_gbps", gb / median(memcpyS)},
+          {"runtime_copy_cpu_s", median(runtimeCpu)},
+          {"memcpy_cpu_s", median(memcpyCpu)},
+          {"runtime_over_memcpy_time", median(runtimeS) / median(memcpyS)}};
+}
+
+// The same work as a plain C++ loop, for the baseline side of a comparison.
+void baselineLoop(const std::string &baseline, const std::vector<std::byte> &in, std::vector<std::byte> &out) {
+  if (baseline == "double-f32") {
+    const float *x = reinterpret_cast<const float *>(in.data());
+    float *y = reinterpret_cast<float *>(out.data());
+    for (size_t i = 0, n = in.size() / sizeof(float); i < n; ++i) y[i] = x[i] + x[i];
+  } else {
+    std::memcpy(out.data(), in.data(), in.size());
+  }
+}
+
+// (b), (c) Replays of one artifact entry on the host reference device; binding 0 is the input,
+// the last binding the output. With --baseline, a plain loop computing the same output runs
+// alternately and the outputs must agree.
+nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &workload, uint64_t units, unsigned runs,
+                      const std::string &baseline) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) die("cannot read '" + path + "'");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  format::Artifact artifact = take(format::readArtifact(bytes), path.c_str());
+  std::vector<ArtifactEntry> entries = take(listEntries(artifact), path.c_str());
+  const ArtifactEntry &entry = *take(findEntry(entries, "", Engine::Npu), path.c_str());
+  std::unique_ptr<Runtime> rt = take(Runtime::create(), "runtime");
+  std::shared_ptr<Kernel> loaded = take(rt->adoptKernel(take(loadOnHost(entry, workload), "load")), "adopt");
+  Placement placement = entry.engine == Engine::Npu ? Placement::Shared(rt->host()) : Placement::HostVisible();
+
+  const auto &contract = entry.contract.bindings;
+  if (contract.size() < 2) die(path + ": the entry needs an input and an output binding");
+  std::vector<Buffer> buffers;
+  std::vector<BufferView> views;
+  std::vector<std::byte> input(contract.front().bytes);
+  for (size_t i = 0; i < input.size() / sizeof(float); ++i) {
+    float value = static_cast<float>(i % 1000) * 0.25f;
+    std::memcpy(input.data() + i * sizeof(float), &value, sizeof value);
+  }
+  for (const BindingContract &binding : contract) {
+    Buffer buffer = take(rt->allocate(binding.bytes, placement), "allocate");
+    views.push_back(buffer.view());
+    buffers.push_back(std::move(buffer));
+  }
+  {
+    MapGuard map = take(buffers.front().mapWrite(), "map");
+    std::memcpy(map.mutableBytes().data(), input.data(), input.size());
+  }
+  Graph graph(*rt);
+  check(entry.engine == Engine::Npu ? graph.npu(loaded, views) : graph.gpu(loaded, views), "record");
+  Executable exec = take(rt->prepare(graph), "prepare");
+  std::vector<std::byte> expected(contract.back().bytes);
+  runToCompletion(exec);
+  if (!baseline.empty()) baselineLoop(baseline, input, expected);
+
+  std::vector<double> kernelS, kernelCpu, loopS, loopCpu;
+  Statistics before = rt->statistics();
+  for (unsigned r = 0; r < runs; ++r) {
+    auto kernelSide = [&] {
+      Timing t = timed([&] { runToCompletion(exec); });
+      kernelS.push_back(t.wall);
+      kernelCpu.push_back(t.cpu);
+    };
+    auto loopSide = [&] {
+      Timing t = timed([&] { baselineLoop(baseline, input, expected); });
+      loopS.push_back(t.wall);
+      loopCpu.push_back(t.cpu);
+    };
+    if (baseline.empty()) kernelSide();
+    else if (r % 2 == 0) kernelSide(), loopSide();
+    else loopSide(), kernelSide();
+  }
+  Statistics after = rt->statistics();
+  if (!baseline.empty()) {
+    MapGuard out = take(buffers.back().mapRead(), "map");
+    if (std::memcmp(out.bytes().data(), expected.data(), expected.size()) != 0)
+      die(path + ": the kernel's output differs from the plain loop's");
+  }
+  double moved = static_cast<double>(contract.front().bytes + contract.back().bytes);
+  nlohmann::json result = {{"benchmark", "runtime.kernel"},
+                           {"artifact", path},
+                           {"entry", entry.name},
+                           {"engine", entry.engine == Engine::Npu ? "npu" : "gpu"},
+                           {"runs", runs},
+                           {"units", units},
+                           {"median_s", median(kernelS)},
+                           {"cpu_s", median(kernelCpu)},
+                           {"units_per_s", static_cast<double>(units) / median(kernelS)},
+                           {"gbps", moved / 1e9 / median(kernelS)},
+                           {"replay_allocations", after.allocations - before.allocations}};
+  if (!baseline.empty()) {
+    result["baseline"] = baseline;
+    result["loop_median_s"] = median(loopS);
+    result["loop_cpu_s"] = median(loopCpu);
+    result["loop_units_per_s"] = static_cast<double>(units) / median(loopS);
+    result["kernel_over_loop_time"] = median(kernelS) / median(loopS);
+  }
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) die("usage: hrx_runtime_bench overhead|kernel ...");
+  unsigned replays = 2000, copyMiB = 64, runs = 7;
+  uint64_t units = 0;
+  std::vector<uint64_t> workload;
+  std::string artifact, baseline;
+  for (size_t i = 1; i < args.size(); ++i) {
+    auto value = [&]() -> const std::string & {
+      if (i + 1 >= args.size()) die(args[i] + " needs a value");
+      return args[++i];
+    };
+    const std::string &flag = args[i];
+    if (flag == "--replays") replays = parseCount(value(), "--replays");
+    else if (flag == "--copy-mib") copyMiB = parseCount(value(), "--copy-mib");
+    else if (flag == "--runs") runs = parseCount(value(), "--runs");
+    else if (flag == "--units") units = parseCount(value(), "--units");
+    else if (flag == "--workload") workload.push_back(parseCount(value(), "--workload"));
+    else if (flag == "--baseline") {
+      baseline = value();
+      if (baseline != "double-f32" && baseline != "copy") die("--baseline is double-f32 or copy, got '" + baseline + "'");
+    } else if (flag.starts_with("-")) die("unknown option '" + flag + "'");
+    else if (artifact.empty()) artifact = flag;
+    else die("unexpected argument '" + flag + "'");
+  }
+  nlohmann::json result;
+  if (args[0] == "overhead") result = overhead(replays, copyMiB, runs);
+  else if (args[0] == "kernel") {
+    if (artifact.empty()) die("kernel needs an artifact");
+    result = kernel(artifact, workload, units, runs, baseline);
+  } else die("unknown benchmark '" + args[0] + "'");
+  result["host_threads"] = hostThreadCount();
+  std::cout << result.dump() << "\n";
+  return 0;
+}
