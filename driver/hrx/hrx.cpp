@@ -1,6 +1,7 @@
 // hrx: inspect artifacts and compile reports, and describe the installation.
 // Exit codes: 0 success, 1 error (message on stderr), 64 usage error.
 #include "Inspect.h"
+#include "Native.h"
 
 #include "hrx/Version.h"
 #include "hrx/format/Artifact.h"
@@ -10,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -142,6 +144,7 @@ int info() {
   const char *runtime = std::getenv("HRX_RUNTIME_DIR");
   std::cout << "version: " << hrx::runtime::version() << "\n"
             << "runtime: " << (runtime && *runtime ? std::string(runtime) + " (HRX_RUNTIME_DIR; integrity checks bypassed)" : std::string("none (HRX_RUNTIME_DIR is unset; no native bundle installed)")) << "\n"
+            << "cache: " << hrx::tool::cacheRoot() << "/runtime\n"
             << "target: gfx1151\n"
             << "npu-target: " << hrx::format::xdna::kStrixHalo.key << "\n"
             << "host-device: available (reference execution of every artifact)\n";
@@ -178,7 +181,18 @@ int main(int argc, char **argv) {
   diffCmd->add_option("before", beforePath, "report JSON or artifact")->required();
   diffCmd->add_option("after", afterPath, "report JSON or artifact")->required();
 
-  CLI::App *infoCmd = app.add_subcommand("info", "Print the runtime directory and the targets");
+  CLI::App *infoCmd = app.add_subcommand("info", "Print the runtime directory, the bundle cache and the targets");
+
+  CLI::App *doctorCmd = app.add_subcommand("doctor", "Check device nodes, device identities, glibc and the native runtime; never downloads");
+  std::string archive, manifest;
+  CLI::App *prepareCmd = app.add_subcommand("prepare", "Install the native bundle pinned by bundle.json from a local archive, "
+                                                       "or print the installed bundle's directory");
+  prepareCmd->add_option("archive", archive, "the native .tar.gz archive (downloading is not available in this build)");
+  prepareCmd->add_option("--manifest", manifest, "the bundle manifest (default: $HRX_BUNDLE_MANIFEST, else bundle.json beside the archive)");
+  std::string daysText = "30";
+  CLI::App *gcCmd = app.add_subcommand("gc", "Remove prepared runtime bundles unused for DAYS (default 30) other than the pinned one");
+  gcCmd->add_option("days", daysText, "age in days");
+  gcCmd->add_option("--manifest", manifest, "the bundle manifest naming the pinned bundle (default: $HRX_BUNDLE_MANIFEST, else ./bundle.json)");
 
   try {
     app.parse(argc, argv);
@@ -201,6 +215,17 @@ int main(int argc, char **argv) {
   if (*showCmd) return reportShow(path, json);
   if (*diffCmd) return reportDiff(beforePath, afterPath);
   if (*infoCmd) return info();
+  if (*doctorCmd) return hrx::tool::doctor();
+  if (*prepareCmd) return hrx::tool::prepare(archive, manifest);
+  if (*gcCmd) {
+    unsigned days = 0;
+    auto [end, ec] = std::from_chars(daysText.data(), daysText.data() + daysText.size(), days);
+    if (ec != std::errc() || end != daysText.data() + daysText.size()) {
+      std::cerr << "hrx: error: gc takes a day count, found '" << daysText << "'\n";
+      return kExitUsage;
+    }
+    return hrx::tool::gc(days, manifest);
+  }
   std::cout << app.help();
   return 0;
 }

@@ -1,0 +1,19 @@
+// `hrx doctor`, `hrx prepare` and `hrx gc`: the native setup (devices, the pinned runtime bundle
+// and its cache). Exit codes follow hrx.cpp: 0 success, 1 error, 64 usage error.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace hrx::tool {
+
+// $XDG_CACHE_HOME/hrx when XDG_CACHE_HOME is absolute, else $HOME/.cache/hrx.
+std::string cacheRoot();
+
+int doctor();
+// `archive` empty: resolve the pinned bundle from the cache. `manifestPath` empty: the default
+// manifest (HRX_BUNDLE_MANIFEST, else bundle.json next to the archive, else ./bundle.json).
+int prepare(const std::string &archive, const std::string &manifestPath);
+int gc(unsigned days, const std::string &manifestPath);
+
+}  // namespace hrx::tool
