@@ -47,7 +47,7 @@ std::string requireDigest(const Json &value, const std::string &path) {
 
 StatusOr<BundleManifest> readBundleManifest(std::string_view json) {
   return guarded("bundle manifest: ", [&]() -> StatusOr<BundleManifest> {
-    Json root = parseJson(json, "bundle manifest");
+    Json root = parseJson(json, "the document");
     JsonObject object(root, "");
     BundleManifest manifest;
     uint64_t schema = object.u64("schema");

@@ -1,8 +1,8 @@
 #!/bin/sh
-# make-bundle.sh OUT [good|tampered-file|nested-entry|junk]: writes OUT/native.tar.gz and OUT/bundle.json
+# make-bundle.sh OUT [good|tampered-file|nested-entry|undeclared|junk]: writes OUT/native.tar.gz and OUT/bundle.json
 # (digests from sha256sum). tampered-file: the archive carries a libloomc.so whose digest differs
 # from the one the manifest pins (the archive digest matches). nested-entry: the archive holds
-# sub/libloomc.so. junk: the archive is not a tar file.
+# sub/libloomc.so. undeclared: the archive also holds README. junk: the archive is not a tar file.
 set -e
 out=$1
 mode=${2:-good}
@@ -16,6 +16,7 @@ amdf=$(digest libamdf.so); fabric=$(digest libhrx_fabric.so); loomc=$(digest lib
 case $mode in
   good) tar -czf ../native.tar.gz libamdf.so libhrx_fabric.so libloomc.so ;;
   tampered-file) printf 'patched\n' >> libloomc.so && tar -czf ../native.tar.gz libamdf.so libhrx_fabric.so libloomc.so ;;
+  undeclared) echo hi > README && tar -czf ../native.tar.gz libamdf.so libhrx_fabric.so libloomc.so README ;;
   junk) echo junk > ../native.tar.gz ;;
   nested-entry) cp libloomc.so sub/ && tar -czf ../native.tar.gz libamdf.so libhrx_fabric.so sub/libloomc.so ;;
 esac
