@@ -344,9 +344,8 @@ int prepare(const std::string &archive, const std::string &manifestPath) {
   problem = unpackArchive(archive, staging, manifest.value());
   if (problem.empty()) {
     std::string text;
-    readText(manifestFile, text);
-    std::ofstream(staging / "manifest.json", std::ios::binary) << text;
-    if (!fsyncPath(staging / "manifest.json", O_RDONLY) || !fsyncPath(staging, O_RDONLY | O_DIRECTORY))
+    bool written = readText(manifestFile, text) && (std::ofstream(staging / "manifest.json", std::ios::binary) << text).flush();
+    if (!written || !fsyncPath(staging / "manifest.json", O_RDONLY) || !fsyncPath(staging, O_RDONLY | O_DIRECTORY))
       problem = "cannot write '" + (staging / "manifest.json").string() + "'";
   }
   if (problem.empty()) {
