@@ -53,12 +53,56 @@ std::string describeBinding(size_t i, const BindingContract &b) {
          (b.layout.empty() ? "" : " (" + b.layout + ")");
 }
 
+std::string describeBindingBrief(const BindingContract &b) {
+  return std::to_string(b.bytes) + " bytes " + std::string(format::contractAccessName(b.access));
+}
+
+// "@add_delta(value 8 bytes, value 4 bytes, buffer 2000 bytes ReadWrite)" for GPU entries with a
+// launch signature; "@copy(64 bytes Read, 64 bytes Write)" (bindings only) otherwise.
 std::string signature(const ArtifactEntry &e) {
   std::string s = "@" + e.name + "(";
+  if (e.gpuExport) {
+    size_t binding = 0;
+    for (size_t i = 0; i < e.gpuExport->arguments.size(); ++i) {
+      const format::LaunchArgument &a = e.gpuExport->arguments[i];
+      s += i ? ", " : "";
+      s += a.kind == format::LaunchArgumentKind::Value ? "value " + std::to_string(a.size) + " bytes"
+                                                       : "buffer " + describeBindingBrief(e.contract.bindings[binding++]);
+    }
+    return s + ")";
+  }
   for (size_t i = 0; i < e.contract.bindings.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(e.contract.bindings[i].bytes) + " bytes " +
-         std::string(format::contractAccessName(e.contract.bindings[i].access));
+    s += (i ? ", " : "") + describeBindingBrief(e.contract.bindings[i]);
   return s + ")";
+}
+
+// Splits the inputs of a GPU entry with a launch signature into its buffers (returned, in
+// binding order) and its scalars (appended to `constants`, packed in launch order).
+StatusOr<std::vector<run::Value>> splitLaunchArguments(const ArtifactEntry &e, std::vector<run::Value> inputs,
+                                                        std::vector<std::byte> &constants) {
+  const auto &arguments = e.gpuExport->arguments;
+  if (inputs.size() != arguments.size())
+    return Status(StatusCode::InvalidArgument, "entry requires " + std::to_string(arguments.size()) +
+                                                   " launch arguments but " + std::to_string(inputs.size()) +
+                                                   " were supplied; " + signature(e));
+  std::vector<run::Value> buffers;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const format::LaunchArgument &a = arguments[i];
+    run::Value &v = inputs[i];
+    if (a.kind == format::LaunchArgumentKind::Buffer) {
+      buffers.push_back(std::move(v));
+      continue;
+    }
+    if (v.elementCount() != 1 || v.bytes.size() != a.size)
+      return Status(StatusCode::InvalidArgument,
+                    "input " + std::to_string(i) + " is a scalar argument of " + std::to_string(a.size) +
+                        " bytes, but the value given has " + std::to_string(v.elementCount()) + " element(s), " +
+                        std::to_string(v.bytes.size()) + " bytes (" + run::formatValue(v, 4) +
+                        "); pass one element, e.g. " + (a.size == 8 ? "i64=N" : a.size == 4 ? "i32=N or f32=X" : "i" + std::to_string(a.size * 8) + "=N") +
+                        "; " + signature(e));
+    for (uint8_t byte : v.bytes) constants.push_back(static_cast<std::byte>(byte));
+  }
+  return buffers;
 }
 
 void listArtifact(const std::string &path, const format::Artifact &artifact, const std::vector<ArtifactEntry> &entries) {
@@ -73,7 +117,19 @@ void listArtifact(const std::string &path, const format::Artifact &artifact, con
       std::cout << "\n";
     }
     std::cout << "    entry " << e.name << " (" << engineLabel(e.engine) << ", " << e.contract.bindings.size()
-              << " binding(s))\n";
+              << " binding(s)";
+    if (e.gpuExport)
+      std::cout << ", " << e.gpuExport->arguments.size() << " launch argument(s), " << e.gpuExport->constantBytes
+                << " constant bytes";
+    std::cout << ")\n";
+    if (e.gpuExport)
+      for (size_t i = 0, binding = 0; i < e.gpuExport->arguments.size(); ++i) {
+        const format::LaunchArgument &a = e.gpuExport->arguments[i];
+        std::cout << "      argument " << i << ": " << format::launchArgumentKindName(a.kind) << ", " << a.size
+                  << " bytes";
+        if (a.kind == format::LaunchArgumentKind::Buffer) std::cout << " (binding " << binding++ << ")";
+        std::cout << "\n";
+      }
     for (size_t i = 0; i < e.contract.bindings.size(); ++i)
       std::cout << "      " << describeBinding(i, e.contract.bindings[i]) << "\n";
     if (!e.contract.constants.empty()) std::cout << "      constants: " << e.contract.constants.size() << " bytes\n";
@@ -202,6 +258,11 @@ int runMain(const Options &o) {
 
   auto values = bindingValues(o);
   if (!values) return fail(values.status().message());
+  std::vector<std::byte> constants;
+  if (entry.gpuExport) {
+    values = splitLaunchArguments(entry, std::move(*values), constants);
+    if (!values) return fail(values.status().message());
+  }
   const auto &contract = entry.contract.bindings;
   if (values->size() != contract.size())
     return fail("entry requires " + std::to_string(contract.size()) + " bindings but " +
@@ -233,7 +294,7 @@ int runMain(const Options &o) {
     buffers.push_back(std::move(*buffer));
   }
   Graph graph(rt);
-  Status recorded = entry.engine == Engine::Npu ? graph.npu(*kernel, views) : graph.gpu(*kernel, views);
+  Status recorded = entry.engine == Engine::Npu ? graph.npu(*kernel, views) : graph.gpu(*kernel, views, constants);
   if (!recorded) return fail(recorded.message() + "; " + signature(entry));
   auto executable = rt.prepare(graph);
   if (!executable) return fail(executable.status().message());
@@ -331,7 +392,7 @@ int main(int argc, char **argv) {
   app.add_option("--columns", o.columns, "NPU partition width; must equal the image's")->check(CLI::Range(1, 8));
   app.add_option("--binding", o.bindings, "Raw initial bytes of the next binding (repeat, binding order)")
       ->allow_extra_args(false);
-  app.add_option("--input", o.inputs, "Typed value of the next binding: 4xi32=1 2 3 4, @x.npy, @x.bin")
+  app.add_option("--input", o.inputs, "Typed value of the next binding or launch argument: 4xi32=1 2 3 4, i64=500, @x.npy, @x.bin")
       ->allow_extra_args(false);
   app.add_option("--output", o.outputs, "ORDINAL=PATH (raw) or @PATH (.npy or raw) for the next writable binding")
       ->allow_extra_args(false);

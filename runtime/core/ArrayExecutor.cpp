@@ -71,7 +71,7 @@ public:
   const std::string &name() const override { return plan_.name; }
   const KernelContract &contract() const override { return contract_; }
   uint64_t imageBytes() const override { return slotStorage_.size() + stateStorage_.size(); }
-  Status run(std::span<const BindingSpan> bindings) override;
+  Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) override;
 
 private:
   struct Channel {
@@ -336,7 +336,7 @@ Status HostNpuKernel::deadlock(const std::vector<Blocked> &taskBlocked,
   return Status(StatusCode::FailedPrecondition, os.str());
 }
 
-Status HostNpuKernel::run(std::span<const BindingSpan> bindings) {
+Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const std::byte>) {
   std::lock_guard lock(running_);
   if (bindings.size() != contract_.bindings.size())
     return Status(StatusCode::InvalidArgument, where_ + ": " + std::to_string(bindings.size()) +

@@ -113,20 +113,21 @@ Status Graph::copyOn(const BufferView &dst, const BufferView &src, Lane lane) {
   return Status::ok();
 }
 
-Status Graph::gpu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views) {
-  return recordKernel(std::move(kernel), std::move(views), Engine::Gpu, true);
+Status Graph::gpu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views, std::span<const std::byte> constants) {
+  return recordKernel(std::move(kernel), std::move(views), constants, Engine::Gpu, true);
 }
 
-Status Graph::gpuAliasing(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views) {
-  return recordKernel(std::move(kernel), std::move(views), Engine::Gpu, false);
+Status Graph::gpuAliasing(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views,
+                          std::span<const std::byte> constants) {
+  return recordKernel(std::move(kernel), std::move(views), constants, Engine::Gpu, false);
 }
 
 Status Graph::npu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views) {
-  return recordKernel(std::move(kernel), std::move(views), Engine::Npu, true);
+  return recordKernel(std::move(kernel), std::move(views), {}, Engine::Npu, true);
 }
 
-Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views, Engine engine,
-                           bool checkAliasing) {
+Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views,
+                           std::span<const std::byte> constants, Engine engine, bool checkAliasing) {
   if (!kernel) return Status(StatusCode::InvalidArgument, "null kernel");
   if (kernel->engine() != engine)
     return Status(StatusCode::InvalidArgument, "kernel '" + kernel->name() + "' is a " + engineName(kernel->engine()) +
@@ -134,6 +135,10 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
                                                    " operation");
   const KernelContract &contract = kernel->contract();
   if (Status s = checkContract(contract, views); !s) return Status(s.code(), "kernel '" + kernel->name() + "': " + s.message());
+  if (constants.size() != kernel->constantBytes())
+    return Status(StatusCode::InvalidArgument, "kernel '" + kernel->name() + "': its scalar arguments take " +
+                                                   std::to_string(kernel->constantBytes()) + " constant bytes, " +
+                                                   std::to_string(constants.size()) + " were given");
   for (size_t i = 0; i < views.size(); ++i) {
     Placement::Kind kind = views[i].placement().kind();
     if (engine == Engine::Gpu && kind == Placement::Kind::NpuLocal)
@@ -156,6 +161,7 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
   op->lane = engine == Engine::Npu ? Lane::Npu : Lane::Compute;
   for (size_t i = 0; i < views.size(); ++i) op->uses.push_back({views[i], accessOf(contract.bindings[i].access)});
   op->spans.resize(views.size());
+  op->constants.assign(constants.begin(), constants.end());
   op->kernel = std::move(kernel);
   ops_.push_back(std::move(op));
   return Status::ok();
@@ -275,7 +281,7 @@ Status executeRegion(PreparedGraph &graph, const Region &region, uint64_t &copie
         const BufferView &v = op.uses[b].view;
         op.spans[b] = BindingSpan{v.allocation()->data + v.offset(), v.length()};
       }
-      if (Status s = op.kernel->run(op.spans); !s)
+      if (Status s = op.kernel->run(op.spans, op.constants); !s)
         return Status(s.code(), "kernel '" + op.kernel->name() + "' on the " + laneName(op.lane) + " lane: " +
                                     s.message());
       break;

@@ -47,8 +47,15 @@ Status collect(const format::Artifact &artifact, std::vector<ArtifactEntry> &out
     if (!artifact.contracts)
       return Status(StatusCode::InvalidArgument,
                     "AMDGPU artifact for " + artifact.target + " has no .hrx.contract section: its entries are unknown");
-    for (const auto &[name, contract] : *artifact.contracts)
-      out.push_back(ArtifactEntry{name, Engine::Gpu, &artifact, contract, 0});
+    for (const auto &[name, contract] : *artifact.contracts) {
+      ArtifactEntry e{name, Engine::Gpu, &artifact, contract, 0};
+      if (artifact.manifest) {
+        e.gpuExport = artifact.manifest->find(name);
+        for (const format::AmdgpuLaunch &launch : artifact.launches)
+          if (launch.name == name) e.gpuLaunch = &launch;
+      }
+      out.push_back(std::move(e));
+    }
     return Status::ok();
   }
   return Status::ok();
@@ -109,11 +116,24 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
   auto code = HostCode::load(std::as_bytes(std::span(*host)), artifact.target + " .hrx.host");
   if (!code) return code.status();
   if (entry.engine == Engine::Gpu) {
-    if (workload.empty())
+    GpuLaunchLayout layout;
+    std::string symbol = entry.name;
+    if (entry.gpuExport && entry.gpuLaunch) {
+      layout.arguments = entry.gpuExport->arguments;
+      layout.maxFlatWorkgroupSize = entry.gpuExport->maxFlatWorkgroupSize;
+      symbol = entry.gpuLaunch->symbol;
+      size_t expected = entry.gpuLaunch->workloadBits.size();
+      if (workload.size() != expected)
+        return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name + "' takes " + std::to_string(expected) +
+                                                       " workload value(s) (the kernel definition's arguments, for its "
+                                                       "launch program); " + std::to_string(workload.size()) +
+                                                       " were given with --workload");
+    } else if (workload.empty()) {
       return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name +
                                                      "' needs its workload (the kernel definition's u64 workload "
                                                      "arguments) to evaluate the launch program; pass --workload");
-    return makeHostGpuKernel(entry.name, *code, entry.contract, workload);
+    }
+    return makeHostGpuKernel(symbol, *code, entry.contract, workload, std::move(layout));
   }
   auto plan = std::find_if(artifact.plans.begin(), artifact.plans.end(),
                            [&](const format::ArrayPlan &p) { return p.name == entry.name; });

@@ -45,7 +45,8 @@ struct GraphOp {
   uint8_t fillValue = 0;
   std::shared_ptr<Kernel> kernel;
   std::vector<Use> uses;           // copy: {dst, src}; kernel: one per binding
-  std::vector<BindingSpan> spans;  // preallocated kernel argument spans
+  std::vector<BindingSpan> spans;    // preallocated kernel argument spans
+  std::vector<std::byte> constants;  // the kernel's scalar launch arguments
 };
 
 struct Region {

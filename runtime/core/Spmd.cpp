@@ -12,29 +12,48 @@ namespace {
 
 class HostGpuKernel final : public Kernel {
 public:
-  HostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code, KernelContract contract,
-                std::vector<uint64_t> workload, hrx_host_kernel_fn kernel, hrx_host_launch_fn launch)
-      : symbol_(std::move(symbol)), code_(std::move(code)), contract_(std::move(contract)),
-        workload_(std::move(workload)), kernel_(kernel), launch_(launch), args_(contract_.bindings.size()) {}
+  HostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code, KernelContract contract, GpuLaunchLayout layout,
+                const uint32_t grid[6], hrx_host_kernel_fn kernel)
+      : symbol_(std::move(symbol)), code_(std::move(code)), contract_(std::move(contract)), layout_(std::move(layout)),
+        kernel_(kernel), args_(layout_.arguments.size()) {
+    for (const format::LaunchArgument &a : layout_.arguments)
+      if (a.kind == format::LaunchArgumentKind::Value) constantBytes_ += a.size;
+    // Scalars are read through typed pointers: keep them 8-byte aligned.
+    scalars_.resize((constantBytes_ + layout_.arguments.size() * 8) / 8 + 1);
+    std::copy_n(grid, 6, grid_);
+  }
 
   Engine engine() const override { return Engine::Gpu; }
   const std::string &name() const override { return symbol_; }
   const KernelContract &contract() const override { return contract_; }
   uint64_t imageBytes() const override { return 0; }  // code objects are not charged (reference §5.6)
+  uint64_t constantBytes() const override { return constantBytes_; }
 
-  Status run(std::span<const BindingSpan> bindings) override {
+  Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) override {
     std::lock_guard lock(running_);
-    if (bindings.size() != args_.size())
+    if (bindings.size() != contract_.bindings.size())
       return Status(StatusCode::InvalidArgument, "kernel '" + symbol_ + "': " + std::to_string(bindings.size()) +
-                                                     " bindings given, the kernel has " + std::to_string(args_.size()));
-    for (size_t i = 0; i < bindings.size(); ++i) args_[i] = bindings[i].data;
-    uint32_t grid[6] = {};
-    launch_(workload_.data(), grid);
-    for (uint32_t v : grid)
-      if (v == 0)
-        return Status(StatusCode::InvalidArgument, "kernel '" + symbol_ + "': the launch program produced an empty grid");
-    Job job{this, {grid[0], grid[1], grid[2]}, {grid[3], grid[4], grid[5]}};
-    uint64_t workgroups = uint64_t(grid[0]) * grid[1] * grid[2];
+                                                     " bindings given, the kernel has " +
+                                                     std::to_string(contract_.bindings.size()));
+    if (constants.size() != constantBytes_)
+      return Status(StatusCode::InvalidArgument, "kernel '" + symbol_ + "': " + std::to_string(constants.size()) +
+                                                     " constant bytes given, its scalar arguments take " +
+                                                     std::to_string(constantBytes_));
+    size_t binding = 0, constant = 0;
+    auto *slot = reinterpret_cast<std::byte *>(scalars_.data());
+    for (size_t i = 0; i < layout_.arguments.size(); ++i) {
+      const format::LaunchArgument &a = layout_.arguments[i];
+      if (a.kind == format::LaunchArgumentKind::Buffer) {
+        args_[i] = bindings[binding++].data;
+        continue;
+      }
+      std::copy_n(constants.data() + constant, a.size, slot);
+      args_[i] = slot;
+      constant += a.size;
+      slot += (a.size + 7) / 8 * 8;
+    }
+    Job job{this, {grid_[0], grid_[1], grid_[2]}, {grid_[3], grid_[4], grid_[5]}};
+    uint64_t workgroups = uint64_t(grid_[0]) * grid_[1] * grid_[2];
     WorkerPool::instance().parallelFor(workgroups, &runWorkgroup, &job);
     return Status::ok();
   }
@@ -62,10 +81,12 @@ private:
   std::string symbol_;
   std::shared_ptr<HostCode> code_;
   KernelContract contract_;
-  std::vector<uint64_t> workload_;
+  GpuLaunchLayout layout_;
   hrx_host_kernel_fn kernel_;
-  hrx_host_launch_fn launch_;
+  uint32_t grid_[6] = {};
+  uint64_t constantBytes_ = 0;
   std::vector<void *> args_;
+  std::vector<uint64_t> scalars_;  // aligned copies of the scalar arguments
   std::mutex running_;
 };
 
@@ -74,15 +95,33 @@ private:
 unsigned hostThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract, std::vector<uint64_t> workload) {
+                                                    KernelContract contract, std::vector<uint64_t> workload,
+                                                    GpuLaunchLayout layout) {
   if (Status s = contract.validate(); !s) return s;
+  auto fail = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, "kernel '" + symbol + "': " + what); };
+  if (layout.arguments.empty())
+    layout.arguments.assign(contract.bindings.size(), format::LaunchArgument{0, 8, format::LaunchArgumentKind::Buffer});
+  size_t buffers = 0;
+  for (const format::LaunchArgument &a : layout.arguments) buffers += a.kind == format::LaunchArgumentKind::Buffer;
+  if (buffers != contract.bindings.size())
+    return fail("the launch signature has " + std::to_string(buffers) + " buffer argument(s), the contract " +
+                std::to_string(contract.bindings.size()) + " binding(s)");
   auto kernel = code->kernel(symbol);
   if (!kernel) return kernel.status();
   auto launch = code->launch(symbol);
   if (!launch) return launch.status();
   if (workload.empty()) workload.push_back(0);
+  uint32_t grid[6] = {};
+  (*launch)(workload.data(), grid);
+  for (uint32_t v : grid)
+    if (v == 0) return fail("the launch program produced an empty grid");
+  uint64_t flat = uint64_t(grid[3]) * grid[4] * grid[5];
+  if (layout.maxFlatWorkgroupSize && flat > *layout.maxFlatWorkgroupSize)
+    return fail("the launch program's workgroup size " + std::to_string(grid[3]) + "x" + std::to_string(grid[4]) + "x" +
+                std::to_string(grid[5]) + " (" + std::to_string(flat) + " work-items) exceeds the code object's "
+                "max_flat_workgroup_size " + std::to_string(*layout.maxFlatWorkgroupSize));
   return std::shared_ptr<Kernel>(std::make_shared<HostGpuKernel>(std::move(symbol), std::move(code), std::move(contract),
-                                                                 std::move(workload), *kernel, *launch));
+                                                                 std::move(layout), grid, *kernel));
 }
 
 }  // namespace hrx::runtime

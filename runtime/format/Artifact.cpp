@@ -43,6 +43,37 @@ Status readCommonSections(Artifact &artifact) {
   return Status::ok();
 }
 
+// .hrx.manifest and .hrx.launch come together and describe the same exports; every contract
+// binds exactly the manifest's buffer arguments.
+Status readAmdgpuSections(Artifact &artifact) {
+  const auto *manifestBytes = artifact.section(kManifestSection);
+  const auto *launchBytes = artifact.section(kLaunchSection);
+  if (!manifestBytes && !launchBytes) return Status::ok();
+  if (!manifestBytes || !launchBytes)
+    return Status(StatusCode::InvalidArgument, std::string(manifestBytes ? kLaunchSection : kManifestSection) +
+                                                   ": section is missing (" +
+                                                   std::string(manifestBytes ? kManifestSection : kLaunchSection) +
+                                                   " is present; the two come together)");
+  auto manifest = readAmdgpuManifest(text(*manifestBytes));
+  if (!manifest.isOk()) return manifest.status();
+  auto launches = readAmdgpuLaunches(text(*launchBytes));
+  if (!launches.isOk()) return launches.status();
+  if (Status s = checkManifestAgainstLaunches(*manifest, *launches); !s.isOk()) return s;
+  if (artifact.contracts)
+    for (const auto &[name, contract] : *artifact.contracts) {
+      const AmdgpuExport *e = manifest->find(name);
+      if (!e) return Status(StatusCode::InvalidArgument, ".hrx.contract: contract for '" + name + "' names no .hrx.manifest export");
+      if (contract.bindings.size() != e->bindingCount)
+        return Status(StatusCode::InvalidArgument, ".hrx.contract: contract for '" + name + "' has " +
+                                                       std::to_string(contract.bindings.size()) +
+                                                       " binding(s), .hrx.manifest says binding_count " +
+                                                       std::to_string(e->bindingCount));
+    }
+  artifact.manifest = std::move(manifest.value());
+  artifact.launches = std::move(launches.value());
+  return Status::ok();
+}
+
 Status checkXdnaAgreement(Artifact &artifact) {
   const xdna::Image &image = *artifact.xdna;
   if (artifact.contracts) {
@@ -135,6 +166,8 @@ StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
     artifact.amdgpu = std::move(elf.value());
     Status common = readCommonSections(artifact);
     if (!common.isOk()) return common;
+    Status sections = readAmdgpuSections(artifact);
+    if (!sections.isOk()) return sections;
     return artifact;
   }
   auto image = xdna::readImage(bytes);

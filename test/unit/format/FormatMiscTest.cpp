@@ -61,7 +61,7 @@ TEST(Elf64Sections, AppendAndReadBack) {
   ASSERT_TRUE(elf.isOk()) << elf.status().message();
   EXPECT_EQ(elf->machine, kMachineAmdgpu);
   EXPECT_EQ(amdgpuProcessorName(elf->flags), "gfx1151");
-  ASSERT_EQ(elf->sections.size(), 8u);
+  ASSERT_EQ(elf->sections.size(), 9u);
   EXPECT_EQ(elf->sections[1].name, ".text");
   EXPECT_EQ(elf->sections[3].name, ".hrx.manifest");
   ASSERT_NE(elf->section(".hrx.host"), nullptr);
@@ -81,7 +81,7 @@ TEST(Elf64Sections, RejectsMalformedHeaders) {
   };
   EXPECT_EQ(corrupt(4, 1, 1), "ELF64: e_ident[EI_CLASS] is 1, expected 2 (ELFCLASS64)");
   EXPECT_EQ(corrupt(58, 40, 2), "ELF64: e_shentsize is 40, expected 64");
-  EXPECT_EQ(corrupt(62, 99, 2), "ELF64: e_shstrndx is 99, expected below e_shnum 8");
+  EXPECT_EQ(corrupt(62, 99, 2), "ELF64: e_shstrndx is 99, expected below e_shnum 9");
   EXPECT_EQ(corrupt(40, b.size(), 8).substr(0, 35), "ELF64: the section-header table (0x");
   uint64_t shoff = 0;
   for (int i = 0; i < 8; ++i) shoff |= uint64_t(b[40 + i]) << (8 * i);

@@ -199,7 +199,19 @@ std::vector<uint8_t> hsacoBytes() {
   id.referenceOnly = false;
   id.referenceOnlyReason.clear();
   std::vector<SectionPayload> sections = {
-      {std::string(kManifestSection), asBytes(R"({"exports":[{"name":"fill","bindings":1,"constant_bytes":4}]})"), false},
+      // fill(value: f32, out: buffer)
+      {std::string(kManifestSection),
+       asBytes(R"({"schema_version":1,"target":"gfx1151","code_object_version":5,"processor_mode":"Default",)"
+               R"("exports":[{"name":"fill","kernarg_bytes":16,"arguments":[{"offset":0,"size":4,"kind":"value"},)"
+               R"({"offset":8,"size":8,"kind":"buffer"}],"binding_count":1,"constant_bytes":4,"lds_bytes":0,)"
+               R"("private_bytes":0,"wavefront_size":32,"max_flat_workgroup_size":256,"resources":{"code_bytes":64,)"
+               R"("vgpr_count":2,"sgpr_count":4,"vgpr_spill_count":0,"sgpr_spill_count":0,)"
+               R"("occupancy_waves_per_simd":16,"workgroup_processor_mode":true}}]})"),
+       false},
+      {std::string(kLaunchSection),
+       asBytes(R"({"schema_version":1,"exports":[{"name":"fill","symbol":"fill","workload_bits":[64],)"
+               R"("evaluator":"hrx.launch.fill"}]})"),
+       false},
       {std::string(xdna::kContractSection),
        asBytes(R"({"version":1,"contracts":{"fill":{"bindings":[{"bytes":4096,"alignment":4,"access":"Write","layout":"u32[1024]"}],"constants":[0,0,128,63]}}})"),
        false},

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <numeric>
@@ -40,10 +41,10 @@ std::vector<int32_t> iota(size_t n, int32_t first = 0) {
 }
 
 // Runs a kernel directly on vectors of i32 (binding order).
-hrx::Status run(Kernel &kernel, std::vector<std::vector<int32_t>> &buffers) {
+hrx::Status run(Kernel &kernel, std::vector<std::vector<int32_t>> &buffers, std::span<const std::byte> constants = {}) {
   std::vector<BindingSpan> spans;
   for (auto &b : buffers) spans.push_back({reinterpret_cast<std::byte *>(b.data()), b.size() * 4});
-  return kernel.run(spans);
+  return kernel.run(spans, constants);
 }
 
 // copy64 over `records` 64-byte records: binding 0 -> worker -> binding 1.
@@ -239,6 +240,43 @@ TEST(HostGpu, SpmdVaddAndBarrierKernelEqualOracle) {
   for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(rb[0][i], rb[1][(i / 64) * 64 + 63 - i % 64]);
   EXPECT_EQ(makeHostGpuKernel("nope", code, two, {1}).status().message(),
             "HostKernels.so: host code has no symbol 'hrx.kernel.nope'");
+}
+
+// scale(n: u64, y: buffer, factor: i32): launch arguments value, buffer, value.
+GpuLaunchLayout scaleLayout(std::optional<uint64_t> maxFlatWorkgroupSize) {
+  using hrx::format::LaunchArgumentKind;
+  return {{{0, 8, LaunchArgumentKind::Value}, {8, 8, LaunchArgumentKind::Buffer}, {16, 4, LaunchArgumentKind::Value}},
+          maxFlatWorkgroupSize};
+}
+
+TEST(HostGpu, ScalarsComeFromTheConstantsBlockInLaunchOrder) {
+  KernelContract contract{{{4, 4, hrx::format::ContractAccess::ReadWrite, "i32 y"}}, {}};
+  auto scale = makeHostGpuKernel("scale", loadFixture(), contract, {64}, scaleLayout(64));
+  ASSERT_TRUE(scale.isOk()) << scale.status().toString();
+  EXPECT_EQ((*scale)->constantBytes(), 12u);
+  std::vector<std::byte> constants(12);
+  uint64_t n = 40;
+  int32_t factor = -3;
+  std::memcpy(constants.data(), &n, 8);
+  std::memcpy(constants.data() + 8, &factor, 4);
+  std::vector<std::vector<int32_t>> buffers = {iota(64)};
+  ASSERT_TRUE(run(**scale, buffers, constants).isOk());
+  for (int32_t i = 0; i < 64; ++i) ASSERT_EQ(buffers[0][i], i < 40 ? -3 * i : i);
+  EXPECT_EQ(run(**scale, buffers, std::span(constants).first(8)).message(),
+            "kernel 'scale': 8 constant bytes given, its scalar arguments take 12");
+
+  auto rt = std::move(Runtime::create()).value();
+  Buffer y = *rt->allocate(256, Placement::HostVisible());
+  Graph g(*rt);
+  EXPECT_EQ(g.gpu(*scale, {y.view()}).message(), "kernel 'scale': its scalar arguments take 12 constant bytes, 0 were given");
+  EXPECT_TRUE(g.gpu(*scale, {y.view()}, constants).isOk());
+
+  EXPECT_EQ(makeHostGpuKernel("scale", loadFixture(), contract, {64}, scaleLayout(32)).status().message(),
+            "kernel 'scale': the launch program's workgroup size 64x1x1 (64 work-items) exceeds the code object's "
+            "max_flat_workgroup_size 32");
+  KernelContract two{{{4, 4, hrx::format::ContractAccess::ReadWrite, ""}, {4, 4, hrx::format::ContractAccess::Read, ""}}, {}};
+  EXPECT_EQ(makeHostGpuKernel("scale", loadFixture(), two, {64}, scaleLayout(64)).status().message(),
+            "kernel 'scale': the launch signature has 1 buffer argument(s), the contract 2 binding(s)");
 }
 
 TEST(HostDevice, NpuAndGpuKernelsInOneGraph) {

@@ -18,7 +18,9 @@ public:
   const std::string &name() const override { return name_; }
   const runtime::KernelContract &contract() const override { return contract_; }
   uint64_t imageBytes() const override { return 0; }
-  Status run(std::span<const runtime::BindingSpan> bindings) override { return body_(bindings); }
+  Status run(std::span<const runtime::BindingSpan> bindings, std::span<const std::byte>) override {
+    return body_(bindings);
+  }
 
 private:
   runtime::Engine engine_;

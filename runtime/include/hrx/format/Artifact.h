@@ -3,6 +3,7 @@
 // payload it understands, and their agreement (contracts vs binding rows, plans vs entries).
 #pragma once
 
+#include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/Elf64Sections.h"
@@ -33,6 +34,8 @@ struct Artifact {
   std::optional<ContractTable> contracts;
   std::optional<CompileReport> report;
   std::vector<ArrayPlan> plans;
+  std::optional<AmdgpuManifest> manifest;  // AMDGPU: .hrx.manifest
+  std::vector<AmdgpuLaunch> launches;      // AMDGPU: .hrx.launch
 
   // Whether the artifact carries no native device code (runs on the host device only).
   // Images without .hrx.identity are not ours and are treated as native.

@@ -43,8 +43,12 @@ public:
   virtual const KernelContract &contract() const = 0;
   // Executable image bytes the memory budget is charged for at load.
   virtual uint64_t imageBytes() const = 0;
-  // Runs one invocation to terminal completion on the calling (lane) thread.
-  virtual Status run(std::span<const BindingSpan> bindings) = 0;
+  // Size of the constants block each invocation takes: the kernel's scalar launch arguments,
+  // packed in launch order (GPU entries; 0 for kernels without scalars).
+  virtual uint64_t constantBytes() const { return 0; }
+  // Runs one invocation to terminal completion on the calling (lane) thread. `constants` has
+  // exactly constantBytes() bytes.
+  virtual Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) = 0;
 };
 
 // Lanes as numbered in traces.
@@ -82,16 +86,19 @@ public:
   // Lengths equal and ranges not overlapping; the lane follows from the placements.
   Status copy(const BufferView &dst, const BufferView &src);
   Status copyOn(const BufferView &dst, const BufferView &src, Lane lane);
-  Status gpu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views);
+  // `views` bind the kernel's buffer arguments in order; `constants` holds its scalar arguments
+  // (exactly kernel->constantBytes() bytes, copied at recording).
+  Status gpu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views, std::span<const std::byte> constants = {});
   // Skips the overlapping-writable check (the unsafe escape hatch).
-  Status gpuAliasing(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views);
+  Status gpuAliasing(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views,
+                     std::span<const std::byte> constants = {});
   Status npu(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views);
   size_t operationCount() const { return ops_.size(); }
 
 private:
   friend class Runtime;
-  Status recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views, Engine engine,
-                      bool checkAliasing);
+  Status recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferView> views,
+                      std::span<const std::byte> constants, Engine engine, bool checkAliasing);
   Runtime *runtime_;
   std::vector<std::unique_ptr<GraphOp>> ops_;
 };

@@ -3,12 +3,14 @@
 // plan. Results equal the CPU oracles exactly; no LLVM is involved at run time.
 #pragma once
 
+#include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/HostAbi.h"
 #include "hrx/runtime/Graph.h"
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,12 +57,22 @@ StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
                                                     KernelContract contract);
 
+// How a GPU entry's launch arguments are passed (from .hrx.manifest): in launch order, each a
+// buffer (the next binding) or a scalar (the next `size` bytes of the constants block).
+// No arguments = every contract binding is a buffer argument, in binding order.
+struct GpuLaunchLayout {
+  std::vector<format::LaunchArgument> arguments;
+  std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
+};
+
 // A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
-// a grid; workgroups run on a thread pool sized to the machine, each calling
-// "hrx.kernel.<sym>" (which runs every work-item of the workgroup, honouring barriers).
-// Bindings are passed as launch arguments in binding order.
+// a grid once, at load (rejecting an empty grid or a workgroup larger than
+// max_flat_workgroup_size); workgroups run on a thread pool sized to the machine, each calling
+// "hrx.kernel.<sym>" (which runs every work-item of the workgroup, honouring barriers) with
+// args[] built from the bindings and constants per `layout`.
 StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract, std::vector<uint64_t> workload);
+                                                    KernelContract contract, std::vector<uint64_t> workload,
+                                                    GpuLaunchLayout layout = {});
 
 // Workgroups and NPU tasks share one pool of worker threads (hardware_concurrency).
 unsigned hostThreadCount();

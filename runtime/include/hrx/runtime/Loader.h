@@ -19,6 +19,9 @@ struct ArtifactEntry {
   const format::Artifact *member = nullptr;  // the .xdna or AMDGPU artifact holding it
   KernelContract contract;
   uint32_t columns = 0;  // .xdna: the partition width the image was built for
+  // AMDGPU with .hrx.manifest/.hrx.launch: the launch signature and launch program (else null).
+  const format::AmdgpuExport *gpuExport = nullptr;
+  const format::AmdgpuLaunch *gpuLaunch = nullptr;
 };
 
 // Every entry, in artifact order. .xdna contracts come from .hrx.contract when present,
@@ -37,7 +40,9 @@ StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entr
 Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
 
 // Loads `entry` on the host reference device: the member's .hrx.host code, plus its array plan
-// (.xdna) or launch program (AMDGPU, evaluated on `workload`).
+// (.xdna) or launch program (AMDGPU, evaluated on `workload`, which must have one value per
+// workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
+// constants block (Kernel::constantBytes()).
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
 
 }  // namespace hrx::runtime

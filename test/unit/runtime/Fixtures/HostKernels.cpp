@@ -68,6 +68,24 @@ void vadd(const hrx_host_dispatch *d) {
   }
 }
 
+// GPU kernel scale(n: u64, y: buffer, factor: i32): y[i] *= factor for i < n; one workgroup of
+// workload[0] work-items.
+__attribute__((visibility("default"))) void scaleLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(
+    "hrx.launch.scale");
+void scaleLaunch(const uint64_t *workload, uint32_t out[6]) {
+  uint32_t grid[6] = {1, 1, 1, static_cast<uint32_t>(workload[0]), 1, 1};
+  std::memcpy(out, grid, sizeof grid);
+}
+
+__attribute__((visibility("default"))) void scale(const hrx_host_dispatch *d) __asm__("hrx.kernel.scale");
+void scale(const hrx_host_dispatch *d) {
+  uint64_t n = *static_cast<const uint64_t *>(d->args[0]);
+  auto *y = static_cast<int32_t *>(d->args[1]);
+  int32_t factor = *static_cast<const int32_t *>(d->args[2]);
+  for (uint32_t lid = 0; lid < d->workgroup_size[0]; ++lid)
+    if (lid < n) y[lid] *= factor;
+}
+
 // Reverses each 64-element workgroup tile through workgroup-local memory: every work-item
 // stores, a barrier, then every work-item loads its mirror. The barrier splits the loop.
 __attribute__((visibility("default"))) void reverseLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(

@@ -1,0 +1,192 @@
+#include "hrx/format/AmdgpuManifest.h"
+
+#include "JsonFields.h"
+
+#include <array>
+#include <set>
+
+namespace hrx::format {
+
+using namespace detail;
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, LaunchArgumentKind>, 2> kKindNames{
+    {{"buffer", LaunchArgumentKind::Buffer}, {"value", LaunchArgumentKind::Value}}};
+
+constexpr uint64_t kSchemaVersion = 1;
+
+void checkSchema(JsonObject &top) {
+  uint64_t version = top.u64("schema_version");
+  if (version != kSchemaVersion)
+    failAt(top.pathOf("schema_version"), "unsupported version " + std::to_string(version) + " (this reader knows " +
+                                             std::to_string(kSchemaVersion) + ")");
+}
+
+// A non-negative integer or null (the code object did not state it).
+std::optional<uint64_t> optionalU64(JsonObject &object, std::string_view key) {
+  const Json &value = object.required(key);
+  if (value.is_null()) return std::nullopt;
+  return asU64(value, object.pathOf(key));
+}
+
+// Reads one export; errors inside name it ("export 'add_delta': exports[0].arguments[1].size: ...").
+template <typename F> auto withinExport(const std::string &name, F &&body) {
+  try {
+    return body();
+  } catch (const FormatError &error) {
+    fail("export '" + name + "': " + error.message);
+  }
+}
+
+AmdgpuResources readResources(JsonObject object) {
+  AmdgpuResources r;
+  r.codeBytes = optionalU64(object, "code_bytes");
+  r.vgprCount = optionalU64(object, "vgpr_count");
+  r.sgprCount = optionalU64(object, "sgpr_count");
+  r.vgprSpillCount = optionalU64(object, "vgpr_spill_count");
+  r.sgprSpillCount = optionalU64(object, "sgpr_spill_count");
+  r.occupancyWavesPerSimd = optionalU64(object, "occupancy_waves_per_simd");
+  const Json &mode = object.required("workgroup_processor_mode");
+  if (!mode.is_null()) {
+    if (!mode.is_boolean()) failAt(object.pathOf("workgroup_processor_mode"), "expected a boolean or null");
+    r.workgroupProcessorMode = mode.get<bool>();
+  }
+  object.finish();
+  return r;
+}
+
+AmdgpuExport readExport(JsonObject object) {
+  AmdgpuExport e;
+  e.kernargBytes = object.u64("kernarg_bytes");
+  const auto &arguments = object.array("arguments");
+  uint64_t buffers = 0, constants = 0, end = 0;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    JsonObject a(arguments[i], object.pathOf("arguments") + "[" + std::to_string(i) + "]");
+    LaunchArgument arg;
+    arg.offset = a.u64("offset", UINT32_MAX);
+    arg.size = a.u64("size", UINT32_MAX);
+    arg.kind = parseEnum<LaunchArgumentKind>(kKindNames, a.required("kind"), a.pathOf("kind"));
+    a.finish();
+    if (arg.size == 0) failAt(a.pathOf("size"), "an argument has at least one byte");
+    if (arg.kind == LaunchArgumentKind::Buffer && arg.size != 8)
+      failAt(a.pathOf("size"), "a buffer argument is a 64-bit pointer (8 bytes), found " + std::to_string(arg.size));
+    if (arg.offset < end)
+      failAt(a.pathOf("offset"), "offset " + std::to_string(arg.offset) + " overlaps the previous argument (ending at " +
+                                     std::to_string(end) + ")");
+    end = arg.offset + arg.size;
+    if (end > e.kernargBytes)
+      failAt(a.pathOf("offset"), "argument ends at byte " + std::to_string(end) + ", past kernarg_bytes " +
+                                     std::to_string(e.kernargBytes));
+    (arg.kind == LaunchArgumentKind::Buffer ? buffers : constants) += arg.kind == LaunchArgumentKind::Buffer ? 1 : arg.size;
+    e.arguments.push_back(arg);
+  }
+  e.bindingCount = object.u64("binding_count");
+  if (e.bindingCount != buffers)
+    failAt(object.pathOf("binding_count"), std::to_string(e.bindingCount) + " does not match the " +
+                                               std::to_string(buffers) + " buffer argument(s)");
+  e.constantBytes = object.u64("constant_bytes");
+  if (e.constantBytes != constants)
+    failAt(object.pathOf("constant_bytes"), std::to_string(e.constantBytes) +
+                                                " does not match the value arguments' total size " +
+                                                std::to_string(constants));
+  e.ldsBytes = optionalU64(object, "lds_bytes");
+  e.privateBytes = optionalU64(object, "private_bytes");
+  e.wavefrontSize = optionalU64(object, "wavefront_size");
+  if (e.wavefrontSize && *e.wavefrontSize != 32 && *e.wavefrontSize != 64)
+    failAt(object.pathOf("wavefront_size"), "expected 32 or 64, found " + std::to_string(*e.wavefrontSize));
+  e.maxFlatWorkgroupSize = optionalU64(object, "max_flat_workgroup_size");
+  if (e.maxFlatWorkgroupSize && (*e.maxFlatWorkgroupSize == 0 || *e.maxFlatWorkgroupSize > 1024))
+    failAt(object.pathOf("max_flat_workgroup_size"), "expected 1..1024, found " + std::to_string(*e.maxFlatWorkgroupSize));
+  e.resources = readResources(JsonObject(object.required("resources"), object.pathOf("resources")));
+  object.finish();
+  return e;
+}
+
+}  // namespace
+
+std::string_view launchArgumentKindName(LaunchArgumentKind kind) {
+  return enumName<LaunchArgumentKind>(kKindNames, kind);
+}
+
+const AmdgpuExport *AmdgpuManifest::find(std::string_view name) const {
+  for (const AmdgpuExport &e : exports)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+StatusOr<AmdgpuManifest> readAmdgpuManifest(std::string_view json) {
+  return guarded(".hrx.manifest: ", [&]() -> StatusOr<AmdgpuManifest> {
+    Json doc = parseJson(json, "the manifest");
+    JsonObject top(doc, "");
+    checkSchema(top);
+    AmdgpuManifest manifest;
+    manifest.target = top.string("target");
+    manifest.codeObjectVersion = top.u64("code_object_version");
+    manifest.processorMode = top.string("processor_mode");
+    const auto &exports = top.array("exports");
+    std::set<std::string> names;
+    for (size_t i = 0; i < exports.size(); ++i) {
+      std::string path = "exports[" + std::to_string(i) + "]";
+      JsonObject object(exports[i], path);
+      std::string name = object.string("name");
+      if (!names.insert(name).second) failAt(object.pathOf("name"), "export '" + name + "' appears twice");
+      AmdgpuExport e = withinExport(name, [&] { return readExport(object); });
+      e.name = std::move(name);
+      manifest.exports.push_back(std::move(e));
+    }
+    top.finish();
+    return manifest;
+  });
+}
+
+StatusOr<std::vector<AmdgpuLaunch>> readAmdgpuLaunches(std::string_view json) {
+  return guarded(".hrx.launch: ", [&]() -> StatusOr<std::vector<AmdgpuLaunch>> {
+    Json doc = parseJson(json, "the launch table");
+    JsonObject top(doc, "");
+    checkSchema(top);
+    const auto &exports = top.array("exports");
+    std::vector<AmdgpuLaunch> launches;
+    std::set<std::string> names;
+    for (size_t i = 0; i < exports.size(); ++i) {
+      std::string path = "exports[" + std::to_string(i) + "]";
+      JsonObject object(exports[i], path);
+      AmdgpuLaunch launch;
+      launch.name = object.string("name");
+      if (!names.insert(launch.name).second) failAt(object.pathOf("name"), "export '" + launch.name + "' appears twice");
+      withinExport(launch.name, [&] {
+        launch.symbol = object.string("symbol");
+        if (launch.symbol.empty()) failAt(object.pathOf("symbol"), "empty symbol");
+        const auto &bits = object.array("workload_bits");
+        for (size_t b = 0; b < bits.size(); ++b) {
+          std::string at = object.pathOf("workload_bits") + "[" + std::to_string(b) + "]";
+          uint64_t width = asU64(bits[b], at);
+          if (width != 8 && width != 16 && width != 32 && width != 64)
+            failAt(at, "expected 8, 16, 32 or 64, found " + std::to_string(width));
+          launch.workloadBits.push_back(width);
+        }
+        launch.evaluator = object.string("evaluator");
+        if (launch.evaluator != "hrx.launch." + launch.symbol)
+          failAt(object.pathOf("evaluator"), "expected \"hrx.launch." + launch.symbol + "\", found \"" + launch.evaluator + "\"");
+        object.finish();
+      });
+      launches.push_back(std::move(launch));
+    }
+    top.finish();
+    return launches;
+  });
+}
+
+Status checkManifestAgainstLaunches(const AmdgpuManifest &manifest, const std::vector<AmdgpuLaunch> &launches) {
+  for (const AmdgpuLaunch &launch : launches)
+    if (!manifest.find(launch.name))
+      return Status(StatusCode::InvalidArgument, ".hrx.launch: export '" + launch.name + "' is not in .hrx.manifest");
+  for (const AmdgpuExport &e : manifest.exports) {
+    bool found = false;
+    for (const AmdgpuLaunch &launch : launches) found |= launch.name == e.name;
+    if (!found) return Status(StatusCode::InvalidArgument, ".hrx.manifest: export '" + e.name + "' has no .hrx.launch entry");
+  }
+  return Status::ok();
+}
+
+}  // namespace hrx::format

@@ -1,0 +1,67 @@
+// The AMDGPU code object's hrx sections (docs/formats/amdgpu.md): `.hrx.manifest` (per export:
+// launch arguments, kernarg layout, resources) and `.hrx.launch` (per export: workload
+// signature and the host-evaluable launch program). Strict JSON, unknown fields denied.
+#pragma once
+
+#include "hrx/runtime/Status.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hrx::format {
+
+enum class LaunchArgumentKind { Buffer, Value };
+std::string_view launchArgumentKindName(LaunchArgumentKind kind);
+
+// One `launch(...)` argument: a buffer (bound from a binding) or a scalar value (`size` bytes
+// taken from the dispatch's constants block).
+struct LaunchArgument {
+  uint64_t offset = 0;  // in the kernarg segment
+  uint64_t size = 0;
+  LaunchArgumentKind kind = LaunchArgumentKind::Buffer;
+  friend bool operator==(const LaunchArgument &, const LaunchArgument &) = default;
+};
+
+struct AmdgpuResources {
+  std::optional<uint64_t> codeBytes, vgprCount, sgprCount, vgprSpillCount, sgprSpillCount, occupancyWavesPerSimd;
+  std::optional<bool> workgroupProcessorMode;
+  friend bool operator==(const AmdgpuResources &, const AmdgpuResources &) = default;
+};
+
+struct AmdgpuExport {
+  std::string name;
+  uint64_t kernargBytes = 0;
+  std::vector<LaunchArgument> arguments;  // launch order
+  uint64_t bindingCount = 0;              // buffer arguments
+  uint64_t constantBytes = 0;             // sum of value argument sizes
+  std::optional<uint64_t> ldsBytes, privateBytes, wavefrontSize, maxFlatWorkgroupSize;
+  AmdgpuResources resources;
+  friend bool operator==(const AmdgpuExport &, const AmdgpuExport &) = default;
+};
+
+struct AmdgpuManifest {
+  std::string target;
+  uint64_t codeObjectVersion = 0;
+  std::string processorMode;
+  std::vector<AmdgpuExport> exports;
+  const AmdgpuExport *find(std::string_view name) const;
+};
+
+struct AmdgpuLaunch {
+  std::string name, symbol;
+  std::vector<uint64_t> workloadBits;  // one per workload argument
+  std::string evaluator;               // "hrx.launch.<symbol>"
+  friend bool operator==(const AmdgpuLaunch &, const AmdgpuLaunch &) = default;
+};
+
+// Errors name the section, the export and the field: ".hrx.manifest: exports[0] (add_delta):
+// arguments[1].size: ...".
+StatusOr<AmdgpuManifest> readAmdgpuManifest(std::string_view json);
+StatusOr<std::vector<AmdgpuLaunch>> readAmdgpuLaunches(std::string_view json);
+// Every launch export names a manifest export (and the reverse), once each.
+Status checkManifestAgainstLaunches(const AmdgpuManifest &manifest, const std::vector<AmdgpuLaunch> &launches);
+
+}  // namespace hrx::format

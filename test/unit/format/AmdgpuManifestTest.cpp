@@ -1,0 +1,152 @@
+// .hrx.manifest and .hrx.launch: the exact JSON hrxcc writes, and every malformed case naming
+// section, export and field.
+#include "hrx/format/AmdgpuManifest.h"
+
+#include "Samples.h"
+
+#include "hrx/format/Artifact.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace hrx::format;
+using hrx::StatusOr;
+
+namespace {
+
+// The add_delta export: launch(%n: index, %delta: f32, %y: buffer).
+std::string manifest(const std::string &arguments = R"([{"offset":0,"size":8,"kind":"value"},)"
+                                                    R"({"offset":8,"size":4,"kind":"value"},)"
+                                                    R"({"offset":16,"size":8,"kind":"buffer"}])",
+                     const std::string &counts = R"("binding_count":1,"constant_bytes":12)",
+                     const std::string &extra = "") {
+  return R"({"schema_version":1,"target":"gfx1151","code_object_version":5,"processor_mode":"wgp","exports":[)"
+         R"({"name":"add_delta","kernarg_bytes":24,"arguments":)" + arguments + "," + counts +
+         R"(,"lds_bytes":0,"private_bytes":0,"wavefront_size":32,"max_flat_workgroup_size":128,)"
+         R"("resources":{"code_bytes":256,"vgpr_count":4,"sgpr_count":12,"vgpr_spill_count":0,)"
+         R"("sgpr_spill_count":0,"occupancy_waves_per_simd":16,"workgroup_processor_mode":null})" + extra + "}]}";
+}
+
+std::string launches(const std::string &evaluator = "hrx.launch.add_delta", const std::string &bits = "[64]") {
+  return R"({"schema_version":1,"exports":[{"name":"add_delta","symbol":"add_delta","workload_bits":)" + bits +
+         R"(,"evaluator":")" + evaluator + R"("}]})";
+}
+
+std::string error(const std::string &json) { return readAmdgpuManifest(json).status().message(); }
+
+TEST(AmdgpuManifest, ReadsEveryField) {
+  auto m = readAmdgpuManifest(manifest());
+  ASSERT_TRUE(m.isOk()) << m.status().message();
+  ASSERT_EQ(m->exports.size(), 1u);
+  const AmdgpuExport &e = m->exports[0];
+  EXPECT_EQ(e.name, "add_delta");
+  EXPECT_EQ(e.kernargBytes, 24u);
+  ASSERT_EQ(e.arguments.size(), 3u);
+  EXPECT_EQ(e.arguments[1], (LaunchArgument{8, 4, LaunchArgumentKind::Value}));
+  EXPECT_EQ(e.arguments[2], (LaunchArgument{16, 8, LaunchArgumentKind::Buffer}));
+  EXPECT_EQ(e.bindingCount, 1u);
+  EXPECT_EQ(e.constantBytes, 12u);
+  EXPECT_EQ(e.maxFlatWorkgroupSize, 128u);
+  EXPECT_EQ(e.resources.occupancyWavesPerSimd, 16u);
+  EXPECT_FALSE(e.resources.workgroupProcessorMode.has_value());
+  EXPECT_EQ(m->find("add_delta"), &e);
+  EXPECT_EQ(m->find("other"), nullptr);
+
+  auto l = readAmdgpuLaunches(launches());
+  ASSERT_TRUE(l.isOk()) << l.status().message();
+  EXPECT_EQ(l->at(0), (AmdgpuLaunch{"add_delta", "add_delta", {64}, "hrx.launch.add_delta"}));
+  EXPECT_TRUE(checkManifestAgainstLaunches(*m, *l).isOk());
+}
+
+TEST(AmdgpuManifest, RejectsMalformedManifests) {
+  EXPECT_EQ(error("{"), ".hrx.manifest: the manifest is not valid JSON (byte 2)");
+  EXPECT_EQ(error(R"({"schema_version":2})"), ".hrx.manifest: schema_version: unsupported version 2 (this reader knows 1)");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"scalar"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].kind: expected one of \"buffer\", \"value\", "
+            "found \"scalar\"");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":4,"kind":"buffer"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].size: a buffer argument is a 64-bit pointer "
+            "(8 bytes), found 4");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":0,"kind":"value"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].size: an argument has at least one byte");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value"},{"offset":4,"size":4,"kind":"value"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[1].offset: offset 4 overlaps the previous "
+            "argument (ending at 8)");
+  EXPECT_EQ(error(manifest(R"([{"offset":20,"size":8,"kind":"buffer"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].offset: argument ends at byte 28, past "
+            "kernarg_bytes 24");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value","name":"n"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].name: unknown field");
+  EXPECT_EQ(error(manifest(R"([{"offset":16,"size":8,"kind":"buffer"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].constant_bytes: 12 does not match the value arguments' "
+            "total size 0");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value"}])", R"("binding_count":1,"constant_bytes":8)")),
+            ".hrx.manifest: export 'add_delta': exports[0].binding_count: 1 does not match the 0 buffer argument(s)");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":"8","kind":"value"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].size: expected a non-negative integer, found "
+            "string");
+  EXPECT_EQ(error(manifest(R"([])", R"("binding_count":0)")),
+            ".hrx.manifest: export 'add_delta': exports[0].constant_bytes: required field is missing");
+  EXPECT_EQ(error(manifest(R"([])", R"("binding_count":0,"constant_bytes":0)", R"(,"color":1)")),
+            ".hrx.manifest: export 'add_delta': exports[0].color: unknown field");
+  std::string twice = manifest();
+  twice.insert(twice.rfind(']'), "," + twice.substr(twice.find("{\"name\""), twice.rfind(']') - twice.find("{\"name\"")));
+  EXPECT_EQ(error(twice), ".hrx.manifest: exports[1].name: export 'add_delta' appears twice");
+  std::string wave = manifest();
+  wave.replace(wave.find("\"wavefront_size\":32"), 19, "\"wavefront_size\":16");
+  EXPECT_EQ(error(wave), ".hrx.manifest: export 'add_delta': exports[0].wavefront_size: expected 32 or 64, found 16");
+  std::string flat = manifest();
+  flat.replace(flat.find("\"max_flat_workgroup_size\":128"), 29, "\"max_flat_workgroup_size\":0");
+  EXPECT_EQ(error(flat), ".hrx.manifest: export 'add_delta': exports[0].max_flat_workgroup_size: expected 1..1024, found 0");
+}
+
+TEST(AmdgpuManifest, RejectsMalformedLaunchTables) {
+  EXPECT_EQ(readAmdgpuLaunches(launches("hrx.launch.other")).status().message(),
+            ".hrx.launch: export 'add_delta': exports[0].evaluator: expected \"hrx.launch.add_delta\", found "
+            "\"hrx.launch.other\"");
+  EXPECT_EQ(readAmdgpuLaunches(launches("hrx.launch.add_delta", "[12]")).status().message(),
+            ".hrx.launch: export 'add_delta': exports[0].workload_bits[0]: expected 8, 16, 32 or 64, found 12");
+  EXPECT_EQ(readAmdgpuLaunches(R"({"schema_version":1,"exports":[{"name":"k"}]})").status().message(),
+            ".hrx.launch: export 'k': exports[0].symbol: required field is missing");
+  EXPECT_EQ(readAmdgpuLaunches(R"({"schema_version":1,"exports":{}})").status().message(),
+            ".hrx.launch: exports: expected an array, found object");
+
+  auto m = readAmdgpuManifest(manifest());
+  ASSERT_TRUE(m.isOk());
+  std::vector<AmdgpuLaunch> other{{"other", "other", {}, "hrx.launch.other"}};
+  EXPECT_EQ(checkManifestAgainstLaunches(*m, other).message(), ".hrx.launch: export 'other' is not in .hrx.manifest");
+  EXPECT_EQ(checkManifestAgainstLaunches(*m, {}).message(), ".hrx.manifest: export 'add_delta' has no .hrx.launch entry");
+}
+
+std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
+
+StatusOr<Artifact> artifactWith(std::vector<SectionPayload> sections) {
+  auto elf = appendElf64Sections(samples::elf64Object(kMachineAmdgpu, 0x4a, 16), sections);
+  if (!elf.isOk()) return elf.status();
+  return readArtifact(*elf);
+}
+
+TEST(AmdgpuManifest, ArtifactsAgreeWithTheirContracts) {
+  std::string oneBinding = R"({"version":1,"contracts":{"add_delta":{"bindings":[{"bytes":4,"alignment":4,)"
+                           R"("access":"ReadWrite","layout":""}],"constants":[]}}})";
+  auto good = artifactWith({{".hrx.manifest", bytesOf(manifest()), false},
+                            {".hrx.launch", bytesOf(launches()), false},
+                            {".hrx.contract", bytesOf(oneBinding), false}});
+  ASSERT_TRUE(good.isOk()) << good.status().message();
+  ASSERT_TRUE(good->manifest.has_value());
+  EXPECT_EQ(good->manifest->exports[0].constantBytes, 12u);
+  EXPECT_EQ(good->launches.at(0).symbol, "add_delta");
+
+  EXPECT_EQ(artifactWith({{".hrx.manifest", bytesOf(manifest()), false}}).status().message(),
+            ".hrx.launch: section is missing (.hrx.manifest is present; the two come together)");
+  std::string noBindings = R"({"version":1,"contracts":{"add_delta":{"bindings":[],"constants":[]}}})";
+  EXPECT_EQ(artifactWith({{".hrx.manifest", bytesOf(manifest()), false},
+                          {".hrx.launch", bytesOf(launches()), false},
+                          {".hrx.contract", bytesOf(noBindings), false}})
+                .status()
+                .message(),
+            ".hrx.contract: contract for 'add_delta' has 0 binding(s), .hrx.manifest says binding_count 1");
+}
+
+}  // namespace
