@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Hardware checks on a qualified Strix Halo (NPU5 PCI 1022:17f0 revision 0x11 under amdxdna,
+# gfx1151 iGPU). Elsewhere it prints what it found and exits 77 (skipped). Reads sysfs through
+# $HRX_SYSFS_ROOT (default /sys), like the runtime's admission.
+#
+# On qualified hardware it runs every example on the native devices (no --device=host), so a
+# failure there is a real hardware failure. Today hrxcc's .xdna images are reference-only (no
+# AIE2P core code generator) and the runtime does not drive libamdf, so the NPU checks fail with
+# that explanation (docs/runtime.md); this script reports it rather than hiding it.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${HRX_BUILD_DIR:-$root/build}/bin
+sysfs=${HRX_SYSFS_ROOT:-/sys}
+
+skip() {
+  echo "test-npu-hardware: SKIPPED: $*"
+  exit 77
+}
+
+npu=""
+found=""
+for node in "$sysfs"/class/accel/*; do
+  [ -d "$node/device" ] || continue
+  vendor=$(cat "$node/device/vendor" 2>/dev/null)
+  device=$(cat "$node/device/device" 2>/dev/null)
+  revision=$(cat "$node/device/revision" 2>/dev/null)
+  driver=$(basename "$(readlink "$node/device/driver" 2>/dev/null)" 2>/dev/null)
+  found+=" $(basename "$node"): PCI ${vendor#0x}:${device#0x} revision ${revision:-?} under driver ${driver:-none};"
+  if [ "$vendor" = 0x1022 ] && [ "$device" = 0x17f0 ] && [ "$revision" = 0x11 ] && [ "$driver" = amdxdna ]; then
+    npu=$(basename "$node")
+  fi
+done
+[ -n "$npu" ] || skip "no qualified NPU5 under $sysfs/class/accel (found:${found:- nothing}); required PCI 1022:17f0 revision 0x11 under driver amdxdna"
+
+gpu=""
+for properties in "$sysfs"/class/kfd/kfd/topology/nodes/*/properties; do
+  version=$(awk '$1 == "gfx_target_version" { print $2 }' "$properties" 2>/dev/null)
+  if [ -n "$version" ] && [ "$version" != 0 ]; then
+    gpu=$version
+    break
+  fi
+done
+[ "$gpu" = 110501 ] || skip "NPU5 $npu found, but the first KFD GPU is gfx_target_version ${gpu:-none}; required 110501 (gfx1151)"
+
+for tool in shared_roundtrip shared_bench gemm_pipeline; do
+  [ -x "$bin/$tool" ] || { echo "test-npu-hardware: FAILED: $bin/$tool is missing; build with scripts/build.sh" >&2; exit 1; }
+done
+
+echo "test-npu-hardware: qualified hardware: NPU5 $npu, gfx1151"
+status=0
+check() {
+  echo "== $*"
+  if ! env -u HRX_DEVICE "$@"; then
+    echo "test-npu-hardware: FAILED: $*" >&2
+    status=1
+  fi
+}
+check "$bin/shared_roundtrip"
+check "$bin/shared_bench"
+check "$bin/gemm_pipeline"
+exit $status
