@@ -51,8 +51,8 @@ def table(header, rows):
     return "\n".join(lines)
 
 
-def ms(seconds):
-    return f"{seconds * 1000:.1f}"
+def ms(seconds, digits=1):
+    return f"{seconds * 1000:.{digits}f}"
 
 
 class Report:
@@ -103,7 +103,8 @@ def compiler_section(report, build, hrxcc, runs):
                f"alternating, median of {p['runs']}. Outputs byte-identical: {p['identical_outputs']}.\n\n" +
                table(["jobs", "wall ms", "CPU ms"], [["-j1", ms(p["j1_s"]), ms(p["j1_cpu_s"])],
                                                      ["-j2", ms(p["j2_s"]), ms(p["j2_cpu_s"])]]) +
-               f"\n\nSpeed-up -j2 over -j1 (wall): {p['speedup']:.2f}x")
+               f"\n\nSpeed-up -j2 over -j1 (wall): {p['speedup']:.2f}x. With the two cores already busy with other "
+               "work, a second job has no idle core to run on, so little speed-up is to be expected here.")
 
 
 def runtime_section(report, bench, hrxcc, runs):
@@ -131,7 +132,7 @@ def runtime_section(report, bench, hrxcc, runs):
             run([hrxcc, "-target", "xdna", f"--config=copy.packets={packets}", copy_loom, "-o", artifact])
             r = json_lines(run([bench, "kernel", artifact, "--units", str(packets), "--runs", str(runs),
                                 "--baseline", "copy"]))[0]
-            rows.append([packets, f"{packets * 4}", ms(r["median_s"]), ms(r["cpu_s"]), f"{r['units_per_s']:.0f}",
+            rows.append([packets, f"{packets * 4}", ms(r["median_s"], 3), ms(r["cpu_s"], 3), f"{r['units_per_s']:.0f}",
                          f"{r['gbps']:.2f}", f"{r['kernel_over_loop_time']:.1f}x", r["replay_allocations"]])
         report.add("Runtime: NPU copy pipeline on the host reference device",
                    "test/lit/xdna/Inputs/copy.loom (records of 1024 i32 through one worker), compiled with "
@@ -153,7 +154,7 @@ def runtime_section(report, bench, hrxcc, runs):
             r = json_lines(run([bench, "kernel", artifact, "--units", str(count), "--workload", str(count),
                                 "--runs", str(runs), "--baseline", "double-f32"]))[0]
             rows.append([count, f"{r['units_per_s'] / 1e6:.1f}", f"{r['loop_units_per_s'] / 1e6:.1f}",
-                         f"{r['kernel_over_loop_time']:.1f}x", ms(r["cpu_s"]), ms(r["loop_cpu_s"]), r["host_threads"]])
+                         f"{r['kernel_over_loop_time']:.1f}x", ms(r["cpu_s"], 3), ms(r["loop_cpu_s"], 3), r["host_threads"]])
         report.add("Runtime: SPMD kernel on the host device against a plain loop",
                    "A gfx1151 elementwise kernel (y = x + x, f32, buffer-only arguments, workgroups of 128) run "
                    "as SPMD workgroups on the host reference device, against a plain C++ loop over the same "
