@@ -7,7 +7,7 @@ packages=(
   # Project libraries.
   libcli11-dev nlohmann-json3-dev libzstd-dev libgtest-dev libgmock-dev
   # Build tools.
-  cmake ninja-build python3
+  cmake ninja-build python3 pkg-config
 )
 missing=()
 for p in "${packages[@]}"; do
