@@ -2,11 +2,13 @@
 // one HSACO (code object v5, linked in process by lld), with the executable manifest, the launch
 // program, the contract, the identity and the host twin in non-loaded .hrx.* sections.
 #include "hrx/amdgpu/CodeObjectInfo.h"
+#include "hrx/bridge/ArtifactIdentity.h"
 #include "hrx/bridge/Codegen.h"
 #include "hrx/bridge/HostCode.h"
 #include "hrx/bridge/IrQueries.h"
 #include "hrx/bridge/Lowering.h"
 #include "hrx/bridge/TargetBackend.h"
+#include "hrx/format/CompileReport.h"
 #include "hrx/format/Elf64Sections.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
@@ -108,15 +110,6 @@ std::optional<unsigned> waveSize(const Program &program, const loom::Operation &
   return unsigned(*size);
 }
 
-std::string processorModeName(ProcessorMode mode) {
-  switch (mode) {
-  case ProcessorMode::Cu: return "ComputeUnit";
-  case ProcessorMode::Wgp: return "WorkgroupProcessor";
-  case ProcessorMode::Default: break;
-  }
-  return "Default";
-}
-
 std::string features(ProcessorMode mode, unsigned wave) {
   std::string out = mode == ProcessorMode::Cu ? "+cumode" : mode == ProcessorMode::Wgp ? "-cumode" : "";
   if (wave == 64) out += std::string(out.empty() ? "" : ",") + "+wavefrontsize64";
@@ -170,6 +163,45 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
       .dump(2);
 }
 
+// The compile report (docs/reports.md): one entry row per exported kernel from the code
+// object's own facts; a fact the metadata does not give stays null.
+std::string reportJson(const amdgpu::CodeObjectInfo &info, const BackendRequest &request,
+                       const std::vector<std::string> &names) {
+  constexpr double kMaxWavesPerSimd = 16;
+  format::ReportJson rows = format::ReportJson::array();
+  auto count = [](const std::optional<uint64_t> &v) { return v ? format::ReportJson(*v) : format::ReportJson(); };
+  for (const std::string &name : names) {
+    auto kernel = std::find_if(info.kernels.begin(), info.kernels.end(), [&](auto &k) { return k.name == name; });
+    if (kernel == info.kernels.end()) continue;
+    std::optional<uint64_t> spills;
+    if (kernel->vgprSpillCount && kernel->sgprSpillCount) spills = *kernel->vgprSpillCount + *kernel->sgprSpillCount;
+    format::ReportJson occupancy;
+    if (kernel->occupancyWavesPerSimd) occupancy = 100.0 * double(*kernel->occupancyWavesPerSimd) / kMaxWavesPerSimd;
+    rows.push_back({{"function", name},
+                    {"code_byte_count", count(kernel->codeBytes)},
+                    {"local_memory_bytes", count(kernel->ldsBytes)},
+                    {"private_memory_bytes", count(kernel->privateBytes)},
+                    {"allocation_spill_count", count(spills)},
+                    {"target_resources",
+                     {{"scalar", {{"final", {{"register_count", count(kernel->sgprCount)}}}}},
+                      {"vector", {{"final", {{"register_count", count(kernel->vgprCount)}}}}},
+                      {"occupancy_percent", occupancy},
+                      {"wave_size", count(kernel->wavefrontSize)}}}});
+  }
+  const std::string &digest = compilerDigest();
+  format::CompileReport report;
+  report.compiler = digest.empty() ? compilerIdentity().name : digest;
+  report.target = request.target.profile;
+  report.processorMode = processorModeName(request.options.processorMode);
+  report.document = {{"kind", "loom.compile_report"},
+                     {"schema_version", 0},
+                     {"backend", "amdgpu-hsaco"},
+                     {"target_key", request.target.profile},
+                     {"mode", reportModeName(request.specialization.report)},
+                     {"entries", {{"count", rows.size()}, {"rows", rows}}}};
+  return format::writeCompileReport(report);
+}
+
 // The launch program: each export's workload signature and the host-evaluable entry point in
 // the host twin (.hrx.host, HostAbi.h "hrx.launch.<sym>") that maps it to the launch grid.
 std::string launchJson(const Program &program, const std::vector<const loom::Operation *> &kernels) {
@@ -192,10 +224,10 @@ class AmdgpuBackend final : public TargetBackend {
 public:
   TargetKind kind() const override { return TargetKind::Amdgpu; }
 
-  std::optional<std::vector<uint8_t>> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
+  std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
     const Program &program = request.program;
     const Target &target = request.target;
-    auto fail = [&](diag::DiagId id, const std::string &message) -> std::optional<std::vector<uint8_t>> {
+    auto fail = [&](diag::DiagId id, const std::string &message) -> std::optional<BackendOutput> {
       diags.report(id, {}).arg("target", target.profile).arg("message", message);
       return std::nullopt;
     };
@@ -249,16 +281,16 @@ public:
       std::string text;
       llvm::raw_string_ostream os(text);
       module.print(os, nullptr);
-      return bytesOf(text);
+      return BackendOutput{bytesOf(text), {}};
     }
     if (request.emit == EmitKind::Asm) {
       auto text = emitModule(module, **machine, EmitFile::Assembly);
       if (!text) return fail(diag::DiagId::LinkCodegenFailed, text.error());
-      return std::move(*text);
+      return BackendOutput{std::move(*text), {}};
     }
     auto object = emitModule(module, **machine, EmitFile::Object);
     if (!object) return fail(diag::DiagId::LinkCodegenFailed, object.error());
-    if (request.emit == EmitKind::Object) return std::move(*object);
+    if (request.emit == EmitKind::Object) return BackendOutput{std::move(*object), {}};
     if (request.emit != EmitKind::Artifact) {
       diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "this output kind for AMDGPU targets");
       return std::nullopt;
@@ -274,14 +306,9 @@ public:
         buildHostCode(program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
     if (!host) return std::nullopt;
 
-    CompilerIdentity compiler = compilerIdentity();
-    format::ArtifactIdentity identity;
-    identity.compilerName = compiler.name;
-    identity.compilerVersion = compiler.version;
-    identity.llvmVersion = compiler.llvmVersion;
-    identity.target = target.profile;
-    identity.processorMode = processorModeName(request.options.processorMode);
-    for (const auto &[key, value] : program.config) identity.config[key] = value.spelling;
+    format::ArtifactIdentity identity = artifactIdentity(request);
+    std::string report;
+    if (request.specialization.report != ReportMode::None) report = reportJson(*info, request, names);
 
     format::ContractTable contracts;
     for (size_t i = 0; i < program.exports.size(); ++i)
@@ -295,9 +322,10 @@ public:
         {".hrx.identity", bytesOf(format::writeIdentity(identity)), false},
         {".hrx.host", std::move(*host), true},
     };
+    if (!report.empty()) sections.push_back({".hrx.report", bytesOf(report), false});
     StatusOr<std::vector<uint8_t>> artifact = format::appendElf64Sections(*hsaco, sections);
     if (!artifact) return fail(diag::DiagId::LinkCodegenFailed, artifact.status().message());
-    return std::move(*artifact);
+    return BackendOutput{std::move(*artifact), std::move(report)};
   }
 };
 

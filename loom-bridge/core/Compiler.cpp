@@ -140,9 +140,15 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
   std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front().kind);
   bridge::BackendRequest backendRequest{*program, targets.front(), request.options, request.emit,
                                         request.specialization};
-  std::optional<std::vector<uint8_t>> bytes = backend->emit(backendRequest, diags);
-  if (!bytes || failed()) return result;
-  result.bytes = std::move(*bytes);
+  std::optional<bridge::BackendOutput> output = backend->emit(backendRequest, diags);
+  if (!output || failed()) return result;
+  result.bytes = std::move(output->bytes);
+  result.reportJson = std::move(output->reportJson);
+  if (request.specialization.report != ReportMode::None && request.emit == EmitKind::Artifact &&
+      result.reportJson.empty()) {
+    notImplemented(diags, "compile reports for target '" + targets.front().name() + "'");
+    return result;
+  }
   result.ok = true;
   return result;
 }

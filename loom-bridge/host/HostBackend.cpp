@@ -268,7 +268,14 @@ class HostBackend final : public TargetBackend {
 public:
   TargetKind kind() const override { return TargetKind::Host; }
 
-  std::optional<std::vector<uint8_t>> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
+  std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
+    std::optional<std::vector<uint8_t>> bytes = emitBytes(request, diags);
+    if (!bytes) return std::nullopt;
+    return BackendOutput{std::move(*bytes), {}};
+  }
+
+private:
+  std::optional<std::vector<uint8_t>> emitBytes(const BackendRequest &request, diag::DiagnosticEngine &diags) {
     HostCodeOptions options{request.options.hostCpu, request.options.optLevel};
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> module = lowerForHost(request.program, context, diags);

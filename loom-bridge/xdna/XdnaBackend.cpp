@@ -1,13 +1,12 @@
 // The xdna target (amd.xdna.strix_halo.17f0_11): every pipeline.def<kernel> export becomes an
 // NPU entry: PipelineGraph -> array plan -> transactions -> canonical .xdna image.
+#include "hrx/bridge/ArtifactIdentity.h"
 #include "hrx/bridge/HostCode.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/PipelineExtract.h"
 #include "hrx/xdna/Planner.h"
 #include "hrx/xdna/XdnaImage.h"
-
-#include <llvm/Support/SHA256.h>
 
 namespace hrx::bridge {
 namespace {
@@ -16,31 +15,11 @@ using xdna::PlannedEntry;
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
 
-std::string hex(llvm::ArrayRef<uint8_t> bytes) {
-  static const char digits[] = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : bytes) {
-    out.push_back(digits[b >> 4]);
-    out.push_back(digits[b & 15]);
-  }
-  return out;
-}
-
-// Options that change the bytes of an .xdna image, in a canonical spelling.
-std::string optionsDigest(const CompilerOptions &options) {
-  std::string canonical = "columns=" + std::to_string(options.columns) + ";O=" + std::to_string(options.optLevel) +
-                          ";g=" + std::to_string(options.debugInfo) + ";host-cpu=" + options.hostCpu;
-  llvm::SHA256 sha;
-  sha.update(canonical);
-  auto digest = sha.final();
-  return hex(digest);
-}
-
 class XdnaBackend final : public TargetBackend {
 public:
   TargetKind kind() const override { return TargetKind::Xdna; }
 
-  std::optional<std::vector<uint8_t>> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
+  std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
     const Program &program = request.program;
     unsigned columns = request.options.columns;
     if (!xdna::Npu5Model::isValidContextWidth(columns)) {
@@ -72,7 +51,7 @@ public:
       std::string text;
       for (const PlannedEntry &e : entries)
         text += format::printArrayPlan(e.plan);
-      return bytesOf(text);
+      return BackendOutput{bytesOf(text), {}};
     }
     if (request.emit != EmitKind::Artifact && request.emit != EmitKind::Object) {
       diags.report(diag::DiagId::XdnaUnsupportedConstruct, {})
@@ -83,16 +62,13 @@ public:
         buildHostCode(program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
     if (!host)
       return std::nullopt;
-    CompilerIdentity compiler = compilerIdentity();
     xdna::ImageSections sections;
     sections.hostCode = std::move(*host);
-    sections.identity.compilerName = compiler.name;
-    sections.identity.compilerVersion = compiler.version;
-    sections.identity.llvmVersion = compiler.llvmVersion;
-    sections.identity.target = request.target.profile;
-    for (const auto &[key, value] : program.config)
-      sections.identity.config[key] = value.spelling;
-    sections.identity.optionsDigest = optionsDigest(request.options);
+    sections.identity = artifactIdentity(request, xdna::kReferenceOnlyReason);
+    if (request.specialization.report != ReportMode::None)
+      sections.reportJson =
+          xdna::buildReport(entries, compilerIdentity().name, reportModeName(request.specialization.report));
+    std::string reportJson = sections.reportJson;
     std::optional<format::xdna::Image> image = xdna::buildImage(entries, columns, std::move(sections), diags);
     if (!image)
       return std::nullopt;
@@ -101,7 +77,7 @@ public:
       diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "xdna").arg("message", bytes.status().message());
       return std::nullopt;
     }
-    return std::move(*bytes);
+    return BackendOutput{std::move(*bytes), std::move(reportJson)};
   }
 };
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace hrx::bridge {
@@ -29,6 +30,13 @@ struct BackendRequest {
   const Specialization &specialization;
 };
 
+// What a backend produces: the artifact (or intermediate form) and, when the request asked for a
+// report (Specialization::report), the compile report JSON it also embeds as `.hrx.report`.
+struct BackendOutput {
+  std::vector<uint8_t> bytes;
+  std::string reportJson;
+};
+
 class TargetBackend {
 public:
   virtual ~TargetBackend() = default;
@@ -37,8 +45,7 @@ public:
 
   // Produces this target's artifact (or the requested intermediate form, see EmitKind).
   // Returns nullopt after reporting at least one error to `diags`; never a placeholder.
-  virtual std::optional<std::vector<uint8_t>> emit(const BackendRequest &request,
-                                                   diag::DiagnosticEngine &diags) = 0;
+  virtual std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) = 0;
 };
 
 using BackendFactory = std::unique_ptr<TargetBackend> (*)();
