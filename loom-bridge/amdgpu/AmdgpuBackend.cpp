@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+
 namespace hrx::bridge {
 namespace {
 
@@ -165,8 +167,11 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
 
 // The compile report (docs/reports.md): one entry row per exported kernel from the code
 // object's own facts; a fact the metadata does not give stays null.
+// Wall time per compile phase, in the order the phases ran (details reports only).
+using PhaseTimes = std::vector<std::pair<std::string, double>>;
+
 std::string reportJson(const amdgpu::CodeObjectInfo &info, const BackendRequest &request,
-                       const std::vector<std::string> &names) {
+                       const std::vector<std::string> &names, const PhaseTimes &phases) {
   constexpr double kMaxWavesPerSimd = 16;
   format::ReportJson rows = format::ReportJson::array();
   auto count = [](const std::optional<uint64_t> &v) { return v ? format::ReportJson(*v) : format::ReportJson(); };
@@ -199,6 +204,11 @@ std::string reportJson(const amdgpu::CodeObjectInfo &info, const BackendRequest 
                      {"target_key", request.target.profile},
                      {"mode", reportModeName(request.specialization.report)},
                      {"entries", {{"count", rows.size()}, {"rows", rows}}}};
+  if (request.specialization.report == ReportMode::Details) {
+    format::ReportJson times = format::ReportJson::array();
+    for (const auto &[phase, ms] : phases) times.push_back({{"phase", phase}, {"wall_ms", ms}});
+    report.document["compile_phase_times"] = times;
+  }
   return format::writeCompileReport(report);
 }
 
@@ -255,6 +265,13 @@ public:
     module.setTargetTriple(llvm::Triple(kAmdgpuTriple));
     module.setDataLayout((*machine)->createDataLayout());
     module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", codeObjectVersion(target));
+    PhaseTimes phases;
+    auto phaseStart = std::chrono::steady_clock::now();
+    auto endPhase = [&](const char *name) {
+      auto now = std::chrono::steady_clock::now();
+      phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phaseStart).count());
+      phaseStart = now;
+    };
     Lowering lowering(program, module, diags, "the " + target.profile + " target");
     AmdgpuCoordinates coordinates;
     std::vector<std::string> names;
@@ -265,6 +282,7 @@ public:
       emitKernelEntry(module, *item, names.back());
     }
     if (lowering.failed()) return std::nullopt;
+    endPhase("lower");
     // Subtargets are per function: every function carries the processor and its features.
     const std::string featureString = features(request.options.processorMode, *wave);
     for (llvm::Function &f : module) {
@@ -276,6 +294,7 @@ public:
     llvm::raw_string_ostream verifyStream(verifyErrors);
     if (llvm::verifyModule(module, &verifyStream)) return fail(diag::DiagId::LinkCodegenFailed, verifyErrors);
     optimizeModule(module, **machine, request.options.optLevel);
+    endPhase("optimize");
 
     if (request.emit == EmitKind::Llvm) {
       std::string text;
@@ -295,8 +314,10 @@ public:
       diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "this output kind for AMDGPU targets");
       return std::nullopt;
     }
+    endPhase("codegen");
     auto hsaco = linkElf({"-m", "elf64_amdgpu", "--no-undefined", "-shared"}, {*object});
     if (!hsaco) return fail(diag::DiagId::LinkLinkerFailed, hsaco.error());
+    endPhase("link");
     auto info = amdgpu::readCodeObjectInfo(*hsaco);
     if (!info) {
       diags.report(diag::DiagId::AmdgpuMetadataUnreadable, {}).arg("message", info.error());
@@ -308,7 +329,7 @@ public:
 
     format::ArtifactIdentity identity = artifactIdentity(request);
     std::string report;
-    if (request.specialization.report != ReportMode::None) report = reportJson(*info, request, names);
+    if (request.specialization.report != ReportMode::None) report = reportJson(*info, request, names, phases);
 
     format::ContractTable contracts;
     for (size_t i = 0; i < program.exports.size(); ++i)
