@@ -4,6 +4,7 @@
 #include "hrx/bridge/Program.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
+#include "hrx/format/Fat.h"
 #include "hrx/loom/Loom.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -85,6 +86,36 @@ void notImplemented(diag::DiagnosticEngine &diags, std::string what) {
   diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", std::move(what));
 }
 
+// Several targets: one fat container (docs/formats/fat.md) with one member per target, each
+// a complete artifact carrying its own contract, identity and (when asked for) report.
+std::vector<uint8_t> buildFat(const bridge::Program &program, const CompileRequest &request,
+                              diag::DiagnosticEngine &diags) {
+  if (request.emit != EmitKind::Artifact) {
+    notImplemented(diags, "intermediate outputs (--emit) for several targets in one invocation");
+    return {};
+  }
+  std::vector<format::FatEntry> members;
+  for (const Target &target : request.targets) {
+    format::FatEntry member;
+    if (target.kind == TargetKind::Xdna) {
+      member.strings = {{"triple", "aie2p-amd-xdna"}, {"arch", target.profile}};
+    } else if (target.kind == TargetKind::Amdgpu) {
+      member.offloadKind = format::kOffloadHip;
+      member.strings = {{"triple", "amdgcn-amd-amdhsa"}, {"arch", target.profile}};
+    } else {
+      notImplemented(diags, "target '" + target.name() + "' as a fat artifact member");
+      return {};
+    }
+    std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(target.kind);
+    bridge::BackendRequest memberRequest{program, target, request.options, request.emit, request.specialization};
+    std::optional<bridge::BackendOutput> output = backend->emit(memberRequest, diags);
+    if (!output) return {};
+    member.image = std::move(output->bytes);
+    members.push_back(std::move(member));
+  }
+  return format::writeFat(members);
+}
+
 }  // namespace
 
 CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticEngine &diags) const {
@@ -134,7 +165,8 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
   }
 
   if (targets.size() > 1) {
-    notImplemented(diags, "fat artifacts (several targets in one invocation)");
+    result.bytes = buildFat(*program, resolved, diags);
+    result.ok = !failed();
     return result;
   }
   std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front().kind);
