@@ -20,7 +20,7 @@ build=${HRX_FUZZ_BUILD:-$root/build-fuzz}
 jobs=${HRX_FUZZ_JOBS:-2}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
-             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer)
+             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -119,6 +119,7 @@ make_corpus() {
     Elf64SectionFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
+    BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;
   esac
   if [[ -d $root/test/fuzz/regressions/$name ]]; then cp "$root/test/fuzz/regressions/$name"/* "$corpus/" 2>/dev/null || true; fi
   # libFuzzer needs at least one input to start from.
