@@ -1,11 +1,13 @@
 #include "Values.h"
 
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace hrx::run {
@@ -143,6 +145,16 @@ std::optional<std::string> npyField(const std::string &header, const std::string
   return header.substr(begin + 1, end - begin - 1);
 }
 
+// Byte size of a shape, or nullopt when it overflows or exceeds what a value may hold in memory.
+std::optional<uint64_t> shapeBytes(const std::vector<uint64_t> &shape, size_t elementBytes) {
+  constexpr uint64_t kMaxValueBytes = uint64_t(1) << 34;  // 16 GiB
+  uint64_t bytes = elementBytes;
+  for (uint64_t d : shape)
+    if (__builtin_mul_overflow(bytes, d, &bytes)) return std::nullopt;
+  if (bytes > kMaxValueBytes) return std::nullopt;
+  return bytes;
+}
+
 StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &file) {
   auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, path + ": not a valid .npy file: " + what); };
   if (file.size() < 10 || std::memcmp(file.data(), "\x93NUMPY", 6) != 0) return bad("missing the \\x93NUMPY magic");
@@ -178,6 +190,7 @@ StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &fi
     value.shape.push_back(std::strtoull(dim.c_str() + first, nullptr, 10));
   }
   if (fortran->starts_with("True") && value.shape.size() > 1) return bad("Fortran-order arrays are not supported");
+  if (!shapeBytes(value.shape, elementSize(*value.type))) return bad("the shape is too large (over 16 GiB)");
   value.bytes.assign(file.begin() + headerStart + headerLength, file.end());
   if (value.bytes.size() != value.elementCount() * elementSize(*value.type))
     return bad("the data holds " + std::to_string(value.bytes.size()) + " bytes, the shape needs " +
@@ -224,9 +237,10 @@ StatusOr<Value> parseValue(const std::string &spec) {
   for (const std::string &dim : parts) {
     char *end = nullptr;
     unsigned long long n = std::strtoull(dim.c_str(), &end, 10);
-    if (dim.empty() || *end) return invalid(spec, "bad dimension '" + dim + "'");
+    if (dim.empty() || *end || n == ULLONG_MAX) return invalid(spec, "bad dimension '" + dim + "'");
     value.shape.push_back(n);
   }
+  if (!shapeBytes(value.shape, elementSize(*value.type))) return invalid(spec, "the shape is too large (over 16 GiB)");
   uint64_t count = value.elementCount();
   size_t size = elementSize(*value.type);
   if (rhs.starts_with('@')) {

@@ -42,6 +42,9 @@ std::optional<ElementType> scalarOf(const clang::ASTContext &ast, clang::QualTyp
   type = type.getCanonicalType().getUnqualifiedType();
   if (type->isVoidType()) return ElementType{ScalarKind::Void, 0};
   if (isBf16Record(type)) return ElementType{ScalarKind::BFloat, 16};
+  // Invalid, incomplete or dependent types (after errors) have no layout to ask for.
+  if (type->containsErrors() || type->isIncompleteType() || type->isDependentType() || type->isRecordType())
+    return std::nullopt;
   if (const auto *enumType = type->getAs<clang::EnumType>())
     type = enumType->getDecl()->getIntegerType().getCanonicalType();
   unsigned bits = static_cast<unsigned>(ast.getTypeSize(type));
@@ -58,6 +61,8 @@ ValueType valueTypeOf(const clang::ASTContext &ast, clang::QualType type) {
   out.spelling = type.getAsString(ast.getPrintingPolicy());
   clang::QualType canonical = type.getCanonicalType();
   if (canonical->isVoidType()) return out;
+  if (canonical->containsErrors() || canonical->isDependentType()) return out;
+  if (const clang::RecordDecl *record = canonical->getAsRecordDecl(); record && record->isInvalidDecl()) return out;
   if (!canonical->isIncompleteType()) out.bytes = ast.getTypeSizeInChars(canonical).getQuantity();
 
   if (canonical->isPointerType() || canonical->isReferenceType()) {
@@ -65,7 +70,8 @@ ValueType valueTypeOf(const clang::ASTContext &ast, clang::QualType type) {
     out.kind = ValueType::Kind::Pointer;
     out.pointeeConst = pointee.isConstQualified();
     out.addressSpace = ast.getTargetAddressSpace(pointee.getAddressSpace());
-    if (!pointee->isIncompleteType() && !pointee->isFunctionType())
+    if (!pointee->isIncompleteType() && !pointee->isFunctionType() && !pointee->containsErrors() &&
+        !pointee->isDependentType())
       out.pointeeBytes = ast.getTypeSizeInChars(pointee).getQuantity();
     if (const auto *vector = pointee->getAs<clang::VectorType>()) {
       out.lanes = vector->getNumElements();

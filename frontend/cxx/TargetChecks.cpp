@@ -4,6 +4,7 @@
 #include "ImportSession.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/ASTLambda.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DynamicRecursiveASTVisitor.h>
 #include <clang/AST/Expr.h>
