@@ -148,14 +148,17 @@ private:
     return u;
   }
 
+  // Removes a value from the set of values being visited when the visit ends.
+  struct VisitGuard {
+    std::set<const Value *> &visiting;
+    const Value *value;
+    ~VisitGuard() { visiting.erase(value); }
+  };
+
   Usage analyzeBuffer(const Operation &def, const Value *buffer) {
     Usage total;
     if (!active_.insert(buffer).second) return total;  // recursive calls add nothing new
-    struct Leave {
-      std::set<const Value *> &set;
-      const Value *v;
-      ~Leave() { set.erase(v); }
-    } leave{active_, buffer};
+    VisitGuard leave{active_, buffer};
     auto found = uses(def).find(buffer);
     if (found == uses(def).end()) return total;
     for (const auto &[user, index] : found->second) {
@@ -218,6 +221,9 @@ private:
 
   // The largest alignment a stage/reduce callee assumes for the records of `flow`.
   uint64_t recordAlignment(const Operation &pipeline, const Value *flow) {
+    // A pipeline.buffer links its input and output flows both ways: visit each flow once.
+    if (!alignmentVisits_.insert(flow).second) return 0;
+    VisitGuard leave{alignmentVisits_, flow};
     uint64_t best = 0;
     auto calleeParam = [&](const Operation &use, unsigned position) {
       const SymbolEntry *callee = program_.lookup(ir::symbolRef(use));
@@ -258,6 +264,7 @@ private:
   diag::DiagnosticEngine &diags_;
   std::map<const Operation *, UseMap> useMaps_;
   std::set<const Value *> active_;
+  std::set<const Value *> alignmentVisits_;
 };
 
 }  // namespace

@@ -262,6 +262,18 @@ private:
     return entry->op;
   }
 
+  // Record buffers a stage/reduce callee receives per firing: a reduce gathers each partial flow
+  // from every lane of its source group (loom-language §5.10), then the target-side inputs, then
+  // the outputs.
+  size_t stageRecordCount(const Operation &use) const {
+    size_t partialLanes = 1;
+    if (const Value *group = use.operandNamed("source_group"))
+      if (const Operation *create = group->definingOp(); create && create->name() == "group.create")
+        if (std::optional<int64_t> lanes = program_.evaluateInteger(create->operand(0)); lanes && *lanes > 0)
+          partialLanes = size_t(*lanes);
+    return use.numResults() + use.operandGroup("partials").size() * partialLanes + use.operandGroup("inputs").size();
+  }
+
   void checkSignature(const Operation &use, const SymbolEntry &callee, const std::string &name) {
     std::vector<const loom::Type *> params = ir::signatureTypes(*callee.op, 0);
     std::string detail;
@@ -286,8 +298,7 @@ private:
     } else {
       // A stage/reduce callee takes one record buffer per input flow (and partial), then one per
       // output flow.
-      size_t records = use.numResults();
-      for (std::string_view group : {"partials", "inputs"}) records += use.operandGroup(group).size();
+      size_t records = stageRecordCount(use);
       if (params.size() != records)
         detail = "the " + std::string(n) + " passes " + std::to_string(records) + " record buffer(s), the function takes " +
                  std::to_string(params.size()) + " argument(s)";
@@ -350,8 +361,7 @@ private:
       if (detail.empty() && returnsValue)
         if (std::string m = cxxMismatch(*use.result(0)->type(), sig.result); !m.empty()) detail = "result: " + m;
     } else {
-      size_t records = use.numResults();
-      for (std::string_view group : {"partials", "inputs"}) records += use.operandGroup(group).size();
+      size_t records = stageRecordCount(use);
       if (sig.params.size() != records)
         detail = "the " + std::string(n) + " passes " + std::to_string(records) + " record pointer(s), the C/C++ function takes " +
                  std::to_string(sig.params.size()) + " parameter(s)";
