@@ -47,6 +47,20 @@ StatusOr<uint64_t> parseInteger(const std::string &text) {
   return value;
 }
 
+StatusOr<uint64_t> parseCopyBytes(const CommandLine &command, const std::string &usage) {
+  constexpr uint64_t kMaxBytes = 64ull << 20, kDefaultBytes = 1048576;
+  if (command.arguments.size() > 1) return Status(StatusCode::InvalidArgument, usage);
+  uint64_t bytes = kDefaultBytes;
+  if (!command.arguments.empty()) {
+    auto parsed = parseInteger(command.arguments[0]);
+    if (!parsed) return parsed.status();
+    bytes = *parsed;
+  }
+  if (bytes < kCopyPacketBytes || bytes > kMaxBytes || bytes % kCopyPacketBytes)
+    return Status(StatusCode::InvalidArgument, "bytes must be a multiple of 4096 in 4096..=67108864");
+  return bytes;
+}
+
 StatusOr<Device> selectNpu(runtime::Runtime &rt, const CommandLine &command) {
   if (command.hostDevice) return rt.host();
   StatusOr<Device> npu = rt.npu(0);

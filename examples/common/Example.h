@@ -25,6 +25,12 @@ StatusOr<CommandLine> parseCommandLine(int argc, char **argv);
 // A decimal integer; InvalidArgument "invalid integer: X" otherwise.
 StatusOr<uint64_t> parseInteger(const std::string &text);
 
+// The shared_* examples move 4096-byte copy packets.
+inline constexpr uint64_t kCopyPacketBytes = 4096;
+// Their one optional argument, [bytes=1048576]: a multiple of 4096 in 4096..=67108864. An error
+// status carries the message to print (`usage` for a wrong argument count).
+StatusOr<uint64_t> parseCopyBytes(const CommandLine &command, const std::string &usage);
+
 // The NPU the example runs on: the host reference device when asked for, else the qualified
 // NPU, else an error that names what was found and how to run on the host device.
 StatusOr<runtime::Device> selectNpu(runtime::Runtime &rt, const CommandLine &command);

@@ -12,9 +12,6 @@ using namespace hrx::runtime;
 using namespace hrx::examples;
 
 namespace {
-constexpr uint64_t kPacketBytes = 4096;
-constexpr uint64_t kMaxBytes = 64ull << 20;
-constexpr uint64_t kDefaultBytes = 1048576;
 constexpr std::byte kPattern{0x5a};
 constexpr int kExecutions = 10;
 
@@ -27,15 +24,9 @@ Status clear(const Buffer &buffer) {
 
 int run(const CommandLine &command) {
   const std::string &program = command.program;
-  if (command.arguments.size() > 1) return fail(program, "usage: shared_roundtrip [bytes=1048576] [--device=host]");
-  uint64_t bytes = kDefaultBytes;
-  if (!command.arguments.empty()) {
-    auto parsed = parseInteger(command.arguments[0]);
-    if (!parsed) return fail(program, parsed.status().message());
-    bytes = *parsed;
-  }
-  if (bytes < kPacketBytes || bytes > kMaxBytes || bytes % kPacketBytes)
-    return fail(program, "bytes must be a multiple of 4096 in 4096..=67108864");
+  auto parsedBytes = parseCopyBytes(command, "usage: shared_roundtrip [bytes=1048576] [--device=host]");
+  if (!parsedBytes) return fail(program, parsedBytes.status().message());
+  const uint64_t bytes = *parsedBytes;
 
   auto runtime = Runtime::create();
   if (!runtime) return fail(program, runtime.status().message());
@@ -44,7 +35,7 @@ int run(const CommandLine &command) {
   if (!npu) return fail(program, npu.status().message());
   std::cout << describeNpu(*npu) << "\n";
 
-  auto copy = loadKernel(rt, *npu, {"copy", "copy", "copy.packets", bytes / kPacketBytes});
+  auto copy = loadKernel(rt, *npu, {"copy", "copy", "copy.packets", bytes / kCopyPacketBytes});
   if (!copy) return fail(program, copy.status().message());
 
   Placement shared = Placement::Shared(*npu);
