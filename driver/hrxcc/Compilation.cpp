@@ -263,8 +263,8 @@ bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
       ok = false;
     };
     side(job.reportOutput, result.reportJson, "compile report");
-    side(job.manifestOutput, result.contractJson, "contract manifest");
-    side(job.launchOutput, {}, "AMDGPU launch program (CompileResult has no field for one yet)");
+    side(job.manifestOutput, result.manifestJson, "executable manifest (AMDGPU targets only)");
+    side(job.launchOutput, result.launchJson, "launch program (AMDGPU targets only)");
   }
   return ok;
 }

@@ -336,9 +336,11 @@ public:
       if (program.exports[i]->name() == "kernel.def")
         contracts[exportName(*program.exports[i])] = program.contracts[i].toFormat();
 
+    std::string manifest = manifestJson(*info, target, request.options.processorMode, names);
+    std::string launch = launchJson(program, kernels);
     std::vector<format::SectionPayload> sections = {
-        {std::string(format::kManifestSection), bytesOf(manifestJson(*info, target, request.options.processorMode, names)), false},
-        {std::string(format::kLaunchSection), bytesOf(launchJson(program, kernels)), false},
+        {std::string(format::kManifestSection), bytesOf(manifest), false},
+        {std::string(format::kLaunchSection), bytesOf(launch), false},
         {".hrx.contract", bytesOf(format::writeContractTable(contracts)), false},
         {".hrx.identity", bytesOf(format::writeIdentity(identity)), false},
         {".hrx.host", std::move(*host), true},
@@ -346,7 +348,7 @@ public:
     if (!report.empty()) sections.push_back({".hrx.report", bytesOf(report), false});
     StatusOr<std::vector<uint8_t>> artifact = format::appendElf64Sections(*hsaco, sections);
     if (!artifact) return fail(diag::DiagId::LinkCodegenFailed, artifact.status().message());
-    return BackendOutput{std::move(*artifact), std::move(report)};
+    return BackendOutput{std::move(*artifact), std::move(report), std::move(manifest), std::move(launch)};
   }
 };
 

@@ -176,6 +176,8 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
   if (!output || failed()) return result;
   result.bytes = std::move(output->bytes);
   result.reportJson = std::move(output->reportJson);
+  result.manifestJson = std::move(output->manifestJson);
+  result.launchJson = std::move(output->launchJson);
   if (request.specialization.report != ReportMode::None && request.emit == EmitKind::Artifact &&
       result.reportJson.empty()) {
     notImplemented(diags, "compile reports for target '" + targets.front().name() + "'");

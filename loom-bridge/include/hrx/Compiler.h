@@ -96,6 +96,8 @@ struct CompileResult {
   std::vector<uint8_t> bytes;          // the artifact, object or text
   std::string contractJson;            // KernelContract(s) of the compiled export(s)
   std::string reportJson;              // when report != None
+  std::string manifestJson;            // AMDGPU artifacts: the executable manifest
+  std::string launchJson;              // AMDGPU artifacts: the launch program
   std::vector<std::string> filesRead;  // for depfiles (real files only)
 };
 

@@ -35,6 +35,8 @@ struct BackendRequest {
 struct BackendOutput {
   std::vector<uint8_t> bytes;
   std::string reportJson;
+  std::string manifestJson = {};  // AMDGPU: the executable manifest (.hrx.manifest)
+  std::string launchJson = {};    // AMDGPU: the launch program (.hrx.launch)
 };
 
 class TargetBackend {
