@@ -171,6 +171,8 @@ private:
   bool parseTypeSlot(OpState &st, const Directive &d);
   bool parseSuccessor(OpState &st, const Directive &d);
   void finishOp(OpState &st, std::vector<Token> &resultToks);
+  // Gives `op`'s results the names (and locations) of the `%r, ... =` tokens.
+  void nameResults(Operation *op, const std::vector<Token> &resultToks);
   void skipLoc();
 
   // ---- types and attributes ----
@@ -359,8 +361,7 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
   return st.op;
 }
 
-void Parser::finishOp(OpState &st, std::vector<Token> &resultToks) {
-  Operation *op = st.op;
+void Parser::nameResults(Operation *op, const std::vector<Token> &resultToks) {
   std::vector<std::string_view> names;
   std::vector<SourceRange> locs;
   for (const Token &t : resultToks) {
@@ -368,6 +369,11 @@ void Parser::finishOp(OpState &st, std::vector<Token> &resultToks) {
     locs.push_back(range(t));
   }
   b_.setResultNames(op, names, locs);
+}
+
+void Parser::finishOp(OpState &st, std::vector<Token> &resultToks) {
+  Operation *op = st.op;
+  nameResults(op, resultToks);
   for (size_t i = 0; i < resultToks.size(); ++i) {
     op->result(unsigned(i))->setType(st.resultTypes[i]);
     define(scope_, op->result(unsigned(i)), resultToks[i]);
@@ -900,13 +906,7 @@ Operation *Parser::parseOpaqueOp(const Token &nameTok, std::vector<Token> &resul
   b_.setOpaqueText(op, texts);
   if (!symbol.empty()) b_.setAttributes(op, {{"sym_name", m_.attrs().symbol(symbol)}});
   for (unsigned r = 0; r < regions.size(); ++r) b_.setRegionBlocks(op, r, regions[r]);
-  std::vector<std::string_view> names;
-  std::vector<SourceRange> locs;
-  for (const Token &t : resultToks) {
-    names.push_back(t.name());
-    locs.push_back(range(t));
-  }
-  b_.setResultNames(op, names, locs);
+  nameResults(op, resultToks);
   for (size_t i = 0; i < resultToks.size(); ++i) {
     op->result(unsigned(i))->setType(m_.types().unknown());
     define(scope_, op->result(unsigned(i)), resultToks[i]);
