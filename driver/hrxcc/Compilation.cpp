@@ -263,7 +263,7 @@ bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
       ok = false;
     };
     side(job.reportOutput, result.reportJson, "compile report");
-    side(job.manifestOutput, result.manifestJson, "executable manifest (AMDGPU targets only)");
+    side(job.manifestOutput, result.manifestJson, "manifest");
     side(job.launchOutput, result.launchJson, "launch program (AMDGPU targets only)");
   }
   return ok;

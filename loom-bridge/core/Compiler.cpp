@@ -8,6 +8,7 @@
 #include "hrx/loom/Loom.h"
 
 #include <llvm/Config/llvm-config.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <atomic>
 #include <sstream>
@@ -152,6 +153,22 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
     if (!bridge::createBackend(target.kind)) notImplemented(diags, "code generation for target '" + target.name() + "'");
   if (failed()) return result;
 
+  // C/C++ alone has no export to link: its LLVM IR (also the -fsyntax-only check) is the imported
+  // modules themselves.
+  if (loom_.empty() && request.emit == EmitKind::Llvm) {
+    bridge::Program imported;
+    if (!bridge::importCxxUnits(imported, cxx_, resolved, diags)) return result;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (const cxx::ImportedUnit &unit : imported.cxxUnits) {
+      unit.module->print(os, nullptr);
+      result.filesRead.insert(result.filesRead.end(), unit.filesRead.begin(), unit.filesRead.end());
+    }
+    result.bytes = toBytes(text);
+    result.ok = true;
+    return result;
+  }
+
   std::unique_ptr<bridge::Program> program = bridge::buildProgram(std::move(modules), cxx_, resolved, diags);
   if (!program) return result;
   for (const cxx::ImportedUnit &unit : program->cxxUnits)
@@ -176,7 +193,9 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
   if (!output || failed()) return result;
   result.bytes = std::move(output->bytes);
   result.reportJson = std::move(output->reportJson);
-  result.manifestJson = std::move(output->manifestJson);
+  // AMDGPU artifacts have an executable manifest; for NPU and host artifacts the manifest is their
+  // KernelContract table.
+  result.manifestJson = output->manifestJson.empty() ? result.contractJson : std::move(output->manifestJson);
   result.launchJson = std::move(output->launchJson);
   if (request.specialization.report != ReportMode::None && request.emit == EmitKind::Artifact &&
       result.reportJson.empty()) {

@@ -137,7 +137,6 @@ public:
 
   bool run() {
     buildSymbolTable();
-    resolveCxxCalls();
     if (failed()) return false;
     if (!selectExports()) return false;
     computeReachable();
@@ -377,17 +376,6 @@ private:
           .note(sig.location, "defined here");
   }
 
-  // Calls between C/C++ units resolve against every unit's exports.
-  void resolveCxxCalls() {
-    std::set<std::string> defined;
-    for (const cxx::ImportedUnit &unit : program_.cxxUnits)
-      for (const cxx::Signature &sig : unit.signatures) defined.insert(sig.symbol);
-    for (const cxx::ImportedUnit &unit : program_.cxxUnits)
-      for (const cxx::ExternalCall &call : unit.externalCalls)
-        if (!defined.count(call.symbol))
-          diags_.report(diag::DiagId::CxxUndefinedFunction, call.location).arg("name", call.name);
-  }
-
   bool bindConfiguration() {
     const std::map<std::string, std::string> &bindings = request_.specialization.config;
     for (const auto &[key, value] : bindings)
@@ -511,13 +499,11 @@ std::optional<cxx::ImportTarget> importTarget(const Target &target) {
 
 }  // namespace
 
-std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
-                                      const CompileRequest &request, diag::DiagnosticEngine &diags) {
-  auto program = std::make_unique<Program>();
-  program->modules = std::move(modules);
+bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
+                    diag::DiagnosticEngine &diags) {
   unsigned errors = diags.errorCount();
   if (!cxx.empty()) {
-    program->cxxContext = std::make_unique<llvm::LLVMContext>();
+    program.cxxContext = std::make_unique<llvm::LLVMContext>();
     cxx::ImportOptions options;
     options.optLevel = request.options.optLevel;
     options.debugInfo = request.options.debugInfo;
@@ -531,11 +517,27 @@ std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, c
                         : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
                                                                       : cxx::Language::Auto,
                         "", source.headers, source.includeDirs, source.defines};
-      if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program->cxxContext, diags))
-        program->cxxUnits.push_back(std::move(*imported));
+      if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))
+        program.cxxUnits.push_back(std::move(*imported));
     }
-    if (diags.errorCount() != errors) return nullptr;
   }
+  // Calls between C/C++ units resolve against every unit's exports.
+  std::set<std::string> defined;
+  for (const cxx::ImportedUnit &unit : program.cxxUnits)
+    for (const cxx::Signature &sig : unit.signatures) defined.insert(sig.symbol);
+  for (const cxx::ImportedUnit &unit : program.cxxUnits)
+    for (const cxx::ExternalCall &call : unit.externalCalls)
+      if (!defined.count(call.symbol))
+        diags.report(diag::DiagId::CxxUndefinedFunction, call.location).arg("name", call.name);
+  return diags.errorCount() == errors;
+}
+
+std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
+                                      const CompileRequest &request, diag::DiagnosticEngine &diags) {
+  auto program = std::make_unique<Program>();
+  program->modules = std::move(modules);
+  unsigned errors = diags.errorCount();
+  if (!importCxxUnits(*program, cxx, request, diags)) return nullptr;
   ProgramBuilder builder(*program, request, diags);
   if (!builder.run() || diags.errorCount() != errors) return nullptr;
   return program;

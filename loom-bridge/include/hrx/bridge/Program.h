@@ -74,6 +74,11 @@ public:
 // Link + specialize + contracts over parsed, verified modules. Returns null after reporting
 // errors. `request.specialization.symbol` selects one export (empty: every export).
 // C/C++ sources are imported for `request.targets.front()`.
+// Imports `cxx` for `request.targets.front()` into `program` (cxxContext, cxxUnits) without
+// linking. False after reporting errors.
+bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
+                    diag::DiagnosticEngine &diags);
+
 std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
                                       const CompileRequest &request, diag::DiagnosticEngine &diags);
 
