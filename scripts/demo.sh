@@ -28,9 +28,11 @@ PY
 echo "== hrx-run --device=host quickstart.xdna"
 n=$((packets * 1024))
 if ! "$bin/hrx-run" --device=host "$work/quickstart.xdna" --entry=double_stream \
-     --input="${n}xi32=@$work/input.bin" --output="@$work/output.bin" \
-     --expected_output="${n}xi32=@$work/expected.bin"; then
+     --input="${n}xi32=@$work/input.bin" --input="${n}xi32=0" --output="@$work/output.bin" \
+     --expected_output="${n}xi32=@$work/expected.bin" > "$work/run.log"; then
+  cat "$work/run.log"
   echo "quickstart: FAILED: hrx-run did not produce the CPU oracle's result." >&2
   exit 1
 fi
+tail -n 1 "$work/run.log"
 echo "quickstart: OK: $n values doubled on the host reference device match the CPU oracle."
