@@ -171,6 +171,9 @@ private:
   bool parseTypeSlot(OpState &st, const Directive &d);
   bool parseSuccessor(OpState &st, const Directive &d);
   void finishOp(OpState &st, std::vector<Token> &resultToks);
+  // `%v : T` after `valueTok`: the value and the written type, reporting TYPE/003 when they differ
+  // ({nullptr, nullptr} after a parse error).
+  std::pair<Value *, Type *> parseTypedUse(const OpState &st, const Token &valueTok, std::string_view field);
   // Gives `op`'s results the names (and locations) of the `%r, ... =` tokens.
   void nameResults(Operation *op, const std::vector<Token> &resultToks);
   void skipLoc();
@@ -359,6 +362,17 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
     }
   finishOp(st, resultToks);
   return st.op;
+}
+
+std::pair<Value *, Type *> Parser::parseTypedUse(const OpState &st, const Token &valueTok, std::string_view field) {
+  Value *value = lookupValue(valueTok, scope_);
+  if (!value || !expect(Tok::Colon)) return {nullptr, nullptr};
+  Type *written = parseType(scope_);
+  if (!written) return {nullptr, nullptr};
+  if (value->type() != written && !value->type()->isUnknown())
+    error(DiagId::TypeOperandMismatch, valueTok).arg("op", std::string(st.def->name)).arg("field", std::string(field))
+        .arg("actual", value->type()->str()).arg("expected", written->str());
+  return {value, written};
 }
 
 void Parser::nameResults(Operation *op, const std::vector<Token> &resultToks) {
@@ -609,13 +623,8 @@ bool Parser::runDirective(OpState &st, size_t i) {
       if (!expect(Tok::Equal)) return false;
       Token initTok = lex_.next();
       if (!initTok.is(Tok::ValueId)) return unexpected(initTok, "an SSA value");
-      Value *init = lookupValue(initTok, scope_);
-      if (!init || !expect(Tok::Colon)) return false;
-      Type *t = parseType(scope_);
-      if (!t) return false;
-      if (init->type() != t && !init->type()->isUnknown())
-        error(DiagId::TypeOperandMismatch, initTok).arg("op", std::string(st.def->name)).arg("field", "inits")
-            .arg("actual", init->type()->str()).arg("expected", t->str());
+      auto [init, t] = parseTypedUse(st, initTok, "inits");
+      if (!init) return false;
       st.operands.push_back(init);
       ++st.segments[d.segment];
       Value *arg = b_.createArgument(argTok.name(), t, range(argTok));
@@ -761,14 +770,8 @@ bool Parser::parseSuccessor(OpState &st, const Directive &d) {
   if (lex_.peek().is(Tok::LParen) && !lex_.peek().spaceBefore) {
     lex_.next();
     while (lex_.peek().is(Tok::ValueId)) {
-      Token vt = lex_.next();
-      Value *v = lookupValue(vt, scope_);
-      if (!v || !expect(Tok::Colon)) return false;
-      Type *ty = parseType(scope_);
-      if (!ty) return false;
-      if (v->type() != ty && !v->type()->isUnknown())
-        error(DiagId::TypeOperandMismatch, vt).arg("op", std::string(st.def->name)).arg("field", "successor")
-            .arg("actual", v->type()->str()).arg("expected", ty->str());
+      Value *v = parseTypedUse(st, lex_.next(), "successor").first;
+      if (!v) return false;
       st.operands.push_back(v);
       ++s.operandCount;
       if (!lex_.peek().is(Tok::Comma)) break;
