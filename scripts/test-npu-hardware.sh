@@ -42,7 +42,7 @@ for properties in "$sysfs"/class/kfd/kfd/topology/nodes/*/properties; do
 done
 [ "$gpu" = 110501 ] || skip "NPU5 $npu found, but the first KFD GPU is gfx_target_version ${gpu:-none}; required 110501 (gfx1151)"
 
-for tool in shared_roundtrip shared_bench gemm_pipeline; do
+for tool in shared_roundtrip shared_bench gemm_pipeline gpu_npu_parallel; do
   [ -x "$bin/$tool" ] || { echo "test-npu-hardware: FAILED: $bin/$tool is missing; build with scripts/build.sh" >&2; exit 1; }
 done
 
@@ -58,4 +58,5 @@ check() {
 check "$bin/shared_roundtrip"
 check "$bin/shared_bench"
 check "$bin/gemm_pipeline"
+check "$bin/gpu_npu_parallel"
 exit $status

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -47,6 +48,8 @@ StatusOr<uint64_t> parseInteger(const std::string &text) {
   return value;
 }
 
+namespace {
+
 StatusOr<uint64_t> parseCopyBytes(const CommandLine &command, const std::string &usage) {
   constexpr uint64_t kMaxBytes = 64ull << 20, kDefaultBytes = 1048576;
   if (command.arguments.size() > 1) return Status(StatusCode::InvalidArgument, usage);
@@ -61,18 +64,46 @@ StatusOr<uint64_t> parseCopyBytes(const CommandLine &command, const std::string 
   return bytes;
 }
 
-StatusOr<Device> selectNpu(runtime::Runtime &rt, const CommandLine &command) {
-  if (command.hostDevice) return rt.host();
-  StatusOr<Device> npu = rt.npu(0);
-  if (!npu)
-    return Status(npu.status().code(), "no qualified NPU: " + npu.status().message() +
-                                           "; pass --device=host or set HRX_DEVICE=host to run on the host reference device");
-  return npu;
+// The qualified device, or its admission error with the way to the host reference device.
+StatusOr<Device> requireDevice(StatusOr<Device> admitted, const char *what) {
+  if (admitted) return admitted;
+  return Status(admitted.status().code(), std::string("no qualified ") + what + ": " + admitted.status().message() +
+                                              "; pass --device=host or set HRX_DEVICE=host to run on the host reference device");
 }
 
-std::string describeNpu(const Device &device) {
-  if (device.kind == DeviceKind::Host) return "NPU: host reference device (runs amd.xdna.strix_halo.17f0_11 images on the CPU)";
-  return "NPU: " + device.target;
+std::string describe(const Device &device, const char *engine, const char *qualified, const char *images) {
+  if (device.kind == DeviceKind::Host)
+    return std::string(engine) + ": host reference device (runs " + qualified + " " + images + " on the CPU)";
+  return std::string(engine) + ": " + device.target;
+}
+
+}  // namespace
+
+StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
+  auto runtime = runtime::Runtime::create();
+  if (!runtime) return runtime.status();
+  Session session{std::move(*runtime), {}, std::nullopt};
+  runtime::Runtime &rt = *session.runtime;
+  bool gpu = engines == Engines::GpuAndNpu;
+  if (command.hostDevice) {
+    session.npu = rt.host();
+    if (gpu) session.gpu = rt.host();
+  } else {
+    if (gpu) {
+      auto admitted = requireDevice(rt.gpu(), "GPU");
+      if (!admitted) return admitted.status();
+      session.gpu = *admitted;
+    }
+    auto admitted = requireDevice(rt.npu(0), "NPU");
+    if (!admitted) return admitted.status();
+    session.npu = *admitted;
+  }
+  std::string npuLine = describe(session.npu, "NPU", "amd.xdna.strix_halo.17f0_11", "images");
+  if (session.gpu)
+    std::cout << describe(*session.gpu, "GPU", "gfx1151", "code objects") << "; " << npuLine << "\n";
+  else
+    std::cout << npuLine << "\n";
+  return session;
 }
 
 namespace {
@@ -89,14 +120,28 @@ StatusOr<std::vector<uint8_t>> readFile(const fs::path &path) {
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
 }
 
+std::string describeSettings(const KernelRequest &request) {
+  if (request.settings.empty()) return "its defaults";
+  std::string text;
+  for (const KernelSetting &setting : request.settings)
+    text += (text.empty() ? "" : ", ") + setting.key + "=" + std::to_string(setting.value);
+  return text;
+}
+
 // Runs hrxcc without a shell; its diagnostics go to our standard error.
 Status compileKernel(const KernelRequest &request, const fs::path &output) {
   fs::path hrxcc = executableDirectory() / "hrxcc";
   if (const char *env = std::getenv("HRXCC"); env && *env) hrxcc = env;
-  fs::path source = fs::path(HRX_EXAMPLES_KERNEL_DIR) / (request.source + ".loom");
-  std::vector<std::string> arguments = {hrxcc.string(), "-target", "xdna",
-                                        "--config=" + request.configKey + "=" + std::to_string(request.configValue),
-                                        source.string(), "-o", output.string()};
+  fs::path source = fs::path(HRX_EXAMPLES_KERNEL_DIR) / request.source;
+  std::vector<std::string> arguments = {hrxcc.string()};
+  if (request.target == KernelTarget::Xdna)
+    arguments.insert(arguments.end(), {"-target", "xdna"});
+  else
+    arguments.push_back("--offload-arch=gfx1151");
+  for (const KernelSetting &setting : request.settings)
+    arguments.push_back((source.extension() == ".loom" ? "--config=" : "-D") + setting.key + "=" +
+                        std::to_string(setting.value));
+  arguments.insert(arguments.end(), {source.string(), "-o", output.string()});
   std::vector<char *> argv;
   for (std::string &a : arguments) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -108,53 +153,114 @@ Status compileKernel(const KernelRequest &request, const fs::path &output) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return Status(StatusCode::Internal, "hrxcc failed to compile " + source.string() + " with " + request.configKey +
-                                            "=" + std::to_string(request.configValue));
+    return Status(StatusCode::Internal, "hrxcc failed to compile " + source.string() + " with " + describeSettings(request));
   return Status();
+}
+
+// The bundled artifact's path, or a fresh compilation in `scratch` (created here).
+StatusOr<fs::path> locateArtifact(const KernelRequest &request, fs::path &scratch) {
+  std::string fileName = fs::path(request.source).stem().string();
+  for (const KernelSetting &setting : request.settings) fileName += "-" + std::to_string(setting.value);
+  fileName += request.target == KernelTarget::Xdna ? ".xdna" : ".hsaco";
+  fs::path path = executableDirectory() / fileName;
+  if (fs::path(request.source).is_relative() && fs::exists(path)) return path;
+  std::string pattern = (fs::temp_directory_path() / "hrx-example-XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    return Status(StatusCode::Internal, "cannot create a temporary directory: " + std::string(std::strerror(errno)));
+  scratch = pattern;
+  path = scratch / fileName;
+  if (Status compiled = compileKernel(request, path); !compiled) return compiled;
+  return path;
 }
 
 }  // namespace
 
-StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(runtime::Runtime &rt, const Device &device,
-                                                   const KernelRequest &request) {
-  std::string fileName = request.source + "-" + std::to_string(request.configValue) + ".xdna";
-  fs::path path = executableDirectory() / fileName;
+StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const KernelRequest &request) {
+  bool gpu = request.target == KernelTarget::Gfx1151;
+  const Device &device = gpu ? *session.gpu : session.npu;
   fs::path scratch;
-  if (!fs::exists(path)) {
-    std::string pattern = (fs::temp_directory_path() / "hrx-example-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) return Status(StatusCode::Internal, "cannot create a temporary directory: " + std::string(std::strerror(errno)));
-    scratch = pattern;
-    path = scratch / fileName;
-    Status compiled = compileKernel(request, path);
-    if (!compiled) {
-      fs::remove_all(scratch);
-      return compiled;
-    }
-  }
-  auto loaded = std::make_unique<LoadedKernel>();
-  auto bytes = readFile(path);
+  auto path = locateArtifact(request, scratch);
+  auto bytes = path ? readFile(*path) : StatusOr<std::vector<uint8_t>>(path.status());
   if (!scratch.empty()) fs::remove_all(scratch);
   if (!bytes) return bytes.status();
+
+  std::string where = path->string() + ": ";
+  auto loaded = std::make_unique<LoadedKernel>();
   loaded->bytes = std::move(*bytes);
   auto artifact = format::readArtifact(loaded->bytes);
-  if (!artifact) return Status(artifact.status().code(), path.string() + ": " + artifact.status().message());
+  if (!artifact) return Status(artifact.status().code(), where + artifact.status().message());
   loaded->artifact = std::move(*artifact);
   auto entries = runtime::listEntries(loaded->artifact);
-  if (!entries) return Status(entries.status().code(), path.string() + ": " + entries.status().message());
+  if (!entries) return Status(entries.status().code(), where + entries.status().message());
   loaded->entries = std::move(*entries);
-  auto entry = runtime::findEntry(loaded->entries, request.entry, runtime::Engine::Npu);
-  if (!entry) return Status(entry.status().code(), path.string() + ": " + entry.status().message());
+  auto entry = runtime::findEntry(loaded->entries, request.entry, gpu ? runtime::Engine::Gpu : runtime::Engine::Npu);
+  if (!entry) return Status(entry.status().code(), where + entry.status().message());
   if (device.kind != DeviceKind::Host) {
     Status native = runtime::checkNativeExecution(**entry, device, (*entry)->columns);
-    return native ? Status(StatusCode::Unimplemented, "native NPU execution is not available in this build")
-                  : Status(native.code(), path.string() + ": " + native.message());
+    return native ? Status(StatusCode::Unimplemented, "native execution is not available in this build")
+                  : Status(native.code(), where + native.message());
   }
-  auto kernel = runtime::loadOnHost(**entry, {});
-  if (!kernel) return Status(kernel.status().code(), path.string() + ": " + kernel.status().message());
-  auto adopted = rt.adoptKernel(*kernel);
+  auto kernel = runtime::loadOnHost(**entry, request.workload);
+  if (!kernel) return Status(kernel.status().code(), where + kernel.status().message());
+  // The lowest free descriptor is the one the loader just closed (see LoadedKernel).
+  loaded->hostCodeName.takeLowest();
+  auto adopted = session.runtime->adoptKernel(*kernel);
   if (!adopted) return adopted.status();
   loaded->kernel = *adopted;
   return loaded;
+}
+
+StatusOr<SharedCopy> setUpSharedCopy(const CommandLine &command, const std::string &usage, unsigned bufferCount) {
+  SharedCopy setup;
+  auto bytes = parseCopyBytes(command, usage);
+  if (!bytes) return bytes.status();
+  setup.bytes = *bytes;
+  auto session = openSession(command, Engines::Npu);
+  if (!session) return session.status();
+  setup.session = std::move(*session);
+  auto copy = loadKernel(setup.session, {"copy.loom", "copy", KernelTarget::Xdna, {{"copy.packets", setup.bytes / kCopyPacketBytes}}, {}});
+  if (!copy) return copy.status();
+  setup.copy = std::move(*copy);
+  for (unsigned i = 0; i < bufferCount; ++i) {
+    auto buffer = setup.session.runtime->allocate(setup.bytes, runtime::Placement::Shared(setup.session.npu));
+    if (!buffer) return buffer.status();
+    setup.buffers.push_back(std::move(*buffer));
+  }
+  return setup;
+}
+
+ReservedDescriptor::~ReservedDescriptor() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void ReservedDescriptor::takeLowest() {
+  if (fd_ < 0) fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+Status firstError(std::initializer_list<Status> statuses) {
+  for (const Status &status : statuses)
+    if (!status) return status;
+  return Status();
+}
+
+Status submitAndWait(runtime::Executable &executable) {
+  auto completion = executable.submit();
+  if (!completion) return completion.status();
+  return completion->wait();
+}
+
+Status fillFromHost(const runtime::Buffer &buffer, std::byte value) {
+  auto map = buffer.mapWrite();
+  if (!map) return map.status();
+  std::fill(map->mutableBytes().begin(), map->mutableBytes().end(), value);
+  return Status();
+}
+
+StatusOr<bool> holdsOnly(const runtime::Buffer &buffer, std::byte value) {
+  auto map = buffer.mapRead();
+  if (!map) return map.status();
+  auto data = map->bytes();
+  return std::all_of(data.begin(), data.end(), [value](std::byte b) { return b == value; });
 }
 
 Status checkNoReplayAllocations(const runtime::Statistics &before, const runtime::Statistics &after) {

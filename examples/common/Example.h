@@ -1,13 +1,17 @@
 // What the examples share: device selection (qualified hardware, or the host reference device
-// when asked for), loading the bundled kernels, argument parsing and timing statistics.
+// when asked for), loading the bundled kernels, argument parsing, host-side buffer checks and
+// timing statistics.
 #pragma once
 
 #include "hrx/format/Artifact.h"
 #include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,37 +29,86 @@ StatusOr<CommandLine> parseCommandLine(int argc, char **argv);
 // A decimal integer; InvalidArgument "invalid integer: X" otherwise.
 StatusOr<uint64_t> parseInteger(const std::string &text);
 
-// The shared_* examples move 4096-byte copy packets.
-inline constexpr uint64_t kCopyPacketBytes = 4096;
-// Their one optional argument, [bytes=1048576]: a multiple of 4096 in 4096..=67108864. An error
-// status carries the message to print (`usage` for a wrong argument count).
-StatusOr<uint64_t> parseCopyBytes(const CommandLine &command, const std::string &usage);
+// The runtime and the devices an example runs on. Opening it prints the first output line,
+// which names them: "NPU: …", or "GPU: …; NPU: …" when the example uses the GPU too. On the
+// host reference device both handles are the host device.
+struct Session {
+  std::unique_ptr<runtime::Runtime> runtime;
+  runtime::Device npu;
+  std::optional<runtime::Device> gpu;
+};
+enum class Engines { Npu, GpuAndNpu };
+// Without --device=host, the qualified devices or an error that names what was found and how
+// to run on the host device.
+StatusOr<Session> openSession(const CommandLine &command, Engines engines);
 
-// The NPU the example runs on: the host reference device when asked for, else the qualified
-// NPU, else an error that names what was found and how to run on the host device.
-StatusOr<runtime::Device> selectNpu(runtime::Runtime &rt, const CommandLine &command);
-// How the first output line names the NPU.
-std::string describeNpu(const runtime::Device &device);
-
-// A bundled kernel specialised for one configuration value. The build puts the default
-// configurations beside the executable as <source>-<value>.xdna; other values are compiled on
-// demand by hrxcc (beside the executable, or $HRXCC) from the kernel source.
+// A kernel source and its specialisation. A bundled kernel (a file name under examples/kernels)
+// is built with its default specialisation beside the executable as
+// <stem>[-<value>...].<xdna|hsaco>, one -<value> per setting; other specialisations, and sources
+// given by absolute path, are compiled on demand by hrxcc (beside the executable, or $HRXCC).
+enum class KernelTarget { Xdna, Gfx1151 };
+struct KernelSetting {
+  std::string key;
+  uint64_t value = 0;
+};
 struct KernelRequest {
-  std::string source;     // file stem under examples/kernels, e.g. "copy"
-  std::string entry;      // export name
-  std::string configKey;  // e.g. "copy.packets"
-  uint64_t configValue = 0;
+  std::string source;  // "copy.loom", "affine.cpp" under examples/kernels, or an absolute path
+  std::string entry;   // export name
+  KernelTarget target = KernelTarget::Xdna;
+  // Loom configuration values (--config=key=value) or, for C/C++, macros (-Dkey=value).
+  std::vector<KernelSetting> settings;
+  std::vector<uint64_t> workload;  // GPU entries: the launch program's workload values
+};
+
+// Keeps one file descriptor number taken for as long as it lives.
+class ReservedDescriptor {
+public:
+  ReservedDescriptor() = default;
+  ReservedDescriptor(const ReservedDescriptor &) = delete;
+  ReservedDescriptor &operator=(const ReservedDescriptor &) = delete;
+  ~ReservedDescriptor();
+  // Takes the lowest free descriptor number.
+  void takeLowest();
+
+private:
+  int fd_ = -1;
 };
 
 // The loaded kernel and the artifact bytes it came from (kept alive with it).
 struct LoadedKernel {
+  // Works around the host-code loader (runtime/core/HostCode.cpp): it dlopens each object as
+  // /proc/self/fd/N and closes N at once, so the next object gets the same name and the dynamic
+  // loader hands back the one already loaded. Holding N while this kernel lives keeps names
+  // distinct.
+  ReservedDescriptor hostCodeName;
   std::vector<uint8_t> bytes;
   format::Artifact artifact;
   std::vector<runtime::ArtifactEntry> entries;
   std::shared_ptr<runtime::Kernel> kernel;
 };
-StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(runtime::Runtime &rt, const runtime::Device &device,
-                                                             const KernelRequest &request);
+StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const KernelRequest &request);
+
+// shared_roundtrip's and shared_bench's set-up: their one optional argument [bytes=1048576] (a
+// multiple of 4096 in 4096..=67108864; `usage` for a wrong argument count), the session, the
+// copy kernel (examples/kernels/copy.loom) for `bytes`, and `bufferCount` Shared buffers of
+// `bytes` each.
+inline constexpr uint64_t kCopyPacketBytes = 4096;
+struct SharedCopy {
+  uint64_t bytes = 0;
+  Session session;
+  std::unique_ptr<LoadedKernel> copy;
+  std::vector<runtime::Buffer> buffers;
+};
+StatusOr<SharedCopy> setUpSharedCopy(const CommandLine &command, const std::string &usage, unsigned bufferCount);
+
+// The first failure among statuses evaluated in order (graph recording, mostly).
+Status firstError(std::initializer_list<Status> statuses);
+// One replay to terminal completion.
+Status submitAndWait(runtime::Executable &executable);
+// Sets every byte of a host-mapped buffer from the host.
+Status fillFromHost(const runtime::Buffer &buffer, std::byte value);
+// Whether every byte of a host-mapped buffer equals `value`.
+StatusOr<bool> holdsOnly(const runtime::Buffer &buffer, std::byte value);
 
 // InvalidArgument "replay unexpectedly allocated or imported storage" when the allocation or
 // import counters moved between the two samples.

@@ -1,0 +1,31 @@
+// The CPU model of the bundled 8x8 BF16 GEMM (examples/kernels/batched_gemm.loom): BF16 by
+// truncation, the worker's bfp16ebs8 encoding of each 64-element operand, and the MMA from a
+// zero accumulator. The examples compare the NPU's outputs with it bit for bit.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+namespace hrx::examples {
+
+inline constexpr unsigned kTileDim = 8;  // M = K = N of one product
+inline constexpr unsigned kTileElements = kTileDim * kTileDim;
+using Tile = std::array<float, kTileElements>;  // row-major
+
+// BF16 by truncation: the top 16 bits of the f32 (no rounding), as the product converts.
+inline uint16_t toBf16(float value) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(value) >> 16); }
+inline float fromBf16(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+
+// The values a tile holds after bfp16ebs8 encoding: subnormals flushed to zero, each block of 8
+// consecutive elements scaled to the block's largest exponent with a signed 8-bit mantissa
+// (1 sign, 7 magnitude bits; round to nearest even). Small integers are represented exactly.
+Tile encodeBfp16(const Tile &values);
+
+// C = A x B in f32 from a zero accumulator, k ascending.
+Tile multiply(const Tile &a, const Tile &b);
+
+// What the worker computes for one pair of BF16 tiles.
+inline Tile gemmOracle(const Tile &a, const Tile &b) { return multiply(encodeBfp16(a), encodeBfp16(b)); }
+
+}  // namespace hrx::examples
