@@ -77,37 +77,6 @@ std::string describe(const Device &device, const char *engine, const char *quali
   return std::string(engine) + ": " + device.target;
 }
 
-}  // namespace
-
-StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
-  auto runtime = runtime::Runtime::create();
-  if (!runtime) return runtime.status();
-  Session session{std::move(*runtime), {}, std::nullopt};
-  runtime::Runtime &rt = *session.runtime;
-  bool gpu = engines == Engines::GpuAndNpu;
-  if (command.hostDevice) {
-    session.npu = rt.host();
-    if (gpu) session.gpu = rt.host();
-  } else {
-    if (gpu) {
-      auto admitted = requireDevice(rt.gpu(), "GPU");
-      if (!admitted) return admitted.status();
-      session.gpu = *admitted;
-    }
-    auto admitted = requireDevice(rt.npu(0), "NPU");
-    if (!admitted) return admitted.status();
-    session.npu = *admitted;
-  }
-  std::string npuLine = describe(session.npu, "NPU", "amd.xdna.strix_halo.17f0_11", "images");
-  if (session.gpu)
-    std::cout << describe(*session.gpu, "GPU", "gfx1151", "code objects") << "; " << npuLine << "\n";
-  else
-    std::cout << npuLine << "\n";
-  return session;
-}
-
-namespace {
-
 fs::path executableDirectory() {
   std::error_code error;
   fs::path self = fs::read_symlink("/proc/self/exe", error);
@@ -175,8 +144,37 @@ StatusOr<fs::path> locateArtifact(const KernelRequest &request, fs::path &scratc
 
 }  // namespace
 
+StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
+  auto runtime = runtime::Runtime::create();
+  if (!runtime) return runtime.status();
+  Session session{std::move(*runtime), {}, std::nullopt};
+  runtime::Runtime &rt = *session.runtime;
+  bool gpu = engines == Engines::GpuAndNpu;
+  if (command.hostDevice) {
+    session.npu = rt.host();
+    if (gpu) session.gpu = rt.host();
+  } else {
+    if (gpu) {
+      auto admitted = requireDevice(rt.gpu(), "GPU");
+      if (!admitted) return admitted.status();
+      session.gpu = *admitted;
+    }
+    auto admitted = requireDevice(rt.npu(0), "NPU");
+    if (!admitted) return admitted.status();
+    session.npu = *admitted;
+  }
+  std::string npuLine = describe(session.npu, "NPU", "amd.xdna.strix_halo.17f0_11", "images");
+  if (session.gpu)
+    std::cout << describe(*session.gpu, "GPU", "gfx1151", "code objects") << "; " << npuLine << "\n";
+  else
+    std::cout << npuLine << "\n";
+  return session;
+}
+
 StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const KernelRequest &request) {
   bool gpu = request.target == KernelTarget::Gfx1151;
+  if (gpu && !session.gpu)
+    return Status(StatusCode::FailedPrecondition, "'" + request.source + "' is a GPU kernel, but the session has no GPU");
   const Device &device = gpu ? *session.gpu : session.npu;
   fs::path scratch;
   auto path = locateArtifact(request, scratch);
