@@ -22,6 +22,16 @@ constexpr unsigned kWorkgroupSizeOffset = offsetof(hrx_host_dispatch, workgroup_
 constexpr unsigned kWorkgroupCountOffset = offsetof(hrx_host_dispatch, workgroup_count);
 constexpr unsigned kArgsOffset = offsetof(hrx_host_dispatch, args);
 
+// The dispatch is the runtime's own record, never inside a buffer: marking it noalias, readonly
+// and dereferenceable lets its fields be loaded once per workgroup instead of once per item.
+void markDispatchParameter(llvm::Function &f) {
+  llvm::Argument *dispatch = f.getArg(0);
+  dispatch->addAttr(llvm::Attribute::NoAlias);
+  dispatch->addAttr(llvm::Attribute::ReadOnly);
+  dispatch->addAttr(llvm::Attribute::getWithAlignment(f.getContext(), llvm::Align(alignof(hrx_host_dispatch))));
+  dispatch->addAttr(llvm::Attribute::getWithDereferenceableBytes(f.getContext(), sizeof(hrx_host_dispatch)));
+}
+
 llvm::Value *loadDispatchField(llvm::IRBuilder<> &b, llvm::Value *dispatch, unsigned offset, unsigned dim) {
   llvm::Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, offset + 4 * dim);
   return b.CreateZExt(b.CreateAlignedLoad(b.getInt32Ty(), address, llvm::Align(4)), b.getInt64Ty());
@@ -93,6 +103,8 @@ void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, c
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
+  markDispatchParameter(*entry);
+  markDispatchParameter(item);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
   llvm::Value *dispatch = entry->getArg(0);
   llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
@@ -124,6 +136,8 @@ void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, 
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
+  markDispatchParameter(*entry);
+  for (llvm::Function *phase : plan.phases) markDispatchParameter(*phase);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
   llvm::Value *dispatch = entry->getArg(0);
   llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));

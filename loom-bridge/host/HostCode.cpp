@@ -7,6 +7,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -39,6 +40,32 @@ std::expected<std::unique_ptr<llvm::TargetMachine>, std::string> hostMachine(con
   return createTargetMachine(kHostTriple, cpu, features, options.optLevel);
 }
 
+// Work-item loops carry the kernel's bounds check (`if (i < count)`) in their body, which keeps the
+// vectorizer from running them on SSE. Before the default pipeline unrolls them: inline the
+// work-items into their loops, hoist the dispatch fields out of them, and let inductive range
+// check elimination split each loop into a check-free main part (which vectorizes) and a checked
+// remainder.
+std::expected<void, std::string> constrainRangeChecks(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes;
+  if (llvm::Error error = builder.parsePassPipeline(
+          passes, "always-inline,function(sroa,early-cse<memssa>,simplifycfg,loop-mssa(licm),loop-simplify,"
+                  "loop-rotate,irce)")) {
+    return std::unexpected("the host loop pipeline: " + llvm::toString(std::move(error)));
+  }
+  passes.run(module, mam);
+  return {};
+}
+
 std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachine &machine,
                                          const HostCodeOptions &options) {
   module.setTargetTriple(machine.getTargetTriple());
@@ -56,6 +83,8 @@ std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachi
   std::string verifyErrors;
   llvm::raw_string_ostream verifyStream(verifyErrors);
   if (llvm::verifyModule(module, &verifyStream)) return std::unexpected("invalid lowered IR: " + verifyErrors);
+  if (options.optLevel >= 2)
+    if (auto constrained = constrainRangeChecks(module, machine); !constrained) return constrained;
   optimizeModule(module, machine, options.optLevel);
   for (llvm::Function &f : module)
     if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty() && !mayStayUndefined(f.getName()))

@@ -4,11 +4,16 @@
 #include "hrx/runtime/HostDevice.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
 namespace hrx::runtime {
 namespace {
+
+constexpr unsigned kMaxHostThreads = 1024;
 
 class HostGpuKernel final : public Kernel {
 public:
@@ -52,30 +57,37 @@ public:
       constant += a.size;
       slot += (a.size + 7) / 8 * 8;
     }
-    Job job{this, {grid_[0], grid_[1], grid_[2]}, {grid_[3], grid_[4], grid_[5]}};
+    Job job{};
+    job.kernel = kernel_;
+    for (int d = 0; d < 3; ++d) {
+      job.dispatch.workgroup_count[d] = grid_[d];
+      job.dispatch.workgroup_size[d] = grid_[3 + d];
+    }
+    job.dispatch.arg_count = static_cast<uint32_t>(args_.size());
+    job.dispatch.args = args_.data();
     uint64_t workgroups = uint64_t(grid_[0]) * grid_[1] * grid_[2];
     WorkerPool::instance().parallelFor(workgroups, &runWorkgroup, &job);
     return Status::ok();
   }
 
 private:
+  // Everything a workgroup's dispatch shares; each call fills in its workgroup id.
   struct Job {
-    HostGpuKernel *kernel;
-    uint32_t count[3], size[3];
+    hrx_host_kernel_fn kernel;
+    hrx_host_dispatch dispatch;
   };
   static void runWorkgroup(void *context, uint64_t index) {
     const Job &job = *static_cast<const Job *>(context);
-    hrx_host_dispatch dispatch{};
-    dispatch.workgroup_id[0] = static_cast<uint32_t>(index % job.count[0]);
-    dispatch.workgroup_id[1] = static_cast<uint32_t>(index / job.count[0] % job.count[1]);
-    dispatch.workgroup_id[2] = static_cast<uint32_t>(index / (uint64_t(job.count[0]) * job.count[1]));
-    for (int d = 0; d < 3; ++d) {
-      dispatch.workgroup_size[d] = job.size[d];
-      dispatch.workgroup_count[d] = job.count[d];
+    hrx_host_dispatch dispatch = job.dispatch;
+    const uint32_t *count = job.dispatch.workgroup_count;
+    if (count[1] == 1 && count[2] == 1) {
+      dispatch.workgroup_id[0] = static_cast<uint32_t>(index);
+    } else {
+      dispatch.workgroup_id[0] = static_cast<uint32_t>(index % count[0]);
+      dispatch.workgroup_id[1] = static_cast<uint32_t>(index / count[0] % count[1]);
+      dispatch.workgroup_id[2] = static_cast<uint32_t>(index / (uint64_t(count[0]) * count[1]));
     }
-    dispatch.arg_count = static_cast<uint32_t>(job.kernel->args_.size());
-    dispatch.args = job.kernel->args_.data();
-    job.kernel->kernel_(&dispatch);
+    job.kernel(&dispatch);
   }
 
   std::string symbol_;
@@ -92,7 +104,22 @@ private:
 
 }  // namespace
 
-unsigned hostThreadCount() { return std::max(1u, std::thread::hardware_concurrency()); }
+unsigned hostThreadCount() {
+  static const unsigned count = [] {
+    unsigned machine = std::max(1u, std::thread::hardware_concurrency());
+    const char *text = std::getenv("HRX_HOST_THREADS");
+    if (!text || !*text) return machine;
+    char *end = nullptr;
+    errno = 0;
+    unsigned long value = std::strtoul(text, &end, 10);
+    if (errno == 0 && *end == '\0' && text[0] != '-' && value >= 1 && value <= kMaxHostThreads)
+      return static_cast<unsigned>(value);
+    std::fprintf(stderr, "hrx: warning: ignoring HRX_HOST_THREADS='%s' (expected a thread count from 1 to %u); using %u\n",
+                 text, kMaxHostThreads, machine);
+    return machine;
+  }();
+  return count;
+}
 
 StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
                                                     KernelContract contract, std::vector<uint64_t> workload,

@@ -1,6 +1,8 @@
 // The host device's thread pool, shared by GPU workgroups and NPU worker batches.
 #pragma once
 
+#include "hrx/runtime/HostDevice.h"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -16,11 +18,12 @@ class WorkerPool {
 public:
   static WorkerPool &instance() {
     // Leaked on purpose: workers may still be parked when static destructors run.
-    static WorkerPool *pool = new WorkerPool(std::max(1u, std::thread::hardware_concurrency()) - 1);
+    static WorkerPool *pool = new WorkerPool(hostThreadCount() - 1);
     return *pool;
   }
 
   void parallelFor(uint64_t count, void (*body)(void *, uint64_t), void *context) {
+    if (count == 0) return;
     std::lock_guard serialize(jobMutex_);
     {
       std::lock_guard lock(mutex_);
@@ -30,13 +33,16 @@ public:
       // Chunks amortise the shared counter; several per thread keep the load balanced.
       chunk_ = std::max<uint64_t>(1, count / (8 * (uint64_t(workerCount_) + 1)));
       next_.store(0);
-      busyWorkers_ = workerCount_;
+      open_ = true;
       ++generation_;
     }
-    wake_.notify_all();
+    if (count > chunk_) wake_.notify_all();
     drain();
+    // Once the caller has run out of chunks, workers that have not joined yet (e.g. still waiting
+    // for a CPU on a busy machine) stay out; only those already draining are waited for.
     std::unique_lock lock(mutex_);
-    idle_.wait(lock, [&] { return busyWorkers_ == 0; });
+    open_ = false;
+    idle_.wait(lock, [&] { return joinedWorkers_ == 0; });
   }
 
 private:
@@ -55,10 +61,12 @@ private:
     for (;;) {
       wake_.wait(lock, [&] { return generation_ != seen; });
       seen = generation_;
+      if (!open_) continue;
+      ++joinedWorkers_;
       lock.unlock();
       drain();
       lock.lock();
-      if (--busyWorkers_ == 0) idle_.notify_all();
+      if (--joinedWorkers_ == 0) idle_.notify_all();
     }
   }
 
@@ -69,7 +77,8 @@ private:
   void *context_ = nullptr;
   uint64_t count_ = 0, chunk_ = 1, generation_ = 0;
   std::atomic<uint64_t> next_{0};
-  unsigned busyWorkers_ = 0;
+  bool open_ = false;  // workers may join the current job
+  unsigned joinedWorkers_ = 0;
 };
 
 }  // namespace hrx::runtime
