@@ -61,7 +61,10 @@ StatusOr<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options) {
     state->lanes[lane].thread = std::thread([raw = state.get(), lane] { raw->laneMain(static_cast<Lane>(lane)); });
     pthread_setname_np(state->lanes[lane].thread.native_handle(), kThreadNames[lane]);
   }
-  return std::unique_ptr<Runtime>(new Runtime(std::move(state)));
+  std::unique_ptr<Runtime> runtime(new Runtime(std::move(state)));
+  if (const char *faults = std::getenv("HRX_FAULT_INJECT"); faults && *faults)
+    if (Status s = faults::armFromSpec(*runtime, faults); !s) return s;
+  return runtime;
 }
 
 Runtime::~Runtime() {
@@ -78,8 +81,17 @@ Runtime::~Runtime() {
     else
       lane.thread.detach();
   }
-  // Work still in flight keeps the lane workers running: they need the state until exit.
-  if (!idle) new std::shared_ptr<RuntimeState>(state_);
+  // Work still in flight keeps the lane workers running (they stop once it drains): they need
+  // the state until then.
+  if (!idle) retainUntilExit(state_);
+}
+
+void retainUntilExit(std::shared_ptr<void> owner) {
+  // Reachable from a global and never destroyed, so leak checkers see retained, not lost, memory.
+  static std::mutex mutex;
+  static auto *retained = new std::vector<std::shared_ptr<void>>;
+  std::lock_guard lock(mutex);
+  retained->push_back(std::move(owner));
 }
 
 const RuntimeOptions &Runtime::options() const { return state_->options; }
@@ -105,10 +117,12 @@ StatusOr<Buffer> Runtime::allocate(uint64_t size, const Placement &placement) {
   // 64-byte aligned so that every contract alignment up to a cache line holds at offset 0.
   constexpr uint64_t kAlign = 64;
   uint64_t rounded = (size + kAlign - 1) / kAlign * kAlign;
-  void *data = std::aligned_alloc(kAlign, rounded);
+  bool injected = state_->faultHit(faults::FaultSite::Allocation);
+  void *data = injected ? nullptr : std::aligned_alloc(kAlign, rounded);
   if (!data) {
     state_->uncharge(size);
-    return Status(StatusCode::ResourceExhausted, "out of host memory allocating " + std::to_string(size) + " bytes");
+    return Status(StatusCode::ResourceExhausted, "out of host memory allocating " + std::to_string(size) + " bytes" +
+                                                     (injected ? " (injected fault: HRX_FAULT_INJECT)" : ""));
   }
   std::memset(data, 0, rounded);
   state_->allocations.fetch_add(1);

@@ -1,6 +1,7 @@
 // Runtime internals shared by the memory, graph and scheduler implementations.
 #pragma once
 
+#include "FaultInjection.h"
 #include "hrx/runtime/Runtime.h"
 
 #include <atomic>
@@ -87,7 +88,7 @@ struct SubmissionSlot {
   bool hasStarted = false;
 };
 
-struct PreparedGraph {
+struct PreparedGraph : std::enable_shared_from_this<PreparedGraph> {
   std::shared_ptr<RuntimeState> runtime;
   std::vector<std::unique_ptr<GraphOp>> ops;
   std::vector<Region> regions;
@@ -106,6 +107,12 @@ struct LaneWorker {
 
 struct RuntimeState {
   RuntimeOptions options;
+
+  // Test-only fault injection (FaultInjection.h): per site, the number of hits left until the
+  // armed one (0 = disarmed). Disarmed sites cost one relaxed load.
+  std::atomic<uint64_t> faultCountdown[faults::kFaultSiteCount] = {};
+  // Whether this hit of `site` is the armed one.
+  bool faultHit(faults::FaultSite site);
 
   std::atomic<uint64_t> allocations{0}, imports{0}, submissions{0}, completions{0}, copiedBytes{0},
       cacheMaintenanceBytes{0}, liveBytes{0}, peakBytes{0}, budgetUsed{0};
@@ -138,6 +145,14 @@ struct RuntimeState {
   uint64_t traceDropped = 0;
   void recordTrace(Clock::time_point start, Clock::time_point end, Lane lane, uint64_t copiedBytes, bool failed);
 };
+
+// Keeps `owner` alive and reachable until process exit: quarantined ownership chains and the
+// state of a runtime destroyed with work in flight. Never freed, never reported as a leak.
+void retainUntilExit(std::shared_ptr<void> owner);
+
+// Poisons a prepared graph's allocations and retains its ownership chain (graph, kernels,
+// buffers, budget charges) until exit; once. The caller holds the runtime's mutex.
+void quarantineLocked(PreparedGraph &graph);
 
 // Runs one region's operations on the calling thread.
 Status executeRegion(PreparedGraph &graph, const Region &region, uint64_t &copiedBytes);

@@ -54,6 +54,15 @@ void releaseAllocations(PreparedGraph &graph) {
 }
 
 void startRoots(RuntimeState &rt, SubmissionSlot &slot) {
+  // An earlier submission this one waited for may have been quarantined meanwhile: its regions
+  // are then skipped, and it fails rather than touch storage that may still be under execution.
+  for (const Footprint &f : slot.graph->footprint)
+    if (f.allocation->poisoned.load() && slot.result) {
+      slot.result = Status(StatusCode::DeviceLost,
+                           "a bound allocation was quarantined by an earlier submission whose retirement could not "
+                           "be confirmed");
+      break;
+    }
   const auto &regions = slot.graph->regions;
   for (unsigned r = 0; r < regions.size(); ++r)
     if (regions[r].predecessorCount == 0) rt.enqueue(&slot.runs[r]);
@@ -76,8 +85,10 @@ void RuntimeState::laneMain(Lane laneId) {
   LaneWorker &lane = lanes[static_cast<unsigned>(laneId)];
   std::unique_lock lock(mutex);
   for (;;) {
-    lane.wake.wait(lock, [&] { return lane.head || stopping; });
-    if (!lane.head) return;  // stopping and drained
+    // A runtime destroyed with work in flight keeps every lane until that work drains: a
+    // region may still enqueue its successors on any lane.
+    lane.wake.wait(lock, [&] { return lane.head || (stopping && inflightCount == 0); });
+    if (!lane.head) return;
     RegionRun *run = lane.head;
     lane.head = run->next;
     if (!lane.head) lane.tail = nullptr;
@@ -91,7 +102,11 @@ void RuntimeState::laneMain(Lane laneId) {
       lock.unlock();
       uint64_t copied = 0;
       Clock::time_point start = Clock::now();
-      status = executeRegion(*slot.graph, slot.graph->regions[run->region], copied);
+      if (faultHit(faults::FaultSite::Execution))
+        status = Status(StatusCode::Internal, "region " + std::to_string(run->region) + " on the " + laneName(laneId) +
+                                                  " lane failed: injected execution fault (HRX_FAULT_INJECT)");
+      else
+        status = executeRegion(*slot.graph, slot.graph->regions[run->region], copied);
       Clock::time_point end = Clock::now();
       copiedBytes.fetch_add(copied);
       recordTrace(start, end, laneId, copied, !status);
@@ -112,7 +127,16 @@ void RuntimeState::finishRegion(SubmissionSlot &slot, unsigned region, const Sta
 void RuntimeState::finishSubmission(SubmissionSlot &slot) {
   slot.finished = Clock::now();
   if (slot.cancelled && slot.result) slot.result = Status(StatusCode::Cancelled, "the submission was cancelled");
-  releaseAllocations(*slot.graph);
+  if (faultHit(faults::FaultSite::Retirement)) {
+    // Uncertain retirement: the device may still touch the storage, so nothing is released.
+    slot.result = Status(StatusCode::DeviceLost, "the submission's retirement could not be confirmed (injected "
+                                                 "retirement fault: HRX_FAULT_INJECT); its " +
+                                                     std::to_string(slot.graph->allocations.size()) +
+                                                     " allocation(s) are poisoned and retained until exit");
+    quarantineLocked(*slot.graph);
+  } else {
+    releaseAllocations(*slot.graph);
+  }
   completions.fetch_add(1);
   // Unlink from the in-flight list and release the submissions that waited for this one.
   (slot.inflightPrev ? slot.inflightPrev->inflightNext : inflightHead) = slot.inflightNext;
@@ -124,6 +148,21 @@ void RuntimeState::finishSubmission(SubmissionSlot &slot) {
   slot.dependents.clear();
   slot.state = slot.observed ? SubmissionSlot::State::Done : SubmissionSlot::State::Free;
   completed.notify_all();
+  if (stopping && inflightCount == 0)
+    for (LaneWorker &lane : lanes) lane.wake.notify_all();
+}
+
+void quarantineLocked(PreparedGraph &graph) {
+  if (graph.quarantined) return;
+  graph.quarantined = true;
+  for (const auto &allocation : graph.allocations) {
+    {
+      std::lock_guard lock(allocation->mutex);
+      allocation->poisoned.store(true);
+    }
+    allocation->changed.notify_all();
+  }
+  retainUntilExit(graph.shared_from_this());
 }
 
 StatusOr<Completion> Executable::submit() {
@@ -147,6 +186,11 @@ StatusOr<Completion> Executable::submit() {
     return Status(StatusCode::Busy, "graph completion slots exhausted (" + std::to_string(graph.slots.size()) +
                                         " slots; retained completions keep theirs)");
   if (Status s = reserveAllocations(graph); !s) return s;
+  if (rt.faultHit(faults::FaultSite::Submission)) {
+    releaseAllocations(graph);
+    return Status(StatusCode::Internal, "the device refused the submission (injected submission fault: "
+                                        "HRX_FAULT_INJECT)");
+  }
 
   slot->state = SubmissionSlot::State::Active;
   slot->observed = true;
@@ -215,17 +259,8 @@ void Executable::release() {
 
 void Executable::quarantine() {
   if (!graph_) return;
-  {
-    std::lock_guard lock(graph_->runtime->mutex);
-    if (graph_->quarantined) return;
-    graph_->quarantined = true;
-  }
-  for (const auto &allocation : graph_->allocations) {
-    allocation->poisoned.store(true);
-    allocation->changed.notify_all();
-  }
-  // Leak the ownership chain (graph, kernels, buffers, budget charges) until process exit.
-  new std::shared_ptr<PreparedGraph>(graph_);
+  std::lock_guard lock(graph_->runtime->mutex);
+  quarantineLocked(*graph_);
 }
 
 Completion::Completion(Completion &&other) noexcept

@@ -7,23 +7,13 @@
 using namespace hrx::runtime;
 using hrx::Status;
 using hrx::StatusCode;
+using hrx::test::allocate;
 using hrx::test::Gate;
+using hrx::test::makeRuntime;
 using hrx::test::TestKernel;
 using hrx::format::ContractAccess;
 
 namespace {
-
-std::unique_ptr<Runtime> makeRuntime(RuntimeOptions options = {}) {
-  auto rt = Runtime::create(std::move(options));
-  EXPECT_TRUE(rt.isOk()) << rt.status().toString();
-  return std::move(rt).value();
-}
-
-Buffer allocate(Runtime &rt, uint64_t size, Placement placement = Placement::HostVisible()) {
-  auto buffer = rt.allocate(size, placement);
-  EXPECT_TRUE(buffer.isOk()) << buffer.status().toString();
-  return std::move(buffer).value();
-}
 
 KernelContract contract(std::initializer_list<BindingContract> bindings) { return KernelContract{bindings, {}}; }
 

@@ -3,6 +3,8 @@
 
 #include "hrx/runtime/Runtime.h"
 
+#include <gtest/gtest.h>
+
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -28,6 +30,19 @@ private:
   runtime::KernelContract contract_;
   Body body_;
 };
+
+inline std::unique_ptr<runtime::Runtime> makeRuntime(runtime::RuntimeOptions options = {}) {
+  auto rt = runtime::Runtime::create(std::move(options));
+  EXPECT_TRUE(rt.isOk()) << rt.status().toString();
+  return std::move(rt).value();
+}
+
+inline runtime::Buffer allocate(runtime::Runtime &rt, uint64_t size,
+                                runtime::Placement placement = runtime::Placement::HostVisible()) {
+  auto buffer = rt.allocate(size, placement);
+  EXPECT_TRUE(buffer.isOk()) << buffer.status().toString();
+  return std::move(buffer).value();
+}
 
 // A gate kernels wait on, so tests control when device work finishes.
 class Gate {
