@@ -106,6 +106,7 @@ bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation);
 inline constexpr llvm::StringLiteral kKernelAnnotation = "loom.kernel";
 inline constexpr llvm::StringLiteral kWorkgroupSizeAnnotation = "loom.workgroup_size=";
 inline constexpr llvm::StringLiteral kWorkgroupCountAnnotation = "loom.workgroup_count=";
+inline constexpr llvm::StringLiteral kLaunchBoundsAnnotation = "loom.launch_bounds";  // <hip/hip_runtime.h>
 inline constexpr llvm::StringLiteral kBf16Annotation = "hrx.bf16";
 // Prefix of the work-item functions the bridge's host target defines.
 inline constexpr llvm::StringLiteral kHostBuiltinPrefix = "__hrx_host_";

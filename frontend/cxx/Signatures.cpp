@@ -112,6 +112,18 @@ std::optional<std::array<uint32_t, 3>> launchShape(const clang::FunctionDecl *fu
   return std::nullopt;
 }
 
+// __launch_bounds__(max, ...) is annotate("loom.launch_bounds", max, ...): its first argument.
+std::optional<uint32_t> launchBound(const clang::ASTContext &ast, const clang::FunctionDecl *function) {
+  for (const auto *attr : function->specific_attrs<clang::AnnotateAttr>()) {
+    if (attr->getAnnotation() != kLaunchBoundsAnnotation || attr->args_size() == 0) continue;
+    const clang::Expr *bound = *attr->args_begin();
+    std::optional<llvm::APSInt> value;
+    if (bound && !bound->isValueDependent()) value = bound->getIntegerConstantExpr(ast);
+    if (value && value->isStrictlyPositive() && value->getActiveBits() <= 32) return uint32_t(value->getZExtValue());
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &mapper) {
@@ -134,6 +146,7 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
       sig.params.push_back({param->getNameAsString(), valueTypeOf(ast, param->getType())});
     sig.workgroupSize = launchShape(function, kWorkgroupSizeAnnotation);
     sig.workgroupCount = launchShape(function, kWorkgroupCountAnnotation);
+    sig.maxWorkgroupSize = launchBound(ast, function);
     sig.location = mapper.range(clang::SourceRange(function->getLocation(), function->getLocation()));
     out.push_back(std::move(sig));
   };

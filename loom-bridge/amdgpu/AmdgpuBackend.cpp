@@ -15,6 +15,7 @@
 
 #include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <nlohmann/json.hpp>
@@ -70,7 +71,7 @@ private:
 };
 
 // The kernel entry: buffers arrive as global pointers and enter the work-item body as flat ones.
-void emitKernelEntry(llvm::Module &module, llvm::Function &item, const std::string &name) {
+llvm::Function &emitKernelEntry(llvm::Module &module, llvm::Function &item, const std::string &name) {
   llvm::LLVMContext &context = module.getContext();
   std::vector<llvm::Type *> params;
   for (llvm::Argument &arg : item.args())
@@ -88,6 +89,7 @@ void emitKernelEntry(llvm::Module &module, llvm::Function &item, const std::stri
   b.CreateCall(&item, args);
   b.CreateRetVoid();
   item.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return *entry;
 }
 
 std::string exportName(const loom::Operation &kernelDef) {
@@ -214,18 +216,61 @@ std::string reportJson(const amdgpu::CodeObjectInfo &info, const BackendRequest 
 
 // The launch program: each export's workload signature and the host-evaluable entry point in
 // the host twin (.hrx.host, HostAbi.h "hrx.launch.<sym>") that maps it to the launch grid.
-std::string launchJson(const Program &program, const std::vector<const loom::Operation *> &kernels) {
+std::string launchJson(const std::vector<const loom::Operation *> &kernels,
+                       const std::vector<const cxx::Signature *> &cxxKernels) {
   nlohmann::json exports = nlohmann::json::array();
+  auto add = [&](const std::string &name, const std::string &symbol, const nlohmann::json &workload) {
+    exports.push_back({{"name", name}, {"symbol", symbol}, {"workload_bits", workload}, {"evaluator", "hrx.launch." + symbol}});
+  };
   for (const loom::Operation *def : kernels) {
     nlohmann::json workload = nlohmann::json::array();
     for (const loom::Type *type : ir::signatureTypes(*def, 0)) workload.push_back(ir::elementBytes(*type) * 8);
-    exports.push_back({{"name", exportName(*def)},
-                       {"symbol", std::string(def->symbolName())},
-                       {"workload_bits", workload},
-                       {"evaluator", "hrx.launch." + std::string(def->symbolName())}});
+    add(exportName(*def), std::string(def->symbolName()), workload);
   }
-  (void)program;
+  for (const cxx::Signature *kernel : cxxKernels) add(kernel->symbol, kernel->symbol, Lowering::cxxWorkloadBits(*kernel));
   return nlohmann::json{{"schema_version", 1}, {"exports", exports}}.dump(2);
+}
+
+// Links the C/C++ units (imported for this target) into the code object's module; the backend,
+// not Clang, decides the code object version.
+bool linkCxxUnits(const Program &program, llvm::Module &module) {
+  for (std::unique_ptr<llvm::Module> &unit : program.cxxModules(module.getContext())) {
+    if (llvm::NamedMDNode *flags = unit->getModuleFlagsMetadata()) {
+      std::vector<llvm::MDNode *> kept;
+      for (llvm::MDNode *flag : flags->operands())
+        if (auto *key = llvm::dyn_cast<llvm::MDString>(flag->getOperand(1)); !key || key->getString() != "amdhsa_code_object_version")
+          kept.push_back(flag);
+      flags->clearOperands();
+      for (llvm::MDNode *flag : kept) flags->addOperand(flag);
+    }
+    if (llvm::Linker::linkModules(module, std::move(unit))) return false;
+  }
+  return true;
+}
+
+// A C/C++ kernel as Clang made it (device-kernel calling convention, flat pointers) becomes the
+// body of a new amdgpu_kernel of the same name whose buffers are global pointers; its fixed
+// workgroup size becomes reqd_work_group_size.
+bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
+  llvm::Function *body = module.getFunction(kernel.symbol);
+  if (!body || body->isDeclaration()) return false;
+  body->setName(kernel.symbol + ".body");
+  body->setCallingConv(llvm::CallingConv::C);
+  body->setVisibility(llvm::GlobalValue::DefaultVisibility);
+  body->removeFnAttr(llvm::Attribute::NoInline);
+  body->removeFnAttr(llvm::Attribute::OptimizeNone);
+  body->addFnAttr(llvm::Attribute::AlwaysInline);
+  llvm::Function &entry = emitKernelEntry(module, *body, kernel.symbol);
+  for (const llvm::Attribute &attr : body->getAttributes().getFnAttrs())
+    if (attr.isStringAttribute() && attr.getKindAsString().starts_with("amdgpu-")) entry.addFnAttr(attr);
+  if (kernel.workgroupSize) {
+    llvm::LLVMContext &context = module.getContext();
+    std::vector<llvm::Metadata *> sizes;
+    for (uint32_t n : *kernel.workgroupSize)
+      sizes.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), n)));
+    entry.setMetadata("reqd_work_group_size", llvm::MDNode::get(context, sizes));
+  }
+  return true;
 }
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
@@ -235,22 +280,29 @@ public:
   TargetKind kind() const override { return TargetKind::Amdgpu; }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
-    const Program &program = request.program;
     const Target &target = request.target;
     auto fail = [&](diag::DiagId id, const std::string &message) -> std::optional<BackendOutput> {
       diags.report(id, {}).arg("target", target.profile).arg("message", message);
       return std::nullopt;
     };
+    // C/C++ units imported for another target (another member of a fat artifact) are imported
+    // again for this one, and for the host twin.
+    std::unique_ptr<Program> retargeted;
+    if (!request.program.cxxSources.empty() && request.program.cxxTarget.profile != target.profile) {
+      retargeted = retargetCxx(request.program, target, request.options, diags);
+      if (!retargeted) return std::nullopt;
+    }
+    const Program &program = retargeted ? *retargeted : request.program;
 
     std::vector<const loom::Operation *> kernels;
     for (const loom::Operation *def : program.exports)
       if (def->name() == "kernel.def") kernels.push_back(def);
-    if (kernels.empty()) {
+    if (kernels.empty() && program.cxxKernels.empty()) {
       diags.report(diag::DiagId::AmdgpuNoKernels, {}).arg("target", target.profile);
       return std::nullopt;
     }
     // One wave size per code object: every kernel's target record must agree.
-    std::optional<unsigned> wave;
+    std::optional<unsigned> wave = kernels.empty() ? std::optional<unsigned>(32) : std::nullopt;
     for (const loom::Operation *def : kernels) {
       std::optional<unsigned> w = waveSize(program, *def, target, diags);
       if (!w) return std::nullopt;
@@ -282,6 +334,12 @@ public:
       emitKernelEntry(module, *item, names.back());
     }
     if (lowering.failed()) return std::nullopt;
+    if (!linkCxxUnits(program, module)) return fail(diag::DiagId::LinkCodegenFailed, "cannot link the C/C++ code");
+    for (const cxx::Signature *kernel : program.cxxKernels) {
+      if (!wrapCxxKernel(module, *kernel))
+        return fail(diag::DiagId::LinkCodegenFailed, "the C/C++ kernel '" + kernel->symbol + "' has no definition");
+      names.push_back(kernel->symbol);
+    }
     endPhase("lower");
     // Subtargets are per function: every function carries the processor and its features.
     const std::string featureString = features(request.options.processorMode, *wave);
@@ -323,8 +381,13 @@ public:
       diags.report(diag::DiagId::AmdgpuMetadataUnreadable, {}).arg("message", info.error());
       return std::nullopt;
     }
+    std::unique_ptr<Program> hostProgram;
+    if (!program.cxxSources.empty()) {
+      hostProgram = retargetCxx(program, Target::host(), request.options, diags);
+      if (!hostProgram) return std::nullopt;
+    }
     std::optional<std::vector<uint8_t>> host =
-        buildHostCode(program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+        buildHostCode(hostProgram ? *hostProgram : program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
     if (!host) return std::nullopt;
 
     format::ArtifactIdentity identity = artifactIdentity(request);
@@ -335,9 +398,11 @@ public:
     for (size_t i = 0; i < program.exports.size(); ++i)
       if (program.exports[i]->name() == "kernel.def")
         contracts[exportName(*program.exports[i])] = program.contracts[i].toFormat();
+    for (size_t i = 0; i < program.cxxKernels.size(); ++i)
+      contracts[program.cxxKernels[i]->symbol] = program.contracts[program.exports.size() + i].toFormat();
 
     std::string manifest = manifestJson(*info, target, request.options.processorMode, names);
-    std::string launch = launchJson(program, kernels);
+    std::string launch = launchJson(kernels, program.cxxKernels);
     std::vector<format::SectionPayload> sections = {
         {std::string(format::kManifestSection), bytesOf(manifest), false},
         {std::string(format::kLaunchSection), bytesOf(launch), false},

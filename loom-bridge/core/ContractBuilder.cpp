@@ -4,6 +4,8 @@
 
 #include "hrx/bridge/IrQueries.h"
 
+#include <llvm/Passes/PassBuilder.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -269,10 +271,79 @@ private:
 
 }  // namespace
 
+namespace {
+
+// Promotes the importer's stack slots to values and infers each function's argument memory
+// effects (readonly / writeonly), which is what a C/C++ kernel's contract reads.
+void inferArgumentEffects(llvm::Module &module) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes;
+  llvm::cantFail(builder.parsePassPipeline(passes, "always-inline,function(sroa,early-cse),cgscc(function-attrs)"));
+  passes.run(module, modules);
+}
+
+// A C/C++ kernel's contract from its signature and attributes: each pointer parameter is a
+// binding (const pointee → Read; otherwise what the body does: Write or ReadWrite); with a fixed
+// workgroup size and count every work-item owns one element, else the minimum is one element.
+KernelContract cxxKernelContract(const cxx::Signature &sig, const llvm::Function *function) {
+  KernelContract contract;
+  contract.symbol = sig.symbol;
+  std::optional<uint64_t> items;
+  if (sig.workgroupSize && sig.workgroupCount) {
+    items = 1;
+    for (unsigned d = 0; d < 3; ++d) *items *= uint64_t((*sig.workgroupSize)[d]) * (*sig.workgroupCount)[d];
+  }
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const cxx::ValueType &type = sig.params[i].type;
+    if (type.kind != cxx::ValueType::Kind::Pointer) continue;
+    BindingContract binding;
+    binding.name = sig.params[i].name;
+    const llvm::Argument *arg = function && i < function->arg_size() ? function->getArg(unsigned(i)) : nullptr;
+    bool reads = !arg || !arg->hasAttribute(llvm::Attribute::WriteOnly);
+    bool writes = !type.pointeeConst && (!arg || !arg->onlyReadsMemory());
+    if (arg && arg->use_empty()) reads = writes = false;
+    binding.access = reads && writes ? Access::ReadWrite : writes ? Access::Write : reads ? Access::Read : Access::None;
+    binding.used = binding.access != Access::None;
+    if (binding.used) {
+      uint64_t element = std::max<uint64_t>(type.pointeeBytes, 1);
+      binding.bytes = items ? *items * element : element;
+      binding.alignment = 64;
+      binding.addressSpace = "global";
+      binding.usage = kUsageDeviceVisible;
+      binding.layout = "contiguous row-major";
+    }
+    contract.bindings.push_back(binding);
+  }
+  return contract;
+}
+
+}  // namespace
+
 bool deriveContracts(Program &program, diag::DiagnosticEngine &diags) {
   unsigned errors = diags.errorCount();
   ContractBuilder builder(program, diags);
   for (const Operation *exportOp : program.exports) program.contracts.push_back(builder.build(*exportOp));
+  std::set<size_t> analyzed;
+  for (const cxx::Signature *kernel : program.cxxKernels) {
+    const SymbolEntry *entry = program.lookup(kernel->name);
+    size_t unit = entry && entry->cxx == kernel ? entry->cxxUnit : program.cxxUnits.size();
+    const llvm::Function *function = nullptr;
+    if (unit < program.cxxUnits.size()) {
+      llvm::Module &module = *program.cxxUnits[unit].module;
+      if (analyzed.insert(unit).second) inferArgumentEffects(module);
+      function = module.getFunction(kernel->symbol);
+    }
+    program.contracts.push_back(cxxKernelContract(*kernel, function));
+  }
   return diags.errorCount() == errors;
 }
 

@@ -6,6 +6,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Verifier.h>
 
+#include <array>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -46,6 +47,7 @@ public:
         errorsAtStart_(diags.errorCount()) {}
 
   bool failed() const { return diags_.errorCount() != errorsAtStart_; }
+  llvm::Module &module() { return module_; }
 
   llvm::Type *valueType(const loom::Type &type, const Operation *where) {
     switch (type.kind()) {
@@ -1261,6 +1263,40 @@ std::optional<Lowering::KernelPhases> Lowering::kernelPhases(const loom::Operati
   return impl_->kernelPhases(kernelDef, coordinates);
 }
 llvm::Function *Lowering::kernelConfig(const loom::Operation &kernelDef) { return impl_->kernelConfig(kernelDef); }
+
+std::vector<unsigned> Lowering::cxxWorkloadBits(const cxx::Signature &kernel) {
+  return kernel.workgroupCount ? std::vector<unsigned>{} : std::vector<unsigned>{64};
+}
+
+llvm::Function *Lowering::kernelConfig(const cxx::Signature &kernel) {
+  llvm::Module &module = impl_->module();
+  std::string name = "loom.cxx." + kernel.symbol + ".config";
+  if (llvm::Function *f = module.getFunction(name)) return f;
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  std::vector<llvm::Type *> params(cxxWorkloadBits(kernel).size(), i64);
+  auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::ArrayType::get(i64, 6), params, false),
+                                   llvm::GlobalValue::InternalLinkage, name, module);
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", f));
+  std::array<uint32_t, 3> size = kernel.workgroupSize.value_or(std::array<uint32_t, 3>{kernel.maxWorkgroupSize.value_or(256), 1, 1});
+  std::array<llvm::Value *, 3> groups;
+  if (kernel.workgroupCount) {
+    for (unsigned d = 0; d < 3; ++d) groups[d] = b.getInt64((*kernel.workgroupCount)[d]);
+  } else {
+    llvm::Value *items = f->getArg(0);
+    llvm::Value *width = b.getInt64(size[0]);
+    llvm::Value *partial = b.CreateZExt(b.CreateICmpNE(b.CreateURem(items, width), b.getInt64(0)), i64);
+    groups = {b.CreateAdd(b.CreateUDiv(items, width), partial), b.getInt64(1), b.getInt64(1)};
+  }
+  llvm::Value *result = llvm::PoisonValue::get(f->getReturnType());
+  for (unsigned d = 0; d < 3; ++d) {
+    result = b.CreateInsertValue(result, groups[d], d);
+    result = b.CreateInsertValue(result, b.getInt64(size[d]), 3 + d);
+  }
+  b.CreateRet(result);
+  return f;
+}
 llvm::Type *Lowering::parameterType(const loom::Type &type) { return impl_->valueType(type, nullptr); }
 bool Lowering::failed() const { return impl_->failed(); }
 

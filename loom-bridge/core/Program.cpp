@@ -194,7 +194,16 @@ private:
         available += (available.empty() ? "; exports: @" : ", @") + std::string(name);
         if (wanted.empty() || name == wanted) program_.exports.push_back(&op);
       }
-    if (!program_.exports.empty()) return true;
+    // C/C++ kernels are exports where kernels run: the AMDGPU targets and the host device.
+    bool kernelTarget = std::any_of(request_.targets.begin(), request_.targets.end(),
+                                    [](const Target &t) { return t.kind != TargetKind::Xdna; });
+    for (const cxx::ImportedUnit &unit : program_.cxxUnits)
+      for (const cxx::Signature &sig : unit.signatures) {
+        if (!sig.isKernel || !kernelTarget) continue;
+        available += (available.empty() ? "; exports: " : ", ") + sig.symbol;
+        if (wanted.empty() || sig.name == wanted || sig.symbol == wanted) program_.cxxKernels.push_back(&sig);
+      }
+    if (!program_.exports.empty() || !program_.cxxKernels.empty()) return true;
     if (wanted.empty())
       diags_.report(diag::DiagId::LinkNoExports, {});
     else
@@ -502,6 +511,8 @@ std::optional<cxx::ImportTarget> importTarget(const Target &target) {
 bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
                     diag::DiagnosticEngine &diags) {
   unsigned errors = diags.errorCount();
+  program.cxxSources = cxx;
+  program.cxxTarget = request.targets.front();
   if (!cxx.empty()) {
     program.cxxContext = std::make_unique<llvm::LLVMContext>();
     cxx::ImportOptions options;
@@ -530,6 +541,36 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
       if (!defined.count(call.symbol))
         diags.report(diag::DiagId::CxxUndefinedFunction, call.location).arg("name", call.name);
   return diags.errorCount() == errors;
+}
+
+std::unique_ptr<Program> retargetCxx(const Program &program, const Target &target, const CompilerOptions &options,
+                                     diag::DiagnosticEngine &diags) {
+  auto twin = std::make_unique<Program>();
+  CompileRequest request;
+  request.targets = {target};
+  request.options = options;
+  if (!importCxxUnits(*twin, program.cxxSources, request, diags)) return nullptr;
+  // The new units' signatures replace the old ones, found by unit and source name.
+  auto counterpart = [&](const cxx::Signature &old) -> const cxx::Signature * {
+    for (size_t u = 0; u < program.cxxUnits.size(); ++u)
+      for (const cxx::Signature &sig : program.cxxUnits[u].signatures)
+        if (&sig == &old)
+          for (const cxx::Signature &candidate : twin->cxxUnits[u].signatures)
+            if (candidate.name == old.name && candidate.isKernel == old.isKernel) return &candidate;
+    diags.report(diag::DiagId::LinkUndefinedSymbol, old.location).arg("name", old.name);
+    return nullptr;
+  };
+  unsigned errors = diags.errorCount();
+  twin->symbols = program.symbols;
+  for (auto &[name, entry] : twin->symbols)
+    if (entry.cxx) entry.cxx = counterpart(*entry.cxx);
+  for (const cxx::Signature *kernel : program.cxxKernels) twin->cxxKernels.push_back(counterpart(*kernel));
+  if (diags.errorCount() != errors) return nullptr;
+  twin->exports = program.exports;
+  twin->contracts = program.contracts;
+  twin->reachable = program.reachable;
+  twin->config = program.config;
+  return twin;
 }
 
 std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,

@@ -95,6 +95,7 @@ struct Signature {
   std::vector<Parameter> params;
   std::optional<std::array<uint32_t, 3>> workgroupSize;   // [[loom::workgroup_size]]
   std::optional<std::array<uint32_t, 3>> workgroupCount;  // [[loom::workgroup_count]]
+  std::optional<uint32_t> maxWorkgroupSize;               // __launch_bounds__(max, ...)
   diag::SourceRange location;
 };
 

@@ -61,6 +61,14 @@ public:
   // returns [6 x i64] {workgroups x,y,z, workgroup_size x,y,z}.
   llvm::Function *kernelConfig(const loom::Operation &kernelDef);
 
+  // "loom.cxx.<symbol>.config": the launch-config of a C/C++ kernel (docs/cxx.md), same result as
+  // kernelConfig. Its workload (cxxWorkloadBits) is the total work-items in x (one i64), or
+  // nothing when [[loom::workgroup_count]] fixes the grid. The workgroup size is
+  // [[loom::workgroup_size]], else (__launch_bounds__ maximum, 1, 1), else (256, 1, 1); the grid
+  // is [[loom::workgroup_count]], else (ceil(items / size x), 1, 1).
+  llvm::Function *kernelConfig(const cxx::Signature &kernel);
+  static std::vector<unsigned> cxxWorkloadBits(const cxx::Signature &kernel);
+
   // The LLVM type a Loom value of `type` is passed as (null if it cannot cross a call).
   llvm::Type *parameterType(const loom::Type &type);
 

@@ -52,6 +52,9 @@ public:
   // The exports compiled by this request (pipeline.def, kernel.def, or public func.def roots),
   // in source order; contracts[i] belongs to exports[i].
   std::vector<const loom::Operation *> exports;
+  // The C/C++ kernels ([[loom::kernel]], HIP __global__) exported for AMDGPU and host targets, in
+  // input order; contracts[exports.size() + i] belongs to cxxKernels[i].
+  std::vector<const cxx::Signature *> cxxKernels;
   std::vector<KernelContract> contracts;
   // Every top-level definition reachable from the exports (including the exports), source order.
   std::vector<const loom::Operation *> reachable;
@@ -60,6 +63,10 @@ public:
   // Imported C/C++ translation units (their modules live in cxxContext).
   std::unique_ptr<llvm::LLVMContext> cxxContext;
   std::vector<cxx::ImportedUnit> cxxUnits;
+  // The C/C++ sources as given and the target cxxUnits were imported for (to import them again
+  // for another target, see retargetCxx).
+  std::vector<CxxSource> cxxSources;
+  Target cxxTarget;
 
   // Copies of the C/C++ modules in `context` (for a backend's own module).
   std::vector<std::unique_ptr<llvm::Module>> cxxModules(llvm::LLVMContext &context) const;
@@ -78,6 +85,11 @@ public:
 // linking. False after reporting errors.
 bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
                     diag::DiagnosticEngine &diags);
+
+// The same program with its C/C++ units imported for `target` (e.g. the host twin of an AMDGPU
+// artifact); it shares `program`'s Loom modules, which must outlive it. Null after reporting errors.
+std::unique_ptr<Program> retargetCxx(const Program &program, const Target &target, const CompilerOptions &options,
+                                     diag::DiagnosticEngine &diags);
 
 std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
                                       const CompileRequest &request, diag::DiagnosticEngine &diags);

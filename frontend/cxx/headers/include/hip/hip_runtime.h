@@ -16,10 +16,15 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 // An upper bound on the workgroup size, as in HIP (not a fixed size: that is loom::workgroup_size).
+// The annotation tells every target's launch program the bound; the minimum-blocks hint is ignored.
+#define __HRX_LAUNCH_BOUND_ANNOTATION(max_threads, ...) __attribute__((annotate("loom.launch_bounds", max_threads)))
 #if defined(__HRX_TARGET_AMDGPU__)
-#define __launch_bounds__(max_threads) __attribute__((amdgpu_flat_work_group_size(1, max_threads)))
+#define __launch_bounds__(...)                                   \
+  __HRX_LAUNCH_BOUND_ANNOTATION(__VA_ARGS__, 0)                  \
+  __attribute__((amdgpu_flat_work_group_size(1, __HRX_LAUNCH_BOUND_FIRST(__VA_ARGS__, 0))))
+#define __HRX_LAUNCH_BOUND_FIRST(max_threads, ...) max_threads
 #else
-#define __launch_bounds__(max_threads)
+#define __launch_bounds__(...) __HRX_LAUNCH_BOUND_ANNOTATION(__VA_ARGS__, 0)
 #endif
 // Workgroup (LDS) memory: one instance per workgroup, uninitialised as in HIP.
 #if defined(__HRX_TARGET_AMDGPU__)
