@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes a bash completion for an hrx tool from the option table its --help prints.
+"""Writes a bash completion for an hrx tool from the option tables its --help prints (for a tool
+with subcommands, also `TOOL SUB... --help` for each subcommand).
 
 usage: gen_completion.py <tool-name> <tool-executable> <output-file>
 
@@ -42,25 +43,43 @@ def parse_help(text):
     return options, subcommands
 
 
-def render(tool, options, subcommands):
+def read_tree(executable, path=()):
+    """{path: (options, subcommands)} for the tool and, recursively, each subcommand's --help."""
+    result = subprocess.run([executable, *path, "--help"], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError("'%s --help' failed (exit %d):\n%s"
+                           % (" ".join([executable, *path]), result.returncode, result.stderr))
+    options, subcommands = parse_help(result.stdout)
+    tree = {path: (options, subcommands)}
+    for subcommand in subcommands:
+        tree.update(read_tree(executable, path + (subcommand,)))
+    return tree
+
+
+def render(tool, tree):
     function = "_" + re.sub(r"\W", "_", tool)
+    key = lambda path: " ".join((tool,) + path)
     lines = [
-        "# bash completion for %s, generated from `%s --help` by scripts/completions/gen_completion.py."
+        "# bash completion for %s, generated from `%s [SUBCOMMAND...] --help` by scripts/completions/gen_completion.py."
         % (tool, tool),
         "%s() {" % function,
-        '  local current="${COMP_WORDS[COMP_CWORD]}"',
-        '  local options="%s"' % " ".join(options),
+        '  local current="${COMP_WORDS[COMP_CWORD]}" path="%s" word i' % tool,
+        "  local -A options subcommands",
     ]
-    if subcommands:
-        lines += [
-            '  if [[ $COMP_CWORD -eq 1 && "$current" != -* ]]; then',
-            '    COMPREPLY=($(compgen -W "%s" -- "$current"))' % " ".join(subcommands),
-            "    return",
-            "  fi",
-        ]
+    for path, (options, subcommands) in tree.items():
+        lines.append('  options["%s"]="%s"' % (key(path), " ".join(options)))
+        if subcommands:
+            lines.append('  subcommands["%s"]="%s"' % (key(path), " ".join(subcommands)))
     lines += [
-        '  if [[ "$current" == -* ]]; then',
-        '    COMPREPLY=($(compgen -W "$options" -- "$current"))',
+        "  # The subcommand path: each earlier word that names a subcommand of the path so far.",
+        "  for ((i = 1; i < COMP_CWORD; i++)); do",
+        '    word="${COMP_WORDS[i]}"',
+        '    if [[ " ${subcommands[$path]} " == *" $word "* ]]; then path="$path $word"; fi',
+        "  done",
+        '  if [[ "$current" != -* && -n "${subcommands[$path]}" ]]; then',
+        '    COMPREPLY=($(compgen -W "${subcommands[$path]}" -- "$current"))',
+        '  elif [[ "$current" == -* ]]; then',
+        '    COMPREPLY=($(compgen -W "${options[$path]}" -- "$current"))',
         "    # Joined-value options (--target=) take their value without a space.",
         '    if [[ ${#COMPREPLY[@]} -eq 1 && "${COMPREPLY[0]}" == *= ]]; then compopt -o nospace; fi',
         "  else",
@@ -78,17 +97,16 @@ def main(argv):
         sys.stderr.write("usage: gen_completion.py <tool-name> <tool-executable> <output-file>\n")
         return 2
     tool, executable, output = argv[1:]
-    result = subprocess.run([executable, "--help"], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.stderr.write("gen_completion.py: '%s --help' failed (exit %d):\n%s" % (executable, result.returncode,
-                                                                                 result.stderr))
+    try:
+        tree = read_tree(executable)
+    except RuntimeError as error:
+        sys.stderr.write("gen_completion.py: %s" % error)
         return 1
-    options, subcommands = parse_help(result.stdout)
-    if not options:
+    if not tree[()][0]:
         sys.stderr.write("gen_completion.py: no options found in '%s --help'\n" % executable)
         return 1
     with open(output, "w") as out:
-        out.write(render(tool, options, subcommands))
+        out.write(render(tool, tree))
     return 0
 
 
