@@ -9,7 +9,9 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
+#include <array>
 #include <cstddef>
 #include <set>
 
@@ -32,9 +34,13 @@ void markDispatchParameter(llvm::Function &f) {
   dispatch->addAttr(llvm::Attribute::getWithDereferenceableBytes(f.getContext(), sizeof(hrx_host_dispatch)));
 }
 
-llvm::Value *loadDispatchField(llvm::IRBuilder<> &b, llvm::Value *dispatch, unsigned offset, unsigned dim) {
+llvm::Value *dispatchField(llvm::IRBuilder<> &b, llvm::Value *dispatch, unsigned offset, unsigned dim) {
   llvm::Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, offset + 4 * dim);
-  return b.CreateZExt(b.CreateAlignedLoad(b.getInt32Ty(), address, llvm::Align(4)), b.getInt64Ty());
+  return b.CreateAlignedLoad(b.getInt32Ty(), address, llvm::Align(4));
+}
+
+llvm::Value *loadDispatchField(llvm::IRBuilder<> &b, llvm::Value *dispatch, unsigned offset, unsigned dim) {
+  return b.CreateZExt(dispatchField(b, dispatch, offset, dim), b.getInt64Ty());
 }
 
 // Work-item functions take (dispatch, x, y, z); group coordinates come from the dispatch.
@@ -98,8 +104,12 @@ void emitStage(llvm::Module &module, llvm::Function &callee, const std::string &
   b.CreateRetVoid();
 }
 
-// "hrx.kernel.<sym>"(const hrx_host_dispatch *): every work-item of one workgroup, as loops.
-void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, const std::string &symbol) {
+using WorkgroupSize = std::optional<std::array<uint32_t, 3>>;
+
+// "hrx.kernel.<sym>"(const hrx_host_dispatch *): every work-item of one workgroup, as loops. A
+// fixed workgroup size (the launch program returns no other) makes the loop bounds constants.
+void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, const std::string &symbol,
+                const WorkgroupSize &fixedSize = std::nullopt) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
@@ -117,7 +127,8 @@ void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, c
     args.push_back(type->isPointerTy() ? slot : b.CreateLoad(type, slot));
   }
   llvm::Value *sizes[3];
-  for (unsigned d = 0; d < 3; ++d) sizes[d] = loadDispatchField(b, dispatch, kWorkgroupSizeOffset, d);
+  for (unsigned d = 0; d < 3; ++d)
+    sizes[d] = fixedSize ? b.getInt64((*fixedSize)[d]) : loadDispatchField(b, dispatch, kWorkgroupSizeOffset, d);
   emitLoop(b, sizes[2], "z", [&](llvm::Value *z) {
     emitLoop(b, sizes[1], "y", [&](llvm::Value *y) {
       emitLoop(b, sizes[0], "x", [&](llvm::Value *x) {
@@ -198,6 +209,166 @@ void emitLaunch(llvm::Module &module, llvm::Function &config, const std::string 
   b.CreateRetVoid();
 }
 
+// C/C++ kernels. On the host, Clang leaves the work-item queries of <hrx/kernel.h> and
+// <hip/hip_runtime.h> as calls to these undefined functions; the kernel's twin replaces them with
+// the work-item loop's coordinates and the dispatch's fields.
+enum class HostQuery { WorkitemId, WorkgroupId, WorkgroupSize, WorkgroupCount, Barrier };
+
+std::optional<HostQuery> hostQuery(const llvm::Function *callee) {
+  if (!callee || !callee->isDeclaration()) return std::nullopt;
+  llvm::StringRef name = callee->getName();
+  if (name == "__hrx_host_workitem_id") return HostQuery::WorkitemId;
+  if (name == "__hrx_host_workgroup_id") return HostQuery::WorkgroupId;
+  if (name == "__hrx_host_workgroup_size") return HostQuery::WorkgroupSize;
+  if (name == "__hrx_host_workgroup_count") return HostQuery::WorkgroupCount;
+  if (name == "__hrx_host_barrier") return HostQuery::Barrier;
+  return std::nullopt;
+}
+
+// Defined functions that call a work-item query, directly or through direct calls.
+std::set<const llvm::Function *> functionsReachingQueries(const llvm::Module &module) {
+  std::set<const llvm::Function *> reaching;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const llvm::Function &f : module) {
+      if (f.isDeclaration() || reaching.count(&f)) continue;
+      for (const llvm::BasicBlock &block : f)
+        for (const llvm::Instruction &inst : block)
+          if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+            const llvm::Function *callee = call->getCalledFunction();
+            if (hostQuery(callee) || reaching.count(callee)) {
+              grew = reaching.insert(&f).second || grew;
+              break;
+            }
+          }
+    }
+  }
+  return reaching;
+}
+
+// Inlines every call in `f` to a function that reaches a work-item query, so that the queries
+// are all in `f`. False for recursion (the inlining does not end) or a call that cannot inline.
+bool inlineQueryCallers(llvm::Function &f, const std::set<const llvm::Function *> &reaching) {
+  constexpr unsigned kMaxRounds = 64;  // nesting depth of helpers; deeper means recursion
+  for (unsigned round = 0; round < kMaxRounds; ++round) {
+    std::vector<llvm::CallBase *> calls;
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && reaching.count(call->getCalledFunction()))
+          calls.push_back(call);
+    if (calls.empty()) return true;
+    for (llvm::CallBase *call : calls) {
+      llvm::InlineFunctionInfo info;
+      if (!llvm::InlineFunction(*call, info).isSuccess()) return false;
+    }
+  }
+  return false;
+}
+
+// values[dim] for a dimension operand; like the amdgcn header, anything above 2 is z.
+llvm::Value *pickDimension(llvm::IRBuilder<> &b, llvm::Value *dim, const std::array<llvm::Value *, 3> &values) {
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(dim)) return values[std::min<uint64_t>(constant->getZExtValue(), 2)];
+  llvm::Value *yz = b.CreateSelect(b.CreateICmpEQ(dim, b.getInt32(1)), values[1], values[2]);
+  return b.CreateSelect(b.CreateICmpEQ(dim, b.getInt32(0)), values[0], yz);
+}
+
+// The kernel's body as a work-item function (dispatch, x, y, z, kernel parameters...) whose
+// queries read the loop's coordinates and the dispatch. Null when a query stays out of reach
+// (recursion); `barrier` is set when the body waits at a workgroup barrier.
+llvm::Function *cxxWorkItem(llvm::Module &module, llvm::Function &kernel, const WorkgroupSize &fixedSize,
+                            const std::set<const llvm::Function *> &reaching, bool &barrier) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  std::vector<llvm::Type *> params = {llvm::PointerType::getUnqual(context), i64, i64, i64};
+  for (llvm::Argument &arg : kernel.args()) params.push_back(arg.getType());
+  auto *item = llvm::Function::Create(llvm::FunctionType::get(kernel.getReturnType(), params, false),
+                                      llvm::GlobalValue::InternalLinkage, kernel.getName() + ".item", module);
+  llvm::ValueToValueMapTy map;
+  for (unsigned i = 0; i < kernel.arg_size(); ++i) map[kernel.getArg(i)] = item->getArg(4 + i);
+  llvm::SmallVector<llvm::ReturnInst *, 4> returns;
+  llvm::CloneFunctionInto(item, &kernel, map, llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+  item->removeFnAttr(llvm::Attribute::NoInline);
+  item->removeFnAttr(llvm::Attribute::OptimizeNone);
+  item->addFnAttr(llvm::Attribute::AlwaysInline);
+  if (!inlineQueryCallers(*item, reaching)) {
+    item->eraseFromParent();
+    return nullptr;
+  }
+  std::vector<llvm::CallBase *> queries;
+  for (llvm::BasicBlock &block : *item)
+    for (llvm::Instruction &inst : block)
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst); call && hostQuery(call->getCalledFunction()))
+        queries.push_back(call);
+  llvm::IRBuilder<> b(context);
+  llvm::Value *dispatch = item->getArg(0);
+  for (llvm::CallBase *call : queries) {
+    HostQuery query = *hostQuery(call->getCalledFunction());
+    if (query == HostQuery::Barrier) {
+      barrier = true;
+      continue;
+    }
+    b.SetInsertPoint(call);
+    std::array<llvm::Value *, 3> values;
+    for (unsigned d = 0; d < 3; ++d) {
+      switch (query) {
+      case HostQuery::WorkitemId: values[d] = b.CreateTrunc(item->getArg(1 + d), b.getInt32Ty()); break;
+      case HostQuery::WorkgroupId: values[d] = dispatchField(b, dispatch, kWorkgroupIdOffset, d); break;
+      case HostQuery::WorkgroupSize:
+        values[d] = fixedSize ? b.getInt32((*fixedSize)[d]) : dispatchField(b, dispatch, kWorkgroupSizeOffset, d);
+        break;
+      default: values[d] = dispatchField(b, dispatch, kWorkgroupCountOffset, d); break;
+      }
+    }
+    call->replaceAllUsesWith(pickDimension(b, call->getArgOperand(0), values));
+    call->eraseFromParent();
+  }
+  return item;
+}
+
+// Removes the kernels' original bodies and helpers that nothing calls any more (they still call
+// the queries, which the shared object cannot import).
+void eraseUnusedQueryCallers(llvm::Module &module, const std::set<const llvm::Function *> &reaching) {
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (llvm::Function &f : llvm::make_early_inc_range(module))
+      if (reaching.count(&f) && f.use_empty()) {
+        f.eraseFromParent();
+        erased = true;
+      }
+  }
+}
+
+// "hrx.kernel.<sym>" and "hrx.launch.<sym>" for each C/C++ kernel of the program.
+void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowering, bool forHostTarget,
+                    diag::DiagnosticEngine &diags) {
+  std::set<const llvm::Function *> reaching = functionsReachingQueries(module);
+  for (const cxx::Signature *kernel : program.cxxKernels) {
+    llvm::Function *body = module.getFunction(kernel->symbol);
+    if (!body || body->isDeclaration()) {
+      diags.report(diag::DiagId::LinkCodegenFailed, kernel->location)
+          .arg("target", "host")
+          .arg("message", "the C/C++ kernel '" + kernel->symbol + "' has no definition");
+      continue;
+    }
+    bool barrier = false;
+    llvm::Function *item = cxxWorkItem(module, *body, kernel->workgroupSize, reaching, barrier);
+    if (!item) {
+      diags.report(diag::DiagId::LinkHostKernelRecursion, kernel->location).arg("kernel", kernel->name);
+      continue;
+    }
+    if (barrier) {
+      item->eraseFromParent();
+      diags.report(forHostTarget ? diag::DiagId::LinkHostKernelBarrier : diag::DiagId::LinkHostTwinBarrier,
+                   kernel->location)
+          .arg("kernel", kernel->name);
+      continue;
+    }
+    emitKernel(module, *item, kernel->params.size(), kernel->symbol, kernel->workgroupSize);
+    if (llvm::Function *config = lowering.kernelConfig(*kernel)) emitLaunch(module, *config, kernel->symbol);
+  }
+  eraseUnusedQueryCallers(module, reaching);
+}
+
 bool isStageCandidate(const loom::Operation &def) {
   if (def.name() != "func.def" || !ir::functionResultTypes(def).empty()) return false;
   for (const loom::Type *t : ir::signatureTypes(def, 0))
@@ -214,7 +385,7 @@ void reportHostCodeError(const HostCodeError &error, diag::DiagnosticEngine &dia
 }  // namespace
 
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
-                                           diag::DiagnosticEngine &diags) {
+                                           diag::DiagnosticEngine &diags, bool forHostTarget) {
   const unsigned errorsAtStart = diags.errorCount();
   auto module = std::make_unique<llvm::Module>("hrx-host", context);
   module->setTargetTriple(llvm::Triple(kHostTriple));
@@ -253,12 +424,10 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
         entry->cxx->symbol, llvm::FunctionType::get(llvm::Type::getVoidTy(context), params, false));
     emitStage(*module, *llvm::cast<llvm::Function>(callee.getCallee()), stage);
   }
-  for (const cxx::ImportedUnit &unit : program.cxxUnits)
-    if (!unit.hostBuiltins.empty())
-      diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "C/C++ GPU kernels on the host target");
   for (std::unique_ptr<llvm::Module> &cxxModule : program.cxxModules(context))
     if (llvm::Linker::linkModules(*module, std::move(cxxModule)))
       diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "host").arg("message", "cannot link the C/C++ code");
+  if (diags.errorCount() == errorsAtStart) emitCxxKernels(program, *module, lowering, forHostTarget, diags);
   if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
   return module;
 }
@@ -292,7 +461,7 @@ private:
   std::optional<std::vector<uint8_t>> emitBytes(const BackendRequest &request, diag::DiagnosticEngine &diags) {
     HostCodeOptions options{request.options.hostCpu, request.options.optLevel};
     llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = lowerForHost(request.program, context, diags);
+    std::unique_ptr<llvm::Module> module = lowerForHost(request.program, context, diags, /*forHostTarget=*/true);
     if (!module) return std::nullopt;
     auto fail = [&](const std::string &message) -> std::optional<std::vector<uint8_t>> {
       diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "host").arg("message", message);

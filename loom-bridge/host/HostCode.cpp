@@ -15,10 +15,11 @@ namespace hrx::bridge {
 namespace {
 
 // External functions the shared object may leave to the loading process: the C library's memory
-// routines LLVM itself emits for copy loops, and libm (always loaded beside libstdc++).
+// routines LLVM itself emits for copy loops, the dynamic loader's TLS lookup (C/C++ __shared__
+// variables are thread_local on the host), and libm (always loaded beside libstdc++).
 bool mayStayUndefined(llvm::StringRef name) {
   static const llvm::StringRef allowed[] = {
-      "memcpy", "memmove", "memset", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
+      "memcpy", "memmove", "memset", "__tls_get_addr", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
       "log1pf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
       "tanhf", "asinhf", "acoshf", "atanhf", "erff", "erfcf", "cbrtf", "powf", "fmodf", "exp",
       "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh"};

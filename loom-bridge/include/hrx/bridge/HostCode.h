@@ -44,10 +44,12 @@ std::expected<void, std::string> optimizeForHost(llvm::Module &module, const Hos
 
 namespace hrx::bridge {
 
-// Lowers the program's stage functions and kernels into a new module with the HostAbi.h entry
-// points ("hrx.stage.*", "hrx.kernel.*", "hrx.launch.*"). Null after reporting errors.
+// Lowers the program's stage functions and kernels (Loom and C/C++) into a new module with the
+// HostAbi.h entry points ("hrx.stage.*", "hrx.kernel.*", "hrx.launch.*"). `forHostTarget`: the
+// module is the host target's own output, not the host twin of another target's artifact (a
+// C/C++ kernel the host cannot run is then an error, not a warning). Null after reporting errors.
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
-                                           diag::DiagnosticEngine &diags);
+                                           diag::DiagnosticEngine &diags, bool forHostTarget = false);
 
 // lowerForHost + hostSharedObject: the host reference code other targets embed (e.g. the .xdna
 // section .hrx.host). nullopt after reporting errors.
