@@ -86,7 +86,7 @@ public:
   // parallel, download) and checks both outputs.
   Status runPass(int pass, bool parallel);
   // Paired samples in alternating order; the medians, in milliseconds.
-  Status time(double &sequentialMs, double &parallelMs);
+  Status measure(double &sequentialMs, double &parallelMs);
   // After timing: the outputs the timed replays left must still be pass `pass`'s.
   Status revalidate(int pass);
   // Four traced parallel replays; the host-observed GPU/NPU overlap in microseconds.
@@ -209,7 +209,7 @@ Status Experiment::runPass(int pass, bool parallel) {
   return validate(pass);
 }
 
-Status Experiment::time(double &sequentialMs, double &parallelMs) {
+Status Experiment::measure(double &sequentialMs, double &parallelMs) {
   using Clock = std::chrono::steady_clock;
   std::vector<double> sequential, parallel;
   sequential.reserve(options_.samples);
@@ -296,7 +296,7 @@ int run(const CommandLine &command) {
     for (bool parallel : {false, true})
       if (Status s = experiment.runPass(2 * pass + (parallel ? 1 : 0), parallel); !s) return fail(program, s.message());
   double sequentialMs = 0, parallelMs = 0, overlapUs = 0;
-  if (Status s = experiment.time(sequentialMs, parallelMs); !s) return fail(program, s.message());
+  if (Status s = experiment.measure(sequentialMs, parallelMs); !s) return fail(program, s.message());
   if (Status s = experiment.revalidate(2 * kPasses - 1); !s) return fail(program, s.message());
   if (Status s = experiment.trace(overlapUs); !s) return fail(program, s.message());
 
