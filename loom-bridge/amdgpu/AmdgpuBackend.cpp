@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <map>
 
 namespace hrx::bridge {
 namespace {
@@ -31,10 +32,15 @@ constexpr unsigned kGlobalAddressSpace = 1;
 // exist only from v6 on, so they get v6.
 unsigned codeObjectVersion(const Target &target) { return target.profile.ends_with("-generic") ? 600 : 500; }
 
+constexpr unsigned kLocalAddressSpace = 3;
+
 // Work-item functions take no extra parameters: coordinates come from intrinsics and the
 // code object v5 implicit kernel arguments (block counts at 0/4/8, group sizes at 12/14/16).
+// Subgroups are waves; barriers, LDS and wave reductions are native.
 class AmdgpuCoordinates final : public KernelCoordinates {
 public:
+  explicit AmdgpuCoordinates(unsigned waveSize) : wave_(waveSize) {}
+
   std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &) const override { return {}; }
 
   llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind,
@@ -42,14 +48,81 @@ public:
     if (dim > 2) return nullptr;
     if (kind == "workitem.id") return itemId(b, dim);
     if (kind == "workgroup.id") return groupId(b, dim);
-    if (kind == "workgroup.size") return implicitArg(b, 12 + 2 * dim, b.getInt16Ty());
+    if (kind == "workgroup.size") return groupSize(b, dim);
     if (kind == "workgroup.count") return implicitArg(b, 4 * dim, b.getInt32Ty());
-    if (kind == "workitem.dispatch.id")
-      return b.CreateAdd(b.CreateMul(groupId(b, dim), implicitArg(b, 12 + 2 * dim, b.getInt16Ty())), itemId(b, dim));
+    if (kind == "workitem.dispatch.id") return b.CreateAdd(b.CreateMul(groupId(b, dim), groupSize(b, dim)), itemId(b, dim));
+    if (kind == "subgroup.size") return b.getInt64(wave_);
+    if (kind == "subgroup.lane.id") {
+      llvm::Value *lane = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_mbcnt_lo, {}, {b.getInt32(~0u), b.getInt32(0)});
+      if (wave_ == 64) lane = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_mbcnt_hi, {}, {b.getInt32(~0u), lane});
+      return b.CreateZExt(lane, b.getInt64Ty());
+    }
+    if (kind == "subgroup.id") return b.CreateUDiv(linearItem(b), b.getInt64(wave_));
+    if (kind == "subgroup.count") {
+      llvm::Value *items = b.CreateMul(b.CreateMul(groupSize(b, 0), groupSize(b, 1)), groupSize(b, 2));
+      return b.CreateUDiv(b.CreateAdd(items, b.getInt64(wave_ - 1)), b.getInt64(wave_));
+    }
     return nullptr;
   }
 
+  bool barrier(llvm::IRBuilder<> &b) const override {
+    llvm::SyncScope::ID workgroup = b.getContext().getOrInsertSyncScopeID("workgroup");
+    b.CreateFence(llvm::AtomicOrdering::Release, workgroup);
+    b.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_barrier, {});
+    b.CreateFence(llvm::AtomicOrdering::Acquire, workgroup);
+    return true;
+  }
+
+  // LDS: one addrspace(3) global per allocation (its size is in .group_segment_fixed_size).
+  llvm::Value *workgroupStorage(llvm::IRBuilder<> &b, uint64_t bytes, uint64_t alignment) const override {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    auto *type = llvm::ArrayType::get(b.getInt8Ty(), bytes);
+    auto *storage = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
+                                             llvm::PoisonValue::get(type), "lds", nullptr,
+                                             llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
+    storage->setAlignment(llvm::Align(alignment));
+    return b.CreateAddrSpaceCast(storage, b.getPtrTy());
+  }
+
+  // llvm.amdgcn.wave.reduce.* over the active lanes: 32- and 64-bit integers (narrower ones
+  // widened, which is exact for every integer kind) and f32.
+  llvm::Value *subgroupReduce(llvm::IRBuilder<> &b, std::string_view kind, llvm::Value *value,
+                              std::string &why) const override {
+    static const std::map<std::string_view, std::pair<llvm::Intrinsic::ID, bool>> kinds = {
+        {"addi", {llvm::Intrinsic::amdgcn_wave_reduce_add, false}},  {"andi", {llvm::Intrinsic::amdgcn_wave_reduce_and, false}},
+        {"ori", {llvm::Intrinsic::amdgcn_wave_reduce_or, false}},    {"xori", {llvm::Intrinsic::amdgcn_wave_reduce_xor, false}},
+        {"maxsi", {llvm::Intrinsic::amdgcn_wave_reduce_max, true}},  {"minsi", {llvm::Intrinsic::amdgcn_wave_reduce_min, true}},
+        {"maxui", {llvm::Intrinsic::amdgcn_wave_reduce_umax, false}}, {"minui", {llvm::Intrinsic::amdgcn_wave_reduce_umin, false}},
+        {"addf", {llvm::Intrinsic::amdgcn_wave_reduce_fadd, false}}, {"maxnumf", {llvm::Intrinsic::amdgcn_wave_reduce_fmax, false}},
+        {"minnumf", {llvm::Intrinsic::amdgcn_wave_reduce_fmin, false}}};
+    auto found = kinds.find(kind);
+    llvm::Type *type = value->getType();
+    bool integer = type->isIntegerTy() && type->getIntegerBitWidth() <= 64;
+    if (found == kinds.end() || (kind.ends_with("f") ? !type->isFloatTy() : !integer)) {
+      why = "amdgcn wave reductions support " + std::string(kind.ends_with("f") ? "f32" : "integers up to 64 bits") +
+            (found == kinds.end() ? "; there is none for '" + std::string(kind) + "'" : "");
+      return nullptr;
+    }
+    auto [id, isSigned] = found->second;
+    if (integer && type->getIntegerBitWidth() < 32) {
+      llvm::Value *wide = isSigned ? b.CreateSExt(value, b.getInt32Ty()) : b.CreateZExt(value, b.getInt32Ty());
+      return b.CreateTrunc(b.CreateIntrinsic(id, {b.getInt32Ty()}, {wide, b.getInt32(0)}), type);
+    }
+    if (integer && type->getIntegerBitWidth() != 32 && type->getIntegerBitWidth() != 64) {
+      why = "amdgcn wave reductions support integers of 8, 16, 32 and 64 bits";
+      return nullptr;
+    }
+    return b.CreateIntrinsic(id, {type}, {value, b.getInt32(0)});
+  }
+
 private:
+  unsigned wave_;
+
+  static llvm::Value *groupSize(llvm::IRBuilder<> &b, unsigned dim) { return implicitArg(b, 12 + 2 * dim, b.getInt16Ty()); }
+  static llvm::Value *linearItem(llvm::IRBuilder<> &b) {
+    return b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(itemId(b, 2), groupSize(b, 1)), itemId(b, 1)), groupSize(b, 0)),
+                       itemId(b, 0));
+  }
   static llvm::Value *itemId(llvm::IRBuilder<> &b, unsigned dim) {
     static constexpr llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::amdgcn_workitem_id_x,
                                                   llvm::Intrinsic::amdgcn_workitem_id_y,
@@ -325,7 +398,7 @@ public:
       phaseStart = now;
     };
     Lowering lowering(program, module, diags, "the " + target.profile + " target");
-    AmdgpuCoordinates coordinates;
+    AmdgpuCoordinates coordinates(*wave);
     std::vector<std::string> names;
     for (const loom::Operation *def : kernels) {
       llvm::Function *item = lowering.kernelItem(*def, coordinates);

@@ -38,6 +38,27 @@ struct Lowered {
 // across LLVM frames).
 struct LoweringError {};
 
+// The scalar combining function of a reduction kind (loom-language §5: addf, maxsi, ...); null
+// for an unknown kind.
+llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::Value *acc, llvm::Value *v) {
+  if (kind == "addf") return b.CreateFAdd(acc, v);
+  if (kind == "mulf") return b.CreateFMul(acc, v);
+  if (kind == "addi") return b.CreateAdd(acc, v);
+  if (kind == "muli") return b.CreateMul(acc, v);
+  if (kind == "andi") return b.CreateAnd(acc, v);
+  if (kind == "ori") return b.CreateOr(acc, v);
+  if (kind == "xori") return b.CreateXor(acc, v);
+  if (kind == "maxsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, v);
+  if (kind == "minsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, v);
+  if (kind == "maxui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, acc, v);
+  if (kind == "minui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, v);
+  if (kind == "maxnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, acc, v);
+  if (kind == "minnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, v);
+  if (kind == "maximumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, acc, v);
+  if (kind == "minimumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, acc, v);
+  return nullptr;
+}
+
 }  // namespace
 
 class Lowering::Impl {
@@ -281,22 +302,7 @@ public:
     b.CreateCondBr(b.CreateICmpULT(item, f->getArg(1)), body, exit);
     b.SetInsertPoint(body);
     llvm::Value *v = itemValue(b, item);
-    llvm::Value *next = nullptr;
-    if (kind == "addf") next = b.CreateFAdd(acc, v);
-    else if (kind == "mulf") next = b.CreateFMul(acc, v);
-    else if (kind == "addi") next = b.CreateAdd(acc, v);
-    else if (kind == "muli") next = b.CreateMul(acc, v);
-    else if (kind == "andi") next = b.CreateAnd(acc, v);
-    else if (kind == "ori") next = b.CreateOr(acc, v);
-    else if (kind == "xori") next = b.CreateXor(acc, v);
-    else if (kind == "maxsi") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, v);
-    else if (kind == "minsi") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, v);
-    else if (kind == "maxui") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, acc, v);
-    else if (kind == "minui") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, v);
-    else if (kind == "maxnumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, acc, v);
-    else if (kind == "minnumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, v);
-    else if (kind == "maximumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, acc, v);
-    else if (kind == "minimumf") next = b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, acc, v);
+    llvm::Value *next = combine(b, kind, acc, v);
     if (!next) {
       f->eraseFromParent();
       diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
@@ -966,12 +972,16 @@ private:
     }
     if (n == "buffer.alloca") {
       const loom::Attribute *space = op.templateParam(0);
-      if (!space || space->str() != "private")
-        unsupported(op, "only private allocations are implemented (workgroup memory needs barriers)");
+      bool workgroup = space && space->str() == "workgroup";
+      if (!space || (space->str() != "private" && !workgroup))
+        unsupported(op, "only private and workgroup allocations are implemented");
       int64_t bytes = constantInt(op, op.operandNamed("size"), "the allocation size");
       int64_t align = ir::integerAttr(op, "align").value_or(16);
       if (bytes <= 0 || align <= 0 || (align & (align - 1)) != 0) unsupported(op, "a positive size and power-of-two alignment are required");
-      set(op, 0, entryAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), uint64_t(align)));
+      if (!workgroup) return set(op, 0, entryAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), uint64_t(align)));
+      llvm::Value *storage = fn_->coordinates ? fn_->coordinates->workgroupStorage(b, uint64_t(bytes), uint64_t(align)) : nullptr;
+      if (!storage) unsupported(op, "this target has no native workgroup memory (the allocation must be at the top level of a kernel with barriers)");
+      set(op, 0, storage);
       return;
     }
     unsupported(op, "no lowering for this op");
@@ -1222,12 +1232,80 @@ private:
       b.CreateRet(aggregate);
       return;
     }
+    if (name == "barrier") {
+      if (!fn_->coordinates || !fn_->coordinates->barrier(b))
+        unsupported(op, "this target has no native barrier (a barrier must be at the top level of the kernel body)");
+      return;
+    }
+    if (name == "subgroup.reduce") return set(op, 0, subgroupReduce(op, operand(op, "in")));
+    if (name == "workgroup.reduce") return set(op, 0, workgroupReduce(op));
     const loom::Attribute *dimension = op.templateParam(0);
     unsigned dim = 0;
     if (dimension) dim = dimension->str() == "y" ? 1 : dimension->str() == "z" ? 2 : 0;
     if (fn_->coordinates)
       if (llvm::Value *v = fn_->coordinates->coordinate(b, *fn_->function, name, dim)) return set(op, 0, v);
     unsupported(op, "this kernel operation is not supported by this target");
+  }
+
+  static std::string_view combiningKind(const Operation &op) {
+    const loom::Attribute *kind = op.templateParam(0);
+    if (kind && kind->kind() == loom::AttrKind::Flags && !kind->elements().empty()) return kind->elements()[0]->str();
+    return kind ? kind->str() : "";
+  }
+
+  llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value) {
+    std::string why;
+    llvm::Value *result = fn_->coordinates ? fn_->coordinates->subgroupReduce(*b_, combiningKind(op), value, why) : nullptr;
+    if (!result) unsupported(op, why.empty() ? "this kernel operation is not supported by this target" : why);
+    return result;
+  }
+
+  // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0
+  // publishes the partial in workgroup storage, and after a barrier every work-item folds the
+  // partials in subgroup order. A second barrier lets a later reduction reuse the storage.
+  llvm::Value *workgroupReduce(const Operation &op) {
+    llvm::IRBuilder<> &b = *b_;
+    const KernelCoordinates *target = fn_->coordinates;
+    llvm::Function *f = fn_->function;
+    llvm::Value *partial = subgroupReduce(op, operand(op, "in"));
+    llvm::Type *type = partial->getType();
+    constexpr uint64_t kMaxSubgroups = 1024 / 32;  // the largest workgroup in the narrowest waves
+    uint64_t slotBytes = module_.getDataLayout().getTypeAllocSize(type);
+    llvm::Value *storage = target->workgroupStorage(b, kMaxSubgroups * slotBytes, 16);
+    llvm::Value *lane = target->coordinate(b, *f, "subgroup.lane.id", 0);
+    llvm::Value *subgroup = target->coordinate(b, *f, "subgroup.id", 0);
+    llvm::Value *subgroups = target->coordinate(b, *f, "subgroup.count", 0);
+    if (!storage || !lane || !subgroup || !subgroups) unsupported(op, "this target has no workgroup storage or subgroup ids");
+    llvm::Align align(slotBytes);
+    llvm::BasicBlock *publish = llvm::BasicBlock::Create(context_, "reduce.publish", f);
+    llvm::BasicBlock *published = llvm::BasicBlock::Create(context_, "reduce.published", f);
+    b.CreateCondBr(b.CreateICmpEQ(lane, i64(0)), publish, published);
+    b.SetInsertPoint(publish);
+    b.CreateAlignedStore(partial, b.CreateGEP(type, storage, subgroup), align);
+    b.CreateBr(published);
+    b.SetInsertPoint(published);
+    target->barrier(b);
+    llvm::Value *first = b.CreateAlignedLoad(type, storage, align);
+    llvm::BasicBlock *entry = b.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "reduce.header", f);
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "reduce.body", f);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "reduce.exit", f);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
+    llvm::PHINode *acc = b.CreatePHI(type, 2);
+    index->addIncoming(i64(1), entry);
+    acc->addIncoming(first, entry);
+    b.CreateCondBr(b.CreateICmpULT(index, subgroups), body, exit);
+    b.SetInsertPoint(body);
+    llvm::Value *next = combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
+    if (!next) unsupported(op, "unknown combining kind '" + std::string(combiningKind(op)) + "'");
+    index->addIncoming(b.CreateAdd(index, i64(1)), body);
+    acc->addIncoming(next, body);
+    b.CreateBr(header);
+    b.SetInsertPoint(exit);
+    target->barrier(b);
+    return acc;
   }
 
   const Program &program_;

@@ -14,16 +14,33 @@
 
 namespace hrx::bridge {
 
-// How a target materializes kernel coordinates inside a lowered work-item function.
+// How a target materializes kernel coordinates inside a lowered work-item function, and the
+// workgroup-level operations it executes natively (a target without them, like the host, splits
+// kernels into phases instead: Lowering::kernelPhases).
 class KernelCoordinates {
 public:
   virtual ~KernelCoordinates() = default;
   // Extra leading parameters of every work-item function (e.g. a dispatch pointer, ids).
   virtual std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &context) const = 0;
-  // `kind` is the op name without "kernel." ("workitem.id", "workgroup.size", ...); the value is
-  // an i64. Null when the target cannot provide it (the lowering then reports the op).
+  // `kind` is the op name without "kernel." ("workitem.id", "workgroup.size", "subgroup.lane.id",
+  // ...); the value is an i64. Null when the target cannot provide it (the lowering then reports
+  // the op).
   virtual llvm::Value *coordinate(llvm::IRBuilder<> &builder, llvm::Function &function, std::string_view kind,
                                   unsigned dimension) const = 0;
+  // A workgroup barrier with release/acquire workgroup fences; false when not native.
+  virtual bool barrier(llvm::IRBuilder<> &) const { return false; }
+  // Fresh storage shared by the workgroup (one per allocation op), as a flat pointer; null when
+  // not native.
+  virtual llvm::Value *workgroupStorage(llvm::IRBuilder<> &, uint64_t /*bytes*/, uint64_t /*alignment*/) const {
+    return nullptr;
+  }
+  // `value` combined over the active lanes of the subgroup (`kind`: addf, maxsi, ...), in every
+  // lane; null when the target cannot (then `why` says why).
+  virtual llvm::Value *subgroupReduce(llvm::IRBuilder<> &, std::string_view /*kind*/, llvm::Value * /*value*/,
+                                      std::string &why) const {
+    why = "this kernel operation is not supported by this target";
+    return nullptr;
+  }
 };
 
 class Lowering {
