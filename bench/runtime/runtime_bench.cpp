@@ -2,12 +2,15 @@
 // standard output; it is a program that prints figures, never a timed test.
 //
 //   hrx_runtime_bench overhead [--replays N] [--copy-mib M] [--runs R]
-//   hrx_runtime_bench kernel <artifact> [--workload N]... [--units U] [--runs R] [--baseline double-f32|copy]
+//   hrx_runtime_bench load <artifact> [--runs R]
+//   hrx_runtime_bench kernel <artifact> [--workload N]... [--units U] [--runs R]
+//                            [--baseline double-f32|affine-i32|gemm-bf16|copy]
 //
 // Every figure is a median over repeated runs; comparisons (runtime copy vs memcpy, SPMD kernel
-// vs a plain loop) alternate the two sides within one run. CPU time (getrusage, every thread
+// vs a plain loop and vs memcpy of the same bytes) alternate the sides within one run. CPU time (getrusage, every thread
 // of the process) is reported next to wall time because the machine may be shared.
 #include "hrx/format/Artifact.h"
+#include "hrx/format/Xdna.h"
 #include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
@@ -22,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -160,15 +164,95 @@ nlohmann::json overhead(unsigned replays, unsigned copyMiB, unsigned runs) {
           {"runtime_over_memcpy_time", median(runtimeS) / median(memcpyS)}};
 }
 
-// The same work as a plain C++ loop, for the baseline side of a comparison.
-void baselineLoop(const std::string &baseline, const std::vector<std::byte> &in, std::vector<std::byte> &out) {
+std::vector<uint8_t> readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) die("cannot read '" + path + "'");
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
+}
+
+// (a) Artifact load: parsing with every validation rule (readArtifact) and listing the entries,
+// from bytes already in memory; then loading its host code (.hrx.host, dlopen from memory).
+nlohmann::json load(const std::string &path, unsigned runs) {
+  std::vector<uint8_t> bytes = readFile(path);
+  std::vector<double> validateS, hostS;
+  size_t entries = 0;
+  for (unsigned r = 0; r < runs; ++r) {
+    format::Artifact artifact;
+    validateS.push_back(timed([&] {
+      artifact = take(format::readArtifact(bytes), path.c_str());
+      entries = take(listEntries(artifact), path.c_str()).size();
+    }).wall);
+    const format::Artifact &member = artifact.members.empty() ? artifact : artifact.members.front();
+    const std::vector<uint8_t> *host = member.section(format::xdna::kHostSection);
+    if (!host) die(path + ": no .hrx.host section");
+    hostS.push_back(timed([&] { take(HostCode::load(std::as_bytes(std::span(*host)), path), "host code"); }).wall);
+  }
+  return {{"benchmark", "runtime.load"}, {"artifact", path},  {"bytes", bytes.size()},       {"entries", entries},
+          {"runs", runs},               {"validate_median_s", median(validateS)}, {"host_code_median_s", median(hostS)}};
+}
+
+float bf16ToFloat(const std::byte *bytes) {
+  uint32_t bits = (uint32_t(std::to_integer<uint8_t>(bytes[0])) | uint32_t(std::to_integer<uint8_t>(bytes[1])) << 8) << 16;
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// The same work as a plain C++ loop, for the baseline side of a comparison. `inputs` are the
+// entry's bindings but the last, `out` the last.
+void baselineLoop(const std::string &baseline, const std::vector<std::vector<std::byte>> &inputs,
+                  std::vector<std::byte> &out) {
+  const std::vector<std::byte> &in = inputs.front();
   if (baseline == "double-f32") {
     const float *x = reinterpret_cast<const float *>(in.data());
     float *y = reinterpret_cast<float *>(out.data());
     for (size_t i = 0, n = in.size() / sizeof(float); i < n; ++i) y[i] = x[i] + x[i];
+  } else if (baseline == "affine-i32") {
+    const int32_t *x = reinterpret_cast<const int32_t *>(in.data());
+    int32_t *y = reinterpret_cast<int32_t *>(out.data());
+    for (size_t i = 0, n = in.size() / sizeof(int32_t); i < n; ++i) y[i] = x[i] * 3 + 7;
+  } else if (baseline == "gemm-bf16") {
+    // C[m] = A[m] x B[m], 8x8 BF16 operands, F32 accumulation from zero (the seed's CPU oracle).
+    const std::byte *a = inputs[0].data(), *b = inputs[1].data();
+    float *c = reinterpret_cast<float *>(out.data());
+    for (size_t m = 0, matrices = out.size() / 256; m < matrices; ++m)
+      for (size_t r = 0; r < 8; ++r)
+        for (size_t col = 0; col < 8; ++col) {
+          float sum = 0;
+          for (size_t k = 0; k < 8; ++k)
+            sum += bf16ToFloat(a + (m * 64 + r * 8 + k) * 2) * bf16ToFloat(b + (m * 64 + k * 8 + col) * 2);
+          c[m * 64 + r * 8 + col] = sum;
+        }
   } else {
     std::memcpy(out.data(), in.data(), in.size());
   }
+}
+
+// Input data for binding `operand`: f32 values for double-f32; for gemm-bf16 the seed's matrices
+// (((index*(operand+3) + matrix) % 7) - 3 as BF16, exact); else ((i % 2048) - 1024) as i32.
+std::vector<std::byte> inputData(const std::string &baseline, size_t operand, uint64_t bytes) {
+  std::vector<std::byte> input(bytes);
+  if (baseline == "gemm-bf16") {
+    for (size_t i = 0; i < input.size() / 2; ++i) {
+      size_t matrix = i / 64, index = i % 64;
+      float value = static_cast<float>(static_cast<int>((index * (operand + 3) + matrix) % 7) - 3);
+      uint32_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      input[i * 2] = std::byte(bits >> 16 & 0xff);
+      input[i * 2 + 1] = std::byte(bits >> 24);
+    }
+    return input;
+  }
+  for (size_t i = 0; i < input.size() / 4; ++i) {
+    if (baseline == "double-f32") {
+      float value = static_cast<float>(i % 1000) * 0.25f;
+      std::memcpy(input.data() + i * 4, &value, 4);
+    } else {
+      int32_t value = static_cast<int32_t>(i % 2048) - 1024;
+      std::memcpy(input.data() + i * 4, &value, 4);
+    }
+  }
+  return input;
 }
 
 // (b), (c) Replays of one artifact entry on the host reference device; binding 0 is the input,
@@ -176,9 +260,7 @@ void baselineLoop(const std::string &baseline, const std::vector<std::byte> &in,
 // alternately and the outputs must agree.
 nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &workload, uint64_t units, unsigned runs,
                       const std::string &baseline) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) die("cannot read '" + path + "'");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  std::vector<uint8_t> bytes = readFile(path);
   format::Artifact artifact = take(format::readArtifact(bytes), path.c_str());
   std::vector<ArtifactEntry> entries = take(listEntries(artifact), path.c_str());
   const ArtifactEntry &entry = *take(findEntry(entries, "", Engine::Npu), path.c_str());
@@ -190,28 +272,29 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
   if (contract.size() < 2) die(path + ": the entry needs an input and an output binding");
   std::vector<Buffer> buffers;
   std::vector<BufferView> views;
-  std::vector<std::byte> input(contract.front().bytes);
-  for (size_t i = 0; i < input.size() / sizeof(float); ++i) {
-    float value = static_cast<float>(i % 1000) * 0.25f;
-    std::memcpy(input.data() + i * sizeof(float), &value, sizeof value);
-  }
+  std::vector<std::vector<std::byte>> inputs;
+  for (size_t i = 0; i + 1 < contract.size(); ++i) inputs.push_back(inputData(baseline, i, contract[i].bytes));
+  const std::vector<std::byte> &input = inputs.front();
   for (const BindingContract &binding : contract) {
     Buffer buffer = take(rt->allocate(binding.bytes, placement), "allocate");
     views.push_back(buffer.view());
     buffers.push_back(std::move(buffer));
   }
-  {
-    MapGuard map = take(buffers.front().mapWrite(), "map");
-    std::memcpy(map.mutableBytes().data(), input.data(), input.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    MapGuard map = take(buffers[i].mapWrite(), "map");
+    std::memcpy(map.mutableBytes().data(), inputs[i].data(), inputs[i].size());
   }
   Graph graph(*rt);
   check(entry.engine == Engine::Npu ? graph.npu(loaded, views) : graph.gpu(loaded, views), "record");
   Executable exec = take(rt->prepare(graph), "prepare");
-  std::vector<std::byte> expected(contract.back().bytes);
+  std::vector<std::byte> expected(contract.back().bytes), copied(contract.front().bytes);
   runToCompletion(exec);
-  if (!baseline.empty()) baselineLoop(baseline, input, expected);
+  if (!baseline.empty()) {
+    baselineLoop(baseline, inputs, expected);
+    std::memcpy(copied.data(), input.data(), input.size());
+  }
 
-  std::vector<double> kernelS, kernelCpu, loopS, loopCpu;
+  std::vector<double> kernelS, kernelCpu, loopS, loopCpu, memcpyS;
   Statistics before = rt->statistics();
   for (unsigned r = 0; r < runs; ++r) {
     auto kernelSide = [&] {
@@ -220,13 +303,14 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
       kernelCpu.push_back(t.cpu);
     };
     auto loopSide = [&] {
-      Timing t = timed([&] { baselineLoop(baseline, input, expected); });
+      Timing t = timed([&] { baselineLoop(baseline, inputs, expected); });
       loopS.push_back(t.wall);
       loopCpu.push_back(t.cpu);
     };
+    auto memcpySide = [&] { memcpyS.push_back(timed([&] { std::memcpy(copied.data(), input.data(), input.size()); }).wall); };
     if (baseline.empty()) kernelSide();
-    else if (r % 2 == 0) kernelSide(), loopSide();
-    else loopSide(), kernelSide();
+    else if (r % 2 == 0) kernelSide(), loopSide(), memcpySide();
+    else memcpySide(), loopSide(), kernelSide();
   }
   Statistics after = rt->statistics();
   if (!baseline.empty()) {
@@ -252,6 +336,9 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
     result["loop_cpu_s"] = median(loopCpu);
     result["loop_units_per_s"] = static_cast<double>(units) / median(loopS);
     result["kernel_over_loop_time"] = median(kernelS) / median(loopS);
+    result["memcpy_median_s"] = median(memcpyS);
+    result["kernel_over_memcpy_time"] = median(kernelS) / median(memcpyS);
+    result["loop_over_memcpy_time"] = median(loopS) / median(memcpyS);
   }
   return result;
 }
@@ -278,14 +365,18 @@ int main(int argc, char **argv) {
     else if (flag == "--workload") workload.push_back(parseCount(value(), "--workload"));
     else if (flag == "--baseline") {
       baseline = value();
-      if (baseline != "double-f32" && baseline != "copy") die("--baseline is double-f32 or copy, got '" + baseline + "'");
+      if (baseline != "double-f32" && baseline != "affine-i32" && baseline != "gemm-bf16" && baseline != "copy")
+        die("--baseline is double-f32, affine-i32, gemm-bf16 or copy, got '" + baseline + "'");
     } else if (flag.starts_with("-")) die("unknown option '" + flag + "'");
     else if (artifact.empty()) artifact = flag;
     else die("unexpected argument '" + flag + "'");
   }
   nlohmann::json result;
   if (args[0] == "overhead") result = overhead(replays, copyMiB, runs);
-  else if (args[0] == "kernel") {
+  else if (args[0] == "load") {
+    if (artifact.empty()) die("load needs an artifact");
+    result = load(artifact, runs);
+  } else if (args[0] == "kernel") {
     if (artifact.empty()) die("kernel needs an artifact");
     result = kernel(artifact, workload, units, runs, baseline);
   } else die("unknown benchmark '" + args[0] + "'");
