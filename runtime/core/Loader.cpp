@@ -1,5 +1,6 @@
 #include "hrx/runtime/Loader.h"
 
+#include "hrx/format/Bundle.h"
 #include "hrx/runtime/Admission.h"
 #include "hrx/runtime/HostDevice.h"
 
@@ -113,6 +114,16 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
     return Status(StatusCode::FailedPrecondition, "the " + artifact.target +
                                                       " artifact has no host code (.hrx.host): the host reference "
                                                       "device cannot run entry '" + entry.name + "'");
+  if (artifact.identity && !artifact.identity->hostSha256.empty()) {
+    format::Sha256 sha;
+    sha.update(*host);
+    std::string actual = sha.finishHex();
+    if (actual != artifact.identity->hostSha256)
+      return Status(StatusCode::InvalidArgument, "the " + artifact.target + " artifact's .hrx.host has SHA-256 " +
+                                                     actual + ", but .hrx.identity host_sha256 records " +
+                                                     artifact.identity->hostSha256 +
+                                                     ": the host code was altered after compilation");
+  }
   auto code = HostCode::load(std::as_bytes(std::span(*host)), artifact.target + " .hrx.host");
   if (!code) return code.status();
   if (entry.engine == Engine::Gpu) {

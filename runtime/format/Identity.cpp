@@ -1,6 +1,7 @@
 #include "hrx/format/Identity.h"
 
 #include "JsonFields.h"
+#include "hrx/format/Bundle.h"
 
 namespace hrx::format {
 using namespace detail;
@@ -16,6 +17,7 @@ std::string writeIdentity(const ArtifactIdentity &id) {
          {"options_digest", id.optionsDigest},
          {"reference_only", id.referenceOnly}};
   if (id.referenceOnly) j["reference_only_reason"] = id.referenceOnlyReason;
+  if (!id.hostSha256.empty()) j["host_sha256"] = id.hostSha256;
   return j.dump(1) + "\n";
 }
 
@@ -52,6 +54,11 @@ StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
     if (id.referenceOnly) {
       id.referenceOnlyReason = top.string("reference_only_reason");
       if (id.referenceOnlyReason.empty()) failAt("reference_only_reason", "a reference-only artifact must say why");
+    }
+    if (const Json *host = top.optional("host_sha256")) {
+      id.hostSha256 = asString(*host, "host_sha256");
+      if (!isSha256Hex(id.hostSha256))
+        failAt("host_sha256", "expected 64 lowercase hex digits (SHA-256), found \"" + id.hostSha256 + "\"");
     }
     top.finish();
     return id;

@@ -55,6 +55,18 @@ TEST(Identity, RoundTripAndReferenceOnlyNeedsAReason) {
   EXPECT_EQ(readIdentity(json).status().message(), ".hrx.identity: reference_only_reason: required field is missing");
 }
 
+TEST(Identity, HostDigestIsOptionalAndChecked) {
+  ArtifactIdentity id = samples::xdnaIdentity();
+  EXPECT_EQ(writeIdentity(id).find("host_sha256"), std::string::npos);  // absent unless recorded
+  id.hostSha256 = std::string(64, 'c');
+  auto back = readIdentity(writeIdentity(id));
+  ASSERT_TRUE(back.isOk()) << back.status().message();
+  EXPECT_EQ(back->hostSha256, id.hostSha256);
+  id.hostSha256 = "C0FFEE";
+  EXPECT_EQ(readIdentity(writeIdentity(id)).status().message(),
+            ".hrx.identity: host_sha256: expected 64 lowercase hex digits (SHA-256), found \"C0FFEE\"");
+}
+
 TEST(Elf64Sections, AppendAndReadBack) {
   std::vector<uint8_t> hsaco = samples::hsacoBytes();
   auto elf = readElf64Sections(hsaco);

@@ -67,11 +67,101 @@ TEST(HostCode, RejectsNonElfAndMissingSymbols) {
   std::vector<std::byte> junk(100, std::byte{1});
   auto bad = HostCode::load(junk, "junk.so");
   ASSERT_FALSE(bad.isOk());
-  EXPECT_EQ(bad.status().message(), "junk.so: host code is not an x86-64 ELF shared object: bad ELF magic");
+  EXPECT_EQ(bad.status().message(),
+            "junk.so: host code is not a loadable x86-64 shared object: ELF header e_ident: bad ELF magic");
   auto code = loadFixture();
   ASSERT_TRUE(code);
   EXPECT_TRUE(code->stage("copy64").isOk());
   EXPECT_EQ(code->stage("nope").status().message(), "HostKernels.so: host code has no symbol 'hrx.stage.nope'");
+}
+
+namespace {
+
+std::vector<std::byte> fixtureBytes() {
+  std::ifstream in(HRX_TEST_HOST_MODULE, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), {});
+  std::vector<std::byte> bytes(chars.size());
+  std::memcpy(bytes.data(), chars.data(), chars.size());
+  return bytes;
+}
+
+uint64_t field(const std::vector<std::byte> &b, size_t at, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) v |= uint64_t(b[at + i]) << (8 * i);
+  return v;
+}
+
+void setField(std::vector<std::byte> &b, size_t at, unsigned width, uint64_t v) {
+  for (unsigned i = 0; i < width; ++i) b[at + i] = std::byte(v >> (8 * i));
+}
+
+// The file offset of the first program header of `type`.
+size_t programHeader(const std::vector<std::byte> &b, uint32_t type) {
+  for (uint64_t i = 0, phoff = field(b, 32, 8); i < field(b, 56, 2); ++i)
+    if (field(b, phoff + i * 56, 4) == type) return phoff + i * 56;
+  ADD_FAILURE() << "no program header of type " << type;
+  return 0;
+}
+
+// The file offset of the first dynamic entry with `tag`.
+size_t dynamicEntry(const std::vector<std::byte> &b, uint64_t tag) {
+  size_t dynamic = programHeader(b, 2);
+  for (uint64_t at = field(b, dynamic + 8, 8); field(b, at, 8) != 0; at += 16)
+    if (field(b, at, 8) == tag) return at;
+  ADD_FAILURE() << "no dynamic entry with tag " << tag;
+  return 0;
+}
+
+// Rewrites every occurrence of `from` (same length as `to`) in the object.
+void replaceText(std::vector<std::byte> &b, std::string_view from, std::string_view to) {
+  auto *text = reinterpret_cast<const char *>(b.data());
+  for (size_t at = 0; at + from.size() <= b.size(); ++at)
+    if (std::string_view(text + at, from.size()) == from) std::memcpy(b.data() + at, to.data(), to.size());
+}
+
+std::string loadError(const std::vector<std::byte> &bytes) {
+  auto code = HostCode::load(bytes, "k.xdna .hrx.host");
+  return code.isOk() ? "loaded" : code.status().message();
+}
+
+}  // namespace
+
+TEST(HostCode, StructuralValidationBeforeLoading) {
+  const std::vector<std::byte> valid = fixtureBytes();
+  ASSERT_EQ(loadError(valid), "loaded");
+  const std::string prefix = "k.xdna .hrx.host: host code is not a loadable x86-64 shared object: ";
+  auto mutated = [&](auto mutate) {
+    std::vector<std::byte> b = valid;
+    mutate(b);
+    return loadError(b);
+  };
+  EXPECT_EQ(mutated([](auto &b) { setField(b, 18, 2, 40); }), prefix + "ELF header e_machine: 40 is not EM_X86_64 (62)");
+  EXPECT_EQ(mutated([](auto &b) { setField(b, 16, 2, 2); }), prefix + "ELF header e_type: 2 is not ET_DYN (3)");
+  EXPECT_NE(mutated([](auto &b) { setField(b, 32, 8, b.size() - 8); }).find(prefix + "ELF header e_phoff: "),
+            std::string::npos);
+  EXPECT_NE(mutated([](auto &b) { setField(b, 40, 8, uint64_t(1) << 62); }).find(prefix + "ELF header e_shoff: "),
+            std::string::npos);
+  EXPECT_NE(mutated([](auto &b) { setField(b, programHeader(b, 1) + 48, 8, 3); })
+                .find("(PT_LOAD) p_align: 3 is not a power of two"),
+            std::string::npos);
+  EXPECT_NE(mutated([](auto &b) { setField(b, programHeader(b, 1) + 32, 8, b.size() + 1); }).find("(PT_LOAD) p_filesz: "),
+            std::string::npos);
+  EXPECT_NE(mutated([](auto &b) { setField(b, programHeader(b, 1) + 16, 8, 4096 + 1); }).find("(PT_LOAD) p_offset: "),
+            std::string::npos);
+  EXPECT_EQ(mutated([](auto &b) { setField(b, programHeader(b, 2), 4, 0); }),
+            prefix + "program headers: 0 PT_DYNAMIC segments; exactly one is required");
+  EXPECT_EQ(mutated([](auto &b) { replaceText(b, "libm.so.6", "libz.so.6"); }),
+            prefix + "PT_DYNAMIC DT_NEEDED: 'libz.so.6' is not one of the libraries host code may import (libc.so.6, "
+                     "libm.so.6, libgcc_s.so.1)");
+  EXPECT_NE(mutated([](auto &b) { setField(b, dynamicEntry(b, 1), 8, 22); }).find("(DT_TEXTREL): the object needs text relocations"),
+            std::string::npos);
+  EXPECT_EQ(mutated([](auto &b) { replaceText(b, "hrx.abi_version", "hrx.abi_versioX"); }),
+            prefix + ".dynsym hrx.abi_version: the object does not export hrx.abi_version");
+  // Every truncation is refused before the dynamic loader sees it.
+  for (size_t size = 0; size < valid.size(); size += 64) {
+    std::vector<std::byte> cut(valid.begin(), valid.begin() + size);
+    EXPECT_NE(loadError(cut), "loaded") << size;
+  }
 }
 
 TEST(HostNpu, CopyPipelineEqualsOracle) {

@@ -24,6 +24,9 @@ struct ArtifactIdentity {
   std::string optionsDigest;               // SHA-256 (hex) of the canonical compile options
   bool referenceOnly = false;
   std::string referenceOnlyReason;  // required when referenceOnly
+  // SHA-256 (hex) of the .hrx.host bytes; "" = not recorded. The host device refuses host code
+  // whose bytes do not match it.
+  std::string hostSha256;
   friend bool operator==(const ArtifactIdentity &, const ArtifactIdentity &) = default;
 };
 

@@ -2,9 +2,10 @@
 // test build so the host device can be tested before the compiler produces artifacts.
 #include "hrx/format/HostAbi.h"
 
-#include <chrono>
+// Only the C runtime: host code may import nothing else (libc, libm, libgcc_s), so the fixture
+// sleeps and reads the clock through POSIX rather than <thread>/<chrono> (libstdc++).
 #include <cstring>
-#include <thread>
+#include <time.h>
 
 extern "C" {
 
@@ -25,15 +26,21 @@ void addOne(void *const *records) {
 // copy64 after 300 ms: long enough for a short --timeout to expire first.
 __attribute__((visibility("default"))) void slowCopy(void *const *records) __asm__("hrx.stage.slow_copy64");
 void slowCopy(void *const *records) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  timespec pause = {0, 300'000'000};
+  nanosleep(&pause, nullptr);
   std::memcpy(records[1], records[0], 64);
 }
 
 // copy64 after a 50 us busy wait: long enough for the host device to run workers in parallel.
 __attribute__((visibility("default"))) void spinCopy(void *const *records) __asm__("hrx.stage.spin_copy64");
 void spinCopy(void *const *records) {
-  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-  while (std::chrono::steady_clock::now() < until) {
+  auto nowNs = [] {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1'000'000'000ll + now.tv_nsec;
+  };
+  long long until = nowNs() + 50'000;
+  while (nowNs() < until) {
   }
   std::memcpy(records[1], records[0], 64);
 }

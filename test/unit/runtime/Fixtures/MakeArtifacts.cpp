@@ -2,6 +2,7 @@
 // through the format library's writers, with HOST_MODULE (the HostKernels fixture) as their
 // host code. Until hrxcc emits these, they are the inputs the runner is tested on.
 #include "hrx/format/ArrayPlan.h"
+#include "hrx/format/Bundle.h"
 #include "hrx/format/Elf64Sections.h"
 #include "hrx/format/Fat.h"
 #include "hrx/format/Identity.h"
@@ -87,8 +88,17 @@ ArrayPlan pipelinePlan(const std::string &name, const std::vector<std::string> &
   return plan;
 }
 
-ArtifactIdentity identity(const std::string &target, const std::string &symbol, bool referenceOnly) {
+std::string sha256(const std::vector<uint8_t> &bytes) {
+  Sha256 sha;
+  sha.update(bytes);
+  return sha.finishHex();
+}
+
+// `host` is the host code whose digest the identity records.
+ArtifactIdentity identity(const std::string &target, const std::string &symbol, bool referenceOnly,
+                          const std::vector<uint8_t> &host) {
   ArtifactIdentity id;
+  id.hostSha256 = sha256(host);
   id.compilerName = "hrxcc";
   id.compilerVersion = "0.1.0";
   id.llvmVersion = "22.1.0";
@@ -100,9 +110,11 @@ ArtifactIdentity identity(const std::string &target, const std::string &symbol, 
 }
 
 // A one-entry .xdna image: a COMMAND allocation with the establish and repeat transactions
-// (invocations 0 -> 1 -> 1) and two BUFFER bindings of `bytes` bytes, carrying `plan`.
+// (invocations 0 -> 1 -> 1) and two BUFFER bindings of `bytes` bytes, carrying `plan`. The
+// identity records the digest of `identityHost` (default: `host`).
 std::vector<uint8_t> xdnaImage(const ArrayPlan &plan, const std::vector<uint8_t> &host, bool referenceOnly,
-                               uint16_t columns = 1, uint64_t profileId = xdna::kStrixHalo.id) {
+                               uint16_t columns = 1, uint64_t profileId = xdna::kStrixHalo.id,
+                               const std::vector<uint8_t> *identityHost = nullptr) {
   using namespace xdna;
   uint64_t bytes = plan.bindings[0].bytes;
   Image image;
@@ -138,7 +150,9 @@ std::vector<uint8_t> xdnaImage(const ArrayPlan &plan, const std::vector<uint8_t>
                     {std::string(kPlanSection), asBytes(writeArrayPlans(std::span(&planForImage, 1))), false},
                     {std::string(kHostSection), host, true},
                     {std::string(kIdentitySection),
-                     asBytes(writeIdentity(identity("amd.xdna.strix_halo.17f0_11", plan.name, referenceOnly))), false}};
+                     asBytes(writeIdentity(identity("amd.xdna.strix_halo.17f0_11", plan.name, referenceOnly,
+                                                    identityHost ? *identityHost : host))),
+                     false}};
   auto written = writeImage(image);
   if (!written.isOk()) {
     std::cerr << "hrx-runtime-testgen: " << written.status().message() << "\n";
@@ -179,7 +193,7 @@ std::vector<uint8_t> hsaco(const std::vector<uint8_t> &host) {
   std::vector<SectionPayload> sections = {
       {std::string(xdna::kContractSection), asBytes(contract), false},
       {std::string(xdna::kHostSection), host, true},
-      {std::string(xdna::kIdentitySection), asBytes(writeIdentity(identity("gfx1151", "vadd", false))), false}};
+      {std::string(xdna::kIdentitySection), asBytes(writeIdentity(identity("gfx1151", "vadd", false, host))), false}};
   auto written = appendElf64Sections(b, sections);
   if (!written.isOk()) {
     std::cerr << "hrx-runtime-testgen: " << written.status().message() << "\n";
@@ -218,6 +232,10 @@ int main(int argc, char **argv) {
   write(dir + "/strix.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, false, 1, 0x5354524958000001ull));  // the Strix (NPU4) profile
   write(dir + "/native.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, false));
   write(dir + "/vadd.hsaco", hsaco(host));
+  // Host code that is not what the identity's host_sha256 records.
+  std::vector<uint8_t> other = host;
+  other.back() ^= 1;
+  write(dir + "/tampered.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), other, true, 1, xdna::kStrixHalo.id, &host));
   std::vector<FatEntry> fat(2);
   fat[0].strings = {{"triple", "aie2p-amd-xdna"}, {"arch", "amd.xdna.strix_halo.17f0_11"}};
   fat[0].image = xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, true);
