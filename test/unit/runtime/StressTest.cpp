@@ -84,3 +84,71 @@ TEST(Stress, TenThousandSubmissionsFromFourThreads) {
   EXPECT_EQ(rt->statistics().submissions, accepted.load());
   EXPECT_EQ(rt->statistics().completions, accepted.load());
 }
+
+// wait, waitFor (which never cancels), poll, isComplete, cancel and profile called on the same
+// completions from five threads at once while the lanes run them: every observer sees one final
+// status, and the work either ran (Ok) or was cancelled before it started.
+TEST(Stress, CompletionMethodsUnderContention) {
+  constexpr unsigned kSubmissions = 200;
+  RuntimeOptions options;
+  options.graphSlots = kSubmissions;
+  options.maxSubmissions = kSubmissions;
+  auto rt = std::move(Runtime::create(options)).value();
+  Buffer counter = std::move(rt->allocate(8, Placement::Shared(rt->host()))).value();
+  auto increment = std::make_shared<hrx::test::TestKernel>(
+      Engine::Npu, "increment", KernelContract{{{8, 8, hrx::format::ContractAccess::ReadWrite, "u64"}}, {}},
+      [](std::span<const BindingSpan> b) {
+        std::this_thread::yield();
+        ++*reinterpret_cast<uint64_t *>(b[0].data);
+        return Status::ok();
+      });
+  Graph g(*rt);
+  ASSERT_TRUE(g.npu(increment, {counter.view()}).isOk());
+  auto exe = std::move(rt->prepare(g)).value();
+  std::vector<Completion> completions;
+  for (unsigned i = 0; i < kSubmissions; ++i) completions.push_back(std::move(exe.submit()).value());
+
+  std::vector<Status> waited(kSubmissions), polled(kSubmissions);
+  std::atomic<unsigned> timeouts{0};
+  std::vector<std::thread> observers;
+  observers.emplace_back([&] {
+    for (unsigned i = 0; i < kSubmissions; ++i) waited[i] = completions[i].wait();
+  });
+  observers.emplace_back([&] {
+    std::mt19937 random(1);
+    for (Completion &c : completions)
+      while (!c.waitFor(std::chrono::microseconds(random() % 200))) timeouts.fetch_add(1);
+  });
+  observers.emplace_back([&] {
+    for (unsigned i = 0; i < kSubmissions; ++i) {
+      while ((polled[i] = completions[i].poll()).code() == StatusCode::Busy) std::this_thread::yield();
+      EXPECT_TRUE(completions[i].isComplete());
+    }
+  });
+  observers.emplace_back([&] {
+    for (unsigned i = 0; i < kSubmissions; i += 3) completions[i].cancel();
+  });
+  observers.emplace_back([&] {
+    for (Completion &c : completions) {
+      while (!c.isComplete()) (void)c.profile();  // empty until complete; never blocks
+      CompletionProfile p = c.profile();
+      EXPECT_LT(p.elapsedUs, 60'000'000u);
+    }
+  });
+  for (auto &t : observers) t.join();
+
+  unsigned ok = 0, cancelled = 0;
+  for (unsigned i = 0; i < kSubmissions; ++i) {
+    EXPECT_EQ(waited[i].code(), polled[i].code()) << i;
+    EXPECT_TRUE(waited[i].isOk() || waited[i].code() == StatusCode::Cancelled) << waited[i].toString();
+    if (i % 3) EXPECT_TRUE(waited[i].isOk()) << i;  // never cancelled: timeouts do not cancel
+    ok += waited[i].isOk();
+    cancelled += waited[i].code() == StatusCode::Cancelled;
+  }
+  // Every Ok submission incremented; a cancelled one did only if it was already running (cancel
+  // drains running work).
+  uint64_t increments = *reinterpret_cast<const uint64_t *>(counter.mapRead()->bytes().data());
+  EXPECT_GE(increments, ok);
+  EXPECT_LE(increments, ok + cancelled);
+  EXPECT_EQ(rt->statistics().completions, kSubmissions);
+}
