@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -378,6 +379,21 @@ int runMain(const Options &o) {
   return code;
 }
 
+// A CLI11 check with a readable message: the value is a number above (or, with `allowZero`,
+// at least) zero.
+CLI::Validator positive(bool allowZero) {
+  return CLI::Validator(
+      [allowZero](std::string &value) -> std::string {
+        char *end = nullptr;
+        double number = std::strtod(value.c_str(), &end);
+        bool valid = !value.empty() && end == value.c_str() + value.size() && std::isfinite(number) &&
+                     (allowZero ? number >= 0 : number > 0);
+        if (valid) return {};
+        return "expected a " + std::string(allowZero ? "nonnegative" : "positive") + " number, got '" + value + "'";
+      },
+      allowZero ? "NONNEGATIVE" : "POSITIVE");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -398,15 +414,24 @@ int main(int argc, char **argv) {
       ->allow_extra_args(false);
   app.add_option("--expected_output", o.expected, "Expected value of the next writable binding, or (ignored)")
       ->allow_extra_args(false);
-  app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(CLI::NonNegativeNumber);
+  app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(positive(true));
   app.add_option("--device", o.device, "host, npu or gpu (default: $HRX_DEVICE, else the qualified native device)");
   app.add_option("--workload", o.workload, "GPU launch workload (u64 values, comma-separated)")->delimiter(',');
   app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");
-  app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(CLI::PositiveNumber);
+  app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(positive(false));
   app.add_flag("--benchmark", o.benchmark, "Print timing JSON (min, median, p95) instead of results");
   app.add_option("--trace", o.trace, "Write a Chrome/Perfetto trace of the regions to FILE");
   app.add_option("--timeout", o.timeoutSeconds, "Seconds to wait for each submission (default 60)")
-      ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+      ->check(positive(false));
+  app.allow_extras();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return fail(e.what());
+  }
+  for (const std::string &extra : app.remaining())
+    return fail(extra.starts_with('-') ? "unknown flag '" + extra + "'"
+                                       : "unexpected positional argument '" + extra + "' (one artifact per run)");
   return runMain(o);
 }
