@@ -236,8 +236,9 @@ private:
       uint8_t type = elf_.read(at + 4, 1) & 0xf;
       uint16_t section = elf_.u16(at + 6);
       uint64_t value = elf_.u64(at + 8), size = elf_.u64(at + 16);
-      if (type != kSttObject || section == 0 || size != 4)
-        return fail(where, "expected a defined 4-byte object (st_type " + std::to_string(type) + ", st_shndx " +
+      // At least 4 bytes: sanitizer builds pad instrumented globals.
+      if (type != kSttObject || section == 0 || size < 4)
+        return fail(where, "expected a defined object of at least 4 bytes (st_type " + std::to_string(type) + ", st_shndx " +
                                std::to_string(section) + ", st_size " + std::to_string(size) + ")");
       if (!fileOffsetOf(value, size))
         return fail(where + " st_value", std::to_string(value) + " is not inside a loaded segment's file bytes");
