@@ -243,6 +243,36 @@ TEST(Graph, ConsecutiveGpuOpsFormOneRegion) {
   EXPECT_EQ(reinterpret_cast<const uint32_t *>(r->bytes().data())[5], 2u);
 }
 
+TEST(Lanes, OneRegionAtATimePerLaneWhileIndependentLanesOverlap) {
+  auto rt = makeRuntime();
+  Gate gate;
+  Buffer a = allocate(*rt, 4), b = allocate(*rt, 4), src = allocate(*rt, 64), dst = allocate(*rt, 64, Placement::GpuLocal());
+  std::atomic<int> secondNpuRan{0};
+  auto second = std::make_shared<TestKernel>(Engine::Npu, "second", contract({{4, 4, ContractAccess::Write, ""}}),
+                                             [&](std::span<const BindingSpan>) {
+                                               secondNpuRan.store(1);
+                                               return Status::ok();
+                                             });
+  // Three independent graphs: a gated NPU region, another NPU region, an upload copy.
+  Graph held(*rt), queued(*rt), upload(*rt);
+  ASSERT_TRUE(held.npu(gateKernel(gate, Engine::Npu), {a.view()}).isOk());
+  ASSERT_TRUE(queued.npu(second, {b.view()}).isOk());
+  ASSERT_TRUE(upload.copy(dst.view(), src.view()).isOk());
+  auto e1 = rt->prepare(held), e2 = rt->prepare(queued), e3 = rt->prepare(upload);
+  auto c1 = e1->submit();
+  gate.waitEntered();
+  auto c2 = e2->submit(), c3 = e3->submit();
+  // The upload lane runs while the NPU lane is busy; the second NPU region waits for the lane,
+  // though it shares no data with the first.
+  EXPECT_TRUE(c3->wait().isOk());
+  EXPECT_FALSE(c2->waitFor(std::chrono::milliseconds(20)));
+  EXPECT_EQ(secondNpuRan.load(), 0);
+  gate.open();
+  EXPECT_TRUE(c2->wait().isOk());
+  EXPECT_TRUE(c1->wait().isOk());
+  EXPECT_EQ(secondNpuRan.load(), 1);
+}
+
 TEST(Completion, BusyOnGraphSlotsAndRuntimeCapacity) {
   RuntimeOptions options;
   options.maxSubmissions = 3;
