@@ -23,9 +23,13 @@ target_precompile_headers(hrx_llvm_pch PRIVATE
   <llvm/IR/Module.h> <llvm/IR/Verifier.h> <llvm/Passes/PassBuilder.h>
   <llvm/Target/TargetMachine.h> <llvm/MC/TargetRegistry.h> <llvm/Support/raw_ostream.h>
   <clang/Frontend/CompilerInstance.h> <clang/CodeGen/CodeGenAction.h> <clang/Basic/Diagnostic.h>)
+# Fuzzing builds skip the PCH: clang refuses to reuse it in a target compiled with
+# -fsanitize=fuzzer-no-link, which the importer's fuzzer needs for coverage feedback.
 function(hrx_use_llvm target)
   target_link_libraries(${target} PRIVATE hrx_llvm)
-  target_precompile_headers(${target} REUSE_FROM hrx_llvm_pch)
+  if(NOT HRX_FUZZ)
+    target_precompile_headers(${target} REUSE_FROM hrx_llvm_pch)
+  endif()
 endfunction()
 
 set(HRX_LLVM_BIN /usr/lib/llvm-22/bin)

@@ -7,7 +7,8 @@
 #   scripts/fuzz.sh [SECONDS] [FUZZER...]
 #
 # Environment: HRX_FUZZ_BUILD (build directory, default build-fuzz), HRX_FUZZ_JOBS (build jobs,
-# default 2), HRXCC (an hrxcc used to compile seed artifacts for the binary-format fuzzers;
+# default 2), HRX_FUZZ_TIMEOUT (seconds one input may take, default 60; libFuzzer measures wall
+# time, so raise it on a loaded machine), HRXCC (an hrxcc used to compile seed artifacts for the binary-format fuzzers;
 # default: the first of build-fuzz/bin/hrxcc and build/bin/hrxcc that exists; without one those
 # fuzzers start from their regression inputs only), HRX_FUZZ_NO_BUILD=1 (run the fuzzers as built,
 # e.g. while another build runs in the same directory).
@@ -18,6 +19,7 @@ shift || true
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HRX_FUZZ_BUILD:-$root/build-fuzz}
 jobs=${HRX_FUZZ_JOBS:-2}
+timeout=${HRX_FUZZ_TIMEOUT:-60}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
              Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer)
@@ -137,11 +139,21 @@ for name in "${fuzzers[@]}"; do
   mkdir -p "$findings"
   log=$work/$name.log
   start=$(date +%s)
-  "$build/bin/$name" "$work/corpus/$name" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2560 \
+  "$build/bin/$name" "$work/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || true
   elapsed=$(($(date +%s) - start))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  # libFuzzer also saves slow units, which are not findings. A timeout that does not come back
+  # when the input is rerun alone was the machine's load, not the input's.
+  rm -f "$findings"/slow-unit-*
+  for f in "$findings"/timeout-*; do
+    [[ -e $f ]] || continue
+    if "$build/bin/$name" -timeout="$timeout" -rss_limit_mb=2560 "$f" >/dev/null 2>&1; then
+      echo "  $name: $(basename "$f") did not time out when rerun alone (machine load); dropped" >&2
+      rm -f "$f"
+    fi
+  done
   found=$(ls "$findings" | wc -l)
   printf '%-24s %8s %10s %8s %9s %s\n' "$name" "$elapsed" "${runs:-?}" "${rate:-?}" "$seeds" "$found"
   if [[ $found -gt 0 ]]; then

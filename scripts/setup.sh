@@ -4,6 +4,8 @@ set -euo pipefail
 packages=(
   # LLVM/Clang/lld 22 (bookworm-security) as shared libraries, plus lit and FileCheck.
   llvm-22-dev llvm-22-tools libclang-22-dev libclang-cpp22-dev clang-22 lld-22 liblld-22-dev
+  # The sanitizer and libFuzzer runtimes (only recommended by clang-22; the sanitizer CI needs them).
+  libclang-rt-22-dev
   # Project libraries.
   libcli11-dev nlohmann-json3-dev libzstd-dev libgtest-dev libgmock-dev
   # Build tools.

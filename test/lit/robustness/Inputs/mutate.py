@@ -3,7 +3,8 @@
 Every example source is mutated N times (deterministic seed; byte flips, deletions, duplications,
 truncations). hrxcc -fsyntax-only on each mutant must exit 0 or 1: never by a signal, never 2 or
 more, never hang. Every tenth mutant is also compiled with -o into an empty directory: when the
-compile fails, the directory must stay empty (no output, no temporaries).
+compile fails, the directory must stay empty (no output, no temporaries). One in five of those is
+instead killed (SIGKILL) after a random delay: unless it finished first, no output may exist.
 Failing mutants are kept in the work directory and listed; the exit status is then 1.
 """
 import argparse
@@ -14,6 +15,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 import zlib
 
 TIMEOUT_SECONDS = 60
@@ -46,7 +48,15 @@ def run(command):
         return "timeout"
 
 
-def check(hrxcc, mutant, out_dir):
+def run_killed(command, delay):
+    """Runs command and SIGKILLs it after delay seconds; returns its exit status (-9 if killed)."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    process.kill()
+    return process.wait()
+
+
+def check(hrxcc, mutant, out_dir, kill_delay):
     """Returns a list of problems with one mutant."""
     problems = []
     code = run([hrxcc, "-fsyntax-only", "-ferror-limit=0", mutant])
@@ -54,9 +64,17 @@ def check(hrxcc, mutant, out_dir):
         problems.append("-fsyntax-only exited with %s" % code)
     if out_dir:
         os.makedirs(out_dir)
-        code = run([hrxcc, mutant, "-o", os.path.join(out_dir, "out")])
+        out = os.path.join(out_dir, "out")
+        if kill_delay is None:
+            code = run([hrxcc, mutant, "-o", out])
+        else:
+            code = run_killed([hrxcc, mutant, "-o", out], kill_delay)
         left = sorted(os.listdir(out_dir))
-        if code not in (0, 1):
+        if code == -9:
+            # A kill during the final rename window may leave a temporary, never the output.
+            if os.path.exists(out):
+                problems.append("killed compile left its output")
+        elif code not in (0, 1):
             problems.append("-o exited with %s" % code)
         elif code != 0 and left:
             problems.append("failed compile left %s" % ", ".join(left))
@@ -74,7 +92,7 @@ def main():
     parser.add_argument("sources", nargs="+", help="files or glob patterns")
     args = parser.parse_args()
 
-    sources = sorted(f for pattern in args.sources for f in glob.glob(pattern))
+    sources = sorted(f for pattern in args.sources for f in glob.glob(pattern, recursive=True))
     shutil.rmtree(args.work, ignore_errors=True)
     jobs = []
     for source in sources:
@@ -89,7 +107,8 @@ def main():
             with open(mutant, "wb") as f:
                 f.write(mutate(data, rng))
             out_dir = os.path.join(directory, "out") if i % 10 == 0 else None
-            jobs.append((mutant, out_dir))
+            kill_delay = rng.uniform(0, 0.2) if i % 50 == 0 else None
+            jobs.append((mutant, out_dir, kill_delay))
 
     failures = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -100,7 +119,9 @@ def main():
                 print("FAIL: %s: %s" % (mutant, "; ".join(problems)))
             else:
                 shutil.rmtree(os.path.dirname(mutant))
-    print("%d sources, %d mutants, %d failures" % (len(sources), len(jobs), failures))
+    killed = sum(1 for job in jobs if job[2] is not None)
+    print("%d sources, %d mutants (%d compiled with -o, %d of them killed), %d failures"
+          % (len(sources), len(jobs), sum(1 for job in jobs if job[1]), killed, failures))
     return 1 if failures else 0
 
 
