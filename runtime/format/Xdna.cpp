@@ -289,6 +289,25 @@ private:
       }
     }
     if (next != phnum_) fail("program header " + num(next) + ": unowned load headers (no allocation claims headers " + num(next) + ".." + num(phnum_ - 1) + ")");
+    // Where the run of back-to-back loads starting at each load ends, so that a coverage
+    // query costs one binary search however many loads (or queries) the file has.
+    coverageEnd_.resize(image_.loads.size());
+    for (size_t i = image_.loads.size(); i-- > 0;) {
+      const Load &l = image_.loads[i];
+      uint64_t end = l.offset + l.memoryBytes;
+      bool continued = i + 1 < image_.loads.size() && image_.loads[i + 1].allocation == l.allocation &&
+                       image_.loads[i + 1].offset == end;
+      coverageEnd_[i] = continued ? coverageEnd_[i + 1] : end;
+    }
+  }
+
+  // The loads of allocation `a`, and the last one starting at or before `offset` (none: end).
+  std::pair<size_t, size_t> loadAt(uint32_t a, uint64_t offset) const {
+    const Allocation &alloc = image_.allocations[a];
+    auto first = image_.loads.begin() + (alloc.firstLoad - 1), last = first + alloc.loadCount;
+    auto it = std::upper_bound(first, last, offset, [](uint64_t off, const Load &l) { return off < l.offset; });
+    size_t end = size_t(last - image_.loads.begin());
+    return {it == first ? end : size_t(it - 1 - image_.loads.begin()), end};
   }
 
   // Entries consume every table in order with no gaps (§1.3).
@@ -362,17 +381,8 @@ private:
   // Whether [offset, offset+length) of allocation `a` is covered by its loads (the zero-filled
   // tails count as initialised).
   bool initialised(uint32_t a, uint64_t offset, uint64_t length) const {
-    const Allocation &alloc = image_.allocations[a];
-    auto first = image_.loads.begin() + (alloc.firstLoad - 1), last = first + alloc.loadCount;
-    auto it = std::upper_bound(first, last, offset, [](uint64_t off, const Load &l) { return off < l.offset; });
-    if (it == first) return false;
-    --it;
-    uint64_t covered = it->offset + it->memoryBytes, end = offset + length;
-    while (covered < end) {
-      if (++it == last || it->offset != covered) return false;
-      covered = it->offset + it->memoryBytes;
-    }
-    return covered >= end;
+    auto [load, end] = loadAt(a, offset);
+    return load != end && coverageEnd_[load] >= offset + length;
   }
 
   void checkRelocations() {
@@ -472,9 +482,9 @@ private:
   // Initialised bytes of an allocation (the caller checked coverage).
   std::vector<uint8_t> readAllocation(uint32_t a, uint64_t offset, uint64_t length) const {
     std::vector<uint8_t> out(length, 0);
-    const Allocation &alloc = image_.allocations[a];
-    for (uint32_t k = 0; k < alloc.loadCount; ++k) {
-      const Load &l = image_.loads[alloc.firstLoad - 1 + k];
+    // Only the loads overlapping the range: at most `length` of them (each covers >= 1 byte).
+    for (auto [load, end] = loadAt(a, offset); load != end && image_.loads[load].offset < offset + length; ++load) {
+      const Load &l = image_.loads[load];
       for (uint64_t i = std::max(offset, l.offset); i < std::min(offset + length, l.offset + l.bytes.size()); ++i)
         out[i - offset] = l.bytes[i - l.offset];
     }
@@ -532,6 +542,7 @@ private:
   PayloadBudget budget_;
   Range phTable_{}, shTable_{};
   std::vector<ProgramHeader> headers_;
+  std::vector<uint64_t> coverageEnd_;  // per load, parallel to image_.loads
   Image image_;
 };
 

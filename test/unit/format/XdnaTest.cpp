@@ -342,3 +342,31 @@ TEST(Xdna, ShimAddressPatchKeepsControlBits) {
 }
 
 }  // namespace
+
+// An allocation may be initialised by many back-to-back loads; coverage follows the chain (one
+// binary search per query, so validation stays linear however the loads are split) and a
+// one-byte gap anywhere in a command range is found.
+TEST(Xdna, CoverageAcrossSplitLoads) {
+  Image image = samples::copyImage();
+  ASSERT_EQ(image.loads[0].allocation, 0u);
+  const Load whole = image.loads[0];
+  std::vector<Load> split;
+  for (uint64_t at = 0; at < whole.memoryBytes; at += 4) {
+    uint64_t fileBytes = at < whole.bytes.size() ? std::min<uint64_t>(4, whole.bytes.size() - at) : 0;
+    split.push_back({0, at, {whole.bytes.begin() + at, whole.bytes.begin() + at + fileBytes}, 4});
+  }
+  image.loads.erase(image.loads.begin());
+  image.loads.insert(image.loads.begin(), split.begin(), split.end());
+  auto bytes = writeImage(image);
+  ASSERT_TRUE(bytes.isOk()) << bytes.status().message();
+  auto read = readImage(*bytes);
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  EXPECT_EQ(read->loads.size(), image.loads.size());
+
+  Image gap = image;
+  gap.loads.erase(gap.loads.begin() + 20);  // bytes 80..83 of the second command range
+  auto refused = writeImage(gap);
+  ASSERT_FALSE(refused.isOk());
+  EXPECT_NE(refused.status().message().find("is not fully initialised by the loads of allocation 0"), std::string::npos)
+      << refused.status().message();
+}
