@@ -397,7 +397,7 @@ public:
       phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phaseStart).count());
       phaseStart = now;
     };
-    Lowering lowering(program, module, diags, "the " + target.profile + " target");
+    Lowering lowering(program, module, diags, "the " + target.profile + " target", LoweringOptions{.amdgpuAtomics = true});
     AmdgpuCoordinates coordinates(*wave);
     std::vector<std::string> names;
     for (const loom::Operation *def : kernels) {

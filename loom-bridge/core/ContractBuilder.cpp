@@ -49,8 +49,10 @@ struct Usage {
   uint64_t elementAlignment = 0;
   std::string layout;
   std::string failure;  // why bytes could not be derived
+  bool coherent = false;  // assumed memory_space<host>: coherent, host-visible memory
   void merge(const Usage &o) {
     access = access | o.access;
+    coherent = coherent || o.coherent;
     bytes = std::max(bytes, o.bytes);
     alignmentFact = std::max(alignmentFact, o.alignmentFact);
     elementAlignment = std::max(elementAlignment, o.elementAlignment);
@@ -93,7 +95,7 @@ public:
       binding.alignment = std::max<uint64_t>({usage.alignmentFact, usage.elementAlignment, 1});
       binding.access = usage.access;
       binding.addressSpace = "global";
-      binding.usage = kUsageDeviceVisible;
+      binding.usage = kUsageDeviceVisible | (usage.coherent ? kUsageHostVisible | kUsageCoherent : 0);
       binding.layout = usage.layout;
       contract.bindings.push_back(binding);
     }
@@ -170,7 +172,10 @@ private:
         if (std::optional<int64_t> a = ir::integerAttr(*user, "minimum_alignment")) u.alignmentFact = std::max<uint64_t>(u.alignmentFact, *a);
         total.merge(u);
       } else if (n.starts_with("buffer.assume.")) {
-        total.merge(analyzeBuffer(def, user->result(index < user->numResults() ? index : 0)));
+        Usage u = analyzeBuffer(def, user->result(index < user->numResults() ? index : 0));
+        if (n == "buffer.assume.memory_space" && user->templateParam(0) && user->templateParam(0)->str() == "host")
+          u.coherent = true;
+        total.merge(u);
       } else if (n == "buffer.view") {
         Usage extent = viewExtent(*user->result(0)->type(), program_.evaluateInteger(user->operand(1)));
         Usage access = analyzeView(def, user->result(0));

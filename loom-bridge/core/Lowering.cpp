@@ -24,6 +24,7 @@ struct ViewValue {
   std::vector<llvm::Value *> extents;
   std::vector<llvm::Value *> strides;
   const loom::Type *type = nullptr;
+  bool coherent = false;  // over a buffer assumed memory_space<host> (coherent, host-visible)
 };
 
 // What a Loom value became: an LLVM value, a view, or a compile-time encoding.
@@ -32,6 +33,7 @@ struct Lowered {
   std::shared_ptr<ViewValue> view;
   const loom::Attribute *encoding = nullptr;  // encoding.define / encoded payloads
   std::vector<int64_t> fragmentShape;         // vector.fragment's [rows, cols]
+  bool coherent = false;                      // a buffer assumed memory_space<host>
 };
 
 // Thrown out of op lowering after the diagnostic was reported; caught per function (never
@@ -63,9 +65,10 @@ llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::Value *a
 
 class Lowering::Impl {
 public:
-  Impl(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string target)
+  Impl(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string target,
+       LoweringOptions options)
       : program_(program), module_(module), context_(module.getContext()), diags_(diags), target_(std::move(target)),
-        errorsAtStart_(diags.errorCount()) {}
+        options_(options), errorsAtStart_(diags.errorCount()) {}
 
   bool failed() const { return diags_.errorCount() != errorsAtStart_; }
   llvm::Module &module() { return module_; }
@@ -926,6 +929,7 @@ private:
       if (!type.slot().empty()) unsupported(op, "views with a layout are not implemented; use row-major views");
       v->type = &type;
       v->base = b.CreateGEP(b.getInt8Ty(), operand(op, "source"), operand(op, "offset"));
+      v->coherent = lowered(op.operandNamed("source")).coherent;
       v->extents = dims(op, type);
       v->strides.assign(v->extents.size(), nullptr);
       llvm::Value *stride = i64(1);
@@ -962,14 +966,17 @@ private:
         llvm::Value *p = get(op.operand(i));
         if (align && *align > 0 && (*align & (*align - 1)) == 0)
           b.CreateAlignmentAssumption(module_.getDataLayout(), p, uint64_t(*align));
-        set(op, i, p);
+        forwardBuffer(op, i);
       }
       return;
     }
     if (n.starts_with("buffer.assume.")) {
-      for (unsigned i = 0; i < op.numResults(); ++i) set(op, i, get(op.operand(i)));
+      for (unsigned i = 0; i < op.numResults(); ++i) forwardBuffer(op, i);
+      if (n == "buffer.assume.memory_space" && op.templateParam(0) && op.templateParam(0)->str() == "host")
+        lowered(op.result(0)).coherent = true;
       return;
     }
+    if (n.starts_with("view.atomic.")) return lowerAtomic(op, n);
     if (n == "buffer.alloca") {
       const loom::Attribute *space = op.templateParam(0);
       bool workgroup = space && space->str() == "workgroup";
@@ -985,6 +992,116 @@ private:
       return;
     }
     unsupported(op, "no lowering for this op");
+  }
+
+  // A buffer.assume.* result is its operand (with the same facts).
+  void forwardBuffer(const Operation &op, unsigned i) {
+    set(op, i, get(op.operand(i)));
+    lowered(op.result(i)).coherent = lowered(op.operand(i)).coherent;
+  }
+
+  static llvm::AtomicOrdering atomicOrdering(const Operation &op) {
+    const loom::Attribute *ordering = op.attr("ordering");
+    std::string_view name = ordering ? ordering->str() : "relaxed";
+    if (name == "acquire") return llvm::AtomicOrdering::Acquire;
+    if (name == "release") return llvm::AtomicOrdering::Release;
+    if (name == "acq_rel") return llvm::AtomicOrdering::AcquireRelease;
+    if (name == "seq_cst") return llvm::AtomicOrdering::SequentiallyConsistent;
+    return llvm::AtomicOrdering::Monotonic;
+  }
+
+  // Loom scopes as LLVM synchronization scopes (the AMDGPU names; other targets treat them as
+  // the whole system). No scope is the whole system.
+  llvm::SyncScope::ID atomicScope(const Operation &op) {
+    const loom::Attribute *scope = op.attr("scope");
+    std::string_view name = scope ? scope->str() : "system";
+    if (name == "workgroup") return context_.getOrInsertSyncScopeID("workgroup");
+    if (name == "subgroup") return context_.getOrInsertSyncScopeID("wavefront");
+    if (name == "device" || name == "agent") return context_.getOrInsertSyncScopeID("agent");
+    return llvm::SyncScope::System;
+  }
+
+  static std::optional<llvm::AtomicRMWInst::BinOp> atomicBinOp(std::string_view kind) {
+    static const std::map<std::string_view, llvm::AtomicRMWInst::BinOp> table = {
+        {"addi", llvm::AtomicRMWInst::Add},       {"andi", llvm::AtomicRMWInst::And},
+        {"ori", llvm::AtomicRMWInst::Or},         {"xori", llvm::AtomicRMWInst::Xor},
+        {"maxsi", llvm::AtomicRMWInst::Max},      {"minsi", llvm::AtomicRMWInst::Min},
+        {"maxui", llvm::AtomicRMWInst::UMax},     {"minui", llvm::AtomicRMWInst::UMin},
+        {"addf", llvm::AtomicRMWInst::FAdd},      {"maxnumf", llvm::AtomicRMWInst::FMax},
+        {"minnumf", llvm::AtomicRMWInst::FMin},   {"maximumf", llvm::AtomicRMWInst::FMaximum},
+        {"minimumf", llvm::AtomicRMWInst::FMinimum}};
+    auto it = table.find(kind);
+    if (it == table.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // view.atomic.reduce / rmw / cmpxchg on one element. A combining kind with no atomicrmw form
+  // (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
+  // a compare-exchange loop over the value's bits.
+  void lowerAtomic(const Operation &op, std::string_view n) {
+    llvm::IRBuilder<> &b = *b_;
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    llvm::Value *address = elementAddress(op, *v, indices(op, "indices"));
+    llvm::Value *value = operand(op, "value");
+    llvm::Type *type = value->getType();
+    if (!type->isIntegerTy() && !type->isFloatingPointTy()) unsupported(op, "atomics apply to scalar integers and floats");
+    llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
+    llvm::Align align = alignOf(*v);
+    llvm::AtomicOrdering ordering = atomicOrdering(op);
+    llvm::SyncScope::ID scope = atomicScope(op);
+    if (n == "view.atomic.cmpxchg") {
+      llvm::Value *expected = b.CreateBitCast(operand(op, "expected"), bits);
+      llvm::Value *pair = b.CreateAtomicCmpXchg(address, expected, b.CreateBitCast(value, bits), align, ordering,
+                                                llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
+      return set(op, 0, b.CreateBitCast(b.CreateExtractValue(pair, 0), type));
+    }
+    if (n != "view.atomic.reduce" && n != "view.atomic.rmw") unsupported(op, "no lowering for this op");
+    std::string_view kind = combiningKind(op);
+    bool floatMinMax = type->isFloatingPointTy() && (kind.starts_with("max") || kind.starts_with("min"));
+    bool loop = !atomicBinOp(kind) || (options_.amdgpuAtomics && v->coherent && floatMinMax);
+    llvm::Value *old = nullptr;
+    if (!loop) {
+      llvm::AtomicRMWInst *rmw = b.CreateAtomicRMW(*atomicBinOp(kind), address, value, align, ordering, scope);
+      if (options_.amdgpuAtomics && !v->coherent)
+        rmw->setMetadata("amdgpu.no.fine.grained.memory", llvm::MDNode::get(context_, {}));
+      old = rmw;
+    } else {
+      if (atomicBinOp(kind))
+        diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc()).arg("kind", std::string(kind)).arg("type", v->type->elementType()->str());
+      old = b.CreateBitCast(compareExchangeLoop(op, kind, address, value, align, ordering, scope), type);
+    }
+    if (n == "view.atomic.rmw") set(op, 0, old);
+  }
+
+  // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
+  // succeeds: new = old `kind` value. Returns the bits of the value before the update.
+  llvm::Value *compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
+                                   llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope) {
+    llvm::IRBuilder<> &b = *b_;
+    llvm::Function *f = fn_->function;
+    llvm::Type *type = value->getType();
+    llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
+    llvm::LoadInst *initial = b.CreateAlignedLoad(bits, address, align);
+    initial->setAtomic(llvm::AtomicOrdering::Monotonic, scope);
+    llvm::BasicBlock *entry = b.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "atomic.header", f);
+    llvm::BasicBlock *exchange = llvm::BasicBlock::Create(context_, "atomic.exchange", f);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "atomic.exit", f);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode *current = b.CreatePHI(bits, 2, "atomic.old");
+    current->addIncoming(initial, entry);
+    llvm::Value *next = combine(b, kind, b.CreateBitCast(current, type), value);
+    if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
+    llvm::Value *nextBits = b.CreateBitCast(next, bits);
+    b.CreateCondBr(b.CreateICmpEQ(nextBits, current), exit, exchange);
+    b.SetInsertPoint(exchange);
+    llvm::Value *pair = b.CreateAtomicCmpXchg(address, current, nextBits, align, ordering,
+                                              llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
+    current->addIncoming(b.CreateExtractValue(pair, 0), exchange);
+    b.CreateCondBr(b.CreateExtractValue(pair, 1), exit, header);
+    b.SetInsertPoint(exit);
+    return current;
   }
 
   llvm::Align alignOf(const ViewValue &v) { return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType()))); }
@@ -1313,13 +1430,15 @@ private:
   llvm::LLVMContext &context_;
   diag::DiagnosticEngine &diags_;
   std::string target_;
+  LoweringOptions options_;
   unsigned errorsAtStart_;
   FunctionState *fn_ = nullptr;
   llvm::IRBuilder<> *b_ = nullptr;
 };
 
-Lowering::Lowering(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string targetName)
-    : impl_(std::make_unique<Impl>(program, module, diags, std::move(targetName))) {}
+Lowering::Lowering(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string targetName,
+                   LoweringOptions options)
+    : impl_(std::make_unique<Impl>(program, module, diags, std::move(targetName), options)) {}
 Lowering::~Lowering() = default;
 
 llvm::Function *Lowering::function(const loom::Operation &funcDef) { return impl_->function(funcDef); }

@@ -43,9 +43,19 @@ public:
   }
 };
 
+struct LoweringOptions {
+  // AMDGPU's memory model for atomics: on a coherent binding (memory_space<host>) float max/min
+  // (view.atomic.reduce/rmw<maxnumf|minnumf|maximumf|minimumf>) become a compare-exchange loop
+  // over the float bits, with remark AMDGPU/004 (gfx1151's native float atomic max does not update
+  // coherent memory); every other atomicrmw is marked !amdgpu.no.fine.grained.memory, so the
+  // backend may use the native instruction.
+  bool amdgpuAtomics = false;
+};
+
 class Lowering {
 public:
-  Lowering(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string targetName);
+  Lowering(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string targetName,
+           LoweringOptions options = {});
   ~Lowering();
 
   // The internal function "loom.<sym>" for a func.def; its body is lowered on first request.
