@@ -330,6 +330,13 @@ CompletionProfile Completion::profile() const {
   return CompletionProfile{us(slot_->finished - slot_->started), us(slot_->started - slot_->submitted)};
 }
 
+std::optional<Clock::time_point> Completion::finishedAt() const {
+  if (!slot_) return std::nullopt;
+  std::lock_guard lock(graph_->runtime->mutex);
+  if (slot_->state == SubmissionSlot::State::Active) return std::nullopt;
+  return slot_->finished;
+}
+
 std::vector<Lane> Completion::pendingLanes() const {
   std::vector<Lane> lanes;
   if (!slot_) return lanes;

@@ -320,8 +320,12 @@ TEST(Completion, WaitForTimesOutWithoutCancelling) {
   EXPECT_FALSE(c->isComplete());
   EXPECT_EQ(c->poll().code(), StatusCode::Busy);
   EXPECT_EQ(c->pendingLanes(), std::vector<Lane>{Lane::Compute});
+  EXPECT_FALSE(c->finishedAt().has_value());
+  auto beforeOpen = std::chrono::steady_clock::now();
   gate.open();
   EXPECT_TRUE(c->wait().isOk());  // the work ran to completion: the timeout did not cancel it
+  ASSERT_TRUE(c->finishedAt().has_value());
+  EXPECT_GE(*c->finishedAt(), beforeOpen);
   EXPECT_TRUE(c->poll().isOk());
   auto r = out.mapRead();
   EXPECT_EQ(reinterpret_cast<const uint32_t *>(r->bytes().data())[3], 1u);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -129,6 +130,8 @@ public:
   // Stops regions not yet started; running ones drain before completion.
   void cancel();
   CompletionProfile profile() const;
+  // When the submission finished (host clock); nullopt while it runs.
+  std::optional<std::chrono::steady_clock::time_point> finishedAt() const;
   // Lanes holding regions that have not finished (for timeout reports).
   std::vector<Lane> pendingLanes() const;
 
