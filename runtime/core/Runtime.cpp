@@ -113,6 +113,11 @@ StatusOr<Device> Runtime::gpu() const {
 StatusOr<Buffer> Runtime::allocate(uint64_t size, const Placement &placement) {
   if (size == 0 || size > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
     return Status(StatusCode::InvalidArgument, "allocation size must be in 1..=isize::MAX");
+  bool npuPlacement = placement.kind() == Placement::Kind::NpuLocal || placement.kind() == Placement::Kind::Shared;
+  if (npuPlacement && placement.device().kind == DeviceKind::Gpu)
+    return Status(StatusCode::InvalidArgument, std::string(placement.name()) + " placement names the GPU (" +
+                                                   placement.device().target +
+                                                   "); it takes an NPU device (npu(i)) or the host reference device");
   if (Status s = state_->charge(size); !s) return s;
   // 64-byte aligned so that every contract alignment up to a cache line holds at offset 0.
   constexpr uint64_t kAlign = 64;

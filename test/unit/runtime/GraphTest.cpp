@@ -69,6 +69,16 @@ TEST(Memory, AllocationSizeAndBudget) {
   EXPECT_EQ(stats.peakBytes, 600u);
 }
 
+TEST(Memory, NpuPlacementsNameAnNpuOrTheHostDevice) {
+  auto rt = makeRuntime();
+  Device gpu{DeviceKind::Gpu, 0, "gfx1151"};
+  EXPECT_EQ(rt->allocate(64, Placement::Shared(gpu)).status().message(),
+            "Shared placement names the GPU (gfx1151); it takes an NPU device (npu(i)) or the host reference device");
+  EXPECT_FALSE(rt->allocate(64, Placement::NpuLocal(gpu)).isOk());
+  EXPECT_EQ(rt->statistics().allocations, 0u);
+  EXPECT_TRUE(rt->allocate(64, Placement::NpuLocal(rt->host())).isOk());
+}
+
 TEST(Memory, SharedCountsAnImportAndBuffersAreZeroed) {
   auto rt = makeRuntime();
   Buffer shared = allocate(*rt, 64, Placement::Shared(rt->host()));
