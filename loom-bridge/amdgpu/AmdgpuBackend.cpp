@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <chrono>
 #include <map>
 
@@ -163,6 +164,38 @@ llvm::Function &emitKernelEntry(llvm::Module &module, llvm::Function &item, cons
   b.CreateRetVoid();
   item.setLinkage(llvm::GlobalValue::InternalLinkage);
   return *entry;
+}
+
+// The workgroup size a kernel.def's launch-config region fixes after specialization (every
+// workgroup_size operand a constant), or nullopt.
+std::optional<std::array<uint64_t, 3>> fixedWorkgroupSize(const Program &program, const loom::Operation &kernelDef) {
+  const loom::Region *config = kernelDef.region(0);
+  if (!config || config->empty()) return std::nullopt;
+  for (const loom::Operation &op : *config->entryBlock()) {
+    if (op.name() != "kernel.launch.config") continue;
+    std::span<loom::Value *const> sizes = op.operandGroup("workgroup_size");
+    if (sizes.empty() || sizes.size() > 3) return std::nullopt;
+    std::array<uint64_t, 3> fixed = {1, 1, 1};
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      std::optional<int64_t> size = program.evaluateInteger(sizes[d]);
+      if (!size || *size < 1 || *size > 1024) return std::nullopt;
+      fixed[d] = uint64_t(*size);
+    }
+    return fixed;
+  }
+  return std::nullopt;
+}
+
+// A fixed workgroup size lets the code generator size registers and LDS for exactly that many
+// work-items (.reqd_workgroup_size and .max_flat_workgroup_size in the metadata).
+void requireWorkgroupSize(llvm::Function &entry, const std::array<uint64_t, 3> &size) {
+  uint64_t items = size[0] * size[1] * size[2];
+  if (items > 1024) return;
+  llvm::LLVMContext &context = entry.getContext();
+  std::vector<llvm::Metadata *> dims;
+  for (uint64_t n : size) dims.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), n)));
+  entry.setMetadata("reqd_work_group_size", llvm::MDNode::get(context, dims));
+  entry.addFnAttr("amdgpu-flat-work-group-size", std::to_string(items) + "," + std::to_string(items));
 }
 
 std::string exportName(const loom::Operation &kernelDef) {
@@ -336,13 +369,8 @@ bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
   llvm::Function &entry = emitKernelEntry(module, *body, kernel.symbol);
   for (const llvm::Attribute &attr : body->getAttributes().getFnAttrs())
     if (attr.isStringAttribute() && attr.getKindAsString().starts_with("amdgpu-")) entry.addFnAttr(attr);
-  if (kernel.workgroupSize) {
-    llvm::LLVMContext &context = module.getContext();
-    std::vector<llvm::Metadata *> sizes;
-    for (uint32_t n : *kernel.workgroupSize)
-      sizes.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), n)));
-    entry.setMetadata("reqd_work_group_size", llvm::MDNode::get(context, sizes));
-  }
+  if (kernel.workgroupSize)
+    requireWorkgroupSize(entry, {(*kernel.workgroupSize)[0], (*kernel.workgroupSize)[1], (*kernel.workgroupSize)[2]});
   return true;
 }
 
@@ -404,7 +432,8 @@ public:
       llvm::Function *item = lowering.kernelItem(*def, coordinates);
       if (!item || item->isDeclaration()) continue;
       names.push_back(exportName(*def));
-      emitKernelEntry(module, *item, names.back());
+      llvm::Function &entry = emitKernelEntry(module, *item, names.back());
+      if (std::optional<std::array<uint64_t, 3>> size = fixedWorkgroupSize(program, *def)) requireWorkgroupSize(entry, *size);
     }
     if (lowering.failed()) return std::nullopt;
     if (!linkCxxUnits(program, module)) return fail(diag::DiagId::LinkCodegenFailed, "cannot link the C/C++ code");

@@ -30,7 +30,7 @@ uint64_t roundUp(uint64_t value, uint64_t granule) { return (value + granule - 1
 }  // namespace
 
 std::optional<uint64_t> gfx1151Occupancy(uint64_t vgprs, uint64_t wavefrontSize, uint64_t ldsBytes,
-                                         uint64_t workgroupSize) {
+                                         uint64_t workgroupSize, bool workgroupProcessorMode) {
   if (wavefrontSize != 32 && wavefrontSize != 64) return std::nullopt;
   const uint64_t maxWaves = 16;
   const uint64_t file = wavefrontSize == 32 ? 1536 : 768;
@@ -38,10 +38,13 @@ std::optional<uint64_t> gfx1151Occupancy(uint64_t vgprs, uint64_t wavefrontSize,
   uint64_t waves = maxWaves;
   if (vgprs) waves = std::min(waves, file / roundUp(vgprs, granule));
   if (ldsBytes && workgroupSize) {
-    const uint64_t wgpLds = 128 * 1024, simdsPerWgp = 4;
-    uint64_t workgroups = wgpLds / ldsBytes;
+    // A WGP's workgroups share its 128 KiB over 4 SIMDs; in CU mode a workgroup stays on one CU,
+    // whose half of the LDS serves its 2 SIMDs.
+    const uint64_t lds = workgroupProcessorMode ? 128 * 1024 : 64 * 1024;
+    const uint64_t simds = workgroupProcessorMode ? 4 : 2;
+    uint64_t workgroups = lds / ldsBytes;
     uint64_t wavesPerGroup = (workgroupSize + wavefrontSize - 1) / wavefrontSize;
-    waves = std::min(waves, workgroups * wavesPerGroup / simdsPerWgp);
+    waves = std::min(waves, workgroups * wavesPerGroup / simds);
   }
   return waves;
 }
@@ -125,7 +128,7 @@ std::expected<CodeObjectInfo, std::string> readCodeObjectInfo(std::span<const ui
     if (kernel.vgprCount && kernel.wavefrontSize)
       kernel.occupancyWavesPerSimd =
           gfx1151Occupancy(*kernel.vgprCount, *kernel.wavefrontSize, kernel.ldsBytes.value_or(0),
-                           kernel.maxFlatWorkgroupSize.value_or(0));
+                           kernel.maxFlatWorkgroupSize.value_or(0), kernel.workgroupProcessorMode.value_or(true));
     info.kernels.push_back(std::move(kernel));
   }
   return info;

@@ -39,8 +39,9 @@ std::expected<CodeObjectInfo, std::string> readCodeObjectInfo(std::span<const ui
 
 // Estimated waves per SIMD a kernel can keep resident on gfx1151: bounded by 16 waves per SIMD,
 // by the VGPR file (1536 per SIMD in wave32, 768 in wave64, allocated in granules of 24 / 12)
-// and by the 128 KiB LDS of a WGP shared by the workgroups on its 4 SIMDs. nullopt if unknown.
+// and by the LDS: in WGP mode the 128 KiB of a WGP shared by the workgroups on its 4 SIMDs, in CU
+// mode the 64 KiB of a CU shared by its 2 SIMDs. nullopt if unknown.
 std::optional<uint64_t> gfx1151Occupancy(uint64_t vgprs, uint64_t wavefrontSize, uint64_t ldsBytes,
-                                         uint64_t workgroupSize);
+                                         uint64_t workgroupSize, bool workgroupProcessorMode = true);
 
 }  // namespace hrx::amdgpu
