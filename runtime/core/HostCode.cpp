@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <optional>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -17,7 +18,20 @@ constexpr uint16_t kElfTypeDyn = 3, kMachineX86_64 = 62;
 constexpr uint64_t kElfHeaderBytes = 64, kProgramHeaderBytes = 56, kSectionHeaderBytes = 64, kDynamicEntryBytes = 16,
                    kSymbolBytes = 24;
 constexpr uint32_t kPtLoad = 1, kPtDynamic = 2, kShtNobits = 8, kShtDynsym = 11;
-constexpr int64_t kDtNull = 0, kDtNeeded = 1, kDtStrtab = 5, kDtStrsz = 10, kDtTextrel = 22, kDtFlags = 30;
+constexpr int64_t kDtNull = 0, kDtNeeded = 1, kDtPltrelsz = 2, kDtStrtab = 5, kDtRela = 7, kDtRelasz = 8,
+                  kDtStrsz = 10, kDtTextrel = 22, kDtJmprel = 23, kDtFlags = 30;
+constexpr uint64_t kRelaBytes = 24;
+// Tables the dynamic loader reads by address, with the tag giving their size (0: at least a byte).
+struct DynamicTable {
+  int64_t addressTag, sizeTag;
+  const char *name;
+};
+constexpr DynamicTable kDynamicTables[] = {
+    {3, 0, "DT_PLTGOT"},       {4, 0, "DT_HASH"},          {kDtStrtab, kDtStrsz, "DT_STRTAB"},
+    {6, 0, "DT_SYMTAB"},       {kDtRela, kDtRelasz, "DT_RELA"}, {12, 0, "DT_INIT"},
+    {13, 0, "DT_FINI"},        {17, 18, "DT_REL"},         {kDtJmprel, kDtPltrelsz, "DT_JMPREL"},
+    {25, 27, "DT_INIT_ARRAY"}, {26, 28, "DT_FINI_ARRAY"},  {36, 35, "DT_RELR"},
+    {0x6ffffef5, 0, "DT_GNU_HASH"}, {0x6ffffff0, 0, "DT_VERSYM"}, {0x6ffffffe, 0, "DT_VERNEED"}};
 constexpr uint64_t kDfTextrel = 0x4;
 constexpr uint8_t kSttObject = 1;
 // What the host target's lld output may import from: the C runtime the process has loaded anyway.
@@ -195,7 +209,7 @@ private:
     if (fileOffsetOf(dynamicVaddr_, dynamicSize_) != dynamicOffset_)
       return fail(where + " p_vaddr", "the dynamic section is not loaded where its file bytes are");
     std::vector<uint64_t> needed;
-    std::optional<uint64_t> strtab, strsz;
+    std::map<int64_t, uint64_t> values;  // the first value of every other tag
     bool terminated = false;
     for (uint64_t at = dynamicOffset_; at < dynamicOffset_ + dynamicSize_; at += kDynamicEntryBytes) {
       int64_t tag = static_cast<int64_t>(elf_.u64(at));
@@ -208,12 +222,29 @@ private:
       if (tag == kDtTextrel || (tag == kDtFlags && (value & kDfTextrel)))
         return fail(entry + (tag == kDtTextrel ? " (DT_TEXTREL)" : " (DT_FLAGS)"),
                     "the object needs text relocations (writable code)");
-      if (tag == kDtNeeded) needed.push_back(value);
-      if (tag == kDtStrtab) strtab = value;
-      if (tag == kDtStrsz) strsz = value;
+      if (tag == kDtNeeded)
+        needed.push_back(value);
+      else
+        values.emplace(tag, value);
     }
     if (!terminated) return fail(where, "the dynamic entries do not end in DT_NULL");
+    auto value = [&](int64_t tag) -> std::optional<uint64_t> {
+      auto it = values.find(tag);
+      return it == values.end() ? std::nullopt : std::optional(it->second);
+    };
+    // Every table the dynamic loader reads by address lies in the mapped image.
+    for (const DynamicTable &table : kDynamicTables) {
+      std::optional<uint64_t> address = value(table.addressTag);
+      if (!address) continue;
+      uint64_t size = table.sizeTag ? value(table.sizeTag).value_or(0) : 1;
+      if (!inMemory(*address, size))
+        return fail(where + " " + table.name, "[" + std::to_string(*address) + ", +" + std::to_string(size) +
+                                                  ") is outside the loaded segments");
+    }
+    if (Status s = relocations("DT_RELA", value(kDtRela), value(kDtRelasz)); !s) return s;
+    if (Status s = relocations("DT_JMPREL", value(kDtJmprel), value(kDtPltrelsz)); !s) return s;
     if (needed.empty()) return Status::ok();
+    std::optional<uint64_t> strtab = value(kDtStrtab), strsz = value(kDtStrsz);
     std::optional<uint64_t> strtabOffset = strtab && strsz ? fileOffsetOf(*strtab, *strsz) : std::nullopt;
     if (!strtabOffset) return fail(where + " DT_STRTAB", "the string table is missing or outside the loaded segments");
     for (uint64_t name : needed) {
@@ -223,6 +254,32 @@ private:
         return fail(where + " DT_NEEDED", "'" + std::string(*library) +
                                               "' is not one of the libraries host code may import (libc.so.6, "
                                               "libm.so.6, libgcc_s.so.1)");
+    }
+    return Status::ok();
+  }
+
+  bool inMemory(uint64_t vaddr, uint64_t size) const {
+    for (const LoadSegment &load : loads_)
+      if (vaddr >= load.vaddr && fits(vaddr - load.vaddr, size, load.memSize)) return true;
+    return false;
+  }
+
+  // x86-64 relocations (Elf64_Rela): the table is file-backed, every target is 8 bytes inside
+  // the mapped image and every symbol index names a .dynsym entry.
+  Status relocations(const std::string &name, std::optional<uint64_t> address, std::optional<uint64_t> size) {
+    if (!address) return Status::ok();
+    const std::string where = "PT_DYNAMIC " + name;
+    std::optional<uint64_t> table = size && *size % kRelaBytes == 0 ? fileOffsetOf(*address, *size) : std::nullopt;
+    if (!table) return fail(where, "the table is not a whole number of 24-byte entries inside the loaded file bytes");
+    uint64_t symbols = dynsym_ ? dynsym_->size / kSymbolBytes : 0;
+    for (uint64_t k = 0; k < *size / kRelaBytes; ++k) {
+      uint64_t at = *table + k * kRelaBytes, target = elf_.u64(at), symbol = elf_.u64(at + 8) >> 32;
+      if (!inMemory(target, 8))
+        return fail(where + " entry " + std::to_string(k) + " r_offset",
+                    std::to_string(target) + " is outside the loaded segments");
+      if (symbol >= std::max<uint64_t>(symbols, 1))
+        return fail(where + " entry " + std::to_string(k) + " r_info",
+                    "symbol " + std::to_string(symbol) + " is not in .dynsym (" + std::to_string(symbols) + " symbols)");
     }
     return Status::ok();
   }

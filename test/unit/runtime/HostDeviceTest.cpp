@@ -155,6 +155,15 @@ TEST(HostCode, StructuralValidationBeforeLoading) {
                      "libm.so.6, libgcc_s.so.1)");
   EXPECT_NE(mutated([](auto &b) { setField(b, dynamicEntry(b, 1), 8, 22); }).find("(DT_TEXTREL): the object needs text relocations"),
             std::string::npos);
+  EXPECT_EQ(mutated([](auto &b) { setField(b, dynamicEntry(b, 6) + 8, 8, uint64_t(1) << 40); }),
+            prefix + "PT_DYNAMIC DT_SYMTAB: [1099511627776, +1) is outside the loaded segments");
+  EXPECT_NE(mutated([](auto &b) { setField(b, dynamicEntry(b, 8) + 8, 8, 25); }).find("PT_DYNAMIC DT_RELA: the table is not"),
+            std::string::npos);
+  EXPECT_EQ(mutated([](auto &b) { setField(b, field(b, dynamicEntry(b, 7) + 8, 8), 8, uint64_t(1) << 40); }),
+            prefix + "PT_DYNAMIC DT_RELA entry 0 r_offset: 1099511627776 is outside the loaded segments");
+  EXPECT_NE(mutated([](auto &b) { setField(b, field(b, dynamicEntry(b, 7) + 8, 8) + 12, 4, 9999); })
+                .find("PT_DYNAMIC DT_RELA entry 0 r_info: symbol 9999 is not in .dynsym"),
+            std::string::npos);
   EXPECT_EQ(mutated([](auto &b) { replaceText(b, "hrx.abi_version", "hrx.abi_versioX"); }),
             prefix + ".dynsym hrx.abi_version: the object does not export hrx.abi_version");
   // Every truncation is refused before the dynamic loader sees it.
