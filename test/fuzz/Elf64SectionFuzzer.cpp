@@ -1,4 +1,6 @@
-// The ELF64 (HSACO) section reader, and appending a section to whatever it accepted.
+// The ELF64 (HSACO) section reader, appending a section to whatever it accepted, and the
+// artifact loader over a whole code object (.hrx.manifest, .hrx.launch, contracts, host code).
+#include "hrx/format/Artifact.h"
 #include "hrx/format/Elf64Sections.h"
 
 #include <cstddef>
@@ -11,5 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     auto appended = hrx::format::appendElf64Sections({data, size}, {&extra, 1});
     if (appended.isOk() && !hrx::format::readElf64Sections(appended.value()).isOk()) __builtin_trap();
   }
+  (void)hrx::format::readArtifact({data, size});
   return 0;
 }
