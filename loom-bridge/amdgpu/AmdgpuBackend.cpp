@@ -22,7 +22,9 @@
 
 #include <array>
 #include <chrono>
+#include <future>
 #include <map>
+#include <thread>
 
 namespace hrx::bridge {
 namespace {
@@ -381,6 +383,10 @@ public:
   TargetKind kind() const override { return TargetKind::Amdgpu; }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
+    // The identity hashes the compiler executable (a quarter of a small kernel's compile): it is
+    // computed beside the compile.
+    std::future<format::ArtifactIdentity> identity;
+    if (request.emit == EmitKind::Artifact) identity = std::async(std::launch::async, [&] { return artifactIdentity(request); });
     const Target &target = request.target;
     auto fail = [&](diag::DiagId id, const std::string &message) -> std::optional<BackendOutput> {
       diags.report(id, {}).arg("target", target.profile).arg("message", message);
@@ -453,46 +459,60 @@ public:
     std::string verifyErrors;
     llvm::raw_string_ostream verifyStream(verifyErrors);
     if (llvm::verifyModule(module, &verifyStream)) return fail(diag::DiagId::LinkCodegenFailed, verifyErrors);
-    optimizeModule(module, **machine, request.options.optLevel);
-    endPhase("optimize");
 
-    if (request.emit == EmitKind::Llvm) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      module.print(os, nullptr);
-      return BackendOutput{bytesOf(text), {}};
-    }
-    if (request.emit == EmitKind::Asm) {
-      auto text = emitModule(module, **machine, EmitFile::Assembly);
-      if (!text) return fail(diag::DiagId::LinkCodegenFailed, text.error());
-      return BackendOutput{std::move(*text), {}};
-    }
-    auto object = emitModule(module, **machine, EmitFile::Object);
-    if (!object) return fail(diag::DiagId::LinkCodegenFailed, object.error());
-    if (request.emit == EmitKind::Object) return BackendOutput{std::move(*object), {}};
     if (request.emit != EmitKind::Artifact) {
-      diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "this output kind for AMDGPU targets");
-      return std::nullopt;
+      optimizeModule(module, **machine, request.options.optLevel);
+      if (request.emit == EmitKind::Llvm) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        module.print(os, nullptr);
+        return BackendOutput{bytesOf(text), {}};
+      }
+      if (request.emit != EmitKind::Asm && request.emit != EmitKind::Object) {
+        diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "this output kind for AMDGPU targets");
+        return std::nullopt;
+      }
+      auto output = emitModule(module, **machine, request.emit == EmitKind::Asm ? EmitFile::Assembly : EmitFile::Object);
+      if (!output) return fail(diag::DiagId::LinkCodegenFailed, output.error());
+      return BackendOutput{std::move(*output), {}};
     }
-    endPhase("codegen");
-    auto hsaco = linkElf({"-m", "elf64_amdgpu", "--no-undefined", "-shared"}, {*object});
-    if (!hsaco) return fail(diag::DiagId::LinkLinkerFailed, hsaco.error());
-    endPhase("link");
-    auto info = amdgpu::readCodeObjectInfo(*hsaco);
-    if (!info) {
-      diags.report(diag::DiagId::AmdgpuMetadataUnreadable, {}).arg("message", info.error());
-      return std::nullopt;
-    }
+
+    // The code object (optimize, generate, link: LLVM only, no diagnostics) is built on a second
+    // thread while this one builds the host twin; failures are reported after both finish.
     std::unique_ptr<Program> hostProgram;
     if (!program.cxxSources.empty()) {
       hostProgram = retargetCxx(program, Target::host(), request.options, diags);
       if (!hostProgram) return std::nullopt;
     }
+    std::expected<std::vector<uint8_t>, std::pair<diag::DiagId, std::string>> hsaco;
+    std::thread codeObject([&] {
+      optimizeModule(module, **machine, request.options.optLevel);
+      endPhase("optimize");
+      auto object = emitModule(module, **machine, EmitFile::Object);
+      if (!object) {
+        hsaco = std::unexpected(std::pair(diag::DiagId::LinkCodegenFailed, object.error()));
+        return;
+      }
+      endPhase("codegen");
+      auto linked = linkElf({"-m", "elf64_amdgpu", "--no-undefined", "-shared"}, {*object});
+      if (!linked) {
+        hsaco = std::unexpected(std::pair(diag::DiagId::LinkLinkerFailed, linked.error()));
+        return;
+      }
+      endPhase("link");
+      hsaco = std::move(*linked);
+    });
     std::optional<std::vector<uint8_t>> host =
         buildHostCode(hostProgram ? *hostProgram : program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+    codeObject.join();
+    if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);
     if (!host) return std::nullopt;
+    auto info = amdgpu::readCodeObjectInfo(*hsaco);
+    if (!info) {
+      diags.report(diag::DiagId::AmdgpuMetadataUnreadable, {}).arg("message", info.error());
+      return std::nullopt;
+    }
 
-    format::ArtifactIdentity identity = artifactIdentity(request);
     std::string report;
     if (request.specialization.report != ReportMode::None) report = reportJson(*info, request, names, phases);
 
@@ -509,7 +529,7 @@ public:
         {std::string(format::kManifestSection), bytesOf(manifest), false},
         {std::string(format::kLaunchSection), bytesOf(launch), false},
         {".hrx.contract", bytesOf(format::writeContractTable(contracts)), false},
-        {".hrx.identity", bytesOf(format::writeIdentity(identity)), false},
+        {".hrx.identity", bytesOf(format::writeIdentity(identity.get())), false},
         {".hrx.host", std::move(*host), true},
     };
     if (!report.empty()) sections.push_back({".hrx.report", bytesOf(report), false});
