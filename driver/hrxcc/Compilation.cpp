@@ -142,6 +142,7 @@ CxxSource Compilation::cxxSource(size_t input) const {
   src.text = inputs_[input]->text;
   src.language = inv_.inputs[input].kind == InputKind::C ? CxxSource::Language::C : CxxSource::Language::Cxx;
   src.headers = headers_;
+  src.standard = inv_.standard;
   src.includeDirs = inv_.includeDirs;
   src.defines = inv_.defines;
   return src;

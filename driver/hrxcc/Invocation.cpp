@@ -173,7 +173,8 @@ void Builder::phases() {
 
 void Builder::sources() {
   for (const Arg &arg : args_.args) {
-    if (arg.id == OptionId::Define) inv_.defines.push_back(arg.value);
+    if (arg.id == OptionId::Standard) inv_.standard = arg.value;  // checked by the importer
+    else if (arg.id == OptionId::Define) inv_.defines.push_back(arg.value);
     else if (arg.id == OptionId::Undefine) inv_.defines.push_back("-U" + arg.value);
     else if (arg.id == OptionId::Include) inv_.includeDirs.push_back(arg.value);
     else if (arg.id == OptionId::Header) {
@@ -182,6 +183,9 @@ void Builder::sources() {
       else inv_.headers.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
     }
   }
+  if (const Arg *standard = args_.last(OptionId::Standard))
+    if (std::none_of(inv_.inputs.begin(), inv_.inputs.end(), [](const InputFile &in) { return in.kind != InputKind::Loom; }))
+      unused(*standard, "no C/C++ inputs");
 }
 
 void Builder::specialization() {

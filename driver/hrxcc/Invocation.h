@@ -51,6 +51,7 @@ struct Invocation {
   bool verbose = false;      // -v
 
   // C/C++ sources.
+  std::string standard;              // -std= (CxxSource::standard; empty: c23 / c++26)
   std::vector<std::string> defines;  // "N=4", "-UX" (CxxSource::defines)
   std::vector<std::string> includeDirs;
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path -> real file

@@ -118,6 +118,11 @@ int runDriver(int argc, char **argv) {
   DiagnosticRouter router(createRenderer(inv), inv.diagFormat == DiagnosticsFormat::Text);
   diags.addConsumer(&router);
   deferred.replay(diags);
+  if (!inv.diagOptions.groupFlags.empty()) {
+    std::vector<std::string> cxxGroups = cxxWarningGroups();
+    std::vector<std::string_view> groups(cxxGroups.begin(), cxxGroups.end());
+    diag::reportUnknownDiagnosticFlags(diags, groups);
+  }
   struct FinishOnExit {
     diag::DiagnosticEngine &diags;
     ~FinishOnExit() { diags.finish(); }

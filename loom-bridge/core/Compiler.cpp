@@ -7,6 +7,7 @@
 #include "hrx/format/Fat.h"
 #include "hrx/loom/Loom.h"
 
+#include <clang/Basic/DiagnosticIDs.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -18,6 +19,13 @@ namespace hrx {
 
 CompilerIdentity compilerIdentity() {
   return {"hrxcc", HRX_VERSION_STRING, LLVM_VERSION_STRING, cxx::clangVersion()};
+}
+
+std::vector<std::string> cxxWarningGroups() {
+  std::vector<std::string> groups;
+  for (const std::string &flag : clang::DiagnosticIDs::getDiagnosticFlags())
+    if (flag.starts_with("-W") && !flag.starts_with("-Wno-")) groups.push_back(flag.substr(2));
+  return groups;
 }
 
 namespace {
@@ -95,17 +103,24 @@ std::vector<uint8_t> buildFat(const bridge::Program &program, const CompileReque
     notImplemented(diags, "intermediate outputs (--emit) for several targets in one invocation");
     return {};
   }
+  // The host target is never a member: xdna and AMDGPU members already embed their host reference
+  // code, and a host shared object is no artifact the runtime loads.
+  for (const Target &target : request.targets)
+    if (target.kind == TargetKind::Host) {
+      diags.report(diag::DiagId::LinkNotImplemented, {})
+          .arg("what", "target '" + target.name() + "' as a fat artifact member")
+          .note({}, "xdna and AMDGPU members already carry their host reference code, which hrx-run "
+                    "--device=host runs; compile the host target on its own for a host shared object");
+      return {};
+    }
   std::vector<format::FatEntry> members;
   for (const Target &target : request.targets) {
     format::FatEntry member;
     if (target.kind == TargetKind::Xdna) {
       member.strings = {{"triple", "aie2p-amd-xdna"}, {"arch", target.profile}};
-    } else if (target.kind == TargetKind::Amdgpu) {
+    } else {
       member.offloadKind = format::kOffloadHip;
       member.strings = {{"triple", "amdgcn-amd-amdhsa"}, {"arch", target.profile}};
-    } else {
-      notImplemented(diags, "target '" + target.name() + "' as a fat artifact member");
-      return {};
     }
     std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(target.kind);
     bridge::BackendRequest memberRequest{program, target, request.options, request.emit, request.specialization};

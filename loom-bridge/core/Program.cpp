@@ -527,7 +527,7 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
                         source.language == CxxSource::Language::C     ? cxx::Language::C
                         : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
                                                                       : cxx::Language::Auto,
-                        "", source.headers, source.includeDirs, source.defines};
+                        source.standard, source.headers, source.includeDirs, source.defines};
       if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))
         program.cxxUnits.push_back(std::move(*imported));
     }

@@ -23,6 +23,9 @@ struct CompilerIdentity {
 };
 CompilerIdentity compilerIdentity();
 
+// The warning groups of the C/C++ frontend (Clang's), which -W<group> options may also name.
+std::vector<std::string> cxxWarningGroups();
+
 enum class TargetKind { Xdna, Amdgpu, Host };
 
 // A compile target. Profiles: "amd.xdna.strix_halo.17f0_11" (xdna), "gfx1151",
@@ -63,6 +66,8 @@ struct CxxSource {
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
   std::vector<std::string> includeDirs;                      // virtual include roots
   std::vector<std::string> defines;                          // "N=4", "-UX" for undefine
+  // "-std=" value: "c23" (the default for C) or newer, "c++26" (the default for C++) or newer.
+  std::string standard = {};
 };
 
 struct Specialization {
