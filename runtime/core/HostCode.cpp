@@ -319,8 +319,12 @@ private:
 
 }  // namespace
 
+Status validateHostCode(std::span<const std::byte> elf, const std::string &name) {
+  return HostObjectValidator(elf, name).run();
+}
+
 StatusOr<std::shared_ptr<HostCode>> HostCode::load(std::span<const std::byte> elf, std::string name) {
-  if (Status s = HostObjectValidator(elf, name).run(); !s) return s;
+  if (Status s = validateHostCode(elf, name); !s) return s;
   int fd = memfd_create("hrx-host-code", MFD_CLOEXEC);
   if (fd < 0) return Status(StatusCode::Internal, name + ": memfd_create failed: " + std::strerror(errno));
   size_t written = 0;

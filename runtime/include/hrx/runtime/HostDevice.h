@@ -18,12 +18,17 @@
 
 namespace hrx::runtime {
 
+// The structural checks HostCode::load makes before the dynamic loader sees an object
+// (docs/runtime.md, "The host reference device"); `name` labels errors. Loads nothing, so
+// fuzzers may call it on any bytes.
+Status validateHostCode(std::span<const std::byte> elf, const std::string &name);
+
 // A loaded host-code shared object. It is loaded from memory (memfd_create + dlopen), so no
 // file is written; dlclose happens when the last kernel using it is gone.
 class HostCode {
 public:
-  // `name` labels errors ("copy.xdna:.hrx.host"). Checks the ELF header (x86-64 shared object)
-  // and the hrx.abi_version symbol before use.
+  // `name` labels errors ("copy.xdna:.hrx.host"). Validates the object (validateHostCode)
+  // before loading it and checks the hrx.abi_version value after.
   static StatusOr<std::shared_ptr<HostCode>> load(std::span<const std::byte> elf, std::string name);
   ~HostCode();
   HostCode(const HostCode &) = delete;
