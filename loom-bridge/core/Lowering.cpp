@@ -168,6 +168,16 @@ public:
 
   static bool isBarrier(const Operation &op) { return op.name() == "kernel.barrier"; }
   static bool isWorkgroupReduce(const Operation &op) { return op.name() == "kernel.workgroup.reduce"; }
+  static bool isGroupReduce(const Operation &op) { return isWorkgroupReduce(op) || op.name() == "kernel.subgroup.reduce"; }
+
+  // The subgroup size of a kernel: its target record's subgroup_size, 32 by default.
+  uint64_t subgroupSize(const Operation &kernelDef) const {
+    const loom::Attribute *targetRef = kernelDef.attr("target");
+    const SymbolEntry *kernel = program_.lookup(kernelDef.symbolName());
+    const Operation *record = targetRef && kernel && kernel->module ? kernel->module->lookupSymbol(targetRef->str()) : nullptr;
+    std::optional<int64_t> size = record ? ir::integerAttr(*record, "subgroup_size") : std::nullopt;
+    return size && *size > 0 && *size <= 1024 ? uint64_t(*size) : 32;
+  }
 
   // Ops whose effects or results depend on memory: they run only in their own phase, and their
   // results that later phases use are kept per work-item in the spill area.
@@ -190,10 +200,10 @@ public:
     std::unordered_map<const Operation *, unsigned> phase;
     unsigned phases = 0;
     for (const Operation &op : block) {
-      if (isBarrier(op) || isWorkgroupReduce(op)) ++phases;
+      if (isBarrier(op) || isGroupReduce(op)) ++phases;
       phase[&op] = phases;
       bool nested = false;
-      op.walk([&](const Operation &inner) { nested |= &inner != &op && (isBarrier(inner) || isWorkgroupReduce(inner)); });
+      op.walk([&](const Operation &inner) { nested |= &inner != &op && (isBarrier(inner) || isGroupReduce(inner)); });
       if (nested) {
         diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
             .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
@@ -206,15 +216,17 @@ public:
     std::unordered_map<const Operation *, unsigned> shared;
     Lowering::KernelPhases result;
     for (const Operation &op : block) {
-      if (isWorkgroupReduce(op)) {
-        // The operand's per-item slot and the shared slot of the combined value.
+      if (isGroupReduce(op)) {
+        // The operand's per-item slot and the shared slots of the combined values (one per
+        // subgroup of the largest workgroup).
         llvm::Type *type = valueType(*op.result(0)->type(), &op);
         if (!type) return std::nullopt;
         result.spillBytes = llvm::alignTo(result.spillBytes, 16);
         slots[op.operand(0)] = result.spillBytes;
         result.spillBytes += layout.getTypeAllocSize(type);
         shared[&op] = unsigned(result.sharedAllocations.size());
-        result.sharedAllocations.emplace_back(16, 16);
+        uint64_t groups = isWorkgroupReduce(op) ? 1 : llvm::divideCeil(1024, subgroupSize(def));
+        result.sharedAllocations.emplace_back(16 * groups, 16);
         continue;
       }
       if (op.name() == "buffer.alloca" && op.templateParam(0) && op.templateParam(0)->str() == "workgroup") {
@@ -266,17 +278,21 @@ public:
       result.phases.push_back(f);
     }
     for (const Operation &op : block)
-      if (isWorkgroupReduce(op)) {
-        llvm::Function *combine = workgroupCombine(def, op, slots.at(op.operand(0)), shared.at(&op), result.spillBytes);
+      if (isGroupReduce(op)) {
+        llvm::Function *combine = groupCombine(def, op, slots.at(op.operand(0)), shared.at(&op), result.spillBytes,
+                                               isWorkgroupReduce(op) ? 0 : subgroupSize(def));
         if (!combine) return std::nullopt;
         result.combines.push_back({phase[&op], combine});
       }
     return result;
   }
 
-  // Folds the operand of a workgroup reduction over every work-item, in linear id order.
-  llvm::Function *workgroupCombine(const Operation &def, const Operation &op, uint64_t slot, unsigned sharedIndex,
-                                   uint64_t spillBytes) {
+  // Folds the operand of a workgroup or subgroup reduction over the work-items, in linear id
+  // order: every `groupItems` consecutive items (0: all of them) into their own 16-byte shared slot.
+  llvm::Function *groupCombine(const Operation &def, const Operation &op, uint64_t slot, unsigned sharedIndex,
+                               uint64_t spillBytes, uint64_t groupItems) {
+    std::string_view kind = combiningKind(op);
+    llvm::Type *type = valueType(*op.result(0)->type(), &op);
     llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
     llvm::Type *i64Type = llvm::Type::getInt64Ty(context_);
     auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, i64Type, ptr}, false),
@@ -284,14 +300,9 @@ public:
                                      "loom.kernel." + std::string(def.symbolName()) + ".combine", module_);
     f->addFnAttr(llvm::Attribute::AlwaysInline);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", f));
-    llvm::Type *type = valueType(*op.result(0)->type(), &op);
-    const loom::Attribute *kindAttr = op.templateParam(0);
-    std::string_view kind = kindAttr ? kindAttr->str() : "";
-    auto itemValue = [&](llvm::IRBuilder<> &at, llvm::Value *item) {
-      llvm::Value *address = at.CreateGEP(at.getInt8Ty(), f->getArg(0), at.CreateAdd(at.CreateMul(item, at.getInt64(spillBytes)), at.getInt64(slot)));
-      return at.CreateAlignedLoad(type, address, llvm::Align(16));
-    };
-    llvm::Value *first = itemValue(b, b.getInt64(0));
+    llvm::Value *items = f->getArg(1);
+    llvm::Value *group = groupItems ? b.getInt64(groupItems) : items;
+    llvm::Value *slots = b.CreateAlignedLoad(ptr, b.CreateConstGEP1_64(ptr, f->getArg(2), sharedIndex), llvm::Align(8));
     llvm::BasicBlock *entry = b.GetInsertBlock();
     llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "header", f);
     llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "body", f);
@@ -299,25 +310,26 @@ public:
     b.CreateBr(header);
     b.SetInsertPoint(header);
     llvm::PHINode *item = b.CreatePHI(i64Type, 2);
-    llvm::PHINode *acc = b.CreatePHI(type, 2);
-    item->addIncoming(b.getInt64(1), entry);
-    acc->addIncoming(first, entry);
-    b.CreateCondBr(b.CreateICmpULT(item, f->getArg(1)), body, exit);
+    item->addIncoming(b.getInt64(0), entry);
+    b.CreateCondBr(b.CreateICmpULT(item, items), body, exit);
     b.SetInsertPoint(body);
-    llvm::Value *v = itemValue(b, item);
-    llvm::Value *next = combine(b, kind, acc, v);
-    if (!next) {
+    llvm::Value *value = b.CreateAlignedLoad(
+        type, b.CreateGEP(b.getInt8Ty(), f->getArg(0), b.CreateAdd(b.CreateMul(item, b.getInt64(spillBytes)), b.getInt64(slot))),
+        llvm::Align(16));
+    llvm::Value *target = b.CreateGEP(b.getInt8Ty(), slots, b.CreateMul(b.CreateUDiv(item, group), b.getInt64(16)));
+    llvm::Value *folded = combine(b, kind, b.CreateAlignedLoad(type, target, llvm::Align(16)), value);
+    if (!folded) {
       f->eraseFromParent();
       diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
           .arg("op", std::string(op.name())).arg("target", target_).arg("reason", "unknown combining kind '" + std::string(kind) + "'");
       return nullptr;
     }
-    item->addIncoming(b.CreateAdd(item, b.getInt64(1)), body);
-    acc->addIncoming(next, body);
+    // The group's first item starts its slot.
+    b.CreateAlignedStore(b.CreateSelect(b.CreateICmpEQ(b.CreateURem(item, group), b.getInt64(0)), value, folded), target,
+                         llvm::Align(16));
+    item->addIncoming(b.CreateAdd(item, b.getInt64(1)), b.GetInsertBlock());
     b.CreateBr(header);
     b.SetInsertPoint(exit);
-    llvm::Value *target = b.CreateAlignedLoad(ptr, b.CreateConstGEP1_64(ptr, f->getArg(2), sharedIndex), llvm::Align(8));
-    b.CreateAlignedStore(acc, target, llvm::Align(16));
     b.CreateRetVoid();
     return f;
   }
@@ -329,6 +341,7 @@ public:
     FunctionState state;
     state.function = &f;
     state.coordinates = &coordinates;
+    state.subgroupSize = subgroupSize(def);
     FunctionState *outer = fn_;
     fn_ = &state;
     llvm::IRBuilder<> builder(context_);
@@ -354,15 +367,21 @@ public:
         unsigned q = phase[&op];
         if (q > p) {
           // The next phase starts with a workgroup reduction: publish this item's operand.
-          if (isWorkgroupReduce(op) && q == p + 1)
+          if (isGroupReduce(op) && q == p + 1)
             b.CreateAlignedStore(get(op.operand(0)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slots.at(op.operand(0))), llvm::Align(16));
           break;
         }
         if (isBarrier(op)) continue;
         if (auto s = shared.find(&op); s != shared.end()) {
           llvm::Value *storage = b.CreateAlignedLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8));
-          // A workgroup reduction's value is the combined slot; an allocation is the storage.
-          set(op, 0, isWorkgroupReduce(op) ? b.CreateAlignedLoad(valueType(*op.result(0)->type(), &op), storage, llvm::Align(16)) : storage);
+          // A reduction's value is its group's combined slot; an allocation is the storage.
+          if (isGroupReduce(op)) {
+            llvm::Value *group = isWorkgroupReduce(op) ? i64(0) : b.CreateUDiv(linear, i64(int64_t(state.subgroupSize)));
+            storage = b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(group, i64(16)));
+            set(op, 0, b.CreateAlignedLoad(valueType(*op.result(0)->type(), &op), storage, llvm::Align(16)));
+          } else {
+            set(op, 0, storage);
+          }
           continue;
         }
         if (q < p && isEffectful(op)) {
@@ -411,6 +430,7 @@ private:
     std::unordered_map<const Value *, Lowered> values;
     std::unordered_map<const loom::Block *, llvm::BasicBlock *> blocks;
     std::unordered_map<const loom::Block *, std::vector<llvm::PHINode *>> blockArgs;
+    uint64_t subgroupSize = 32;  // a kernel's (its target record's subgroup_size)
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
@@ -418,6 +438,7 @@ private:
     FunctionState state;
     state.function = &f;
     state.coordinates = coordinates;
+    if (coordinates) state.subgroupSize = subgroupSize(def);
     FunctionState *outer = fn_;
     fn_ = &state;
     llvm::IRBuilder<> builder(context_);
@@ -1359,8 +1380,10 @@ private:
     const loom::Attribute *dimension = op.templateParam(0);
     unsigned dim = 0;
     if (dimension) dim = dimension->str() == "y" ? 1 : dimension->str() == "z" ? 2 : 0;
-    if (fn_->coordinates)
+    if (fn_->coordinates) {
       if (llvm::Value *v = fn_->coordinates->coordinate(b, *fn_->function, name, dim)) return set(op, 0, v);
+      if (llvm::Value *v = subgroupCoordinate(name)) return set(op, 0, v);
+    }
     unsupported(op, "this kernel operation is not supported by this target");
   }
 
@@ -1368,6 +1391,27 @@ private:
     const loom::Attribute *kind = op.templateParam(0);
     if (kind && kind->kind() == loom::AttrKind::Flags && !kind->elements().empty()) return kind->elements()[0]->str();
     return kind ? kind->str() : "";
+  }
+
+  // Subgroups where the target has none (the host): consecutive linear work-item ids in groups of
+  // the kernel's subgroup size.
+  llvm::Value *subgroupCoordinate(std::string_view kind) {
+    llvm::IRBuilder<> &b = *b_;
+    const KernelCoordinates &c = *fn_->coordinates;
+    llvm::Function &f = *fn_->function;
+    llvm::Value *size = i64(int64_t(fn_->subgroupSize));
+    if (kind == "subgroup.size") return size;
+    llvm::Value *sx = c.coordinate(b, f, "workgroup.size", 0), *sy = c.coordinate(b, f, "workgroup.size", 1);
+    llvm::Value *sz = c.coordinate(b, f, "workgroup.size", 2);
+    llvm::Value *x = c.coordinate(b, f, "workitem.id", 0), *y = c.coordinate(b, f, "workitem.id", 1);
+    llvm::Value *z = c.coordinate(b, f, "workitem.id", 2);
+    if (!sx || !sy || !sz || !x || !y || !z) return nullptr;
+    llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(z, sy), y), sx), x);
+    if (kind == "subgroup.lane.id") return b.CreateURem(linear, size);
+    if (kind == "subgroup.id") return b.CreateUDiv(linear, size);
+    if (kind == "subgroup.count")
+      return b.CreateUDiv(b.CreateAdd(b.CreateMul(b.CreateMul(sx, sy), sz), i64(int64_t(fn_->subgroupSize) - 1)), size);
+    return nullptr;
   }
 
   llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value) {
@@ -1451,7 +1495,8 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
     for (const loom::Block *block : kernelDef.region(1)->blocks())
       for (const loom::Operation &op : *block)
         op.walk([&](const loom::Operation &inner) {
-          found |= inner.name() == "kernel.barrier" || inner.name() == "kernel.workgroup.reduce";
+          found |= inner.name() == "kernel.barrier" || inner.name() == "kernel.workgroup.reduce" ||
+                   inner.name() == "kernel.subgroup.reduce";
         });
   return found;
 }

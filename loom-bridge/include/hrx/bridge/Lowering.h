@@ -63,14 +63,17 @@ public:
   // "loom.kernel.<sym>.item": runs one work-item of a kernel.def's body; parameters are the
   // coordinates' leading parameters followed by the launch arguments.
   llvm::Function *kernelItem(const loom::Operation &kernelDef, const KernelCoordinates &coordinates);
-  // A kernel whose body has top-level kernel.barrier (or kernel.workgroup.reduce) ops, split at them ("loop fission"): every
+  // A kernel whose body has top-level kernel.barrier (or kernel.workgroup.reduce,
+  // kernel.subgroup.reduce) ops, split at them ("loop fission"): every
   // work-item of the workgroup runs phases[p] before any runs phases[p + 1]. A phase function
   // takes the coordinates' leading parameters, then `ptr spill` (spillBytes per work-item, indexed
   // by the linear work-item id: values that cross a barrier), then `ptr shared` (one pointer per
   // workgroup allocation, sized by sharedAllocations), then the launch arguments.
-  // A top-level kernel.workgroup.reduce also ends a phase: `combine(ptr spill, i64 items,
-  // ptr shared)` folds every work-item's operand (in linear id order) into a shared slot, and runs
-  // between phases[beforePhase - 1] and phases[beforePhase].
+  // A top-level kernel.workgroup.reduce or kernel.subgroup.reduce also ends a phase:
+  // `combine(ptr spill, i64 items, ptr shared)` folds every work-item's operand (in linear id
+  // order) into a shared slot (one per subgroup of the kernel's subgroup size for a subgroup
+  // reduction), and runs between phases[beforePhase - 1] and phases[beforePhase]. Targets whose
+  // coordinates have no subgroups get them from the linear work-item id.
   struct WorkgroupCombine {
     unsigned beforePhase = 0;
     llvm::Function *combine = nullptr;
