@@ -146,12 +146,17 @@ private:
   }
 };
 
-// The kernel entry: buffers arrive as global pointers and enter the work-item body as flat ones.
+// The kernel entry: buffers (flat pointers) arrive as global pointers and enter the body as flat
+// ones; other parameters (scalars, vectors, byref records, LDS pointers) pass through unchanged,
+// with their attributes.
 llvm::Function &emitKernelEntry(llvm::Module &module, llvm::Function &item, const std::string &name) {
   llvm::LLVMContext &context = module.getContext();
+  auto isBuffer = [](const llvm::Argument &arg) {
+    return arg.getType()->isPointerTy() && arg.getType()->getPointerAddressSpace() == 0;
+  };
   std::vector<llvm::Type *> params;
   for (llvm::Argument &arg : item.args())
-    params.push_back(arg.getType()->isPointerTy() ? llvm::PointerType::get(context, kGlobalAddressSpace) : arg.getType());
+    params.push_back(isBuffer(arg) ? llvm::PointerType::get(context, kGlobalAddressSpace) : arg.getType());
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), params, false);
   llvm::Function *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, name, module);
   entry->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
@@ -160,7 +165,12 @@ llvm::Function &emitKernelEntry(llvm::Module &module, llvm::Function &item, cons
   std::vector<llvm::Value *> args;
   for (unsigned i = 0; i < item.arg_size(); ++i) {
     llvm::Value *arg = entry->getArg(i);
-    args.push_back(arg->getType()->isPointerTy() ? b.CreateAddrSpaceCast(arg, item.getArg(i)->getType()) : arg);
+    if (isBuffer(*item.getArg(i))) {
+      args.push_back(b.CreateAddrSpaceCast(arg, item.getArg(i)->getType()));
+    } else {
+      entry->addParamAttrs(i, llvm::AttrBuilder(context, item.getAttributes().getParamAttrs(i)));
+      args.push_back(arg);
+    }
   }
   b.CreateCall(&item, args);
   b.CreateRetVoid();

@@ -309,7 +309,8 @@ KernelContract cxxKernelContract(const cxx::Signature &sig, const llvm::Function
   }
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const cxx::ValueType &type = sig.params[i].type;
-    if (type.kind != cxx::ValueType::Kind::Pointer) continue;
+    // Buffers are generic or global pointers; a pointer into another address space (LDS) is not.
+    if (type.kind != cxx::ValueType::Kind::Pointer || type.addressSpace > 1) continue;
     BindingContract binding;
     binding.name = sig.params[i].name;
     const llvm::Argument *arg = function && i < function->arg_size() ? function->getArg(unsigned(i)) : nullptr;
