@@ -18,6 +18,12 @@ import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
+# Why an SPMD figure can miss its goal (from perf and the CPU-time columns; see docs/host-twin.md).
+SPMD_WHY = ("the CPU-time ratio is the work comparison. On a machine shared with other jobs (see the load "
+            "averages), a pool thread preempted while it runs a chunk of workgroups keeps the job waiting until it "
+            "gets a CPU again, which the single-threaded loop never does; rerun on an idle machine, or compare the "
+            "one-thread row. perf shows the work-item loops vectorized (SSE, 8 elements per iteration); the "
+            "per-workgroup cost (one indirect call, the dispatch copy, loop set-up) is what remains of the gap.")
 examples = os.path.join(root, "examples", "kernels")
 
 
@@ -62,9 +68,12 @@ class Report:
     def __init__(self):
         self.sections = []
         self.goals = []  # [goal, figure, "met"/"not met"]
+        self.misses = []  # what profiling found for each missed goal
 
-    def goal(self, text, figure, met):
+    def goal(self, text, figure, met, why_not=""):
         self.goals.append([text, figure, "met" if met else "**not met**"])
+        if not met and why_not:
+            self.misses.append(f"- **{text}**: {why_not}")
 
     def add(self, title, body):
         self.sections.append(f"## {title}\n\n{body}\n")
@@ -151,23 +160,25 @@ def runtime_section(report, bench, hrxcc, runs):
         with open(scale, "w") as f:
             f.write(compile_bench.elementwise_module(0, 1))
         rows = []
+        spmd_runs = max(runs, 21)  # a few ms per run: more runs steady the medians on a busy machine
         for count in (1 << 16, 1 << 20, 1 << 22):
             artifact = os.path.join(tmp, f"scale{count}.hsaco")
             run([hrxcc, "--offload-arch=gfx1151", f"--config=scale.count={count}", scale, "-o", artifact])
             r = json_lines(run([bench, "kernel", artifact, "--units", str(count), "--workload", str(count),
-                                "--runs", str(runs), "--baseline", "double-f32"]))[0]
+                                "--runs", str(spmd_runs), "--baseline", "double-f32"]))[0]
             rows.append([count, f"{r['units_per_s'] / 1e6:.1f}", f"{r['loop_units_per_s'] / 1e6:.1f}",
                          f"{r['kernel_over_loop_time']:.1f}x", ms(r["cpu_s"], 3), ms(r["loop_cpu_s"], 3), r["host_threads"]])
         report.add("Runtime: SPMD kernel on the host device against a plain loop",
                    "A gfx1151 elementwise kernel (y = x + x, f32, buffer-only arguments, workgroups of 128) run "
                    "as SPMD workgroups on the host reference device, against a plain C++ loop over the same "
-                   f"data, alternating, outputs compared; median of {runs}.\n\n" +
+                   f"data, alternating, outputs compared; median of {spmd_runs}.\n\n" +
                    table(["elements", "kernel M elem/s", "loop M elem/s", "kernel time / loop time",
                           "kernel CPU ms", "loop CPU ms", "host threads"], rows))
         report.goal("SPMD Loom elementwise kernel ≥ 0.85x the plain C++ loop (largest size; throughput ratio)",
-                    f"{1 / r['kernel_over_loop_time']:.2f}x", 1 / r["kernel_over_loop_time"] >= 0.85)
+                    f"{1 / r['kernel_over_loop_time']:.2f}x wall (CPU time: {r['loop_cpu_s'] / r['cpu_s']:.2f}x)",
+                    1 / r["kernel_over_loop_time"] >= 0.85, why_not=SPMD_WHY)
 
-        affine_section(report, bench, hrxcc, tmp, max(runs, 11))
+        affine_section(report, bench, hrxcc, tmp, spmd_runs)
         gemm_section(report, bench, hrxcc, tmp, runs)
         load_section(report, bench, hrxcc, tmp, runs)
 
@@ -177,12 +188,15 @@ def affine_section(report, bench, hrxcc, tmp, runs):
     elements = 16777216
     artifact = os.path.join(tmp, "affine.hsaco")
     run([hrxcc, "--offload-arch=gfx1151", os.path.join(examples, "affine.cpp"), "-o", artifact])
-    rows, goal = [], None
+    rows, goal, single = [], None, None
     for threads in ("", "1"):
         r = json_lines(run([bench, "kernel", artifact, "--units", str(elements), "--runs", str(runs),
                             "--baseline", "affine-i32"], env={"HRX_HOST_THREADS": threads} if threads else None))[0]
         ratio = 1 / r["kernel_over_loop_time"]
-        goal = goal if goal is not None else ratio
+        if goal is None:
+            goal, cpu_ratio = ratio, r["loop_cpu_s"] / r["cpu_s"]
+        else:
+            single = ratio
         rows.append([r["host_threads"], ms(r["median_s"], 2), ms(r["loop_median_s"], 2), ms(r["memcpy_median_s"], 2),
                      f"{ratio:.2f}x", f"{1 / r['kernel_over_memcpy_time']:.2f}x", f"{1 / r['loop_over_memcpy_time']:.2f}x",
                      ms(r["cpu_s"], 2), ms(r["loop_cpu_s"], 2)])
@@ -196,7 +210,8 @@ def affine_section(report, bench, hrxcc, tmp, runs):
                table(["host threads", "kernel ms", "loop ms", "memcpy ms", "kernel / loop throughput",
                       "kernel / memcpy throughput", "loop / memcpy throughput", "kernel CPU ms", "loop CPU ms"], rows))
     report.goal("affine i32 transform (C++ kernel, 16,777,216 elements) ≥ 0.85x the plain C++ loop (throughput ratio)",
-                f"{goal:.2f}x", goal >= 0.85)
+                f"{goal:.2f}x wall, default threads (CPU time: {cpu_ratio:.2f}x; one thread: {single:.2f}x wall)",
+                goal >= 0.85, why_not=SPMD_WHY)
 
 
 def gemm_section(report, bench, hrxcc, tmp, runs):
@@ -228,7 +243,11 @@ def gemm_section(report, bench, hrxcc, tmp, runs):
                "(loom-bridge/core/builtins/Numerics.c), which runs per element with data-dependent shifts.")
     worst = min(ratios)
     report.goal("batched BF16 GEMM ≥ 1.0x the plain C++ oracle loop (1,024 and 16,384 matrices)",
-                " / ".join(f"{x:.2f}x" for x in ratios), worst >= 1.0)
+                " / ".join(f"{x:.2f}x" for x in ratios), worst >= 1.0,
+                why_not="the pipeline computes what the NPU computes (bfp16ebs8 encode of both operands, block-floating-point "
+                        "MMA), the oracle a plain f32 product; see the GEMM section. The remaining cost is the encode "
+                        "builtin (loom-bridge/core/builtins/Numerics.c), called per 8-element block and not inlined; "
+                        "an encode specialised for whole 64-element operands would be the next step.")
 
 
 def load_section(report, bench, hrxcc, tmp, runs):
@@ -294,7 +313,12 @@ def main():
     ratio = re.search(r"ratio hrxcc / clang: ([0-9.]+)x", versus_clang)
     if ratio:
         report.goal("hrxcc ≤ 1.0x clang++-22 + ld.lld-22 (add_delta kernel)", f"{ratio.group(1)}x",
-                    float(ratio.group(1)) <= 1.0)
+                    float(ratio.group(1)) <= 1.0,
+                    why_not="perf of one hrxcc run on add_delta: a quarter of its CPU time is llvm::SHA256 hashing the "
+                            "7 MB hrxcc executable (/proc/self/exe) for the artifact's compiler digest "
+                            "(loom-bridge/core/ArtifactIdentity.cpp, compilerDigest()), and another fifth is the dynamic "
+                            "loader relocating the LLVM and Clang shared libraries. A build-time digest (e.g. the linker's "
+                            "build ID read from the running image) removes the first.")
     existing_section(report, "Loom parse + verify (bench/loom)", [binary("loom_parse_bench")])
     existing_section(report, "C/C++ import, TU to IR (bench/cxx)", [binary("cxx_import_bench"), "10"])
     load_end = load_average()
@@ -326,6 +350,8 @@ is shown next to them and is the steadier figure. Runtime figures are for the ho
 uses every hardware thread unless `HRX_HOST_THREADS` says otherwise (docs/host-twin.md).
 """
     goals = "## Goals\n\n" + table(["goal", "figure", "status"], report.goals) + "\n"
+    if report.misses:
+        goals += "\nWhat profiling found where a goal is missed:\n\n" + "\n".join(report.misses) + "\n"
     with open(args.output, "w") as f:
         f.write(header + "\n" + goals + "\n" + "\n".join(report.sections))
     print(f"wrote {args.output}", file=sys.stderr)
