@@ -459,11 +459,21 @@ public:
       names.push_back(kernel->symbol);
     }
     endPhase("lower");
-    // Subtargets are per function: every function carries the processor and its features.
+    // Subtargets are per function: every function carries the processor and its features. Only
+    // kernels are visible in the code object, so C/C++ device functions may be inlined.
     const std::string featureString = features(request.options.processorMode, *wave);
     for (llvm::Function &f : module) {
       if (f.isDeclaration()) continue;
+      if (f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL) {
+        f.setVisibility(llvm::GlobalValue::DefaultVisibility);
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+        f.setComdat(nullptr);
+      }
       f.addFnAttr("target-cpu", target.profile);
+      // One feature set and freestanding everywhere (Clang's functions differ from the lowered
+      // Loom ones in both, which would keep them from inlining).
+      f.removeFnAttr("target-features");
+      f.addFnAttr("no-builtins");
       if (!featureString.empty()) f.addFnAttr("target-features", featureString);
     }
     std::string verifyErrors;
