@@ -550,14 +550,21 @@ std::unique_ptr<Program> retargetCxx(const Program &program, const Target &targe
   request.targets = {target};
   request.options = options;
   if (!importCxxUnits(*twin, program.cxxSources, request, diags)) return nullptr;
-  // The new units' signatures replace the old ones, found by unit and source name.
+  // The new units' signatures replace the old ones, found by unit and source name; a definition
+  // the other target's preprocessing leaves out is reported once.
+  std::map<const cxx::Signature *, const cxx::Signature *> found;
   auto counterpart = [&](const cxx::Signature &old) -> const cxx::Signature * {
+    auto [it, inserted] = found.try_emplace(&old, nullptr);
+    if (!inserted) return it->second;
     for (size_t u = 0; u < program.cxxUnits.size(); ++u)
       for (const cxx::Signature &sig : program.cxxUnits[u].signatures)
         if (&sig == &old)
           for (const cxx::Signature &candidate : twin->cxxUnits[u].signatures)
-            if (candidate.name == old.name && candidate.isKernel == old.isKernel) return &candidate;
-    diags.report(diag::DiagId::LinkUndefinedSymbol, old.location).arg("name", old.name);
+            if (candidate.name == old.name && candidate.isKernel == old.isKernel) return it->second = &candidate;
+    diags.report(diag::DiagId::LinkUndefinedSymbol, old.location)
+        .arg("name", old.name)
+        .note(old.location, "defined when the unit is compiled for " + program.cxxTarget.name() +
+                                " but not for " + target.name() + " (its preprocessing leaves it out)");
     return nullptr;
   };
   unsigned errors = diags.errorCount();
