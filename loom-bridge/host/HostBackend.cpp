@@ -106,8 +106,43 @@ void emitStage(llvm::Module &module, llvm::Function &callee, const std::string &
 
 using WorkgroupSize = std::optional<std::array<uint32_t, 3>>;
 
+// The workgroup size a launch-config function returns when it does not depend on the workload
+// (constants inserted into its one returned [6 x i64]); the runtime dispatches with exactly that
+// size, so the work-item loops may use it as constant bounds.
+WorkgroupSize constantWorkgroupSize(const llvm::Function *config) {
+  if (!config || config->isDeclaration()) return std::nullopt;
+  const llvm::ReturnInst *ret = nullptr;
+  for (const llvm::BasicBlock &block : *config)
+    if (auto *r = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator())) {
+      if (ret) return std::nullopt;
+      ret = r;
+    }
+  if (!ret) return std::nullopt;
+  std::array<uint32_t, 3> size = {0, 0, 0};
+  auto take = [&](unsigned index, const llvm::Value *element) {
+    auto *constant = llvm::dyn_cast_or_null<llvm::ConstantInt>(element);
+    if (!constant || constant->isZero() || constant->getZExtValue() > UINT32_MAX) return false;
+    size[index - 3] = static_cast<uint32_t>(constant->getZExtValue());
+    return true;
+  };
+  const llvm::Value *value = ret->getReturnValue();
+  for (; auto *insert = llvm::dyn_cast<llvm::InsertValueInst>(value); value = insert->getAggregateOperand()) {
+    unsigned index = insert->getIndices()[0];
+    if (index < 3 || size[index - 3]) continue;  // a workgroup count, or overwritten by a later insert
+    if (!take(index, insert->getInsertedValueOperand())) return std::nullopt;
+  }
+  // Elements no insert sets come from the aggregate the chain starts with (all of them when the
+  // builder folded a constant result).
+  for (unsigned index = 3; index < 6; ++index)
+    if (!size[index - 3] && !take(index, llvm::isa<llvm::Constant>(value)
+                                             ? llvm::cast<llvm::Constant>(value)->getAggregateElement(index)
+                                             : nullptr))
+      return std::nullopt;
+  return size;
+}
+
 // "hrx.kernel.<sym>"(const hrx_host_dispatch *): every work-item of one workgroup, as loops. A
-// fixed workgroup size (the launch program returns no other) makes the loop bounds constants.
+// constant workgroup size (the launch program returns no other) makes the loop bounds constants.
 void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, const std::string &symbol,
                 const WorkgroupSize &fixedSize = std::nullopt) {
   llvm::LLVMContext &context = module.getContext();
@@ -350,8 +385,10 @@ void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowe
           .arg("message", "the C/C++ kernel '" + kernel->symbol + "' has no definition");
       continue;
     }
+    llvm::Function *config = lowering.kernelConfig(*kernel);
+    const WorkgroupSize size = constantWorkgroupSize(config);
     bool barrier = false;
-    llvm::Function *item = cxxWorkItem(module, *body, kernel->workgroupSize, reaching, barrier);
+    llvm::Function *item = cxxWorkItem(module, *body, size, reaching, barrier);
     if (!item) {
       diags.report(diag::DiagId::LinkHostKernelRecursion, kernel->location).arg("kernel", kernel->name);
       continue;
@@ -363,8 +400,8 @@ void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowe
           .arg("kernel", kernel->name);
       continue;
     }
-    emitKernel(module, *item, kernel->params.size(), kernel->symbol, kernel->workgroupSize);
-    if (llvm::Function *config = lowering.kernelConfig(*kernel)) emitLaunch(module, *config, kernel->symbol);
+    emitKernel(module, *item, kernel->params.size(), kernel->symbol, size);
+    if (config) emitLaunch(module, *config, kernel->symbol);
   }
   eraseUnusedQueryCallers(module, reaching);
 }
@@ -405,13 +442,13 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
       if (llvm::Function *f = lowering.function(*def); f && !f->isDeclaration()) emitStage(*module, *f, symbol);
     } else if (def->name() == "kernel.def") {
       size_t launchArgs = ir::signatureTypes(*def, 1).size();
+      llvm::Function *config = lowering.kernelConfig(*def);
       if (Lowering::hasBarriers(*def)) {
         if (std::optional<Lowering::KernelPhases> plan = lowering.kernelPhases(*def, coordinates))
           emitPhasedKernel(*module, *plan, launchArgs, symbol);
       } else if (llvm::Function *item = lowering.kernelItem(*def, coordinates); item && !item->isDeclaration()) {
-        emitKernel(*module, *item, launchArgs, symbol);
+        emitKernel(*module, *item, launchArgs, symbol, constantWorkgroupSize(config));
       }
-      llvm::Function *config = lowering.kernelConfig(*def);
       if (config && !config->isDeclaration()) emitLaunch(*module, *config, symbol);
     }
   }
