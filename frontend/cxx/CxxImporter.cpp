@@ -25,6 +25,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -152,9 +153,13 @@ void stripLoomAnnotations(llvm::Module &module) {
     replacement->takeName(annotations);
     annotations->eraseFromParent();
   }
-  for (llvm::GlobalVariable *global : strings)
-    if (global->getParent() && global->use_empty() && global->getSection() == "llvm.metadata")
-      global->eraseFromParent();
+  // The erased table's constants may still refer to the strings until they are collected.
+  std::sort(strings.begin(), strings.end());
+  strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+  for (llvm::GlobalVariable *global : strings) {
+    global->removeDeadConstantUsers();
+    if (global->use_empty() && global->getSection() == "llvm.metadata") global->eraseFromParent();
+  }
 }
 
 class IdentityHasher {
