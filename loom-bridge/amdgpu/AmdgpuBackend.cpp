@@ -218,11 +218,7 @@ std::string exportName(const loom::Operation &kernelDef) {
 // Wave size from the kernel's amdgpu.target record (subgroup_size), 32 by default.
 std::optional<unsigned> waveSize(const Program &program, const loom::Operation &kernelDef, const Target &target,
                                  diag::DiagnosticEngine &diags) {
-  // Target records are per module: look the reference up in the kernel's own module.
-  const loom::Attribute *targetRef = kernelDef.attr("target");
-  const SymbolEntry *kernel = program.lookup(kernelDef.symbolName());
-  const loom::Operation *record =
-      targetRef && kernel && kernel->module ? kernel->module->lookupSymbol(targetRef->str()) : nullptr;
+  const loom::Operation *record = Lowering::targetRecord(program, kernelDef);
   std::optional<int64_t> size = record ? ir::integerAttr(*record, "subgroup_size") : std::nullopt;
   if (!size) return 32;
   if (*size != 32 && *size != 64) {

@@ -172,9 +172,7 @@ public:
 
   // The subgroup size of a kernel: its target record's subgroup_size, 32 by default.
   uint64_t subgroupSize(const Operation &kernelDef) const {
-    const loom::Attribute *targetRef = kernelDef.attr("target");
-    const SymbolEntry *kernel = program_.lookup(kernelDef.symbolName());
-    const Operation *record = targetRef && kernel && kernel->module ? kernel->module->lookupSymbol(targetRef->str()) : nullptr;
+    const Operation *record = Lowering::targetRecord(program_, kernelDef);
     std::optional<int64_t> size = record ? ir::integerAttr(*record, "subgroup_size") : std::nullopt;
     return size && *size > 0 && *size <= 1024 ? uint64_t(*size) : 32;
   }
@@ -1499,6 +1497,11 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
                    inner.name() == "kernel.subgroup.reduce";
         });
   return found;
+}
+const loom::Operation *Lowering::targetRecord(const Program &program, const loom::Operation &kernelDef) {
+  const loom::Attribute *targetRef = kernelDef.attr("target");
+  const SymbolEntry *kernel = program.lookup(kernelDef.symbolName());
+  return targetRef && kernel && kernel->module ? kernel->module->lookupSymbol(targetRef->str()) : nullptr;
 }
 std::optional<Lowering::KernelPhases> Lowering::kernelPhases(const loom::Operation &kernelDef,
                                                              const KernelCoordinates &coordinates) {

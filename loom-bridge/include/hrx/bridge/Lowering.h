@@ -85,6 +85,9 @@ public:
     std::vector<std::pair<uint64_t, uint64_t>> sharedAllocations;  // bytes, alignment
   };
   static bool hasBarriers(const loom::Operation &kernelDef);
+  // The target record a kernel.def names (`target(@t)`, looked up in the kernel's own module: target
+  // records are per module), or null.
+  static const loom::Operation *targetRecord(const Program &program, const loom::Operation &kernelDef);
   std::optional<KernelPhases> kernelPhases(const loom::Operation &kernelDef, const KernelCoordinates &coordinates);
 
   // "loom.kernel.<sym>.config": evaluates the launch-config region for the workload arguments and
