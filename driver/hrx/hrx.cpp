@@ -71,8 +71,9 @@ hrx::StatusOr<hrx::format::Artifact> loadArtifact(const std::string &path) {
   return artifact;
 }
 
-// A report file, or the report embedded in an artifact (.hrx.report).
-hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path) {
+// A report file, or the report embedded in an artifact (.hrx.report); in a fat container, the
+// report of member `member`.
+hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path, std::optional<unsigned> member = {}) {
   std::string problem;
   auto bytes = readFile(path, problem);
   if (!bytes) return hrx::Status(hrx::StatusCode::NotFound, problem);
@@ -80,9 +81,26 @@ hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path) {
   if (binary) {
     auto artifact = hrx::format::readArtifact(*bytes);
     if (!artifact.isOk()) return hrx::Status(artifact.status().code(), path + ": " + artifact.status().message());
-    if (!artifact->report) return hrx::Status(hrx::StatusCode::NotFound, path + ": the artifact carries no compile report (compile with --report=summary|details)");
-    return *artifact->report;
+    const hrx::format::Artifact *target = &artifact.value();
+    if (target->kind == hrx::format::ArtifactKind::Fat) {
+      std::string targets;
+      for (size_t i = 0; i < target->members.size(); ++i)
+        targets += (i ? ", " : "") + std::to_string(i) + " " + target->members[i].target;
+      if (!member)
+        return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": a fat container carries one report per member (" +
+                                                                 targets + "): show one with hrx report show FILE --member=N, or extract it for report diff with "
+                                                                 "hrx inspect FILE --member=N --extract .hrx.report -o REPORT.json");
+      if (*member >= target->members.size())
+        return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": member " + std::to_string(*member) +
+                                                                 " does not exist (members: " + targets + ")");
+      target = &target->members[*member];
+    } else if (member) {
+      return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": --member applies to fat containers only");
+    }
+    if (!target->report) return hrx::Status(hrx::StatusCode::NotFound, path + ": the artifact carries no compile report (compile with --report=summary|details)");
+    return *target->report;
   }
+  if (member) return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": --member applies to fat containers only");
   auto report = hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
   if (!report.isOk()) return hrx::Status(report.status().code(), path + ": " + report.status().message());
   return report;
@@ -119,8 +137,8 @@ int inspect(const std::string &path, bool json, bool printPlans, const std::stri
   return 0;
 }
 
-int reportShow(const std::string &path, bool json) {
-  auto report = loadReport(path);
+int reportShow(const std::string &path, bool json, std::optional<unsigned> member) {
+  auto report = loadReport(path, member);
   if (!report.isOk()) return error(report.status().message());
   if (json)
     std::cout << hrx::format::showReport(report.value()).dump(2) << "\n";
@@ -177,6 +195,8 @@ int main(int argc, char **argv) {
   CLI::App *showCmd = reportCmd->add_subcommand("show", "Validate a report and print its resource summary");
   showCmd->add_option("file", path, "report JSON or artifact")->required();
   showCmd->add_flag("--json", json, "print {compiler, target, processor_mode, entries, wait_reasons}");
+  std::optional<unsigned> reportMember;
+  showCmd->add_option("--member", reportMember, "show the report of member N of a fat container");
   CLI::App *diffCmd = reportCmd->add_subcommand("diff", "Compare two reports with the same identity, row by function");
   diffCmd->add_option("before", beforePath, "report JSON or artifact")->required();
   diffCmd->add_option("after", afterPath, "report JSON or artifact")->required();
@@ -212,7 +232,7 @@ int main(int argc, char **argv) {
     }
     return inspect(path, json, printPlans, extract, output, member);
   }
-  if (*showCmd) return reportShow(path, json);
+  if (*showCmd) return reportShow(path, json, reportMember);
   if (*diffCmd) return reportDiff(beforePath, afterPath);
   if (*infoCmd) return info();
   if (*doctorCmd) return hrx::tool::doctor();

@@ -241,6 +241,10 @@ void Builder::sideOutputs() {
   if (const Arg *a = args_.last(OptionId::ReportOutput)) {
     inv_.reportOutput = a->value;
     if (inv_.report == ReportMode::None) inv_.report = ReportMode::Summary;
+    // Reports have one target (their identity); a fat artifact embeds one per member instead.
+    if (inv_.targets.size() > 1 && inv_.emit == EmitKind::Artifact && !inv_.syntaxOnly)
+      conflict(*a, *args_.lastOf({OptionId::Target, OptionId::OffloadArch}),
+               "a fat artifact embeds one compile report per member; read one with hrx report show FILE --member=N");
   }
   if (const Arg *a = args_.last(OptionId::ManifestOutput)) inv_.manifestOutput = a->value;
   if (const Arg *a = args_.last(OptionId::LaunchOutput)) inv_.launchOutput = a->value;
