@@ -3,6 +3,7 @@
 #include "ContractBuilder.h"
 
 #include "hrx/bridge/IrQueries.h"
+#include "hrx/bridge/Lowering.h"
 
 #include <llvm/Passes/PassBuilder.h>
 
@@ -298,14 +299,16 @@ void inferArgumentEffects(llvm::Module &module) {
 
 // A C/C++ kernel's contract from its signature and attributes: each pointer parameter is a
 // binding (const pointee → Read; otherwise what the body does: Write or ReadWrite); with a fixed
-// workgroup size and count every work-item owns one element, else the minimum is one element.
+// grid (loom::workgroup_count, and the workgroup size of the launch program) every work-item owns
+// one element, else the minimum is one element.
 KernelContract cxxKernelContract(const cxx::Signature &sig, const llvm::Function *function) {
   KernelContract contract;
   contract.symbol = sig.symbol;
   std::optional<uint64_t> items;
-  if (sig.workgroupSize && sig.workgroupCount) {
+  if (sig.workgroupCount) {
+    std::array<uint32_t, 3> size = Lowering::cxxWorkgroupSize(sig);
     items = 1;
-    for (unsigned d = 0; d < 3; ++d) *items *= uint64_t((*sig.workgroupSize)[d]) * (*sig.workgroupCount)[d];
+    for (unsigned d = 0; d < 3; ++d) *items *= uint64_t(size[d]) * (*sig.workgroupCount)[d];
   }
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const cxx::ValueType &type = sig.params[i].type;

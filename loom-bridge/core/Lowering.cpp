@@ -1513,6 +1513,10 @@ std::vector<unsigned> Lowering::cxxWorkloadBits(const cxx::Signature &kernel) {
   return kernel.workgroupCount ? std::vector<unsigned>{} : std::vector<unsigned>{64};
 }
 
+std::array<uint32_t, 3> Lowering::cxxWorkgroupSize(const cxx::Signature &kernel) {
+  return kernel.workgroupSize.value_or(std::array<uint32_t, 3>{kernel.maxWorkgroupSize.value_or(256), 1, 1});
+}
+
 llvm::Function *Lowering::kernelConfig(const cxx::Signature &kernel) {
   llvm::Module &module = impl_->module();
   std::string name = "loom.cxx." + kernel.symbol + ".config";
@@ -1524,7 +1528,7 @@ llvm::Function *Lowering::kernelConfig(const cxx::Signature &kernel) {
                                    llvm::GlobalValue::InternalLinkage, name, module);
   f->addFnAttr(llvm::Attribute::AlwaysInline);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", f));
-  std::array<uint32_t, 3> size = kernel.workgroupSize.value_or(std::array<uint32_t, 3>{kernel.maxWorkgroupSize.value_or(256), 1, 1});
+  std::array<uint32_t, 3> size = cxxWorkgroupSize(kernel);
   std::array<llvm::Value *, 3> groups;
   if (kernel.workgroupCount) {
     for (unsigned d = 0; d < 3; ++d) groups[d] = b.getInt64((*kernel.workgroupCount)[d]);

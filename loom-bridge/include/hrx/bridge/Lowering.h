@@ -8,6 +8,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -101,6 +102,7 @@ public:
   // is [[loom::workgroup_count]], else (ceil(items / size x), 1, 1).
   llvm::Function *kernelConfig(const cxx::Signature &kernel);
   static std::vector<unsigned> cxxWorkloadBits(const cxx::Signature &kernel);
+  static std::array<uint32_t, 3> cxxWorkgroupSize(const cxx::Signature &kernel);
 
   // The LLVM type a Loom value of `type` is passed as (null if it cannot cross a call).
   llvm::Type *parameterType(const loom::Type &type);
