@@ -384,6 +384,14 @@ bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
 
+// The contract as the code object needs it: every buffer argument is a binding (the manifest
+// counts them all), so an argument the kernel never uses is one too, asking only for a buffer.
+format::KernelContract codeObjectContract(KernelContract contract) {
+  for (BindingContract &b : contract.bindings)
+    if (!b.used) b = {b.name, true, 1, 1, Access::Read, "global", kUsageDeviceVisible, "unused"};
+  return contract.toFormat();
+}
+
 class AmdgpuBackend final : public TargetBackend {
 public:
   TargetKind kind() const override { return TargetKind::Amdgpu; }
@@ -535,9 +543,9 @@ public:
     format::ContractTable contracts;
     for (size_t i = 0; i < program.exports.size(); ++i)
       if (program.exports[i]->name() == "kernel.def")
-        contracts[exportName(*program.exports[i])] = program.contracts[i].toFormat();
+        contracts[exportName(*program.exports[i])] = codeObjectContract(program.contracts[i]);
     for (size_t i = 0; i < program.cxxKernels.size(); ++i)
-      contracts[program.cxxKernels[i]->symbol] = program.contracts[program.exports.size() + i].toFormat();
+      contracts[program.cxxKernels[i]->symbol] = codeObjectContract(program.contracts[program.exports.size() + i]);
 
     std::string manifest = manifestJson(*info, target, request.options.processorMode, names);
     std::string launch = launchJson(kernels, program.cxxKernels);
