@@ -19,11 +19,12 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 # Why an SPMD figure can miss its goal (from perf and the CPU-time columns; see docs/host-twin.md).
-SPMD_WHY = ("the CPU-time ratio is the work comparison. On a machine shared with other jobs (see the load "
-            "averages), a pool thread preempted while it runs a chunk of workgroups keeps the job waiting until it "
-            "gets a CPU again, which the single-threaded loop never does; rerun on an idle machine, or compare the "
-            "one-thread row. perf shows the work-item loops vectorized (SSE, 8 elements per iteration); the "
-            "per-workgroup cost (one indirect call, the dispatch copy, loop set-up) is what remains of the gap.")
+SPMD_WHY = ("the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting, not "
+            "work: each submission is handed to a runtime lane thread and its completion back to the waiting thread "
+            "(runtime/core/Scheduler.cpp), and on a machine shared with other jobs (see the load averages) each of "
+            "those wake-ups waits for the scheduler; the plain loop never sleeps. The gap stays with "
+            "HRX_HOST_THREADS=1 (no pool threads at all), so it is not the workgroup pool. perf shows the "
+            "work-item loops vectorized (SSE, 8 elements per iteration) with constant bounds.")
 examples = os.path.join(root, "examples", "kernels")
 
 
