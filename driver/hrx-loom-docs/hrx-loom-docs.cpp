@@ -183,6 +183,22 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
         "  %yf = vector.fragment<rhs> %x shape [%eight, %eight] : vector<64xbf16>\n"
         "  %acc = vector.fragment<init> %zeros shape [%eight, %eight] : vector<64xf32>\n"
         "  %r = vector.mma %xf, %yf, %acc : vector<64xbf16>, vector<64xbf16>, vector<64xf32>"}},
+      {"encoding.define",
+       {Context::Body, "",
+        "%r = encoding.define #encoding.operand<element_format=bfp16ebs8, payload_elements=64, "
+        "payload_packing=target_fragment, payload_registers=18, rounding=flush_subnormal> : encoding<schema>"}},
+      {"vector.encode", {Context::Body, "", "%fmt = encoding.define #encoding.operand<element_format=bfp16ebs8, payload_elements=64, "
+        "payload_packing=target_fragment, payload_registers=18, rounding=flush_subnormal> : encoding<schema>\n"
+        "  %one = scalar.constant 1.0 : bf16\n"
+        "  %x = vector.splat %one : vector<64xbf16>\n"
+        "  %r = vector.encode %x using %fmt : vector<64xbf16>, encoding<schema> -> vector<72xi8>"}},
+      {"vector.fragment.load", {Context::Body, "", "%c16 = index.constant 16 : index\n"
+        "  %av = buffer.view %data[%zero] : buffer -> view<16x16xf16>\n"
+        "  %r = vector.fragment.load<lhs> %av[%i0, %i0] shape [%c16, %c16] : view<16x16xf16> -> vector<16xf16>"}},
+      {"vector.fragment.store", {Context::Body, "", "%eight = index.constant 8 : index\n"
+        "  %zeros = vector.constant 0.0 : vector<64xf32>\n"
+        "  %cv = buffer.view %data[%zero] : buffer -> view<8x8xf32>\n"
+        "  vector.fragment.store<result> %zeros, %cv[0, 0] shape [%eight, %eight] : vector<64xf32>, view<8x8xf32>"}},
       {"scf.select", {Context::Body, "", "%r = scf.select %c, %f, %f : f32"}},
       {"scf.if", {Context::Body, "", "scf.if %c {\n    view.store %f, %src[%i0] : f32, view<4xf32>\n  }"}},
       {"scf.yield",
