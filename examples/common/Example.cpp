@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -200,8 +199,6 @@ StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const Kerne
   }
   auto kernel = runtime::loadOnHost(**entry, request.workload);
   if (!kernel) return Status(kernel.status().code(), where + kernel.status().message());
-  // The lowest free descriptor is the one the loader just closed (see LoadedKernel).
-  loaded->hostCodeName.takeLowest();
   auto adopted = session.runtime->adoptKernel(*kernel);
   if (!adopted) return adopted.status();
   loaded->kernel = *adopted;
@@ -225,14 +222,6 @@ StatusOr<SharedCopy> setUpSharedCopy(const CommandLine &command, const std::stri
     setup.buffers.push_back(std::move(*buffer));
   }
   return setup;
-}
-
-ReservedDescriptor::~ReservedDescriptor() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void ReservedDescriptor::takeLowest() {
-  if (fd_ < 0) fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
 Status firstError(std::initializer_list<Status> statuses) {

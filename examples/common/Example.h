@@ -60,27 +60,8 @@ struct KernelRequest {
   std::vector<uint64_t> workload;  // GPU entries: the launch program's workload values
 };
 
-// Keeps one file descriptor number taken for as long as it lives.
-class ReservedDescriptor {
-public:
-  ReservedDescriptor() = default;
-  ReservedDescriptor(const ReservedDescriptor &) = delete;
-  ReservedDescriptor &operator=(const ReservedDescriptor &) = delete;
-  ~ReservedDescriptor();
-  // Takes the lowest free descriptor number.
-  void takeLowest();
-
-private:
-  int fd_ = -1;
-};
-
 // The loaded kernel and the artifact bytes it came from (kept alive with it).
 struct LoadedKernel {
-  // Works around the host-code loader (runtime/core/HostCode.cpp): it dlopens each object as
-  // /proc/self/fd/N and closes N at once, so the next object gets the same name and the dynamic
-  // loader hands back the one already loaded. Holding N while this kernel lives keeps names
-  // distinct.
-  ReservedDescriptor hostCodeName;
   std::vector<uint8_t> bytes;
   format::Artifact artifact;
   std::vector<runtime::ArtifactEntry> entries;

@@ -338,9 +338,13 @@ StatusOr<std::shared_ptr<HostCode>> HostCode::load(std::span<const std::byte> el
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ::close(fd);  // the mapping keeps the contents alive
-  if (!handle) return Status(StatusCode::InvalidArgument, name + ": cannot load host code: " + dlerror());
-  std::shared_ptr<HostCode> code(new HostCode(handle, std::move(name), elf.size()));
+  if (!handle) {
+    ::close(fd);
+    return Status(StatusCode::InvalidArgument, name + ": cannot load host code: " + dlerror());
+  }
+  // The dynamic loader recognises an object by its path: the descriptor stays open while the
+  // object is loaded so no other host code gets the same /proc/self/fd name.
+  std::shared_ptr<HostCode> code(new HostCode(handle, fd, std::move(name), elf.size()));
   auto *abi = static_cast<const uint32_t *>(dlsym(handle, HRX_HOST_ABI_VERSION_SYMBOL));
   if (!abi)
     return Status(StatusCode::InvalidArgument, code->name_ + ": host code does not export " HRX_HOST_ABI_VERSION_SYMBOL);
@@ -351,7 +355,10 @@ StatusOr<std::shared_ptr<HostCode>> HostCode::load(std::span<const std::byte> el
   return code;
 }
 
-HostCode::~HostCode() { dlclose(handle_); }
+HostCode::~HostCode() {
+  dlclose(handle_);
+  ::close(fd_);
+}
 
 StatusOr<void *> HostCode::resolve(const char *prefix, std::string_view symbol) const {
   std::string full = prefix + std::string(symbol);

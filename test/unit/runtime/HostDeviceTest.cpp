@@ -63,6 +63,16 @@ hrx::format::ArrayPlan copyPlan(uint32_t records, uint32_t capacity = 2) {
 
 }  // namespace
 
+// The dynamic loader identifies objects by path: two live loads must be two objects, not the
+// first one handed back under a reused /proc/self/fd name.
+TEST(HostCode, EachLoadIsItsOwnObject) {
+  std::shared_ptr<HostCode> first = loadFixture(), second = loadFixture();
+  ASSERT_TRUE(first && second);
+  auto a = first->stage("copy64"), b = second->stage("copy64");
+  ASSERT_TRUE(a.isOk() && b.isOk());
+  EXPECT_NE(reinterpret_cast<void *>(*a), reinterpret_cast<void *>(*b));
+}
+
 TEST(HostCode, RejectsNonElfAndMissingSymbols) {
   std::vector<std::byte> junk(100, std::byte{1});
   auto bad = HostCode::load(junk, "junk.so");

@@ -41,9 +41,11 @@ public:
   StatusOr<hrx_host_launch_fn> launch(std::string_view symbol) const;
 
 private:
-  HostCode(void *handle, std::string name, size_t size) : handle_(handle), name_(std::move(name)), size_(size) {}
+  HostCode(void *handle, int fd, std::string name, size_t size)
+      : handle_(handle), fd_(fd), name_(std::move(name)), size_(size) {}
   StatusOr<void *> resolve(const char *prefix, std::string_view symbol) const;
   void *handle_;
+  int fd_;  // the memfd the object was loaded from, named /proc/self/fd/<fd>
   std::string name_;
   size_t size_;
 };
