@@ -11,6 +11,9 @@ else()
   add_link_options(-B/usr/lib/llvm-22/bin -fuse-ld=lld)
 endif()
 
+# Build IDs name the exact compiler code in artifact identities (loom-bridge/core/ArtifactIdentity.cpp).
+add_link_options(LINKER:--build-id=sha1)
+
 if(HRX_SANITIZE)
   add_compile_options(-fsanitize=${HRX_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${HRX_SANITIZE})

@@ -5,7 +5,7 @@
 namespace hrx::bridge {
 namespace {
 
-TEST(ArtifactIdentity, CompilerDigestIsTheSha256OfThisExecutable) {
+TEST(ArtifactIdentity, CompilerDigestIsOneSha256PerProcess) {
   const std::string &digest = compilerDigest();
   ASSERT_EQ(digest.size(), 64u);
   EXPECT_EQ(digest.find_first_not_of("0123456789abcdef"), std::string::npos);
