@@ -1,5 +1,6 @@
 #include "Values.h"
 
+#include <algorithm>
 #include <bit>
 #include <climits>
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <new>
 #include <optional>
 #include <sstream>
 
@@ -210,7 +212,9 @@ uint64_t Value::elementCount() const {
   return n;
 }
 
-StatusOr<Value> parseValue(const std::string &spec) {
+namespace {
+// parseValue without its out-of-memory guard.
+StatusOr<Value> parseValueOrThrow(const std::string &spec) {
   if (spec.starts_with('@')) {
     std::string path = spec.substr(1);
     auto file = readFile(path);
@@ -258,14 +262,26 @@ StatusOr<Value> parseValue(const std::string &spec) {
   for (std::string literal; literals >> literal;)
     if (Status s = appendLiteral(*value.type, literal, value.bytes, spec); !s) return s;
   uint64_t given = value.bytes.size() / size;
-  if (given == 1 && count > 1) {  // splat
-    std::vector<uint8_t> one = value.bytes;
-    for (uint64_t i = 1; i < count; ++i) value.bytes.insert(value.bytes.end(), one.begin(), one.end());
+  if (given == 1 && count > 1) {  // splat: one allocation, then copies of doubling length
+    value.bytes.resize(count * size);
+    for (uint64_t filled = size; filled < count * size; filled *= 2)
+      std::memcpy(value.bytes.data() + filled, value.bytes.data(), std::min(filled, count * size - filled));
   } else if (given != count) {
     return invalid(spec, "the shape has " + std::to_string(count) + " elements but " + std::to_string(given) +
                              " values were given");
   }
   return value;
+}
+
+}  // namespace
+
+StatusOr<Value> parseValue(const std::string &spec) {
+  try {
+    return parseValueOrThrow(spec);
+  } catch (const std::bad_alloc &) {
+    return Status(StatusCode::ResourceExhausted,
+                  "input '" + spec.substr(0, 64) + (spec.size() > 64 ? "...'" : "'") + ": not enough memory to hold it");
+  }
 }
 
 std::string formatValue(const Value &value, size_t limit) {
