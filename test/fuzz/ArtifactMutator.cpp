@@ -174,17 +174,20 @@ struct Loaded {
   format::Artifact artifact;
 };
 
+// A rejection must say why: an empty message counts as one, shown as such.
+std::string rejection(const Status &status) { return status.message().empty() ? "(empty error message)" : status.message(); }
+
 Loaded load(const Bytes &bytes) {
   Loaded result;
   auto artifact = format::readArtifact(bytes);
   if (!artifact.isOk()) {
-    result.error = artifact.status().message().empty() ? "(empty error message)" : artifact.status().message();
+    result.error = rejection(artifact.status());
     return result;
   }
   result.artifact = std::move(artifact.value());
   auto entries = runtime::listEntries(result.artifact);
   if (!entries.isOk()) {
-    result.error = entries.status().message().empty() ? "(empty error message)" : entries.status().message();
+    result.error = rejection(entries.status());
     return result;
   }
   result.entries = std::move(entries.value());
