@@ -22,7 +22,6 @@
 
 #include <array>
 #include <chrono>
-#include <future>
 #include <map>
 #include <thread>
 
@@ -397,10 +396,6 @@ public:
   TargetKind kind() const override { return TargetKind::Amdgpu; }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
-    // The identity hashes the compiler executable (a quarter of a small kernel's compile): it is
-    // computed beside the compile.
-    std::future<format::ArtifactIdentity> identity;
-    if (request.emit == EmitKind::Artifact) identity = std::async(std::launch::async, [&] { return artifactIdentity(request); });
     const Target &target = request.target;
     auto fail = [&](diag::DiagId id, const std::string &message) -> std::optional<BackendOutput> {
       diags.report(id, {}).arg("target", target.profile).arg("message", message);
@@ -409,11 +404,9 @@ public:
     // C/C++ units imported for another target (another member of a fat artifact) are imported
     // again for this one, and for the host twin.
     std::unique_ptr<Program> retargeted;
-    if (!request.program.cxxSources.empty() && request.program.cxxTarget.profile != target.profile) {
-      retargeted = retargetCxx(request.program, target, request.options, diags);
-      if (!retargeted) return std::nullopt;
-    }
-    const Program &program = retargeted ? *retargeted : request.program;
+    const Program *forTarget = programForTarget(request.program, target, request.options, retargeted, diags);
+    if (!forTarget) return std::nullopt;
+    const Program &program = *forTarget;
 
     std::vector<const loom::Operation *> kernels;
     for (const loom::Operation *def : program.exports)
@@ -549,11 +542,12 @@ public:
 
     std::string manifest = manifestJson(*info, target, request.options.processorMode, names);
     std::string launch = launchJson(kernels, program.cxxKernels);
+    format::ArtifactIdentity identity = artifactIdentity(request, *host);
     std::vector<format::SectionPayload> sections = {
         {std::string(format::kManifestSection), bytesOf(manifest), false},
         {std::string(format::kLaunchSection), bytesOf(launch), false},
         {".hrx.contract", bytesOf(format::writeContractTable(contracts)), false},
-        {".hrx.identity", bytesOf(format::writeIdentity(identity.get())), false},
+        {".hrx.identity", bytesOf(format::writeIdentity(identity)), false},
         {".hrx.host", std::move(*host), true},
     };
     if (!report.empty()) sections.push_back({".hrx.report", bytesOf(report), false});

@@ -94,7 +94,8 @@ std::string canonicalOptions(const CompilerOptions &options) {
          ";processor-mode=" + processorModeName(options.processorMode);
 }
 
-format::ArtifactIdentity artifactIdentity(const BackendRequest &request, std::string_view referenceOnlyReason) {
+format::ArtifactIdentity artifactIdentity(const BackendRequest &request, std::span<const uint8_t> hostCode,
+                                          std::string_view referenceOnlyReason) {
   CompilerIdentity compiler = compilerIdentity();
   format::ArtifactIdentity identity;
   identity.compilerName = compiler.name;
@@ -107,6 +108,7 @@ format::ArtifactIdentity artifactIdentity(const BackendRequest &request, std::st
   identity.reportMode = reportModeName(request.specialization.report);
   identity.processorMode = processorModeName(request.options.processorMode);
   identity.optionsDigest = sha256Hex(canonicalOptions(request.options));
+  identity.hostSha256 = sha256Hex(llvm::toStringRef(llvm::ArrayRef<uint8_t>(hostCode.data(), hostCode.size())));
   identity.referenceOnly = !referenceOnlyReason.empty();
   identity.referenceOnlyReason = std::string(referenceOnlyReason);
   return identity;

@@ -580,6 +580,15 @@ std::unique_ptr<Program> retargetCxx(const Program &program, const Target &targe
   return twin;
 }
 
+const Program *programForTarget(const Program &program, const Target &target, const CompilerOptions &options,
+                                std::unique_ptr<Program> &storage, diag::DiagnosticEngine &diags) {
+  if (program.cxxSources.empty() ||
+      (program.cxxTarget.kind == target.kind && program.cxxTarget.profile == target.profile))
+    return &program;
+  storage = retargetCxx(program, target, options, diags);
+  return storage.get();
+}
+
 std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
                                       const CompileRequest &request, diag::DiagnosticEngine &diags) {
   auto program = std::make_unique<Program>();

@@ -497,8 +497,11 @@ public:
 private:
   std::optional<std::vector<uint8_t>> emitBytes(const BackendRequest &request, diag::DiagnosticEngine &diags) {
     HostCodeOptions options{request.options.hostCpu, request.options.optLevel};
+    std::unique_ptr<Program> retargeted;
+    const Program *program = programForTarget(request.program, request.target, request.options, retargeted, diags);
+    if (!program) return std::nullopt;
     llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> module = lowerForHost(request.program, context, diags, /*forHostTarget=*/true);
+    std::unique_ptr<llvm::Module> module = lowerForHost(*program, context, diags, /*forHostTarget=*/true);
     if (!module) return std::nullopt;
     auto fail = [&](const std::string &message) -> std::optional<std::vector<uint8_t>> {
       diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "host").arg("message", message);

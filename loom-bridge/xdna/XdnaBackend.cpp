@@ -20,7 +20,11 @@ public:
   TargetKind kind() const override { return TargetKind::Xdna; }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
-    const Program &program = request.program;
+    // C/C++ workers imported for another member of a fat artifact are imported again for the NPU.
+    std::unique_ptr<Program> retargeted;
+    const Program *forTarget = programForTarget(request.program, request.target, request.options, retargeted, diags);
+    if (!forTarget) return std::nullopt;
+    const Program &program = *forTarget;
     unsigned columns = request.options.columns;
     if (!xdna::Npu5Model::isValidContextWidth(columns)) {
       diags.report(diag::DiagId::XdnaColumnsOutOfRange, {}).arg("columns", (long long)columns);
@@ -64,7 +68,7 @@ public:
       return std::nullopt;
     xdna::ImageSections sections;
     sections.hostCode = std::move(*host);
-    sections.identity = artifactIdentity(request, xdna::kReferenceOnlyReason);
+    sections.identity = artifactIdentity(request, sections.hostCode, xdna::kReferenceOnlyReason);
     if (request.specialization.report != ReportMode::None)
       sections.reportJson =
           xdna::buildReport(entries, compilerIdentity().name, reportModeName(request.specialization.report));

@@ -91,6 +91,11 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
 std::unique_ptr<Program> retargetCxx(const Program &program, const Target &target, const CompilerOptions &options,
                                      diag::DiagnosticEngine &diags);
 
+// `program` itself when its C/C++ units were imported for `target`; otherwise a retargeted copy
+// kept in `storage` (members of a fat artifact after the first). Null after reporting errors.
+const Program *programForTarget(const Program &program, const Target &target, const CompilerOptions &options,
+                                std::unique_ptr<Program> &storage, diag::DiagnosticEngine &diags);
+
 std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
                                       const CompileRequest &request, diag::DiagnosticEngine &diags);
 
