@@ -313,9 +313,9 @@ def main():
                                      str(max(args.runs, 11))])
     ratio = re.search(r"ratio hrxcc / clang: ([0-9.]+)x", versus_clang)
     if ratio:
-        report.goal("hrxcc ≤ 1.0x clang++-22 + ld.lld-22 (add_delta kernel)", f"{ratio.group(1)}x",
+        report.goal("hrxcc ≤ 1.0x clang++-22 + ld.lld-22 (C++ affine kernel)", f"{ratio.group(1)}x",
                     float(ratio.group(1)) <= 1.0,
-                    why_not="perf of one hrxcc run on add_delta (after the compiler digest moved to build IDs, "
+                    why_not="perf of one hrxcc run on a gfx1151 kernel (after the compiler digest moved to build IDs, "
                             "66ebf1e): about half of its CPU time is start-up (page faults mapping libLLVM and "
                             "libclang-cpp, the dynamic loader's relocations), which clang++-22, linked to the same "
                             "shared libraries, pays too, once for clang and once more for ld.lld. The rest is work "
