@@ -147,17 +147,20 @@ std::optional<std::string> npyField(const std::string &header, const std::string
   return header.substr(begin + 1, end - begin - 1);
 }
 
-// Byte size of a shape, or nullopt when it overflows or exceeds what a value may hold in memory.
-std::optional<uint64_t> shapeBytes(const std::vector<uint64_t> &shape, size_t elementBytes) {
-  constexpr uint64_t kMaxValueBytes = uint64_t(1) << 34;  // 16 GiB
+// Byte size of a shape, or nullopt when it overflows or exceeds `maxBytes`.
+std::optional<uint64_t> shapeBytes(const std::vector<uint64_t> &shape, size_t elementBytes, uint64_t maxBytes) {
   uint64_t bytes = elementBytes;
   for (uint64_t d : shape)
     if (__builtin_mul_overflow(bytes, d, &bytes)) return std::nullopt;
-  if (bytes > kMaxValueBytes) return std::nullopt;
+  if (bytes > maxBytes) return std::nullopt;
   return bytes;
 }
 
-StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &file) {
+std::string tooLarge(uint64_t maxBytes) {
+  return "the shape is too large (more than " + std::to_string(maxBytes) + " bytes)";
+}
+
+StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &file, uint64_t maxBytes) {
   auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, path + ": not a valid .npy file: " + what); };
   if (file.size() < 10 || std::memcmp(file.data(), "\x93NUMPY", 6) != 0) return bad("missing the \\x93NUMPY magic");
   uint8_t major = file[6];
@@ -192,7 +195,7 @@ StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &fi
     value.shape.push_back(std::strtoull(dim.c_str() + first, nullptr, 10));
   }
   if (fortran->starts_with("True") && value.shape.size() > 1) return bad("Fortran-order arrays are not supported");
-  if (!shapeBytes(value.shape, elementSize(*value.type))) return bad("the shape is too large (over 16 GiB)");
+  if (!shapeBytes(value.shape, elementSize(*value.type), maxBytes)) return bad(tooLarge(maxBytes));
   value.bytes.assign(file.begin() + headerStart + headerLength, file.end());
   if (value.bytes.size() != value.elementCount() * elementSize(*value.type))
     return bad("the data holds " + std::to_string(value.bytes.size()) + " bytes, the shape needs " +
@@ -214,12 +217,12 @@ uint64_t Value::elementCount() const {
 
 namespace {
 // parseValue without its out-of-memory guard.
-StatusOr<Value> parseValueOrThrow(const std::string &spec) {
+StatusOr<Value> parseValueOrThrow(const std::string &spec, uint64_t maxBytes) {
   if (spec.starts_with('@')) {
     std::string path = spec.substr(1);
     auto file = readFile(path);
     if (!file) return file.status();
-    if (path.ends_with(".npy")) return parseNpy(path, *file);
+    if (path.ends_with(".npy")) return parseNpy(path, *file, maxBytes);
     Value raw;
     raw.shape = {file->size()};
     raw.bytes = std::move(*file);
@@ -244,7 +247,7 @@ StatusOr<Value> parseValueOrThrow(const std::string &spec) {
     if (dim.empty() || *end || n == ULLONG_MAX) return invalid(spec, "bad dimension '" + dim + "'");
     value.shape.push_back(n);
   }
-  if (!shapeBytes(value.shape, elementSize(*value.type))) return invalid(spec, "the shape is too large (over 16 GiB)");
+  if (!shapeBytes(value.shape, elementSize(*value.type), maxBytes)) return invalid(spec, tooLarge(maxBytes));
   uint64_t count = value.elementCount();
   size_t size = elementSize(*value.type);
   if (rhs.starts_with('@')) {
@@ -275,9 +278,9 @@ StatusOr<Value> parseValueOrThrow(const std::string &spec) {
 
 }  // namespace
 
-StatusOr<Value> parseValue(const std::string &spec) {
+StatusOr<Value> parseValue(const std::string &spec, uint64_t maxBytes) {
   try {
-    return parseValueOrThrow(spec);
+    return parseValueOrThrow(spec, maxBytes);
   } catch (const std::bad_alloc &) {
     return Status(StatusCode::ResourceExhausted,
                   "input '" + spec.substr(0, 64) + (spec.size() > 64 ? "...'" : "'") + ": not enough memory to hold it");

@@ -21,9 +21,12 @@ struct Value {
   uint64_t elementCount() const;
 };
 
+inline constexpr uint64_t kMaxValueBytes = uint64_t(1) << 34;  // 16 GiB
+
 // "[DIMSx]TYPE=v v ...", "[DIMSx]TYPE=@raw.bin", "@file.npy" or "@raw.bin". A single literal
-// value is splatted over the shape. Brackets and commas in literals are ignored.
-StatusOr<Value> parseValue(const std::string &spec);
+// value is splatted over the shape. Brackets and commas in literals are ignored. A value whose
+// shape needs more than `maxBytes` is refused before anything is allocated.
+StatusOr<Value> parseValue(const std::string &spec, uint64_t maxBytes = kMaxValueBytes);
 
 // "4xi32=1 2 3 4" (at most `limit` elements, then "...").
 std::string formatValue(const Value &value, size_t limit = 1024);

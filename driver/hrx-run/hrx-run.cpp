@@ -21,6 +21,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <unistd.h>
 
 using namespace hrx;
 using namespace hrx::runtime;
@@ -155,17 +156,24 @@ StatusOr<Device> selectDevice(Runtime &rt, const std::string &requested, Engine 
   return device;
 }
 
+// The largest input hrx-run reads: what fits in this machine's memory, at most 16 GiB.
+uint64_t maxInputBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0) return run::kMaxValueBytes;
+  return std::min(run::kMaxValueBytes, uint64_t(pages) * uint64_t(pageSize));
+}
+
 StatusOr<std::vector<run::Value>> bindingValues(const Options &o) {
   std::vector<run::Value> values;
   if (!o.bindings.empty() && !o.inputs.empty())
     return Status(StatusCode::InvalidArgument, "use either --binding files or --input values, not both");
   for (const std::string &file : o.bindings) {
-    auto v = run::parseValue("@" + file);
+    auto v = run::parseValue("@" + file, maxInputBytes());
     if (!v) return v.status();
     values.push_back(std::move(*v));
   }
   for (const std::string &spec : o.inputs) {
-    auto v = run::parseValue(spec);
+    auto v = run::parseValue(spec, maxInputBytes());
     if (!v) return v.status();
     values.push_back(std::move(*v));
   }
@@ -367,7 +375,7 @@ int runMain(const Options &o) {
   int code = kExitOk;
   for (size_t k = 0; k < o.expected.size(); ++k) {
     if (o.expected[k] == "(ignored)") continue;
-    auto expected = run::parseValue(o.expected[k]);
+    auto expected = run::parseValue(o.expected[k], maxInputBytes());
     if (!expected) return fail(expected.status().message());
     size_t b = writable[k];
     if (auto diff = run::compareValues(*expected, results[b], o.tolerance)) {

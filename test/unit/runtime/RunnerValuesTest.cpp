@@ -36,6 +36,10 @@ TEST(RunnerValues, Errors) {
   EXPECT_EQ(parseValue("nonsense").status().message(),
             "invalid value 'nonsense': expected [DIMSx]TYPE=VALUES, @file.npy or @file.bin");
   EXPECT_FALSE(parseValue("@/nonexistent/x.npy").isOk());
+  // The size limit refuses a shape before anything is allocated.
+  EXPECT_EQ(parseValue("1000xi32=0", 3999).status().message(),
+            "invalid value '1000xi32=0': the shape is too large (more than 3999 bytes)");
+  EXPECT_TRUE(parseValue("1000xi32=0", 4000).isOk());
 }
 
 TEST(RunnerValues, NpyRoundTripAndRejections) {
