@@ -1,5 +1,8 @@
 #include "hrx/format/Artifact.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "hrx/format/Fat.h"
 
 #include <set>
@@ -45,6 +48,37 @@ Status readCommonSections(Artifact &artifact) {
 
 // .hrx.manifest and .hrx.launch come together and describe the same exports; every contract
 // binds exactly the manifest's buffer arguments.
+// The ELF header fields an AMDHSA code object must carry (code object v5, or v6 for generic
+// processors), and only .hrx.* sections this reader knows: a renamed one would otherwise load
+// as if absent.
+Status checkAmdgpuCodeObject(const Elf64File &elf, std::string_view processor) {
+  constexpr uint8_t kOsAbiAmdgpuHsa = 64, kAbiVersionV5 = 3, kAbiVersionV6 = 4;
+  constexpr uint32_t kMachMask = 0xFF, kFeatureMask = 0xF00, kGenericVersionShift = 24;
+  auto bad = [](const std::string &what) { return Status(StatusCode::InvalidArgument, "ELF64: " + what); };
+  if (elf.type != kElfTypeShared) return bad("e_type is " + std::to_string(elf.type) + ", expected 3 (ET_DYN)");
+  if (elf.osAbi != kOsAbiAmdgpuHsa)
+    return bad("e_ident[EI_OSABI] is " + std::to_string(elf.osAbi) + ", expected 64 (ELFOSABI_AMDGPU_HSA)");
+  // Generic processors exist from code object v6 on; specific ones may be v5 or v6.
+  bool generic = processor.ends_with("-generic");
+  if (elf.abiVersion != kAbiVersionV6 && (generic || elf.abiVersion != kAbiVersionV5))
+    return bad("e_ident[EI_ABIVERSION] is " + std::to_string(elf.abiVersion) + ", expected " +
+               (generic ? "4 (code object v6, for a generic processor)" : "3 or 4 (code object v5 or v6)"));
+  uint32_t genericVersion = elf.flags >> kGenericVersionShift;
+  uint32_t reserved = elf.flags & ~(kMachMask | kFeatureMask | (0xFFu << kGenericVersionShift));
+  if (reserved != 0 || (genericVersion != 0) != generic)
+    return bad("e_flags 0x" + [&] {
+      char hex[9];
+      std::snprintf(hex, sizeof hex, "%08x", elf.flags);
+      return std::string(hex);
+    }() + " has reserved bits set or a generic version that does not match " + std::string(processor));
+  static constexpr std::string_view known[] = {kManifestSection, kLaunchSection, xdna::kContractSection,
+                                               xdna::kIdentitySection, xdna::kHostSection, xdna::kReportSection};
+  for (const SectionPayload &section : elf.hrxSections)
+    if (std::find(std::begin(known), std::end(known), section.name) == std::end(known))
+      return bad("section '" + section.name + "' is not an hrx section (the .hrx. prefix is reserved for them)");
+  return Status::ok();
+}
+
 Status readAmdgpuSections(Artifact &artifact) {
   const auto *manifestBytes = artifact.section(kManifestSection);
   const auto *launchBytes = artifact.section(kLaunchSection);
@@ -54,8 +88,20 @@ Status readAmdgpuSections(Artifact &artifact) {
                                                    ": section is missing (" +
                                                    std::string(manifestBytes ? kManifestSection : kLaunchSection) +
                                                    " is present; the two come together)");
+  // hrxcc writes these beside the manifest; one renamed away would otherwise read as absent.
+  for (std::string_view required : {xdna::kContractSection, xdna::kIdentitySection, xdna::kHostSection})
+    if (!artifact.section(required))
+      return Status(StatusCode::InvalidArgument, std::string(required) + ": section is missing (an AMDGPU artifact with " +
+                                                     std::string(kManifestSection) + " carries it)");
   auto manifest = readAmdgpuManifest(text(*manifestBytes));
   if (!manifest.isOk()) return manifest.status();
+  constexpr unsigned kAbiVersionOffset = 2;  // EI_ABIVERSION 3 is code object v5, 4 is v6
+  if (manifest->codeObjectVersion != artifact.amdgpu->abiVersion + kAbiVersionOffset)
+    return Status(StatusCode::InvalidArgument, ".hrx.manifest: code_object_version is " +
+                                                   std::to_string(manifest->codeObjectVersion) +
+                                                   ", but the ELF header's EI_ABIVERSION " +
+                                                   std::to_string(artifact.amdgpu->abiVersion) + " means v" +
+                                                   std::to_string(artifact.amdgpu->abiVersion + kAbiVersionOffset));
   auto launches = readAmdgpuLaunches(text(*launchBytes));
   if (!launches.isOk()) return launches.status();
   if (Status s = checkManifestAgainstLaunches(*manifest, *launches); !s.isOk()) return s;
@@ -163,6 +209,7 @@ StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
     artifact.target = std::string(amdgpuProcessorName(elf->flags));
     if (artifact.target.empty())
       return Status(StatusCode::InvalidArgument, "ELF64: e_flags processor " + std::to_string(elf->flags & 0xFF) + " is not a supported AMDGPU target");
+    if (Status header = checkAmdgpuCodeObject(*elf, artifact.target); !header.isOk()) return header;
     artifact.amdgpu = std::move(elf.value());
     Status common = readCommonSections(artifact);
     if (!common.isOk()) return common;

@@ -121,7 +121,16 @@ TEST(AmdgpuManifest, RejectsMalformedLaunchTables) {
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
 
-StatusOr<Artifact> artifactWith(std::vector<SectionPayload> sections) {
+// An HSACO with `sections` plus the identity and host code hrxcc writes beside a manifest.
+StatusOr<Artifact> artifactWith(std::vector<SectionPayload> sections, bool withIdentityAndHost = true) {
+  if (withIdentityAndHost) {
+    ArtifactIdentity identity = samples::xdnaIdentity();
+    identity.target = "gfx1151";
+    identity.referenceOnly = false;
+    identity.referenceOnlyReason.clear();
+    sections.push_back({".hrx.identity", bytesOf(writeIdentity(identity)), false});
+    sections.push_back({".hrx.host", samples::hostObject(), false});
+  }
   auto elf = appendElf64Sections(samples::elf64Object(kMachineAmdgpu, 0x4a, 16), sections);
   if (!elf.isOk()) return elf.status();
   return readArtifact(*elf);
@@ -147,6 +156,41 @@ TEST(AmdgpuManifest, ArtifactsAgreeWithTheirContracts) {
                 .status()
                 .message(),
             ".hrx.contract: contract for 'add_delta' has 0 binding(s), .hrx.manifest says binding_count 1");
+  // A manifest comes with the identity and host code: renamed away they would read as absent.
+  EXPECT_EQ(artifactWith({{".hrx.manifest", bytesOf(manifest()), false},
+                          {".hrx.launch", bytesOf(launches()), false},
+                          {".hrx.contract", bytesOf(oneBinding), false}},
+                         /*withIdentityAndHost=*/false)
+                .status()
+                .message(),
+            ".hrx.identity: section is missing (an AMDGPU artifact with .hrx.manifest carries it)");
+  // The manifest's code object version must be the ELF header's (EI_ABIVERSION 3 is v5).
+  std::string v6 = manifest();
+  v6.replace(v6.find("\"code_object_version\":5"), 23, "\"code_object_version\":6");
+  EXPECT_EQ(artifactWith({{".hrx.manifest", bytesOf(v6), false},
+                          {".hrx.launch", bytesOf(launches()), false},
+                          {".hrx.contract", bytesOf(oneBinding), false}})
+                .status()
+                .message(),
+            ".hrx.manifest: code_object_version is 6, but the ELF header's EI_ABIVERSION 3 means v5");
+}
+
+TEST(AmdgpuManifest, CodeObjectHeaderIsChecked) {
+  std::vector<uint8_t> object = samples::elf64Object(kMachineAmdgpu, 0x4a, 16);
+  auto withByte = [&](size_t at, uint8_t value) {
+    std::vector<uint8_t> b = object;
+    b[at] = value;
+    auto artifact = readArtifact(b);
+    return artifact.isOk() ? std::string("loaded") : artifact.status().message();
+  };
+  EXPECT_EQ(withByte(0, 0x7F), "loaded");
+  EXPECT_EQ(withByte(7, 0), "ELF64: e_ident[EI_OSABI] is 0, expected 64 (ELFOSABI_AMDGPU_HSA)");
+  EXPECT_EQ(withByte(8, 2), "ELF64: e_ident[EI_ABIVERSION] is 2, expected 3 or 4 (code object v5 or v6)");
+  EXPECT_EQ(withByte(16, 2), "ELF64: e_type is 2, expected 3 (ET_DYN)");
+  EXPECT_EQ(withByte(51, 0x80), "ELF64: e_flags 0x8000004a has reserved bits set or a generic version that does not "
+                                "match gfx1151");
+  EXPECT_EQ(withByte(49, 0x10), "ELF64: e_flags 0x0000104a has reserved bits set or a generic version that does not "
+                                "match gfx1151");
 }
 
 }  // namespace

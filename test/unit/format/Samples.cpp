@@ -162,7 +162,7 @@ std::vector<uint8_t> elf64Object(uint16_t machine, uint32_t eflags, size_t textB
   auto put = [&](size_t at, uint64_t v, unsigned width) {
     for (unsigned i = 0; i < width; ++i) b[at + i] = uint8_t(v >> (8 * i));
   };
-  const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, uint8_t(machine == 224 ? 64 : 0), uint8_t(machine == 224 ? 4 : 0)};
+  const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, uint8_t(machine == 224 ? 64 : 0), uint8_t(machine == 224 ? 3 : 0)};  // AMDHSA, code object v5
   std::copy(std::begin(ident), std::end(ident), b.begin());
   put(16, 3, 2);  // ET_DYN
   put(18, machine, 2);
