@@ -29,11 +29,35 @@ mode_t defaultFileMode() {
   return 0666 & ~mask;
 }
 
+// An existing destination that is neither a regular file nor a directory: a device, a FIFO, a
+// socket. Renaming over it or unlinking it would destroy it (as root, /dev/null itself).
+bool isSpecialFile(const std::string &path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+bool writeInPlace(const std::string &path, std::span<const uint8_t> bytes, std::string &error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  bool ok = writeAll(fd, bytes);
+  int savedErrno = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    savedErrno = errno;
+  }
+  if (!ok) error = std::strerror(savedErrno);
+  return ok;
+}
+
 }  // namespace
 
 OutputSet::~OutputSet() {
   if (!done_)
-    for (const Staged &s : staged_) ::unlink(s.tempPath.c_str());
+    for (const Staged &s : staged_)
+      if (!s.tempPath.empty()) ::unlink(s.tempPath.c_str());
 }
 
 void OutputSet::expect(const std::string &path) {
@@ -47,6 +71,10 @@ bool OutputSet::stage(const std::string &path, std::span<const uint8_t> bytes, s
     return true;
   }
   expect(path);
+  if (isSpecialFile(path)) {
+    staged_.push_back({path, "", {bytes.begin(), bytes.end()}});
+    return true;
+  }
   std::filesystem::path dest(path);
   std::filesystem::path dir = dest.parent_path();
   std::string tempPath = (dir / ("." + dest.filename().string() + ".tmp-XXXXXX")).string();
@@ -66,15 +94,16 @@ bool OutputSet::stage(const std::string &path, std::span<const uint8_t> bytes, s
     error = std::strerror(savedErrno);
     return false;
   }
-  staged_.push_back({path, std::move(tempPath)});
+  staged_.push_back({path, std::move(tempPath), {}});
   return true;
 }
 
 bool OutputSet::commit(std::string &failedPath, std::string &error) {
   for (const Staged &s : staged_) {
-    if (std::rename(s.tempPath.c_str(), s.path.c_str()) != 0) {
+    bool ok = s.tempPath.empty() ? writeInPlace(s.path, s.bytes, error) : std::rename(s.tempPath.c_str(), s.path.c_str()) == 0;
+    if (!ok) {
       failedPath = s.path;
-      error = std::strerror(errno);
+      if (!s.tempPath.empty()) error = std::strerror(errno);
       discard();
       return false;
     }
@@ -88,8 +117,10 @@ bool OutputSet::commit(std::string &failedPath, std::string &error) {
 }
 
 void OutputSet::discard() {
-  for (const Staged &s : staged_) ::unlink(s.tempPath.c_str());
-  for (const std::string &path : expected_) ::unlink(path.c_str());
+  for (const Staged &s : staged_)
+    if (!s.tempPath.empty()) ::unlink(s.tempPath.c_str());
+  for (const std::string &path : expected_)
+    if (!isSpecialFile(path)) ::unlink(path.c_str());
   staged_.clear();
   done_ = true;
 }

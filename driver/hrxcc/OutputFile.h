@@ -1,7 +1,8 @@
 // Atomic outputs: every file of a compilation is first written to a temporary file in its
 // destination directory, and all are renamed into place only when everything succeeded. On
 // failure the temporaries are deleted and stale destinations are removed, so that nothing a build
-// system could take for up to date is left behind.
+// system could take for up to date is left behind. A destination that exists and is not a
+// regular file (/dev/null, a FIFO) is written in place at commit and never removed.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,8 @@ public:
 private:
   struct Staged {
     std::string path;
-    std::string tempPath;
+    std::string tempPath;        // empty: written in place at commit
+    std::vector<uint8_t> bytes;  // the bytes for an in-place destination
   };
   std::vector<std::string> expected_;
   std::vector<Staged> staged_;
