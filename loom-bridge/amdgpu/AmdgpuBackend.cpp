@@ -495,12 +495,8 @@ public:
     }
 
     // The code object (optimize, generate, link: LLVM only, no diagnostics) is built on a second
-    // thread while this one builds the host twin; failures are reported after both finish.
-    std::unique_ptr<Program> hostProgram;
-    if (!program.cxxSources.empty()) {
-      hostProgram = retargetCxx(program, Target::host(), request.options, diags);
-      if (!hostProgram) return std::nullopt;
-    }
+    // thread while this one imports C/C++ for the host and builds the host twin; failures are
+    // reported after both finish.
     std::expected<std::vector<uint8_t>, std::pair<diag::DiagId, std::string>> hsaco;
     std::thread codeObject([&] {
       optimizeModule(module, **machine, request.options.optLevel);
@@ -519,9 +515,18 @@ public:
       endPhase("link");
       hsaco = std::move(*linked);
     });
-    std::optional<std::vector<uint8_t>> host =
-        buildHostCode(hostProgram ? *hostProgram : program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+    std::unique_ptr<Program> hostProgram;
+    bool hostImported = true;
+    if (!program.cxxSources.empty()) {
+      hostProgram = retargetCxx(program, Target::host(), request.options, diags);
+      hostImported = hostProgram != nullptr;
+    }
+    std::optional<std::vector<uint8_t>> host;
+    if (hostImported)
+      host = buildHostCode(hostProgram ? *hostProgram : program,
+                           HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
     codeObject.join();
+    if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);
     if (!host) return std::nullopt;
     auto info = amdgpu::readCodeObjectInfo(*hsaco);
