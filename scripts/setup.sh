@@ -10,6 +10,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libzstd-dev libgtest-dev libgmock-dev
   # Build tools.
   cmake ninja-build python3 pkg-config
+  # Test tools: hermetic-trace.test watches hrxcc's file accesses with strace.
+  strace
 )
 missing=()
 for p in "${packages[@]}"; do
