@@ -20,16 +20,6 @@ LLD_HAS_DRIVER(elf)
 namespace hrx::bridge {
 namespace {
 
-void initializeTargets() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeAllTargetInfos();
-    llvm::InitializeAllTargets();
-    llvm::InitializeAllTargetMCs();
-    llvm::InitializeAllAsmPrinters();
-  });
-}
-
 llvm::CodeGenOptLevel codegenLevel(unsigned optLevel) {
   switch (optLevel) {
   case 0: return llvm::CodeGenOptLevel::None;
@@ -48,6 +38,16 @@ struct TempDir {
 };
 
 }  // namespace
+
+void initializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+}
 
 std::expected<std::unique_ptr<llvm::TargetMachine>, std::string>
 createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features,

@@ -1,6 +1,7 @@
 #include "hrx/Compiler.h"
 
 #include "hrx/Version.h"
+#include "hrx/bridge/Codegen.h"
 #include "hrx/bridge/Program.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
@@ -135,6 +136,7 @@ std::vector<uint8_t> buildFat(const bridge::Program &program, const CompileReque
 }  // namespace
 
 CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticEngine &diags) const {
+  bridge::initializeTargets();  // before any import: compileAll runs requests on several threads
   CompileResult result;
   const unsigned errorsBefore = diags.errorCount();
   auto failed = [&] { return diags.errorCount() != errorsBefore; };

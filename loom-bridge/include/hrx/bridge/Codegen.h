@@ -13,6 +13,11 @@
 
 namespace hrx::bridge {
 
+// Registers every LLVM target once per process. Call it before any thread may use the target
+// registry: the C/C++ importer (Clang's backend) looks targets up too, and registering while
+// another thread looks up is a data race.
+void initializeTargets();
+
 // A target machine for `triple`; the error text names an unknown triple or CPU.
 std::expected<std::unique_ptr<llvm::TargetMachine>, std::string>
 createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features,
