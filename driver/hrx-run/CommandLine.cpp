@@ -57,6 +57,17 @@ std::string quotedList(const std::vector<std::string> &values) {
 
 }  // namespace
 
+Arguments withIreeEmptyValues(int argc, char **argv) {
+  Arguments out;
+  for (int i = 0; i < argc; ++i) {
+    std::string_view argument = argv[i];
+    if (i > 0 && (argument == "--entry=" || argument == "--function=")) continue;
+    out.strings.emplace_back(argument == "--output=" ? std::string("--output=") + kSkipOutput : std::string(argument));
+  }
+  for (std::string &s : out.strings) out.argv.push_back(s.data());
+  return out;
+}
+
 std::string explainParseError(const CLI::App &app, const CLI::ParseError &error, int argc, char **argv) {
   std::string message = error.what();
   const CLI::Option *option = optionNamed(app, message);
@@ -75,13 +86,15 @@ std::string explainParseError(const CLI::App &app, const CLI::ParseError &error,
     return flag + " expects " + expectation(*option) + ", but was given " +
            (given.empty() ? std::string("something else") : quotedList(given));
   if (error.get_name() == "ValidationError") {
-    // Our validators say "expected ..., got '...'"; CLI::Range says "Value 9 not in range [1 - 8]".
+    // Our validators say "expected ..., got '...'"; CLI::Range says "Value 9 not in range 1 to 8".
     size_t colon = message.find(": ");
     std::string why = colon == std::string::npos ? message : message.substr(colon + 2);
-    if (why.starts_with("Value ") && why.find("not in range [") != std::string::npos) {
-      size_t open = why.find('['), dash = why.find(" - ", open), close = why.find(']', open);
-      return flag + " expects a value in " + why.substr(open + 1, dash - open - 1) + ".." +
-             why.substr(dash + 3, close - dash - 3) + ", but was given " + quotedList(given);
+    if (size_t range = why.find(" not in range "); why.starts_with("Value ") && range != std::string::npos) {
+      std::string bounds = why.substr(range + 14);
+      if (size_t to = bounds.find(" to "); to != std::string::npos) bounds.replace(to, 4, "..");
+      std::erase(bounds, '[');
+      std::erase(bounds, ']');
+      return flag + " expects an integer in " + bounds + ", but was given " + quotedList(given);
     }
     // hrx-run's own validators already say "expected ..., got '...'".
     return flag + ": " + why;

@@ -464,18 +464,22 @@ int main(int argc, char **argv) {
   app.add_option("--benchmark_repetitions", o.benchmarkRepetitions, "Same as --repeat=N --benchmark")
       ->check(positive(false));
   app.add_option("--output_max_element_count", o.outputMaxElements,
-                 "Print at most N elements of each result, then ... (default 1024)");
+                 "Print at most N elements of each result, then ... (default 1024)")
+      ->check(positive(true));
   app.add_flag("--print_statistics", o.printStatistics, "Print the runtime's statistics on stderr after the run");
   app.add_option("--trace", o.trace, "Write a Chrome/Perfetto trace of the regions to FILE");
   app.add_option("--timeout", o.timeoutSeconds, "Seconds to wait for each submission (default 60)")
       ->check(positive(false));
   app.allow_extras();
+  run::Arguments arguments = run::withIreeEmptyValues(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(arguments.argc(), arguments.argv.data());
   } catch (const CLI::ParseError &e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     return fail(run::explainParseError(app, e, argc, argv));
   }
+  for (std::string &output : o.outputs)
+    if (output == run::kSkipOutput) output.clear();
   if (o.benchmarkRepetitions) {
     o.repeat = *o.benchmarkRepetitions;
     o.benchmark = true;
