@@ -184,7 +184,7 @@ std::string describeRuntime() {
   }
   if (!verified.empty()) return verified + " (verified bundle" + (corrupt.empty() ? ")" : "; " + corrupt + ")");
   if (!corrupt.empty()) return "none verified (" + corrupt + "; run `hrx prepare`)";
-  return "none (HRX_RUNTIME_DIR is unset; no native bundle installed under " + hrx::tool::cacheRoot() + "/runtime)";
+  return "none (HRX_RUNTIME_DIR is unset; no native bundle installed)";
 }
 
 int info() {
