@@ -8,9 +8,12 @@ namespace hrx::format {
 namespace {
 
 // Layout in pixels.
-constexpr int kTileWidth = 210, kTileHeight = 150, kGap = 18, kMargin = 24, kRowLabelWidth = 96;
-constexpr int kTitleHeight = 46, kColumnLabelHeight = 20, kBindingStrip = 74, kLegendHeight = 40;
-constexpr int kPanelGap = 28;
+// A tile is a text area (worker, resources) on the left and a lane area on the right where the
+// channels run, each in its own lane; horizontal runs use the free band at kLaneBandY.
+constexpr int kTileWidth = 250, kTileHeight = 160, kGap = 18, kMargin = 24, kRowLabelWidth = 96;
+constexpr int kTextWidth = 172, kLaneWidth = 7, kLanes = 9, kLaneBandY = 80;
+constexpr int kTitleHeight = 46, kColumnLabelHeight = 20, kBusHeight = 26, kBindingHeight = 38;
+constexpr int kLegendHeight = 40, kPanelGap = 28;
 
 // What one tile offers (npu5-hardware §2.2; the same bounds validateArrayPlan enforces).
 struct TileSupply {
@@ -97,7 +100,8 @@ public:
     return std::max(2 * kMargin + kRowLabelWidth + int(plan.columns) * (kTileWidth + kGap), 560);
   }
   static int height() {
-    return kTitleHeight + kColumnLabelHeight + int(npu5::kRows) * (kTileHeight + kGap) + kBindingStrip + kLegendHeight;
+    return kTitleHeight + kColumnLabelHeight + int(npu5::kRows) * (kTileHeight + kGap) + kBusHeight + kBindingHeight +
+           kLegendHeight;
   }
 
   void write() {
@@ -129,8 +133,15 @@ private:
   int tileTop(uint32_t row) const {
     return top_ + kTitleHeight + kColumnLabelHeight + int(npu5::kRows - 1 - row) * (kTileHeight + kGap);
   }
-  Point tileCenter(TileCoord t) const { return {tileLeft(t.column) + kTileWidth / 2, tileTop(t.row) + kTileHeight / 2}; }
-  int bindingTop() const { return tileTop(0) + kTileHeight + kGap; }
+  // Where channel `channel` crosses a tile: its own lane, in the band between the worker box and
+  // the resource lines.
+  Point lanePoint(TileCoord t, size_t channel) const {
+    int lane = int(channel % kLanes);
+    return {tileLeft(t.column) + kTextWidth + 6 + lane * kLaneWidth,
+            tileTop(t.row) + kLaneBandY + (lane - kLanes / 2) * 2};
+  }
+  int busY(size_t channel) const { return tileTop(0) + kTileHeight + 6 + int(channel % kLanes) * 2; }
+  int bindingTop() const { return tileTop(0) + kTileHeight + kBusHeight; }
   Point bindingAnchor(uint32_t binding) const {
     return {kMargin + kRowLabelWidth + int(binding) * 150 + 65, bindingTop()};
   }
@@ -167,7 +178,7 @@ private:
       line += 14;
     }
     resourceLine(left, line, "locks", u.locks, supply.locks, std::to_string(u.locks) + "/" + std::to_string(supply.locks));
-    resourceLine(left + 100, line, "BDs", u.bds, supply.bds, std::to_string(u.bds) + "/" + std::to_string(supply.bds));
+    resourceLine(left + 86, line, "BDs", u.bds, supply.bds, std::to_string(u.bds) + "/" + std::to_string(supply.bds));
     line += 14;
     uint32_t dma = std::max(u.streamToMemory, u.memoryToStream);
     resourceLine(left, line, "DMA", dma, supply.dmaPerDirection,
@@ -192,24 +203,29 @@ private:
     const PlanWorker &w = plan_.workers[i];
     int x = tileLeft(w.tile.column) + 8, y = tileTop(w.tile.row) + 20;
     out_ << "<g class=\"worker\" data-worker=\"" << i << "\" data-entry=\"" << escape(w.entry) << "\"><rect x=\"" << x
-         << "\" y=\"" << y << "\" width=\"" << kTileWidth - 16 << "\" height=\"44\" rx=\"4\"/><text class=\"entry\" x=\""
-         << x + 6 << "\" y=\"" << y + 17 << "\">@" << escape(w.entry) << "</text><text class=\"sub " << levelClass(levelOf(w.codeBytes, npu5::kProgramMemoryBytes))
-         << "\" x=\"" << x + 6 << "\" y=\"" << y + 34 << "\">worker " << i << ", group " << w.group << " lane " << w.lane
-         << ", " << w.iterations << " iter, code " << bytesText(w.codeBytes) << "</text></g>\n";
+         << "\" y=\"" << y << "\" width=\"" << kTextWidth - 10 << "\" height=\"40\" rx=\"4\"/><text class=\"entry\" x=\""
+         << x + 6 << "\" y=\"" << y + 16 << "\">@" << escape(w.entry) << "</text><text class=\"sub "
+         << levelClass(levelOf(w.codeBytes, npu5::kProgramMemoryBytes)) << "\" x=\"" << x + 6 << "\" y=\"" << y + 32
+         << "\">w" << i << " g" << w.group << ".l" << w.lane << ", " << w.iterations << " iter, code "
+         << bytesText(w.codeBytes) << "</text></g>\n";
   }
 
-  // Where a channel end sits: its worker's tile, or its binding (through the shim DMA).
+  // Where a channel end sits, in path order for a sender: its worker's tile, or its binding and
+  // the bus under the shim row up to the shim DMA's lane.
   std::vector<Point> endPoints(size_t channel, const ChannelEnd &end, bool sender) const {
-    if (end.worker) return {tileCenter(plan_.workers[end.worker->worker].tile)};
+    if (end.worker) return {lanePoint(plan_.workers[end.worker->worker].tile, channel)};
     std::vector<Point> points;
     if (end.binding) {
       Point anchor = bindingAnchor(end.binding->binding);
-      points.push_back(anchor);
+      int x = anchor.x - 40 + int(channel % kLanes) * 10;
+      points.push_back({x, anchor.y});
+      points.push_back({x, busY(channel)});
       DmaDirection direction = sender ? DmaDirection::MemoryToStream : DmaDirection::StreamToMemory;
       for (const PlanDma &d : plan_.dmas)
         if (d.channel == channel && d.direction == direction && d.tile.kind() == TileKind::Shim) {
-          Point shim = tileCenter(d.tile);
-          points.push_back({shim.x, anchor.y});
+          Point shim = lanePoint(d.tile, channel);
+          points.push_back({shim.x, busY(channel)});
+          points.push_back(shim);
           break;
         }
     }
@@ -218,13 +234,11 @@ private:
 
   void writeChannel(size_t i) {
     const PlanChannel &c = plan_.channels[i];
-    // Offset each channel a little so parallel paths through one tile stay apart.
-    int offset = (int(i % 9) - 4) * 7;
     std::vector<Point> points = endPoints(i, c.sender, true);
     if (c.transport == Transport::ExternalDma)
       for (const PlanRoute &r : plan_.routes)
         if (r.channel == i) {
-          Point p = tileCenter(r.tile);
+          Point p = lanePoint(r.tile, i);
           if (points.empty() || !(points.back() == p)) points.push_back(p);
         }
     std::vector<Point> receiver = endPoints(i, c.receiver, false);
@@ -241,17 +255,23 @@ private:
          << "\"><title>channel " << i << ": " << escape(sender) << " to " << escape(receiverName) << ", "
          << c.recordBytes << "-byte records, " << c.capacity << " slot(s)</title><path class=\""
          << (neighbor ? "route neighbor" : "route") << "\" d=\"";
-    for (size_t k = 0; k < points.size(); ++k)
-      out_ << (k ? " L " : "M ") << points[k].x + offset << " " << points[k].y + (k == 0 || k + 1 == points.size() ? 0 : offset);
+    // Right-angled runs between lane points: vertical first, then horizontal in the lane band.
+    std::vector<Point> path{points.front()};
+    for (size_t k = 1; k < points.size(); ++k) {
+      Point from = path.back(), to = points[k];
+      if (from.x != to.x && from.y != to.y) path.push_back({from.x, to.y});
+      path.push_back(to);
+    }
+    for (size_t k = 0; k < path.size(); ++k) out_ << (k ? " L " : "M ") << path[k].x << " " << path[k].y;
     out_ << "\" marker-end=\"url(#arrow)\"/>";
-    // The label sits on the middle segment.
-    size_t mid = (points.size() - 1) / 2;
-    int lx = (points[mid].x + points[mid + 1].x) / 2 + offset + 4, ly = (points[mid].y + points[mid + 1].y) / 2 + offset;
+    // The label sits beside the arrow's last run, so it names the channel where it arrives.
+    Point end = path.back(), before = path[path.size() - 2];
+    int lx = (end.x + before.x) / 2 + 3, ly = (end.y + before.y) / 2 - 3 + int(i % 3) * 10;
     out_ << "<text class=\"label\" x=\"" << lx << "\" y=\"" << ly << "\">c" << i << " " << c.recordBytes << " B</text></g>\n";
   }
 
   void writeLegend() {
-    int y = bindingTop() + kBindingStrip - 8;
+    int y = bindingTop() + kBindingHeight + 24;
     out_ << "<text class=\"legend\" x=\"" << kMargin << "\" y=\"" << y << "\">resources used / supply: "
          << "<tspan class=\"ok\">below 75%</tspan>, <tspan class=\"near\">75% or more</tspan>, "
          << "<tspan class=\"full\">at the limit</tspan>; arrows run sender to receiver; dashed: neighbor memory</text>\n";
