@@ -47,8 +47,8 @@ def parse_help(text):
             header = line.rstrip()
             if header.startswith("OVERVIEW:"):
                 description.append(header[len("OVERVIEW:"):].strip())
-            elif header.startswith("USAGE:"):
-                continue
+            elif header.startswith(("USAGE:", "Usage:")):
+                continue  # names the executable's build path; the SYNOPSIS says it instead
             elif header.endswith(":"):
                 section = header[:-1]
                 if section != "Subcommands":
@@ -111,7 +111,8 @@ def render(tool, version, tree):
                            else "[\\fIOPTIONS\\fR] [\\fIINPUTS\\fR]"),
         ".SH DESCRIPTION",
     ]
-    lines.extend(roff(d) for d in description)
+    for d in description:
+        lines += [roff(d), ".PP"]
     lines.append(".SH OPTIONS")
     render_sections(lines, sections)
     if subcommands:
