@@ -101,7 +101,8 @@ std::string explainParseError(const CLI::App &app, const CLI::ParseError &error,
   }
   if (option->get_expected_max() == 0)
     return flag + " is a switch and takes no value, but was given " + quotedList(given);
-  return flag + ": " + message;
+  size_t colon = message.find(": ");
+  return flag + ": " + (colon == std::string::npos ? message : message.substr(colon + 2));
 }
 
 }  // namespace hrx::run
