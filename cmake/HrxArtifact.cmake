@@ -2,16 +2,18 @@
 #   SOURCES <a.loom> [<b.cpp> ...]
 #   TARGET xdna|gfx1151|gfx11-generic|host
 #   [CONFIG key=value ...] [COLUMNS n] [REPORT summary|details]
-#   [HEADERS virtual/path=file ...] [OUTPUT file])
+#   [HEADERS virtual/path=file ...] [OUTPUT file] [EXCLUDE_FROM_ALL])
 #
 # Compiles the sources with the in-tree hrxcc at build time into one artifact. The command
 # writes a depfile (-MD -MF), so edits to the sources or to the files behind HEADERS rebuild the
-# artifact. Creates the custom target <name>; its ARTIFACT property and the variable
+# artifact. Creates the custom target <name>, part of `all` (a plain `ninja` builds it) unless
+# EXCLUDE_FROM_ALL is given, as add_executable does. Executables may depend on it
+# (add_dependencies); its ARTIFACT property ($<TARGET_PROPERTY:<name>,ARTIFACT>) and the variable
 # <name>_ARTIFACT (in the caller's scope) hold the artifact's absolute path. OUTPUT defaults
 # to <name>.<ext> in CMAKE_RUNTIME_OUTPUT_DIRECTORY (else the current binary dir), where ext
 # is xdna, hsaco or so.
 function(hrx_add_artifact name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TARGET;COLUMNS;REPORT;OUTPUT" "SOURCES;CONFIG;HEADERS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "EXCLUDE_FROM_ALL" "TARGET;COLUMNS;REPORT;OUTPUT" "SOURCES;CONFIG;HEADERS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hrx_add_artifact(${name}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -78,7 +80,11 @@ function(hrx_add_artifact name)
     DEPFILE "${depfile}"
     COMMENT "hrxcc ${ARG_TARGET}: ${name}"
     VERBATIM COMMAND_EXPAND_LISTS)
-  add_custom_target(${name} DEPENDS "${output}")
+  if(ARG_EXCLUDE_FROM_ALL)
+    add_custom_target(${name} DEPENDS "${output}")
+  else()
+    add_custom_target(${name} ALL DEPENDS "${output}")
+  endif()
   set_property(TARGET ${name} PROPERTY ARTIFACT "${output}")
   set(${name}_ARTIFACT "${output}" PARENT_SCOPE)
 endfunction()

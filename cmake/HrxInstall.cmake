@@ -62,3 +62,21 @@ install(FILES ${completion_files} DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-com
 if(TARGET check-deps)
   add_dependencies(check-deps hrx-completions)  # test/lit/install uses them
 endif()
+
+# Man pages (man hrxcc, man hrx-run, man hrx), generated from each tool's --help option table.
+set(HRX_MAN_DIR "${PROJECT_BINARY_DIR}/share/man/man1")
+set(man_pages)
+foreach(tool IN LISTS HRX_TOOLS)
+  set(page "${HRX_MAN_DIR}/${tool}.1")
+  add_custom_command(OUTPUT "${page}"
+    COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/scripts/man/gen_man.py"
+            ${tool} $<TARGET_FILE:${tool}> "${PROJECT_VERSION}" "${page}"
+    DEPENDS ${tool} "${PROJECT_SOURCE_DIR}/scripts/man/gen_man.py"
+    COMMENT "man page: ${tool}" VERBATIM)
+  list(APPEND man_pages "${page}")
+endforeach()
+add_custom_target(hrx-man-pages ALL DEPENDS ${man_pages})
+install(FILES ${man_pages} DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+if(TARGET check-deps)
+  add_dependencies(check-deps hrx-man-pages)  # test/lit/install/man.test reads them
+endif()

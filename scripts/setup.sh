@@ -12,6 +12,8 @@ packages=(
   cmake ninja-build python3 pkg-config
   # Test tools: hermetic-trace.test watches hrxcc's file accesses with strace.
   strace
+  # test/lit/xdna/plan-svg-chromium.test renders hrx's array-plan SVG headless (skipped without it).
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

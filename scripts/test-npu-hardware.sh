@@ -3,8 +3,9 @@
 # gfx1151 iGPU). Elsewhere it prints what it found and exits 77 (skipped). Reads sysfs through
 # $HRX_SYSFS_ROOT (default /sys), like the runtime's admission.
 #
-# On qualified hardware it runs every example on the native devices (no --device=host), so a
-# failure there is a real hardware failure. Today hrxcc's .xdna images are reference-only (no
+# On qualified hardware it runs every example on the native devices (--device=npu, which never
+# falls back to the host reference device as the default --device=auto does), so a failure
+# there is a real hardware failure. Today hrxcc's .xdna images are reference-only (no
 # AIE2P core code generator) and the runtime does not drive libamdf, so the NPU checks fail with
 # that explanation (docs/runtime.md); this script reports it rather than hiding it.
 set -uo pipefail
@@ -55,8 +56,8 @@ check() {
     status=1
   fi
 }
-check "$bin/shared_roundtrip"
-check "$bin/shared_bench"
-check "$bin/gemm_pipeline"
-check "$bin/gpu_npu_parallel"
+check "$bin/shared_roundtrip" --device=npu
+check "$bin/shared_bench" --device=npu
+check "$bin/gemm_pipeline" --device=npu
+check "$bin/gpu_npu_parallel" --device=npu
 exit $status

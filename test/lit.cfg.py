@@ -29,3 +29,7 @@ if config.hrx_sanitize:
     config.available_features.add("sanitizer")
 if os.path.isdir(config.hrx_shared_dir):
     config.available_features.add("shared-reference")
+# Headless Chromium renders the array-plan SVG (test/lit/xdna/plan-svg-chromium.test).
+import shutil
+if shutil.which("chromium"):
+    config.available_features.add("chromium")

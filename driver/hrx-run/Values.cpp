@@ -299,13 +299,35 @@ std::string formatValue(const Value &value, size_t limit) {
   os << elementTypeName(*value.type) << "=";
   size_t size = elementSize(*value.type);
   uint64_t n = value.bytes.size() / size;
-  for (uint64_t i = 0; i < n && i < limit; ++i) os << (i ? " " : "") << elementText(*value.type, &value.bytes[i * size]);
+  // IREE's nesting: every dimension but the outermost is bracketed, "2x3xf32=[1 2 3][4 5 6]".
+  std::vector<uint64_t> spans;  // elements per bracket, outer to inner
+  for (size_t d = value.shape.size(); d-- > 1;) {
+    uint64_t span = d + 1 < value.shape.size() ? spans.front() : 1;
+    spans.insert(spans.begin(), span * value.shape[d]);
+  }
+  uint64_t shown = std::min<uint64_t>(n, limit);
+  size_t open = 0;
+  for (uint64_t i = 0; i < shown; ++i) {
+    for (uint64_t span : spans)
+      if (span && i % span == 0) {
+        os << "[";
+        ++open;
+      }
+    if (i && (spans.empty() || i % spans.back() != 0)) os << " ";
+    os << elementText(*value.type, &value.bytes[i * size]);
+    for (size_t k = spans.size(); k-- > 0;)
+      if (spans[k] && (i + 1) % spans[k] == 0) {
+        os << "]";
+        --open;
+      }
+  }
   if (n > limit) os << " ...";
+  for (; open; --open) os << "]";
   return os.str();
 }
 
-Status writeValue(const std::string &path, const Value &value) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+Status writeValue(const std::string &path, const Value &value, bool append) {
+  std::ofstream out(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
   if (!out) return Status(StatusCode::Unavailable, "cannot write '" + path + "': " + std::strerror(errno));
   bool npy = path.ends_with(".npy");
   if (npy && (!value.type || !info(*value.type).npy))

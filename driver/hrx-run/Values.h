@@ -28,11 +28,13 @@ inline constexpr uint64_t kMaxValueBytes = uint64_t(1) << 34;  // 16 GiB
 // shape needs more than `maxBytes` is refused before anything is allocated.
 StatusOr<Value> parseValue(const std::string &spec, uint64_t maxBytes = kMaxValueBytes);
 
-// "4xi32=1 2 3 4" (at most `limit` elements, then "...").
+// "4xi32=1 2 3 4", "2x3xf32=[1 2 3][4 5 6]" as IREE prints them (at most `limit` elements,
+// then "...").
 std::string formatValue(const Value &value, size_t limit = 1024);
 
 // NumPy .npy (format 1.0) when `path` ends in .npy and the type is known; raw bytes otherwise.
-Status writeValue(const std::string &path, const Value &value);
+// `append` adds to the end of the file (IREE's --output=+PATH: concatenated .npy arrays).
+Status writeValue(const std::string &path, const Value &value, bool append = false);
 
 // Empty when equal (floats within `tolerance`, absolute); otherwise the first difference:
 // "element at index 3 (5) does not match the expected (4)".

@@ -2,11 +2,13 @@
 // values). Progress goes to stderr; results, listings and benchmark JSON go to stdout.
 // Exit codes (docs/hrx-run.md): 0 success, 1 usage/load/admission error, 2 output mismatch,
 // 3 timeout, 4 execution failure.
+#include "CommandLine.h"
 #include "Values.h"
 
 #include "hrx/Version.h"
 #include "hrx/format/Artifact.h"
 #include "hrx/runtime/Admission.h"
+#include "hrx/runtime/DeviceChoice.h"
 #include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
 
@@ -31,13 +33,17 @@ namespace {
 enum ExitCode { kExitOk = 0, kExitError = 1, kExitMismatch = 2, kExitTimeout = 3, kExitExecution = 4 };
 
 struct Options {
-  std::string artifact, image, entry, device, trace;
+  std::string artifact, image, module, entry, device, trace;
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
   std::vector<uint64_t> workload;
   double tolerance = 0, timeoutSeconds = 60;
   unsigned repeat = 1;
   bool list = false, benchmark = false;
+  // IREE's runner flags (docs/hrx-run.md, "IREE compatibility").
+  bool listDevices = false, printStatistics = false;
+  size_t outputMaxElements = 1024;
+  std::optional<unsigned> benchmarkRepetitions;
 };
 
 int fail(const std::string &message, int code = kExitError) {
@@ -107,6 +113,15 @@ StatusOr<std::vector<run::Value>> splitLaunchArguments(const ArtifactEntry &e, s
   return buffers;
 }
 
+// How many --workload values an entry takes, as --list shows it.
+std::string workloadNeeds(const ArtifactEntry &e) {
+  if (e.engine == Engine::Npu) return ", no --workload";
+  if (!e.gpuLaunch) return ", --workload takes 1 or more values (the grid)";
+  size_t n = e.gpuLaunch->workloadBits.size();
+  if (n == 0) return ", no --workload";
+  return ", --workload takes " + std::to_string(n) + (n == 1 ? " value" : " values");
+}
+
 void listArtifact(const std::string &path, const format::Artifact &artifact, const std::vector<ArtifactEntry> &entries) {
   std::cout << path << ": " << format::artifactKindName(artifact.kind) << "\n";
   const format::Artifact *member = nullptr;
@@ -123,7 +138,7 @@ void listArtifact(const std::string &path, const format::Artifact &artifact, con
     if (e.gpuExport)
       std::cout << ", " << e.gpuExport->arguments.size() << " launch argument(s), " << e.gpuExport->constantBytes
                 << " constant bytes";
-    std::cout << ")\n";
+    std::cout << ")" << workloadNeeds(e) << "\n";
     if (e.gpuExport)
       for (size_t i = 0, binding = 0; i < e.gpuExport->arguments.size(); ++i) {
         const format::LaunchArgument &a = e.gpuExport->arguments[i];
@@ -136,24 +151,6 @@ void listArtifact(const std::string &path, const format::Artifact &artifact, con
       std::cout << "      " << describeBinding(i, e.contract.bindings[i]) << "\n";
     if (!e.contract.constants.empty()) std::cout << "      constants: " << e.contract.constants.size() << " bytes\n";
   }
-}
-
-// The device to run on: --device, else HRX_DEVICE, else the qualified native device for the
-// entry's engine.
-StatusOr<Device> selectDevice(Runtime &rt, const std::string &requested, Engine engine) {
-  std::string name = requested;
-  if (name.empty())
-    if (const char *env = std::getenv("HRX_DEVICE"); env && *env) name = env;
-  if (name == "host") return rt.host();
-  if (!name.empty() && name != "npu" && name != "gpu")
-    return Status(StatusCode::InvalidArgument, "unknown device '" + name + "'; expected host, npu or gpu");
-  bool npu = name.empty() ? engine == Engine::Npu : name == "npu";
-  StatusOr<Device> device = npu ? rt.npu(0) : rt.gpu();
-  if (!device.isOk() && name.empty())
-    return Status(device.status().code(), "no qualified native device for this " + std::string(engineLabel(engine)) +
-                                              " entry: " + device.status().message() +
-                                              "; use --device=host to run on the host reference device");
-  return device;
 }
 
 // The largest input hrx-run reads: what fits in this machine's memory, at most 16 GiB.
@@ -182,20 +179,27 @@ StatusOr<std::vector<run::Value>> bindingValues(const Options &o) {
 
 struct OutputRequest {
   size_t binding;
-  std::string path;
+  std::string path;     // empty: standard output (IREE's --output=-)
+  bool append = false;  // IREE's --output=+PATH
 };
 
-// "--output=ORDINAL=PATH" names a binding; "--output=@PATH" takes the next writable binding.
+// "--output=ORDINAL=PATH" names a binding; the IREE forms take the next writable binding:
+// "@PATH" writes it, "+PATH" appends it, "-" prints it on stdout, "" (empty) skips it.
 StatusOr<std::vector<OutputRequest>> outputRequests(const std::vector<std::string> &specs,
                                                     const std::vector<size_t> &writable, size_t bindingCount) {
   std::vector<OutputRequest> out;
   size_t nextWritable = 0;
   for (const std::string &spec : specs) {
-    if (spec.starts_with('@')) {
+    bool positional = spec.empty() || spec == "-" || spec.starts_with('@') || spec.starts_with('+');
+    if (positional) {
       if (nextWritable >= writable.size())
         return Status(StatusCode::InvalidArgument, "--output=" + spec + ": there are only " +
                                                        std::to_string(writable.size()) + " writable binding(s)");
-      out.push_back({writable[nextWritable++], spec.substr(1)});
+      size_t binding = writable[nextWritable++];
+      if (spec.empty()) continue;
+      if (spec.size() == 1 && spec != "-")
+        return Status(StatusCode::InvalidArgument, "--output=" + spec + " names no file; expected " + spec + "PATH");
+      out.push_back({binding, spec == "-" ? "" : spec.substr(1), spec.starts_with('+')});
       continue;
     }
     size_t eq = spec.find('=');
@@ -203,7 +207,9 @@ StatusOr<std::vector<OutputRequest>> outputRequests(const std::vector<std::strin
     unsigned long ordinal = eq == std::string::npos ? 0 : std::strtoul(spec.c_str(), &end, 10);
     if (eq == std::string::npos || eq == 0 || end != spec.c_str() + eq || eq + 1 == spec.size() ||
         ordinal >= bindingCount)
-      return Status(StatusCode::InvalidArgument, "--output requires a valid binding_ordinal=path or @path, got '" + spec + "'");
+      return Status(StatusCode::InvalidArgument,
+                    "--output requires a valid binding_ordinal=path or @path, got '" + spec +
+                        "' (also accepted: +path to append, - for stdout, nothing to skip)");
     for (const OutputRequest &r : out)
       if (r.binding == ordinal)
         return Status(StatusCode::InvalidArgument, "binding " + std::to_string(ordinal) + " has more than one output path");
@@ -212,15 +218,29 @@ StatusOr<std::vector<OutputRequest>> outputRequests(const std::vector<std::strin
   return out;
 }
 
+// IREE's --print_statistics, on stderr after the run.
+void printStatistics(const Statistics &s) {
+  std::cerr << "hrx-run: statistics: " << s.allocations << " allocation(s), " << s.imports << " import(s), "
+            << s.submissions << " submission(s), " << s.completions << " completion(s), " << s.copiedBytes
+            << " bytes copied, " << s.cacheMaintenanceBytes << " bytes of cache maintenance, peak " << s.peakBytes
+            << " bytes live (" << s.liveBytes << " at exit)\n";
+}
+
 uint64_t percentile(std::vector<uint64_t> sorted, double p) {
   size_t index = static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
   return sorted[std::min(index, sorted.size() - 1)];
 }
 
 int runMain(const Options &o) {
-  std::string path = o.image.empty() ? o.artifact : o.image;
-  if (path.empty()) return fail("no artifact: pass it as an argument or with --image");
-  if (!o.image.empty() && !o.artifact.empty()) return fail("unexpected positional argument '" + o.artifact + "' with --image");
+  if (o.listDevices) {
+    std::cout << describeDevices();
+    return kExitOk;
+  }
+  std::string path = !o.image.empty() ? o.image : !o.module.empty() ? o.module : o.artifact;
+  if (path.empty()) return fail("no artifact: pass it as an argument or with --image (or --module)");
+  if (!o.image.empty() && !o.module.empty()) return fail("--module and --image both name an artifact; pass one");
+  if ((!o.image.empty() || !o.module.empty()) && !o.artifact.empty())
+    return fail("unexpected positional argument '" + o.artifact + "' with " + (o.image.empty() ? "--module" : "--image"));
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail("cannot read '" + path + "': " + std::strerror(errno));
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
@@ -245,8 +265,12 @@ int runMain(const Options &o) {
            entry.member->target + (entry.engine == Engine::Npu ? ", " + std::to_string(entry.columns) + " column(s)" : "") +
            (entry.member->referenceOnly() ? ", reference-only" : ""));
 
-  auto device = selectDevice(rt, o.device, entry.engine);
-  if (!device) return fail(device.status().message());
+  auto request = parseDeviceRequest(o.device);
+  if (!request) return fail(request.status().message());
+  auto choice = chooseDevice(rt, *request, entry, columns);
+  if (!choice) return fail(choice.status().message());
+  if (!choice->announcement.empty()) progress(choice->announcement);
+  const Device *device = &choice->device;
   if (device->kind != DeviceKind::Host) {
     if ((device->kind == DeviceKind::Npu) != (entry.engine == Engine::Npu))
       return fail("entry '" + entry.name + "' is a " + engineLabel(entry.engine) + " entry; the " +
@@ -355,9 +379,10 @@ int runMain(const Options &o) {
     results.push_back(std::move(result));
   }
   for (const OutputRequest &r : *outputs) {
-    if (Status s = run::writeValue(r.path, results[r.binding]); !s) return fail(s.message());
-    progress("wrote binding " + std::to_string(r.binding) + ": " + std::to_string(results[r.binding].bytes.size()) +
-             " bytes to " + r.path);
+    if (r.path.empty()) continue;  // "-": the binding[i] line on stdout is its output
+    if (Status s = run::writeValue(r.path, results[r.binding], r.append); !s) return fail(s.message());
+    progress(std::string(r.append ? "appended" : "wrote") + " binding " + std::to_string(r.binding) + ": " +
+             std::to_string(results[r.binding].bytes.size()) + " bytes to " + r.path);
   }
   if (o.benchmark) {
     std::vector<uint64_t> sorted = samples;
@@ -370,7 +395,8 @@ int runMain(const Options &o) {
               << ",\"statistics\":" << rt.statistics().toJson() << "}\n";
   } else {
     std::cout << "EXEC @" << entry.name << "\n";
-    for (size_t i : writable) std::cout << "binding[" << i << "]: " << run::formatValue(results[i]) << "\n";
+    for (size_t i : writable)
+      std::cout << "binding[" << i << "]: " << run::formatValue(results[i], o.outputMaxElements) << "\n";
   }
   int code = kExitOk;
   for (size_t k = 0; k < o.expected.size(); ++k) {
@@ -384,6 +410,7 @@ int runMain(const Options &o) {
     }
   }
   if (!o.expected.empty() && code == kExitOk) std::cout << "[SUCCESS]\n";
+  if (o.printStatistics) printStatistics(rt.statistics());
   return code;
 }
 
@@ -412,31 +439,50 @@ int main(int argc, char **argv) {
   Options o;
   app.add_option("artifact", o.artifact, "Artifact to load");
   app.add_option("--image", o.image, "Artifact to load (iree-xdna-run spelling)");
-  app.add_option("--entry,--function", o.entry, "Entry to run (default: the first)");
+  app.add_option("--module", o.module, "Artifact to load (iree-run-module spelling)");
+  app.add_option("--entry,--function", o.entry, "Entry to run (default or empty: the first)");
   app.add_option("--columns", o.columns, "NPU partition width; must equal the image's")->check(CLI::Range(1, 8));
   app.add_option("--binding", o.bindings, "Raw initial bytes of the next binding (repeat, binding order)")
       ->allow_extra_args(false);
   app.add_option("--input", o.inputs, "Typed value of the next binding or launch argument: 4xi32=1 2 3 4, i64=500, @x.npy, @x.bin")
       ->allow_extra_args(false);
-  app.add_option("--output", o.outputs, "ORDINAL=PATH (raw) or @PATH (.npy or raw) for the next writable binding")
+  app.add_option("--output", o.outputs,
+                 "ORDINAL=PATH (raw); for the next writable binding @PATH (.npy or raw), +PATH (append), - (stdout) or "
+                 "empty (skip)")
       ->allow_extra_args(false);
   app.add_option("--expected_output", o.expected, "Expected value of the next writable binding, or (ignored)")
       ->allow_extra_args(false);
   app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(positive(true));
-  app.add_option("--device", o.device, "host, npu or gpu (default: $HRX_DEVICE, else the qualified native device)");
+  app.add_option("--device", o.device,
+                 "auto, host, npu or gpu (default: $HRX_DEVICE, else auto: the qualified native device when the "
+                 "artifact can run on it, else the host reference device)");
+  app.add_flag("--list_devices", o.listDevices, "List the devices admission finds, with reasons, then exit");
   app.add_option("--workload", o.workload, "GPU launch workload (u64 values, comma-separated)")->delimiter(',');
   app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");
   app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(positive(false));
   app.add_flag("--benchmark", o.benchmark, "Print timing JSON (min, median, p95) instead of results");
+  app.add_option("--benchmark_repetitions", o.benchmarkRepetitions, "Same as --repeat=N --benchmark")
+      ->check(positive(false));
+  app.add_option("--output_max_element_count", o.outputMaxElements,
+                 "Print at most N elements of each result, then ... (default 1024)")
+      ->check(positive(true));
+  app.add_flag("--print_statistics", o.printStatistics, "Print the runtime's statistics on stderr after the run");
   app.add_option("--trace", o.trace, "Write a Chrome/Perfetto trace of the regions to FILE");
   app.add_option("--timeout", o.timeoutSeconds, "Seconds to wait for each submission (default 60)")
       ->check(positive(false));
   app.allow_extras();
+  run::Arguments arguments = run::withIreeEmptyValues(argc, argv);
   try {
-    app.parse(argc, argv);
+    app.parse(arguments.argc(), arguments.argv.data());
   } catch (const CLI::ParseError &e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    return fail(e.what());
+    return fail(run::explainParseError(app, e, argc, argv));
+  }
+  for (std::string &output : o.outputs)
+    if (output == run::kSkipOutput) output.clear();
+  if (o.benchmarkRepetitions) {
+    o.repeat = *o.benchmarkRepetitions;
+    o.benchmark = true;
   }
   for (const std::string &extra : app.remaining())
     return fail(extra.starts_with('-') ? "unknown flag '" + extra + "'"

@@ -231,6 +231,20 @@ std::string cacheRoot() {
   return (fs::path(envOr("HOME", "/")) / ".cache" / "hrx").string();
 }
 
+std::vector<InstalledBundle> installedBundles() {
+  std::vector<InstalledBundle> bundles;
+  std::error_code ec;
+  for (const fs::directory_entry &entry : fs::directory_iterator(fs::path(cacheRoot()) / "runtime", ec)) {
+    if (!entry.is_directory() || entry.path().filename().string().starts_with(".")) continue;
+    auto manifest = loadManifest(entry.path() / "manifest.json");
+    std::string problem = manifest.isOk() ? verifyBundleDirectory(entry.path(), manifest.value()) : manifest.status().message();
+    bundles.push_back({entry.path().string(), problem});
+  }
+  std::sort(bundles.begin(), bundles.end(),
+            [](const InstalledBundle &a, const InstalledBundle &b) { return a.directory < b.directory; });
+  return bundles;
+}
+
 int doctor() {
   unsigned problems = 0;
   for (const char *relative : {"kfd", "dri/renderD128", "accel/accel0"}) {
@@ -289,13 +303,9 @@ int doctor() {
   }
   fs::path runtimes = fs::path(cacheRoot()) / "runtime";
   unsigned verified = 0;
-  std::error_code ec;
-  for (const fs::directory_entry &entry : fs::directory_iterator(runtimes, ec)) {
-    if (!entry.is_directory() || entry.path().filename().string().starts_with(".")) continue;
-    auto manifest = loadManifest(entry.path() / "manifest.json");
-    std::string problem = manifest.isOk() ? verifyBundleDirectory(entry.path(), manifest.value()) : manifest.status().message();
-    std::cout << "runtime " << entry.path().string() << ": " << (problem.empty() ? "verified" : "corrupt: " + problem) << "\n";
-    if (problem.empty())
+  for (const InstalledBundle &bundle : installedBundles()) {
+    std::cout << "runtime " << bundle.directory << ": " << (bundle.problem.empty() ? "verified" : "corrupt: " + bundle.problem) << "\n";
+    if (bundle.problem.empty())
       ++verified;
     else
       ++problems;

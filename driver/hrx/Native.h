@@ -4,11 +4,20 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hrx::tool {
 
 // $XDG_CACHE_HOME/hrx when XDG_CACHE_HOME is absolute, else $HOME/.cache/hrx.
 std::string cacheRoot();
+
+// The bundles under cacheRoot()/runtime, in name order, each verified against its manifest as
+// `hrx doctor` does (`hrx info` reports the same ones).
+struct InstalledBundle {
+  std::string directory;
+  std::string problem;  // empty: verified
+};
+std::vector<InstalledBundle> installedBundles();
 
 int doctor();
 // `archive` empty: resolve the pinned bundle from the cache. `manifestPath` empty: the default

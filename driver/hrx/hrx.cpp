@@ -4,6 +4,7 @@
 #include "Native.h"
 
 #include "hrx/Version.h"
+#include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/Artifact.h"
 #include "hrx/format/CompileReport.h"
 #include "hrx/runtime/Runtime.h"
@@ -107,7 +108,7 @@ hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path, st
 }
 
 int inspect(const std::string &path, bool json, bool printPlans, const std::string &extract, const std::string &output,
-            std::optional<unsigned> member) {
+            std::optional<unsigned> member, const std::string &planSvg) {
   auto artifact = loadArtifact(path);
   if (!artifact.isOk()) return error(artifact.status().message());
   const hrx::format::Artifact *target = &artifact.value();
@@ -123,6 +124,18 @@ int inspect(const std::string &path, bool json, bool printPlans, const std::stri
     if (!bytes) return error("'" + path + "' has no section " + extract + " (hrx inspect lists the sections)");
     std::string problem;
     if (!writeFile(output, *bytes, problem)) return error(problem);
+    return 0;
+  }
+  if (!planSvg.empty()) {
+    if (target->kind == hrx::format::ArtifactKind::Fat) return error("'" + path + "' is a fat container: choose a member with --member=N");
+    if (target->plans.empty()) return error("'" + path + "' carries no array plan (.hrx.plan): --plan-svg draws .xdna images");
+    std::string svg = hrx::format::renderArrayPlanSvg(target->plans);
+    if (planSvg == "-") {
+      std::cout << svg;
+      return 0;
+    }
+    std::string problem;
+    if (!writeFile(planSvg, std::span(reinterpret_cast<const uint8_t *>(svg.data()), svg.size()), problem)) return error(problem);
     return 0;
   }
   if (printPlans) {
@@ -158,10 +171,25 @@ int reportDiff(const std::string &beforePath, const std::string &afterPath) {
   return 0;
 }
 
+// The native runtime `hrx info` names: HRX_RUNTIME_DIR, else the bundles `hrx doctor` verifies.
+std::string describeRuntime() {
+  if (const char *runtime = std::getenv("HRX_RUNTIME_DIR"); runtime && *runtime)
+    return std::string(runtime) + " (HRX_RUNTIME_DIR; integrity checks bypassed)";
+  std::string verified, corrupt;
+  for (const hrx::tool::InstalledBundle &bundle : hrx::tool::installedBundles()) {
+    if (bundle.problem.empty())
+      verified += (verified.empty() ? "" : ", ") + bundle.directory;
+    else
+      corrupt += (corrupt.empty() ? "" : "; ") + bundle.directory + " is corrupt: " + bundle.problem;
+  }
+  if (!verified.empty()) return verified + " (verified bundle" + (corrupt.empty() ? ")" : "; " + corrupt + ")");
+  if (!corrupt.empty()) return "none verified (" + corrupt + "; run `hrx prepare`)";
+  return "none (HRX_RUNTIME_DIR is unset; no native bundle installed)";
+}
+
 int info() {
-  const char *runtime = std::getenv("HRX_RUNTIME_DIR");
   std::cout << "version: " << hrx::runtime::version() << "\n"
-            << "runtime: " << (runtime && *runtime ? std::string(runtime) + " (HRX_RUNTIME_DIR; integrity checks bypassed)" : std::string("none (HRX_RUNTIME_DIR is unset; no native bundle installed)")) << "\n"
+            << "runtime: " << describeRuntime() << "\n"
             << "cache: " << hrx::tool::cacheRoot() << "/runtime\n"
             << "target: gfx1151\n"
             << "npu-target: " << hrx::format::xdna::kStrixHalo.key << "\n"
@@ -178,7 +206,7 @@ int main(int argc, char **argv) {
                            " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING ")\nTargets: " HRX_SUPPORTED_TARGETS);
   app.require_subcommand(0, 1);
 
-  std::string path, extract, output, beforePath, afterPath;
+  std::string path, extract, output, beforePath, afterPath, planSvg;
   bool json = false, printPlans = false;
   std::optional<unsigned> member;
   CLI::App *inspectCmd = app.add_subcommand("inspect", "List an artifact's targets, entries, bindings, contracts, allocations, "
@@ -189,6 +217,7 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("-o", output, "output file for --extract");
   inspectCmd->add_option("--member", member, "inspect member N of a fat container");
   inspectCmd->add_flag("--print-plan", printPlans, "print the array plans in the text form of hrxcc --emit=array-plan");
+  inspectCmd->add_option("--plan-svg", planSvg, "draw the array plans as an SVG picture into FILE (- for stdout)");
 
   CLI::App *reportCmd = app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
   reportCmd->require_subcommand(1);
@@ -230,7 +259,7 @@ int main(int argc, char **argv) {
       std::cerr << "hrx: error: --extract needs -o FILE\n";
       return kExitUsage;
     }
-    return inspect(path, json, printPlans, extract, output, member);
+    return inspect(path, json, printPlans, extract, output, member, planSvg);
   }
   if (*showCmd) return reportShow(path, json, reportMember);
   if (*diffCmd) return reportDiff(beforePath, afterPath);

@@ -39,6 +39,7 @@ std::string_view outputExtension(EmitKind emit) {
   case EmitKind::Llvm: return ".ll";
   case EmitKind::Asm: return ".s";
   case EmitKind::ArrayPlan: return ".plan";
+  case EmitKind::ArrayPlanSvg: return ".svg";
   case EmitKind::Object: return ".o";
   case EmitKind::Artifact: return "";
   }
@@ -49,7 +50,8 @@ std::string_view outputExtension(EmitKind emit) {
 int pipelineRank(EmitKind kind) {
   switch (kind) {
   case EmitKind::Loom: return 0;
-  case EmitKind::ArrayPlan: return 1;
+  case EmitKind::ArrayPlan:
+  case EmitKind::ArrayPlanSvg: return 1;
   case EmitKind::Llvm: return 2;
   case EmitKind::Asm: return 3;
   case EmitKind::Object: return 4;
@@ -143,6 +145,7 @@ std::string_view emitKindName(EmitKind kind) {
   case EmitKind::Llvm: return "llvm";
   case EmitKind::Asm: return "asm";
   case EmitKind::ArrayPlan: return "array-plan";
+  case EmitKind::ArrayPlanSvg: return "array-plan-svg";
   case EmitKind::Object: return "object";
   case EmitKind::Artifact: return "artifact";
   }
@@ -189,7 +192,7 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
     node = add({Phase::Specialize, {node}, "program", "", t});
     if (t.kind == TargetKind::Xdna) {
       node = add({Phase::Plan, {node}, "array-plan", "", t});
-      if (inv.emit == EmitKind::ArrayPlan) continue;
+      if (inv.emit == EmitKind::ArrayPlan || inv.emit == EmitKind::ArrayPlanSvg) continue;
     }
     node = add({Phase::Lower, {node}, "llvm-ir", "", t});
     if (inv.emit == EmitKind::Llvm) continue;

@@ -132,9 +132,10 @@ void Builder::phases() {
   if (const Arg *emit = args_.last(OptionId::Emit)) {
     static constexpr std::pair<std::string_view, EmitKind> kinds[] = {
         {"loom", EmitKind::Loom},           {"llvm", EmitKind::Llvm},     {"asm", EmitKind::Asm},
-        {"array-plan", EmitKind::ArrayPlan}, {"object", EmitKind::Object}, {"artifact", EmitKind::Artifact}};
+        {"array-plan", EmitKind::ArrayPlan}, {"array-plan-svg", EmitKind::ArrayPlanSvg},
+        {"object", EmitKind::Object},       {"artifact", EmitKind::Artifact}};
     auto it = std::find_if(std::begin(kinds), std::end(kinds), [&](auto &k) { return k.first == emit->value; });
-    if (it == std::end(kinds)) invalid(*emit, "loom, llvm, asm, array-plan, object or artifact");
+    if (it == std::end(kinds)) invalid(*emit, "loom, llvm, asm, array-plan, array-plan-svg, object or artifact");
     else inv_.emit = it->second;
     if (const Arg *syntaxOnly = args_.last(OptionId::SyntaxOnly))
       conflict(*syntaxOnly, *emit, "-fsyntax-only writes no output");
@@ -150,7 +151,7 @@ void Builder::phases() {
   if (inv_.emit == EmitKind::Loom)
     for (const InputFile &in : inv_.inputs)
       if (in.kind != InputKind::Loom) diags_.report(DiagId::DriverEmitNeedsLoom, {}).arg("path", in.path);
-  if (inv_.emit == EmitKind::ArrayPlan) {
+  if (inv_.emit == EmitKind::ArrayPlan || inv_.emit == EmitKind::ArrayPlanSvg) {
     const Arg implicitHost{OptionId::Target, "-target ", "host"};
     const Arg *target = args_.lastOf({OptionId::Target, OptionId::OffloadArch});
     for (const Target &t : inv_.targets)

@@ -24,7 +24,6 @@ StatusOr<CommandLine> parseCommandLine(int argc, char **argv) {
   CommandLine command;
   command.program = fs::path(argv[0]).filename().string();
   std::string device;
-  if (const char *env = std::getenv("HRX_DEVICE"); env && *env) device = env;
   for (int i = 1; i < argc; ++i) {
     std::string argument = argv[i];
     if (argument.starts_with("--device="))
@@ -32,9 +31,9 @@ StatusOr<CommandLine> parseCommandLine(int argc, char **argv) {
     else
       command.arguments.push_back(std::move(argument));
   }
-  if (!device.empty() && device != "host" && device != "npu" && device != "gpu")
-    return Status(StatusCode::InvalidArgument, "unknown device '" + device + "'; expected host, npu or gpu");
-  command.hostDevice = device == "host";
+  auto request = runtime::parseDeviceRequest(device);
+  if (!request) return request.status();
+  command.device = *request;
   return command;
 }
 
@@ -149,10 +148,24 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
   Session session{std::move(*runtime), {}, std::nullopt};
   runtime::Runtime &rt = *session.runtime;
   bool gpu = engines == Engines::GpuAndNpu;
-  if (command.hostDevice) {
+  std::string fallback;  // auto: why the host reference device runs the example
+  if (command.device == runtime::DeviceRequest::Auto) {
+    for (runtime::Engine engine : {runtime::Engine::Gpu, runtime::Engine::Npu}) {
+      if (engine == runtime::Engine::Gpu && !gpu) continue;
+      auto choice = runtime::chooseDevice(rt, runtime::DeviceRequest::Auto, engine);
+      if (!choice) return choice.status();
+      if (fallback.empty()) fallback = choice->announcement;
+      if (engine == runtime::Engine::Gpu)
+        session.gpu = choice->device;
+      else
+        session.npu = choice->device;
+    }
+  }
+  if (command.device == runtime::DeviceRequest::Host || !fallback.empty()) {
+    if (!fallback.empty()) std::cerr << command.program << ": " << fallback << "\n";
     session.npu = rt.host();
     if (gpu) session.gpu = rt.host();
-  } else {
+  } else if (command.device != runtime::DeviceRequest::Auto) {
     if (gpu) {
       auto admitted = requireDevice(rt.gpu(), "GPU");
       if (!admitted) return admitted.status();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hrx/format/Artifact.h"
+#include "hrx/runtime/DeviceChoice.h"
 #include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
 
@@ -17,12 +18,12 @@
 
 namespace hrx::examples {
 
-// The command line without the device choice: `--device=host|npu|gpu` is taken out of the
-// positional arguments; without it HRX_DEVICE decides.
+// The command line without the device choice: `--device=auto|host|npu|gpu` is taken out of the
+// positional arguments; without it HRX_DEVICE decides, else auto.
 struct CommandLine {
   std::string program;
   std::vector<std::string> arguments;
-  bool hostDevice = false;
+  runtime::DeviceRequest device = runtime::DeviceRequest::Auto;
 };
 StatusOr<CommandLine> parseCommandLine(int argc, char **argv);
 
@@ -38,8 +39,9 @@ struct Session {
   std::optional<runtime::Device> gpu;
 };
 enum class Engines { Npu, GpuAndNpu };
-// Without --device=host, the qualified devices or an error that names what was found and how
-// to run on the host device.
+// auto: the qualified devices when the example can run on them natively, else the host
+// reference device, announced on stderr with the reason. An explicit npu/gpu: the qualified
+// devices or an error that names what was found and how to run on the host device.
 StatusOr<Session> openSession(const CommandLine &command, Engines engines);
 
 // A kernel source and its specialisation. A bundled kernel (a file name under examples/kernels)

@@ -1,6 +1,7 @@
 // The xdna target (amd.xdna.strix_halo.17f0_11): every pipeline.def<kernel> export becomes an
 // NPU entry: PipelineGraph -> array plan -> transactions -> canonical .xdna image.
 #include "hrx/bridge/ArtifactIdentity.h"
+#include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/bridge/HostCode.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/xdna/Npu5Model.h"
@@ -57,6 +58,12 @@ public:
         text += format::printArrayPlan(e.plan);
       return BackendOutput{bytesOf(text), {}};
     }
+    if (request.emit == EmitKind::ArrayPlanSvg) {
+      std::vector<format::ArrayPlan> plans;
+      for (const PlannedEntry &e : entries)
+        plans.push_back(e.plan);
+      return BackendOutput{bytesOf(format::renderArrayPlanSvg(plans)), {}};
+    }
     if (request.emit != EmitKind::Artifact && request.emit != EmitKind::Object) {
       diags.report(diag::DiagId::XdnaUnsupportedConstruct, {})
           .arg("construct", "this output kind for the xdna target (use --emit=array-plan, or an .xdna artifact)");
@@ -69,9 +76,11 @@ public:
     xdna::ImageSections sections;
     sections.hostCode = std::move(*host);
     sections.identity = artifactIdentity(request, sections.hostCode, xdna::kReferenceOnlyReason);
+    // The compiler build's digest, as in AMDGPU reports (the name only when it is unknown).
+    const std::string &digest = compilerDigest();
     if (request.specialization.report != ReportMode::None)
-      sections.reportJson =
-          xdna::buildReport(entries, compilerIdentity().name, reportModeName(request.specialization.report));
+      sections.reportJson = xdna::buildReport(entries, digest.empty() ? compilerIdentity().name : digest,
+                                              reportModeName(request.specialization.report));
     std::string reportJson = sections.reportJson;
     std::optional<format::xdna::Image> image = xdna::buildImage(entries, columns, std::move(sections), diags);
     if (!image)

@@ -182,12 +182,30 @@ std::string formatReport(const CompileReport &report) {
 }
 
 StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileReport &after) {
-  auto known = [](const std::string &s) { return !s.empty(); };
-  bool comparable = before.compiler == after.compiler && before.target == after.target && before.processorMode == after.processorMode &&
-                    known(before.backend()) && before.backend() == after.backend() && known(before.targetKey()) &&
-                    before.targetKey() == after.targetKey() && known(before.mode()) && before.mode() == after.mode();
-  if (!comparable)
-    return Status(StatusCode::InvalidArgument, "reports must use the same compiler, target, backend, processor policy, and detail mode");
+  // Each identity field that differs (or is unknown), named with both values.
+  struct IdentityField {
+    const char *name;
+    std::string before, after;
+    bool mustBeKnown;  // the document fields: an empty value is incomparable even when equal
+  };
+  const IdentityField identity[] = {
+      {"compiler digest (compiler)", before.compiler, after.compiler, false},
+      {"target", before.target, after.target, false},
+      {"backend (document.backend)", before.backend(), after.backend(), true},
+      {"target key (document.target_key)", before.targetKey(), after.targetKey(), true},
+      {"processor policy (processor_mode)", before.processorMode, after.processorMode, false},
+      {"detail mode (document.mode)", before.mode(), after.mode(), true},
+  };
+  std::string differences;
+  for (const IdentityField &f : identity) {
+    if (f.before == f.after && !(f.mustBeKnown && f.before.empty())) continue;
+    auto shown = [](const std::string &v) { return v.empty() ? std::string("(missing)") : "'" + v + "'"; };
+    differences += (differences.empty() ? "" : "; ") + std::string(f.name) + ": before " + shown(f.before) + ", after " +
+                   shown(f.after);
+  }
+  if (!differences.empty())
+    return Status(StatusCode::InvalidArgument,
+                  "reports must use the same compiler, target, backend, processor policy, and detail mode; " + differences);
   auto index = [](const CompileReport &r, const char *which) -> StatusOr<std::map<std::string, Json>> {
     std::map<std::string, Json> rows;
     for (const Json &row : r.entryRows()) {

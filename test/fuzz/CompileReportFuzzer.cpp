@@ -1,6 +1,8 @@
 // The compile-report reader, show and diff; also the other JSON payload readers (array plan,
-// kernel contract, identity), which share its strict JSON layer.
+// kernel contract, identity), which share its strict JSON layer, and the plan's two printers
+// (text and SVG picture).
 #include "hrx/format/ArrayPlan.h"
+#include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
@@ -18,8 +20,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)hrx::format::diffReports(report.value(), report.value());
   }
   auto plans = hrx::format::readArrayPlans(text);
-  if (plans.isOk())
+  if (plans.isOk()) {
     for (const auto &plan : plans.value()) (void)hrx::format::printArrayPlan(plan);
+    (void)hrx::format::renderArrayPlanSvg(plans.value());
+  }
   (void)hrx::format::readContractTable(text);
   (void)hrx::format::readIdentity(text);
   return 0;

@@ -86,8 +86,8 @@ struct CompilerOptions {
 };
 
 // What to produce. Artifact is the default; the others are intermediate forms (text except
-// Object).
-enum class EmitKind { Loom, Llvm, Asm, ArrayPlan, Object, Artifact };
+// Object). ArrayPlanSvg is the array plan drawn as SVG (hrx/format/ArrayPlanSvg.h).
+enum class EmitKind { Loom, Llvm, Asm, ArrayPlan, ArrayPlanSvg, Object, Artifact };
 
 struct CompileRequest {
   std::vector<Target> targets;  // several → one fat artifact

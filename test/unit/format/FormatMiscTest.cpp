@@ -141,13 +141,16 @@ TEST(CompileReport, ValidatesShowsAndDiffs) {
   EXPECT_TRUE(change["after"]["vector_registers"].is_null());
   EXPECT_TRUE((*diff)["wait_reason_changes"].is_array());
   auto other = readCompileReport(samples::amdgpuReportJson(300, 8, "ffff"));
+  // Each differing identity field is named with both values (issue #27).
   EXPECT_EQ(diffReports(before.value(), other.value()).status().message(),
-            "reports must use the same compiler, target, backend, processor policy, and detail mode");
+            "reports must use the same compiler, target, backend, processor policy, and detail mode; "
+            "compiler digest (compiler): before '0123abcd', after 'ffff'");
   auto summary = readCompileReport(samples::xdnaReportJson("summary"));
   auto details = readCompileReport(samples::xdnaReportJson("details"));
   ASSERT_TRUE(summary.isOk()) << summary.status().message();
   EXPECT_EQ(diffReports(summary.value(), details.value()).status().message(),
-            "reports must use the same compiler, target, backend, processor policy, and detail mode");
+            "reports must use the same compiler, target, backend, processor policy, and detail mode; "
+            "detail mode (document.mode): before 'summary', after 'details'");
   EXPECT_TRUE(showReport(summary.value())["wait_reasons"].is_null());  // not collected
   EXPECT_EQ(showReport(summary.value())["entries"][0]["program_bytes_estimate"], 512);
 }

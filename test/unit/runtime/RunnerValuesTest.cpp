@@ -14,12 +14,23 @@ TEST(RunnerValues, TypedLiteralsAndSplat) {
   ASSERT_TRUE(v.isOk()) << v.status().toString();
   EXPECT_EQ(v->shape, (std::vector<uint64_t>{2, 3}));
   EXPECT_EQ(v->bytes.size(), 12u);
-  EXPECT_EQ(formatValue(*v), "2x3xi16=1 2 3 4 5 -6");
+  // IREE's form: every dimension but the outermost is bracketed (issue #27).
+  EXPECT_EQ(formatValue(*v), "2x3xi16=[1 2 3][4 5 -6]");
   auto splat = parseValue("4xf32=1.5");
   ASSERT_TRUE(splat.isOk());
   EXPECT_EQ(formatValue(*splat), "4xf32=1.5 1.5 1.5 1.5");
   EXPECT_EQ(formatValue(*parseValue("i64=-9000000000")), "i64=-9000000000");
   EXPECT_EQ(formatValue(*parseValue("ui64=18446744073709551615")), "ui64=18446744073709551615");
+}
+
+TEST(RunnerValues, PrintsNestedShapesAsIree) {
+  EXPECT_EQ(formatValue(*parseValue("2x2x2xi32=1 2 3 4 5 6 7 8")), "2x2x2xi32=[[1 2][3 4]][[5 6][7 8]]");
+  EXPECT_EQ(formatValue(*parseValue("1x3xi8=1 2 3")), "1x3xi8=[1 2 3]");
+  EXPECT_EQ(formatValue(*parseValue("4xi32=1 2 3 4")), "4xi32=1 2 3 4");
+  // Elided past the limit, with the open brackets closed.
+  EXPECT_EQ(formatValue(*parseValue("2x3xi32=1 2 3 4 5 6"), 4), "2x3xi32=[1 2 3][4 ...]");
+  EXPECT_EQ(formatValue(*parseValue("2x2x2xi32=1 2 3 4 5 6 7 8"), 3), "2x2x2xi32=[[1 2][3 ...]]");
+  EXPECT_EQ(formatValue(*parseValue("6xi32=1 2 3 4 5 6"), 2), "6xi32=1 2 ...");
 }
 
 TEST(RunnerValues, Bf16RoundsToNearestEven) {
