@@ -1,5 +1,7 @@
 #include "Example.h"
 
+#include "hrx/runtime/GpuDevice.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -35,6 +37,7 @@ StatusOr<CommandLine> parseCommandLine(int argc, char **argv) {
   if (!device.empty() && device != "host" && device != "npu" && device != "gpu")
     return Status(StatusCode::InvalidArgument, "unknown device '" + device + "'; expected host, npu or gpu");
   command.hostDevice = device == "host";
+  command.gpuDevice = device == "gpu";
   return command;
 }
 
@@ -73,6 +76,8 @@ StatusOr<Device> requireDevice(StatusOr<Device> admitted, const char *what) {
 std::string describe(const Device &device, const char *engine, const char *qualified, const char *images) {
   if (device.kind == DeviceKind::Host)
     return std::string(engine) + ": host reference device (runs " + qualified + " " + images + " on the CPU)";
+  if (device.kind == DeviceKind::Gpu)
+    if (auto gpu = runtime::describeGpuDevice(device.index)) return std::string(engine) + ": " + *gpu;
   return std::string(engine) + ": " + device.target;
 }
 
@@ -152,6 +157,14 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
   if (command.hostDevice) {
     session.npu = rt.host();
     if (gpu) session.gpu = rt.host();
+  } else if (command.gpuDevice) {
+    // GPU work on the gfx1151 through KFD, NPU work on the host reference device.
+    session.npu = rt.host();
+    if (gpu) {
+      auto admitted = requireDevice(rt.gpu(), "GPU");
+      if (!admitted) return admitted.status();
+      session.gpu = *admitted;
+    }
   } else {
     if (gpu) {
       auto admitted = requireDevice(rt.gpu(), "GPU");
@@ -194,10 +207,12 @@ StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const Kerne
   if (!entry) return Status(entry.status().code(), where + entry.status().message());
   if (device.kind != DeviceKind::Host) {
     Status native = runtime::checkNativeExecution(**entry, device, (*entry)->columns);
-    return native ? Status(StatusCode::Unimplemented, "native execution is not available in this build")
-                  : Status(native.code(), where + native.message());
+    if (!native) return Status(native.code(), where + native.message());
+    if (device.kind != DeviceKind::Gpu)
+      return Status(StatusCode::Unimplemented, "native execution is not available in this build");
   }
-  auto kernel = runtime::loadOnHost(**entry, request.workload);
+  auto kernel = device.kind == DeviceKind::Gpu ? runtime::loadOnGpu(**entry, request.workload, {device.index})
+                                               : runtime::loadOnHost(**entry, request.workload);
   if (!kernel) return Status(kernel.status().code(), where + kernel.status().message());
   auto adopted = session.runtime->adoptKernel(*kernel);
   if (!adopted) return adopted.status();

@@ -18,11 +18,13 @@
 namespace hrx::examples {
 
 // The command line without the device choice: `--device=host|npu|gpu` is taken out of the
-// positional arguments; without it HRX_DEVICE decides.
+// positional arguments; without it HRX_DEVICE decides. `gpu` runs GPU work on the gfx1151
+// through KFD (HRX_KFD=emulated: the emulated KFD) and NPU work on the host reference device.
 struct CommandLine {
   std::string program;
   std::vector<std::string> arguments;
   bool hostDevice = false;
+  bool gpuDevice = false;
 };
 StatusOr<CommandLine> parseCommandLine(int argc, char **argv);
 
