@@ -81,7 +81,7 @@ struct Queue {
 
 class EmulatedKfd final : public KfdSystem {
 public:
-  explicit EmulatedKfd(EmulatorOptions options) : options_(std::move(options)) {
+  explicit EmulatedKfd(EmulatorOptions options) : options_(std::move(options)), delayMs_(options_.dispatchDelayMs) {
     void *page = ::mmap(nullptr, kDoorbellBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     doorbells_ = page == MAP_FAILED ? nullptr : static_cast<std::atomic<uint64_t> *>(page);
     if (doorbells_)
@@ -230,6 +230,7 @@ public:
     std::lock_guard lock(mutex_);
     std::erase_if(programs_, [&](const auto &p) { return p->loadBase == loadBase; });
   }
+  void setDispatchDelayMs(uint64_t ms) override { delayMs_.store(ms); }
   std::string faultDetail() const override {
     std::lock_guard lock(mutex_);
     return faultDetail_;
@@ -510,7 +511,7 @@ private:
   }
 
   void process(Queue &q, const KernelDispatchPacket &packet, uint16_t type) {
-    if (options_.dispatchDelayMs) std::this_thread::sleep_for(std::chrono::milliseconds(options_.dispatchDelayMs));
+    if (uint64_t delay = delayMs_.load()) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
     std::unique_lock lock(mutex_);
     uint32_t gpuId = nodes().empty() ? 0 : nodes().front().gpuId;
     auto fault = [&](bool memory, uint64_t va, const std::string &what) {
@@ -617,6 +618,7 @@ private:
   }
 
   EmulatorOptions options_;
+  std::atomic<uint64_t> delayMs_;
   mutable std::mutex mutex_;
   std::condition_variable eventsChanged_;
   uint64_t hits_ = 0, dispatches_ = 0;

@@ -51,6 +51,8 @@ public:
   // What the implementation knows about the last device fault beyond what KFD events carry
   // (the emulator names the packet or kernarg field); empty otherwise.
   virtual std::string faultDetail() const { return {}; }
+  // Tests: the emulator makes every later dispatch take at least `ms` milliseconds.
+  virtual void setDispatchDelayMs(uint64_t ms) { (void)ms; }
 };
 
 // The system calls.

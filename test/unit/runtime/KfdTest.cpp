@@ -449,6 +449,37 @@ TEST(LoadOnGpu, RunsElementwiseKernelsInGraphs) {
             "program); 0 were given with --workload");
 }
 
+// A timeout does not cancel the accepted dispatch or free its storage: the work finishes later.
+TEST(LoadOnGpu, ATimeoutLeavesTheDispatchRunning) {
+  const ExampleKernels &examples = ExampleKernels::get();
+  auto entries = std::move(listEntries(examples.elementwise)).value();
+  auto entry = std::move(findEntry(entries, "add_f32", Engine::Gpu)).value();
+  auto rt = std::move(Runtime::create()).value();
+  auto kernel = std::move(rt->adoptKernel(std::move(loadOnGpu(*entry, {64})).value())).value();
+  Buffer y = std::move(rt->allocate(64 * 4, Placement::HostVisible())).value();
+  uint64_t n = 64;
+  float delta = 3;
+  std::byte constants[12];
+  std::memcpy(constants, &n, 8);
+  std::memcpy(constants + 8, &delta, 4);
+  Graph g(*rt);
+  ASSERT_TRUE(g.gpu(kernel, {y.view()}, constants).isOk());
+  auto exe = std::move(rt->prepare(g)).value();
+  auto device = std::move(KfdDevice::shared(0)).value();
+  device->system().setDispatchDelayMs(300);
+  auto completion = std::move(exe.submit()).value();
+  EXPECT_FALSE(completion.waitFor(std::chrono::milliseconds(20)));
+  EXPECT_FALSE(completion.isComplete());
+  EXPECT_EQ(completion.pendingLanes(), std::vector<Lane>{Lane::Compute});
+  EXPECT_EQ(y.tryMapRead().status().code(), StatusCode::Busy);  // still in device use
+  device->system().setDispatchDelayMs(0);
+  ASSERT_TRUE(completion.wait().isOk());
+  auto map = std::move(y.mapRead()).value();
+  float first;
+  std::memcpy(&first, map.bytes().data(), 4);
+  EXPECT_EQ(first, 3.0f);
+}
+
 TEST(LoadOnGpu, DoctorChecksOnTheEmulator) {
   std::vector<KfdRequirement> checks = checkKfdRequirements();
   ASSERT_FALSE(checks.empty());
