@@ -209,26 +209,26 @@ std::vector<KfdRequirement> checkKfdRequirements() {
   std::vector<KfdRequirement> out;
   auto system = kfd::kfdSystemFromEnvironment();
   if (!system) {
-    out.push_back({"KFD interface", false, system.status().message()});
+    out.push_back({"interface", false, system.status().message()});
     return out;
   }
   bool emulated = (*system)->emulated();
-  out.push_back({"KFD interface", true, emulated ? "emulated KFD (HRX_KFD=emulated): no kernel driver is used"
+  out.push_back({"interface", true, emulated ? "emulated KFD (HRX_KFD=emulated): no kernel driver is used"
                                                  : "Linux KFD (/dev/kfd; HRX_KFD=emulated selects the emulator)"});
   std::string root = sysfsRoot();
   auto admitted = admitGpu(root);
   if (!admitted) {
-    out.push_back({"gfx1151 in the KFD topology", false, admitted.status().message()});
+    out.push_back({"gfx1151 node", false, admitted.status().message()});
     return out;
   }
-  out.push_back({"gfx1151 in the KFD topology", true, "KFD node " + admitted->identity.node + " under " + root});
+  out.push_back({"gfx1151 node", true, "KFD node " + admitted->identity.node + " under " + root});
   auto node = kfd::readKfdNode(root, admitted->identity.node);
   if (!node) {
-    out.push_back({"KFD node properties", false, node.status().message()});
+    out.push_back({"node properties", false, node.status().message()});
     return out;
   }
   auto sizes = kfd::cwsrSizes(*node);
-  out.push_back({"KFD node properties", sizes.isOk(),
+  out.push_back({"node properties", sizes.isOk(),
                  sizes ? "gpu_id " + std::to_string(node->gpuId) + ", render minor " +
                              std::to_string(node->get("drm_render_minor")) + ", CWSR area " +
                              std::to_string(sizes->bufferBytes) + " bytes"
@@ -256,18 +256,18 @@ std::vector<KfdRequirement> checkKfdRequirements() {
   }
   int fd = (*system)->open("/dev/kfd", O_RDWR);
   if (fd < 0) {
-    out.push_back({"KFD interface version", false, "cannot open /dev/kfd: " + std::string(std::strerror(-fd))});
+    out.push_back({"interface version", false, "cannot open /dev/kfd: " + std::string(std::strerror(-fd))});
     return out;
   }
   kfd_ioctl_get_version_args version{};
   int rc = (*system)->ioctl(fd, AMDKFD_IOC_GET_VERSION, &version);
   (*system)->close(fd);
   if (rc < 0) {
-    out.push_back({"KFD interface version", false, "AMDKFD_IOC_GET_VERSION failed: " + std::string(std::strerror(-rc))});
+    out.push_back({"interface version", false, "AMDKFD_IOC_GET_VERSION failed: " + std::string(std::strerror(-rc))});
     return out;
   }
   bool ok = version.major_version == kfd::kRequiredMajor && version.minor_version >= kfd::kRequiredMinor;
-  out.push_back({"KFD interface version", ok,
+  out.push_back({"interface version", ok,
                  std::to_string(version.major_version) + "." + std::to_string(version.minor_version) +
                      (ok ? "" : "; this runtime needs " + std::to_string(kfd::kRequiredMajor) + "." +
                                     std::to_string(kfd::kRequiredMinor) + " or newer") });

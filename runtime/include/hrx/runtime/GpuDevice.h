@@ -35,7 +35,7 @@ StatusOr<std::string> describeGpuDevice(unsigned gpuIndex = 0);
 // What the KFD path needs, for `hrx doctor`: the KFD node, the topology's GPU node, the render
 // node, read/write permission on both, render-group membership, and the KFD interface version.
 struct KfdRequirement {
-  std::string name;    // "KFD device node"
+  std::string name;    // "interface", "gfx1151 node", "node properties", "/dev/kfd", "interface version"
   bool satisfied = false;
   std::string detail;  // what was found, and how to fix it when not satisfied
 };
