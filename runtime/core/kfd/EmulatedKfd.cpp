@@ -60,7 +60,7 @@ struct Memory {
 };
 
 struct Event {
-  uint32_t id = 0, type = 0;
+  uint32_t id = 0, type = 0, slot = 0;
   bool autoReset = false, signaled = false;
   kfd_event_data data{};
 };
@@ -409,9 +409,10 @@ private:
     e.id = nextEventId_++;
     e.type = a.event_type;
     e.autoReset = a.auto_reset != 0;
+    e.slot = e.id;  // signal events: the event page slot is the id, as in KFD
     events_.emplace(e.id, e);
     a.event_id = e.id;
-    a.event_slot_index = e.id;
+    a.event_slot_index = e.slot;
     a.event_trigger_data = e.id;
     return 0;
   }
@@ -595,7 +596,7 @@ private:
         mailbox->store(signal->eventId, std::memory_order_release);
         auto event = events_.find(signal->eventId);
         if (event != events_.end() && event->second.type == KFD_IOC_EVENT_SIGNAL &&
-            eventPage_ && signal->eventMailboxPtr == eventPage_->va + uint64_t(signal->eventId) * 8) {
+            eventPage_ && signal->eventMailboxPtr == eventPage_->va + uint64_t(event->second.slot) * 8) {
           event->second.signaled = true;
           eventsChanged_.notify_all();
         }

@@ -207,7 +207,10 @@ Status KfdDevice::start() {
     if (int rc = system_->ioctl(kfd_, AMDKFD_IOC_CREATE_EVENT, &event); rc < 0)
       return fail(codeOf(-rc), "AMDKFD_IOC_CREATE_EVENT failed", -rc);
     waits_[i].event_id = event.event_id;
-    if (i == 0) signalEventId_ = event.event_id;
+    if (i == 0) {
+      signalEventId_ = event.event_id;
+      signalEventSlot_ = event.event_slot_index;
+    }
   }
   // amd_queue_t: the packet processor's view of the queue; the read and write dispatch ids
   // inside it are the queue's pointers.
@@ -349,7 +352,7 @@ Status KfdDevice::dispatch(KernelDispatchPacket packet, std::span<const HostRang
   auto *signal = reinterpret_cast<AmdSignal *>(signal_.host);
   auto *value = reinterpret_cast<std::atomic<int64_t> *>(&signal->value);
   signal->kind = kSignalKindUser;
-  signal->eventMailboxPtr = eventPage_.va + uint64_t(signalEventId_) * 8;
+  signal->eventMailboxPtr = eventPage_.va + uint64_t(signalEventSlot_) * 8;
   signal->eventId = signalEventId_;
   value->store(1, std::memory_order_release);
   packet.completionSignal = signal_.va;

@@ -94,7 +94,7 @@ private:
   bool queueCreated_ = false;
   uint64_t packets_ = 0, writeIndex_ = 0;
   kfd_event_data waits_[3] = {};  // signal, memory exception, hardware exception
-  uint32_t signalEventId_ = 0;
+  uint32_t signalEventId_ = 0, signalEventSlot_ = 0;  // the mailbox is the slot's 8 bytes of the event page
   std::string lostReason_;  // set once the device faulted or was lost
 
   struct Registration {

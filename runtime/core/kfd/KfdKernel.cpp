@@ -120,6 +120,14 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   if (!found)
     return invalid("code object: entry '" + entry.name + "' has no kernel in amdhsa.kernels");
   format::CodeObjectKernel kernel = *found;
+  // Private (scratch) memory needs the queue's scratch setup (amd_queue_t's scratch resource
+  // and COMPUTE_TMPRING_SIZE), which this device does not do yet: refuse rather than fault.
+  if (kernel.privateSegmentFixedSize > 0 || kernel.usesDynamicStack)
+    return Status(StatusCode::Unimplemented,
+                  "kernel '" + kernel.name + "' needs " +
+                      (kernel.usesDynamicStack ? std::string("a dynamic stack")
+                                               : std::to_string(kernel.privateSegmentFixedSize) + " bytes of private memory per work-item") +
+                      " (scratch), which the KFD GPU device does not set up yet; run it with --device=host");
 
   std::vector<format::LaunchArgument> launch;
   if (entry.gpuExport) {
