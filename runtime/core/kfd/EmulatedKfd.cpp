@@ -540,9 +540,20 @@ private:
       Memory *code = gpuRange(packet.kernelObject, 64);
       if (!(code->flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE))
         return fault(true, packet.kernelObject, "the code of kernel '" + kernel->name + "' is not in executable GPU memory");
-      if (format::decodeKernelDescriptor(std::span<const uint8_t, 64>(reinterpret_cast<const uint8_t *>(descriptor), 64))
-              .kernargSize != kernel->descriptor.kernargSize)
+      format::KernelDescriptor found =
+          format::decodeKernelDescriptor(std::span<const uint8_t, 64>(reinterpret_cast<const uint8_t *>(descriptor), 64));
+      const format::KernelDescriptor &want = kernel->descriptor;
+      if (found.groupSegmentFixedSize != want.groupSegmentFixedSize ||
+          found.privateSegmentFixedSize != want.privateSegmentFixedSize || found.kernargSize != want.kernargSize ||
+          found.kernelCodeEntryByteOffset != want.kernelCodeEntryByteOffset || found.computePgmRsrc1 != want.computePgmRsrc1 ||
+          found.computePgmRsrc2 != want.computePgmRsrc2 || found.computePgmRsrc3 != want.computePgmRsrc3 ||
+          found.kernelCodeProperties != want.kernelCodeProperties || found.kernargPreload != want.kernargPreload)
         return fault(false, 0, "the kernel descriptor of '" + kernel->name + "' in GPU memory differs from the code object's");
+      uint64_t entry = packet.kernelObject + uint64_t(found.kernelCodeEntryByteOffset);
+      Memory *entryMemory = gpuRange(entry, 4);
+      if (!entryMemory || !(entryMemory->flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE))
+        return fault(true, entry, "the entry point of kernel '" + kernel->name + "' (" + hex(entry) +
+                                      ") is not in executable GPU memory");
       const std::byte *kernargs = translate(packet.kernargAddress, std::max<uint64_t>(kernel->kernargSegmentSize, 1));
       if (!kernargs)
         return fault(true, packet.kernargAddress, "kernarg_address " + hex(packet.kernargAddress) + " (" +

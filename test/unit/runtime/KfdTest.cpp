@@ -412,6 +412,21 @@ TEST(KfdDevice, AKernelObjectThatIsNoDescriptorFaults) {
   EXPECT_NE(s.message().find("is not a loaded kernel descriptor"), std::string::npos) << s.message();
 }
 
+// Code that is not where the code object puts it (here a descriptor byte changed after loading)
+// faults instead of running.
+TEST(KfdDevice, ALoaderMistakeFaults) {
+  auto device = std::move(openEmulated()).value();
+  HandLoaded h = loadAddF32(device);
+  h.code.host[h.kernel.descriptorAddress + 48] ^= std::byte{1};  // compute_pgm_rsrc1
+  DispatchGeometry g;
+  g.workgroupSize[0] = 256;
+  KernelDispatchPacket p = makeDispatchPacket(h.kernel, g, h.code.va + h.kernel.descriptorAddress, h.kernargs.va, 0);
+  Status s = device->dispatch(p, {}, "add_f32");
+  EXPECT_NE(s.message().find("the kernel descriptor of 'add_f32' in GPU memory differs from the code object's"),
+            std::string::npos)
+      << s.message();
+}
+
 // loadOnGpu through the process's (emulated) device, in graphs, against a CPU loop.
 TEST(LoadOnGpu, RunsElementwiseKernelsInGraphs) {
   const ExampleKernels &examples = ExampleKernels::get();
