@@ -39,14 +39,15 @@ inline std::string makeKfdSysfs() {
 }
 
 inline const std::string &kfdSysfsRoot() {
-  static const std::string root = [] {
-    std::string r = makeKfdSysfs();
-    ::setenv("HRX_SYSFS_ROOT", r.c_str(), 1);
+  // Leaked: the exit handler that removes the tree runs after static destructors would have.
+  static const std::string *root = [] {
+    auto *r = new std::string(makeKfdSysfs());
+    ::setenv("HRX_SYSFS_ROOT", r->c_str(), 1);
     ::setenv("HRX_KFD", "emulated", 1);
     std::atexit([] { std::filesystem::remove_all(kfdSysfsRoot()); });
     return r;
   }();
-  return root;
+  return *root;
 }
 // Installed before main, so every runtime call sees the fake tree and the emulator.
 inline const bool kKfdEnvironment = !kfdSysfsRoot().empty();
