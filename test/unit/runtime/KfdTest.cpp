@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
 
 using namespace hrx;
 using namespace hrx::runtime;
@@ -309,6 +311,127 @@ TEST(KfdDevice, InjectedDriverErrorsAreReported) {
   old.versionMinor = 10;
   EXPECT_EQ(openEmulated(old).status().message(),
             "emulated KFD reports interface version 1.10; this runtime needs 1.11 or newer within major version 1");
+}
+
+// The emulated driver itself, through raw calls: the argument checks KFD makes.
+TEST(EmulatedKfd, KeepsKfdSemantics) {
+  auto system = emulatedKfdSystem({});
+  KfdSystem &k = *system;
+  EXPECT_EQ(k.open("/dev/dri/renderD129", O_RDWR), -ENOENT);  // not in the topology
+  int kfd = k.open("/dev/kfd", O_RDWR), drm = k.open("/dev/dri/renderD128", O_RDWR), drm2 = k.open("/dev/dri/renderD128", O_RDWR);
+  ASSERT_GE(kfd, 0);
+  ASSERT_GE(drm, 0);
+  EXPECT_EQ(k.ioctl(drm, AMDKFD_IOC_GET_VERSION, nullptr), -EBADF);  // KFD ioctls go to /dev/kfd
+  const uint32_t gpu = 52565;
+  auto alloc = [&](uint64_t va, uint64_t size, uint32_t flags, uint64_t offset = 0) {
+    kfd_ioctl_alloc_memory_of_gpu_args a{};
+    a.va_addr = va, a.size = size, a.gpu_id = gpu, a.flags = flags, a.mmap_offset = offset;
+    int rc = k.ioctl(kfd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a);
+    return std::pair(rc, a);
+  };
+  const uint32_t gtt = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  EXPECT_EQ(alloc(0x100000000ull, 4096, gtt).first, -EINVAL);  // no VM acquired yet
+  kfd_ioctl_acquire_vm_args vm{uint32_t(drm), 12345};
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), -EINVAL);  // unknown gpu_id
+  vm.gpu_id = gpu;
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), 0);
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), 0);  // the same render node again
+  kfd_ioctl_acquire_vm_args other{uint32_t(drm2), gpu};
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &other), -EBUSY);
+
+  // Memory: one domain, page-aligned, no overlapping VA; the render node maps GTT memory.
+  void *reserved = nullptr;
+  ASSERT_EQ(k.mmap(nullptr, 1 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &reserved), 0);
+  uint64_t base = reinterpret_cast<uint64_t>(reserved);
+  EXPECT_EQ(alloc(base, 4096, gtt | KFD_IOC_ALLOC_MEM_FLAGS_USERPTR).first, -EINVAL);
+  EXPECT_EQ(alloc(base, 100, gtt).first, -EINVAL);
+  EXPECT_EQ(alloc(base + 1, 4096, gtt).first, -EINVAL);
+  auto [rc, ring] = alloc(base, 65536, gtt);
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(alloc(base + 4096, 4096, gtt).first, -EINVAL);  // inside the ring's VA
+  void *cpu = nullptr;
+  EXPECT_EQ(k.mmap(reserved, 65536, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm, ring.mmap_offset + 4096, &cpu), -EINVAL);
+  ASSERT_EQ(k.mmap(reserved, 65536, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm, ring.mmap_offset, &cpu), 0);
+  EXPECT_EQ(cpu, reserved);
+  uint32_t ids[1] = {gpu};
+  kfd_ioctl_map_memory_to_gpu_args map{ring.handle, reinterpret_cast<uint64_t>(ids), 1, 0};
+  kfd_ioctl_map_memory_to_gpu_args unknown{ring.handle + 1000, reinterpret_cast<uint64_t>(ids), 1, 0};
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &unknown), -EINVAL);
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map), 0);
+  EXPECT_EQ(map.n_success, 1u);
+  kfd_ioctl_free_memory_of_gpu_args free{ring.handle};
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free), -EBUSY);  // still mapped
+
+  // Queues: AQL only, a power-of-two ring in mapped memory, the topology's CWSR sizes.
+  auto more = [&](uint64_t offset, uint64_t size) {
+    auto [r, m] = alloc(base + offset, size, gtt);
+    EXPECT_EQ(r, 0);
+    kfd_ioctl_map_memory_to_gpu_args mm{m.handle, reinterpret_cast<uint64_t>(ids), 1, 0};
+    EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &mm), 0);
+    return base + offset;
+  };
+  uint64_t pointers = more(65536, 4096), eop = more(69632, 4096);
+  auto sizes = std::move(cwsrSizes(std::move(readKfdNode(hrx::test::kfdSysfsRoot(), "1")).value())).value();
+  void *cwsrReserved = nullptr;
+  ASSERT_EQ(k.mmap(nullptr, sizes.bufferBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &cwsrReserved), 0);
+  auto [cwsrRc, cwsrMemory] = alloc(reinterpret_cast<uint64_t>(cwsrReserved), sizes.bufferBytes, gtt);
+  ASSERT_EQ(cwsrRc, 0);
+  kfd_ioctl_map_memory_to_gpu_args cwsrMap{cwsrMemory.handle, reinterpret_cast<uint64_t>(ids), 1, 0};
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &cwsrMap), 0);
+  kfd_ioctl_create_queue_args good{};
+  good.ring_base_address = base, good.ring_size = 65536, good.gpu_id = gpu;
+  good.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE_AQL, good.queue_percentage = 100, good.queue_priority = 7;
+  good.write_pointer_address = pointers + 56, good.read_pointer_address = pointers + 128;
+  good.eop_buffer_address = eop, good.eop_buffer_size = 4096;
+  good.ctx_save_restore_address = cwsrMemory.va_addr, good.ctx_save_restore_size = sizes.ctxSaveRestoreSize;
+  good.ctl_stack_size = sizes.ctlStackSize;
+  struct Bad {
+    const char *what;
+    void (*change)(kfd_ioctl_create_queue_args &);
+  } bad[] = {
+      {"PM4 queue", [](kfd_ioctl_create_queue_args &q) { q.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE; }},
+      {"ring size", [](kfd_ioctl_create_queue_args &q) { q.ring_size = 3000; }},
+      {"ring unmapped", [](kfd_ioctl_create_queue_args &q) { q.ring_base_address = 0x1000; }},
+      {"priority", [](kfd_ioctl_create_queue_args &q) { q.queue_priority = 16; }},
+      {"percentage", [](kfd_ioctl_create_queue_args &q) { q.queue_percentage = 101; }},
+      {"EOP size", [](kfd_ioctl_create_queue_args &q) { q.eop_buffer_size = 1024; }},
+      {"CWSR size", [](kfd_ioctl_create_queue_args &q) { q.ctx_save_restore_size -= 4096; }},
+      {"control stack", [](kfd_ioctl_create_queue_args &q) { q.ctl_stack_size += 4096; }},
+      {"write pointer", [](kfd_ioctl_create_queue_args &q) { q.write_pointer_address = 0x2000; }},
+  };
+  for (const Bad &b : bad) {
+    kfd_ioctl_create_queue_args q = good;
+    b.change(q);
+    EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL) << b.what;
+  }
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_CREATE_QUEUE, &good), 0);
+  EXPECT_EQ(good.doorbell_offset % 8, 0u);
+  void *doorbells = nullptr;
+  EXPECT_EQ(k.mmap(nullptr, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED, kfd, good.doorbell_offset & ~uint64_t(0x1fff), &doorbells), 0);
+  kfd_ioctl_destroy_queue_args destroy{good.queue_id, 0};
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_DESTROY_QUEUE, &destroy), 0);
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_DESTROY_QUEUE, &destroy), -EINVAL);
+
+  // Events: signal events need the user event page; waits time out, set events complete them.
+  kfd_ioctl_create_event_args signal{};
+  EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_CREATE_EVENT, &signal), -EINVAL);
+  signal.event_page_offset = ring.handle;  // 64 KiB: large enough for the 4096 slots
+  signal.auto_reset = 1;
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_CREATE_EVENT, &signal), 0);
+  kfd_event_data data{};
+  data.event_id = signal.event_id;
+  kfd_ioctl_wait_events_args wait{reinterpret_cast<uint64_t>(&data), 1, 0, 10, 0};
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &wait), 0);
+  EXPECT_EQ(wait.wait_result, uint32_t(KFD_IOC_WAIT_RESULT_TIMEOUT));
+  kfd_ioctl_set_event_args set{signal.event_id, 0};
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_SET_EVENT, &set), 0);
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &wait), 0);
+  EXPECT_EQ(wait.wait_result, uint32_t(KFD_IOC_WAIT_RESULT_COMPLETE));
+  ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &wait), 0);  // auto-reset: waits again
+  EXPECT_EQ(wait.wait_result, uint32_t(KFD_IOC_WAIT_RESULT_TIMEOUT));
+  EXPECT_EQ(k.ioctl(kfd, 0xdead, nullptr), -EINVAL);
+  EXPECT_EQ(k.close(drm2), 0);
+  EXPECT_EQ(k.close(drm2), -EBADF);
 }
 
 // A loaded example kernel on a private emulated device, dispatched by hand so packet and
