@@ -618,6 +618,41 @@ TEST(LoadOnGpu, ATimeoutLeavesTheDispatchRunning) {
   EXPECT_EQ(first, 3.0f);
 }
 
+// Every byte of the loaded part of a code object (headers, note, symbols, descriptors, code)
+// flipped: loadOnGpu rejects the mutant with an error or loads it; it never crashes.
+TEST(LoadOnGpu, MutatedCodeObjectsNeverCrashTheLoader) {
+  const ExampleKernels &examples = ExampleKernels::get();
+  auto object = std::move(format::readAmdgpuCodeObject(examples.elementwise.codeObject)).value();
+  uint64_t loadedEnd = 0;
+  for (const format::LoadSegment &s : object.segments) loadedEnd = std::max(loadedEnd, s.offset + s.filesz);
+  unsigned rejected = 0, loaded = 0;
+  for (uint64_t i = 0; i < loadedEnd; ++i) {
+    std::vector<uint8_t> bytes = examples.elementwiseBytes;
+    bytes[i] ^= 0xff;
+    auto artifact = format::readArtifact(bytes);
+    if (!artifact) {
+      ++rejected;
+      continue;
+    }
+    auto entries = listEntries(*artifact);
+    if (!entries) {
+      ++rejected;
+      continue;
+    }
+    for (const ArtifactEntry &entry : *entries) {
+      auto kernel = loadOnGpu(entry, {256});
+      if (kernel) {
+        ++loaded;
+      } else {
+        ++rejected;
+        EXPECT_FALSE(kernel.status().message().empty());
+      }
+    }
+  }
+  EXPECT_GT(rejected, 0u);
+  EXPECT_GT(loaded, 0u);
+}
+
 TEST(LoadOnGpu, DoctorChecksOnTheEmulator) {
   std::vector<KfdRequirement> checks = checkKfdRequirements();
   ASSERT_FALSE(checks.empty());
