@@ -8,6 +8,8 @@ packages=(
   libclang-rt-22-dev
   # Project libraries.
   libcli11-dev nlohmann-json3-dev libzstd-dev libgtest-dev libgmock-dev
+  # <linux/kfd_ioctl.h>: the KFD GPU device (runtime/core/kfd) uses the system's header.
+  linux-libc-dev
   # Build tools.
   cmake ninja-build python3 pkg-config
   # Test tools: hermetic-trace.test watches hrxcc's file accesses with strace.

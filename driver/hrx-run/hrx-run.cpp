@@ -9,6 +9,7 @@
 #include "hrx/format/Artifact.h"
 #include "hrx/runtime/Admission.h"
 #include "hrx/runtime/DeviceChoice.h"
+#include "hrx/runtime/GpuDevice.h"
 #include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
 
@@ -275,7 +276,8 @@ int runMain(const Options &o) {
     if ((device->kind == DeviceKind::Npu) != (entry.engine == Engine::Npu))
       return fail("entry '" + entry.name + "' is a " + engineLabel(entry.engine) + " entry; the " +
                   (device->kind == DeviceKind::Npu ? "npu" : "gpu") + " device cannot run it");
-    return fail(checkNativeExecution(entry, *device, columns).message());
+    if (Status native = checkNativeExecution(entry, *device, columns); !native || device->kind == DeviceKind::Npu)
+      return fail(native.message());
   }
   if (entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
     return fail("artifact and device targets differ: the image is for " + entry.member->target +
@@ -284,7 +286,9 @@ int runMain(const Options &o) {
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  auto kernelOr = loadOnHost(entry, o.workload);
+  // GPU entries on the gpu device run through KFD (the kernel driver, or HRX_KFD=emulated).
+  bool onGpu = device->kind == DeviceKind::Gpu;
+  auto kernelOr = onGpu ? loadOnGpu(entry, o.workload, {rt.options().gpuIndex}) : loadOnHost(entry, o.workload);
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
@@ -331,7 +335,10 @@ int runMain(const Options &o) {
   if (!recorded) return fail(recorded.message() + "; " + signature(entry));
   auto executable = rt.prepare(graph);
   if (!executable) return fail(executable.status().message());
-  progress("prepared '" + entry.name + "' on the host reference device (" + engineLabel(entry.engine) + " entry, " +
+  std::string where = "the host reference device";
+  if (onGpu)
+    if (auto gpu = describeGpuDevice(rt.options().gpuIndex)) where = "the gpu device, " + *gpu;
+  progress("prepared '" + entry.name + "' on " + where + " (" + engineLabel(entry.engine) + " entry, " +
            std::to_string(contract.size()) + " binding(s))");
 
   if (!o.trace.empty())

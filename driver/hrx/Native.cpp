@@ -2,6 +2,7 @@
 
 #include "hrx/format/Bundle.h"
 #include "hrx/runtime/Admission.h"
+#include "hrx/runtime/GpuDevice.h"
 
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -282,6 +283,14 @@ int doctor() {
   }
   if (gpus.empty()) std::cout << "gpu: none found under " << root << "/class/kfd/kfd/topology/nodes\n";
   if (!qualifiedGpu) ++problems;
+  // What --device=gpu needs (KFD, not the native runtime bundle): counted on its own line.
+  unsigned kfdProblems = 0;
+  if (qualifiedGpu) {
+    for (const runtime::KfdRequirement &r : runtime::checkKfdRequirements()) {
+      std::cout << "kfd " << r.name << ": " << r.detail << (r.satisfied ? "" : " (problem)") << "\n";
+      kfdProblems += !r.satisfied;
+    }
+  }
 
   std::string glibc = gnu_get_libc_version();
   unsigned major = 0, minor = 0;
@@ -314,6 +323,7 @@ int doctor() {
     std::cout << "native runtime: not prepared under " << runtimes.string() << " (doctor does not download; run `hrx prepare`)\n";
     ++problems;
   }
+  if (qualifiedGpu) std::cout << "kfd path (--device=gpu): " << kfdProblems << " problem(s)\n";
   std::cout << "doctor: " << problems << " problem(s)\n";
   return 0;
 }

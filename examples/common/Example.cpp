@@ -1,5 +1,7 @@
 #include "Example.h"
 
+#include "hrx/runtime/GpuDevice.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -72,6 +74,8 @@ StatusOr<Device> requireDevice(StatusOr<Device> admitted, const char *what) {
 std::string describe(const Device &device, const char *engine, const char *qualified, const char *images) {
   if (device.kind == DeviceKind::Host)
     return std::string(engine) + ": host reference device (runs " + qualified + " " + images + " on the CPU)";
+  if (device.kind == DeviceKind::Gpu)
+    if (auto gpu = runtime::describeGpuDevice(device.index)) return std::string(engine) + ": " + *gpu;
   return std::string(engine) + ": " + device.target;
 }
 
@@ -148,8 +152,11 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
   Session session{std::move(*runtime), {}, std::nullopt};
   runtime::Runtime &rt = *session.runtime;
   bool gpu = engines == Engines::GpuAndNpu;
-  std::string fallback;  // auto: why the host reference device runs the example
-  if (command.device == runtime::DeviceRequest::Auto) {
+  switch (command.device) {
+  case runtime::DeviceRequest::Auto: {
+    // Each engine on its qualified native device when it can run there, else on the host
+    // reference device; the first reason for a fallback is announced once.
+    std::string fallback;
     for (runtime::Engine engine : {runtime::Engine::Gpu, runtime::Engine::Npu}) {
       if (engine == runtime::Engine::Gpu && !gpu) continue;
       auto choice = runtime::chooseDevice(rt, runtime::DeviceRequest::Auto, engine);
@@ -160,12 +167,23 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
       else
         session.npu = choice->device;
     }
-  }
-  if (command.device == runtime::DeviceRequest::Host || !fallback.empty()) {
     if (!fallback.empty()) std::cerr << command.program << ": " << fallback << "\n";
+    break;
+  }
+  case runtime::DeviceRequest::Host:
     session.npu = rt.host();
     if (gpu) session.gpu = rt.host();
-  } else if (command.device != runtime::DeviceRequest::Auto) {
+    break;
+  case runtime::DeviceRequest::Gpu:
+    // GPU work on the gfx1151 through KFD, NPU work on the host reference device.
+    session.npu = rt.host();
+    if (gpu) {
+      auto admitted = requireDevice(rt.gpu(), "GPU");
+      if (!admitted) return admitted.status();
+      session.gpu = *admitted;
+    }
+    break;
+  case runtime::DeviceRequest::Npu: {
     if (gpu) {
       auto admitted = requireDevice(rt.gpu(), "GPU");
       if (!admitted) return admitted.status();
@@ -174,6 +192,8 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
     auto admitted = requireDevice(rt.npu(0), "NPU");
     if (!admitted) return admitted.status();
     session.npu = *admitted;
+    break;
+  }
   }
   std::string npuLine = describe(session.npu, "NPU", "amd.xdna.strix_halo.17f0_11", "images");
   if (session.gpu)
@@ -207,10 +227,12 @@ StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const Kerne
   if (!entry) return Status(entry.status().code(), where + entry.status().message());
   if (device.kind != DeviceKind::Host) {
     Status native = runtime::checkNativeExecution(**entry, device, (*entry)->columns);
-    return native ? Status(StatusCode::Unimplemented, "native execution is not available in this build")
-                  : Status(native.code(), where + native.message());
+    if (!native) return Status(native.code(), where + native.message());
+    if (device.kind != DeviceKind::Gpu)
+      return Status(StatusCode::Unimplemented, "native execution is not available in this build");
   }
-  auto kernel = runtime::loadOnHost(**entry, request.workload);
+  auto kernel = device.kind == DeviceKind::Gpu ? runtime::loadOnGpu(**entry, request.workload, {device.index})
+                                               : runtime::loadOnHost(**entry, request.workload);
   if (!kernel) return Status(kernel.status().code(), where + kernel.status().message());
   auto adopted = session.runtime->adoptKernel(*kernel);
   if (!adopted) return adopted.status();

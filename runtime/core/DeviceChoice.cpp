@@ -1,6 +1,7 @@
 #include "hrx/runtime/DeviceChoice.h"
 
 #include "hrx/runtime/Admission.h"
+#include "hrx/runtime/GpuDevice.h"
 
 #include <cstdlib>
 
@@ -51,6 +52,15 @@ StatusOr<DeviceRequest> parseDeviceRequest(std::string_view flag) {
 }
 
 Status nativeExecutionSupport(Engine engine) {
+  // The gpu device runs code objects through KFD itself (GpuDevice.h); its requirements
+  // decide, not the native library.
+  if (engine == Engine::Gpu) {
+    for (const KfdRequirement &requirement : checkKfdRequirements())
+      if (!requirement.satisfied)
+        return Status(StatusCode::FailedPrecondition, "the KFD path is not usable (" + requirement.name + ": " +
+                                                          requirement.detail + ")");
+    return Status();
+  }
   auto library = findNativeLibrary();
   if (!library) return library.status();
   return Status(StatusCode::Unimplemented, "native " + std::string(engineTitle(engine)) + " execution through " +
@@ -81,8 +91,9 @@ StatusOr<DeviceChoice> chooseDevice(const Runtime &runtime, DeviceRequest reques
   if (!device)
     return DeviceChoice{runtime.host(), hostAnnouncement("no qualified " + std::string(engineTitle(entry.engine)) +
                                                          " (" + missingDeviceReason(entry.engine) + ")")};
-  if (Status native = checkNativeExecution(entry, *device, columns); !native)
-    return DeviceChoice{runtime.host(), hostAnnouncement(withoutHostHint(native.message()))};
+  Status native = checkNativeExecution(entry, *device, columns);
+  if (native && entry.engine == Engine::Gpu) native = nativeExecutionSupport(Engine::Gpu);
+  if (!native) return DeviceChoice{runtime.host(), hostAnnouncement(withoutHostHint(native.message()))};
   return DeviceChoice{*device, ""};
 }
 

@@ -100,6 +100,8 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
                         artifact.identity->referenceOnlyReason +
                         "), so the npu device cannot run it; run it on the host reference device with --device=host");
   }
+  // GPU entries run through KFD (hrx/runtime/GpuDevice.h: loadOnGpu), not the native library.
+  if (entry.engine == Engine::Gpu) return Status::ok();
   auto library = findNativeLibrary();
   if (!library) return library.status();
   return Status(StatusCode::Unimplemented, "native " + std::string(entry.engine == Engine::Npu ? "NPU" : "GPU") +

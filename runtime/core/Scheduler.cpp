@@ -111,6 +111,8 @@ void RuntimeState::laneMain(Lane laneId) {
       copiedBytes.fetch_add(copied);
       recordTrace(start, end, laneId, copied, !status);
       lock.lock();
+      // A device that faulted or was lost cannot confirm the region retired: quarantine.
+      if (status.code() == StatusCode::DeviceLost) quarantineLocked(*slot.graph);
     }
     finishRegion(slot, run->region, status);
   }

@@ -211,6 +211,7 @@ StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
       return Status(StatusCode::InvalidArgument, "ELF64: e_flags processor " + std::to_string(elf->flags & 0xFF) + " is not a supported AMDGPU target");
     if (Status header = checkAmdgpuCodeObject(*elf, artifact.target); !header.isOk()) return header;
     artifact.amdgpu = std::move(elf.value());
+    artifact.codeObject.assign(bytes.begin(), bytes.end());
     Status common = readCommonSections(artifact);
     if (!common.isOk()) return common;
     Status sections = readAmdgpuSections(artifact);

@@ -36,6 +36,8 @@ struct Artifact {
   std::vector<ArrayPlan> plans;
   std::optional<AmdgpuManifest> manifest;  // AMDGPU: .hrx.manifest
   std::vector<AmdgpuLaunch> launches;      // AMDGPU: .hrx.launch
+  // AMDGPU: the code object's bytes, for loading its segments on the GPU (AmdgpuCodeObject.h).
+  std::vector<uint8_t> codeObject;
 
   // Whether the artifact carries no native device code (runs on the host device only).
   // Images without .hrx.identity are not ours and are treated as native.

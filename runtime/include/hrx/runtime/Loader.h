@@ -33,10 +33,11 @@ StatusOr<std::vector<ArtifactEntry>> listEntries(const format::Artifact &artifac
 StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries, const std::string &name,
                                           Engine preferred);
 
-// Whether `entry` may run natively on `device`: the artifact's target equals the device's,
-// the requested columns equal the image's, the image is not reference-only, and the native
-// library is installed. Native execution itself needs the hardware runtime (libamdf), which
-// this build does not drive: past those checks the answer is Unimplemented, saying so.
+// Whether `entry` may run natively on `device`: the artifact's target equals the device's;
+// GPU entries then pass (they run through KFD: hrx/runtime/GpuDevice.h). For NPU entries the
+// requested columns must equal the image's, the image must not be reference-only, and the
+// native library must be installed; native NPU execution itself needs the hardware runtime
+// (libamdf), which this build does not drive: past those checks the answer is Unimplemented.
 Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
 
 // Loads `entry` on the host reference device: the member's .hrx.host code, plus its array plan
