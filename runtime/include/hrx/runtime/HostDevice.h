@@ -6,6 +6,7 @@
 #include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/HostAbi.h"
+#include "hrx/format/Xdna.h"
 #include "hrx/runtime/Graph.h"
 
 #include <cstddef>
@@ -63,6 +64,15 @@ StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 // blocked workers and channels instead of hanging.
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
                                                     KernelContract contract);
+
+// An NPU entry executed by its own transaction (--array-model=transaction): the entry's
+// COMMAND invocations, with dynamic SHIM_ADDRESS relocations patched with the bindings'
+// addresses, run on the simulated NPU5 array (hrx/array/ArrayModel.h); workers run as their
+// host twins behind the core-program seam. Results must equal makeHostNpuKernel's; a broken
+// transaction (unknown register, bad BD, unrouted stream, deadlock) is an error.
+StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry,
+                                                           format::ArrayPlan plan, std::shared_ptr<HostCode> code,
+                                                           KernelContract contract);
 
 // How a GPU entry's launch arguments are passed (from .hrx.manifest): in launch order, each a
 // buffer (the next binding) or a scalar (the next `size` bytes of the constants block).

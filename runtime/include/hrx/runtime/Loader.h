@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hrx::runtime {
@@ -44,5 +45,12 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
 // workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
 // constants block (Kernel::constantBytes()).
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
+
+// How the host reference device runs an NPU entry: from its array plan (.hrx.plan), or by
+// executing its own transaction on the simulated array (hrx/array/ArrayModel.h).
+enum class ArrayModelKind { Plan, Transaction };
+StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "transaction"
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+                                             ArrayModelKind arrayModel);
 
 }  // namespace hrx::runtime
