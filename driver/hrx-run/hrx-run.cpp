@@ -31,7 +31,7 @@ namespace {
 enum ExitCode { kExitOk = 0, kExitError = 1, kExitMismatch = 2, kExitTimeout = 3, kExitExecution = 4 };
 
 struct Options {
-  std::string artifact, image, entry, device, trace, arrayModel = "plan";
+  std::string artifact, image, entry, device, trace, arrayModel;
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
   std::vector<uint64_t> workload;
@@ -260,9 +260,14 @@ int runMain(const Options &o) {
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  auto arrayModel = parseArrayModel(o.arrayModel);
-  if (!arrayModel) return fail(arrayModel.status().message());
-  auto kernelOr = loadOnHost(entry, o.workload, *arrayModel);
+  StatusOr<std::shared_ptr<Kernel>> kernelOr = Status(StatusCode::Internal, "not loaded");
+  if (o.arrayModel.empty()) {
+    kernelOr = loadOnHost(entry, o.workload);  // $HRX_ARRAY_MODEL, else plan
+  } else {
+    auto arrayModel = parseArrayModel(o.arrayModel);
+    if (!arrayModel) return fail(arrayModel.status().message());
+    kernelOr = loadOnHost(entry, o.workload, *arrayModel);
+  }
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
@@ -427,7 +432,7 @@ int main(int argc, char **argv) {
   app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(positive(true));
   app.add_option("--array-model", o.arrayModel,
                  "host device, NPU entries: plan (run the array plan) or transaction (execute the image's own "
-                 "transaction on the simulated NPU5 array); default plan");
+                 "transaction on the simulated NPU5 array); default $HRX_ARRAY_MODEL, else plan");
   app.add_option("--device", o.device, "host, npu or gpu (default: $HRX_DEVICE, else the qualified native device)");
   app.add_option("--workload", o.workload, "GPU launch workload (u64 values, comma-separated)")->delimiter(',');
   app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");

@@ -5,6 +5,7 @@
 #include "hrx/runtime/HostDevice.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace hrx::runtime {
 namespace {
@@ -114,7 +115,13 @@ StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
 }
 
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload) {
-  return loadOnHost(entry, workload, ArrayModelKind::Plan);
+  ArrayModelKind model = ArrayModelKind::Plan;
+  if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
+    auto parsed = parseArrayModel(env);
+    if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
+    model = *parsed;
+  }
+  return loadOnHost(entry, workload, model);
 }
 
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,

@@ -32,13 +32,18 @@ public:
     uint32_t creditLock = 0, readyLock = 0;
     std::vector<uint32_t> slots;  // offsets in the owner's data memory, by ring index
     std::vector<std::byte> state; // State ports: the worker's private record
+    uint64_t ringBase = 0;        // records of earlier invocations: the ring position persists
   };
 
   HostTwinCore(uint32_t index, const format::PlanWorker &worker, hrx_host_stage_fn stage, std::vector<Port> ports)
       : index_(index), worker_(worker), stage_(stage), ports_(std::move(ports)), records_(ports_.size()) {}
 
   TileId tile() const override { return tileOf(worker_.tile); }
+  // The rings are resident: a new invocation continues at the slot after the last record of
+  // the previous one, as the DMA BD chains do.
   void startInvocation() override {
+    for (Port &p : ports_)
+      if (p.direction != format::PortDirection::State) p.ringBase += (iteration_ + p.period - 1) / p.period;
     iteration_ = 0;
     acquiredPorts_ = 0;
   }
@@ -73,7 +78,7 @@ public:
           records_[i] = p.state.data();
           continue;
         }
-        uint32_t slot = (it / p.period) % uint32_t(p.slots.size());
+        uint32_t slot = uint32_t((p.ringBase + it / p.period) % p.slots.size());
         auto memory = array.dataMemory(p.owner, p.slots[slot], p.recordBytes);
         if (!memory) return memory.status();
         records_[i] = *memory;
