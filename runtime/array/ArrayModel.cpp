@@ -443,6 +443,15 @@ Status ArrayModel::finishInvocation(const std::string &label) {
           "every core to finish (" + label + ")");
       !s)
     return s;
+  // A BD left part-way is data the invocation did not account for (a length that disagrees
+  // with the stream feeding it): the next invocation would start misaligned.
+  for (const auto &t : tiles_)
+    for (auto *list : {&t->mm2s, &t->s2mm})
+      for (const auto &ch : *list)
+        if (ch->active && ch->loaded && ch->acquired && ch->moved > 0 && ch->moved < ch->fields.lengthWords)
+          return Status(StatusCode::FailedPrecondition, label + ": " + ch->name() + " BD " + std::to_string(ch->bd) + " stopped part-way (" +
+                                                            std::to_string(ch->moved) + " of " + std::to_string(ch->fields.lengthWords) +
+                                                            " words) when the invocation ended");
   for (const auto &t : tiles_)
     for (const auto &ch : t->s2mm)
       if (!ch->input.words.empty())
@@ -453,8 +462,11 @@ Status ArrayModel::finishInvocation(const std::string &label) {
 }
 
 Status ArrayModel::runUntil(const std::function<bool()> &done, const std::string &waitingFor) {
-  for (;;) {
+  for (uint64_t round = 0;; ++round) {
     if (done()) return Status::ok();
+    if (round == roundLimit_)
+      return Status(StatusCode::DeadlineExceeded, "livelock: waiting for " + waitingFor + ", the array moved data for " +
+                                                      std::to_string(round) + " scheduling rounds without reaching it" + waitingReport());
     bool progressed = false;
     for (auto &t : tiles_)
       for (auto *list : {&t->mm2s, &t->s2mm})

@@ -180,11 +180,15 @@ Status TransactionNpuKernel::initialize() {
   return Status::ok();
 }
 
-StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> TransactionNpuKernel::makeCores() const {
+}  // namespace
+
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan_,
+                                                                            const StageResolver &resolve) {
+  const std::string where_ = "array plan '" + plan_.name + "'";
   std::vector<std::unique_ptr<array::CoreProgram>> cores;
   for (uint32_t w = 0; w < plan_.workers.size(); ++w) {
     const format::PlanWorker &pw = plan_.workers[w];
-    auto stage = code_->stage(pw.entry);
+    auto stage = resolve(pw.entry);
     if (!stage) return Status(stage.status().code(), where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
     std::vector<HostTwinCore::Port> ports;
     for (size_t p = 0; p < pw.ports.size(); ++p) {
@@ -222,6 +226,12 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> TransactionNpuKernel:
     cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports)));
   }
   return cores;
+}
+
+namespace {
+
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> TransactionNpuKernel::makeCores() const {
+  return makeHostTwinCores(plan_, [&](const std::string &entry) { return code_->stage(entry); });
 }
 
 Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {

@@ -106,6 +106,9 @@ public:
   ArrayModel &operator=(const ArrayModel &) = delete;
 
   void setHostMemory(std::vector<HostRegion> regions) { host_ = std::move(regions); }
+  // Scheduling rounds one wait may take before it fails as a livelock (a BD chain that moves
+  // data forever without reaching what is waited for).
+  void setRoundLimit(uint64_t rounds) { roundLimit_ = rounds; }
   void setCores(std::vector<std::unique_ptr<CoreProgram>> cores);
   const std::vector<std::unique_ptr<CoreProgram>> &cores() const { return cores_; }
 
@@ -145,6 +148,7 @@ private:
   std::string waitingReport() const;
 
   uint32_t columns_;
+  uint64_t roundLimit_ = uint64_t(1) << 32;
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::vector<HostRegion> host_;
   std::vector<std::unique_ptr<CoreProgram>> cores_;
