@@ -247,21 +247,28 @@ int runMain(const Options &o) {
 
   auto device = selectDevice(rt, o.device, entry.engine);
   if (!device) return fail(device.status().message());
-  if (device->kind != DeviceKind::Host) {
+  StatusOr<std::shared_ptr<Kernel>> kernelOr = Status(StatusCode::Internal, "not loaded");
+  bool native = device->kind != DeviceKind::Host;
+  if (native) {
     if ((device->kind == DeviceKind::Npu) != (entry.engine == Engine::Npu))
       return fail("entry '" + entry.name + "' is a " + engineLabel(entry.engine) + " entry; the " +
                   (device->kind == DeviceKind::Npu ? "npu" : "gpu") + " device cannot run it");
-    return fail(checkNativeExecution(entry, *device, columns).message());
+    if (device->kind != DeviceKind::Npu) return fail(checkNativeExecution(entry, *device, columns).message());
+    if (npuEmulated() && entry.member->referenceOnly())
+      progress("emulated amdxdna (HRX_AMDXDNA=emulated): the image is reference-only, so its cores run as the workers' "
+               "host twins on the transaction array model; real hardware refuses it");
+    kernelOr = loadOnNpu(entry, *device, columns);
+    if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   }
-  if (entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
+  if (!native && entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
     return fail("artifact and device targets differ: the image is for " + entry.member->target +
                 "; the host reference device runs " + kNpuTarget + " images");
-  if (entry.engine == Engine::Npu && columns != entry.columns)
+  if (!native && entry.engine == Engine::Npu && columns != entry.columns)
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  StatusOr<std::shared_ptr<Kernel>> kernelOr = Status(StatusCode::Internal, "not loaded");
-  if (o.arrayModel.empty()) {
+  if (native) {
+  } else if (o.arrayModel.empty()) {
     kernelOr = loadOnHost(entry, o.workload);  // $HRX_ARRAY_MODEL, else plan
   } else {
     auto arrayModel = parseArrayModel(o.arrayModel);
@@ -314,7 +321,7 @@ int runMain(const Options &o) {
   if (!recorded) return fail(recorded.message() + "; " + signature(entry));
   auto executable = rt.prepare(graph);
   if (!executable) return fail(executable.status().message());
-  progress("prepared '" + entry.name + "' on the host reference device (" + engineLabel(entry.engine) + " entry, " +
+  progress("prepared '" + entry.name + "' on the " + (native ? std::string("npu device") : std::string("host reference device")) + " (" + engineLabel(entry.engine) + " entry, " +
            std::to_string(contract.size()) + " binding(s))");
 
   if (!o.trace.empty())

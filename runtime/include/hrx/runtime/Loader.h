@@ -46,6 +46,16 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
 // constants block (Kernel::constantBytes()).
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
 
+// Loads `entry` on the admitted NPU `device` through the amdxdna uAPI (runtime/xdna/,
+// docs/runtime.md "The amdxdna device"): a hardware context of the image's columns, BOs for
+// the bindings, the command and the device heap; runs relocate, submit ERT_START_NPU packets
+// and wait. On hardware a reference-only image is refused as checkNativeExecution says. With
+// HRX_AMDXDNA=emulated (npuEmulated()) the same path runs against the emulated amdxdna, which
+// executes each command on the transaction array model with the workers' host twins as cores,
+// so reference-only images run there.
+StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+bool npuEmulated();
+
 // How the host reference device runs an NPU entry: from its array plan (.hrx.plan), or by
 // executing its own transaction on the simulated array (hrx/array/ArrayModel.h).
 enum class ArrayModelKind { Plan, Transaction };
