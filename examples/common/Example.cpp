@@ -192,12 +192,14 @@ StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const Kerne
   loaded->entries = std::move(*entries);
   auto entry = runtime::findEntry(loaded->entries, request.entry, gpu ? runtime::Engine::Gpu : runtime::Engine::Npu);
   if (!entry) return Status(entry.status().code(), where + entry.status().message());
-  if (device.kind != DeviceKind::Host) {
+  if (device.kind == DeviceKind::Gpu) {
     Status native = runtime::checkNativeExecution(**entry, device, (*entry)->columns);
     return native ? Status(StatusCode::Unimplemented, "native execution is not available in this build")
                   : Status(native.code(), where + native.message());
   }
-  auto kernel = runtime::loadOnHost(**entry, request.workload);
+  // The npu device goes through amdxdna (or the emulated amdxdna, HRX_AMDXDNA=emulated).
+  auto kernel = device.kind == DeviceKind::Npu ? runtime::loadOnNpu(**entry, device, (*entry)->columns)
+                                               : runtime::loadOnHost(**entry, request.workload);
   if (!kernel) return Status(kernel.status().code(), where + kernel.status().message());
   auto adopted = session.runtime->adoptKernel(*kernel);
   if (!adopted) return adopted.status();

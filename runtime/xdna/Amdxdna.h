@@ -118,6 +118,9 @@ public:
   // The emulator's stand-in for core code (no native AIE2P code exists yet): the cores of the
   // context's array. The real driver refuses (cores run their loaded programs).
   virtual Status attachHostTwins(uint32_t hwctx, std::vector<std::unique_ptr<array::CoreProgram>> cores) = 0;
+  // The host twins run a plan's iterations per dispatch (a resident core program would loop
+  // forever): the submission path starts their next dispatch here. No-op on the real driver.
+  virtual void startHostTwinDispatch(uint32_t hwctx) = 0;
   // Why the last failed command failed, when the driver knows (the emulator's model error).
   virtual std::string lastError() const = 0;
 };

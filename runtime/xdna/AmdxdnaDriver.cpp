@@ -106,6 +106,10 @@ public:
     return Status::ok();
   }
   std::string lastError() const override { return lastError_; }
+  void startHostTwinDispatch(uint32_t hwctx) override {
+    if (auto c = contexts_.find(hwctx); c != contexts_.end())
+      for (const auto &core : c->second.array->cores()) core->startInvocation();
+  }
 
   StatusOr<uint64_t> execCmd(uint32_t hwctx, const Bo &cmd, const std::vector<uint32_t> &argBos) override {
     auto c = contexts_.find(hwctx);
@@ -271,6 +275,7 @@ public:
     return Status(StatusCode::FailedPrecondition, describe() + ": host twins run only on the emulated amdxdna");
   }
   std::string lastError() const override { return {}; }
+  void startHostTwinDispatch(uint32_t) override {}
 
 private:
   Status call(unsigned long request, void *arg, const char *name) {

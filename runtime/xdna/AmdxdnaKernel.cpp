@@ -183,6 +183,7 @@ Status AmdxdnaNpuKernel::run(std::span<const BindingSpan> bindings, std::span<co
       return fail(Status(s.code(), "relocation of binding " + std::to_string(r.sourceOrdinal) + ": " + s.message()));
   }
   if (Status s = driver_->syncBo(instructions_, amdxdna::kSyncToDevice); !s) return fail(s);
+  if (driver_->emulated()) driver_->startHostTwinDispatch(hwctx_);
   std::vector<uint32_t> order;
   if (!established_) {
     order.push_back(0);
