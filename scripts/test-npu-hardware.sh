@@ -50,6 +50,8 @@ for tool in shared_roundtrip shared_bench gemm_pipeline gpu_npu_parallel hrx-run
 done
 
 echo "test-npu-hardware: qualified hardware: NPU5 $npu, gfx1151"
+# The npu device drives the amdxdna uAPI itself (HRX_AMDXDNA=native) unless told otherwise.
+export HRX_AMDXDNA=${HRX_AMDXDNA:-native}
 status=0
 
 # Each xdna example image on the npu device (amdxdna) against the host reference device, on the

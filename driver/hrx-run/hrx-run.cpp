@@ -258,7 +258,7 @@ int runMain(const Options &o) {
       progress("emulated amdxdna (HRX_AMDXDNA=emulated): the image is reference-only, so its cores run as the workers' "
                "host twins on the transaction array model; real hardware refuses it");
     kernelOr = loadOnNpu(entry, *device, columns);
-    if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
+    if (!kernelOr) return fail(kernelOr.status().message());
   }
   if (!native && entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
     return fail("artifact and device targets differ: the image is for " + entry.member->target +

@@ -212,18 +212,21 @@ bool npuEmulated() { return amdxdna::emulationRequested(); }
 StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns) {
   if (entry.engine != Engine::Npu || !entry.member->xdna)
     return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' is not an NPU entry");
-  bool emulated = amdxdna::emulationRequested();
-  if (!emulated) {
-    // On hardware, a reference-only image (no core code) is refused exactly as before.
+  const char *mode = std::getenv("HRX_AMDXDNA");
+  std::string how = mode ? mode : "";
+  if (how.empty()) return checkNativeExecution(entry, device, requestedColumns);  // the libamdf route
+  if (how != "emulated" && how != "native")
+    return Status(StatusCode::InvalidArgument, "HRX_AMDXDNA=" + how + ": expected emulated or native");
+  if (entry.member->target != device.target)
+    return Status(StatusCode::FailedPrecondition, "artifact and device targets differ: the artifact is for " + entry.member->target +
+                                                      ", the device is " + device.target);
+  if (requestedColumns != entry.columns)
+    return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) + " column(s); " +
+                                                      std::to_string(requestedColumns) + " were requested");
+  if (how == "native" && entry.member->referenceOnly()) {
+    // On hardware a reference-only image (no core code) is refused exactly as before.
     Status s = checkNativeExecution(entry, device, requestedColumns);
-    if (s.code() != StatusCode::Unimplemented && s.code() != StatusCode::Unavailable) return s;
-  } else {
-    if (entry.member->target != device.target)
-      return Status(StatusCode::FailedPrecondition, "artifact and device targets differ: the artifact is for " + entry.member->target +
-                                                        ", the device is " + device.target);
-    if (requestedColumns != entry.columns)
-      return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) + " column(s); " +
-                                                        std::to_string(requestedColumns) + " were requested");
+    if (s.code() == StatusCode::FailedPrecondition) return s;
   }
   auto admitted = admitNpu(sysfsRoot(), device.index);
   if (!admitted) return admitted.status();

@@ -49,10 +49,11 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
 // Loads `entry` on the admitted NPU `device` through the amdxdna uAPI (runtime/xdna/,
 // docs/runtime.md "The amdxdna device"): a hardware context of the image's columns, BOs for
 // the bindings, the command and the device heap; runs relocate, submit ERT_START_NPU packets
-// and wait. On hardware a reference-only image is refused as checkNativeExecution says. With
-// HRX_AMDXDNA=emulated (npuEmulated()) the same path runs against the emulated amdxdna, which
-// executes each command on the transaction array model with the workers' host twins as cores,
-// so reference-only images run there.
+// and wait. HRX_AMDXDNA selects the driver: unset, the libamdf route of checkNativeExecution
+// (which this build does not drive: its status is returned); "native", the accel node directly
+// (never run on hardware; reference-only images are refused as checkNativeExecution says);
+// "emulated" (npuEmulated()), the emulated amdxdna, which executes each command on the
+// transaction array model with the workers' host twins as cores, so reference-only images run.
 StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
 bool npuEmulated();
 
