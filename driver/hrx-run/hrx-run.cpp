@@ -267,10 +267,9 @@ int runMain(const Options &o) {
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  if (native) {
-  } else if (o.arrayModel.empty()) {
+  if (!native && o.arrayModel.empty()) {
     kernelOr = loadOnHost(entry, o.workload);  // $HRX_ARRAY_MODEL, else plan
-  } else {
+  } else if (!native) {
     auto arrayModel = parseArrayModel(o.arrayModel);
     if (!arrayModel) return fail(arrayModel.status().message());
     kernelOr = loadOnHost(entry, o.workload, *arrayModel);
