@@ -35,6 +35,7 @@ StatusOr<CommandLine> parseCommandLine(int argc, char **argv) {
   if (!device.empty() && device != "host" && device != "npu" && device != "gpu")
     return Status(StatusCode::InvalidArgument, "unknown device '" + device + "'; expected host, npu or gpu");
   command.hostDevice = device == "host";
+  command.npuOnly = device == "npu";
   return command;
 }
 
@@ -153,7 +154,9 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
     session.npu = rt.host();
     if (gpu) session.gpu = rt.host();
   } else {
-    if (gpu) {
+    if (gpu && command.npuOnly) {
+      session.gpu = rt.host();
+    } else if (gpu) {
       auto admitted = requireDevice(rt.gpu(), "GPU");
       if (!admitted) return admitted.status();
       session.gpu = *admitted;

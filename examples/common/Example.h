@@ -23,6 +23,9 @@ struct CommandLine {
   std::string program;
   std::vector<std::string> arguments;
   bool hostDevice = false;
+  // --device=npu: the NPU engine on the npu device, a GPU engine on the host reference device
+  // (so GPU+NPU examples can run their NPU branch natively, e.g. on the emulated amdxdna).
+  bool npuOnly = false;
 };
 StatusOr<CommandLine> parseCommandLine(int argc, char **argv);
 
