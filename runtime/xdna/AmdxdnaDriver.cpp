@@ -128,10 +128,14 @@ public:
     c->second.retired[seq] = state;
     return seq;
   }
-  Status waitCmd(uint32_t hwctx, uint64_t seq, uint32_t) override {
+  Status waitCmd(uint32_t hwctx, uint64_t seq, uint32_t timeoutMs) override {
     auto c = contexts_.find(hwctx);
     if (c == contexts_.end() || !c->second.retired.count(seq))
       return Status(StatusCode::InvalidArgument, describe() + ": WAIT_CMD for an unknown command (EINVAL)");
+    // Test only: HRX_AMDXDNA_HANG=N makes the N-th command submitted on a context never retire.
+    if (const char *hang = std::getenv("HRX_AMDXDNA_HANG"); hang && std::strtoull(hang, nullptr, 10) == seq)
+      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) + " did not retire within " +
+                                                      std::to_string(timeoutMs) + " ms (HRX_AMDXDNA_HANG)");
     return Status::ok();  // commands retire synchronously
   }
 

@@ -48,7 +48,9 @@ public:
 private:
   Status submit(uint32_t invocation);
   Status fail(Status s) {
-    return Status(s.code(), driver_->describe() + ": entry '" + entryName_ + "': " + s.message());
+    std::string prefix = driver_->describe() + ": ", message = s.message();
+    if (message.starts_with(prefix)) message.erase(0, prefix.size());
+    return Status(s.code(), prefix + "entry '" + entryName_ + "': " + message);
   }
 
   std::string entryName_;
@@ -148,7 +150,10 @@ Status AmdxdnaNpuKernel::submit(uint32_t invocation) {
   auto seq = driver_->execCmd(hwctx_, cmd_, args);
   if (!seq) return seq.status();
   if (Status s = driver_->waitCmd(hwctx_, *seq, waitMilliseconds()); !s) {
-    if (s.code() == StatusCode::DeadlineExceeded) quarantined_ = true;  // still accepted: keep its storage
+    if (s.code() == StatusCode::DeadlineExceeded) {
+      quarantined_ = true;  // still accepted: keep its storage
+      return Status(s.code(), s.message() + "; the command was not cancelled, so its BOs stay reserved and the entry is quarantined");
+    }
     return s;
   }
   uint32_t header;
