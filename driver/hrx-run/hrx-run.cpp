@@ -377,7 +377,7 @@ int runMain(const Options &o) {
     std::sort(sorted.begin(), sorted.end());
     uint64_t sum = 0;
     for (uint64_t s : sorted) sum += s;
-    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"host\",\"repeat\":" << o.repeat
+    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"" << (native ? "npu" : "host") << "\",\"repeat\":" << o.repeat
               << ",\"min_us\":" << sorted.front() << ",\"median_us\":" << percentile(sorted, 0.5)
               << ",\"p95_us\":" << percentile(sorted, 0.95) << ",\"mean_us\":" << sum / sorted.size()
               << ",\"statistics\":" << rt.statistics().toJson() << "}\n";

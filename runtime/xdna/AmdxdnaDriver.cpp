@@ -75,12 +75,14 @@ public:
     if (size == 0) return Status(StatusCode::InvalidArgument, describe() + ": CREATE_BO of 0 bytes (EINVAL)");
     Storage s;
     s.type = type;
-    s.bytes.assign(size + kBoAlignment, std::byte{0});
+    // Zeroed like the driver's BOs; calloc leaves untouched pages (the 64 MiB heap) unmapped.
+    s.bytes.reset(static_cast<std::byte *>(std::calloc(size + kBoAlignment, 1)));
+    if (!s.bytes) return Status(StatusCode::ResourceExhausted, describe() + ": CREATE_BO of " + std::to_string(size) + " bytes (ENOMEM)");
     Bo bo;
     bo.handle = ++lastHandle_;
     bo.size = size;
-    auto base = reinterpret_cast<uintptr_t>(s.bytes.data());
-    bo.host = s.bytes.data() + ((kBoAlignment - base % kBoAlignment) % kBoAlignment);
+    auto base = reinterpret_cast<uintptr_t>(s.bytes.get());
+    bo.host = s.bytes.get() + ((kBoAlignment - base % kBoAlignment) % kBoAlignment);
     if (type == kBoDevHeap) {
       bo.xdnaAddr = kDevHeapBase;
     } else if (type != kBoCmd) {
@@ -140,9 +142,12 @@ public:
   }
 
 private:
+  struct FreeDeleter {
+    void operator()(std::byte *p) const { std::free(p); }
+  };
   struct Storage {
     BoType type = kBoShmem;
-    std::vector<std::byte> bytes;
+    std::unique_ptr<std::byte, FreeDeleter> bytes;
     Bo bo;
   };
   struct Context {
