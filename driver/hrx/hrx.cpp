@@ -218,7 +218,7 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("-o", output, "output file for --extract");
   inspectCmd->add_option("--member", member, "inspect member N of a fat container");
   inspectCmd->add_flag("--print-plan", printPlans, "print the array plans in the text form of hrxcc --emit=array-plan");
-  inspectCmd->add_flag("--print-transaction", printTransaction,
+  inspectCmd->add_flag("--transactions", printTransaction,
                        "decode and print every invocation's transaction (docs/formats/transaction.md)");
 
   CLI::App *reportCmd = app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
