@@ -277,6 +277,25 @@ TEST(TransactionModel, CorruptedFieldsFailPrecisely) {
               put32(b, at, uint32_t(reg(0, 2, 0x1E000)));
             }),
             "invocation 0 op 0 (WRITE) at byte 0x10: register 0x1e000 of compute tile (0,2) is not in the NPU5 register model");
+  // A channel started at a BD nobody wrote (the S2MM 0 task queue names BD 15).
+  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 2, 0x1DE04)), 15u); }),
+            "(0,2) S2MM 0 BD 15: the BD is not valid (valid_bd, bit 25 of its last word, is clear)");
+  // The shim demux left at PL: the output stream cannot reach S2MM 0.
+  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 0, 0x1F004)), 0u); }),
+            "the stream from (0,2) MM2S 0 ((0,2) MM2S 0 -> (0,2) dma0 -> south0 -> (0,1) north0 -> south0 -> (0,0) north0 -> "
+            "south2) leaves the array at south master 2 of (0,0), which the shim demux does not hand to a DMA channel (S2MM "
+            "0/1 take south 2/3 when their demux field is DMA (1))");
+  // A slave port left disabled on the memory tile.
+  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 1, 0xB011C)), 0u); }),
+            "the stream from (0,0) MM2S 0 ((0,0) MM2S 0 -> (0,0) south3 -> north0 -> (0,1) south0) is not accepted: slave "
+            "south0 of (0,1) is not enabled");
+  // A shim BD one word short: the last record never completes, and the wait says who waits.
+  std::string shimShort = message([](Built &b) {
+    uint32_t at = fieldAt(b, 1, reg(0, 0, 0x1D000));
+    put32(b, at, get32(b, at) - 1);
+  });
+  EXPECT_NE(shimShort.find("deadlock: waiting for the task-completion token of (0,0) S2MM 0"), std::string::npos) << shimShort;
+  EXPECT_NE(shimShort.find("(0,2) S2MM 0: BD 1 waits for stream data (1023 of 1024 words)"), std::string::npos) << shimShort;
   // An invalid BD (valid bit cleared).
   EXPECT_EQ(message([](Built &b) {
               uint32_t at = fieldAt(b, 0, reg(0, 2, 0x1D014));
