@@ -264,16 +264,20 @@ ArrayModel::Tile *ArrayModel::tileAt(TileId id) {
 }
 
 int ArrayModel::lockValue(TileId tile, uint32_t lock) const {
+  if (tile.column >= columns_ || tile.row >= 6) return 0;
   const Tile &t = *tiles_[tile.column * 6 + tile.row];
   return lock < t.locks.size() ? t.locks[lock] : 0;
 }
 
 std::vector<uint32_t> ArrayModel::bdWords(TileId tile, uint32_t bd) const {
+  if (tile.column >= columns_ || tile.row >= 6) return {};
   const Tile &t = *tiles_[tile.column * 6 + tile.row];
+  if (bd >= t.bds.size()) return {};
   return {t.bds[bd].begin(), t.bds[bd].begin() + table(t.kind).bdWords};
 }
 
 uint32_t ArrayModel::registerValue(TileId tile, uint32_t offset) const {
+  if (tile.column >= columns_ || tile.row >= 6) return 0;
   const Tile &t = *tiles_[tile.column * 6 + tile.row];
   auto info = classifyRegister(t.kind, offset);
   if (!info) return 0;
