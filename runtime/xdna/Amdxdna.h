@@ -70,6 +70,15 @@ struct WaitCmd {
   uint32_t hwctx, timeoutMs;
   uint64_t seq;
 };
+// include/uapi/drm/drm.h: DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT = DRM_IOWR(0xCA, this), the original
+// 40-byte layout (newer kernels append a deadline and zero-fill what older callers omit).
+struct SyncobjTimelineWait {
+  uint64_t handles, points;
+  int64_t timeoutNsec;  // absolute, CLOCK_MONOTONIC
+  uint32_t countHandles, flags, firstSignaled, pad;
+};
+inline constexpr uint32_t kSyncobjWaitAll = 1;
+static_assert(sizeof(SyncobjTimelineWait) == 40 && offsetof(SyncobjTimelineWait, countHandles) == 24);
 static_assert(sizeof(QosInfo) == 24);
 static_assert(sizeof(CreateHwctx) == 56 && offsetof(CreateHwctx, numTiles) == 36 && offsetof(CreateHwctx, handle) == 48 &&
               offsetof(CreateHwctx, syncobjHandle) == 52);
@@ -113,7 +122,8 @@ public:
   virtual Status syncBo(const Bo &bo, uint32_t direction) = 0;
   virtual StatusOr<uint64_t> execCmd(uint32_t hwctx, const Bo &cmd, const std::vector<uint32_t> &argBos) = 0;
   // Waits for command `seq`; DeadlineExceeded when it did not retire in time (the work stays
-  // accepted: nothing is cancelled or freed).
+  // accepted: nothing is cancelled or freed). The accel node tries the out-of-tree WAIT_CMD,
+  // then the context's syncobj at timeline point `seq` (upstream drivers).
   virtual Status waitCmd(uint32_t hwctx, uint64_t seq, uint32_t timeoutMs) = 0;
   // The emulator's stand-in for core code (no native AIE2P code exists yet): the cores of the
   // context's array. The real driver refuses (cores run their loaded programs).

@@ -10,6 +10,7 @@
 #include <map>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace hrx::runtime::amdxdna {
@@ -225,6 +226,7 @@ public:
     a.numTiles = numTiles;
     a.maxOpc = 0x800;
     if (Status s = call(iowr<CreateHwctx>(kCreateHwctx), &a, "CREATE_HWCTX"); !s) return s;
+    syncobjs_[a.handle] = a.syncobjHandle;
     return a.handle;
   }
   Status destroyHwctx(uint32_t hwctx) override {
@@ -275,10 +277,27 @@ public:
     if (errno == ETIME || errno == ETIMEDOUT)
       return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) + " did not retire within " +
                                                       std::to_string(timeoutMs) + " ms");
-    if (errno == ENOTTY || errno == EINVAL)
-      return Status(StatusCode::Unimplemented, describe() + ": this amdxdna has no WAIT_CMD (upstream drivers signal a "
-                                                            "syncobj, which this runtime does not wait on yet)");
-    return Status(StatusCode::Internal, describe() + ": WAIT_CMD failed: " + std::strerror(errno));
+    if (errno != ENOTTY && errno != EINVAL)
+      return Status(StatusCode::Internal, describe() + ": WAIT_CMD failed: " + std::strerror(errno));
+    // Upstream amdxdna has no WAIT_CMD: wait on the context's syncobj at timeline point `seq`.
+    auto syncobj = syncobjs_.find(hwctx);
+    if (syncobj == syncobjs_.end() || syncobj->second == 0)
+      return Status(StatusCode::Unimplemented, describe() + ": no WAIT_CMD and no syncobj for the context");
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint32_t handle = syncobj->second;
+    uint64_t point = seq;
+    SyncobjTimelineWait w{};
+    w.handles = reinterpret_cast<uintptr_t>(&handle);
+    w.points = reinterpret_cast<uintptr_t>(&point);
+    w.timeoutNsec = int64_t(now.tv_sec) * 1000000000 + now.tv_nsec + int64_t(timeoutMs) * 1000000;
+    w.countHandles = 1;
+    w.flags = kSyncobjWaitAll;
+    if (::ioctl(fd_, _IOWR('d', 0xCA, SyncobjTimelineWait), &w) == 0) return Status::ok();
+    if (errno == ETIME || errno == ETIMEDOUT)
+      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) + " did not retire within " +
+                                                      std::to_string(timeoutMs) + " ms");
+    return Status(StatusCode::Internal, describe() + ": SYNCOBJ_TIMELINE_WAIT failed: " + std::strerror(errno));
   }
   Status attachHostTwins(uint32_t, std::vector<std::unique_ptr<array::CoreProgram>>) override {
     return Status(StatusCode::FailedPrecondition, describe() + ": host twins run only on the emulated amdxdna");
@@ -293,6 +312,7 @@ private:
   }
   int fd_;
   std::string path_;
+  std::map<uint32_t, uint32_t> syncobjs_;  // context -> its completion syncobj
 };
 
 }  // namespace
