@@ -212,7 +212,9 @@ struct ArrayModel::Channel {
   Stream input;        // S2MM: what the switch delivers
   Stream *output = nullptr;
   uint32_t tokens = 0, tokensTaken = 0;
-  std::string waiting;
+  // Why the channel last stopped (formatted only for a deadlock report).
+  enum class Wait : uint8_t { Idle, Lock, StreamData, StreamRoom } wait = Wait::Idle;
+  int waitLockValue = 0;
   std::string name() const { return tileName(tile) + (s2mm ? " S2MM " : " MM2S ") + std::to_string(index); }
 };
 
@@ -489,21 +491,39 @@ Status ArrayModel::runUntil(const std::function<bool()> &done, const std::string
   }
 }
 
+namespace {
+std::string waitText(const ArrayModel::Channel &ch) {
+  std::string bd = "BD " + std::to_string(ch.bd);
+  switch (ch.wait) {
+  case ArrayModel::Channel::Wait::Idle: return "idle";
+  case ArrayModel::Channel::Wait::Lock:
+    return bd + " waits to acquire lock " + std::to_string(ch.fields.acquireId) + " (value " + std::to_string(ch.waitLockValue) +
+           ", needs >= " + std::to_string(-ch.fields.acquireValue) + ")";
+  case ArrayModel::Channel::Wait::StreamData:
+    return bd + " waits for stream data (" + std::to_string(ch.moved) + " of " + std::to_string(ch.fields.lengthWords) + " words)";
+  case ArrayModel::Channel::Wait::StreamRoom:
+    return bd + " waits for room in its stream (" + std::to_string(ch.moved) + " of " + std::to_string(ch.fields.lengthWords) +
+           " words sent)";
+  }
+  return "";
+}
+}  // namespace
+
 std::string ArrayModel::waitingReport() const {
   std::ostringstream os;
   for (const auto &t : tiles_)
     for (auto *list : {&t->mm2s, &t->s2mm})
       for (const auto &ch : *list)
-        if (ch->active || !ch->queue.empty()) os << "\n  " << ch->name() << ": " << ch->waiting;
+        if (ch->active || !ch->queue.empty()) os << "\n  " << ch->name() << ": " << waitText(*ch);
   for (const auto &core : cores_)
     if (!core->finished()) os << "\n  core " << tileName(core->tile()) << ": " << core->waitingOn();
   return os.str();
 }
 
-StatusOr<std::byte *> ArrayModel::hostBytes(uint64_t address, uint32_t bytes, const std::string &who) {
+StatusOr<std::byte *> ArrayModel::hostBytes(uint64_t address, uint32_t bytes, const std::function<std::string()> &who) {
   for (HostRegion &r : host_)
     if (address >= r.deviceAddress && address - r.deviceAddress + bytes <= r.length) return r.data + (address - r.deviceAddress);
-  return Status(StatusCode::InvalidArgument, who + " addresses host bytes " + hex(address) + ".." + hex(address + bytes) +
+  return Status(StatusCode::InvalidArgument, who() + " addresses host bytes " + hex(address) + ".." + hex(address + bytes) +
                                                  ", which no binding covers");
 }
 
@@ -631,7 +651,7 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
   for (;;) {
     if (!ch.active) {
       if (ch.queue.empty()) {
-        ch.waiting = "idle";
+        ch.wait = Channel::Wait::Idle;
         return progressed;
       }
       ch.task = ch.queue.front();
@@ -655,13 +675,13 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
       }
     }
     const BdFields &f = ch.fields;
-    std::string who = ch.name() + " BD " + std::to_string(ch.bd);
+    auto who = [&] { return ch.name() + " BD " + std::to_string(ch.bd); };
     if (!ch.acquired) {
       auto got = tryAcquire(t.id, f.acquireId, f.acquireValue);
-      if (!got) return Status(got.status().code(), who + ": " + got.status().message());
+      if (!got) return Status(got.status().code(), who() + ": " + got.status().message());
       if (!*got) {
-        ch.waiting = "BD " + std::to_string(ch.bd) + " waits to acquire lock " + std::to_string(f.acquireId) + " (value " +
-                     std::to_string(t.locks[f.acquireId]) + ", needs >= " + std::to_string(-f.acquireValue) + ")";
+        ch.wait = Channel::Wait::Lock;
+        ch.waitLockValue = t.locks[f.acquireId];
         return progressed;
       }
       ch.acquired = true;
@@ -681,19 +701,18 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
       uint64_t address = f.base + 4 * (iteration * f.iterationStep + index0 * f.step[0] + index1 * f.step[1] + index2 * f.step[2]);
       std::byte *p;
       if (t.kind == TileKind::Shim) {
-        auto h = hostBytes(address, 4, who + " word " + std::to_string(n));
+        auto h = hostBytes(address, 4, [&] { return who() + " word " + std::to_string(n); });
         if (!h) return h.status();
         p = *h;
       } else {
         if (address + 4 > t.memory.size())
-          return Status(StatusCode::InvalidArgument, who + " word " + std::to_string(n) + " addresses byte " + hex(address) + ", outside the tile's " +
+          return Status(StatusCode::InvalidArgument, who() + " word " + std::to_string(n) + " addresses byte " + hex(address) + ", outside the tile's " +
                                                          std::to_string(t.memory.size()) + "-byte data memory");
         p = t.memory.data() + address;
       }
       if (ch.s2mm) {
         if (ch.input.words.empty()) {
-          ch.waiting = "BD " + std::to_string(ch.bd) + " waits for stream data (" + std::to_string(ch.moved) + " of " +
-                       std::to_string(f.lengthWords) + " words)";
+          ch.wait = Channel::Wait::StreamData;
           return progressed;
         }
         uint32_t v = ch.input.words.front();
@@ -701,8 +720,7 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
         std::memcpy(p, &v, 4);
       } else {
         if (ch.output->words.size() >= kStreamWords) {
-          ch.waiting = "BD " + std::to_string(ch.bd) + " waits for room in its stream (" + std::to_string(ch.moved) + " of " +
-                       std::to_string(f.lengthWords) + " words sent)";
+          ch.wait = Channel::Wait::StreamRoom;
           return progressed;
         }
         uint32_t v;
@@ -714,7 +732,7 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
     }
     // The BD is done: release, then follow the chain or finish one run of the task.
     if (f.releaseValue)
-      if (Status s = release(t.id, f.releaseId, f.releaseValue); !s) return Status(s.code(), who + ": " + s.message());
+      if (Status s = release(t.id, f.releaseId, f.releaseValue); !s) return Status(s.code(), who() + ": " + s.message());
     ch.loaded = false;
     if (f.useNext) {
       ch.bd = f.next;

@@ -48,7 +48,13 @@ public:
     acquiredPorts_ = 0;
   }
   bool finished() const override { return iteration_ >= worker_.iterations; }
-  std::string waitingOn() const override { return waiting_; }
+  std::string waitingOn() const override {
+    const Port &p = ports_[waitPort_];
+    bool input = p.direction == format::PortDirection::Input;
+    return "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(iteration_) + " of " +
+           std::to_string(worker_.iterations) + " waits to acquire lock " + std::to_string(input ? p.readyLock : p.creditLock) +
+           " of " + array::tileName(p.owner) + " (" + (input ? "ready" : "credit") + ", value " + std::to_string(waitValue_) + ")";
+  }
 
   StatusOr<bool> step(ArrayModel &array) override {
     bool progressed = false;
@@ -63,10 +69,8 @@ public:
         auto got = array.tryAcquire(p.owner, lock, -1);
         if (!got) return got.status();
         if (!*got) {
-          waiting_ = "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(it) + " of " +
-                     std::to_string(worker_.iterations) + " waits to acquire lock " + std::to_string(lock) + " of " +
-                     array::tileName(p.owner) + " (" + (input ? "ready" : "credit") + ", value " +
-                     std::to_string(array.lockValue(p.owner, lock)) + ")";
+          waitPort_ = acquiredPorts_;
+          waitValue_ = array.lockValue(p.owner, lock);
           return progressed;
         }
         progressed = true;
@@ -104,7 +108,8 @@ private:
   std::vector<void *> records_;
   uint32_t iteration_ = 0;
   size_t acquiredPorts_ = 0;
-  std::string waiting_;
+  size_t waitPort_ = 0;  // the port whose lock the core last waited for
+  int waitValue_ = 0;
 };
 
 class TransactionNpuKernel final : public Kernel {

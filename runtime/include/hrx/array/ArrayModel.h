@@ -143,7 +143,7 @@ private:
   StatusOr<bool> stepChannel(Tile &tile, Channel &channel);
   Status startBd(Tile &tile, Channel &channel);
   StatusOr<Stream *> routeFrom(Tile &tile, Channel &channel);
-  StatusOr<std::byte *> hostBytes(uint64_t address, uint32_t bytes, const std::string &who);
+  StatusOr<std::byte *> hostBytes(uint64_t address, uint32_t bytes, const std::function<std::string()> &who);
   Tile *tileAt(TileId id);
   std::string waitingReport() const;
 
