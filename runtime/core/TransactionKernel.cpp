@@ -187,14 +187,14 @@ Status TransactionNpuKernel::initialize() {
 
 }  // namespace
 
-StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan_,
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
                                                                             const StageResolver &resolve) {
-  const std::string where_ = "array plan '" + plan_.name + "'";
+  const std::string where = "array plan '" + plan.name + "'";
   std::vector<std::unique_ptr<array::CoreProgram>> cores;
-  for (uint32_t w = 0; w < plan_.workers.size(); ++w) {
-    const format::PlanWorker &pw = plan_.workers[w];
+  for (uint32_t w = 0; w < plan.workers.size(); ++w) {
+    const format::PlanWorker &pw = plan.workers[w];
     auto stage = resolve(pw.entry);
-    if (!stage) return Status(stage.status().code(), where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
+    if (!stage) return Status(stage.status().code(), where + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
     std::vector<HostTwinCore::Port> ports;
     for (size_t p = 0; p < pw.ports.size(); ++p) {
       const format::WorkerPort &wp = pw.ports[p];
@@ -207,18 +207,18 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
         ports.push_back(std::move(port));
         continue;
       }
-      std::string field = where_ + ": workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
-      if (!wp.channel || *wp.channel >= plan_.channels.size()) return Status(StatusCode::InvalidArgument, field + ": no channel");
+      std::string field = where + ": workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
+      if (!wp.channel || *wp.channel >= plan.channels.size()) return Status(StatusCode::InvalidArgument, field + ": no channel");
       uint32_t c = *wp.channel;
       std::vector<const format::PlanSlot *> slots;
-      for (const format::PlanSlot &s : plan_.slots)
+      for (const format::PlanSlot &s : plan.slots)
         if (s.channel == c) slots.push_back(&s);
       std::sort(slots.begin(), slots.end(), [](auto *x, auto *y) { return x->index < y->index; });
       if (slots.empty()) return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) + " has no slots");
       port.owner = tileOf(slots[0]->owner);
       for (const format::PlanSlot *s : slots) port.slots.push_back(s->offset);
       bool credit = false, ready = false;
-      for (const format::PlanLock &l : plan_.locks)
+      for (const format::PlanLock &l : plan.locks)
         if (l.channel == c && l.tile == slots[0]->owner) {
           (l.role == format::LockRole::Credit ? port.creditLock : port.readyLock) = l.id;
           (l.role == format::LockRole::Credit ? credit : ready) = true;
