@@ -19,6 +19,17 @@ constexpr uint32_t kMaskWriteBytes = 28;   // ... | value | mask | size
 constexpr uint32_t kBlockHeaderBytes = 16; // op col row pad[5] | u32 address | u32 size | words
 constexpr uint32_t kTctBytes = 16;         // op pad[3] | size | dir row col 0 | 0 rows cols channel
 constexpr uint32_t kDdrPatchBytes = 48;    // op pad[3] | size | ... | address @24 | arg @32 | plus @40
+constexpr uint32_t kLoadPdiBytes = 16;     // op pad | u16 id | u32 size | u64 address
+
+// Bytes 1-2 and 4-5 of a register op's 8-byte header may name the column and row (aie-rt's
+// XAie_OpHdr; mlir-aie writes them at 4-5 for BLOCKWRITE); bytes 3, 6 and 7 are padding.
+Status headerPadding(std::span<const uint8_t> b, uint32_t at, const std::string &where) {
+  for (uint32_t i : {3u, 6u, 7u})
+    if (b[at + i])
+      return Status(StatusCode::InvalidArgument,
+                    "transaction: " + where + ": header byte " + std::to_string(i) + " is " + std::to_string(b[at + i]) + ", expected 0");
+  return Status::ok();
+}
 
 std::string hex(uint64_t v) {
   char b[24];
@@ -81,9 +92,8 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
     case Opcode::MaskPoll: {
       uint32_t fixed = code == 0 ? kWriteBytes : kMaskWriteBytes;
       if (Status s = need(fixed); !s) return s;
-      for (uint32_t i = 3; i < 8; ++i)
-        if (b[at + i]) return bad(where + ": header byte " + std::to_string(i) + " is " + std::to_string(b[at + i]) + ", expected 0");
-      op.column = b[at + 1], op.row = b[at + 2];
+      if (Status s = headerPadding(b, at, where); !s) return s;
+      op.column = b[at + 1] | b[at + 4], op.row = b[at + 2] | b[at + 5];
       op.address = le64(b, at + 8);
       op.value = le32(b, at + 16);
       op.mask = code == 0 ? 0xFFFFFFFFu : le32(b, at + 20);
@@ -96,9 +106,8 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
     }
     case Opcode::BlockWrite: {
       if (Status s = need(kBlockHeaderBytes); !s) return s;
-      for (uint32_t i = 3; i < 8; ++i)
-        if (b[at + i]) return bad(where + ": header byte " + std::to_string(i) + " is " + std::to_string(b[at + i]) + ", expected 0");
-      op.column = b[at + 1], op.row = b[at + 2];
+      if (Status s = headerPadding(b, at, where); !s) return s;
+      op.column = b[at + 1] | b[at + 4], op.row = b[at + 2] | b[at + 5];
       op.address = le32(b, at + 8);
       op.byteLength = le32(b, at + 12);
       if (op.byteLength < kBlockHeaderBytes + 4 || (op.byteLength - kBlockHeaderBytes) % 4)
@@ -131,6 +140,15 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
       op.address = le32(b, at + 24);
       op.value = le32(b, at + 32);  // argument index
       op.words = {le32(b, at + 40), le32(b, at + 44)};  // argument offset (u64)
+      break;
+    }
+    case Opcode::LoadPdi: {
+      // op, pad, u16 PDI id | u32 size | u64 address (mlir-aie npu.load_pdi); decoded, not executed.
+      if (Status s = need(kLoadPdiBytes); !s) return s;
+      op.byteLength = kLoadPdiBytes;
+      op.value = le32(b, at) >> 16;  // PDI id
+      op.mask = le32(b, at + 4);     // PDI size
+      op.address = le64(b, at + 8);
       break;
     }
     default:
@@ -186,6 +204,7 @@ std::string printTransaction(const Transaction &t) {
          << int(op.sync.rowCount) << "\n";
       break;
     case Opcode::DdrPatch: os << "ddr_patch " << tile(op.address) << " argument " << op.value << "\n"; break;
+    case Opcode::LoadPdi: os << "load_pdi id " << op.value << " size " << op.mask << " address " << hex(op.address) << "\n"; break;
     default: os << opcodeName(uint8_t(op.opcode)) << "\n"; break;
     }
   }

@@ -116,6 +116,63 @@ TEST(TransactionReader, DecodesHandWrittenOps) {
             "transaction: header: operation count 4, the command holds 3 operations");
 }
 
+// The instruction words mlir-aie's own test of its transaction writer publishes
+// (test/Targets/NPU/npu_instgen.mlir: an NPU1 sequence of two write32, two blockwrite, a
+// maskwrite32, a sync and a load_pdi), decoded by our reader op by op.
+TEST(TransactionReader, DecodesMlirAiePublishedInstructionWords) {
+  std::vector<uint32_t> words = {0x06030100, 0x00000104, 0x00000007, 0x000000DC,
+                                 0x00000000, 0x00000000, 0x06400DEF, 0x00000000, 0x00000042, 0x00000018,
+                                 0x00000000, 0x00000000, 0xABC00DEF, 0x00000000, 0x00000314, 0x00000018,
+                                 0x00000001, 0x00000000, 0x12345679, 0x00000030, 100, 101, 102, 103, 104, 105, 106, 107,
+                                 0x00000001, 0x00000101, 0x02100064, 0x00000030, 100, 101, 102, 103, 104, 105, 106, 107,
+                                 0x00000003, 0x00000000, 0x0430567A, 0x00000000, 0x00001001, 0xF00FF00F, 0x0000001C,
+                                 0x00000080, 0x00000010, 0x00030401, 0x05010200,
+                                 0x00020008, 0x00000400, 0x12345678, 0x00000ABC};
+  ASSERT_EQ(words.size() * 4, 0xDCu);
+  std::vector<uint8_t> bytes(words.size() * 4);
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  auto t = txn::decodeTransaction(bytes);
+  ASSERT_TRUE(t.isOk()) << t.status().message();
+  EXPECT_EQ(t->deviceGeneration, 3u);
+  EXPECT_EQ(t->columns, 4u);
+  ASSERT_EQ(t->operations.size(), 7u);
+  // write32 {column 3, row 4, address 0xabc00def} keeps the offset's low 20 bits in the tile.
+  EXPECT_EQ(t->operations[0].address, 0x06400DEFu);
+  EXPECT_EQ(t->operations[0].value, 0x42u);
+  EXPECT_EQ(t->operations[1].address, 0xABC00DEFu);
+  EXPECT_EQ(t->operations[2].words, (std::vector<uint32_t>{100, 101, 102, 103, 104, 105, 106, 107}));
+  // blockwrite {column 1, row 1, address 100}: the tile in header bytes 4-5 and in the address.
+  EXPECT_EQ(t->operations[3].address, 0x02100064u);
+  EXPECT_EQ(t->operations[3].column, 1u);
+  EXPECT_EQ(t->operations[3].row, 1u);
+  EXPECT_EQ(t->operations[4].opcode, txn::Opcode::MaskWrite);
+  EXPECT_EQ(t->operations[4].address, 0x0430567Au);
+  EXPECT_EQ(t->operations[4].value, 0x1001u);
+  EXPECT_EQ(t->operations[4].mask, 0xF00FF00Fu);
+  // npu.sync(column 3, row 4, direction 1, channel 5, column_num 1, row_num 2).
+  const txn::Operation::Sync &sync = t->operations[5].sync;
+  EXPECT_EQ(sync.column, 3u);
+  EXPECT_EQ(sync.row, 4u);
+  EXPECT_EQ(sync.direction, 1u);
+  EXPECT_EQ(sync.channel, 5u);
+  EXPECT_EQ(sync.columnCount, 1u);
+  EXPECT_EQ(sync.rowCount, 2u);
+  EXPECT_EQ(t->operations[6].opcode, txn::Opcode::LoadPdi);
+  EXPECT_EQ(t->operations[6].value, 2u);      // id
+  EXPECT_EQ(t->operations[6].mask, 1024u);    // size
+  EXPECT_EQ(t->operations[6].address, 0xABC12345678u);
+  // Our encoder's sync for (0,0) S2MM 0 has mlir-aie's layout: the same two words.
+  Built b = build(copyGraph(1));
+  auto repeat = txn::decodeTransaction(range(b, 1));
+  ASSERT_TRUE(repeat.isOk());
+  uint32_t at = b.image.invocations[1].byteOffset + repeat->operations.back().byteOffset;
+  uint32_t w2, w3;
+  std::memcpy(&w2, b.command.data() + at + 8, 4);
+  std::memcpy(&w3, b.command.data() + at + 12, 4);
+  EXPECT_EQ(w2, 0x00000000u);  // direction 0 | row 0 << 8 | column 0 << 16
+  EXPECT_EQ(w3, 0x00010100u);  // row count 1 << 8 | column count 1 << 16 | channel 0 << 24
+}
+
 TEST(TransactionFacts, CopyCommandsWriteTheRegisterDatabaseValues) {
   Built b = build(copyGraph(4));
   // Both invocations start on the NPU2 instruction alignment (32768).

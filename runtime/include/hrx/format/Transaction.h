@@ -41,7 +41,7 @@ struct Operation {
   Opcode opcode = Opcode::Write;
   uint32_t byteOffset = 0;  // of the op inside the command
   uint32_t byteLength = 0;  // the op's size field
-  uint8_t column = 0, row = 0;  // header bytes 1 and 2 (informational; the address is absolute)
+  uint8_t column = 0, row = 0;  // header bytes 1-2 or 4-5 (informational; the address is absolute)
   // Write / MaskWrite / MaskPoll / BlockWrite: the absolute register address
   // (column << 25 | row << 20 | offset); MaskWrite and MaskPoll also carry a mask.
   uint64_t address = 0;
@@ -64,7 +64,8 @@ struct Transaction {
 
 // Decodes `bytes` (exactly one command: the header's total length must equal its size).
 // Accepts version 0.1 only (1.0 is aie-rt's "optimized" encoding, which we do not emit) and
-// the ops Write, BlockWrite, MaskWrite, MaskPoll, Tct and DdrPatch; any other op, a size
+// the ops Write, BlockWrite, MaskWrite, MaskPoll, LoadPdi (id in `value`, size in `mask`),
+// Tct and DdrPatch; any other op, a size
 // field that disagrees with the op's layout, a truncated op or an operation count that
 // disagrees with the header is an error naming the op's index and byte offset.
 StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> bytes);
