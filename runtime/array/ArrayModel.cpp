@@ -271,6 +271,11 @@ int ArrayModel::lockValue(TileId tile, uint32_t lock) const {
   return lock < t.locks.size() ? t.locks[lock] : 0;
 }
 
+std::span<const uint8_t> ArrayModel::programMemory(TileId tile) const {
+  if (tile.column >= columns_ || tile.row >= 6) return {};
+  return tiles_[tile.column * 6 + tile.row]->program;
+}
+
 std::vector<uint32_t> ArrayModel::bdWords(TileId tile, uint32_t bd) const {
   if (tile.column >= columns_ || tile.row >= 6) return {};
   const Tile &t = *tiles_[tile.column * 6 + tile.row];

@@ -128,6 +128,11 @@ public:
   int lockValue(TileId tile, uint32_t lock) const;
   // `bytes` of `tile`'s data memory from `offset`, or an error if that leaves the memory.
   StatusOr<std::byte *> dataMemory(TileId tile, uint32_t offset, uint32_t bytes);
+  // For core programs that execute native code (the AIE2P machine layer, runtime/aie2p/): the
+  // program memory the transaction wrote (16 KiB on compute tiles, empty elsewhere) and the
+  // core control register (bit 0 enable, bit 1 reset).
+  std::span<const uint8_t> programMemory(TileId tile) const;
+  uint32_t coreControl(TileId tile) const { return registerValue(tile, 0x32000); }
   // The BD words of a tile (for tests).
   std::vector<uint32_t> bdWords(TileId tile, uint32_t bd) const;
   uint32_t registerValue(TileId tile, uint32_t offset) const;
