@@ -22,7 +22,7 @@ jobs=${HRX_FUZZ_JOBS:-2}
 timeout=${HRX_FUZZ_TIMEOUT:-60}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
-             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer)
+             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -103,6 +103,25 @@ for name, data in seeds.items():
 EOF
 }
 
+# The COMMAND loads (the transactions) of the seed .xdna images, one file per load.
+seed_transactions() {
+  local corpus=$1 f
+  for f in "$artifacts"/*.xdna; do
+    [[ -s $f ]] || continue
+    python3 - "$f" "$corpus" <<'EOF'
+import os, struct, sys
+b = open(sys.argv[1], 'rb').read()
+phoff, phnum = struct.unpack_from('<I', b, 28)[0], struct.unpack_from('<H', b, 44)[0]
+for i in range(1, phnum):
+    kind, offset, vaddr, paddr, filesz = struct.unpack_from('<5I', b, phoff + 32 * i)
+    if kind == 1 and filesz >= 16 and b[offset:offset + 3] == bytes([0, 1, 4]):
+        name = '%s-%d-%d' % (os.path.basename(sys.argv[1]), paddr, vaddr)
+        open(os.path.join(sys.argv[2], name), 'wb').write(b[offset:offset + filesz])
+EOF
+  done
+  return 0
+}
+
 make_corpus() {
   local name=$1 corpus=$work/corpus/$1 f
   mkdir -p "$corpus"
@@ -118,6 +137,7 @@ make_corpus() {
       ;;
     HrxRunValueFuzzer) seed_values "$corpus" ;;
     XdnaImageFuzzer) seed_artifacts "$corpus" '*.xdna' ;;
+    TransactionFuzzer) seed_transactions "$corpus" ;;
     Elf64SectionFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;

@@ -14,6 +14,9 @@ tool = lambda name: os.path.join(bin_dir, name)
 # LLVM 22's FileCheck, not, split-file and count come first on PATH (the machine also has llvm-14).
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["HRX_SYSFS_ROOT"] = "/nonexistent-sysfs"  # tests never see the real machine's devices
+# HRX_ARRAY_MODEL=transaction runs every NPU entry on the transaction array model (docs/runtime.md).
+if os.environ.get("HRX_ARRAY_MODEL"):
+    config.environment["HRX_ARRAY_MODEL"] = os.environ["HRX_ARRAY_MODEL"]
 for var in ["HRX_DEVICE", "HRX_RUNTIME_DIR", "HRX_AMDF_LIBRARY", "HRX_FABRIC_LIBRARY", "HRX_LOOM_LIBRARY"]:
     config.environment.pop(var, None)
 

@@ -34,7 +34,7 @@ namespace {
 enum ExitCode { kExitOk = 0, kExitError = 1, kExitMismatch = 2, kExitTimeout = 3, kExitExecution = 4 };
 
 struct Options {
-  std::string artifact, image, module, entry, device, trace;
+  std::string artifact, image, module, entry, device, trace, arrayModel;
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
   std::vector<uint64_t> workload;
@@ -272,23 +272,38 @@ int runMain(const Options &o) {
   if (!choice) return fail(choice.status().message());
   if (!choice->announcement.empty()) progress(choice->announcement);
   const Device *device = &choice->device;
-  if (device->kind != DeviceKind::Host) {
+  StatusOr<std::shared_ptr<Kernel>> kernelOr = Status(StatusCode::Internal, "not loaded");
+  bool native = device->kind != DeviceKind::Host;
+  if (native) {
     if ((device->kind == DeviceKind::Npu) != (entry.engine == Engine::Npu))
       return fail("entry '" + entry.name + "' is a " + engineLabel(entry.engine) + " entry; the " +
                   (device->kind == DeviceKind::Npu ? "npu" : "gpu") + " device cannot run it");
-    if (Status native = checkNativeExecution(entry, *device, columns); !native || device->kind == DeviceKind::Npu)
-      return fail(native.message());
+    if (device->kind == DeviceKind::Gpu) {
+      // GPU entries on the gpu device run through KFD (the kernel driver, or HRX_KFD=emulated).
+      if (Status supported = checkNativeExecution(entry, *device, columns); !supported) return fail(supported.message());
+      kernelOr = loadOnGpu(entry, o.workload, {rt.options().gpuIndex});
+    } else {
+      if (npuEmulated() && entry.member->referenceOnly())
+        progress("emulated amdxdna (HRX_AMDXDNA=emulated): the image is reference-only, so its cores run as the "
+                 "workers' host twins on the transaction array model; real hardware refuses it");
+      kernelOr = loadOnNpu(entry, *device, columns);
+      if (!kernelOr) return fail(kernelOr.status().message());
+    }
   }
-  if (entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
+  if (!native && entry.engine == Engine::Npu && entry.member->target != kNpuTarget)
     return fail("artifact and device targets differ: the image is for " + entry.member->target +
                 "; the host reference device runs " + kNpuTarget + " images");
-  if (entry.engine == Engine::Npu && columns != entry.columns)
+  if (!native && entry.engine == Engine::Npu && columns != entry.columns)
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  // GPU entries on the gpu device run through KFD (the kernel driver, or HRX_KFD=emulated).
-  bool onGpu = device->kind == DeviceKind::Gpu;
-  auto kernelOr = onGpu ? loadOnGpu(entry, o.workload, {rt.options().gpuIndex}) : loadOnHost(entry, o.workload);
+  if (!native && o.arrayModel.empty()) {
+    kernelOr = loadOnHost(entry, o.workload);  // $HRX_ARRAY_MODEL, else plan
+  } else if (!native) {
+    auto arrayModel = parseArrayModel(o.arrayModel);
+    if (!arrayModel) return fail(arrayModel.status().message());
+    kernelOr = loadOnHost(entry, o.workload, *arrayModel);
+  }
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
@@ -336,7 +351,8 @@ int runMain(const Options &o) {
   auto executable = rt.prepare(graph);
   if (!executable) return fail(executable.status().message());
   std::string where = "the host reference device";
-  if (onGpu)
+  if (device->kind == DeviceKind::Npu) where = "the npu device";
+  if (device->kind == DeviceKind::Gpu)
     if (auto gpu = describeGpuDevice(rt.options().gpuIndex)) where = "the gpu device, " + *gpu;
   progress("prepared '" + entry.name + "' on " + where + " (" + engineLabel(entry.engine) + " entry, " +
            std::to_string(contract.size()) + " binding(s))");
@@ -396,7 +412,7 @@ int runMain(const Options &o) {
     std::sort(sorted.begin(), sorted.end());
     uint64_t sum = 0;
     for (uint64_t s : sorted) sum += s;
-    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"host\",\"repeat\":" << o.repeat
+    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"" << (native ? "npu" : "host") << "\",\"repeat\":" << o.repeat
               << ",\"min_us\":" << sorted.front() << ",\"median_us\":" << percentile(sorted, 0.5)
               << ",\"p95_us\":" << percentile(sorted, 0.95) << ",\"mean_us\":" << sum / sorted.size()
               << ",\"statistics\":" << rt.statistics().toJson() << "}\n";
@@ -460,6 +476,9 @@ int main(int argc, char **argv) {
   app.add_option("--expected_output", o.expected, "Expected value of the next writable binding, or (ignored)")
       ->allow_extra_args(false);
   app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(positive(true));
+  app.add_option("--array-model", o.arrayModel,
+                 "host device, NPU entries: plan (run the array plan) or transaction (execute the image's own "
+                 "transaction on the simulated NPU5 array); default $HRX_ARRAY_MODEL, else plan");
   app.add_option("--device", o.device,
                  "auto, host, npu or gpu (default: $HRX_DEVICE, else auto: the qualified native device when the "
                  "artifact can run on it, else the host reference device)");

@@ -7,6 +7,7 @@
 #include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/Artifact.h"
 #include "hrx/format/CompileReport.h"
+#include "hrx/format/Transaction.h"
 #include "hrx/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
@@ -107,8 +108,35 @@ hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path, st
   return report;
 }
 
-int inspect(const std::string &path, bool json, bool printPlans, const std::string &extract, const std::string &output,
-            std::optional<unsigned> member, const std::string &planSvg) {
+// Every invocation of every entry, decoded by the runtime's transaction reader (listing or error).
+int printTransactions(const std::string &path, const hrx::format::Artifact &artifact) {
+  if (artifact.kind != hrx::format::ArtifactKind::Xdna || !artifact.xdna) return error("'" + path + "' is not an .xdna image");
+  const hrx::format::xdna::Image &img = *artifact.xdna;
+  int status = 0;
+  for (const hrx::format::xdna::Entry &e : img.entries) {
+    for (uint32_t i = 0; i < e.invocationCount; ++i) {
+      const hrx::format::xdna::Invocation &inv = img.invocations[e.firstInvocation + i];
+      uint32_t a = img.allocationUses[e.firstAllocationUse + inv.allocationUse];
+      std::vector<uint8_t> bytes(inv.byteLength, 0);
+      for (const hrx::format::xdna::Load &l : img.loads)
+        for (uint64_t k = 0; l.allocation == a && k < l.bytes.size(); ++k)
+          if (l.offset + k >= inv.byteOffset && l.offset + k < uint64_t(inv.byteOffset) + inv.byteLength)
+            bytes[l.offset + k - inv.byteOffset] = l.bytes[k];
+      std::cout << "entry " << e.name << " invocation " << i << " (byte " << inv.byteOffset << ", " << inv.byteLength << " bytes):\n";
+      auto t = hrx::format::txn::decodeTransaction(bytes);
+      if (!t.isOk()) {
+        std::cerr << "hrx: error: entry '" << e.name << "' invocation " << i << ": " << t.status().message() << "\n";
+        status = 1;
+        continue;
+      }
+      std::cout << hrx::format::txn::printTransaction(*t);
+    }
+  }
+  return status;
+}
+
+int inspect(const std::string &path, bool json, bool printPlans, bool printTransaction, const std::string &extract,
+            const std::string &output, std::optional<unsigned> member, const std::string &planSvg) {
   auto artifact = loadArtifact(path);
   if (!artifact.isOk()) return error(artifact.status().message());
   const hrx::format::Artifact *target = &artifact.value();
@@ -138,6 +166,7 @@ int inspect(const std::string &path, bool json, bool printPlans, const std::stri
     if (!writeFile(planSvg, std::span(reinterpret_cast<const uint8_t *>(svg.data()), svg.size()), problem)) return error(problem);
     return 0;
   }
+  if (printTransaction) return printTransactions(path, *target);
   if (printPlans) {
     if (target->plans.empty()) return error("'" + path + "' carries no array plan (.hrx.plan)");
     for (const hrx::format::ArrayPlan &plan : target->plans) std::cout << hrx::format::printArrayPlan(plan);
@@ -207,7 +236,7 @@ int main(int argc, char **argv) {
   app.require_subcommand(0, 1);
 
   std::string path, extract, output, beforePath, afterPath, planSvg;
-  bool json = false, printPlans = false;
+  bool json = false, printPlans = false, printTransaction = false;
   std::optional<unsigned> member;
   CLI::App *inspectCmd = app.add_subcommand("inspect", "List an artifact's targets, entries, bindings, contracts, allocations, "
                                                        "relocations, invocations, sections, identity and reference-only status");
@@ -218,6 +247,8 @@ int main(int argc, char **argv) {
   inspectCmd->add_option("--member", member, "inspect member N of a fat container");
   inspectCmd->add_flag("--print-plan", printPlans, "print the array plans in the text form of hrxcc --emit=array-plan");
   inspectCmd->add_option("--plan-svg", planSvg, "draw the array plans as an SVG picture into FILE (- for stdout)");
+  inspectCmd->add_flag("--transactions", printTransaction,
+                       "decode and print every invocation's transaction (docs/formats/transaction.md)");
 
   CLI::App *reportCmd = app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
   reportCmd->require_subcommand(1);
@@ -259,7 +290,7 @@ int main(int argc, char **argv) {
       std::cerr << "hrx: error: --extract needs -o FILE\n";
       return kExitUsage;
     }
-    return inspect(path, json, printPlans, extract, output, member, planSvg);
+    return inspect(path, json, printPlans, printTransaction, extract, output, member, planSvg);
   }
   if (*showCmd) return reportShow(path, json, reportMember);
   if (*diffCmd) return reportDiff(beforePath, afterPath);

@@ -184,11 +184,9 @@ StatusOr<Session> openSession(const CommandLine &command, Engines engines) {
     }
     break;
   case runtime::DeviceRequest::Npu: {
-    if (gpu) {
-      auto admitted = requireDevice(rt.gpu(), "GPU");
-      if (!admitted) return admitted.status();
-      session.gpu = *admitted;
-    }
+    // NPU work on the npu device (amdxdna, or HRX_AMDXDNA=emulated), GPU work on the host
+    // reference device, so GPU+NPU examples can run their NPU branch natively.
+    if (gpu) session.gpu = rt.host();
     auto admitted = requireDevice(rt.npu(0), "NPU");
     if (!admitted) return admitted.status();
     session.npu = *admitted;
@@ -225,13 +223,14 @@ StatusOr<std::unique_ptr<LoadedKernel>> loadKernel(Session &session, const Kerne
   loaded->entries = std::move(*entries);
   auto entry = runtime::findEntry(loaded->entries, request.entry, gpu ? runtime::Engine::Gpu : runtime::Engine::Npu);
   if (!entry) return Status(entry.status().code(), where + entry.status().message());
-  if (device.kind != DeviceKind::Host) {
+  if (device.kind == DeviceKind::Gpu) {
     Status native = runtime::checkNativeExecution(**entry, device, (*entry)->columns);
     if (!native) return Status(native.code(), where + native.message());
-    if (device.kind != DeviceKind::Gpu)
-      return Status(StatusCode::Unimplemented, "native execution is not available in this build");
   }
-  auto kernel = device.kind == DeviceKind::Gpu ? runtime::loadOnGpu(**entry, request.workload, {device.index})
+  // The gpu device goes through KFD (HRX_KFD=emulated: the emulated KFD), the npu device through
+  // amdxdna (HRX_AMDXDNA=emulated: the emulated amdxdna).
+  auto kernel = device.kind == DeviceKind::Gpu   ? runtime::loadOnGpu(**entry, request.workload, {device.index})
+                : device.kind == DeviceKind::Npu ? runtime::loadOnNpu(**entry, device, (*entry)->columns)
                                                : runtime::loadOnHost(**entry, request.workload);
   if (!kernel) return Status(kernel.status().code(), where + kernel.status().message());
   auto adopted = session.runtime->adoptKernel(*kernel);

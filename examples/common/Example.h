@@ -20,7 +20,8 @@ namespace hrx::examples {
 
 // The command line without the device choice: `--device=auto|host|npu|gpu` is taken out of the
 // positional arguments; without it HRX_DEVICE decides, else auto. `gpu` runs GPU work on the
-// gfx1151 through KFD (HRX_KFD=emulated: the emulated KFD) and NPU work on the host reference device.
+// gfx1151 through KFD (HRX_KFD=emulated: the emulated KFD) and NPU work on the host reference device;
+// `npu` runs NPU work on the npu device (amdxdna; HRX_AMDXDNA=emulated) and GPU work on the host.
 struct CommandLine {
   std::string program;
   std::vector<std::string> arguments;

@@ -1,5 +1,7 @@
 #include "hrx/xdna/Npu5Model.h"
 
+#include <span>
+
 namespace hrx::xdna {
 namespace {
 
@@ -136,6 +138,42 @@ bool Npu5Model::isBdAccessible(TileKind kind, unsigned channel, unsigned bd) {
 
 unsigned Npu5Model::firstBdForChannel(TileKind kind, unsigned channel) {
   return kind == TileKind::MemTile ? (channel % 2) * kMemTileBdsPerParity : 0;
+}
+
+std::optional<uint32_t> Npu5Model::switchPortIndex(TileKind kind, PortBundle bundle, uint32_t index, bool master) {
+  static constexpr PortBundle kComputeOrder[] = {PortBundle::Core,  PortBundle::Dma,  PortBundle::Ctrl,  PortBundle::Fifo,
+                                                 PortBundle::South, PortBundle::West, PortBundle::North, PortBundle::East};
+  static constexpr PortBundle kMemTileOrder[] = {PortBundle::Dma, PortBundle::Ctrl, PortBundle::South, PortBundle::North};
+  static constexpr PortBundle kShimOrder[] = {PortBundle::Ctrl,  PortBundle::Fifo,  PortBundle::South,
+                                              PortBundle::West,  PortBundle::North, PortBundle::East};
+  std::span<const PortBundle> order = kind == TileKind::Compute   ? std::span<const PortBundle>(kComputeOrder)
+                                      : kind == TileKind::MemTile ? std::span<const PortBundle>(kMemTileOrder)
+                                                                  : std::span<const PortBundle>(kShimOrder);
+  const SwitchPorts &ports = resources(kind).ports;
+  uint32_t first = 0;
+  for (PortBundle b : order) {
+    unsigned count = master ? ports.masterCount(b) : ports.slaveCount(b);
+    if (b == bundle)
+      return index < count ? std::optional(first + index) : std::nullopt;
+    first += count;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Npu5Model::shimMuxFieldShift(uint32_t southPort) {
+  switch (southPort) {
+  case 2: return 8;
+  case 3: return 10;
+  case 6: return 12;
+  case 7: return 14;
+  default: return std::nullopt;
+  }
+}
+
+std::optional<uint32_t> Npu5Model::shimDemuxFieldShift(uint32_t southPort) {
+  if (southPort < 2 || southPort > 5)
+    return std::nullopt;
+  return 4 + 2 * (southPort - 2);
 }
 
 std::string_view portBundleName(PortBundle bundle) {

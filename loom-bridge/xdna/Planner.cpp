@@ -31,13 +31,11 @@ std::string tileText(TileCoord t) {
   return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")";
 }
 
-// Shim mux ports of the DMA channels: S2MM 0/1 leave the switch at south masters 2/3 as in
-// mlir-aie's AIE2 mapping. MM2S 0/1 enter at south slaves 3/5: AIE2 wires MM2S 1 to slave 7,
-// which the array-plan format's 6-port mux model does not have yet (docs/xdna.md).
+// The shim switch south port of a DMA channel (Npu5Model: MM2S 0/1 on south slaves 3/7,
+// S2MM 0/1 on south masters 2/3, the only ports aie-rt's shim mux and demux connect to DMA).
 uint32_t shimMuxPort(DmaDirection direction, uint32_t channel) {
-  if (direction == DmaDirection::MemoryToStream)
-    return channel == 0 ? 3 : 5;
-  return channel == 0 ? 2 : 3;
+  return direction == DmaDirection::MemoryToStream ? Npu5Model::shimMm2sSouthPort(channel)
+                                                   : Npu5Model::shimS2mmSouthPort(channel);
 }
 
 PortBundle opposite(PortBundle b) {
@@ -676,6 +674,9 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
       return tooLarge("iteration_step (words)", t.recordStride / 4, BdFieldWidths::maxOf(bd.iterationStepBits));
     if (t.recordCount > BdFieldWidths::maxOf(bd.iterationWrapBits))
       return tooLarge("iteration_wrap", t.recordCount, BdFieldWidths::maxOf(bd.iterationWrapBits));
+    if (uint64_t(t.recordCount) * t.repeatCount > Npu5Model::kMaxRepeatCount)
+      return tooLarge("repeat_count (records x repetitions)", uint64_t(t.recordCount) * t.repeatCount,
+                      Npu5Model::kMaxRepeatCount);
     p.iterationStepWords = uint32_t(t.recordStride / 4);
     p.iterationWrap = t.recordCount;
     p.lengthWords = uint32_t(recordBytes / 4);

@@ -3,42 +3,56 @@
 #include "hrx/format/Xdna.h"
 #include "hrx/xdna/Npu5Model.h"
 
+#include <optional>
+
 namespace hrx::xdna {
 namespace {
 
 using format::DmaDirection;
 using format::LockRole;
 using format::PlanDma;
+using format::PortBundle;
 
-constexpr uint32_t kWrite32Bytes = 24;
-constexpr uint32_t kBlockWriteHeaderBytes = 12;
-constexpr uint32_t kSyncBytes = 16;
-constexpr uint32_t kValidBd = 1u << 25;
+// Transaction 0.1 (the legacy, naturally aligned aie-rt op layout; docs/formats/transaction.md).
+constexpr uint32_t kWrite32Bytes = 24;          // op, col, row, pad, u64 address, value, size
+constexpr uint32_t kMaskWrite32Bytes = 28;      // op, col, row, pad, u64 address, value, mask, size
+constexpr uint32_t kBlockWriteHeaderBytes = 16; // op, col, row, pad, address at +8, size at +12
+constexpr uint32_t kSyncBytes = 16;             // mlir-aie appendSync (XAIE_IO_CUSTOM_OP_TCT)
+// Buffer-descriptor fields (xaie2pgbl_params.h MEMORY_MODULE_DMA_BDn_5 for compute tiles,
+// NOC_MODULE_DMA_BDn_7 for shims; both words have the same layout).
+constexpr uint32_t kNextBdShift = 27;         // [30:27]
 constexpr uint32_t kUseNextBd = 1u << 26;
-constexpr uint32_t kAcquireEnable = 1u << 12;
-constexpr uint32_t kEnableTokenIssue = 1u << 31;
-constexpr uint32_t kSwitchEnable = 1u << 31;
-constexpr uint32_t kShimBurst512 = 3u << 30;  // burst-length encoding 3 (npu5-hardware §2.2)
+constexpr uint32_t kValidBd = 1u << 25;
+constexpr uint32_t kLockReleaseValueShift = 18;  // [24:18], signed 7 bits
+constexpr uint32_t kLockReleaseIdShift = 13;     // [16:13]
+constexpr uint32_t kLockAcquireEnable = 1u << 12;
+constexpr uint32_t kLockAcquireValueShift = 5;   // [11:5], signed 7 bits
+constexpr uint32_t kEnableTokenIssue = 1u << 31; // channel task queue [31]
+constexpr uint32_t kRepeatCountShift = 16;       // channel task queue [23:16]
+constexpr uint32_t kSwitchEnable = 1u << 31;     // stream-switch master and slave configuration
+constexpr uint32_t kShimBurstShift = 30;         // NOC_MODULE_DMA_BDn_4 [31:30]
+constexpr uint32_t kShimBurst512 = 3;            // burst-length encoding 3 = 512 bytes (npu5-hardware §2.2)
 
 class CommandWriter {
 public:
   void write32(TileCoord tile, uint32_t offset, uint32_t value) {
-    u8(uint8_t(TransactionOp::Write32));
-    u8(uint8_t(tile.column));
-    u8(uint8_t(tile.row));
-    for (int i = 0; i < 5; ++i)
-      u8(0);
+    opHeader(TransactionOp::Write32, tile);
     u64(Npu5Model::registerAddress(tile, offset));
     u32(value);
     u32(kWrite32Bytes);
     ++ops_;
   }
+  void maskWrite32(TileCoord tile, uint32_t offset, uint32_t mask, uint32_t value) {
+    opHeader(TransactionOp::MaskWrite32, tile);
+    u64(Npu5Model::registerAddress(tile, offset));
+    u32(value);
+    u32(mask);
+    u32(kMaskWrite32Bytes);
+    ++ops_;
+  }
   // Returns the body offset of words[0].
   uint32_t blockWrite(TileCoord tile, uint32_t offset, const std::vector<uint32_t> &words) {
-    u8(uint8_t(TransactionOp::BlockWrite));
-    u8(uint8_t(tile.column));
-    u8(uint8_t(tile.row));
-    u8(0);
+    opHeader(TransactionOp::BlockWrite, tile);
     u32(uint32_t(Npu5Model::registerAddress(tile, offset)));
     u32(kBlockWriteHeaderBytes + 4 * uint32_t(words.size()));
     uint32_t first = uint32_t(body_.size());
@@ -47,15 +61,14 @@ public:
     ++ops_;
     return first;
   }
+  // Waits for the task-completion token of one channel (mlir-aie appendSync's word layout:
+  // word 2 = direction | row << 8 | column << 16, word 3 = row count << 8 | column count << 16 |
+  // channel << 24; direction 0 = S2MM).
   void sync(TileCoord tile, DmaDirection direction, uint32_t channel) {
-    u8(uint8_t(TransactionOp::Sync));
-    u8(0), u8(0), u8(0);
+    u32(uint32_t(TransactionOp::Sync));
     u32(kSyncBytes);
-    u8(uint8_t(tile.column));
-    u8(uint8_t(tile.row));
-    u8(direction == DmaDirection::StreamToMemory ? 0 : 1);
-    u8(uint8_t(channel));
-    u8(1), u8(1), u8(0), u8(0);  // one column, one row
+    u32((direction == DmaDirection::StreamToMemory ? 0u : 1u) | (tile.row & 0xFF) << 8 | (tile.column & 0xFF) << 16);
+    u32(1u << 8 | 1u << 16 | (channel & 0xFF) << 24);  // one row, one column
     ++ops_;
   }
   void patchAt(uint32_t bodyOffset, uint32_t binding, uint64_t addend) {
@@ -78,6 +91,15 @@ public:
   }
 
 private:
+  // The 8 bytes every register op starts with: op, column, row and five zero bytes (the
+  // legacy XAie_OpHdr padded to the u64 register offset that follows).
+  void opHeader(TransactionOp op, TileCoord tile) {
+    u8(uint8_t(op));
+    u8(uint8_t(tile.column));
+    u8(uint8_t(tile.row));
+    for (int i = 0; i < 5; ++i)
+      u8(0);
+  }
   void u8(uint8_t v) { body_.push_back(v); }
   void u32(uint32_t v) {
     for (int i = 0; i < 4; ++i)
@@ -92,13 +114,10 @@ private:
   std::vector<AddressPatch> patches_;
 };
 
-// Stream-switch port ids: bundles in PortBundle order, each bundle's ports consecutive.
+// The physical port index (Npu5Model::switchPortIndex); the plan validator has checked that
+// the port exists on the tile.
 uint32_t switchPortId(TileCoord tile, format::SwitchPort port, bool master) {
-  const SwitchPorts &ports = Npu5Model::resources(tile).ports;
-  uint32_t id = 0;
-  for (unsigned b = 0; b < unsigned(port.bundle); ++b)
-    id += master ? ports.masters[b] : ports.slaves[b];
-  return id + port.index;
+  return Npu5Model::switchPortIndex(Npu5Model::kindOfRow(tile.row), port.bundle, port.index, master).value_or(0);
 }
 
 uint32_t controlBase(const TileResources &r, DmaDirection d) {
@@ -112,11 +131,16 @@ uint32_t lockId(const format::ArrayPlan &plan, uint32_t channel, TileCoord tile,
   return 0;
 }
 
-// Lock fields of a compute BD word 5: acquire id [3:0], acquire value [11:5] (signed 7 bits),
-// acquire enable, release id [16:13], release value [23:17].
-uint32_t lockWord(uint32_t acquireId, int acquireValue, uint32_t releaseId, int releaseValue) {
-  return (acquireId & 0xF) | ((uint32_t(acquireValue) & 0x7F) << 5) | kAcquireEnable | ((releaseId & 0xF) << 13) |
-         ((uint32_t(releaseValue) & 0x7F) << 17);
+// The last BD word of compute and shim tiles: next BD, use-next, valid, and the locks
+// (release id [16:13] value [24:18], acquire enable, id [3:0] value [11:5]; values signed
+// 7-bit: acquire -1 waits for a value of at least 1 and takes it, release +1 adds one).
+uint32_t controlWord(std::optional<uint32_t> nextBd, uint32_t acquireId, int acquireValue, uint32_t releaseId,
+                     int releaseValue) {
+  uint32_t w = kValidBd | (acquireId & 0xF) | (uint32_t(acquireValue) & 0x7F) << kLockAcquireValueShift | kLockAcquireEnable |
+               (releaseId & 0xF) << kLockReleaseIdShift | (uint32_t(releaseValue) & 0x7F) << kLockReleaseValueShift;
+  if (nextBd)
+    w |= (*nextBd & 0xF) << kNextBdShift | kUseNextBd;
+  return w;
 }
 
 // A compute-tile DMA is a ring of one BD per slot, each chained to the next.
@@ -135,8 +159,8 @@ void encodeComputeRing(CommandWriter &w, const format::ArrayPlan &plan, const Pl
     uint32_t next = dma.bdStart + (i + 1) % uint32_t(slots.size());
     uint32_t words0 = (s.bytes / 4) & 0x3FFF;
     words0 |= ((s.offset / 4) & 0x3FFF) << 14;
-    uint32_t locks = intoMemory ? lockWord(credit, -1, ready, 1) : lockWord(ready, -1, credit, 1);
-    std::vector<uint32_t> words{words0, 0, 0, 0, (next & 0xF) | kUseNextBd | kValidBd, locks};
+    uint32_t control = intoMemory ? controlWord(next, credit, -1, ready, 1) : controlWord(next, ready, -1, credit, 1);
+    std::vector<uint32_t> words{words0, 0, 0, 0, 0, control};
     w.blockWrite(dma.tile, res.bdBase + res.bdStride * bd, words);
   }
   uint32_t queue = controlBase(res, dma.direction) + 8 * dma.engineChannel + 4;
@@ -157,13 +181,16 @@ void encodeShimTask(CommandWriter &w, const PlanDma &dma, const format::ArrayPla
   auto [s2, w2] = dim(2);
   (void)w2;  // the outermost wrap is implied by the length
   uint32_t iteration = p.iterationWrap ? ((p.iterationStepWords - 1) & 0xFFFFF) | ((p.iterationWrap - 1) & 0x3F) << 20 : 0;
-  std::vector<uint32_t> words{p.lengthWords, 0, 0, s0 | w0 << 20, s1 | w1 << 20, s2 | kShimBurst512, iteration,
-                              kValidBd};
+  std::vector<uint32_t> words{p.lengthWords, 0, 0, s0 | w0 << 20, s1 | w1 << 20 | kShimBurst512 << kShimBurstShift,
+                              s2, iteration, kValidBd};
   uint32_t first = w.blockWrite(dma.tile, res.bdBase + res.bdStride * dma.bdStart, words);
   w.patchAt(first + 4, plan.bindings[p.binding].ordinal, p.address);
   uint32_t queue = controlBase(res, dma.direction) + 8 * dma.engineChannel + 4;
   uint32_t token = dma.direction == DmaDirection::StreamToMemory ? kEnableTokenIssue : 0;
-  w.write32(dma.tile, queue, (dma.bdStart & 0xF) | ((p.repeatCount - 1) & 0xFF) << 16 | token);
+  // The task runs the BD once per execution: the records (when they walk the iteration
+  // dimension) times the repetitions.
+  uint32_t executions = p.repeatCount * (p.iterationWrap ? p.iterationWrap : 1);
+  w.write32(dma.tile, queue, (dma.bdStart & 0xF) | ((executions - 1) & 0xFF) << kRepeatCountShift | token);
 }
 
 }  // namespace
@@ -173,8 +200,16 @@ EncodedPlan encodeTransactions(const format::ArrayPlan &plan) {
   for (const format::PlanLock &l : plan.locks)
     establish.write32(l.tile, Npu5Model::resources(l.tile).lockBase + 0x10 * l.id, l.initial);
   for (const format::PlanRoute &r : plan.routes) {
-    if (r.kind != format::RouteKind::Switch)
-      continue;  // shim-mux selections are fixed by the channel (Planner.cpp)
+    if (r.kind == format::RouteKind::ShimMux) {
+      // Into the array: the mux feeds a south slave from the DMA; out of it: the demux hands
+      // a south master's stream to the DMA. Both reset to PL (xaie_noc.c).
+      bool inbound = r.source.bundle == PortBundle::Dma;
+      uint32_t south = inbound ? r.destination.index : r.source.index;
+      auto shift = inbound ? Npu5Model::shimMuxFieldShift(south) : Npu5Model::shimDemuxFieldShift(south);
+      uint32_t reg = inbound ? Npu5Model::kShimMuxConfig : Npu5Model::kShimDemuxConfig;
+      establish.maskWrite32(r.tile, reg, 3u << shift.value_or(0), Npu5Model::kShimMuxSelectDma << shift.value_or(0));
+      continue;
+    }
     uint32_t base = Npu5Model::resources(r.tile).switchBase;
     uint32_t slave = switchPortId(r.tile, r.source, false);
     establish.write32(r.tile, base + 0x100 + 4 * slave, kSwitchEnable);

@@ -57,20 +57,20 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
       }
     if (!ok)
       continue;
-    uint32_t repeatOffset = alignUp(uint32_t(encoded.establish.bytes.size()), fx::kStrixHalo.instructionAlignment);
-    std::vector<uint8_t> command = encoded.establish.bytes;
-    command.resize(repeatOffset, 0);
-    command.insert(command.end(), encoded.repeat.bytes.begin(), encoded.repeat.bytes.end());
+    // Both invocations start on the NPU2 instruction alignment; the gap between them is not
+    // initialised (gaps are undefined, hrx-product §1.2), so the file holds only the commands.
+    uint32_t repeatOffset = alignUp(uint32_t(encoded.establish.bytes.size()), fx::kNpu2InstructionAlignment);
 
     fx::Allocation allocation;
     allocation.domain = fx::Domain::Command;
     allocation.flags = 0;  // dynamic relocations patch it at bind time, so not IMMUTABLE
-    allocation.byteLength = command.size();
-    allocation.alignment = fx::kStrixHalo.instructionAlignment;
+    allocation.byteLength = uint64_t(repeatOffset) + encoded.repeat.bytes.size();
+    allocation.alignment = fx::kNpu2InstructionAlignment;
     image.allocations.push_back(allocation);
     image.allocationUses.push_back(k);
-    uint64_t size = command.size();
-    image.loads.push_back({k, 0, std::move(command), size});
+    uint64_t establishSize = encoded.establish.bytes.size(), repeatSize = encoded.repeat.bytes.size();
+    image.loads.push_back({k, 0, encoded.establish.bytes, establishSize});
+    image.loads.push_back({k, repeatOffset, encoded.repeat.bytes, repeatSize});
 
     fx::Entry entry;
     entry.name = e.plan.name;

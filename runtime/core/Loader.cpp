@@ -5,6 +5,7 @@
 #include "hrx/runtime/HostDevice.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace hrx::runtime {
 namespace {
@@ -109,7 +110,24 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
                                                " is not implemented by this runtime; run with --device=host");
 }
 
+StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
+  if (name == "plan") return ArrayModelKind::Plan;
+  if (name == "transaction") return ArrayModelKind::Transaction;
+  return Status(StatusCode::InvalidArgument, "unknown array model '" + std::string(name) + "'; expected plan or transaction");
+}
+
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload) {
+  ArrayModelKind model = ArrayModelKind::Plan;
+  if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
+    auto parsed = parseArrayModel(env);
+    if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
+    model = *parsed;
+  }
+  return loadOnHost(entry, workload, model);
+}
+
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+                                             ArrayModelKind arrayModel) {
   const format::Artifact &artifact = *entry.member;
   const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
   if (!host)
@@ -153,6 +171,10 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
   if (plan == artifact.plans.end())
     return Status(StatusCode::FailedPrecondition, "the image has no array plan (.hrx.plan) for entry '" + entry.name +
                                                       "': the host reference device cannot run it");
+  if (arrayModel == ArrayModelKind::Transaction) {
+    if (!artifact.xdna) return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
+    return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract);
+  }
   return makeHostNpuKernel(*plan, *code, entry.contract);
 }
 

@@ -51,8 +51,9 @@ struct TileResources {
 constexpr TileResources kCompute{npu5::kComputeDataBytes, 16, 2, 16, {2, 1, 1, 1, 6, 4, 4, 4, 0}, {2, 1, 1, 1, 4, 4, 6, 4, 0}};
 constexpr TileResources kMemTile{npu5::kMemTileDataBytes, 64, 6, 48, {6, 0, 1, 0, 6, 0, 4, 0, 0}, {6, 0, 1, 0, 4, 0, 6, 0, 0}};
 constexpr TileResources kShim{0, 16, 2, 16, {0, 0, 1, 1, 8, 4, 4, 4, 0}, {0, 0, 1, 1, 6, 4, 6, 4, 0}};
-// The shim mux connects the shim DMA and NoC to the switch's south ports.
-constexpr std::array<uint32_t, 9> kShimMuxPorts{2, 0, 0, 0, 8, 0, 6, 0, 4};
+// The shim mux connects the shim DMA and NoC to the switch's 8 south slaves and 6 south masters
+// (its "north" side; MM2S 1 enters at south slave 7, aie-rt xaie_noc.c).
+constexpr std::array<uint32_t, 9> kShimMuxPorts{2, 0, 0, 0, 8, 0, 8, 0, 4};
 
 const TileResources &resourcesOf(TileKind kind) {
   switch (kind) {

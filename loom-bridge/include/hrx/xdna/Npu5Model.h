@@ -124,6 +124,30 @@ public:
   // The first BD a channel may use (the partition base on memory tiles).
   static unsigned firstBdForChannel(TileKind kind, unsigned channel);
 
+  // The physical stream-switch port index of a bundle's port: the aie-rt AIE2P port order
+  // (xaie2pgbl_reginit.c Aie2PTileStrmMstr/Slv, Aie2PMemTileStrm*, Aie2PShimStrm*):
+  //   compute: core, DMA, ctrl, FIFO, south, west, north, east (slaves then trace);
+  //   memory tile: DMA, ctrl, south, north; shim: ctrl, FIFO, south, west, north, east.
+  // A master's configuration register is at switchBase + 4 * index, a slave's at
+  // switchBase + 0x100 + 4 * index, and a master's 7-bit configuration field names the
+  // physical index of the slave it forwards (xaie_ss.c). nullopt for a port the tile lacks
+  // (a shim's DMA and NoC ports sit behind the shim mux, not on the switch).
+  static std::optional<uint32_t> switchPortIndex(TileKind kind, PortBundle bundle, uint32_t index, bool master);
+
+  // Shim mux (stream into the array) and demux (stream out of it) configuration
+  // (xaie2pgbl_params.h NOC_MODULE_MUX_CONFIG / DEMUX_CONFIG; xaie_noc.c). Each south port the
+  // mux or demux serves has a 2-bit field selecting PL (0, the reset value), DMA (1) or NoC (2).
+  static constexpr uint32_t kShimMuxConfig = 0x1F000;    // south 2, 3, 6, 7 at bits 9:8, 11:10, 13:12, 15:14
+  static constexpr uint32_t kShimDemuxConfig = 0x1F004;  // south 2, 3, 4, 5 at bits 5:4, 7:6, 9:8, 11:10
+  static constexpr uint32_t kShimMuxSelectDma = 1;
+  // The field's low bit for a south port, or nullopt when the mux (demux) does not serve it.
+  static std::optional<uint32_t> shimMuxFieldShift(uint32_t southPort);
+  static std::optional<uint32_t> shimDemuxFieldShift(uint32_t southPort);
+  // The switch south ports a shim DMA channel uses (xaie_noc.c: DMA-to-array on south slaves
+  // 3 and 7, array-to-DMA on south masters 2 and 3; mlir-aie wires channel 0 to the first).
+  static uint32_t shimMm2sSouthPort(uint32_t channel) { return channel == 0 ? 3 : 7; }
+  static uint32_t shimS2mmSouthPort(uint32_t channel) { return channel == 0 ? 2 : 3; }
+
   // Tile register address (col << 25) | (row << 20) | offset (npu5-hardware §2.1).
   static uint64_t registerAddress(TileCoord tile, uint32_t offset) {
     return (uint64_t(tile.column) << kColumnShift) | (uint64_t(tile.row) << kRowShift) | offset;

@@ -4,10 +4,9 @@
 //              every compute-tile DMA ring;
 //   repeat:    shim BDs (whose binding addresses are patched by dynamic SHIM_ADDRESS
 //              relocations), shim channel starts, and a completion sync per output channel.
-// Only the 16-byte header is specified by our reference. The operation records and register
-// values follow aie-rt's transaction ops and the npu5-hardware §2 register map as far as it
-// goes; bit positions inside BD words and stream-switch port ids are our approximation
-// (docs/xdna.md, "Transaction encoding"). No firmware has executed these commands.
+// The op layouts are aie-rt's legacy (0.1) transaction ops and mlir-aie's appendSync; every
+// register offset, bit field and port number comes from aie-rt's AIE2P register database
+// (docs/formats/transaction.md cites each). No firmware has executed these commands.
 #pragma once
 
 #include "hrx/format/ArrayPlan.h"
@@ -17,8 +16,9 @@
 
 namespace hrx::xdna {
 
-// Operation codes (aie-rt's XAIE_IO_WRITE, XAIE_IO_BLOCKWRITE and the task-completion sync).
-enum class TransactionOp : uint8_t { Write32 = 0, BlockWrite = 1, Sync = 0x80 };
+// Operation codes (aie-rt XAie_TxnOpcode: XAIE_IO_WRITE, XAIE_IO_BLOCKWRITE,
+// XAIE_IO_MASKWRITE and the custom task-completion-token sync XAIE_IO_CUSTOM_OP_TCT).
+enum class TransactionOp : uint8_t { Write32 = 0, BlockWrite = 1, MaskWrite32 = 3, Sync = 0x80 };
 
 // A shim BD whose address words (low, high) need the binding's device address.
 struct AddressPatch {

@@ -44,6 +44,12 @@ struct DeviceProfile {
 inline constexpr DeviceProfile kStrixHalo{"amd.xdna.strix_halo.17f0_11", 0x535848414C4F0001ull, 1, 0x4E5055320006000Cull, 6, 4,
                                           32 * 1024, 5};
 
+// The NPU2 (AIE2P) firmware's instruction-buffer alignment (npu5-hardware §4.3, HRX's NPU2
+// target `instruction_alignment = 32768`; amdxdna device-heap buffers are 32 KiB aligned too).
+// The image reader accepts the format minimum above; the compiler emits this alignment and the
+// NPU paths (the transaction array model, the amdxdna device) require it.
+inline constexpr uint32_t kNpu2InstructionAlignment = 32768;
+
 enum class Domain : uint32_t { Command = 1, Dma = 2 };
 enum AllocationFlags : uint32_t { kImmutable = 1, kDeviceWrite = 2 };
 enum class BindingKind : uint16_t { None = 0, Buffer = 1 };

@@ -5,10 +5,13 @@
 
 #include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
+#include "hrx/array/ArrayModel.h"
 #include "hrx/format/HostAbi.h"
+#include "hrx/format/Xdna.h"
 #include "hrx/runtime/Graph.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -63,6 +66,24 @@ StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 // blocked workers and channels instead of hanging.
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
                                                     KernelContract contract);
+
+// An NPU entry executed by its own transaction (--array-model=transaction): the entry's
+// COMMAND invocations, with dynamic SHIM_ADDRESS relocations patched with the bindings'
+// addresses, run on the simulated NPU5 array (hrx/array/ArrayModel.h); workers run as their
+// host twins behind the core-program seam. Results must equal makeHostNpuKernel's; a broken
+// transaction (unknown register, bad BD, unrouted stream, deadlock) is an error.
+StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry,
+                                                           format::ArrayPlan plan, std::shared_ptr<HostCode> code,
+                                                           KernelContract contract);
+
+// The core programs of a plan's workers as host twins (the stand-in for native core code):
+// per iteration a twin acquires the ready (input) or credit (output) lock of each record it
+// starts in the slot owner's tile, calls the stage on the records in simulated data memory,
+// and releases credit (input) or ready (output) for each record it finishes. `plan` must
+// outlive the cores.
+using StageResolver = std::function<StatusOr<hrx_host_stage_fn>(const std::string &entry)>;
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
+                                                                            const StageResolver &resolve);
 
 // How a GPU entry's launch arguments are passed (from .hrx.manifest): in launch order, each a
 // buffer (the next binding) or a scalar (the next `size` bytes of the constants block).

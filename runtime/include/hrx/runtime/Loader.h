@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hrx::runtime {
@@ -45,5 +46,23 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
 // workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
 // constants block (Kernel::constantBytes()).
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
+
+// Loads `entry` on the admitted NPU `device` through the amdxdna uAPI (runtime/xdna/,
+// docs/runtime.md "The amdxdna device"): a hardware context of the image's columns, BOs for
+// the bindings, the command and the device heap; runs relocate, submit ERT_START_NPU packets
+// and wait. HRX_AMDXDNA selects the driver: unset, the libamdf route of checkNativeExecution
+// (which this build does not drive: its status is returned); "native", the accel node directly
+// (never run on hardware; reference-only images are refused as checkNativeExecution says);
+// "emulated" (npuEmulated()), the emulated amdxdna, which executes each command on the
+// transaction array model with the workers' host twins as cores, so reference-only images run.
+StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+bool npuEmulated();
+
+// How the host reference device runs an NPU entry: from its array plan (.hrx.plan), or by
+// executing its own transaction on the simulated array (hrx/array/ArrayModel.h).
+enum class ArrayModelKind { Plan, Transaction };
+StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "transaction"
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+                                             ArrayModelKind arrayModel);
 
 }  // namespace hrx::runtime

@@ -1,0 +1,308 @@
+// The host reference device's transaction array model (--array-model=transaction): an NPU
+// entry runs by executing its own COMMAND bytes, relocated with the bindings' addresses, on
+// the simulated array (hrx/array/ArrayModel.h). The array plan is used only for what a core
+// program would carry (no native core code exists yet): each worker's host twin, with the
+// locks and slots its core would use. DMAs, streams, locks and BDs come from the transaction.
+#include "hrx/array/ArrayModel.h"
+#include "hrx/format/Transaction.h"
+#include "hrx/runtime/HostDevice.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+namespace hrx::runtime {
+namespace {
+
+using array::ArrayModel;
+using array::TileId;
+namespace fx = format::xdna;
+
+TileId tileOf(const format::TileCoord &t) { return {t.column, t.row}; }
+
+// A worker's host twin as the core program of its tile: per iteration it acquires the locks of
+// the records it starts, runs the stage on the records in the owning tiles' data memory, and
+// releases the locks of the records it finishes (the same protocol as the plan executor).
+class HostTwinCore final : public array::CoreProgram {
+public:
+  struct Port {
+    format::PortDirection direction;
+    uint32_t period = 1, recordBytes = 0;
+    TileId owner;
+    uint32_t creditLock = 0, readyLock = 0;
+    std::vector<uint32_t> slots;  // offsets in the owner's data memory, by ring index
+    std::vector<std::byte> state; // State ports: the worker's private record
+    uint64_t ringBase = 0;        // records of earlier invocations: the ring position persists
+  };
+
+  HostTwinCore(uint32_t index, const format::PlanWorker &worker, hrx_host_stage_fn stage, std::vector<Port> ports)
+      : index_(index), worker_(worker), stage_(stage), ports_(std::move(ports)), records_(ports_.size()) {}
+
+  TileId tile() const override { return tileOf(worker_.tile); }
+  // The rings are resident: a new invocation continues at the slot after the last record of
+  // the previous one, as the DMA BD chains do.
+  void startInvocation() override {
+    for (Port &p : ports_)
+      if (p.direction != format::PortDirection::State) p.ringBase += (iteration_ + p.period - 1) / p.period;
+    iteration_ = 0;
+    acquiredPorts_ = 0;
+  }
+  bool finished() const override { return iteration_ >= worker_.iterations; }
+  std::string waitingOn() const override {
+    const Port &p = ports_[waitPort_];
+    bool input = p.direction == format::PortDirection::Input;
+    return "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(iteration_) + " of " +
+           std::to_string(worker_.iterations) + " waits to acquire lock " + std::to_string(input ? p.readyLock : p.creditLock) +
+           " of " + array::tileName(p.owner) + " (" + (input ? "ready" : "credit") + ", value " + std::to_string(waitValue_) + ")";
+  }
+
+  StatusOr<bool> step(ArrayModel &array) override {
+    bool progressed = false;
+    while (iteration_ < worker_.iterations) {
+      uint32_t it = iteration_;
+      // Acquire, port by port, the records this iteration starts.
+      for (; acquiredPorts_ < ports_.size(); ++acquiredPorts_) {
+        Port &p = ports_[acquiredPorts_];
+        if (p.direction == format::PortDirection::State || it % p.period != 0) continue;
+        bool input = p.direction == format::PortDirection::Input;
+        uint32_t lock = input ? p.readyLock : p.creditLock;
+        auto got = array.tryAcquire(p.owner, lock, -1);
+        if (!got) return got.status();
+        if (!*got) {
+          waitPort_ = acquiredPorts_;
+          waitValue_ = array.lockValue(p.owner, lock);
+          return progressed;
+        }
+        progressed = true;
+      }
+      for (size_t i = 0; i < ports_.size(); ++i) {
+        Port &p = ports_[i];
+        if (p.direction == format::PortDirection::State) {
+          if (it % p.period == 0) std::fill(p.state.begin(), p.state.end(), std::byte{0});
+          records_[i] = p.state.data();
+          continue;
+        }
+        uint32_t slot = uint32_t((p.ringBase + it / p.period) % p.slots.size());
+        auto memory = array.dataMemory(p.owner, p.slots[slot], p.recordBytes);
+        if (!memory) return memory.status();
+        records_[i] = *memory;
+      }
+      stage_(records_.data());
+      for (Port &p : ports_) {
+        if (p.direction == format::PortDirection::State || it % p.period != p.period - 1) continue;
+        bool input = p.direction == format::PortDirection::Input;
+        if (Status s = array.release(p.owner, input ? p.creditLock : p.readyLock, 1); !s) return s;
+      }
+      ++iteration_;
+      acquiredPorts_ = 0;
+      progressed = true;
+    }
+    return progressed;
+  }
+
+private:
+  uint32_t index_;
+  const format::PlanWorker &worker_;
+  hrx_host_stage_fn stage_;
+  std::vector<Port> ports_;
+  std::vector<void *> records_;
+  uint32_t iteration_ = 0;
+  size_t acquiredPorts_ = 0;
+  size_t waitPort_ = 0;  // the port whose lock the core last waited for
+  int waitValue_ = 0;
+};
+
+class TransactionNpuKernel final : public Kernel {
+public:
+  TransactionNpuKernel(const fx::Image &image, const fx::Entry &entry, format::ArrayPlan plan, std::shared_ptr<HostCode> code,
+                       KernelContract contract)
+      : image_(image), entry_(entry), plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)) {}
+
+  Status initialize();
+  Engine engine() const override { return Engine::Npu; }
+  const std::string &name() const override { return entry_.name; }
+  const KernelContract &contract() const override { return contract_; }
+  uint64_t imageBytes() const override { return command_.size(); }
+  Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) override;
+
+private:
+  StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeCores() const;
+  Status dispatch(std::span<const BindingSpan> bindings);
+
+  fx::Image image_;
+  fx::Entry entry_;
+  format::ArrayPlan plan_;
+  std::shared_ptr<HostCode> code_;
+  KernelContract contract_;
+  std::string where_;
+  std::vector<uint8_t> command_;  // the entry's COMMAND allocation, unpatched
+  std::vector<fx::Invocation> invocations_;
+  std::vector<fx::Relocation> relocations_;  // dynamic
+  std::unique_ptr<ArrayModel> array_;
+  std::mutex running_;
+  uint32_t next_ = 0;
+  bool established_ = false;
+};
+
+// Binding i is placed at device address (i + 1) << 36 (aligned far beyond any relocation's
+// alignment, and below the 48-bit shim address limit).
+uint64_t bindingAddress(uint32_t ordinal) { return uint64_t(ordinal + 1) << 36; }
+
+Status TransactionNpuKernel::initialize() {
+  where_ = "entry '" + entry_.name + "' (transaction array model)";
+  auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, where_ + ": " + what); };
+  if (entry_.allocationUseCount != 1)
+    return Status(StatusCode::Unimplemented, where_ + ": " + std::to_string(entry_.allocationUseCount) +
+                                                 " allocation uses; the model runs entries with one COMMAND allocation");
+  if (entry_.staticRelocationCount)
+    return Status(StatusCode::Unimplemented, where_ + ": static relocations (DMA-domain allocations) are not modelled");
+  uint32_t a = image_.allocationUses[entry_.firstAllocationUse];
+  const fx::Allocation &alloc = image_.allocations[a];
+  if (alloc.domain != fx::Domain::Command) return bad("allocation " + std::to_string(a) + " is not a COMMAND allocation");
+  if (alloc.alignment < fx::kNpu2InstructionAlignment)
+    return bad("COMMAND allocation " + std::to_string(a) + " is aligned to " + std::to_string(alloc.alignment) +
+               " bytes; the NPU2 instruction alignment is " + std::to_string(fx::kNpu2InstructionAlignment));
+  command_.assign(alloc.byteLength, 0);
+  for (const fx::Load &l : image_.loads)
+    if (l.allocation == a) std::copy(l.bytes.begin(), l.bytes.end(), command_.begin() + long(l.offset));
+  invocations_.assign(image_.invocations.begin() + entry_.firstInvocation,
+                      image_.invocations.begin() + entry_.firstInvocation + entry_.invocationCount);
+  for (size_t i = 0; i < invocations_.size(); ++i) {
+    const fx::Invocation &inv = invocations_[i];
+    if (inv.byteOffset % fx::kNpu2InstructionAlignment)
+      return bad("invocation " + std::to_string(i) + " starts at byte " + std::to_string(inv.byteOffset) +
+                 ", not a multiple of the NPU2 instruction alignment " + std::to_string(fx::kNpu2InstructionAlignment));
+    auto decoded = format::txn::decodeTransaction(std::span(command_).subspan(inv.byteOffset, inv.byteLength));
+    if (!decoded) return bad("invocation " + std::to_string(i) + ": " + decoded.status().message());
+  }
+  relocations_.assign(image_.relocations.begin() + entry_.firstDynamicRelocation,
+                      image_.relocations.begin() + entry_.firstDynamicRelocation + entry_.dynamicRelocationCount);
+  for (const fx::Relocation &r : relocations_)
+    if (r.sourceOrdinal >= contract_.bindings.size())
+      return bad("a relocation names binding " + std::to_string(r.sourceOrdinal) + " of " + std::to_string(contract_.bindings.size()));
+  auto cores = makeCores();  // checks the plan against the host code now
+  if (!cores) return cores.status();
+  return Status::ok();
+}
+
+}  // namespace
+
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
+                                                                            const StageResolver &resolve) {
+  const std::string where = "array plan '" + plan.name + "'";
+  std::vector<std::unique_ptr<array::CoreProgram>> cores;
+  for (uint32_t w = 0; w < plan.workers.size(); ++w) {
+    const format::PlanWorker &pw = plan.workers[w];
+    auto stage = resolve(pw.entry);
+    if (!stage) return Status(stage.status().code(), where + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
+    std::vector<HostTwinCore::Port> ports;
+    for (size_t p = 0; p < pw.ports.size(); ++p) {
+      const format::WorkerPort &wp = pw.ports[p];
+      HostTwinCore::Port port;
+      port.direction = wp.direction;
+      port.period = std::max<uint32_t>(wp.period, 1);
+      port.recordBytes = wp.recordBytes;
+      if (wp.direction == format::PortDirection::State) {
+        port.state.assign(wp.recordBytes, std::byte{0});
+        ports.push_back(std::move(port));
+        continue;
+      }
+      std::string field = where + ": workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
+      if (!wp.channel || *wp.channel >= plan.channels.size()) return Status(StatusCode::InvalidArgument, field + ": no channel");
+      uint32_t c = *wp.channel;
+      std::vector<const format::PlanSlot *> slots;
+      for (const format::PlanSlot &s : plan.slots)
+        if (s.channel == c) slots.push_back(&s);
+      std::sort(slots.begin(), slots.end(), [](auto *x, auto *y) { return x->index < y->index; });
+      if (slots.empty()) return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) + " has no slots");
+      port.owner = tileOf(slots[0]->owner);
+      for (const format::PlanSlot *s : slots) port.slots.push_back(s->offset);
+      bool credit = false, ready = false;
+      for (const format::PlanLock &l : plan.locks)
+        if (l.channel == c && l.tile == slots[0]->owner) {
+          (l.role == format::LockRole::Credit ? port.creditLock : port.readyLock) = l.id;
+          (l.role == format::LockRole::Credit ? credit : ready) = true;
+        }
+      if (!credit || !ready)
+        return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) + " lacks a credit or ready lock on tile " +
+                                                       array::tileName(port.owner));
+      ports.push_back(std::move(port));
+    }
+    cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports)));
+  }
+  return cores;
+}
+
+namespace {
+
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> TransactionNpuKernel::makeCores() const {
+  return makeHostTwinCores(plan_, [&](const std::string &entry) { return code_->stage(entry); });
+}
+
+Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {
+  std::vector<uint8_t> command = command_;
+  for (const fx::Relocation &r : relocations_) {
+    if (uint64_t(r.byteOffset) + 8 > command.size())
+      return Status(StatusCode::InvalidArgument, where_ + ": a relocation at byte " + std::to_string(r.byteOffset) + " leaves the command");
+    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(command.data() + r.byteOffset, 8), bindingAddress(r.sourceOrdinal), r); !s)
+      return Status(s.code(), where_ + ": relocation of binding " + std::to_string(r.sourceOrdinal) + ": " + s.message());
+  }
+  if (!array_) {
+    array_ = std::make_unique<ArrayModel>(image_.header.columns);
+    auto cores = makeCores();
+    if (!cores) return cores.status();
+    array_->setCores(std::move(*cores));
+  }
+  std::vector<array::HostRegion> regions;
+  for (uint32_t i = 0; i < bindings.size(); ++i)
+    regions.push_back({bindingAddress(i), bindings[i].data, bindings[i].length, "binding " + std::to_string(i)});
+  array_->setHostMemory(std::move(regions));
+  for (const auto &core : array_->cores()) core->startInvocation();
+  // Invocation 0 establishes the resident state and continues with its next invocation; later
+  // dispatches run the continuation (0 -> 1 -> 1; a self-contained 0 -> 0 runs once).
+  std::vector<uint32_t> order;
+  if (!established_) {
+    order.push_back(0);
+    if (invocations_[0].nextInvocation != 0) order.push_back(invocations_[0].nextInvocation);
+  } else {
+    order.push_back(next_);
+  }
+  for (uint32_t i : order) {
+    const fx::Invocation &inv = invocations_[i];
+    auto decoded = format::txn::decodeTransaction(std::span(command).subspan(inv.byteOffset, inv.byteLength));
+    if (!decoded) return Status(decoded.status().code(), where_ + ": invocation " + std::to_string(i) + ": " + decoded.status().message());
+    if (Status s = array_->execute(*decoded, where_ + ": invocation " + std::to_string(i)); !s) return s;
+    next_ = inv.nextInvocation;
+  }
+  return array_->finishInvocation(where_ + ": invocation " + std::to_string(order.back()));
+}
+
+Status TransactionNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const std::byte>) {
+  std::lock_guard lock(running_);
+  if (bindings.size() != contract_.bindings.size())
+    return Status(StatusCode::InvalidArgument, where_ + ": " + std::to_string(bindings.size()) + " bindings given, the entry has " +
+                                                   std::to_string(contract_.bindings.size()));
+  Status s = dispatch(bindings);
+  if (!s) {
+    array_.reset();  // the resident state is broken: the next dispatch re-establishes
+    established_ = false;
+    return s;
+  }
+  established_ = true;
+  return s;
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entryName,
+                                                           format::ArrayPlan plan, std::shared_ptr<HostCode> code,
+                                                           KernelContract contract) {
+  if (Status s = contract.validate(); !s) return s;
+  const fx::Entry *entry = image.entry(entryName);
+  if (!entry) return Status(StatusCode::NotFound, "the image has no entry '" + entryName + "'");
+  auto kernel = std::make_shared<TransactionNpuKernel>(image, *entry, std::move(plan), std::move(code), std::move(contract));
+  if (Status s = kernel->initialize(); !s) return s;
+  return std::shared_ptr<Kernel>(std::move(kernel));
+}
+
+}  // namespace hrx::runtime
