@@ -119,6 +119,8 @@ bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned
       if (text == "-" && t + 1 < tokens.size()) text += tokens[++t].text;
       ++t;
       if (auto v = parseNumber(text)) {
+        // A 32-bit immediate may be written unsigned (movxm r0, #0xffffffff).
+        if (opInfo.cls == OperandClass::c32s && *v > INT32_MAX && *v <= int64_t(UINT32_MAX)) *v -= int64_t(1) << 32;
         out.instr.ops[part.operand] = Operand::i(*v);
       } else if (isLabelName(text) && (opInfo.cls == OperandClass::addr20 || opInfo.cls == OperandClass::c32s ||
                                        opInfo.cls == OperandClass::c11s)) {

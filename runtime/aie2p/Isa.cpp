@@ -116,7 +116,7 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::c7s, "c7s", true, -64, 63, 1, 7},
     {OperandClass::c8s, "c8s", true, -128, 127, 1, 8},
     {OperandClass::c11s, "c11s", true, -1024, 1023, 1, 11},
-    {OperandClass::c32s, "c32s", true, INT32_MIN, UINT32_MAX, 1, 32},
+    {OperandClass::c32s, "c32s", true, INT32_MIN, INT32_MAX, 1, 32},
     {OperandClass::c6s_step4, "c6s_step4", true, -32, 28, 4, 4},
     {OperandClass::c10s_step64, "c10s_step64", true, -512, 448, 64, 4},
     {OperandClass::c19s_step64, "c19s_step64", true, -262144, 262080, 64, 13},
@@ -232,6 +232,11 @@ const std::vector<Member> &members(OperandClass cls) {
 
 std::string_view operandClassName(OperandClass cls) { return classInfo(cls).name; }
 bool isImmediateClass(OperandClass cls) { return classInfo(cls).immediate; }
+
+void immediateRange(OperandClass cls, int64_t &min, int64_t &max, int64_t &step) {
+  const auto &c = classInfo(cls);
+  min = c.minValue, max = c.maxValue, step = c.step;
+}
 
 std::string operandClassDescription(OperandClass cls) {
   const auto &c = classInfo(cls);

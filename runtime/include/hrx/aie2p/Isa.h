@@ -48,6 +48,8 @@ std::string_view operandClassName(OperandClass cls);
 bool isImmediateClass(OperandClass cls);
 // What an operand of this class may be, for diagnostics: "r0..r31", "-64..63", ...
 std::string operandClassDescription(OperandClass cls);
+// An immediate class's values: min..max in steps of step.
+void immediateRange(OperandClass cls, int64_t &min, int64_t &max, int64_t &step);
 
 enum class Semantic : uint8_t {
   Nop, Done, Event,

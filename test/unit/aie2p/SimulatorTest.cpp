@@ -1,0 +1,186 @@
+// Simulator programs with the results and cycle counts the ISA facts predict: a scalar loop (a
+// conditional branch with its 5 delay slots, and a zero-overhead loop), a 16-lane i32 vector add,
+// a 32-lane bf16 add through the fp32 accumulators, a load-latency hazard and a lock hand-off
+// between two cores sharing memory.
+#include "hrx/aie2p/Asm.h"
+#include "hrx/aie2p/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+
+using namespace hrx::aie2p;
+
+namespace {
+
+std::vector<uint8_t> build(const std::string &text) {
+  AsmProgram program;
+  std::vector<AsmDiagnostic> diags;
+  EXPECT_TRUE(assemble(text, program, diags)) << (diags.empty() ? "" : std::to_string(diags[0].line) + ": " + diags[0].message);
+  return program.bytes;
+}
+
+Reg r(unsigned i) { return Reg{RegKind::R, static_cast<uint8_t>(i)}; }
+
+uint32_t word(const TileMemory &m, uint32_t offset) {
+  uint32_t v;
+  std::memcpy(&v, m.data.data() + offset, 4);
+  return v;
+}
+
+}  // namespace
+
+TEST(Aie2pSim, ScalarLoopWithConditionalBranch) {
+  // sum = 10 + 9 + ... + 1. Each iteration: 2 adds, jnz, 5 delay slots = 8 bundles.
+  TileMemory mem;
+  Core core(build("movxm r0, #10\nmovxm r1, #0\n"
+                  "loop: add r1, r1, r0\nadd r0, r0, #-1\njnz r0, #loop\nnop\nnop\nnop\nnop\nnop\n"
+                  "done\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 55u);
+  EXPECT_EQ(core.stats().cycles, 2u + 10u * 8u + 1u);
+  EXPECT_EQ(core.stats().stallCycles, 0u);
+}
+
+TEST(Aie2pSim, ZeroOverheadLoop) {
+  // ls/le/lc: the two-bundle body runs lc = 10 times with no branch bundles.
+  TileMemory mem;
+  Core core(build("movxm ls, #body\nmovxm le, #last\nmovx lc, #10\nmovxm r0, #1\nmovxm r1, #0\n"
+                  "body: add r1, r1, r0\nlast: add r0, r0, #1\n"
+                  "done\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 55u);
+  EXPECT_EQ(core.scalar(r(0)), 11u);
+  EXPECT_EQ(core.stats().cycles, 5u + 2u * 10u + 1u);
+}
+
+TEST(Aie2pSim, LoadLatencyHazard) {
+  // lda writes its result at cycle 7 (AIE2PGenSchedule.td): bundles 1..6 after it read the old r1,
+  // the 7th the loaded value.
+  TileMemory mem;
+  uint32_t v = 42;
+  std::memcpy(mem.data.data(), &v, 4);
+  Core core(build("movxm p0, #0x70000\nlda r1, [p0, #0]\nadd r2, r1, r1\nnop\nnop\nnop\nnop\nadd r4, r1, r1\nadd r3, r1, r1\ndone\n"),
+            {&mem});
+  core.setScalar(r(1), 7);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 14u);  // 1 cycle after the load: old value
+  EXPECT_EQ(core.scalar(r(4)), 14u);  // 6 cycles after: still old
+  EXPECT_EQ(core.scalar(r(3)), 84u);  // 7 cycles after: loaded
+  EXPECT_EQ(core.scalar(r(1)), 42u);
+  EXPECT_EQ(core.stats().cycles, 10u);
+}
+
+TEST(Aie2pSim, VectorAdd16LanesI32) {
+  TileMemory mem;
+  for (uint32_t i = 0; i < 16; ++i) {
+    uint32_t a = i * 3 + 1, b = 1000 - i;
+    std::memcpy(mem.data.data() + 4 * i, &a, 4);
+    std::memcpy(mem.data.data() + 0x40 + 4 * i, &b, 4);
+  }
+  // vlda/vldb: result at cycle 7; vadd.32: result at cycle 2 (the store reads at cycle 1).
+  Core core(build("movxm p0, #0x70000\nmovxm p1, #0x70040\nmovxm p2, #0x70080\n"
+                  "vlda x0, [p0, #0]; vldb x2, [p1, #0]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vadd.32 x4, x0, x2\nnop\nvst x4, [p2, #0]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 0x80 + 4 * i), i * 3 + 1 + 1000 - i) << i;
+  EXPECT_EQ(core.stats().cycles, 3u + 1u + 6u + 1u + 1u + 1u + 1u);
+}
+
+TEST(Aie2pSim, VectorAddTooEarlyReadsOldRegisters) {
+  // The same add one bundle early (6 after the loads) adds the old (zero) x0 and x2.
+  TileMemory mem;
+  for (uint32_t i = 0; i < 32; ++i) mem.data[i] = 1;
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nnop\nnop\nnop\nnop\nnop\nvadd.32 x4, x0, x0\nnop\nvst x4, [p0, #64]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(word(mem, 64), 0u);
+}
+
+TEST(Aie2pSim, Bf16Add32Lanes) {
+  auto bf16 = [](float f) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(f) >> 16); };
+  TileMemory mem;
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t a = bf16(1.5f * i), b = bf16(0.25f * i - 4.0f);
+    std::memcpy(mem.data.data() + 2 * i, &a, 2);
+    std::memcpy(mem.data.data() + 0x40 + 2 * i, &b, 2);
+  }
+  // bf16 -> fp32 accumulator halves (vconv.fp32.bf16, result at 2), vadd.f (reads at 4, writes
+  // at 6), fp32 -> bf16 (vconv.bf16.fp32 reads at 1, writes at 2), vst.
+  Core core(build("movxm p0, #0x70000\nmovxm p1, #0x70040\nmovxm p2, #0x70080\nmovxm r0, #0\n"
+                  "vlda x0, [p0, #0]; vldb x1, [p1, #0]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vconv.fp32.bf16 cml0, x0\nvconv.fp32.bf16 cml1, x1\nvadd.f dm2, dm0, dm1, r0\n"
+                  "nop\nnop\nnop\nnop\nnop\nvconv.bf16.fp32 x2, cml2\nnop\nvst x2, [p2, #0]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t out;
+    std::memcpy(&out, mem.data.data() + 0x80 + 2 * i, 2);
+    EXPECT_EQ(out, bf16(1.5f * i + 0.25f * i - 4.0f)) << i;  // exact in bf16
+  }
+  EXPECT_EQ(core.stats().cycles, 4u + 1u + 6u + 3u + 5u + 1u + 1u + 1u + 1u);
+}
+
+TEST(Aie2pSim, LockHandOffBetweenTwoCores) {
+  // Core A (tile row 2) stores 123 in its memory and releases its lock 0 (id 48). Core B (the tile
+  // north of it) sees A's memory as south (0x40000) and A's locks as ids 0-15: it acquires, loads,
+  // doubles, stores in its own memory. B reaches the acquire at cycle 3, A releases at cycle 4
+  // (cores step in order each cycle): B stalls one cycle.
+  TileMemory a, b;
+  Core coreA(build("movxm r1, #1\nmovxm p0, #0x70000\nmovxm r0, #123\nst r0, [p0, #0]\nrel #48, r1\ndone\n"), {&a, nullptr, nullptr, &b});
+  Core coreB(build("movxm r1, #1\nmovxm p0, #0x40000\nmovxm p1, #0x70000\nacq #0, r1\nlda r2, [p0, #0]\n"
+                   "nop\nnop\nnop\nnop\nnop\nnop\nadd r3, r2, r2\nst r3, [p1, #0]\ndone\n"),
+             {&b, &a, nullptr, nullptr});
+  Core *cores[] = {&coreA, &coreB};
+  ASSERT_EQ(runCores(cores), CoreState::Halted);
+  EXPECT_EQ(word(b, 0), 246u);
+  EXPECT_EQ(coreA.stats().cycles, 6u);
+  EXPECT_EQ(coreB.stats().cycles, 15u);
+  EXPECT_EQ(coreB.stats().stallCycles, 1u);
+  EXPECT_EQ(a.locks[0], 0);
+}
+
+TEST(Aie2pSim, DeadlockIsATrap) {
+  TileMemory mem;
+  Core core(build("movxm r1, #1\nacq #48, r1\ndone\n"), {&mem});
+  Core *cores[] = {&core};
+  EXPECT_EQ(runCores(cores), CoreState::Trapped);
+  EXPECT_NE(core.trap()->reason.find("deadlock"), std::string::npos);
+}
+
+TEST(Aie2pSim, PreciseTraps) {
+  TileMemory mem;
+  Core outside(build("movxm p0, #0x80000\nlda r0, [p0, #0]\ndone\n"), {&mem});
+  EXPECT_EQ(outside.run(), CoreState::Trapped);
+  EXPECT_EQ(outside.trap()->pc, 6u);
+  EXPECT_EQ(outside.trap()->bundle, "lda r0, [p0, #0]");
+  EXPECT_NE(outside.trap()->reason.find("outside the core's data memory map"), std::string::npos);
+
+  Core misaligned(build("movxm p0, #0x70002\nlda r0, [p0, #0]\ndone\n"), {&mem});
+  EXPECT_EQ(misaligned.run(), CoreState::Trapped);
+  EXPECT_NE(misaligned.trap()->reason.find("misaligned"), std::string::npos);
+
+  Core runaway(build("l: j #l\nnop\nnop\nnop\nnop\nnop\n"), {&mem}, 1000);
+  EXPECT_EQ(runaway.run(), CoreState::Trapped);
+  EXPECT_NE(runaway.trap()->reason.find("cycle limit"), std::string::npos);
+
+  Core illegal({0x00, 0x80}, {&mem});
+  EXPECT_EQ(illegal.run(), CoreState::Trapped);
+  EXPECT_NE(illegal.trap()->reason.find("illegal bundle"), std::string::npos);
+  EXPECT_EQ(illegal.trap()->bundle, "00 80");
+}
+
+TEST(Aie2pSim, CallAndReturnWithDelaySlots) {
+  // jl sets lr to the bundle after its 5 delay slots; ret returns there after its own 5.
+  TileMemory mem;
+  Core core(build("jl #f\nnop\nnop\nnop\nnop\nnop\nadd r2, r1, #1\ndone\n"
+                  "f: movxm r1, #41\nret lr\nnop\nnop\nnop\nnop\nnop\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 42u);
+  EXPECT_EQ(core.stats().cycles, 6u + 7u + 2u);
+}
