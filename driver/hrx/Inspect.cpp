@@ -1,5 +1,7 @@
 #include "Inspect.h"
 
+#include "hrx/aie2p/Asm.h"
+
 #include <sstream>
 
 namespace hrx::tool {
@@ -174,6 +176,27 @@ ReportJson artifactJson(const format::Artifact &a) {
   return out;
 }
 
+// Core code an image carries: sections named .hrx.aie2p.text.<col>.<row> (the convention the hook
+// reads; the image format has no core-code allocation yet), disassembled bundle by bundle.
+void textCoreCode(std::ostream &out, const format::Artifact &a, const std::string &indent) {
+  for (const format::SectionInfo &s : a.sectionHeaders()) {
+    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
+    const std::vector<uint8_t> *bytes = a.section(s.name);
+    if (!bytes) continue;
+    std::vector<aie2p::DisasmLine> lines;
+    aie2p::AsmDiagnostic error;
+    bool ok = aie2p::disassemble(*bytes, lines, error);
+    out << indent << "core code " << s.name << ": " << bytes->size() << " bytes, " << lines.size() << " bundles"
+        << (ok ? "" : " (then undecodable bytes)") << "\n";
+    for (const auto &l : lines) {
+      char off[16];
+      std::snprintf(off, sizeof off, "%04x", l.offset);
+      out << indent << "  " << off << ": " << l.text << "\n";
+    }
+    if (!ok) out << indent << "  error: " << error.message << " [" << error.code << "]\n";
+  }
+}
+
 void textArtifact(std::ostringstream &out, const format::Artifact &a, const std::string &indent) {
   if (a.kind == format::ArtifactKind::Fat) {
     out << indent << "kind: fat container (LLVM offload binaries), " << a.members.size() << " members\n";
@@ -267,6 +290,7 @@ void textArtifact(std::ostringstream &out, const format::Artifact &a, const std:
       }
   }
   out << indent << "report: " << (a.report ? a.report->backend() + " " + a.report->mode() : std::string("none")) << "\n";
+  textCoreCode(out, a, indent);
   out << indent << "sections:\n";
   for (const format::SectionInfo &s : a.sectionHeaders()) {
     if (s.type == 0 && s.name.empty()) continue;
