@@ -103,6 +103,7 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::eP, "eP", false, 0, 0, 0, 3},
     {OperandClass::eM, "eM", false, 0, 0, 0, 3},
     {OperandClass::eDJ, "eDJ", false, 0, 0, 0, 3},
+    {OperandClass::eRS16, "eRS16", false, 0, 0, 0, 4},
     {OperandClass::LdaScl, "LdaScl", false, 0, 0, 0, 7},
     {OperandClass::SclSt, "SclSt", false, 0, 0, 0, 7},
     {OperandClass::MvSclDst, "MvSclDst", false, 0, 0, 0, 7},
@@ -151,6 +152,9 @@ std::vector<Member> buildMembers(OperandClass cls) {
   case OperandClass::eP: addFile(m, RegKind::P, 8, 0, 0); break;
   case OperandClass::eM: addFile(m, RegKind::M, 8, 0, 0); break;
   case OperandClass::eDJ: addFile(m, RegKind::DJ, 8, 0, 0); break;
+  case OperandClass::eRS16:  // r16..r31 -> 0..15 (AIE2's geteRS4OpValue: encoding - 16)
+    for (unsigned i = 16; i < 32; ++i) m.push_back({Reg{RegKind::R, static_cast<uint8_t>(i)}, i - 16});
+    break;
   case OperandClass::LdaScl:  // getmLdaSclOpValue; getmSclStOpValue is the same map
   case OperandClass::SclSt:
     addFile(m, RegKind::R, 32, 2, 0b10);

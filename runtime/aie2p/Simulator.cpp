@@ -298,6 +298,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Sub: wr(0, rd(1) - rd(2)); return true;
   case Semantic::And: wr(0, rd(1) & rd(2)); return true;
   case Semantic::Or: wr(0, rd(1) | rd(2)); return true;
+  case Semantic::Xor: wr(0, rd(1) ^ rd(2)); return true;
   case Semantic::Lshl: wr(0, shift(rd(1), static_cast<int32_t>(rd(2)), false)); return true;
   case Semantic::Ashl: wr(0, shift(rd(1), static_cast<int32_t>(rd(2)), true)); return true;
   case Semantic::Eq: wr(0, rd(1) == rd(2)); return true;
@@ -401,6 +402,9 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::VectorAdd32:
   case Semantic::VectorAdd16:
   case Semantic::VectorAdd8:
+  case Semantic::VectorSub32:
+  case Semantic::VectorSub16:
+  case Semantic::VectorSub8:
   case Semantic::VectorAnd:
   case Semantic::VectorOr: {
     uint8_t a[64], b[64], d[64];
@@ -416,10 +420,31 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
         break;
       }
       case Semantic::VectorAdd8: d[i] = static_cast<uint8_t>(a[i] + b[i]), ++i; break;
+      case Semantic::VectorSub32: store32(d + i, load32(a + i) - load32(b + i)), i += 4; break;
+      case Semantic::VectorSub16: {
+        uint16_t x, y;
+        std::memcpy(&x, a + i, 2), std::memcpy(&y, b + i, 2);
+        uint16_t s = static_cast<uint16_t>(x - y);
+        std::memcpy(d + i, &s, 2), i += 2;
+        break;
+      }
+      case Semantic::VectorSub8: d[i] = static_cast<uint8_t>(a[i] - b[i]), ++i; break;
       case Semantic::VectorAnd: d[i] = a[i] & b[i], ++i; break;
       default: d[i] = a[i] | b[i], ++i; break;
       }
     }
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorSelect32:
+  case Semantic::VectorSelect16: {
+    // Lane i takes s2 where bit i of the mask register is set, s1 elsewhere.
+    unsigned width = info.semantic == Semantic::VectorSelect32 ? 4 : 2;
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = rd(3);
+    for (unsigned lane = 0; lane < 64 / width; ++lane)
+      std::memcpy(d + lane * width, ((mask >> lane) & 1) ? b + lane * width : a + lane * width, width);
     wvec(0, d);
     return true;
   }
@@ -455,7 +480,9 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     return true;
   }
   case Semantic::AccumulatorAddFloat:
-  case Semantic::AccumulatorAdd: {
+  case Semantic::AccumulatorAdd:
+  case Semantic::AccumulatorSubFloat:
+  case Semantic::AccumulatorSub: {
     uint32_t control = rd(field("acc"));
     if (control != 0) {
       why = "accumulator control word " + regName(reg(field("acc"))) + " = " + hex(control) +
@@ -465,9 +492,13 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     uint8_t a[256], b[256], d[256];
     vec(field("acc1"), a), vec(field("acc2"), b);
     for (unsigned i = 0; i < 256; i += 4) {
-      uint32_t r = info.semantic == Semantic::AccumulatorAddFloat
-                       ? floatToBits(bitsToFloat(load32(a + i)) + bitsToFloat(load32(b + i)))
-                       : load32(a + i) + load32(b + i);
+      uint32_t x = load32(a + i), y = load32(b + i), r;
+      switch (info.semantic) {
+      case Semantic::AccumulatorAddFloat: r = floatToBits(bitsToFloat(x) + bitsToFloat(y)); break;
+      case Semantic::AccumulatorSubFloat: r = floatToBits(bitsToFloat(x) - bitsToFloat(y)); break;
+      case Semantic::AccumulatorSub: r = x - y; break;
+      default: r = x + y; break;
+      }
       store32(d + i, r);
     }
     wvec(field("dst"), d);

@@ -184,3 +184,21 @@ TEST(Aie2pSim, CallAndReturnWithDelaySlots) {
   EXPECT_EQ(core.scalar(r(2)), 42u);
   EXPECT_EQ(core.stats().cycles, 6u + 7u + 2u);
 }
+
+TEST(Aie2pSim, VectorSubSelectAndXor) {
+  // vsub.32 then vsel.32 with mask r16 = 0x5555: even lanes from s2 (the difference), odd lanes
+  // from s1 (a). xor on the scalar side.
+  TileMemory mem;
+  for (uint32_t i = 0; i < 16; ++i) {
+    uint32_t a = 100 + i, b = i;
+    std::memcpy(mem.data.data() + 4 * i, &a, 4);
+    std::memcpy(mem.data.data() + 0x40 + 4 * i, &b, 4);
+  }
+  Core core(build("movxm p0, #0x70000\nmovxm r16, #0x5555\nmovxm r1, #0xff00\nmovxm r2, #0x0ff0\n"
+                  "vlda x0, [p0, #0]; vldb x2, [p0, #64]\nxor r3, r1, r2\nnop\nnop\nnop\nnop\nnop\n"
+                  "vsub.32 x4, x0, x2\nnop\nvsel.32 x6, x0, x4, r16\nnop\nvst x6, [p0, #128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 128 + 4 * i), (i % 2 == 0) ? 100u : 100u + i) << i;
+  EXPECT_EQ(core.scalar(r(3)), 0xf0f0u);
+}

@@ -38,6 +38,7 @@ std::optional<Reg> parseReg(std::string_view text);
 // or an immediate domain.
 enum class OperandClass : uint8_t {
   eR, eP, eM, eDJ,          // plain 5/3-bit register numbers
+  eRS16,                    // r16..r31 as 0..15 (vector select masks)
   LdaScl, SclSt,            // load/store scalar composite (r, p, m, dn, dj, dc, lr)
   MvSclDst, MvSclSrc,       // move composite destination / source
   LdaCg, AluCg,             // mova and movx destinations
@@ -53,14 +54,15 @@ void immediateRange(OperandClass cls, int64_t &min, int64_t &max, int64_t &step)
 
 enum class Semantic : uint8_t {
   Nop, Done, Event,
-  Add, Sub, And, Or, Lshl, Ashl, Eq, Ne, Lt, Ltu, Ge, Geu, Eqz, Nez, Mul, Mac, SelEqz, SelNez,
+  Add, Sub, And, Or, Xor, Lshl, Ashl, Eq, Ne, Lt, Ltu, Ge, Geu, Eqz, Nez, Mul, Mac, SelEqz, SelNez,
   Move, MovImm, AddNoCarry,
   Acquire, Release,
   Jump, Call, Return, JumpNonZero, JumpZero,
   PointerAdd, StackAdd,
   Load, Store, VectorLoad, VectorStore,
-  VectorAdd32, VectorAdd16, VectorAdd8, VectorAnd, VectorOr, Broadcast32, Broadcast16, Broadcast8,
-  WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorClear,
+  VectorAdd32, VectorAdd16, VectorAdd8, VectorSub32, VectorSub16, VectorSub8, VectorAnd, VectorOr,
+  VectorSelect32, VectorSelect16, Broadcast32, Broadcast16, Broadcast8,
+  WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorSubFloat, AccumulatorSub, AccumulatorClear,
 };
 enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm };
 
