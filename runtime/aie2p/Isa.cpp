@@ -122,6 +122,9 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::c10s_step64, "c10s_step64", true, -512, 448, 64, 4},
     {OperandClass::c19s_step64, "c19s_step64", true, -262144, 262080, 64, 13},
     {OperandClass::addr20, "addr20", true, 0, (1 << 20) - 1, 1, 20},
+    // Negative-only: the field holds the value's low bits above the step; the sign is implied.
+    {OperandClass::c12n_step4, "c12n_step4", true, -2048, -4, 4, 9},
+    {OperandClass::c16n_step64, "c16n_step64", true, -32768, -64, 64, 9},
 };
 
 const ClassInfo &classInfo(OperandClass cls) {
@@ -301,7 +304,10 @@ bool decodeOperand(OperandClass cls, unsigned fieldWidth, uint64_t bits, Operand
   const auto &c = classInfo(cls);
   if (c.immediate) {
     int64_t v = static_cast<int64_t>(bits);
-    if (c.minValue < 0 && fieldWidth < 64 && (bits >> (fieldWidth - 1)) & 1) v -= int64_t(1) << fieldWidth;
+    if (c.maxValue < 0)
+      v -= int64_t(1) << fieldWidth;  // negative-only: the sign bit is implied
+    else if (c.minValue < 0 && fieldWidth < 64 && (bits >> (fieldWidth - 1)) & 1)
+      v -= int64_t(1) << fieldWidth;
     if (cls == OperandClass::c32s) v = static_cast<int32_t>(static_cast<uint32_t>(bits));
     op = Operand::i(v * c.step);
     return true;

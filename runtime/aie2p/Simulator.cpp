@@ -265,6 +265,10 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   };
   // Effective address and post-modify for the addressing modes.
   auto address = [&](uint32_t &addr) {
+    if (info.mode == AddrMode::Stack) {
+      addr = (readScalar(Reg{RegKind::SP, 0}, 1) + static_cast<uint32_t>(imm(field("imm")))) & 0xFFFFFu;
+      return;
+    }
     int ptr = field("ptr");
     uint32_t base = rd(ptr);
     switch (info.mode) {
@@ -278,7 +282,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       addr = base;
       writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + rd(field("mod")));
       break;
-    case AddrMode::None: addr = base; break;
+    case AddrMode::None:
+    case AddrMode::Stack: addr = base; break;
     }
     addr &= 0xFFFFFu;
   };

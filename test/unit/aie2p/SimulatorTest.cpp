@@ -202,3 +202,15 @@ TEST(Aie2pSim, VectorSubSelectAndXor) {
   for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 128 + 4 * i), (i % 2 == 0) ? 100u : 100u + i) << i;
   EXPECT_EQ(core.scalar(r(3)), 0xf0f0u);
 }
+
+TEST(Aie2pSim, SpillsBelowTheStackPointer) {
+  // Stack-relative forms take negative offsets only (c12n_step4, c16n_step64).
+  TileMemory mem;
+  Core core(build("movxm sp, #0x70400\nmovxm r1, #77\nvbcst.32 x1, r1\nst r1, [sp, #-4]\nnop\nvst x1, [sp, #-64]\n"
+                  "lda r2, [sp, #-4]\nvlda x2, [sp, #-64]\nnop\nnop\nnop\nnop\nnop\nnop\nvst x2, [sp, #-128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 77u);
+  EXPECT_EQ(word(mem, 0x3fc), 77u);
+  for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 0x380 + 4 * i), 77u) << i;
+}

@@ -44,6 +44,7 @@ enum class OperandClass : uint8_t {
   LdaCg, AluCg,             // mova and movx destinations
   Xm, CMm, eDM,             // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
   c6u, c7s, c8s, c11s, c32s, c6s_step4, c10s_step64, c19s_step64, addr20,
+  c12n_step4, c16n_step64,  // negative-only stack offsets (spills below sp)
 };
 std::string_view operandClassName(OperandClass cls);
 bool isImmediateClass(OperandClass cls);
@@ -64,7 +65,7 @@ enum class Semantic : uint8_t {
   VectorSelect32, VectorSelect16, Broadcast32, Broadcast16, Broadcast8,
   WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorSubFloat, AccumulatorSub, AccumulatorClear,
 };
-enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm };
+enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack };
 
 // One operand of an instruction form, in assembly order.
 struct OperandInfo {
