@@ -172,6 +172,20 @@ ReportJson artifactJson(const format::Artifact &a) {
                      {"launch_program", a.section(format::kLaunchSection) ? ReportJson("present") : ReportJson(nullptr)}};
   }
   out["report"] = a.report ? ReportJson{{"backend", a.report->backend()}, {"mode", a.report->mode()}} : ReportJson(nullptr);
+  ReportJson core = ReportJson::array();
+  for (const format::SectionInfo &s : a.sectionHeaders()) {
+    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
+    const std::vector<uint8_t> *bytes = a.section(s.name);
+    if (!bytes) continue;
+    std::vector<aie2p::DisasmLine> lines;
+    aie2p::AsmDiagnostic error;
+    bool ok = aie2p::disassemble(*bytes, lines, error);
+    ReportJson bundles = ReportJson::array();
+    for (const auto &l : lines) bundles.push_back({{"offset", l.offset}, {"size", l.size}, {"text", l.text}});
+    core.push_back({{"section", s.name}, {"bytes", bytes->size()}, {"bundles", std::move(bundles)},
+                    {"error", ok ? ReportJson(nullptr) : ReportJson(error.message + " [" + error.code + "]")}});
+  }
+  if (!core.empty()) out["core_code"] = std::move(core);
   out["sections"] = sectionsJson(a);
   return out;
 }

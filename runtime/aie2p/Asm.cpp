@@ -145,6 +145,11 @@ bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned
       return fail(tokens[t].column, "MC/002", "invalid operands for '" + std::string(info.mnemonic) + "': expected a register (" +
                                                    operandClassDescription(opInfo.cls) + "), got '" + tokens[t].text + "'");
     out.instr.ops[part.operand] = Operand::r(*reg);
+    if (int tied = opInfo.tiedTo; tied >= 0 && !(out.instr.ops[tied] == out.instr.ops[part.operand])) {
+      progress += 500;
+      return fail(tokens[t].column, "MC/003", "operand " + regName(*reg) + " must be the same register as " +
+                                                  regName(out.instr.ops[tied].reg) + " (the instruction writes its result there)");
+    }
     uint64_t bits;
     std::string why;
     if (!encodeOperand(opInfo.cls, opInfo.fieldWidth, out.instr.ops[part.operand], bits, why)) {

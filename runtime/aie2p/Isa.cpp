@@ -393,8 +393,18 @@ void parseSyntax(InstrInfo &info) {
     while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_')) ++k;
     auto cls = classByName(s.substr(j + 1, k - j - 1));
     if (!cls) tableError(info.name, "unknown operand class '" + std::string(s.substr(j + 1, k - j - 1)) + "'");
-    info.operands.push_back({field, *cls, 0, 1, 1});
+    info.operands.push_back({field, *cls, 0, 1, 1, -1});
     info.syntaxParts.push_back({true, "", static_cast<int>(info.operands.size() - 1)});
+    // "$a0:eR=d0": tied to an earlier operand, which carries the encoding.
+    if (k < s.size() && s[k] == '=') {
+      size_t t = k + 1;
+      while (t < s.size() && (std::isalnum(static_cast<unsigned char>(s[t])) || s[t] == '_')) ++t;
+      std::string_view tied = s.substr(k + 1, t - k - 1);
+      for (size_t o = 0; o + 1 < info.operands.size(); ++o)
+        if (info.operands[o].field == tied) info.operands.back().tiedTo = static_cast<int>(o);
+      if (info.operands.back().tiedTo < 0) tableError(info.name, "operand $" + field + " is tied to unknown '" + std::string(tied) + "'");
+      k = t;
+    }
     i = k;
   }
   if (!literal.empty()) info.syntaxParts.push_back({false, literal, -1});
@@ -449,7 +459,12 @@ void parseEncoding(InstrInfo &info) {
   if (bit != slotWidth(info.slot))
     tableError(info.name, "encoding has " + std::to_string(bit) + " bits, the " + std::string(slotName(info.slot)) +
                               " slot has " + std::to_string(slotWidth(info.slot)));
-  for (const auto &op : info.operands) {
+  for (auto &op : info.operands) {
+    if (op.tiedTo >= 0) {
+      if (op.fieldWidth) tableError(info.name, "tied operand " + op.field + " must not be encoded");
+      op.fieldWidth = info.operands[op.tiedTo].fieldWidth;
+      continue;
+    }
     if (op.fieldWidth == 0) tableError(info.name, "operand " + op.field + " is not encoded");
     unsigned need = classInfo(op.cls).fieldWidth;
     if (op.fieldWidth > need || (isImmediateClass(op.cls) && op.fieldWidth != need))
@@ -593,6 +608,11 @@ bool encodeInstr(const Instr &instr, uint64_t &slotBits, std::string &error) {
   }
   std::vector<uint64_t> fieldBits(info.operands.size());
   for (size_t i = 0; i < info.operands.size(); ++i) {
+    if (int t = info.operands[i].tiedTo; t >= 0 && !(instr.ops[i] == instr.ops[t])) {
+      error = "operand " + std::to_string(i + 1) + " of " + std::string(info.mnemonic) + " must be the same register as operand " +
+              std::to_string(t + 1);
+      return false;
+    }
     std::string why;
     if (!encodeOperand(info.operands[i].cls, info.operands[i].fieldWidth, instr.ops[i], fieldBits[i], why)) {
       error = "operand " + std::to_string(i + 1) + " of " + std::string(info.mnemonic) + ": " + why;
@@ -621,7 +641,10 @@ bool decodeInstr(Slot slot, uint64_t slotBits, Instr &instr) {
     bool ok = true;
     for (size_t i = 0; i < info.operands.size() && ok; ++i) {
       Operand op;
-      ok = decodeOperand(info.operands[i].cls, info.operands[i].fieldWidth, fieldBits[i], op);
+      if (int t = info.operands[i].tiedTo; t >= 0)
+        op = out.ops[t];
+      else
+        ok = decodeOperand(info.operands[i].cls, info.operands[i].fieldWidth, fieldBits[i], op);
       out.ops.push_back(op);
     }
     if (!ok) continue;

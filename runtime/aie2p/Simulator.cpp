@@ -316,6 +316,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Nez: wr(0, rd(1) != 0); return true;
   case Semantic::Mul: wr(0, rd(1) * rd(2)); return true;
   case Semantic::Mac: wr(0, rd(1) + rd(2) * rd(3)); return true;
+  case Semantic::Msc: wr(0, rd(1) - rd(2) * rd(3)); return true;
   case Semantic::SelEqz:
   case Semantic::SelNez: {
     bool zero = readScalar(Reg{RegKind::R, 27}, 1) == 0;

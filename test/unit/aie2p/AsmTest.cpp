@@ -82,3 +82,14 @@ TEST(Aie2pAsm, ObjectWrapsTheText) {
     if (readObjectText(cut, t, why)) EXPECT_LE(t.size(), n);
   }
 }
+
+TEST(Aie2pAsm, TiedOperandsMustMatch) {
+  // mac d0, a0, s0, s1 reads and writes d0 (llvm-aie: Constraints "$a0 = $d0").
+  auto d = firstError("mac r1, r2, r3, r4\n");
+  EXPECT_EQ(d.code, "MC/003");
+  EXPECT_EQ(d.column, 9u);
+  EXPECT_NE(d.message.find("must be the same register as r1"), std::string::npos) << d.message;
+  AsmProgram program;
+  std::vector<AsmDiagnostic> diags;
+  EXPECT_TRUE(assemble("mac r1, r1, r3, r4\n", program, diags));
+}

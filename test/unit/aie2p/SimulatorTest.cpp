@@ -214,3 +214,11 @@ TEST(Aie2pSim, SpillsBelowTheStackPointer) {
   EXPECT_EQ(word(mem, 0x3fc), 77u);
   for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 0x380 + 4 * i), 77u) << i;
 }
+
+TEST(Aie2pSim, ScalarMultiplyAccumulate) {
+  // mac writes at cycle 2 and reads its accumulator at 2: back-to-back macs chain.
+  TileMemory mem;
+  Core core(build("movxm r1, #10\nmovxm r2, #3\nmovxm r3, #4\nmac r1, r1, r2, r3\nmac r1, r1, r2, r3\nmsc r1, r1, r2, r2\nnop\ndone\n"), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 10u + 12u + 12u - 9u);
+}

@@ -55,7 +55,7 @@ void immediateRange(OperandClass cls, int64_t &min, int64_t &max, int64_t &step)
 
 enum class Semantic : uint8_t {
   Nop, Done, Event,
-  Add, Sub, And, Or, Xor, Lshl, Ashl, Eq, Ne, Lt, Ltu, Ge, Geu, Eqz, Nez, Mul, Mac, SelEqz, SelNez,
+  Add, Sub, And, Or, Xor, Lshl, Ashl, Eq, Ne, Lt, Ltu, Ge, Geu, Eqz, Nez, Mul, Mac, Msc, SelEqz, SelNez,
   Move, MovImm, AddNoCarry,
   Acquire, Release,
   Jump, Call, Return, JumpNonZero, JumpZero,
@@ -74,6 +74,7 @@ struct OperandInfo {
   unsigned fieldWidth;    // bits the encoding gives the field
   unsigned writeCycle;    // pipeline cycle the result is written (results only)
   unsigned readCycle;     // pipeline cycle the operand is read
+  int tiedTo = -1;        // an operand that must be the same register (not encoded itself)
 };
 
 // One piece of an instruction's slot encoding, least significant first.
