@@ -763,7 +763,10 @@ bool decodeBundle(std::span<const uint8_t> bytes, Bundle &bundle, unsigned &size
     return false;
   }
   bundle.slots.clear();
-  for (unsigned s = 0; s < kSlotCount; ++s) {
+  // llvm-aie prints a bundle's slots in this order (lda, ldb, st, alu or lng, mv, vec).
+  static constexpr Slot kPrintOrder[] = {Slot::Lda, Slot::Ldb, Slot::St, Slot::Alu, Slot::Lng, Slot::Mv, Slot::Vec, Slot::Nop};
+  for (Slot slot : kPrintOrder) {
+    unsigned s = static_cast<unsigned>(slot);
     if (format->slotBit[s] < 0) continue;
     unsigned width = slotWidth(static_cast<Slot>(s));
     uint64_t bits = static_cast<uint64_t>(value >> format->slotBit[s]) & ((uint64_t(1) << width) - 1);
