@@ -141,7 +141,11 @@ void Core::writeBytes(Reg reg, unsigned writeCycle, const uint8_t *bytes) {
   p.offset = loc.offset;
   p.size = loc.size;
   std::memcpy(p.bytes.data(), bytes, loc.size);
-  pending_.push_back(p);
+  // Kept in commit order (issue order among equal cycles): a result that lands later overrides
+  // one that lands earlier, whatever their issue order (lda r1 then add r1: r1 ends as loaded).
+  auto at = std::upper_bound(pending_.begin(), pending_.end(), p.commitCycle,
+                             [](uint64_t c, const Pending &q) { return c < q.commitCycle; });
+  pending_.insert(at, p);
 }
 
 void Core::writeScalar(Reg reg, unsigned writeCycle, uint32_t value) {

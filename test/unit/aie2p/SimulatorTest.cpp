@@ -222,3 +222,15 @@ TEST(Aie2pSim, ScalarMultiplyAccumulate) {
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(r(1)), 10u + 12u + 12u - 9u);
 }
+
+TEST(Aie2pSim, LaterLandingResultWins) {
+  // lda r1 (lands at cycle 7) then add r1 (lands at 1, one bundle later): the add's value is
+  // visible for a while, then the load's replaces it, even though the load issued first.
+  TileMemory mem;
+  uint32_t v = 42;
+  std::memcpy(mem.data.data(), &v, 4);
+  Core core(build("movxm p0, #0x70000\nlda r1, [p0, #0]\nadd r1, r2, #5\nadd r3, r1, #0\ndone\n"), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(3)), 5u);   // read before the load landed
+  EXPECT_EQ(core.scalar(r(1)), 42u);  // the load lands last (after done, as the pipeline drains)
+}
