@@ -21,7 +21,7 @@ using namespace hrx::aie2p;
 namespace {
 
 struct Options {
-  std::string arch, input, output = "-", filetype = "bin";
+  std::string arch, input, output = "-", filetype = "bin", north;
   bool assemble = false, disassemble = false, run = false, showEncoding = false, printRegs = false;
   std::vector<std::string> mem, dump, set;
   uint64_t maxCycles = 1'000'000;
@@ -186,17 +186,24 @@ std::string formatValue(const std::string &type, const uint8_t *p) {
   return b;
 }
 
+bool loadProgram(const std::string &path, std::vector<uint8_t> &code) {
+  if (!isAssemblyPath(path)) return loadCode(path, code);
+  AsmProgram program;
+  if (!assembleFile(path, program)) return false;
+  code = program.bytes;
+  return true;
+}
+
 int runSnippet(const Options &opt) {
-  std::vector<uint8_t> code;
-  if (isAssemblyPath(opt.input)) {
-    AsmProgram program;
-    if (!assembleFile(opt.input, program)) return 1;
-    code = program.bytes;
-  } else if (!loadCode(opt.input, code)) {
-    return 1;
-  }
-  TileMemory own;
-  Core core(code, CoreMemoryMap{&own, nullptr, nullptr, nullptr}, opt.maxCycles);
+  std::vector<uint8_t> code, northCode;
+  if (!loadProgram(opt.input, code)) return 1;
+  if (!opt.north.empty() && !loadProgram(opt.north, northCode)) return 1;
+  // With --north, a second core runs in the tile north of the first: each sees the other's
+  // memory (the first at 0x60000, the second at 0x40000) and locks (32-47 / 0-15).
+  TileMemory own, northTile;
+  bool two = !opt.north.empty();
+  Core core(code, CoreMemoryMap{&own, nullptr, nullptr, two ? &northTile : nullptr}, opt.maxCycles);
+  Core northCore(northCode, CoreMemoryMap{&northTile, &own, nullptr, nullptr}, opt.maxCycles, 1);
   for (const auto &m : opt.mem) {
     MemSpec spec;
     std::string why;
@@ -218,15 +225,23 @@ int runSnippet(const Options &opt) {
       return fail("--set '" + s + "': bad value");
     }
   }
-  Core *cores[] = {&core};
+  std::vector<Core *> cores = {&core};
+  if (two) cores.push_back(&northCore);
   runCores(cores);
-  const auto &st = core.stats();
-  if (core.state() == CoreState::Trapped) {
-    std::cerr << opt.input << ": error: " << core.trap()->message() << " [SIM/001]\n";
-    std::cout << "trapped after " << st.cycles << " cycles (" << st.stallCycles << " stall cycles, " << st.bundles << " bundles)\n";
-    return 2;
+  bool trapped = false;
+  for (size_t i = 0; i < cores.size(); ++i) {
+    const Core &c = *cores[i];
+    const auto &st = c.stats();
+    const std::string &file = i == 0 ? opt.input : opt.north;
+    std::string who = two ? (i == 0 ? "core 0: " : "core 1 (north): ") : "";
+    if (c.state() == CoreState::Trapped) {
+      std::cerr << file << ": error: " << c.trap()->message() << " [SIM/001]\n";
+      trapped = true;
+    }
+    std::cout << who << (c.state() == CoreState::Trapped ? "trapped" : "halted") << " after " << st.cycles << " cycles ("
+              << st.stallCycles << " stall cycles, " << st.bundles << " bundles)\n";
   }
-  std::cout << "halted after " << st.cycles << " cycles (" << st.stallCycles << " stall cycles, " << st.bundles << " bundles)\n";
+  if (trapped) return 2;
   for (const auto &d : opt.dump) {
     MemSpec spec;
     std::string why;
@@ -281,6 +296,7 @@ int main(int argc, char **argv) {
   app.add_option("--set", opt.set, "Run: initial scalar register, REG=VALUE");
   app.add_flag("--print-regs", opt.printRegs, "Run: print the non-zero r, p and m registers after the run");
   app.add_option("--max-cycles", opt.maxCycles, "Run: cycle limit (a runaway program traps)");
+  app.add_option("--north", opt.north, "Run: a second program on the core of the tile north of the first (shared memory and locks)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
