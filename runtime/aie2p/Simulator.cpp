@@ -458,6 +458,38 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     wvec(0, d);
     return true;
   }
+  case Semantic::VectorMaxLt32:
+  case Semantic::VectorMaxLt16:
+  case Semantic::VectorMinGe32:
+  case Semantic::VectorMinGe16: {
+    // Two results: the lane-wise max (min) in d and the comparison that chose it in r16, bit i
+    // for lane i: s1 < s2 for vmax_lt, s1 >= s2 for vmin_ge. vaddsign1 compares signed,
+    // vaddsign0 unsigned (llvm-aie's patterns select vaddSign1 for setlt, vaddSign0 for setult).
+    bool isMax = info.semantic == Semantic::VectorMaxLt32 || info.semantic == Semantic::VectorMaxLt16;
+    unsigned width = info.semantic == Semantic::VectorMaxLt32 || info.semantic == Semantic::VectorMinGe32 ? 4 : 2;
+    bool isSigned = info.syntax.ends_with("vaddsign1");
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = 0;
+    for (unsigned lane = 0; lane < 64 / width; ++lane) {
+      uint32_t x = 0, y = 0;
+      std::memcpy(&x, a + lane * width, width), std::memcpy(&y, b + lane * width, width);
+      int64_t sx = x, sy = y;
+      if (isSigned) {
+        unsigned shift = 64 - 8 * width;
+        sx = static_cast<int64_t>(uint64_t(x) << shift) >> shift;
+        sy = static_cast<int64_t>(uint64_t(y) << shift) >> shift;
+      }
+      bool less = sx < sy;
+      bool bit = isMax ? less : !less;
+      if (bit) mask |= uint32_t(1) << lane;
+      // vmax_lt takes s2 where s1 < s2; vmin_ge takes s2 where s1 >= s2.
+      std::memcpy(d + lane * width, bit ? b + lane * width : a + lane * width, width);
+    }
+    wvec(0, d);
+    writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, mask);
+    return true;
+  }
   case Semantic::Broadcast32:
   case Semantic::Broadcast16:
   case Semantic::Broadcast8: {

@@ -234,3 +234,33 @@ TEST(Aie2pSim, LaterLandingResultWins) {
   EXPECT_EQ(core.scalar(r(3)), 5u);   // read before the load landed
   EXPECT_EQ(core.scalar(r(1)), 42u);  // the load lands last (after done, as the pipeline drains)
 }
+
+TEST(Aie2pSim, VectorMaxLtAndMinGeWriteValueAndMask) {
+  // Lane 0 of x0 is 0xFFFFFFFF (the least value read signed, the greatest unsigned), the other
+  // lanes 0; x1 is 7 everywhere. vmax_lt's mask is s1 < s2 and vmin_ge's s1 >= s2 (r16, bit per
+  // lane); vaddsign1 compares signed, vaddsign0 unsigned.
+  TileMemory mem;
+  uint32_t minusOne = 0xFFFFFFFFu;
+  std::memcpy(mem.data.data(), &minusOne, 4);
+  Core core(build("movxm p0, #0x70000\nmovxm r1, #7\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmax_lt.32 x2, r16, x0, x1, vaddsign1\nnop\nmov r2, r16\nvst x2, [p0, #64]\n"
+                  "vmax_lt.32 x3, r16, x0, x1, vaddsign0\nnop\nmov r3, r16\nvst x3, [p0, #128]\n"
+                  "vmin_ge.32 x4, r16, x0, x1, vaddsign0\nnop\nmov r4, r16\nvst x4, [p0, #192]\n"
+                  "vmin_ge.16 x5, r16, x0, x1, vaddsign1\nnop\nmov r5, r16\nvst x5, [p0, #256]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 0xFFFFu);  // signed: every lane takes the 7
+  EXPECT_EQ(core.scalar(r(3)), 0xFFFEu);  // unsigned: lane 0 keeps 0xFFFFFFFF
+  EXPECT_EQ(core.scalar(r(4)), 0x1u);     // the exact complement at the same signedness
+  for (uint32_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(word(mem, 64 + 4 * i), 7u) << i;
+    EXPECT_EQ(word(mem, 128 + 4 * i), i == 0 ? 0xFFFFFFFFu : 7u) << i;
+    EXPECT_EQ(word(mem, 192 + 4 * i), i == 0 ? 7u : 0u) << i;
+  }
+  // 16-bit lanes, signed: lanes 0 and 1 are 0xFFFF (-1), even lanes of x1 are 7, odd 0. Lane 0:
+  // -1 >= 7 no (keeps -1); lane 1: -1 >= 0 no (keeps -1); other even lanes 0 >= 7 no, odd 0 >= 0
+  // yes (takes 0). Mask: the odd lanes from 3 up.
+  EXPECT_EQ(core.scalar(r(5)), 0xAAAAAAA8u);
+  EXPECT_EQ(word(mem, 256), 0xFFFFFFFFu);
+  EXPECT_EQ(word(mem, 260), 0u);
+}
