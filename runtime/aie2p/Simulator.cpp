@@ -53,6 +53,15 @@ uint32_t load32(const uint8_t *p) {
 }
 void store32(uint8_t *p, uint32_t v) { std::memcpy(p, &v, 4); }
 
+// a < b for one vector lane of `width` bytes, signed or unsigned.
+bool laneLess(const uint8_t *a, const uint8_t *b, unsigned width, bool isSigned) {
+  uint32_t x = 0, y = 0;
+  std::memcpy(&x, a, width), std::memcpy(&y, b, width);
+  if (!isSigned) return x < y;
+  unsigned shift = 32 - 8 * width;
+  return (static_cast<int32_t>(x << shift) >> shift) < (static_cast<int32_t>(y << shift) >> shift);
+}
+
 float bitsToFloat(uint32_t b) { return std::bit_cast<float>(b); }
 uint32_t floatToBits(float f) { return std::bit_cast<uint32_t>(f); }
 
@@ -472,15 +481,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     vec(1, a), vec(2, b);
     uint32_t mask = 0;
     for (unsigned lane = 0; lane < 64 / width; ++lane) {
-      uint32_t x = 0, y = 0;
-      std::memcpy(&x, a + lane * width, width), std::memcpy(&y, b + lane * width, width);
-      int64_t sx = x, sy = y;
-      if (isSigned) {
-        unsigned shift = 64 - 8 * width;
-        sx = static_cast<int64_t>(uint64_t(x) << shift) >> shift;
-        sy = static_cast<int64_t>(uint64_t(y) << shift) >> shift;
-      }
-      bool less = sx < sy;
+      bool less = laneLess(a + lane * width, b + lane * width, width, isSigned);
       bool bit = isMax ? less : !less;
       if (bit) mask |= uint32_t(1) << lane;
       // vmax_lt takes s2 where s1 < s2; vmin_ge takes s2 where s1 >= s2.
@@ -488,6 +489,37 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     }
     wvec(0, d);
     writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, mask);
+    return true;
+  }
+  case Semantic::VectorLt32:
+  case Semantic::VectorLt16:
+  case Semantic::VectorGe32:
+  case Semantic::VectorGe16: {
+    // The mask alone: bit i is lane i's s1 < s2 (vlt) or s1 >= s2 (vge).
+    bool isLt = info.semantic == Semantic::VectorLt32 || info.semantic == Semantic::VectorLt16;
+    unsigned width = info.semantic == Semantic::VectorLt32 || info.semantic == Semantic::VectorGe32 ? 4 : 2;
+    bool isSigned = info.syntax.ends_with("vaddsign1");
+    uint8_t a[64], b[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = 0;
+    for (unsigned lane = 0; lane < 64 / width; ++lane) {
+      bool less = laneLess(a + lane * width, b + lane * width, width, isSigned);
+      if (isLt ? less : !less) mask |= uint32_t(1) << lane;
+    }
+    wr(0, mask);
+    return true;
+  }
+  case Semantic::VectorExtract32:
+  case Semantic::VectorExtract16: {
+    // Lane idx (modulo the lane count) to a scalar, sign-extended under vaddsign1.
+    unsigned width = info.semantic == Semantic::VectorExtract32 ? 4 : 2;
+    uint8_t a[64];
+    vec(1, a);
+    unsigned lane = static_cast<unsigned>(imm(2)) % (64 / width);
+    uint32_t v = 0;
+    std::memcpy(&v, a + lane * width, width);
+    if (width == 2 && info.syntax.ends_with("vaddsign1")) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
+    wr(0, v);
     return true;
   }
   case Semantic::Broadcast32:

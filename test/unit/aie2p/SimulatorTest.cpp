@@ -264,3 +264,26 @@ TEST(Aie2pSim, VectorMaxLtAndMinGeWriteValueAndMask) {
   EXPECT_EQ(word(mem, 256), 0xFFFFFFFFu);
   EXPECT_EQ(word(mem, 260), 0u);
 }
+
+TEST(Aie2pSim, VectorCompareAndExtract) {
+  // vlt/vge write only the mask; vextract reads one lane into a scalar (vaddsign1 sign-extends
+  // the 16-bit lane). Lane 0 of x0 is 0xFFFFFFFF, lane 1 is 5, the rest 0; x1 is 5 everywhere.
+  TileMemory mem;
+  uint32_t init[2] = {0xFFFFFFFFu, 5};
+  std::memcpy(mem.data.data(), init, 8);
+  Core core(build("movxm p0, #0x70000\nmovxm r1, #5\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vlt.32 r20, x0, x1, vaddsign1\nvlt.32 r21, x0, x1, vaddsign0\nvge.32 r22, x0, x1, vaddsign0\n"
+                  "vge.16 r23, x0, x1, vaddsign1\nvextract.32 r2, x0, #1, vaddsign0\nvextract.16 r3, x0, #0, vaddsign1\n"
+                  "vextract.16 r4, x0, #1, vaddsign0\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(20)), 0xFFFDu);  // signed: -1 < 5 and 0 < 5; 5 < 5 fails in lane 1
+  EXPECT_EQ(core.scalar(r(21)), 0xFFFCu);  // unsigned: 0xFFFFFFFF is not below 5
+  EXPECT_EQ(core.scalar(r(22)), 0x0003u);  // the complement of r21
+  // 16-bit lanes of x0: ffff ffff 0005 0000 0 ...; of x1: 0005 0000 repeated. Signed >=:
+  // lane 0 -1>=5 no, lane 1 -1>=0 no, lane 2 5>=5 yes, lane 3 0>=0 yes, then even no, odd yes.
+  EXPECT_EQ(core.scalar(r(23)), 0xAAAAAAACu);
+  EXPECT_EQ(core.scalar(r(2)), 5u);
+  EXPECT_EQ(core.scalar(r(3)), 0xFFFFFFFFu);
+  EXPECT_EQ(core.scalar(r(4)), 0xFFFFu);
+}

@@ -62,7 +62,8 @@ enum class Semantic : uint8_t {
   PointerAdd, StackAdd,
   Load, Store, VectorLoad, VectorStore,
   VectorAdd32, VectorAdd16, VectorAdd8, VectorSub32, VectorSub16, VectorSub8, VectorAnd, VectorOr,
-  VectorSelect32, VectorSelect16, VectorMaxLt32, VectorMaxLt16, VectorMinGe32, VectorMinGe16, Broadcast32, Broadcast16, Broadcast8,
+  VectorSelect32, VectorSelect16, VectorMaxLt32, VectorMaxLt16, VectorMinGe32, VectorMinGe16,
+  VectorLt32, VectorLt16, VectorGe32, VectorGe16, VectorExtract32, VectorExtract16, Broadcast32, Broadcast16, Broadcast8,
   WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorSubFloat, AccumulatorSub, AccumulatorClear,
 };
 enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack };
