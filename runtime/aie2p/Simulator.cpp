@@ -330,6 +330,16 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Mul: wr(0, rd(1) * rd(2)); return true;
   case Semantic::Mac: wr(0, rd(1) + rd(2) * rd(3)); return true;
   case Semantic::Msc: wr(0, rd(1) - rd(2) * rd(3)); return true;
+  case Semantic::Abs: {
+    int32_t v = static_cast<int32_t>(rd(1));
+    wr(0, v < 0 ? 0u - static_cast<uint32_t>(v) : static_cast<uint32_t>(v));  // abs(INT32_MIN) wraps
+    return true;
+  }
+  case Semantic::CountLeadingZeros: wr(0, static_cast<uint32_t>(std::countl_zero(rd(1)))); return true;
+  case Semantic::ExtendS8: wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(rd(1))))); return true;
+  case Semantic::ExtendS16: wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(rd(1))))); return true;
+  case Semantic::ExtendU8: wr(0, rd(1) & 0xFFu); return true;
+  case Semantic::ExtendU16: wr(0, rd(1) & 0xFFFFu); return true;
   case Semantic::SelEqz:
   case Semantic::SelNez: {
     bool zero = readScalar(Reg{RegKind::R, 27}, 1) == 0;

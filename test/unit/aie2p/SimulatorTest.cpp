@@ -287,3 +287,19 @@ TEST(Aie2pSim, VectorCompareAndExtract) {
   EXPECT_EQ(core.scalar(r(3)), 0xFFFFFFFFu);
   EXPECT_EQ(core.scalar(r(4)), 0xFFFFu);
 }
+
+TEST(Aie2pSim, AbsCountLeadingZerosAndExtends) {
+  TileMemory mem;
+  Core core(build("movxm r1, #-5\nmovxm r2, #0x1234ff80\nmovxm r3, #0x00008001\nmovxm r4, #0\n"
+                  "abs r10, r1\nclz r11, r3\nclz r12, r4\nextend.s8 r13, r2\nextend.s16 r14, r2\n"
+                  "extend.u8 r15, r2\nextend.u16 r16, r2\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(10)), 5u);
+  EXPECT_EQ(core.scalar(r(11)), 16u);
+  EXPECT_EQ(core.scalar(r(12)), 32u);
+  EXPECT_EQ(core.scalar(r(13)), 0xFFFFFF80u);
+  EXPECT_EQ(core.scalar(r(14)), 0xFFFFFF80u);
+  EXPECT_EQ(core.scalar(r(15)), 0x80u);
+  EXPECT_EQ(core.scalar(r(16)), 0xFF80u);
+}

@@ -56,6 +56,7 @@ void immediateRange(OperandClass cls, int64_t &min, int64_t &max, int64_t &step)
 enum class Semantic : uint8_t {
   Nop, Done, Event,
   Add, Sub, And, Or, Xor, Lshl, Ashl, Eq, Ne, Lt, Ltu, Ge, Geu, Eqz, Nez, Mul, Mac, Msc, SelEqz, SelNez,
+  Abs, CountLeadingZeros, ExtendS8, ExtendS16, ExtendU8, ExtendU16,
   Move, MovImm, AddNoCarry,
   Acquire, Release,
   Jump, Call, Return, JumpNonZero, JumpZero,
