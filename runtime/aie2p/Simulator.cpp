@@ -521,15 +521,26 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   }
   case Semantic::VectorExtract32:
   case Semantic::VectorExtract16: {
-    // Lane idx (modulo the lane count) to a scalar, sign-extended under vaddsign1.
+    // Lane idx (immediate or register, modulo the lane count) to a scalar, sign-extended under vaddsign1.
     unsigned width = info.semantic == Semantic::VectorExtract32 ? 4 : 2;
     uint8_t a[64];
     vec(1, a);
-    unsigned lane = static_cast<unsigned>(imm(2)) % (64 / width);
+    unsigned lane = static_cast<unsigned>(instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))) % (64 / width);
     uint32_t v = 0;
     std::memcpy(&v, a + lane * width, width);
     if (width == 2 && info.syntax.ends_with("vaddsign1")) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
     wr(0, v);
+    return true;
+  }
+  case Semantic::VectorExtractBroadcast32:
+  case Semantic::VectorExtractBroadcast16: {
+    // Lane idx (modulo the lane count) of s1 copied to every lane of d.
+    unsigned width = info.semantic == Semantic::VectorExtractBroadcast32 ? 4 : 2;
+    uint8_t a[64], d[64];
+    vec(1, a);
+    unsigned lane = static_cast<unsigned>(instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))) % (64 / width);
+    for (unsigned i = 0; i < 64; i += width) std::memcpy(d + i, a + lane * width, width);
+    wvec(0, d);
     return true;
   }
   case Semantic::Broadcast32:

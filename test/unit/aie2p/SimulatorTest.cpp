@@ -267,14 +267,16 @@ TEST(Aie2pSim, VectorMaxLtAndMinGeWriteValueAndMask) {
 
 TEST(Aie2pSim, VectorCompareAndExtract) {
   // vlt/vge write only the mask; vextract reads one lane into a scalar (vaddsign1 sign-extends
-  // the 16-bit lane). Lane 0 of x0 is 0xFFFFFFFF, lane 1 is 5, the rest 0; x1 is 5 everywhere.
+  // the 16-bit lane); vextbcst copies one lane to all. Lane 0 of x0 is 0xFFFFFFFF, lane 1 is 5,
+  // the rest 0; x1 is 5 everywhere.
   TileMemory mem;
   uint32_t init[2] = {0xFFFFFFFFu, 5};
   std::memcpy(mem.data.data(), init, 8);
   Core core(build("movxm p0, #0x70000\nmovxm r1, #5\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
                   "vlt.32 r20, x0, x1, vaddsign1\nvlt.32 r21, x0, x1, vaddsign0\nvge.32 r22, x0, x1, vaddsign0\n"
                   "vge.16 r23, x0, x1, vaddsign1\nvextract.32 r2, x0, #1, vaddsign0\nvextract.16 r3, x0, #0, vaddsign1\n"
-                  "vextract.16 r4, x0, #1, vaddsign0\nnop\ndone\n"),
+                  "vextract.16 r4, x0, #1, vaddsign0\nmovxm r6, #17\nvextract.32 r5, x0, r6, vaddsign0\n"
+                  "movxm r7, #34\nvextbcst.32 x2, x0, #1\nvextbcst.16 x3, x0, r7\nnop\nvst x2, [p0, #64]\nvst x3, [p0, #128]\ndone\n"),
             {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(r(20)), 0xFFFDu);  // signed: -1 < 5 and 0 < 5; 5 < 5 fails in lane 1
@@ -286,6 +288,11 @@ TEST(Aie2pSim, VectorCompareAndExtract) {
   EXPECT_EQ(core.scalar(r(2)), 5u);
   EXPECT_EQ(core.scalar(r(3)), 0xFFFFFFFFu);
   EXPECT_EQ(core.scalar(r(4)), 0xFFFFu);
+  EXPECT_EQ(core.scalar(r(5)), 5u);  // register index 17 wraps to lane 1 of 16
+  for (uint32_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(word(mem, 64 + 4 * i), 5u) << i;             // lane 1 everywhere
+    EXPECT_EQ(word(mem, 128 + 4 * i), 0x00050005u) << i;   // 16-bit lane 34 % 32 = 2 (0x0005)
+  }
 }
 
 TEST(Aie2pSim, AbsCountLeadingZerosAndExtends) {
