@@ -543,6 +543,30 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     wvec(0, d);
     return true;
   }
+  case Semantic::VectorMaxLtBf16:
+  case Semantic::VectorMinGeBf16:
+  case Semantic::VectorLtBf16: {
+    // 32 bf16 lanes compared as floats; bit i of the mask is lane i's s1 < s2 (vmax_lt, vlt) or
+    // its complement (vmin_ge), so a NaN lane clears the vmax_lt bit and sets the vmin_ge one.
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      uint16_t x, y;
+      std::memcpy(&x, a + 2 * lane, 2), std::memcpy(&y, b + 2 * lane, 2);
+      bool less = bitsToFloat(uint32_t(x) << 16) < bitsToFloat(uint32_t(y) << 16);
+      bool bit = info.semantic == Semantic::VectorMinGeBf16 ? !less : less;
+      if (bit) mask |= uint32_t(1) << lane;
+      std::memcpy(d + 2 * lane, bit ? b + 2 * lane : a + 2 * lane, 2);
+    }
+    if (info.semantic == Semantic::VectorLtBf16) {
+      wr(0, mask);
+      return true;
+    }
+    wvec(0, d);
+    writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, mask);
+    return true;
+  }
   case Semantic::Broadcast32:
   case Semantic::Broadcast16:
   case Semantic::Broadcast8: {

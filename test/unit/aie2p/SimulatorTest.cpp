@@ -310,3 +310,29 @@ TEST(Aie2pSim, AbsCountLeadingZerosAndExtends) {
   EXPECT_EQ(core.scalar(r(15)), 0x80u);
   EXPECT_EQ(core.scalar(r(16)), 0xFF80u);
 }
+
+TEST(Aie2pSim, Bf16MaxMinAndCompare) {
+  // bf16 lanes: a = 1.0 (0x3f80) in even lanes, -2.0 (0xc000) in odd; b = 0.5 (0x3f00)
+  // everywhere. vmax_lt takes b where a < b (the odd lanes), vmin_ge where a >= b (the even).
+  TileMemory mem;
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t a = i % 2 ? 0xc000 : 0x3f80, b = 0x3f00;
+    std::memcpy(mem.data.data() + 2 * i, &a, 2);
+    std::memcpy(mem.data.data() + 64 + 2 * i, &b, 2);
+  }
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]; vldb x1, [p0, #64]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmax_lt.bf16 x2, r16, x0, x1\nvlt.bf16 r20, x0, x1\nmov r1, r16\nvmin_ge.bf16 x3, r16, x0, x1\n"
+                  "vst x2, [p0, #128]\nmov r2, r16\nvst x3, [p0, #192]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 0xAAAAAAAAu);
+  EXPECT_EQ(core.scalar(r(20)), 0xAAAAAAAAu);
+  EXPECT_EQ(core.scalar(r(2)), 0x55555555u);
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t mx, mn;
+    std::memcpy(&mx, mem.data.data() + 128 + 2 * i, 2);
+    std::memcpy(&mn, mem.data.data() + 192 + 2 * i, 2);
+    EXPECT_EQ(mx, i % 2 ? 0x3f00 : 0x3f80) << i;  // max(1, .5) = 1, max(-2, .5) = .5
+    EXPECT_EQ(mn, i % 2 ? 0xc000 : 0x3f00) << i;  // min(1, .5) = .5, min(-2, .5) = -2
+  }
+}

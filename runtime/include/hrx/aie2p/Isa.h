@@ -65,7 +65,8 @@ enum class Semantic : uint8_t {
   VectorAdd32, VectorAdd16, VectorAdd8, VectorSub32, VectorSub16, VectorSub8, VectorAnd, VectorOr,
   VectorSelect32, VectorSelect16, VectorMaxLt32, VectorMaxLt16, VectorMinGe32, VectorMinGe16,
   VectorLt32, VectorLt16, VectorGe32, VectorGe16, VectorExtract32, VectorExtract16,
-  VectorExtractBroadcast32, VectorExtractBroadcast16, Broadcast32, Broadcast16, Broadcast8,
+  VectorExtractBroadcast32, VectorExtractBroadcast16,
+  VectorMaxLtBf16, VectorMinGeBf16, VectorLtBf16, Broadcast32, Broadcast16, Broadcast8,
   WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorSubFloat, AccumulatorSub, AccumulatorClear,
 };
 enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack };
