@@ -386,6 +386,13 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     if (nonzero == (info.semantic == Semantic::JumpNonZero)) return branch(static_cast<uint32_t>(imm(field("i"))), false);
     return true;
   }
+  case Semantic::JumpNonZeroDecrement: {
+    // d0 = s0 - 1, and a jump to the pointer register while s0 (before the decrement) is not 0.
+    uint32_t count = rd(field("s0"));
+    wr(field("d0"), count - 1);
+    if (count != 0) return branch(rd(field("a")), false);
+    return true;
+  }
   case Semantic::PointerAdd: {
     int ptr = field("ptr");
     uint32_t step = info.mode == AddrMode::PostImm ? static_cast<uint32_t>(imm(field("imm"))) : rd(field("mod"));

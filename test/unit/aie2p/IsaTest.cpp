@@ -150,6 +150,7 @@ const RowVector kRowVectors[] = {
     {"VMAX_LT_bf16", "vmax_lt.bf16 x7, r16, x2, x9", 0x1ca767ull},
     {"VMIN_GE_bf16", "vmin_ge.bf16 x0, r16, x2, x2", 0x8967ull},
     {"VLT_bf16", "vlt.bf16 r20, x7, x9", 0x11e467ull},
+    {"JNZD", "jnzd r15, r25, p6", 0xcbf40ull},
     {"VBAND", "vband x2, x5, x3", 0x94d5bull},
     {"VBOR", "vbor x8, x8, x8", 0x22235bull},
     {"VBCST_32", "vbcst.32 x5, r14", 0x15d397ull},

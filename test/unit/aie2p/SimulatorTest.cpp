@@ -336,3 +336,16 @@ TEST(Aie2pSim, Bf16MaxMinAndCompare) {
     EXPECT_EQ(mn, i % 2 ? 0xc000 : 0x3f00) << i;  // min(1, .5) = .5, min(-2, .5) = -2
   }
 }
+
+TEST(Aie2pSim, DecrementAndBranchLoop) {
+  // jnzd r1, r1, p1 jumps while r1 (before the decrement) is non-zero: r1 = 3 runs the body 4
+  // times. 3 setup bundles + 4 x (add, jnzd, 5 delay slots) + done = 32 cycles.
+  TileMemory mem;
+  Core core(build("movxm r1, #3\nmovxm r2, #0\nmovxm p1, #loop\nloop:\nadd r2, r2, #1\njnzd r1, r1, p1\n"
+                  "nop\nnop\nnop\nnop\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 4u);
+  EXPECT_EQ(core.scalar(r(1)), 0xFFFFFFFFu);
+  EXPECT_EQ(core.stats().cycles, 32u);
+}

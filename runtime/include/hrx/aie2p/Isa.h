@@ -59,7 +59,7 @@ enum class Semantic : uint8_t {
   Abs, CountLeadingZeros, ExtendS8, ExtendS16, ExtendU8, ExtendU16,
   Move, MovImm, AddNoCarry,
   Acquire, Release,
-  Jump, Call, Return, JumpNonZero, JumpZero,
+  Jump, Call, Return, JumpNonZero, JumpZero, JumpNonZeroDecrement,
   PointerAdd, StackAdd,
   Load, Store, VectorLoad, VectorStore,
   VectorAdd32, VectorAdd16, VectorAdd8, VectorSub32, VectorSub16, VectorSub8, VectorAnd, VectorOr,
