@@ -22,6 +22,7 @@ for var in ["HRX_DEVICE", "HRX_RUNTIME_DIR", "HRX_AMDF_LIBRARY", "HRX_FABRIC_LIB
 
 config.substitutions.append(("%hrxcc", tool("hrxcc")))
 config.substitutions.append(("%hrx-run", tool("hrx-run")))
+config.substitutions.append(("%hrx-mc", tool("hrx-mc")))
 config.substitutions.append(("%hrx", tool("hrx")))
 config.substitutions.append(("%src_root", config.hrx_source_root))
 config.substitutions.append(("%bin_root", config.hrx_binary_root))

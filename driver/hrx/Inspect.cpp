@@ -1,5 +1,7 @@
 #include "Inspect.h"
 
+#include "hrx/aie2p/Asm.h"
+
 #include <sstream>
 
 namespace hrx::tool {
@@ -170,8 +172,43 @@ ReportJson artifactJson(const format::Artifact &a) {
                      {"launch_program", a.section(format::kLaunchSection) ? ReportJson("present") : ReportJson(nullptr)}};
   }
   out["report"] = a.report ? ReportJson{{"backend", a.report->backend()}, {"mode", a.report->mode()}} : ReportJson(nullptr);
+  ReportJson core = ReportJson::array();
+  for (const format::SectionInfo &s : a.sectionHeaders()) {
+    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
+    const std::vector<uint8_t> *bytes = a.section(s.name);
+    if (!bytes) continue;
+    std::vector<aie2p::DisasmLine> lines;
+    aie2p::AsmDiagnostic error;
+    bool ok = aie2p::disassemble(*bytes, lines, error);
+    ReportJson bundles = ReportJson::array();
+    for (const auto &l : lines) bundles.push_back({{"offset", l.offset}, {"size", l.size}, {"text", l.text}});
+    core.push_back({{"section", s.name}, {"bytes", bytes->size()}, {"bundles", std::move(bundles)},
+                    {"error", ok ? ReportJson(nullptr) : ReportJson(error.message + " [" + error.code + "]")}});
+  }
+  if (!core.empty()) out["core_code"] = std::move(core);
   out["sections"] = sectionsJson(a);
   return out;
+}
+
+// Core code an image carries: sections named .hrx.aie2p.text.<col>.<row> (the convention the hook
+// reads; the image format has no core-code allocation yet), disassembled bundle by bundle.
+void textCoreCode(std::ostream &out, const format::Artifact &a, const std::string &indent) {
+  for (const format::SectionInfo &s : a.sectionHeaders()) {
+    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
+    const std::vector<uint8_t> *bytes = a.section(s.name);
+    if (!bytes) continue;
+    std::vector<aie2p::DisasmLine> lines;
+    aie2p::AsmDiagnostic error;
+    bool ok = aie2p::disassemble(*bytes, lines, error);
+    out << indent << "core code " << s.name << ": " << bytes->size() << " bytes, " << lines.size() << " bundles"
+        << (ok ? "" : " (then undecodable bytes)") << "\n";
+    for (const auto &l : lines) {
+      char off[16];
+      std::snprintf(off, sizeof off, "%04x", l.offset);
+      out << indent << "  " << off << ": " << l.text << "\n";
+    }
+    if (!ok) out << indent << "  error: " << error.message << " [" << error.code << "]\n";
+  }
 }
 
 void textArtifact(std::ostringstream &out, const format::Artifact &a, const std::string &indent) {
@@ -267,6 +304,7 @@ void textArtifact(std::ostringstream &out, const format::Artifact &a, const std:
       }
   }
   out << indent << "report: " << (a.report ? a.report->backend() + " " + a.report->mode() : std::string("none")) << "\n";
+  textCoreCode(out, a, indent);
   out << indent << "sections:\n";
   for (const format::SectionInfo &s : a.sectionHeaders()) {
     if (s.type == 0 && s.name.empty()) continue;

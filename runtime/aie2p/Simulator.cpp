@@ -1,0 +1,766 @@
+// The AIE2P core simulator (see Simulator.h for the model).
+#include "hrx/aie2p/Simulator.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace hrx::aie2p {
+
+namespace {
+
+constexpr uint16_t kScalarBytes = 78 * 4;  // r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id
+static_assert(kScalarBytes <= 320);
+constexpr uint16_t kVectorBase = 320;                // 12 x 64 bytes
+constexpr uint16_t kAccBase = kVectorBase + 12 * 64;   // 5 x 256 bytes
+constexpr uint16_t kRegBytes = kAccBase + 5 * 256;
+
+unsigned scalarIndex(Reg r) {
+  switch (r.kind) {
+  case RegKind::R: return r.index;
+  case RegKind::P: return 32 + r.index;
+  case RegKind::M: return 40 + r.index;
+  case RegKind::DN: return 48 + r.index;
+  case RegKind::DJ: return 56 + r.index;
+  case RegKind::DC: return 64 + r.index;
+  case RegKind::LR: return 72;
+  case RegKind::SP: return 73;
+  case RegKind::LS: return 74;
+  case RegKind::LE: return 75;
+  case RegKind::LC: return 76;
+  case RegKind::CoreId: return 77;
+  default: return ~0u;
+  }
+}
+
+// Pointer, modifier, dimension and loop-address registers are 20 bits wide
+// (AIE2PRegisterInfo.td; shared/reference/npu5-hardware.md).
+uint32_t widthMask(Reg r) {
+  switch (r.kind) {
+  case RegKind::R:
+  case RegKind::LC:
+  case RegKind::CoreId: return 0xFFFFFFFFu;
+  default: return 0xFFFFFu;
+  }
+}
+
+uint32_t load32(const uint8_t *p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+void store32(uint8_t *p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+// a < b for one vector lane of `width` bytes, signed or unsigned.
+bool laneLess(const uint8_t *a, const uint8_t *b, unsigned width, bool isSigned) {
+  uint32_t x = 0, y = 0;
+  std::memcpy(&x, a, width), std::memcpy(&y, b, width);
+  if (!isSigned) return x < y;
+  unsigned shift = 32 - 8 * width;
+  return (static_cast<int32_t>(x << shift) >> shift) < (static_cast<int32_t>(y << shift) >> shift);
+}
+
+float bitsToFloat(uint32_t b) { return std::bit_cast<float>(b); }
+uint32_t floatToBits(float f) { return std::bit_cast<uint32_t>(f); }
+
+// fp32 -> bf16, round to nearest even (NaN stays NaN).
+uint16_t toBf16(uint32_t f) {
+  if ((f & 0x7F800000u) == 0x7F800000u && (f & 0x7FFFFFu)) return static_cast<uint16_t>((f >> 16) | 0x40);
+  uint32_t rounding = 0x7FFFu + ((f >> 16) & 1);
+  return static_cast<uint16_t>((f + rounding) >> 16);
+}
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+int operandIndex(const InstrInfo &info, std::string_view field) {
+  for (size_t i = 0; i < info.operands.size(); ++i)
+    if (info.operands[i].field == field) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+std::string Trap::message() const {
+  char head[96];
+  std::snprintf(head, sizeof head, "trap at pc 0x%04x (cycle %llu)", pc, static_cast<unsigned long long>(cycle));
+  return std::string(head) + ", bundle '" + bundle + "': " + reason;
+}
+
+Core::Core(std::vector<uint8_t> program, CoreMemoryMap memory, uint64_t cycleLimit, uint32_t coreId)
+    : program_(std::move(program)), memory_(memory), cycleLimit_(cycleLimit), coreId_(coreId), regs_(kRegBytes, 0) {
+  store32(regs_.data() + 4 * scalarIndex(Reg{RegKind::CoreId, 0}), coreId_);
+  if (program_.size() > kProgramMemorySize) {
+    trap_ = Trap{0, 0, "", "the program is " + std::to_string(program_.size()) + " bytes; program memory holds " +
+                                std::to_string(kProgramMemorySize)};
+    state_ = CoreState::Trapped;
+  }
+}
+
+Core::Location Core::locate(Reg reg) {
+  switch (reg.kind) {
+  case RegKind::X: return {static_cast<uint16_t>(kVectorBase + 64 * reg.index), 64};
+  case RegKind::DM: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 256};
+  case RegKind::CML: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 128};
+  case RegKind::CMH: return {static_cast<uint16_t>(kAccBase + 256 * reg.index + 128), 128};
+  default: return {static_cast<uint16_t>(4 * scalarIndex(reg)), 4};
+  }
+}
+
+void Core::retire() {
+  // Results written by the end of an earlier cycle become the committed state, in issue order.
+  size_t keep = 0;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    if (pending_[i].commitCycle < cycle_)
+      std::memcpy(regs_.data() + pending_[i].offset, pending_[i].bytes.data(), pending_[i].size);
+    else
+      pending_[keep++] = pending_[i];
+  }
+  pending_.resize(keep);
+}
+
+void Core::readBytes(Reg reg, unsigned readCycle, uint8_t *out) const {
+  Location loc = locate(reg);
+  std::memcpy(out, regs_.data() + loc.offset, loc.size);
+  // A read at pipeline cycle U of this bundle happens in absolute cycle cycle_ + U - 1: it sees
+  // results written by the end of an earlier absolute cycle.
+  uint64_t readAt = cycle_ + readCycle - 1;
+  for (const auto &p : pending_) {
+    if (p.commitCycle >= readAt) continue;
+    unsigned lo = std::max<unsigned>(p.offset, loc.offset), hi = std::min<unsigned>(p.offset + p.size, loc.offset + loc.size);
+    if (lo < hi) std::memcpy(out + (lo - loc.offset), p.bytes.data() + (lo - p.offset), hi - lo);
+  }
+}
+
+uint32_t Core::readScalar(Reg reg, unsigned readCycle) const {
+  uint8_t b[4];
+  readBytes(reg, readCycle, b);
+  return load32(b);
+}
+
+void Core::writeBytes(Reg reg, unsigned writeCycle, const uint8_t *bytes) {
+  Location loc = locate(reg);
+  Pending p;
+  p.commitCycle = cycle_ + std::max(writeCycle, 1u) - 1;
+  p.offset = loc.offset;
+  p.size = loc.size;
+  std::memcpy(p.bytes.data(), bytes, loc.size);
+  // Kept in commit order (issue order among equal cycles): a result that lands later overrides
+  // one that lands earlier, whatever their issue order (lda r1 then add r1: r1 ends as loaded).
+  auto at = std::upper_bound(pending_.begin(), pending_.end(), p.commitCycle,
+                             [](uint64_t c, const Pending &q) { return c < q.commitCycle; });
+  pending_.insert(at, p);
+}
+
+void Core::writeScalar(Reg reg, unsigned writeCycle, uint32_t value) {
+  uint8_t b[4];
+  store32(b, value & widthMask(reg));
+  writeBytes(reg, writeCycle, b);
+}
+
+uint32_t Core::scalar(Reg reg) const { return load32(regs_.data() + locate(reg).offset); }
+void Core::setScalar(Reg reg, uint32_t value) { store32(regs_.data() + locate(reg).offset, value & widthMask(reg)); }
+
+std::vector<uint8_t> Core::vector(Reg reg) const {
+  Location loc = locate(reg);
+  return std::vector<uint8_t>(regs_.begin() + loc.offset, regs_.begin() + loc.offset + loc.size);
+}
+
+void Core::setVector(Reg reg, std::span<const uint8_t> bytes) {
+  Location loc = locate(reg);
+  std::memcpy(regs_.data() + loc.offset, bytes.data(), std::min<size_t>(bytes.size(), loc.size));
+}
+
+bool Core::mapAddress(uint32_t address, uint32_t size, TileMemory *&tile, uint32_t &offset, std::string &why) const {
+  static constexpr const char *kNames[] = {"south", "west", "north", "own"};
+  if (address < 0x40000 || address >= 0x80000) {
+    why = "address " + hex(address) + " is outside the core's data memory map (0x40000..0x7ffff)";
+    return false;
+  }
+  unsigned window = (address - 0x40000) / kDataMemorySize;
+  TileMemory *tiles[] = {memory_.south, memory_.west, memory_.north, memory_.own};
+  tile = tiles[window];
+  offset = address % kDataMemorySize;
+  if (!tile) {
+    why = "address " + hex(address) + " is in the " + kNames[window] + " neighbour's memory, which this core does not have";
+    return false;
+  }
+  if (offset + size > kDataMemorySize) {
+    why = "access of " + std::to_string(size) + " bytes at " + hex(address) + " crosses the end of a 64 KiB memory window";
+    return false;
+  }
+  // Scalar words need 4-byte alignment; vectors the 256-bit memory word (32 bytes).
+  uint32_t align = std::min<uint32_t>(size, 32);
+  if (address % align) {
+    why = "misaligned " + std::to_string(size * 8) + "-bit access at " + hex(address) + " (needs " + std::to_string(align) + "-byte alignment)";
+    return false;
+  }
+  return true;
+}
+
+bool Core::readMemory(uint32_t address, std::span<uint8_t> out) const {
+  for (size_t i = 0; i < out.size(); ++i) {
+    TileMemory *tile;
+    uint32_t offset;
+    std::string why;
+    if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
+    out[i] = tile->data[offset];
+  }
+  return true;
+}
+
+bool Core::writeMemory(uint32_t address, std::span<const uint8_t> bytes) {
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    TileMemory *tile;
+    uint32_t offset;
+    std::string why;
+    if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
+    tile->data[offset] = bytes[i];
+  }
+  return true;
+}
+
+int32_t *Core::lock(unsigned id) {
+  if (id >= 4 * kLocksPerTile) return nullptr;
+  TileMemory *tiles[] = {memory_.south, memory_.west, memory_.north, memory_.own};
+  TileMemory *tile = tiles[id / kLocksPerTile];
+  return tile ? &tile->locks[id % kLocksPerTile] : nullptr;
+}
+
+void Core::fail(std::string reason) {
+  trap_ = Trap{pc_, cycle_, currentBundleText_, std::move(reason)};
+  state_ = CoreState::Trapped;
+}
+
+void Core::raiseTrap(std::string reason) {
+  if (state_ == CoreState::Halted || state_ == CoreState::Trapped) return;
+  fail(std::move(reason));
+}
+
+// Lock operations use the magnitude of the value register: acquire waits until the lock holds at
+// least that much and takes it; release adds it (the sign convention of the hardware operand is
+// not in the sources read; either convention gives the same behaviour here).
+bool Core::lockAvailable(const Instr &instr, std::string &why) {
+  const auto &info = instr.info();
+  const Operand &idOp = instr.ops[operandIndex(info, "id")];
+  uint32_t id = idOp.isReg ? readScalar(idOp.reg, 1) : static_cast<uint32_t>(idOp.imm);
+  int32_t *l = lock(id);
+  if (!l) {
+    why = "lock " + std::to_string(id) + " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
+    return false;
+  }
+  int32_t amount = static_cast<int32_t>(readScalar(instr.ops[operandIndex(info, "s1")].reg, 1));
+  amount = amount < 0 ? -amount : amount;
+  return *l >= amount;
+}
+
+bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
+  const auto &info = instr.info();
+  auto reg = [&](int i) { return instr.ops[i].reg; };
+  auto rd = [&](int i) { return readScalar(reg(i), info.operands[i].readCycle); };
+  auto wr = [&](int i, uint32_t v) { writeScalar(reg(i), info.operands[i].writeCycle, v); };
+  auto imm = [&](int i) { return instr.ops[i].imm; };
+  auto field = [&](std::string_view name) { return operandIndex(info, name); };
+  auto vec = [&](int i, uint8_t *out) { readBytes(reg(i), info.operands[i].readCycle, out); };
+  auto wvec = [&](int i, const uint8_t *bytes) { writeBytes(reg(i), info.operands[i].writeCycle, bytes); };
+  auto branch = [&](uint32_t target, bool call) {
+    if (branch_ || newBranch_) {
+      why = "branch in the delay slots of another branch";
+      return false;
+    }
+    newBranch_ = BranchInFlight{target, info.delaySlots, call};
+    return true;
+  };
+  // Effective address and post-modify for the addressing modes.
+  auto address = [&](uint32_t &addr) {
+    if (info.mode == AddrMode::Stack) {
+      addr = (readScalar(Reg{RegKind::SP, 0}, 1) + static_cast<uint32_t>(imm(field("imm")))) & 0xFFFFFu;
+      return;
+    }
+    int ptr = field("ptr");
+    uint32_t base = rd(ptr);
+    switch (info.mode) {
+    case AddrMode::IdxImm: addr = base + static_cast<uint32_t>(imm(field("imm"))); break;
+    case AddrMode::Idx: addr = base + rd(field("dj")); break;
+    case AddrMode::PostImm:
+      addr = base;
+      writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + static_cast<uint32_t>(imm(field("imm"))));
+      break;
+    case AddrMode::PostMod:
+      addr = base;
+      writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + rd(field("mod")));
+      break;
+    case AddrMode::None:
+    case AddrMode::Stack: addr = base; break;
+    }
+    addr &= 0xFFFFFu;
+  };
+  auto shift = [](uint32_t v, int32_t amount, bool arithmetic) -> uint32_t {
+    if (amount >= 0) return amount >= 32 ? 0 : v << amount;
+    int32_t right = -amount;
+    if (arithmetic) return static_cast<uint32_t>(static_cast<int32_t>(v) >> std::min(right, 31));
+    return right >= 32 ? 0 : v >> right;
+  };
+  switch (info.semantic) {
+  case Semantic::Nop:
+  case Semantic::Event: return true;
+  case Semantic::Done: done_ = true; return true;
+  case Semantic::Add:
+    wr(0, rd(1) + (instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))));
+    return true;
+  case Semantic::Sub: wr(0, rd(1) - rd(2)); return true;
+  case Semantic::And: wr(0, rd(1) & rd(2)); return true;
+  case Semantic::Or: wr(0, rd(1) | rd(2)); return true;
+  case Semantic::Xor: wr(0, rd(1) ^ rd(2)); return true;
+  case Semantic::Lshl: wr(0, shift(rd(1), static_cast<int32_t>(rd(2)), false)); return true;
+  case Semantic::Ashl: wr(0, shift(rd(1), static_cast<int32_t>(rd(2)), true)); return true;
+  case Semantic::Eq: wr(0, rd(1) == rd(2)); return true;
+  case Semantic::Ne: wr(0, rd(1) != rd(2)); return true;
+  case Semantic::Lt: wr(0, static_cast<int32_t>(rd(1)) < static_cast<int32_t>(rd(2))); return true;
+  case Semantic::Ltu: wr(0, rd(1) < rd(2)); return true;
+  case Semantic::Ge: wr(0, static_cast<int32_t>(rd(1)) >= static_cast<int32_t>(rd(2))); return true;
+  case Semantic::Geu: wr(0, rd(1) >= rd(2)); return true;
+  case Semantic::Eqz: wr(0, rd(1) == 0); return true;
+  case Semantic::Nez: wr(0, rd(1) != 0); return true;
+  case Semantic::Mul: wr(0, rd(1) * rd(2)); return true;
+  case Semantic::Mac: wr(0, rd(1) + rd(2) * rd(3)); return true;
+  case Semantic::Msc: wr(0, rd(1) - rd(2) * rd(3)); return true;
+  case Semantic::Abs: {
+    int32_t v = static_cast<int32_t>(rd(1));
+    wr(0, v < 0 ? 0u - static_cast<uint32_t>(v) : static_cast<uint32_t>(v));  // abs(INT32_MIN) wraps
+    return true;
+  }
+  case Semantic::CountLeadingZeros: wr(0, static_cast<uint32_t>(std::countl_zero(rd(1)))); return true;
+  case Semantic::ExtendS8: wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(rd(1))))); return true;
+  case Semantic::ExtendS16: wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(rd(1))))); return true;
+  case Semantic::ExtendU8: wr(0, rd(1) & 0xFFu); return true;
+  case Semantic::ExtendU16: wr(0, rd(1) & 0xFFFFu); return true;
+  case Semantic::SelEqz:
+  case Semantic::SelNez: {
+    bool zero = readScalar(Reg{RegKind::R, 27}, 1) == 0;
+    bool first = info.semantic == Semantic::SelEqz ? zero : !zero;
+    wr(0, first ? rd(1) : rd(2));
+    return true;
+  }
+  case Semantic::Move: wr(0, rd(1)); return true;
+  case Semantic::MovImm: wr(0, static_cast<uint32_t>(imm(1))); return true;
+  case Semantic::AddNoCarry: wr(0, rd(1) + static_cast<uint32_t>(imm(2))); return true;
+  case Semantic::Acquire: {
+    const Operand &idOp = instr.ops[field("id")];
+    uint32_t id = idOp.isReg ? rd(field("id")) : static_cast<uint32_t>(idOp.imm);
+    int32_t amount = static_cast<int32_t>(rd(field("s1")));
+    *lock(id) -= amount < 0 ? -amount : amount;  // availability was checked before issue
+    return true;
+  }
+  case Semantic::Release: {
+    const Operand &idOp = instr.ops[field("id")];
+    uint32_t id = idOp.isReg ? rd(field("id")) : static_cast<uint32_t>(idOp.imm);
+    int32_t *l = lock(id);
+    if (!l) {
+      why = "lock " + std::to_string(id) + " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
+      return false;
+    }
+    int32_t amount = static_cast<int32_t>(rd(field("s1")));
+    *l += amount < 0 ? -amount : amount;
+    if (*l > 63) {
+      why = "lock " + std::to_string(id) + " released above 63 (value " + std::to_string(*l) + ")";
+      return false;
+    }
+    return true;
+  }
+  case Semantic::Jump:
+  case Semantic::Call: {
+    int a = field("a");
+    uint32_t target = a >= 0 ? rd(a) : static_cast<uint32_t>(imm(field("i")));
+    return branch(target, info.semantic == Semantic::Call);
+  }
+  case Semantic::Return: return branch(readScalar(Reg{RegKind::LR, 0}, 1), false);
+  case Semantic::JumpNonZero:
+  case Semantic::JumpZero: {
+    bool nonzero = rd(field("s0")) != 0;
+    if (nonzero == (info.semantic == Semantic::JumpNonZero)) return branch(static_cast<uint32_t>(imm(field("i"))), false);
+    return true;
+  }
+  case Semantic::JumpNonZeroDecrement: {
+    // d0 = s0 - 1, and a jump to the pointer register while s0 (before the decrement) is not 0.
+    uint32_t count = rd(field("s0"));
+    wr(field("d0"), count - 1);
+    if (count != 0) return branch(rd(field("a")), false);
+    return true;
+  }
+  case Semantic::PointerAdd: {
+    int ptr = field("ptr");
+    uint32_t step = info.mode == AddrMode::PostImm ? static_cast<uint32_t>(imm(field("imm"))) : rd(field("mod"));
+    writeScalar(reg(ptr), info.writeCycleOf("ptr"), rd(ptr) + step);
+    return true;
+  }
+  case Semantic::StackAdd: {
+    Reg sp{RegKind::SP, 0};
+    writeScalar(sp, 1, readScalar(sp, 1) + static_cast<uint32_t>(imm(0)));
+    return true;
+  }
+  case Semantic::Load:
+  case Semantic::Store:
+  case Semantic::VectorLoad:
+  case Semantic::VectorStore: {
+    bool vector = info.semantic == Semantic::VectorLoad || info.semantic == Semantic::VectorStore;
+    bool load = info.semantic == Semantic::Load || info.semantic == Semantic::VectorLoad;
+    uint32_t size = vector ? 64 : 4;
+    uint32_t addr;
+    address(addr);
+    TileMemory *tile;
+    uint32_t offset;
+    if (!mapAddress(addr, size, tile, offset, why)) {
+      why = std::string(load ? "load" : "store") + ": " + why;
+      return false;
+    }
+    int data = field(load ? "dst" : "src");
+    if (load) {
+      if (vector)
+        wvec(data, tile->data.data() + offset);
+      else
+        wr(data, load32(tile->data.data() + offset));
+    } else {
+      uint8_t bytes[64];
+      if (vector)
+        vec(data, bytes);
+      else
+        store32(bytes, rd(data));
+      std::memcpy(tile->data.data() + offset, bytes, size);
+    }
+    return true;
+  }
+  case Semantic::VectorAdd32:
+  case Semantic::VectorAdd16:
+  case Semantic::VectorAdd8:
+  case Semantic::VectorSub32:
+  case Semantic::VectorSub16:
+  case Semantic::VectorSub8:
+  case Semantic::VectorAnd:
+  case Semantic::VectorOr: {
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    for (unsigned i = 0; i < 64;) {
+      switch (info.semantic) {
+      case Semantic::VectorAdd32: store32(d + i, load32(a + i) + load32(b + i)), i += 4; break;
+      case Semantic::VectorAdd16: {
+        uint16_t x, y;
+        std::memcpy(&x, a + i, 2), std::memcpy(&y, b + i, 2);
+        uint16_t s = static_cast<uint16_t>(x + y);
+        std::memcpy(d + i, &s, 2), i += 2;
+        break;
+      }
+      case Semantic::VectorAdd8: d[i] = static_cast<uint8_t>(a[i] + b[i]), ++i; break;
+      case Semantic::VectorSub32: store32(d + i, load32(a + i) - load32(b + i)), i += 4; break;
+      case Semantic::VectorSub16: {
+        uint16_t x, y;
+        std::memcpy(&x, a + i, 2), std::memcpy(&y, b + i, 2);
+        uint16_t s = static_cast<uint16_t>(x - y);
+        std::memcpy(d + i, &s, 2), i += 2;
+        break;
+      }
+      case Semantic::VectorSub8: d[i] = static_cast<uint8_t>(a[i] - b[i]), ++i; break;
+      case Semantic::VectorAnd: d[i] = a[i] & b[i], ++i; break;
+      default: d[i] = a[i] | b[i], ++i; break;
+      }
+    }
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorSelect32:
+  case Semantic::VectorSelect16: {
+    // Lane i takes s2 where bit i of the mask register is set, s1 elsewhere.
+    unsigned width = info.semantic == Semantic::VectorSelect32 ? 4 : 2;
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = rd(3);
+    for (unsigned lane = 0; lane < 64 / width; ++lane)
+      std::memcpy(d + lane * width, ((mask >> lane) & 1) ? b + lane * width : a + lane * width, width);
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorMaxLt32:
+  case Semantic::VectorMaxLt16:
+  case Semantic::VectorMinGe32:
+  case Semantic::VectorMinGe16: {
+    // Two results: the lane-wise max (min) in d and the comparison that chose it in r16, bit i
+    // for lane i: s1 < s2 for vmax_lt, s1 >= s2 for vmin_ge. vaddsign1 compares signed,
+    // vaddsign0 unsigned (llvm-aie's patterns select vaddSign1 for setlt, vaddSign0 for setult).
+    bool isMax = info.semantic == Semantic::VectorMaxLt32 || info.semantic == Semantic::VectorMaxLt16;
+    unsigned width = info.semantic == Semantic::VectorMaxLt32 || info.semantic == Semantic::VectorMinGe32 ? 4 : 2;
+    bool isSigned = info.syntax.ends_with("vaddsign1");
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = 0;
+    for (unsigned lane = 0; lane < 64 / width; ++lane) {
+      bool less = laneLess(a + lane * width, b + lane * width, width, isSigned);
+      bool bit = isMax ? less : !less;
+      if (bit) mask |= uint32_t(1) << lane;
+      // vmax_lt takes s2 where s1 < s2; vmin_ge takes s2 where s1 >= s2.
+      std::memcpy(d + lane * width, bit ? b + lane * width : a + lane * width, width);
+    }
+    wvec(0, d);
+    writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, mask);
+    return true;
+  }
+  case Semantic::VectorLt32:
+  case Semantic::VectorLt16:
+  case Semantic::VectorGe32:
+  case Semantic::VectorGe16: {
+    // The mask alone: bit i is lane i's s1 < s2 (vlt) or s1 >= s2 (vge).
+    bool isLt = info.semantic == Semantic::VectorLt32 || info.semantic == Semantic::VectorLt16;
+    unsigned width = info.semantic == Semantic::VectorLt32 || info.semantic == Semantic::VectorGe32 ? 4 : 2;
+    bool isSigned = info.syntax.ends_with("vaddsign1");
+    uint8_t a[64], b[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = 0;
+    for (unsigned lane = 0; lane < 64 / width; ++lane) {
+      bool less = laneLess(a + lane * width, b + lane * width, width, isSigned);
+      if (isLt ? less : !less) mask |= uint32_t(1) << lane;
+    }
+    wr(0, mask);
+    return true;
+  }
+  case Semantic::VectorExtract32:
+  case Semantic::VectorExtract16: {
+    // Lane idx (immediate or register, modulo the lane count) to a scalar, sign-extended under vaddsign1.
+    unsigned width = info.semantic == Semantic::VectorExtract32 ? 4 : 2;
+    uint8_t a[64];
+    vec(1, a);
+    unsigned lane = static_cast<unsigned>(instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))) % (64 / width);
+    uint32_t v = 0;
+    std::memcpy(&v, a + lane * width, width);
+    if (width == 2 && info.syntax.ends_with("vaddsign1")) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
+    wr(0, v);
+    return true;
+  }
+  case Semantic::VectorExtractBroadcast32:
+  case Semantic::VectorExtractBroadcast16: {
+    // Lane idx (modulo the lane count) of s1 copied to every lane of d.
+    unsigned width = info.semantic == Semantic::VectorExtractBroadcast32 ? 4 : 2;
+    uint8_t a[64], d[64];
+    vec(1, a);
+    unsigned lane = static_cast<unsigned>(instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))) % (64 / width);
+    for (unsigned i = 0; i < 64; i += width) std::memcpy(d + i, a + lane * width, width);
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorMaxLtBf16:
+  case Semantic::VectorMinGeBf16:
+  case Semantic::VectorLtBf16: {
+    // 32 bf16 lanes compared as floats; bit i of the mask is lane i's s1 < s2 (vmax_lt, vlt) or
+    // its complement (vmin_ge), so a NaN lane clears the vmax_lt bit and sets the vmin_ge one.
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint32_t mask = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      uint16_t x, y;
+      std::memcpy(&x, a + 2 * lane, 2), std::memcpy(&y, b + 2 * lane, 2);
+      bool less = bitsToFloat(uint32_t(x) << 16) < bitsToFloat(uint32_t(y) << 16);
+      bool bit = info.semantic == Semantic::VectorMinGeBf16 ? !less : less;
+      if (bit) mask |= uint32_t(1) << lane;
+      std::memcpy(d + 2 * lane, bit ? b + 2 * lane : a + 2 * lane, 2);
+    }
+    if (info.semantic == Semantic::VectorLtBf16) {
+      wr(0, mask);
+      return true;
+    }
+    wvec(0, d);
+    writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, mask);
+    return true;
+  }
+  case Semantic::Broadcast32:
+  case Semantic::Broadcast16:
+  case Semantic::Broadcast8: {
+    unsigned width = info.semantic == Semantic::Broadcast32 ? 4 : info.semantic == Semantic::Broadcast16 ? 2 : 1;
+    uint32_t v = rd(1);
+    uint8_t d[64];
+    for (unsigned i = 0; i < 64; i += width) std::memcpy(d + i, &v, width);
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::WidenBf16: {  // 32 bf16 lanes of x -> 32 fp32 lanes of a 1024-bit accumulator half
+    uint8_t src[64], dst[128];
+    vec(1, src);
+    for (unsigned i = 0; i < 32; ++i) {
+      uint16_t h;
+      std::memcpy(&h, src + 2 * i, 2);
+      store32(dst + 4 * i, uint32_t(h) << 16);
+    }
+    wvec(0, dst);
+    return true;
+  }
+  case Semantic::NarrowBf16: {  // 32 fp32 lanes -> 32 bf16 lanes of x
+    uint8_t src[128], dst[64];
+    vec(1, src);
+    for (unsigned i = 0; i < 32; ++i) {
+      uint16_t h = toBf16(load32(src + 4 * i));
+      std::memcpy(dst + 2 * i, &h, 2);
+    }
+    wvec(0, dst);
+    return true;
+  }
+  case Semantic::AccumulatorAddFloat:
+  case Semantic::AccumulatorAdd:
+  case Semantic::AccumulatorSubFloat:
+  case Semantic::AccumulatorSub: {
+    uint32_t control = rd(field("acc"));
+    if (control != 0) {
+      why = "accumulator control word " + regName(reg(field("acc"))) + " = " + hex(control) +
+            " is not modelled (only 0, a plain lane-wise add)";
+      return false;
+    }
+    uint8_t a[256], b[256], d[256];
+    vec(field("acc1"), a), vec(field("acc2"), b);
+    for (unsigned i = 0; i < 256; i += 4) {
+      uint32_t x = load32(a + i), y = load32(b + i), r;
+      switch (info.semantic) {
+      case Semantic::AccumulatorAddFloat: r = floatToBits(bitsToFloat(x) + bitsToFloat(y)); break;
+      case Semantic::AccumulatorSubFloat: r = floatToBits(bitsToFloat(x) - bitsToFloat(y)); break;
+      case Semantic::AccumulatorSub: r = x - y; break;
+      default: r = x + y; break;
+      }
+      store32(d + i, r);
+    }
+    wvec(field("dst"), d);
+    return true;
+  }
+  case Semantic::AccumulatorClear: {
+    uint8_t zero[256] = {};
+    wvec(0, zero);
+    return true;
+  }
+  }
+  (void)bundleSize;
+  why = "instruction " + std::string(info.name) + " has no simulator semantics";
+  return false;
+}
+
+CoreState Core::step() {
+  if (state_ == CoreState::Halted || state_ == CoreState::Trapped) return state_;
+  retire();
+  if (cycle_ >= cycleLimit_) {
+    currentBundleText_.clear();
+    fail("cycle limit of " + std::to_string(cycleLimit_) + " cycles reached (runaway program?)");
+    return state_;
+  }
+  auto it = decoded_.find(pc_);
+  if (it == decoded_.end()) {
+    if (pc_ >= program_.size()) {
+      currentBundleText_ = "";
+      fail("pc " + hex(pc_) + " is past the end of the program (" + std::to_string(program_.size()) + " bytes)");
+      return state_;
+    }
+    Bundle bundle;
+    unsigned size = 0;
+    std::string why;
+    if (!decodeBundle(std::span<const uint8_t>(program_).subspan(pc_), bundle, size, why)) {
+      currentBundleText_.clear();
+      for (size_t i = pc_; i < std::min<size_t>(program_.size(), pc_ + 16); ++i) {
+        char b[4];
+        std::snprintf(b, sizeof b, "%02x", program_[i]);
+        currentBundleText_ += (currentBundleText_.empty() ? "" : " ") + std::string(b);
+      }
+      fail("illegal bundle: " + why);
+      return state_;
+    }
+    it = decoded_.emplace(pc_, std::make_pair(std::move(bundle), size)).first;
+  }
+  const Bundle &bundle = it->second.first;
+  const unsigned size = it->second.second;
+  currentBundleText_ = formatBundle(bundle);
+  // A lock that cannot be granted holds the whole bundle.
+  for (const auto &instr : bundle.slots) {
+    if (instr.info().semantic != Semantic::Acquire) continue;
+    std::string why;
+    bool ok = lockAvailable(instr, why);
+    if (!why.empty()) {
+      fail(why);
+      return state_;
+    }
+    if (!ok) {
+      ++cycle_;
+      ++stats_.stallCycles;
+      stats_.cycles = cycle_;
+      state_ = CoreState::Stalled;
+      return state_;
+    }
+  }
+  state_ = CoreState::Running;
+  newBranch_.reset();
+  for (const auto &instr : bundle.slots) {
+    std::string why;
+    if (!execute(instr, size, why)) {
+      fail(why);
+      return state_;
+    }
+  }
+  ++stats_.bundles;
+  // Next pc: a branch in flight takes effect after its delay slots; otherwise the zero-overhead
+  // loop (ls/le/lc) closes at the bundle that starts at le; otherwise the next bundle.
+  uint32_t next = pc_ + size;
+  if (branch_) {
+    if (--branch_->remaining == 0) {
+      if (branch_->call) writeScalar(Reg{RegKind::LR, 0}, 1, next);
+      next = branch_->target;
+      branch_.reset();
+    }
+  } else if (newBranch_) {
+    branch_ = newBranch_;
+    newBranch_.reset();
+    if (branch_->remaining == 0) {
+      next = branch_->target;
+      branch_.reset();
+    }
+  } else {
+    uint32_t le = readScalar(Reg{RegKind::LE, 0}, 1), lc = readScalar(Reg{RegKind::LC, 0}, 1);
+    if (lc != 0 && pc_ == le) {
+      writeScalar(Reg{RegKind::LC, 0}, 1, lc - 1);
+      if (lc > 1) next = readScalar(Reg{RegKind::LS, 0}, 1);
+    }
+  }
+  ++cycle_;
+  stats_.cycles = cycle_;
+  if (done_) {
+    // The pipeline drains: every result already issued lands.
+    cycle_ = UINT64_MAX;
+    retire();
+    cycle_ = stats_.cycles;
+    state_ = CoreState::Halted;
+    return state_;
+  }
+  pc_ = next;
+  return state_;
+}
+
+CoreState Core::run() {
+  while (state_ == CoreState::Running || state_ == CoreState::Stalled) step();
+  return state_;
+}
+
+CoreState runCores(std::span<Core *const> cores) {
+  while (true) {
+    bool anyActive = false, anyProgress = false;
+    for (Core *core : cores) {
+      CoreState before = core->state();
+      if (before == CoreState::Halted || before == CoreState::Trapped) continue;
+      CoreState after = core->step();
+      if (after == CoreState::Trapped) return after;
+      anyActive |= after != CoreState::Halted;
+      anyProgress |= after != CoreState::Stalled;
+    }
+    if (!anyActive) return CoreState::Halted;
+    if (!anyProgress) {
+      for (Core *core : cores)
+        if (core->state() == CoreState::Stalled) core->raiseTrap("deadlock: every running core waits on a lock that no core can release");
+      return CoreState::Trapped;
+    }
+  }
+}
+
+}  // namespace hrx::aie2p

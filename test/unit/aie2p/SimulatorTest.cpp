@@ -1,0 +1,351 @@
+// Simulator programs with the results and cycle counts the ISA facts predict: a scalar loop (a
+// conditional branch with its 5 delay slots, and a zero-overhead loop), a 16-lane i32 vector add,
+// a 32-lane bf16 add through the fp32 accumulators, a load-latency hazard and a lock hand-off
+// between two cores sharing memory.
+#include "hrx/aie2p/Asm.h"
+#include "hrx/aie2p/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+
+using namespace hrx::aie2p;
+
+namespace {
+
+std::vector<uint8_t> build(const std::string &text) {
+  AsmProgram program;
+  std::vector<AsmDiagnostic> diags;
+  EXPECT_TRUE(assemble(text, program, diags)) << (diags.empty() ? "" : std::to_string(diags[0].line) + ": " + diags[0].message);
+  return program.bytes;
+}
+
+Reg r(unsigned i) { return Reg{RegKind::R, static_cast<uint8_t>(i)}; }
+
+uint32_t word(const TileMemory &m, uint32_t offset) {
+  uint32_t v;
+  std::memcpy(&v, m.data.data() + offset, 4);
+  return v;
+}
+
+}  // namespace
+
+TEST(Aie2pSim, ScalarLoopWithConditionalBranch) {
+  // sum = 10 + 9 + ... + 1. Each iteration: 2 adds, jnz, 5 delay slots = 8 bundles.
+  TileMemory mem;
+  Core core(build("movxm r0, #10\nmovxm r1, #0\n"
+                  "loop: add r1, r1, r0\nadd r0, r0, #-1\njnz r0, #loop\nnop\nnop\nnop\nnop\nnop\n"
+                  "done\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 55u);
+  EXPECT_EQ(core.stats().cycles, 2u + 10u * 8u + 1u);
+  EXPECT_EQ(core.stats().stallCycles, 0u);
+}
+
+TEST(Aie2pSim, ZeroOverheadLoop) {
+  // ls/le/lc: the two-bundle body runs lc = 10 times with no branch bundles.
+  TileMemory mem;
+  Core core(build("movxm ls, #body\nmovxm le, #last\nmovx lc, #10\nmovxm r0, #1\nmovxm r1, #0\n"
+                  "body: add r1, r1, r0\nlast: add r0, r0, #1\n"
+                  "done\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 55u);
+  EXPECT_EQ(core.scalar(r(0)), 11u);
+  EXPECT_EQ(core.stats().cycles, 5u + 2u * 10u + 1u);
+}
+
+TEST(Aie2pSim, LoadLatencyHazard) {
+  // lda writes its result at cycle 7 (AIE2PGenSchedule.td): bundles 1..6 after it read the old r1,
+  // the 7th the loaded value.
+  TileMemory mem;
+  uint32_t v = 42;
+  std::memcpy(mem.data.data(), &v, 4);
+  Core core(build("movxm p0, #0x70000\nlda r1, [p0, #0]\nadd r2, r1, r1\nnop\nnop\nnop\nnop\nadd r4, r1, r1\nadd r3, r1, r1\ndone\n"),
+            {&mem});
+  core.setScalar(r(1), 7);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 14u);  // 1 cycle after the load: old value
+  EXPECT_EQ(core.scalar(r(4)), 14u);  // 6 cycles after: still old
+  EXPECT_EQ(core.scalar(r(3)), 84u);  // 7 cycles after: loaded
+  EXPECT_EQ(core.scalar(r(1)), 42u);
+  EXPECT_EQ(core.stats().cycles, 10u);
+}
+
+TEST(Aie2pSim, VectorAdd16LanesI32) {
+  TileMemory mem;
+  for (uint32_t i = 0; i < 16; ++i) {
+    uint32_t a = i * 3 + 1, b = 1000 - i;
+    std::memcpy(mem.data.data() + 4 * i, &a, 4);
+    std::memcpy(mem.data.data() + 0x40 + 4 * i, &b, 4);
+  }
+  // vlda/vldb: result at cycle 7; vadd.32: result at cycle 2 (the store reads at cycle 1).
+  Core core(build("movxm p0, #0x70000\nmovxm p1, #0x70040\nmovxm p2, #0x70080\n"
+                  "vlda x0, [p0, #0]; vldb x2, [p1, #0]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vadd.32 x4, x0, x2\nnop\nvst x4, [p2, #0]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 0x80 + 4 * i), i * 3 + 1 + 1000 - i) << i;
+  EXPECT_EQ(core.stats().cycles, 3u + 1u + 6u + 1u + 1u + 1u + 1u);
+}
+
+TEST(Aie2pSim, VectorAddTooEarlyReadsOldRegisters) {
+  // The same add one bundle early (6 after the loads) adds the old (zero) x0 and x2.
+  TileMemory mem;
+  for (uint32_t i = 0; i < 32; ++i) mem.data[i] = 1;
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nnop\nnop\nnop\nnop\nnop\nvadd.32 x4, x0, x0\nnop\nvst x4, [p0, #64]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(word(mem, 64), 0u);
+}
+
+TEST(Aie2pSim, Bf16Add32Lanes) {
+  auto bf16 = [](float f) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(f) >> 16); };
+  TileMemory mem;
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t a = bf16(1.5f * i), b = bf16(0.25f * i - 4.0f);
+    std::memcpy(mem.data.data() + 2 * i, &a, 2);
+    std::memcpy(mem.data.data() + 0x40 + 2 * i, &b, 2);
+  }
+  // bf16 -> fp32 accumulator halves (vconv.fp32.bf16, result at 2), vadd.f (reads at 4, writes
+  // at 6), fp32 -> bf16 (vconv.bf16.fp32 reads at 1, writes at 2), vst.
+  Core core(build("movxm p0, #0x70000\nmovxm p1, #0x70040\nmovxm p2, #0x70080\nmovxm r0, #0\n"
+                  "vlda x0, [p0, #0]; vldb x1, [p1, #0]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vconv.fp32.bf16 cml0, x0\nvconv.fp32.bf16 cml1, x1\nvadd.f dm2, dm0, dm1, r0\n"
+                  "nop\nnop\nnop\nnop\nnop\nvconv.bf16.fp32 x2, cml2\nnop\nvst x2, [p2, #0]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t out;
+    std::memcpy(&out, mem.data.data() + 0x80 + 2 * i, 2);
+    EXPECT_EQ(out, bf16(1.5f * i + 0.25f * i - 4.0f)) << i;  // exact in bf16
+  }
+  EXPECT_EQ(core.stats().cycles, 4u + 1u + 6u + 3u + 5u + 1u + 1u + 1u + 1u);
+}
+
+TEST(Aie2pSim, LockHandOffBetweenTwoCores) {
+  // Core A (tile row 2) stores 123 in its memory and releases its lock 0 (id 48). Core B (the tile
+  // north of it) sees A's memory as south (0x40000) and A's locks as ids 0-15: it acquires, loads,
+  // doubles, stores in its own memory. B reaches the acquire at cycle 3, A releases at cycle 4
+  // (cores step in order each cycle): B stalls one cycle.
+  TileMemory a, b;
+  Core coreA(build("movxm r1, #1\nmovxm p0, #0x70000\nmovxm r0, #123\nst r0, [p0, #0]\nrel #48, r1\ndone\n"), {&a, nullptr, nullptr, &b});
+  Core coreB(build("movxm r1, #1\nmovxm p0, #0x40000\nmovxm p1, #0x70000\nacq #0, r1\nlda r2, [p0, #0]\n"
+                   "nop\nnop\nnop\nnop\nnop\nnop\nadd r3, r2, r2\nst r3, [p1, #0]\ndone\n"),
+             {&b, &a, nullptr, nullptr});
+  Core *cores[] = {&coreA, &coreB};
+  ASSERT_EQ(runCores(cores), CoreState::Halted);
+  EXPECT_EQ(word(b, 0), 246u);
+  EXPECT_EQ(coreA.stats().cycles, 6u);
+  EXPECT_EQ(coreB.stats().cycles, 15u);
+  EXPECT_EQ(coreB.stats().stallCycles, 1u);
+  EXPECT_EQ(a.locks[0], 0);
+}
+
+TEST(Aie2pSim, DeadlockIsATrap) {
+  TileMemory mem;
+  Core core(build("movxm r1, #1\nacq #48, r1\ndone\n"), {&mem});
+  Core *cores[] = {&core};
+  EXPECT_EQ(runCores(cores), CoreState::Trapped);
+  EXPECT_NE(core.trap()->reason.find("deadlock"), std::string::npos);
+}
+
+TEST(Aie2pSim, PreciseTraps) {
+  TileMemory mem;
+  Core outside(build("movxm p0, #0x80000\nlda r0, [p0, #0]\ndone\n"), {&mem});
+  EXPECT_EQ(outside.run(), CoreState::Trapped);
+  EXPECT_EQ(outside.trap()->pc, 6u);
+  EXPECT_EQ(outside.trap()->bundle, "lda r0, [p0, #0]");
+  EXPECT_NE(outside.trap()->reason.find("outside the core's data memory map"), std::string::npos);
+
+  Core misaligned(build("movxm p0, #0x70002\nlda r0, [p0, #0]\ndone\n"), {&mem});
+  EXPECT_EQ(misaligned.run(), CoreState::Trapped);
+  EXPECT_NE(misaligned.trap()->reason.find("misaligned"), std::string::npos);
+
+  Core runaway(build("l: j #l\nnop\nnop\nnop\nnop\nnop\n"), {&mem}, 1000);
+  EXPECT_EQ(runaway.run(), CoreState::Trapped);
+  EXPECT_NE(runaway.trap()->reason.find("cycle limit"), std::string::npos);
+
+  Core illegal({0x00, 0x80}, {&mem});
+  EXPECT_EQ(illegal.run(), CoreState::Trapped);
+  EXPECT_NE(illegal.trap()->reason.find("illegal bundle"), std::string::npos);
+  EXPECT_EQ(illegal.trap()->bundle, "00 80");
+}
+
+TEST(Aie2pSim, CallAndReturnWithDelaySlots) {
+  // jl sets lr to the bundle after its 5 delay slots; ret returns there after its own 5.
+  TileMemory mem;
+  Core core(build("jl #f\nnop\nnop\nnop\nnop\nnop\nadd r2, r1, #1\ndone\n"
+                  "f: movxm r1, #41\nret lr\nnop\nnop\nnop\nnop\nnop\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 42u);
+  EXPECT_EQ(core.stats().cycles, 6u + 7u + 2u);
+}
+
+TEST(Aie2pSim, VectorSubSelectAndXor) {
+  // vsub.32 then vsel.32 with mask r16 = 0x5555: even lanes from s2 (the difference), odd lanes
+  // from s1 (a). xor on the scalar side.
+  TileMemory mem;
+  for (uint32_t i = 0; i < 16; ++i) {
+    uint32_t a = 100 + i, b = i;
+    std::memcpy(mem.data.data() + 4 * i, &a, 4);
+    std::memcpy(mem.data.data() + 0x40 + 4 * i, &b, 4);
+  }
+  Core core(build("movxm p0, #0x70000\nmovxm r16, #0x5555\nmovxm r1, #0xff00\nmovxm r2, #0x0ff0\n"
+                  "vlda x0, [p0, #0]; vldb x2, [p0, #64]\nxor r3, r1, r2\nnop\nnop\nnop\nnop\nnop\n"
+                  "vsub.32 x4, x0, x2\nnop\nvsel.32 x6, x0, x4, r16\nnop\nvst x6, [p0, #128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 128 + 4 * i), (i % 2 == 0) ? 100u : 100u + i) << i;
+  EXPECT_EQ(core.scalar(r(3)), 0xf0f0u);
+}
+
+TEST(Aie2pSim, SpillsBelowTheStackPointer) {
+  // Stack-relative forms take negative offsets only (c12n_step4, c16n_step64).
+  TileMemory mem;
+  Core core(build("movxm sp, #0x70400\nmovxm r1, #77\nvbcst.32 x1, r1\nst r1, [sp, #-4]\nnop\nvst x1, [sp, #-64]\n"
+                  "lda r2, [sp, #-4]\nvlda x2, [sp, #-64]\nnop\nnop\nnop\nnop\nnop\nnop\nvst x2, [sp, #-128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 77u);
+  EXPECT_EQ(word(mem, 0x3fc), 77u);
+  for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(word(mem, 0x380 + 4 * i), 77u) << i;
+}
+
+TEST(Aie2pSim, ScalarMultiplyAccumulate) {
+  // mac writes at cycle 2 and reads its accumulator at 2: back-to-back macs chain.
+  TileMemory mem;
+  Core core(build("movxm r1, #10\nmovxm r2, #3\nmovxm r3, #4\nmac r1, r1, r2, r3\nmac r1, r1, r2, r3\nmsc r1, r1, r2, r2\nnop\ndone\n"), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 10u + 12u + 12u - 9u);
+}
+
+TEST(Aie2pSim, LaterLandingResultWins) {
+  // lda r1 (lands at cycle 7) then add r1 (lands at 1, one bundle later): the add's value is
+  // visible for a while, then the load's replaces it, even though the load issued first.
+  TileMemory mem;
+  uint32_t v = 42;
+  std::memcpy(mem.data.data(), &v, 4);
+  Core core(build("movxm p0, #0x70000\nlda r1, [p0, #0]\nadd r1, r2, #5\nadd r3, r1, #0\ndone\n"), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(3)), 5u);   // read before the load landed
+  EXPECT_EQ(core.scalar(r(1)), 42u);  // the load lands last (after done, as the pipeline drains)
+}
+
+TEST(Aie2pSim, VectorMaxLtAndMinGeWriteValueAndMask) {
+  // Lane 0 of x0 is 0xFFFFFFFF (the least value read signed, the greatest unsigned), the other
+  // lanes 0; x1 is 7 everywhere. vmax_lt's mask is s1 < s2 and vmin_ge's s1 >= s2 (r16, bit per
+  // lane); vaddsign1 compares signed, vaddsign0 unsigned.
+  TileMemory mem;
+  uint32_t minusOne = 0xFFFFFFFFu;
+  std::memcpy(mem.data.data(), &minusOne, 4);
+  Core core(build("movxm p0, #0x70000\nmovxm r1, #7\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmax_lt.32 x2, r16, x0, x1, vaddsign1\nnop\nmov r2, r16\nvst x2, [p0, #64]\n"
+                  "vmax_lt.32 x3, r16, x0, x1, vaddsign0\nnop\nmov r3, r16\nvst x3, [p0, #128]\n"
+                  "vmin_ge.32 x4, r16, x0, x1, vaddsign0\nnop\nmov r4, r16\nvst x4, [p0, #192]\n"
+                  "vmin_ge.16 x5, r16, x0, x1, vaddsign1\nnop\nmov r5, r16\nvst x5, [p0, #256]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 0xFFFFu);  // signed: every lane takes the 7
+  EXPECT_EQ(core.scalar(r(3)), 0xFFFEu);  // unsigned: lane 0 keeps 0xFFFFFFFF
+  EXPECT_EQ(core.scalar(r(4)), 0x1u);     // the exact complement at the same signedness
+  for (uint32_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(word(mem, 64 + 4 * i), 7u) << i;
+    EXPECT_EQ(word(mem, 128 + 4 * i), i == 0 ? 0xFFFFFFFFu : 7u) << i;
+    EXPECT_EQ(word(mem, 192 + 4 * i), i == 0 ? 7u : 0u) << i;
+  }
+  // 16-bit lanes, signed: lanes 0 and 1 are 0xFFFF (-1), even lanes of x1 are 7, odd 0. Lane 0:
+  // -1 >= 7 no (keeps -1); lane 1: -1 >= 0 no (keeps -1); other even lanes 0 >= 7 no, odd 0 >= 0
+  // yes (takes 0). Mask: the odd lanes from 3 up.
+  EXPECT_EQ(core.scalar(r(5)), 0xAAAAAAA8u);
+  EXPECT_EQ(word(mem, 256), 0xFFFFFFFFu);
+  EXPECT_EQ(word(mem, 260), 0u);
+}
+
+TEST(Aie2pSim, VectorCompareAndExtract) {
+  // vlt/vge write only the mask; vextract reads one lane into a scalar (vaddsign1 sign-extends
+  // the 16-bit lane); vextbcst copies one lane to all. Lane 0 of x0 is 0xFFFFFFFF, lane 1 is 5,
+  // the rest 0; x1 is 5 everywhere.
+  TileMemory mem;
+  uint32_t init[2] = {0xFFFFFFFFu, 5};
+  std::memcpy(mem.data.data(), init, 8);
+  Core core(build("movxm p0, #0x70000\nmovxm r1, #5\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vlt.32 r20, x0, x1, vaddsign1\nvlt.32 r21, x0, x1, vaddsign0\nvge.32 r22, x0, x1, vaddsign0\n"
+                  "vge.16 r23, x0, x1, vaddsign1\nvextract.32 r2, x0, #1, vaddsign0\nvextract.16 r3, x0, #0, vaddsign1\n"
+                  "vextract.16 r4, x0, #1, vaddsign0\nmovxm r6, #17\nvextract.32 r5, x0, r6, vaddsign0\n"
+                  "movxm r7, #34\nvextbcst.32 x2, x0, #1\nvextbcst.16 x3, x0, r7\nnop\nvst x2, [p0, #64]\nvst x3, [p0, #128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(20)), 0xFFFDu);  // signed: -1 < 5 and 0 < 5; 5 < 5 fails in lane 1
+  EXPECT_EQ(core.scalar(r(21)), 0xFFFCu);  // unsigned: 0xFFFFFFFF is not below 5
+  EXPECT_EQ(core.scalar(r(22)), 0x0003u);  // the complement of r21
+  // 16-bit lanes of x0: ffff ffff 0005 0000 0 ...; of x1: 0005 0000 repeated. Signed >=:
+  // lane 0 -1>=5 no, lane 1 -1>=0 no, lane 2 5>=5 yes, lane 3 0>=0 yes, then even no, odd yes.
+  EXPECT_EQ(core.scalar(r(23)), 0xAAAAAAACu);
+  EXPECT_EQ(core.scalar(r(2)), 5u);
+  EXPECT_EQ(core.scalar(r(3)), 0xFFFFFFFFu);
+  EXPECT_EQ(core.scalar(r(4)), 0xFFFFu);
+  EXPECT_EQ(core.scalar(r(5)), 5u);  // register index 17 wraps to lane 1 of 16
+  for (uint32_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(word(mem, 64 + 4 * i), 5u) << i;             // lane 1 everywhere
+    EXPECT_EQ(word(mem, 128 + 4 * i), 0x00050005u) << i;   // 16-bit lane 34 % 32 = 2 (0x0005)
+  }
+}
+
+TEST(Aie2pSim, AbsCountLeadingZerosAndExtends) {
+  TileMemory mem;
+  Core core(build("movxm r1, #-5\nmovxm r2, #0x1234ff80\nmovxm r3, #0x00008001\nmovxm r4, #0\n"
+                  "abs r10, r1\nclz r11, r3\nclz r12, r4\nextend.s8 r13, r2\nextend.s16 r14, r2\n"
+                  "extend.u8 r15, r2\nextend.u16 r16, r2\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(10)), 5u);
+  EXPECT_EQ(core.scalar(r(11)), 16u);
+  EXPECT_EQ(core.scalar(r(12)), 32u);
+  EXPECT_EQ(core.scalar(r(13)), 0xFFFFFF80u);
+  EXPECT_EQ(core.scalar(r(14)), 0xFFFFFF80u);
+  EXPECT_EQ(core.scalar(r(15)), 0x80u);
+  EXPECT_EQ(core.scalar(r(16)), 0xFF80u);
+}
+
+TEST(Aie2pSim, Bf16MaxMinAndCompare) {
+  // bf16 lanes: a = 1.0 (0x3f80) in even lanes, -2.0 (0xc000) in odd; b = 0.5 (0x3f00)
+  // everywhere. vmax_lt takes b where a < b (the odd lanes), vmin_ge where a >= b (the even).
+  TileMemory mem;
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t a = i % 2 ? 0xc000 : 0x3f80, b = 0x3f00;
+    std::memcpy(mem.data.data() + 2 * i, &a, 2);
+    std::memcpy(mem.data.data() + 64 + 2 * i, &b, 2);
+  }
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]; vldb x1, [p0, #64]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmax_lt.bf16 x2, r16, x0, x1\nvlt.bf16 r20, x0, x1\nmov r1, r16\nvmin_ge.bf16 x3, r16, x0, x1\n"
+                  "vst x2, [p0, #128]\nmov r2, r16\nvst x3, [p0, #192]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 0xAAAAAAAAu);
+  EXPECT_EQ(core.scalar(r(20)), 0xAAAAAAAAu);
+  EXPECT_EQ(core.scalar(r(2)), 0x55555555u);
+  for (unsigned i = 0; i < 32; ++i) {
+    uint16_t mx, mn;
+    std::memcpy(&mx, mem.data.data() + 128 + 2 * i, 2);
+    std::memcpy(&mn, mem.data.data() + 192 + 2 * i, 2);
+    EXPECT_EQ(mx, i % 2 ? 0x3f00 : 0x3f80) << i;  // max(1, .5) = 1, max(-2, .5) = .5
+    EXPECT_EQ(mn, i % 2 ? 0xc000 : 0x3f00) << i;  // min(1, .5) = .5, min(-2, .5) = -2
+  }
+}
+
+TEST(Aie2pSim, DecrementAndBranchLoop) {
+  // jnzd r1, r1, p1 jumps while r1 (before the decrement) is non-zero: r1 = 3 runs the body 4
+  // times. 3 setup bundles + 4 x (add, jnzd, 5 delay slots) + done = 32 cycles.
+  TileMemory mem;
+  Core core(build("movxm r1, #3\nmovxm r2, #0\nmovxm p1, #loop\nloop:\nadd r2, r2, #1\njnzd r1, r1, p1\n"
+                  "nop\nnop\nnop\nnop\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 4u);
+  EXPECT_EQ(core.scalar(r(1)), 0xFFFFFFFFu);
+  EXPECT_EQ(core.stats().cycles, 32u);
+}
