@@ -167,7 +167,8 @@ def main():
         for result in results:
             if key in result:
                 code, message = result[key]
-                message = re.sub(r"'[^']*'", "'…'", message)
+                if not message.startswith("unknown op"):
+                    message = re.sub(r"'[^']*'", "'…'", message)
                 causes[(code, message)] += 1
                 examples.setdefault((code, message), result["path"])
         return causes, examples
