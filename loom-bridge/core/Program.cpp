@@ -226,6 +226,9 @@ private:
       root->walk([&](const Operation &op) {
         if (&op == root) return;
         if (const Operation *callee = resolveUse(op)) work.push_back(callee);
+        // Every provider a template.apply / func.apply may specialise to (chosen per target).
+        if (op.opcode() == loom::OpCode::TemplateApply || op.opcode() == loom::OpCode::FuncApply)
+          for (const Operation *provider : ir::providerCandidates(program_, op)) work.push_back(provider);
       });
     }
     for (const loom::OwningModule &module : program_.modules)
