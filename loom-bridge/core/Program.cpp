@@ -192,7 +192,25 @@ private:
         if (!isExport(op)) continue;
         std::string_view name = op.symbolName();
         available += (available.empty() ? "; exports: @" : ", @") + std::string(name);
-        if (wanted.empty() || name == wanted) program_.exports.push_back(&op);
+        if (!wanted.empty() && name != wanted) continue;
+        // Target records of other toolchains (vm.target, x86.target, wasm.target) verify; hrxcc
+        // cannot produce code for them.
+        if (const loom::Attribute *target = op.attr("target")) {
+          const Operation *record = nullptr;
+          for (const loom::OwningModule &m : program_.modules)
+            if (!record) record = m->lookupSymbol(target->str());
+          if (record && (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
+                         record->opcode() == loom::OpCode::WasmTarget)) {
+            diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+                .arg("op", std::string(op.name()))
+                .arg("target", "@" + std::string(target->str()) + " (a " + std::string(record->name()) + ")")
+                .arg("reason", "hrxcc has no code generator for this target")
+                .note(record->loc(), "target record defined here");
+            failedExport_ = true;
+            continue;
+          }
+        }
+        program_.exports.push_back(&op);
       }
     // C/C++ kernels are exports where kernels run: the AMDGPU targets and the host device.
     bool kernelTarget = std::any_of(request_.targets.begin(), request_.targets.end(),
@@ -203,6 +221,7 @@ private:
         available += (available.empty() ? "; exports: " : ", ") + sig.symbol;
         if (wanted.empty() || sig.name == wanted || sig.symbol == wanted) program_.cxxKernels.push_back(&sig);
       }
+    if (failedExport_) return false;
     if (!program_.exports.empty() || !program_.cxxKernels.empty()) return true;
     if (wanted.empty())
       diags_.report(diag::DiagId::LinkNoExports, {});
@@ -492,6 +511,7 @@ private:
   diag::DiagnosticEngine &diags_;
   unsigned errorsAtStart_ = diags_.errorCount();
   std::map<std::string, const Operation *> configDecls_, configDefs_;
+  bool failedExport_ = false;  // an export named a target record hrxcc cannot compile for
   std::map<std::string, const Operation *> configReads_;  // key → first reachable read
 };
 
