@@ -244,7 +244,13 @@ private:
     case VerifyHook::None:
     case VerifyHook::Assume:
     case VerifyHook::SameCount:
-    case VerifyHook::ConfigDef: return;
+    case VerifyHook::ConfigDef: {
+      // The value must be one of the declared type (upstream rejects `2 : i1`, `1.5 : index`).
+      Attribute *v = op.attr("value"), *t = op.attr("type");
+      if (v && t && t->type() && (v->kind() == AttrKind::Integer || v->kind() == AttrKind::Float || v->kind() == AttrKind::Bool))
+        checkLiteral(op, *v, *t->type(), "value");
+      return;
+    }
     case VerifyHook::Function: {
       if (op.hasAttr("target"))
         resolve(op, "target", kTargetRecords, "a target record");
@@ -264,8 +270,7 @@ private:
     }
     case VerifyHook::Constant: {
       Attribute *v = op.attr("value");
-      if (v && v->kind() == AttrKind::Float && !elementOf(r0)->isFloat())
-        resultError(op, "result", r0, "a floating-point type for a float literal");
+      if (v && !unknown(r0)) checkLiteral(op, *v, *elementOf(r0), "result");
       return;
     }
     case VerifyHook::ExtendInt:
@@ -415,6 +420,10 @@ private:
       return;
     }
     case VerifyHook::For: {
+      // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
+      if (const Attribute *schedule = op.attr("schedule"); schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
+        report(DiagId::TypeOperandMismatch, op).arg("op", "scf.for").arg("field", "schedule").arg("actual", "interleaved")
+            .arg("expected", "an unroll (schedule(interleaved) interleaves unrolled iterations)");
       Type *lo = in("lo");
       for (std::string_view n : {"lo", "hi", "step"})
         if (!unknown(in(n)) && (in(n) != lo || !in(n)->isAddress()))
@@ -636,6 +645,51 @@ private:
   static constexpr std::initializer_list<OpCode> kTargetRecords = {
       OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,
       OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget};
+
+  // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
+  // offsets are not negative), floats are written with a fraction or exponent.
+  void checkLiteral(const Operation &op, const Attribute &v, const Type &type, std::string_view field) {
+    auto reject = [&](std::string expected) {
+      report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
+          .arg("actual", literalText(v) + " : " + type.str()).arg("expected", std::move(expected));
+    };
+    if (type.isFloat()) {
+      if (v.kind() != AttrKind::Float) reject("a floating-point literal (written 1.0, not 1) for " + type.str());
+      return;
+    }
+    if (v.kind() == AttrKind::Float) return reject("an integer literal for " + type.str());
+    if (v.kind() == AttrKind::Bool) {
+      if (!type.isInteger(1)) reject("an integer literal for " + type.str() + " (true and false are i1)");
+      return;
+    }
+    if (v.kind() != AttrKind::Integer) return;
+    int64_t x = v.integer();
+    if (type.isOffset() && x < 0) return reject("a non-negative offset");
+    if (type.isInteger() && type.width() < 64) {
+      unsigned w = type.width();
+      int64_t lo = w == 1 ? 0 : -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
+      if (x < lo || x > hi)
+        reject(w == 1 ? std::string("0 or 1 for i1") : "a value that fits " + type.str() + " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    }
+  }
+  static std::string literalText(const Attribute &v) {
+    if (v.kind() == AttrKind::Integer) return std::to_string(v.integer());
+    if (v.kind() == AttrKind::Bool) return v.boolean() ? "true" : "false";
+    if (v.kind() == AttrKind::Float) {
+      std::string f = std::to_string(v.floating());
+      return f;
+    }
+    return "a literal";
+  }
+
+  // Whether the optional group of `op`'s format that starts with the literal `word` was written.
+  static bool hasGroup(const Operation &op, std::string_view word) {
+    const auto &ds = op.def()->directives;
+    for (size_t i = 0; i + 1 < ds.size(); ++i)
+      if (ds[i].kind == Directive::GroupBegin && ds[i + 1].kind == Directive::Literal && ds[i + 1].text == word)
+        return (op.presentGroups() & (uint64_t(1) << ds[i].index)) != 0;
+    return false;
+  }
 
   static std::optional<int64_t> intAttr(const Operation &op, std::string_view name) {
     const Attribute *a = op.attr(name);
