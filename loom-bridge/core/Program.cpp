@@ -314,15 +314,22 @@ private:
       if (args.size() != params.size())
         detail = "passes " + std::to_string(args.size()) + " argument(s), the definition takes " +
                  std::to_string(params.size());
+      // A parameter typed by an earlier parameter (vector<[%width]xf32>) is instantiated per
+      // call: its shape is the caller's, so only the kind and element type must agree.
+      auto compatible = [](const loom::Type *arg, const loom::Type *param) {
+        if (ir::sameType(arg, param)) return true;
+        return !param->hasStaticShape() && param->isShaped() && arg->kind() == param->kind() &&
+               arg->rank() == param->rank() && ir::sameType(arg->elementType(), param->elementType());
+      };
       for (size_t i = 0; detail.empty() && i < args.size(); ++i)
-        if (!ir::sameType(args[i]->type(), params[i]))
+        if (!compatible(args[i]->type(), params[i]))
           detail = "argument " + std::to_string(i) + " has type " + args[i]->type()->str() + ", the definition expects " +
                    params[i]->str();
       if (detail.empty() && use.numResults() != results.size())
         detail = "expects " + std::to_string(use.numResults()) + " result(s), the definition returns " +
                  std::to_string(results.size());
       for (size_t i = 0; detail.empty() && i < results.size(); ++i)
-        if (!ir::sameType(use.result(i)->type(), results[i]))
+        if (!compatible(use.result(i)->type(), results[i]))
           detail = "result " + std::to_string(i) + " has type " + use.result(i)->type()->str() +
                    ", the definition returns " + results[i]->str();
     } else {
