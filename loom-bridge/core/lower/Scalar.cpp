@@ -135,6 +135,12 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
     if (name == "cttzi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, b.getFalse());
     if (name == "ctpopi") return intrinsic(llvm::Intrinsic::ctpop, {x});
     if (name == "negf") return b.CreateFNeg(x);
+    if (name == "logisticf" || name == "siluf") {
+      // logistic(x) = 1 / (1 + exp(-x)); silu(x) = x * logistic(x), computed as x / (1 + exp(-x)).
+      llvm::Value *one = llvm::ConstantFP::get(x->getType(), 1.0);
+      llvm::Value *denominator = b.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)}));
+      return b.CreateFDiv(name == "siluf" ? x : one, denominator);
+    }
     if (name == "signi") {  // -1, 0 or 1
       llvm::Type *t = x->getType();
       return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::getSigned(t, -1)),
