@@ -143,6 +143,7 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"vector.concat", {Context::Body, "", "%r = vector.concat<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
       {"vector.interleave", {Context::Body, "", "%r = vector.interleave<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
       {"vector.slice", {Context::Body, "", "%r = vector.slice %vi[1] : vector<4xi32> -> vector<2xi32>"}},
+      {"vector.deinterleave", {Context::Body, "", "%e, %o = vector.deinterleave<0> %vi : vector<4xi32> -> vector<2xi32>, vector<2xi32>"}},
       {"vector.table.lookup", {Context::Body, "", "%r = vector.table.lookup %vi[%vi] : vector<4xi32>, vector<4xi32> -> vector<4xi32>"}},
       {"vector.dot8i4", {Context::Body, "", "%r = vector.dot8i4<s4s4> %vi, %vi, %vi : vector<4xi32>"}},
       {"view.atomic.load", {Context::Body, "", "%r = view.atomic.load %src[%i0] {ordering = acquire, scope = device} : view<4xf32> -> f32"}},

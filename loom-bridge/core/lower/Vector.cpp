@@ -168,6 +168,19 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
       lanes.push_back(op.opcode() == OpCode::VectorConcat ? int(i) : int((i % 2) * n + i / 2));
     return set(op, 0, b.CreateShuffleVector(l, r, lanes));
   }
+  case OpCode::VectorDeinterleave: {
+    // Axis 0: the even lanes, then the odd lanes (the inverse of vector.interleave).
+    llvm::Value *in = operand(op, "in");
+    unsigned n = llvm::cast<llvm::FixedVectorType>(in->getType())->getNumElements();
+    if (op.numResults() != 2 || n % 2) unsupported(op, "two results of half the lanes are expected");
+    std::vector<int> even, odd;
+    for (unsigned i = 0; i < n / 2; ++i) {
+      even.push_back(int(2 * i));
+      odd.push_back(int(2 * i + 1));
+    }
+    set(op, 0, b.CreateShuffleVector(in, even));
+    return set(op, 1, b.CreateShuffleVector(in, odd));
+  }
   case OpCode::VectorSlice: {
     std::vector<ir::IndexEntry> at = ir::indexList(op, "offset");
     int64_t start = at.size() == 1 && std::holds_alternative<int64_t>(at[0]) ? std::get<int64_t>(at[0])
