@@ -155,6 +155,25 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
     if (name == "isnanf") return b.CreateFCmpUNO(x, x);
     if (name == "isinff") return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
     if (name == "isfinitef") return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
+    // The AMDGPU backend has no device math library: the hyperbolic functions are expanded from
+    // exp (not correctly rounded), the inverse and tangent functions are not lowered (LINK/040).
+    if (options_.targetFamily == "amdgpu") {
+      llvm::Type *t = x->getType();
+      if (name == "tanhf") {  // sign(x) * (1 - 2 / (exp(2|x|) + 1))
+        llvm::Value *ax = intrinsic(llvm::Intrinsic::fabs, {x});
+        llvm::Value *e = intrinsic(llvm::Intrinsic::exp, {b.CreateFMul(ax, llvm::ConstantFP::get(t, 2.0))});
+        llvm::Value *r = b.CreateFSub(llvm::ConstantFP::get(t, 1.0),
+                                      b.CreateFDiv(llvm::ConstantFP::get(t, 2.0), b.CreateFAdd(e, llvm::ConstantFP::get(t, 1.0))));
+        return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, r, x);
+      }
+      if (name == "sinhf" || name == "coshf") {  // (exp(x) -/+ exp(-x)) / 2
+        llvm::Value *p = intrinsic(llvm::Intrinsic::exp, {x}), *m = intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)});
+        llvm::Value *sum = name == "sinhf" ? b.CreateFSub(p, m) : b.CreateFAdd(p, m);
+        return b.CreateFMul(sum, llvm::ConstantFP::get(t, 0.5));
+      }
+      if (name == "tanf" || name == "asinf" || name == "acosf" || name == "atanf")
+        unsupported(op, "the AMDGPU targets have no device math library for '" + std::string(name) + "'");
+    }
     static const std::map<std::string_view, llvm::Intrinsic::ID> unary = {
         {"absf", llvm::Intrinsic::fabs},        {"expf", llvm::Intrinsic::exp},     {"exp2f", llvm::Intrinsic::exp2},
         {"logf", llvm::Intrinsic::log},         {"log2f", llvm::Intrinsic::log2},   {"log10f", llvm::Intrinsic::log10},
@@ -189,6 +208,8 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
       {"minimumf", llvm::Intrinsic::minimum},  {"maximumf", llvm::Intrinsic::maximum}, {"minnumf", llvm::Intrinsic::minnum},
       {"maxnumf", llvm::Intrinsic::maxnum},    {"copysignf", llvm::Intrinsic::copysign}, {"powf", llvm::Intrinsic::pow},
       {"atan2f", llvm::Intrinsic::atan2}};
+  if (name == "atan2f" && options_.targetFamily == "amdgpu")
+    unsupported(op, "the AMDGPU targets have no device math library for 'atan2f'");
   if (auto it = binaryIntrinsics.find(name); it != binaryIntrinsics.end()) return b.CreateBinaryIntrinsic(it->second, l, r);
   if (name == "rotli" || name == "rotri")
     return b.CreateIntrinsic(name == "rotli" ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {l->getType()}, {l, l, r});
