@@ -254,6 +254,15 @@ private:
     case VerifyHook::Function: {
       if (op.hasAttr("target"))
         resolve(op, "target", kTargetRecords, "a target record");
+      // A pipeline's launch arguments are the buffers its flows read and write.
+      if (op.opcode() == OpCode::PipelineDef)
+        if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
+          std::span<Value *const> args = op.region(0)->entryBlock()->arguments();
+          size_t n = size_t(launch->integer());
+          for (size_t k = args.size() >= n ? args.size() - n : 0; k < args.size(); ++k)
+            if (!unknown(args[k]->type()) && !isKind(args[k]->type(), TypeKind::Buffer))
+              operandError(op, "launch", args[k]->type(), "buffer (a pipeline's launch arguments are buffers)");
+        }
       return;
     }
     case VerifyHook::IndexScale:
@@ -538,6 +547,16 @@ private:
     }
     case VerifyHook::FlowFold: {
       if (!isKind(in("source"), TypeKind::Flow)) return operandError(op, "source", in("source"), "a pipeline.flow");
+      // The combining kind fits the tile's elements: addf/mulf/... on floats, addi/maxsi/... on integers.
+      if (const Attribute *kind = op.templateParam(0)) {
+        std::string_view k = kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
+        const Type *tile = in("source")->elementType();
+        const Type *element = tile ? tile->elementType() : nullptr;
+        bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
+        if (element && ((floatKind && !element->isFloat()) || (intKind && !element->isInteger())))
+          return operandError(op, "source", in("source"),
+                              std::string("a flow of ") + (floatKind ? "float" : "integer") + " tiles for <" + std::string(k) + ">");
+      }
       if (auto it = flows_.find(op.operandNamed("source")); it != flows_.end()) {
         FlowInfo info = it->second;
         if (!info.temporal.empty()) info.temporal.pop_back();
