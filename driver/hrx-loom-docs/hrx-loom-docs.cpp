@@ -100,8 +100,62 @@ std::optional<std::pair<std::string, std::string>> conversionTypes(const loom::O
 }
 
 // Probes for ops with forms of their own (inputs to the measurement, not answers).
+// Providers the template.* and func.template probes select.
+constexpr const char *kTemplateProvider =
+    "template.decl @probe.family(%x: f32) -> (f32)\n"
+    "template.def<@probe.family> @probe.impl(%x: f32) -> (f32) {\n  template.return %x : f32\n}";
+constexpr const char *kFuncProvider = "func.template<probe.key> @probe.provider(%x: f32) -> (f32) {\n  func.return %x : f32\n}";
+constexpr const char *kWhileProbe =
+    "%r = scf.while(%w = %i : i32) -> (i32) {\n"
+    "    %more = scalar.cmpi slt, %w, %i : i32\n"
+    "    scf.condition %more, %w : i1, i32\n"
+    "  } do(%x: i32) {\n"
+    "    scf.yield %x : i32\n"
+    "  }";
+
 const std::map<std::string, Probe, std::less<>> &specialProbes() {
   static const std::map<std::string, Probe, std::less<>> probes = {
+      // Upstream ops added for issue 19 (providers, records, scf.while, vector and scalar forms).
+      {"vm.target", {Context::Body, "vm.target<core> @vm", ""}},
+      {"x86.target", {Context::Body, "x86.target @x86", ""}},
+      {"wasm.target", {Context::Body, "wasm.target @wasm", ""}},
+      {"template.decl", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
+      {"template.def", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
+      {"template.apply", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
+      {"template.return", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
+      {"func.template", {Context::Body, kFuncProvider, "%r = func.apply<probe.key>(%f) : (f32) -> (f32)"}},
+      {"func.apply", {Context::Body, kFuncProvider, "%r = func.apply<probe.key>(%f) : (f32) -> (f32)"}},
+      {"scalar.bitfield.extractu", {Context::Body, "", "%r = scalar.bitfield.extractu %i {offset = 4, width = 8} : i32 -> i32"}},
+      {"scalar.bitfield.extracts", {Context::Body, "", "%r = scalar.bitfield.extracts %i {offset = 4, width = 8} : i32 -> i32"}},
+      {"vector.extract", {Context::Body, "", "%r = vector.extract %vi[2] : vector<4xi32> -> i32"}},
+      {"vector.insert", {Context::Body, "", "%r = vector.insert %i into %vi[1] : i32, vector<4xi32>"}},
+      {"vector.from_elements", {Context::Body, "", "%r = vector.from_elements %i, %i, %i, %i : vector<4xi32>"}},
+      {"vector.broadcast",
+       {Context::Body, "", "%one = vector.from_elements %i : vector<1xi32>\n  %r = vector.broadcast %one : vector<1xi32> -> vector<4xi32>"}},
+      {"vector.dot4i",
+       {Context::Body, "",
+        "%b = vector.bitcast %vi : vector<4xi32> to vector<16xi8>\n  %r = vector.dot4i<s8s8> %b, %b, %vi : vector<16xi8>, vector<16xi8>, vector<4xi32>"}},
+      {"vector.bitunpacku", {Context::Body, "", "%r = vector.bitunpacku<8> %vi : vector<4xi32> -> vector<16xi32>"}},
+      {"vector.bitunpacks", {Context::Body, "", "%r = vector.bitunpacks<8> %vi : vector<4xi32> -> vector<16xi32>"}},
+      {"vector.bitfield.extractu", {Context::Body, "", "%r = vector.bitfield.extractu %vi {offset = 4, width = 8} : vector<4xi32> -> vector<4xi32>"}},
+      {"vector.bitfield.extracts", {Context::Body, "", "%r = vector.bitfield.extracts %vi {offset = 4, width = 8} : vector<4xi32> -> vector<4xi32>"}},
+      {"vector.bitfield.insert", {Context::Body, "", "%r = vector.bitfield.insert %vi into %vi {offset = 4, width = 8} : vector<4xi32>, vector<4xi32>"}},
+      {"vector.concat", {Context::Body, "", "%r = vector.concat<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
+      {"vector.interleave", {Context::Body, "", "%r = vector.interleave<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
+      {"vector.slice", {Context::Body, "", "%r = vector.slice %vi[1] : vector<4xi32> -> vector<2xi32>"}},
+      {"vector.deinterleave", {Context::Body, "", "%e, %o = vector.deinterleave<0> %vi : vector<4xi32> -> vector<2xi32>, vector<2xi32>"}},
+      {"vector.table.lookup", {Context::Body, "", "%r = vector.table.lookup %vi[%vi] : vector<4xi32>, vector<4xi32> -> vector<4xi32>"}},
+      {"vector.dot8i4", {Context::Body, "", "%r = vector.dot8i4<s4s4> %vi, %vi, %vi : vector<4xi32>"}},
+      {"view.atomic.load", {Context::Body, "", "%r = view.atomic.load %src[%i0] {ordering = acquire, scope = device} : view<4xf32> -> f32"}},
+      {"view.atomic.store", {Context::Body, "", "view.atomic.store %f, %src[%i0] {ordering = release, scope = device} : f32, view<4xf32>"}},
+      {"buffer.fence", {Context::Body, "", "buffer.fence scope(device) ordering(acq_rel)"}},
+      {"encoding.layout.strided",
+       {Context::Body, "",
+        "%l = encoding.layout.strided [1, 2] : encoding<layout>\n  %lv = buffer.view %data[%zero] : buffer -> view<2x2xf32, %l>\n"
+        "  view.store %f, %lv[%i0, %i0] : f32, view<2x2xf32, %l>"}},
+      {"scf.while", {Context::Body, "", kWhileProbe}},
+      {"scf.condition", {Context::Body, "", kWhileProbe}},
+      {"scf.schedule.fence", {Context::Body, "", "scf.schedule.fence"}},
       {"aie2p.target", {Context::Pipeline, "", ""}},
       {"pipeline.def", {Context::Pipeline, "", ""}},
       {"pipeline.read", {Context::Pipeline, "", ""}},

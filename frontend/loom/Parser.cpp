@@ -299,7 +299,13 @@ void Parser::parseOp(Block *block, bool topLevel) {
   } else {
     error(DiagId::ParseUnknownOp, nameTok).arg("name", std::string(nameTok.text));
   }
-  if (!op) return recover(first.offset);
+  if (!op) {
+    // One mistake is one error: the failed op's results still exist (as poison of unknown type),
+    // so later uses of them are not "undefined SSA value" cascades.
+    for (const Token &r : resultToks)
+      if (!scope_->values.count(r.name())) define(scope_, b_.createArgument(r.name(), m_.types().unknown(), range(r)), r);
+    return recover(first.offset);
+  }
   b_.setComments(op, comments, blank);
   b_.append(block, op);
   if (topLevel) {

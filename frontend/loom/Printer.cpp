@@ -332,9 +332,12 @@ private:
       case Directive::IterArgs: {
         auto inits = group(op, d.segment);
         Block *body = op.region(0)->entryBlock();
+        // scf.for's region starts with its induction variable; scf.while's has none.
+        bool hasInductionVar = false;
+        for (const Directive &p : def.directives) hasInductionVar |= p.kind == Directive::InductionVar;
         for (size_t k = 0; k < inits.size(); ++k) {
           if (k) attach(",");
-          Value *arg = body->argument(unsigned(k + 1));
+          Value *arg = body->argument(unsigned(k + (hasInductionVar ? 1 : 0)));
           word("%" + std::string(arg->name()) + " = %" + std::string(inits[k]->name()) + " : " + arg->type()->str());
         }
         break;

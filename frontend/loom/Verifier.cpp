@@ -2,6 +2,7 @@
 #include "hrx/loom/OpDef.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace hrx::loom {
@@ -149,7 +150,12 @@ private:
   // The terminators allowed at the end of region `r` of `op` (empty: the region is a declaration).
   std::vector<OpCode> terminatorsFor(const Operation &op, unsigned r, std::string &spelled) {
     switch (op.opcode()) {
-    case OpCode::FuncDef: spelled = "func.return"; return {OpCode::FuncReturn, OpCode::CfgBr, OpCode::CfgCondBr};
+    case OpCode::FuncDef:
+    case OpCode::FuncTemplate: spelled = "func.return"; return {OpCode::FuncReturn, OpCode::CfgBr, OpCode::CfgCondBr};
+    case OpCode::TemplateDef: spelled = "template.return"; return {OpCode::TemplateReturn};
+    case OpCode::ScfWhile:
+      spelled = r == 0 ? "scf.condition" : "scf.yield";
+      return {r == 0 ? OpCode::ScfCondition : OpCode::ScfYield};
     case OpCode::KernelDef:
       if (r == 0) {
         spelled = "kernel.launch.config";
@@ -170,7 +176,7 @@ private:
     std::vector<OpCode> terms = terminatorsFor(op, r, spelled);
     bool declaration = op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl ||
                        op.opcode() == OpCode::ConfigDecl;
-    bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || (op.opcode() == OpCode::KernelDef && r == 1);
+    bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncTemplate || (op.opcode() == OpCode::KernelDef && r == 1);
     if (!declaration && region.blocks().size() > 1 && !multiBlockAllowed) {
       report(DiagId::StructureRegionShape, op).arg("op", std::string(op.name())).arg("expected", "a single block");
       terms.clear();  // the terminator rule is moot once the shape is wrong
@@ -238,11 +244,25 @@ private:
     case VerifyHook::None:
     case VerifyHook::Assume:
     case VerifyHook::SameCount:
-    case VerifyHook::ConfigDef: return;
+    case VerifyHook::ConfigDef: {
+      // The value must be one of the declared type (upstream rejects `2 : i1`, `1.5 : index`).
+      Attribute *v = op.attr("value"), *t = op.attr("type");
+      if (v && t && t->type() && (v->kind() == AttrKind::Integer || v->kind() == AttrKind::Float || v->kind() == AttrKind::Bool))
+        checkLiteral(op, *v, *t->type(), "value");
+      return;
+    }
     case VerifyHook::Function: {
       if (op.hasAttr("target"))
-        resolve(op, "target", {OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl},
-                "a target record");
+        resolve(op, "target", kTargetRecords, "a target record");
+      // A pipeline's launch arguments are the buffers its flows read and write.
+      if (op.opcode() == OpCode::PipelineDef)
+        if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
+          std::span<Value *const> args = op.region(0)->entryBlock()->arguments();
+          size_t n = size_t(launch->integer());
+          for (size_t k = args.size() >= n ? args.size() - n : 0; k < args.size(); ++k)
+            if (!unknown(args[k]->type()) && !isKind(args[k]->type(), TypeKind::Buffer))
+              operandError(op, "launch", args[k]->type(), "buffer (a pipeline's launch arguments are buffers)");
+        }
       return;
     }
     case VerifyHook::IndexScale:
@@ -259,8 +279,7 @@ private:
     }
     case VerifyHook::Constant: {
       Attribute *v = op.attr("value");
-      if (v && v->kind() == AttrKind::Float && !elementOf(r0)->isFloat())
-        resultError(op, "result", r0, "a floating-point type for a float literal");
+      if (v && !unknown(r0)) checkLiteral(op, *v, *elementOf(r0), "result");
       return;
     }
     case VerifyHook::ExtendInt:
@@ -410,6 +429,10 @@ private:
       return;
     }
     case VerifyHook::For: {
+      // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
+      if (const Attribute *schedule = op.attr("schedule"); schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
+        report(DiagId::TypeOperandMismatch, op).arg("op", "scf.for").arg("field", "schedule").arg("actual", "interleaved")
+            .arg("expected", "an unroll (schedule(interleaved) interleaves unrolled iterations)");
       Type *lo = in("lo");
       for (std::string_view n : {"lo", "hi", "step"})
         if (!unknown(in(n)) && (in(n) != lo || !in(n)->isAddress()))
@@ -434,8 +457,9 @@ private:
       return;
     case VerifyHook::Yield: {
       const Operation *parent = op.parentOp();
-      if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf)) {
-        report(DiagId::StructureMisplacedOp, op).arg("op", "scf.yield").arg("parent", "an scf.for or scf.if region");
+      if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf &&
+                      parent->opcode() != OpCode::ScfWhile)) {
+        report(DiagId::StructureMisplacedOp, op).arg("op", "scf.yield").arg("parent", "an scf.for, scf.if or scf.while region");
         return;
       }
       checkValuesAgainst(op, "values", parent->results());
@@ -462,16 +486,30 @@ private:
       return;
     }
     case VerifyHook::Call: {
-      const Operation *callee = resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+      // check.* programs call kernels directly (a launch of the kernel with the case's tensors).
+      bool inCheck = false;
+      for (const Operation *p = op.parentOp(); p && !inCheck; p = p->parentOp()) inCheck = p->isOpaque() && p->name().starts_with("check.");
+      const Operation *callee = inCheck ? resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl, OpCode::KernelDef, OpCode::KernelDecl},
+                                                  "a func.def, func.decl or kernel")
+                                        : resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+      if (callee && (callee->opcode() == OpCode::KernelDef || callee->opcode() == OpCode::KernelDecl)) return;
       if (!callee) return;
       checkCallSignature(op, *callee, op.operandGroup("args"));
       return;
     }
     case VerifyHook::Return: {
+      // func.return ends a func.def or func.template body; template.return a template.def body.
+      bool templateReturn = op.opcode() == OpCode::TemplateReturn;
+      auto isOwner = [&](OpCode c) {
+        return templateReturn ? c == OpCode::TemplateDef : c == OpCode::FuncDef || c == OpCode::FuncTemplate;
+      };
       const Operation *fn = op.parentOp();
-      while (fn && fn->opcode() != OpCode::FuncDef && fn->opcode() != OpCode::KernelDef) fn = fn->parentOp();
-      if (!fn || fn->opcode() != OpCode::FuncDef) {
-        report(DiagId::StructureMisplacedOp, op).arg("op", "func.return").arg("parent", "a func.def body");
+      while (fn && !isOwner(fn->opcode()) && fn->opcode() != OpCode::KernelDef && fn->opcode() != OpCode::FuncDef &&
+             fn->opcode() != OpCode::TemplateDef && fn->opcode() != OpCode::FuncTemplate)
+        fn = fn->parentOp();
+      if (!fn || !isOwner(fn->opcode())) {
+        report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name()))
+            .arg("parent", templateReturn ? "a template.def body" : "a func.def or func.template body");
         return;
       }
       Attribute *types = fn->attr("result_types");
@@ -509,6 +547,16 @@ private:
     }
     case VerifyHook::FlowFold: {
       if (!isKind(in("source"), TypeKind::Flow)) return operandError(op, "source", in("source"), "a pipeline.flow");
+      // The combining kind fits the tile's elements: addf/mulf/... on floats, addi/maxsi/... on integers.
+      if (const Attribute *kind = op.templateParam(0)) {
+        std::string_view k = kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
+        const Type *tile = in("source")->elementType();
+        const Type *element = tile ? tile->elementType() : nullptr;
+        bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
+        if (element && ((floatKind && !element->isFloat()) || (intKind && !element->isInteger())))
+          return operandError(op, "source", in("source"),
+                              std::string("a flow of ") + (floatKind ? "float" : "integer") + " tiles for <" + std::string(k) + ">");
+      }
       if (auto it = flows_.find(op.operandNamed("source")); it != flows_.end()) {
         FlowInfo info = it->second;
         if (!info.temporal.empty()) info.temporal.pop_back();
@@ -529,12 +577,183 @@ private:
     case VerifyHook::EncodingDefine:
       if (!isKind(r0, TypeKind::Encoding)) resultError(op, "result", r0, "an encoding<role> type");
       return;
+    case VerifyHook::Provider:
+      if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
+      checkProviderFamily(op);
+      return;
+    case VerifyHook::Bitfield: {
+      std::optional<int64_t> offset = intAttr(op, "offset"), width = intAttr(op, "width");
+      bool insert = op.opcode() == OpCode::VectorBitfieldInsert;
+      Type *from = insert ? in("dest") : in("in");
+      if (!offset || !width) return operandError(op, insert ? "dest" : "in", from, "{offset = N, width = M} attributes");
+      if (unknown(from) || !elementOf(from)->isInteger()) return;
+      int64_t bits = elementOf(from)->width();
+      if (*offset < 0 || *width < 1 || *offset + *width > bits)
+        operandError(op, insert ? "dest" : "in", from, "a field inside its " + std::to_string(bits) + " bits (offset " +
+                     std::to_string(*offset) + ", width " + std::to_string(*width) + ")");
+      if (!unknown(r0) && !elementOf(r0)->isInteger()) resultError(op, "result", r0, "an integer type");
+      return;
     }
+    case VerifyHook::VectorExtract: {
+      Type *v = in("in");
+      checkIndices(op, "position");
+      if (unknown(v)) return;
+      if (!isKind(v, TypeKind::Vector)) return operandError(op, "in", v, "a vector");
+      if (indexCount(op, "position") != v->rank()) return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
+      if (r0 != v->elementType()) resultError(op, "result", r0, v->elementType()->str());
+      return;
+    }
+    case VerifyHook::VectorInsert: {
+      Type *v = in("dest");
+      checkIndices(op, "position");
+      if (unknown(v)) return;
+      if (!isKind(v, TypeKind::Vector)) return operandError(op, "dest", v, "a vector");
+      if (indexCount(op, "position") != v->rank()) return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
+      if (!unknown(in("value")) && in("value") != v->elementType()) operandError(op, "value", in("value"), v->elementType()->str());
+      return;
+    }
+    case VerifyHook::FromElements: {
+      if (!isKind(r0, TypeKind::Vector)) return resultError(op, "result", r0, "a vector");
+      auto elements = op.operandGroup("elements");
+      if (r0->hasStaticShape() && int64_t(elements.size()) != r0->staticElementCount())
+        return operandError(op, "elements", nullptr, std::to_string(r0->staticElementCount()) + " elements");
+      for (Value *e : elements)
+        if (!unknown(e->type()) && e->type() != r0->elementType()) return operandError(op, "elements", e->type(), r0->elementType()->str());
+      return;
+    }
+    case VerifyHook::Broadcast: {
+      Type *v = in("in");
+      if (unknown(v) || !isKind(r0, TypeKind::Vector)) return;
+      if (elementOf(v) != r0->elementType()) return operandError(op, "in", v, r0->elementType()->str() + " or a vector of it");
+      if (isKind(v, TypeKind::Vector) && v->hasStaticShape() && v->staticElementCount() != 1 && !sameShape(v, r0))
+        operandError(op, "in", v, "a single element (vector<1x...>) or a vector shaped like the result");
+      return;
+    }
+    case VerifyHook::While: {
+      // The before region's condition forwards the results; the after region receives them.
+      const Block *before = op.region(0)->entryBlock(), *after = op.region(1)->entryBlock();
+      if (!after || !before) return;
+      if (after->arguments().size() != op.numResults())
+        return report(DiagId::StructureRegionShape, op).arg("op", "scf.while")
+            .arg("expected", "a do region with one argument per result"), void();
+      for (unsigned k = 0; k < op.numResults(); ++k)
+        if (after->argument(k)->type() != op.result(k)->type())
+          return resultError(op, "result", op.result(k)->type(), after->argument(k)->type()->str() + " (the do region's argument)");
+      return;
+    }
+    case VerifyHook::Condition: {
+      const Operation *parent = op.parentOp();
+      if (!parent || parent->opcode() != OpCode::ScfWhile || op.parentBlock() != parent->region(0)->entryBlock())
+        return report(DiagId::StructureMisplacedOp, op).arg("op", "scf.condition").arg("parent", "the first region of an scf.while"), void();
+      auto args = op.operandGroup("args");
+      if (!args.empty() && !unknown(args[0]->type()) && !args[0]->type()->isInteger(1))
+        return operandError(op, "args", args[0]->type(), "i1 (the condition)");
+      if (args.size() != parent->numResults() + 1)
+        return operandError(op, "args", nullptr, "the condition and one value per scf.while result");
+      for (unsigned k = 0; k < parent->numResults(); ++k)
+        if (!unknown(args[k + 1]->type()) && args[k + 1]->type() != parent->result(k)->type())
+          return operandError(op, "args", args[k + 1]->type(), parent->result(k)->type()->str());
+      return;
+    }
+    case VerifyHook::Apply:
+      checkApply(op);
+      return;
+    }
+  }
+
+  static constexpr std::initializer_list<OpCode> kTargetRecords = {
+      OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,
+      OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget};
+
+  // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
+  // offsets are not negative), floats are written with a fraction or exponent.
+  void checkLiteral(const Operation &op, const Attribute &v, const Type &type, std::string_view field) {
+    auto reject = [&](std::string expected) {
+      report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
+          .arg("actual", literalText(v) + " : " + type.str()).arg("expected", std::move(expected));
+    };
+    if (type.isFloat()) {
+      if (v.kind() != AttrKind::Float) reject("a floating-point literal (written 1.0, not 1) for " + type.str());
+      return;
+    }
+    if (v.kind() == AttrKind::Float) return reject("an integer literal for " + type.str());
+    if (v.kind() == AttrKind::Bool) {
+      if (!type.isInteger(1)) reject("an integer literal for " + type.str() + " (true and false are i1)");
+      return;
+    }
+    if (v.kind() != AttrKind::Integer) return;
+    int64_t x = v.integer();
+    if (type.isOffset() && x < 0) return reject("a non-negative offset");
+    if (type.isInteger() && type.width() < 64) {
+      unsigned w = type.width();
+      int64_t lo = w == 1 ? 0 : -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
+      if (x < lo || x > hi)
+        reject(w == 1 ? std::string("0 or 1 for i1") : "a value that fits " + type.str() + " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    }
+  }
+  static std::string literalText(const Attribute &v) {
+    if (v.kind() == AttrKind::Integer) return std::to_string(v.integer());
+    if (v.kind() == AttrKind::Bool) return v.boolean() ? "true" : "false";
+    if (v.kind() == AttrKind::Float) {
+      std::string f = std::to_string(v.floating());
+      return f;
+    }
+    return "a literal";
+  }
+
+  // Whether the optional group of `op`'s format that starts with the literal `word` was written.
+  static bool hasGroup(const Operation &op, std::string_view word) {
+    const auto &ds = op.def()->directives;
+    for (size_t i = 0; i + 1 < ds.size(); ++i)
+      if (ds[i].kind == Directive::GroupBegin && ds[i + 1].kind == Directive::Literal && ds[i + 1].text == word)
+        return (op.presentGroups() & (uint64_t(1) << ds[i].index)) != 0;
+    return false;
+  }
+
+  static std::optional<int64_t> intAttr(const Operation &op, std::string_view name) {
+    const Attribute *a = op.attr(name);
+    if (!a || a->kind() != AttrKind::Integer) return std::nullopt;
+    return a->integer();
+  }
+
+  // template.def<@family>: the family is a template.decl whose signature the provider repeats.
+  void checkProviderFamily(const Operation &op) {
+    if (op.opcode() != OpCode::TemplateDef) return;
+    const Attribute *family = op.templateParam(0);
+    if (!family || family->kind() != AttrKind::Symbol) return;
+    const Operation *decl = m_.lookupSymbol(family->str());
+    if (!decl) {
+      report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(family->str()));
+      return;
+    }
+    if (decl->opcode() != OpCode::TemplateDecl)
+      report(DiagId::SymbolWrongKind, op).arg("name", "@" + std::string(family->str()))
+          .arg("kind", std::string(decl->name())).arg("expected", "a template.decl").note(decl->loc(), "defined here");
+  }
+
+  // template.apply<@family> / func.apply<key>: the family exists (template.apply) and the use
+  // matches the family's signature.
+  void checkApply(const Operation &op) {
+    const Attribute *family = op.templateParam(0);
+    if (op.opcode() != OpCode::TemplateApply || !family || family->kind() != AttrKind::Symbol) return;
+    const Operation *decl = m_.lookupSymbol(family->str());
+    if (!decl) {
+      report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(family->str()));
+      return;
+    }
+    if (decl->opcode() != OpCode::TemplateDecl) {
+      report(DiagId::SymbolWrongKind, op).arg("name", "@" + std::string(family->str()))
+          .arg("kind", std::string(decl->name())).arg("expected", "a template.decl").note(decl->loc(), "defined here");
+      return;
+    }
+    checkCallSignature(op, *decl, op.operandGroup("args"));
   }
 
   void checkCast(const Operation &op, VerifyHook hook, const Type *from, const Type *to) {
     if (unknown(from) || unknown(to)) return;
-    if (from->kind() == TypeKind::Vector || to->kind() == TypeKind::Vector) {
+    // A bitcast may change the lane count when the total bits match (vector<16xi32> to
+    // vector<64xi8>); every other cast keeps the shape.
+    if ((from->kind() == TypeKind::Vector || to->kind() == TypeKind::Vector) && hook != VerifyHook::Bitcast) {
       if (!sameShape(from, to)) return resultError(op, "result", to, "a vector shaped like " + from->str());
     }
     const Type *a = elementOf(from), *b = elementOf(to);

@@ -438,7 +438,7 @@ public:
       phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phaseStart).count());
       phaseStart = now;
     };
-    Lowering lowering(program, module, diags, "the " + target.profile + " target", LoweringOptions{.amdgpuAtomics = true});
+    Lowering lowering(program, module, diags, "the " + target.profile + " target", LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu"});
     AmdgpuCoordinates coordinates(*wave);
     std::vector<std::string> names;
     for (const loom::Operation *def : kernels) {

@@ -50,6 +50,7 @@ struct Usage {
   uint64_t elementAlignment = 0;
   std::string layout;
   std::string failure;  // why bytes could not be derived
+  bool sized = false;    // some view of the buffer gave a length (possibly 0)
   bool coherent = false;  // assumed memory_space<host>: coherent, host-visible memory
   void merge(const Usage &o) {
     access = access | o.access;
@@ -59,6 +60,7 @@ struct Usage {
     elementAlignment = std::max(elementAlignment, o.elementAlignment);
     if (layout.empty()) layout = o.layout;
     if (failure.empty()) failure = o.failure;
+    sized = sized || o.sized;
   }
 };
 
@@ -85,7 +87,7 @@ public:
         contract.bindings.push_back(binding);
         continue;
       }
-      if (!usage.failure.empty() || usage.bytes == 0) {
+      if (!usage.failure.empty() || !usage.sized) {
         diags_.report(diag::DiagId::LinkContractExtent, arg->loc())
             .arg("name", binding.name)
             .arg("reason", usage.failure.empty() ? "no view of it has a known extent" : usage.failure);
@@ -136,20 +138,16 @@ private:
     u.layout = view.str() + " row-major";
     const loom::Type &element = *view.elementType();
     u.elementAlignment = ir::elementBytes(element);
-    if (!offset) {
-      u.failure = "the byte offset of " + view.str() + " is not a specialization constant";
-      return u;
-    }
+    // The length a launch must provide: the view's end at the smallest offset and extents the
+    // facts allow. An offset or extent with no stated lower bound is at least 0 (upstream's rule).
+    if (!offset || *offset < 0) offset = 0;
     uint64_t count = 1;
     for (const loom::Dim &d : view.shape()) {
       std::optional<int64_t> extent = d.isStatic() ? std::optional<int64_t>(d.extent) : lowerBound(d.dynamic);
-      if (!extent || *extent < 0) {
-        u.failure = "the extent [%" + std::string(d.dynamic->name()) + "] of " + view.str() + " has no proven lower bound";
-        return u;
-      }
-      count *= uint64_t(*extent);
+      count *= uint64_t(extent && *extent > 0 ? *extent : 0);
     }
     u.bytes = uint64_t(*offset) + count * ir::elementBytes(element);
+    u.sized = true;
     return u;
   }
 
@@ -184,6 +182,12 @@ private:
           extent.access = access.access;
           extent.alignmentFact = access.alignmentFact;
           total.merge(extent);
+        }
+      } else if (user->opcode() == loom::OpCode::TemplateApply || user->opcode() == loom::OpCode::FuncApply) {
+        // Any provider may be the one a target selects: the buffer needs what each of them uses.
+        for (const Operation *provider : ir::providerCandidates(program_, *user)) {
+          std::span<Value *const> params = ir::signatureValues(*provider, 0);
+          if (index < params.size()) total.merge(analyzeBuffer(*provider, params[index]));
         }
       } else if (n == "func.call") {
         const SymbolEntry *callee = program_.lookup(ir::symbolRef(*user));

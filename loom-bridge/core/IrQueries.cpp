@@ -178,3 +178,114 @@ std::optional<int64_t> integerAttr(const Operation &op, std::string_view name) {
 }
 
 }  // namespace hrx::bridge::ir
+
+namespace hrx::bridge::ir {
+
+std::vector<const loom::Operation *> providerCandidates(const Program &program, const loom::Operation &apply) {
+  std::vector<const loom::Operation *> out;
+  const loom::Attribute *family = apply.templateParam(0);
+  if (!family) return out;
+  bool templated = apply.opcode() == loom::OpCode::TemplateApply;
+  loom::OpCode want = templated ? loom::OpCode::TemplateDef : loom::OpCode::FuncTemplate;
+  for (const loom::OwningModule &module : program.modules)
+    for (const loom::Operation &op : module->body()) {
+      const loom::Attribute *of = op.opcode() == want ? op.templateParam(0) : nullptr;
+      if (of && of->kind() == family->kind() && of->str() == family->str()) out.push_back(&op);
+    }
+  return out;
+}
+
+namespace {
+
+// The target family of a target record ("amdgpu", "aie2p", ...): its op name's dialect.
+std::string_view recordFamily(const Program &program, const loom::Operation &provider) {
+  const loom::Attribute *target = provider.attr("target");
+  if (!target) return {};
+  const SymbolEntry *record = program.lookup(target->str());
+  if (!record || !record->op) return "unknown";
+  std::string_view name = record->op->name();
+  return name.substr(0, name.find('.'));
+}
+
+// False when a `requires [...]` entry is known not to hold.
+bool requirementsHold(const loom::Operation &provider, uint64_t subgroupSize) {
+  const loom::Attribute *requires_ = provider.attr("requires");
+  if (!requires_) return true;
+  for (const loom::Attribute *r : requires_->elements()) {
+    if (r->str() != "target.subgroup.size") continue;
+    for (const loom::NamedAttr &p : r->entries())
+      if (p.value && p.value->kind() == loom::AttrKind::Integer && uint64_t(p.value->integer()) != subgroupSize) return false;
+  }
+  return true;
+}
+
+// False when a `where` fact is known to fail on the use's constant arguments.
+bool factsHold(const Program &program, const loom::Operation &provider, const loom::Operation &apply) {
+  std::span<loom::Value *const> params = signatureValues(provider, 0);
+  std::span<loom::Value *const> args = apply.operandGroup("args");
+  auto valueOf = [&](const loom::Attribute *a) -> std::optional<int64_t> {
+    if (a->kind() == loom::AttrKind::Integer) return a->integer();
+    if (a->kind() != loom::AttrKind::ValueRef) return std::nullopt;
+    for (size_t i = 0; i < params.size() && i < args.size(); ++i)
+      if (params[i] == a->value()) return program.evaluateInteger(args[i]);
+    return std::nullopt;
+  };
+  const loom::Attribute *where = provider.attr("where");
+  if (!where) return true;
+  for (const loom::Attribute *p : where->elements()) {
+    auto e = p->elements();
+    std::vector<std::optional<int64_t>> v;
+    for (const loom::Attribute *a : e) v.push_back(valueOf(a));
+    bool known = !v.empty();
+    for (const auto &x : v) known = known && x.has_value();
+    if (!known) continue;
+    std::string_view k = p->str();
+    bool holds = true;
+    if (k == "eq" && v.size() == 2) holds = *v[0] == *v[1];
+    else if (k == "ne" && v.size() == 2) holds = *v[0] != *v[1];
+    else if (k == "lt" && v.size() == 2) holds = *v[0] < *v[1];
+    else if (k == "le" && v.size() == 2) holds = *v[0] <= *v[1];
+    else if (k == "gt" && v.size() == 2) holds = *v[0] > *v[1];
+    else if (k == "ge" && v.size() == 2) holds = *v[0] >= *v[1];
+    else if (k == "range" && v.size() == 3) holds = *v[0] >= *v[1] && *v[0] <= *v[2];
+    else if (k == "mul" && v.size() == 2) holds = *v[1] != 0 && *v[0] % *v[1] == 0;
+    if (!holds) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const loom::Operation *selectProvider(const Program &program, const loom::Operation &apply, std::string_view targetFamily,
+                                      uint64_t subgroupSize) {
+  const loom::Operation *best = nullptr;
+  int64_t bestPriority = 0;
+  for (const loom::Operation *candidate : providerCandidates(program, apply)) {
+    std::string_view family = recordFamily(program, *candidate);
+    if (!family.empty() && family != targetFamily) continue;
+    if (!requirementsHold(*candidate, subgroupSize) || !factsHold(program, *candidate, apply)) continue;
+    int64_t priority = integerAttr(*candidate, "priority").value_or(0);
+    if (!best || priority > bestPriority) {
+      best = candidate;
+      bestPriority = priority;
+    }
+  }
+  return best;
+}
+
+}  // namespace hrx::bridge::ir
+
+namespace hrx::bridge::ir {
+
+std::string_view allocaSpace(const loom::Operation &alloca) {
+  if (const loom::Attribute *space = alloca.templateParam(0)) return space->str();
+  const loom::Attribute *space = alloca.attr("memory_space");
+  return space ? space->str() : std::string_view();
+}
+
+int64_t allocaAlignment(const loom::Operation &alloca) {
+  if (std::optional<int64_t> align = integerAttr(alloca, "align")) return *align;
+  return integerAttr(alloca, "base_alignment").value_or(16);
+}
+
+}  // namespace hrx::bridge::ir

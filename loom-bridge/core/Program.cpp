@@ -192,7 +192,25 @@ private:
         if (!isExport(op)) continue;
         std::string_view name = op.symbolName();
         available += (available.empty() ? "; exports: @" : ", @") + std::string(name);
-        if (wanted.empty() || name == wanted) program_.exports.push_back(&op);
+        if (!wanted.empty() && name != wanted) continue;
+        // Target records of other toolchains (vm.target, x86.target, wasm.target) verify; hrxcc
+        // cannot produce code for them.
+        if (const loom::Attribute *target = op.attr("target")) {
+          const Operation *record = nullptr;
+          for (const loom::OwningModule &m : program_.modules)
+            if (!record) record = m->lookupSymbol(target->str());
+          if (record && (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
+                         record->opcode() == loom::OpCode::WasmTarget)) {
+            diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+                .arg("op", std::string(op.name()))
+                .arg("target", "@" + std::string(target->str()) + " (a " + std::string(record->name()) + ")")
+                .arg("reason", "hrxcc has no code generator for this target")
+                .note(record->loc(), "target record defined here");
+            failedExport_ = true;
+            continue;
+          }
+        }
+        program_.exports.push_back(&op);
       }
     // C/C++ kernels are exports where kernels run: the AMDGPU targets and the host device.
     bool kernelTarget = std::any_of(request_.targets.begin(), request_.targets.end(),
@@ -203,6 +221,7 @@ private:
         available += (available.empty() ? "; exports: " : ", ") + sig.symbol;
         if (wanted.empty() || sig.name == wanted || sig.symbol == wanted) program_.cxxKernels.push_back(&sig);
       }
+    if (failedExport_) return false;
     if (!program_.exports.empty() || !program_.cxxKernels.empty()) return true;
     if (wanted.empty())
       diags_.report(diag::DiagId::LinkNoExports, {});
@@ -226,6 +245,9 @@ private:
       root->walk([&](const Operation &op) {
         if (&op == root) return;
         if (const Operation *callee = resolveUse(op)) work.push_back(callee);
+        // Every provider a template.apply / func.apply may specialise to (chosen per target).
+        if (op.opcode() == loom::OpCode::TemplateApply || op.opcode() == loom::OpCode::FuncApply)
+          for (const Operation *provider : ir::providerCandidates(program_, op)) work.push_back(provider);
       });
     }
     for (const loom::OwningModule &module : program_.modules)
@@ -292,15 +314,22 @@ private:
       if (args.size() != params.size())
         detail = "passes " + std::to_string(args.size()) + " argument(s), the definition takes " +
                  std::to_string(params.size());
+      // A parameter typed by an earlier parameter (vector<[%width]xf32>) is instantiated per
+      // call: its shape is the caller's, so only the kind and element type must agree.
+      auto compatible = [](const loom::Type *arg, const loom::Type *param) {
+        if (ir::sameType(arg, param)) return true;
+        return !param->hasStaticShape() && param->isShaped() && arg->kind() == param->kind() &&
+               arg->rank() == param->rank() && ir::sameType(arg->elementType(), param->elementType());
+      };
       for (size_t i = 0; detail.empty() && i < args.size(); ++i)
-        if (!ir::sameType(args[i]->type(), params[i]))
+        if (!compatible(args[i]->type(), params[i]))
           detail = "argument " + std::to_string(i) + " has type " + args[i]->type()->str() + ", the definition expects " +
                    params[i]->str();
       if (detail.empty() && use.numResults() != results.size())
         detail = "expects " + std::to_string(use.numResults()) + " result(s), the definition returns " +
                  std::to_string(results.size());
       for (size_t i = 0; detail.empty() && i < results.size(); ++i)
-        if (!ir::sameType(use.result(i)->type(), results[i]))
+        if (!compatible(use.result(i)->type(), results[i]))
           detail = "result " + std::to_string(i) + " has type " + use.result(i)->type()->str() +
                    ", the definition returns " + results[i]->str();
     } else {
@@ -489,6 +518,7 @@ private:
   diag::DiagnosticEngine &diags_;
   unsigned errorsAtStart_ = diags_.errorCount();
   std::map<std::string, const Operation *> configDecls_, configDefs_;
+  bool failedExport_ = false;  // an export named a target record hrxcc cannot compile for
   std::map<std::string, const Operation *> configReads_;  // key → first reachable read
 };
 

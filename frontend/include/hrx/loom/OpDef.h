@@ -21,7 +21,8 @@ enum class VerifyHook : uint8_t {
   Iota, MaskRange, VectorCompare, VectorSelect, Reduce, Dot, Fragment, Mma, Encode, BufferView,
   Alloca, SameCount, BufferOperand, ViewAccess, Subview, For, If, Yield, Select, Branch, Call,
   Return, LaunchConfig, GroupCreate, FlowSource, FlowStage, FlowBuffer, FlowFold, FlowReduce,
-  FlowWrite, ConfigGet, EncodingDefine,
+  FlowWrite, ConfigGet, EncodingDefine, Provider, Bitfield, VectorExtract, VectorInsert, FromElements,
+  Broadcast, While, Condition, Apply,
 };
 
 namespace opflag {

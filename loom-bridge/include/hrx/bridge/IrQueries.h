@@ -36,3 +36,27 @@ uint64_t elementBytes(const loom::Type &type);
 std::optional<int64_t> integerAttr(const loom::Operation &op, std::string_view name);
 
 }  // namespace hrx::bridge::ir
+
+namespace hrx::bridge::ir {
+
+// The providers a template.apply<@family> / func.apply<key> may specialise to: every
+// template.def<@family> / func.template<key> of the program, in source order.
+std::vector<const loom::Operation *> providerCandidates(const Program &program, const loom::Operation &apply);
+
+// The provider a use specialises to for a target: candidates whose target record (if any) has
+// the target's family ("amdgpu", "aie2p", "host"), whose `requires [#target.subgroup.size<N>]`
+// holds for `subgroupSize`, and whose `where` facts do not fail on the use's constant
+// arguments; the highest priority wins, the first in source order among equals. Null if none.
+const loom::Operation *selectProvider(const Program &program, const loom::Operation &apply, std::string_view targetFamily,
+                                      uint64_t subgroupSize);
+
+}  // namespace hrx::bridge::ir
+
+namespace hrx::bridge::ir {
+
+// buffer.alloca's memory space and alignment, in either spelling: `buffer.alloca<workgroup>
+// align(16) %n` or `buffer.alloca %n {memory_space = workgroup, base_alignment = 16}`.
+std::string_view allocaSpace(const loom::Operation &alloca);
+int64_t allocaAlignment(const loom::Operation &alloca);
+
+}  // namespace hrx::bridge::ir

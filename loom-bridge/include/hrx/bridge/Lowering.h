@@ -51,6 +51,9 @@ struct LoweringOptions {
   // coherent memory); every other atomicrmw is marked !amdgpu.no.fine.grained.memory, so the
   // backend may use the native instruction.
   bool amdgpuAtomics = false;
+  // The family of target records this target satisfies when template.apply / func.apply pick a
+  // provider with target(@t): "amdgpu" or "host".
+  std::string_view targetFamily = "host";
 };
 
 class Lowering {

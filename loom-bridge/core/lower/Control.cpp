@@ -1,0 +1,217 @@
+// Lowering of scf.*, cfg.* and func.* ops: structured loops and branches, calls and returns.
+#include "LoweringImpl.h"
+
+namespace hrx::bridge {
+
+// Lowers a single-block structured region; returns the values its scf.yield passes out.
+std::vector<llvm::Value *> Lowering::Impl::lowerRegion(const loom::Region &region) {
+  std::vector<llvm::Value *> yielded;
+  if (region.empty()) return yielded;
+  for (const Operation &op : *region.entryBlock()) {
+    if (op.opcode() == loom::OpCode::ScfYield || op.opcode() == loom::OpCode::ScfCondition) {
+      for (const Value *v : op.operands()) yielded.push_back(get(v));
+      break;
+    }
+    lowerOp(op);
+  }
+  return yielded;
+}
+
+void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Function *f = fn_->function;
+  if (op.opcode() == loom::OpCode::ScfWhile) return lowerWhile(op);
+  if (op.opcode() == loom::OpCode::ScfScheduleFence) return;  // a scheduling hint; LLVM schedules
+  if (n == "scf.select") return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
+  if (n == "scf.for") {
+    const Value *loValue = op.operandNamed("lo");
+    llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
+    std::vector<llvm::Value *> inits;
+    for (const Value *v : op.operandGroup("inits")) inits.push_back(get(v));
+    llvm::BasicBlock *preheader = b.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "for.header", f);
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "for.body", f);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "for.exit", f);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode *iv = b.CreatePHI(lo->getType(), 2, "iv");
+    iv->addIncoming(lo, preheader);
+    std::vector<llvm::PHINode *> carried;
+    for (llvm::Value *init : inits) {
+      llvm::PHINode *phi = b.CreatePHI(init->getType(), 2);
+      phi->addIncoming(init, preheader);
+      carried.push_back(phi);
+    }
+    llvm::Value *more = loValue->type()->isOffset() ? b.CreateICmpULT(iv, hi) : b.CreateICmpSLT(iv, hi);
+    b.CreateCondBr(more, body, exit);
+    b.SetInsertPoint(body);
+    const loom::Block &block = *op.region(0)->entryBlock();
+    std::span<Value *const> args = block.arguments();
+    if (args.size() != carried.size() + 1) unsupported(op, "the loop region's arguments do not match its iteration values");
+    lowered(args[0]).value = iv;
+    for (size_t i = 0; i < carried.size(); ++i) lowered(args[i + 1]).value = carried[i];
+    std::vector<llvm::Value *> next = lowerRegion(*op.region(0));
+    if (next.size() != carried.size()) unsupported(op, "scf.yield must pass one value per iteration argument");
+    llvm::Value *ivNext = b.CreateAdd(iv, step, "iv.next", false, !loValue->type()->isOffset());
+    llvm::BasicBlock *latch = b.GetInsertBlock();
+    b.CreateBr(header);
+    iv->addIncoming(ivNext, latch);
+    for (size_t i = 0; i < carried.size(); ++i) carried[i]->addIncoming(next[i], latch);
+    b.SetInsertPoint(exit);
+    for (size_t i = 0; i < carried.size() && i < op.numResults(); ++i) set(op, unsigned(i), carried[i]);
+    return;
+  }
+  if (n == "scf.if") {
+    llvm::Value *cond = operand(op, "cond");
+    llvm::BasicBlock *thenBlock = llvm::BasicBlock::Create(context_, "if.then", f);
+    llvm::BasicBlock *elseBlock = llvm::BasicBlock::Create(context_, "if.else", f);
+    llvm::BasicBlock *merge = llvm::BasicBlock::Create(context_, "if.end", f);
+    b.CreateCondBr(cond, thenBlock, elseBlock);
+    b.SetInsertPoint(thenBlock);
+    std::vector<llvm::Value *> thenValues = lowerRegion(*op.region(0));
+    llvm::BasicBlock *thenEnd = b.GetInsertBlock();
+    b.CreateBr(merge);
+    b.SetInsertPoint(elseBlock);
+    std::vector<llvm::Value *> elseValues;
+    if (op.numRegions() > 1) elseValues = lowerRegion(*op.region(1));
+    llvm::BasicBlock *elseEnd = b.GetInsertBlock();
+    b.CreateBr(merge);
+    b.SetInsertPoint(merge);
+    if (op.numResults() && (thenValues.size() != op.numResults() || elseValues.size() != op.numResults()))
+      unsupported(op, "both branches must yield one value per result");
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      llvm::PHINode *phi = b.CreatePHI(thenValues[i]->getType(), 2);
+      phi->addIncoming(thenValues[i], thenEnd);
+      phi->addIncoming(elseValues[i], elseEnd);
+      set(op, i, phi);
+    }
+    return;
+  }
+  if (n == "cfg.br" || n == "cfg.cond_br") {
+    std::vector<llvm::BasicBlock *> targets;
+    for (unsigned s = 0; s < op.successors().size(); ++s) {
+      const loom::Successor &succ = op.successors()[s];
+      auto found = fn_->blocks.find(succ.block);
+      if (found == fn_->blocks.end()) unsupported(op, "branch target outside the function body");
+      std::vector<llvm::PHINode *> &phis = fn_->blockArgs[succ.block];
+      std::span<Value *const> passed = op.successorOperands(s);
+      if (passed.size() != phis.size()) unsupported(op, "branch operands do not match the block arguments");
+      for (size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(get(passed[i]), b.GetInsertBlock());
+      targets.push_back(found->second);
+    }
+    if (n == "cfg.br") {
+      if (targets.size() != 1) unsupported(op, "cfg.br has one successor");
+      b.CreateBr(targets[0]);
+    } else {
+      if (targets.size() != 2) unsupported(op, "cfg.cond_br has two successors");
+      b.CreateCondBr(operand(op, "cond"), targets[0], targets[1]);
+    }
+    return;
+  }
+  unsupported(op, "no lowering for this op");
+}
+
+void Lowering::Impl::lowerFunc(const Operation &op, std::string_view name) {
+  llvm::IRBuilder<> &b = *b_;
+  if (name == "return") {
+    std::vector<llvm::Value *> values;
+    for (const Value *v : op.operands()) values.push_back(get(v));
+    llvm::Type *ret = fn_->function->getReturnType();
+    if (values.empty()) {
+      b.CreateRetVoid();
+    } else if (values.size() == 1) {
+      b.CreateRet(values[0]);
+    } else {
+      llvm::Value *aggregate = llvm::PoisonValue::get(ret);
+      for (unsigned i = 0; i < values.size(); ++i) aggregate = b.CreateInsertValue(aggregate, values[i], i);
+      b.CreateRet(aggregate);
+    }
+    return;
+  }
+  if (name == "call") {
+    const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
+    if (!callee || (!callee->cxx && callee->op->name() != "func.def")) unsupported(op, "the callee has no definition");
+    llvm::Function *target = callee->cxx ? external(op, *callee->cxx) : function(*callee->op);
+    if (!target) throw LoweringError{};
+    std::vector<llvm::Value *> args;
+    for (const Value *v : op.operands()) args.push_back(get(v));
+    llvm::CallInst *call = b.CreateCall(target, args);
+    if (op.numResults() == 1) set(op, 0, call);
+    for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b.CreateExtractValue(call, i));
+    return;
+  }
+  unsupported(op, "no lowering for this op");
+}
+
+// A C/C++ function, called with the C ABI of its scalar and pointer parameters.
+llvm::Function *Lowering::Impl::external(const Operation &call, const cxx::Signature &sig) {
+  std::vector<llvm::Type *> params;
+  for (const Value *v : call.operands()) {
+    if (v->type()->kind() == loom::TypeKind::Vector) unsupported(call, "vectors are passed to C/C++ through buffers, not by value");
+    params.push_back(valueType(*v->type(), &call));
+  }
+  if (call.numResults() && call.result(0)->type()->kind() == loom::TypeKind::Vector)
+    unsupported(call, "C/C++ functions return vectors through buffers, not by value");
+  llvm::Type *ret = call.numResults() ? valueType(*call.result(0)->type(), &call) : llvm::Type::getVoidTy(context_);
+  llvm::FunctionCallee callee = module_.getOrInsertFunction(sig.symbol, llvm::FunctionType::get(ret, params, false));
+  return llvm::cast<llvm::Function>(callee.getCallee());
+}
+
+// scf.while: the before region runs first each trip and ends in scf.condition %c, %v...; while
+// %c holds the do region receives %v... and yields the next trip's values; otherwise the while's
+// results are %v....
+void Lowering::Impl::lowerWhile(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Function *f = fn_->function;
+  std::vector<llvm::Value *> inits;
+  for (const Value *v : op.operandGroup("inits")) inits.push_back(get(v));
+  llvm::BasicBlock *preheader = b.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "while.before", f);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "while.do", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "while.exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  std::span<Value *const> beforeArgs = op.region(0)->entryBlock()->arguments();
+  if (beforeArgs.size() != inits.size()) unsupported(op, "the before region's arguments do not match the initial values");
+  std::vector<llvm::PHINode *> carried;
+  for (size_t i = 0; i < inits.size(); ++i) {
+    llvm::PHINode *phi = b.CreatePHI(inits[i]->getType(), 2);
+    phi->addIncoming(inits[i], preheader);
+    carried.push_back(phi);
+    lowered(beforeArgs[i]).value = phi;
+  }
+  std::vector<llvm::Value *> condition = lowerRegion(*op.region(0));
+  if (condition.empty() || condition.size() != op.numResults() + 1)
+    unsupported(op, "scf.condition must pass the condition and one value per result");
+  b.CreateCondBr(condition[0], body, exit);
+  b.SetInsertPoint(body);
+  std::span<Value *const> afterArgs = op.region(1)->entryBlock()->arguments();
+  for (size_t i = 0; i < afterArgs.size() && i + 1 < condition.size(); ++i) lowered(afterArgs[i]).value = condition[i + 1];
+  std::vector<llvm::Value *> next = lowerRegion(*op.region(1));
+  if (next.size() != carried.size()) unsupported(op, "the do region must yield one value per initial value");
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  b.CreateBr(header);
+  for (size_t i = 0; i < carried.size(); ++i) carried[i]->addIncoming(next[i], latch);
+  b.SetInsertPoint(exit);
+  for (unsigned i = 0; i < op.numResults(); ++i) set(op, i, condition[i + 1]);
+}
+
+// template.apply<@family> / func.apply<key>: a call of the provider selected for this target.
+void Lowering::Impl::lowerApply(const Operation &op) {
+  const Operation *provider = ir::selectProvider(program_, op, options_.targetFamily, fn_->subgroupSize);
+  if (!provider) {
+    const loom::Attribute *family = op.templateParam(0);
+    size_t candidates = ir::providerCandidates(program_, op).size();
+    unsupported(op, "no provider of '" + std::string(family ? family->str() : "") + "' applies here (" +
+                        std::to_string(candidates) + " candidate(s) considered)");
+  }
+  llvm::Function *target = function(*provider);
+  if (!target) throw LoweringError{};
+  std::vector<llvm::Value *> args;
+  for (const Value *v : op.operandGroup("args")) args.push_back(get(v));
+  llvm::CallInst *call = b_->CreateCall(target, args);
+  if (op.numResults() == 1) set(op, 0, call);
+  for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b_->CreateExtractValue(call, i));
+}
+
+}  // namespace hrx::bridge

@@ -1,0 +1,714 @@
+// The Loom → LLVM IR lowering shared by every target: the lowering state and its helpers. The
+// op lowerings live in one file per dialect family beside this header (Scalar, Vector, Memory,
+// Control, Kernel); Lowering.cpp holds the functions, kernel phases and the public API.
+#pragma once
+
+#include "hrx/bridge/Lowering.h"
+#include "hrx/loom/OpDef.h"
+
+#include "hrx/bridge/IrQueries.h"
+#include "hrx/bridge/Builtins.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Verifier.h>
+
+#include <array>
+#include <functional>
+#include <map>
+#include <unordered_map>
+
+namespace hrx::bridge {
+
+using loom::Operation;
+using loom::Value;
+
+namespace lowering {
+
+// A view: a typed window over a buffer, strides in elements (row-major unless subviewed).
+struct ViewValue {
+  llvm::Value *base = nullptr;  // byte pointer to element [0, ..., 0]
+  std::vector<llvm::Value *> extents;
+  std::vector<llvm::Value *> strides;
+  const loom::Type *type = nullptr;
+  bool coherent = false;  // over a buffer assumed memory_space<host> (coherent, host-visible)
+};
+
+// What a Loom value became: an LLVM value, a view, or a compile-time encoding.
+struct Lowered {
+  llvm::Value *value = nullptr;
+  std::shared_ptr<ViewValue> view;
+  const loom::Attribute *encoding = nullptr;  // encoding.define / encoded payloads
+  std::vector<int64_t> fragmentShape;         // vector.fragment's [rows, cols]
+  bool coherent = false;                      // a buffer assumed memory_space<host>
+  std::vector<llvm::Value *> layoutStrides;   // encoding.layout.strided: element strides per axis
+};
+
+// Thrown out of op lowering after the diagnostic was reported; caught per function (never
+// across LLVM frames).
+struct LoweringError {};
+
+// The scalar combining function of a reduction kind (loom-language §5: addf, maxsi, ...); null
+// for an unknown kind.
+inline llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::Value *acc, llvm::Value *v) {
+  if (kind == "addf") return b.CreateFAdd(acc, v);
+  if (kind == "mulf") return b.CreateFMul(acc, v);
+  if (kind == "addi") return b.CreateAdd(acc, v);
+  if (kind == "muli") return b.CreateMul(acc, v);
+  if (kind == "andi") return b.CreateAnd(acc, v);
+  if (kind == "ori") return b.CreateOr(acc, v);
+  if (kind == "xori") return b.CreateXor(acc, v);
+  if (kind == "maxsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, v);
+  if (kind == "minsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, v);
+  if (kind == "maxui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, acc, v);
+  if (kind == "minui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, v);
+  if (kind == "maxnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, acc, v);
+  if (kind == "minnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, v);
+  if (kind == "maximumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, acc, v);
+  if (kind == "minimumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, acc, v);
+  return nullptr;
+}
+
+
+// The lowering family of an Ops.def row, decided once from the table (at compile time).
+enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None };
+
+constexpr Family familyOfRow(std::string_view name) {
+  std::string_view dialect = name.substr(0, name.find('.'));
+  if (name == "func.apply" || name == "template.apply") return Family::Provider;
+  if (dialect == "index" || dialect == "scalar") return Family::Arith;
+  if (dialect == "vector") return Family::Vector;
+  if (dialect == "buffer" || dialect == "view") return Family::Memory;
+  if (dialect == "scf" || dialect == "cfg") return Family::Control;
+  if (name == "func.call" || name == "func.return" || name == "template.return") return Family::Func;
+  if (dialect == "kernel") return Family::Kernel;
+  if (name == "config.get") return Family::Config;
+  if (dialect == "encoding") return Family::Encoding;
+  return Family::None;
+}
+
+inline constexpr Family kRowFamilies[] = {
+#define HRX_LOOM_OP(ID, NAME, ...) familyOfRow(NAME),
+#include "hrx/loom/Ops.def"
+#undef HRX_LOOM_OP
+};
+
+inline Family familyOf(loom::OpCode code) {
+  return size_t(code) < std::size(kRowFamilies) ? kRowFamilies[size_t(code)] : Family::None;
+}
+
+}  // namespace lowering
+using namespace lowering;
+
+class Lowering::Impl {
+public:
+  Impl(const Program &program, llvm::Module &module, diag::DiagnosticEngine &diags, std::string target,
+       LoweringOptions options)
+      : program_(program), module_(module), context_(module.getContext()), diags_(diags), target_(std::move(target)),
+        options_(options), errorsAtStart_(diags.errorCount()) {}
+
+  bool failed() const { return diags_.errorCount() != errorsAtStart_; }
+  llvm::Module &module() { return module_; }
+
+  llvm::Type *valueType(const loom::Type &type, const Operation *where) {
+    switch (type.kind()) {
+    case loom::TypeKind::Index:
+    case loom::TypeKind::Offset: return llvm::Type::getInt64Ty(context_);
+    case loom::TypeKind::Integer: return llvm::Type::getIntNTy(context_, type.width());
+    case loom::TypeKind::Float:
+      switch (type.floatKind()) {
+      case loom::FloatKind::F16: return llvm::Type::getHalfTy(context_);
+      case loom::FloatKind::BF16: return llvm::Type::getBFloatTy(context_);
+      case loom::FloatKind::F32: return llvm::Type::getFloatTy(context_);
+      case loom::FloatKind::F64: return llvm::Type::getDoubleTy(context_);
+      default: break;
+      }
+      break;
+    case loom::TypeKind::Buffer: return llvm::PointerType::getUnqual(context_);
+    case loom::TypeKind::Vector: {
+      int64_t count = type.staticElementCount();
+      llvm::Type *element = valueType(*type.elementType(), where);
+      if (count > 0 && element) return llvm::FixedVectorType::get(element, unsigned(count));
+      break;
+    }
+    default: break;
+    }
+    if (where) unsupported(*where, "values of type " + type.str() + " have no machine representation here");
+    return nullptr;
+  }
+
+  [[noreturn]] void unsupported(const Operation &op, std::string reason) {
+    diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+        .arg("op", std::string(op.name()))
+        .arg("target", target_)
+        .arg("reason", std::move(reason));
+    throw LoweringError{};
+  }
+
+  // ---- functions ------------------------------------------------------------------------------
+
+  llvm::Function *function(const Operation &def) {
+    std::string name = "loom." + std::string(def.symbolName());
+    if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::vector<llvm::Type *> params;
+    for (const loom::Type *t : ir::signatureTypes(def, 0)) params.push_back(paramType(*t, def));
+    std::vector<const loom::Type *> results = ir::functionResultTypes(def);
+    llvm::Type *ret = resultType(results, def);
+    if (!ret) return nullptr;
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::InternalLinkage,
+                                     name, module_);
+    lowerBody(def, 0, *f, 0, nullptr);
+    return f;
+  }
+
+  llvm::Function *kernelItem(const Operation &def, const KernelCoordinates &coordinates) {
+    std::string name = "loom.kernel." + std::string(def.symbolName()) + ".item";
+    if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::vector<llvm::Type *> params = coordinates.leadingParameters(context_);
+    size_t leading = params.size();
+    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(paramType(*t, def));
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false),
+                                     llvm::GlobalValue::InternalLinkage, name, module_);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    lowerBody(def, 1, *f, leading, &coordinates);
+    return f;
+  }
+
+  llvm::Function *kernelConfig(const Operation &def) {
+    std::string name = "loom.kernel." + std::string(def.symbolName()) + ".config";
+    if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::vector<llvm::Type *> params;
+    for (const loom::Type *t : ir::signatureTypes(def, 0)) params.push_back(paramType(*t, def));
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(configType(), params, false),
+                                     llvm::GlobalValue::InternalLinkage, name, module_);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    lowerBody(def, 0, *f, 0, nullptr);
+    return f;
+  }
+
+  llvm::Type *paramType(const loom::Type &type, const Operation &owner) {
+    llvm::Type *t = valueType(type, nullptr);
+    if (!t) {
+      diags_.report(diag::DiagId::LinkUnsupportedOp, owner.loc())
+          .arg("op", std::string(owner.name()))
+          .arg("target", target_)
+          .arg("reason", "an argument of type " + type.str() + " cannot be passed");
+    }
+    return t;
+  }
+
+  static bool isBarrier(const Operation &op) { return op.opcode() == loom::OpCode::KernelBarrier; }
+  static bool isWorkgroupReduce(const Operation &op) { return op.opcode() == loom::OpCode::KernelWorkgroupReduce; }
+  static bool isGroupReduce(const Operation &op) { return isWorkgroupReduce(op) || op.opcode() == loom::OpCode::KernelSubgroupReduce; }
+
+  // The subgroup size of a kernel: its target record's subgroup_size, 32 by default.
+  uint64_t subgroupSize(const Operation &kernelDef) const {
+    const Operation *record = Lowering::targetRecord(program_, kernelDef);
+    std::optional<int64_t> size = record ? ir::integerAttr(*record, "subgroup_size") : std::nullopt;
+    return size && *size > 0 && *size <= 1024 ? uint64_t(*size) : 32;
+  }
+
+  // Ops whose effects or results depend on memory: they run only in their own phase, and their
+  // results that later phases use are kept per work-item in the spill area.
+  static bool isEffectful(const Operation &op) {
+    using loom::OpCode;
+    switch (op.opcode()) {
+    case OpCode::ViewLoad: case OpCode::ViewStore: case OpCode::ViewAtomicReduce: case OpCode::ViewAtomicRmw:
+    case OpCode::ViewAtomicCmpxchg: case OpCode::ViewAtomicLoad: case OpCode::ViewAtomicStore:
+    case OpCode::VectorLoad: case OpCode::VectorStore: case OpCode::VectorLoadMask: case OpCode::VectorStoreMask:
+    case OpCode::VectorFragmentLoad: case OpCode::VectorFragmentStore: case OpCode::FuncCall: case OpCode::FuncApply:
+    case OpCode::TemplateApply: case OpCode::BufferAlloca: case OpCode::BufferFence: return true;
+    default: return familyOf(op.opcode()) == Family::Control && op.opcode() != OpCode::CfgBr && op.opcode() != OpCode::CfgCondBr;
+    }
+  }
+
+
+  std::optional<Lowering::KernelPhases> kernelPhases(const Operation &def, const KernelCoordinates &coordinates) {
+    const loom::Region &body = *def.region(1);
+    if (body.blocks().size() != 1) {
+      diags_.report(diag::DiagId::LinkUnsupportedOp, def.loc())
+          .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "barriers need a single-block kernel body");
+      return std::nullopt;
+    }
+    const loom::Block &block = *body.entryBlock();
+    // Phase of each top-level op; barriers nested in control flow cannot be split at.
+    std::unordered_map<const Operation *, unsigned> phase;
+    unsigned phases = 0;
+    for (const Operation &op : block) {
+      if (isBarrier(op) || isGroupReduce(op)) ++phases;
+      phase[&op] = phases;
+      bool nested = false;
+      op.walk([&](const Operation &inner) { nested |= &inner != &op && (isBarrier(inner) || isGroupReduce(inner)); });
+      if (nested) {
+        diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+            .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
+        return std::nullopt;
+      }
+    }
+    // Spill slots: results of effectful top-level ops that a later phase uses.
+    const llvm::DataLayout &layout = module_.getDataLayout();
+    std::unordered_map<const Value *, uint64_t> slots;
+    std::unordered_map<const Operation *, unsigned> shared;
+    Lowering::KernelPhases result;
+    for (const Operation &op : block) {
+      if (isGroupReduce(op)) {
+        // The operand's per-item slot and the shared slots of the combined values (one per
+        // subgroup of the largest workgroup).
+        llvm::Type *type = valueType(*op.result(0)->type(), &op);
+        if (!type) return std::nullopt;
+        result.spillBytes = llvm::alignTo(result.spillBytes, 16);
+        slots[op.operand(0)] = result.spillBytes;
+        result.spillBytes += layout.getTypeAllocSize(type);
+        shared[&op] = unsigned(result.sharedAllocations.size());
+        uint64_t groups = isWorkgroupReduce(op) ? 1 : llvm::divideCeil(1024, subgroupSize(def));
+        result.sharedAllocations.emplace_back(16 * groups, 16);
+        continue;
+      }
+      if (op.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(op) == "workgroup") {
+        std::optional<int64_t> bytes = program_.evaluateInteger(op.operandNamed("size"));
+        int64_t align = ir::allocaAlignment(op);
+        if (!bytes || *bytes <= 0 || align <= 0 || (align & (align - 1))) {
+          diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+              .arg("op", "buffer.alloca").arg("target", target_).arg("reason", "workgroup allocations need a constant size and a power-of-two alignment");
+          return std::nullopt;
+        }
+        shared[&op] = unsigned(result.sharedAllocations.size());
+        result.sharedAllocations.emplace_back(uint64_t(*bytes), uint64_t(align));
+        continue;
+      }
+      if (!isEffectful(op)) continue;
+      for (unsigned i = 0; i < op.numResults(); ++i) {
+        const Value *v = op.result(i);
+        // Any use may be rematerialized in a later phase (through pure ops), so every used
+        // result of an effectful op keeps a slot.
+        bool usedLater = false;
+        for (const Operation &later : block)
+          if (&later != &op)
+            later.walk([&](const Operation &user) {
+              for (const Value *operand : user.operands()) usedLater |= operand == v;
+            });
+        if (!usedLater) continue;
+        llvm::Type *type = valueType(*v->type(), &op);
+        if (!type) return std::nullopt;
+        result.spillBytes = llvm::alignTo(result.spillBytes, 16);
+        slots[v] = result.spillBytes;
+        result.spillBytes += layout.getTypeAllocSize(type);
+      }
+    }
+    result.spillBytes = llvm::alignTo(std::max<uint64_t>(result.spillBytes, 1), 16);
+    std::vector<llvm::Type *> params = coordinates.leadingParameters(context_);
+    size_t leading = params.size();
+    llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
+    params.push_back(ptr);
+    params.push_back(ptr);
+    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(paramType(*t, def));
+    for (llvm::Type *p : params)
+      if (!p) return std::nullopt;
+    for (unsigned p = 0; p <= phases; ++p) {
+      auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false),
+                                       llvm::GlobalValue::InternalLinkage,
+                                       "loom.kernel." + std::string(def.symbolName()) + ".phase" + std::to_string(p), module_);
+      f->addFnAttr(llvm::Attribute::AlwaysInline);
+      if (!lowerPhase(def, p, *f, leading, coordinates, phase, slots, shared, result.spillBytes)) return std::nullopt;
+      result.phases.push_back(f);
+    }
+    for (const Operation &op : block)
+      if (isGroupReduce(op)) {
+        llvm::Function *combine = groupCombine(def, op, slots.at(op.operand(0)), shared.at(&op), result.spillBytes,
+                                               isWorkgroupReduce(op) ? 0 : subgroupSize(def));
+        if (!combine) return std::nullopt;
+        result.combines.push_back({phase[&op], combine});
+      }
+    return result;
+  }
+
+  // Folds the operand of a workgroup or subgroup reduction over the work-items, in linear id
+  // order: every `groupItems` consecutive items (0: all of them) into their own 16-byte shared slot.
+  llvm::Function *groupCombine(const Operation &def, const Operation &op, uint64_t slot, unsigned sharedIndex,
+                               uint64_t spillBytes, uint64_t groupItems) {
+    std::string_view kind = combiningKind(op);
+    llvm::Type *type = valueType(*op.result(0)->type(), &op);
+    llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
+    llvm::Type *i64Type = llvm::Type::getInt64Ty(context_);
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, i64Type, ptr}, false),
+                                     llvm::GlobalValue::InternalLinkage,
+                                     "loom.kernel." + std::string(def.symbolName()) + ".combine", module_);
+    f->addFnAttr(llvm::Attribute::AlwaysInline);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", f));
+    llvm::Value *items = f->getArg(1);
+    llvm::Value *group = groupItems ? b.getInt64(groupItems) : items;
+    llvm::Value *slots = b.CreateAlignedLoad(ptr, b.CreateConstGEP1_64(ptr, f->getArg(2), sharedIndex), llvm::Align(8));
+    llvm::BasicBlock *entry = b.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "header", f);
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "body", f);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "exit", f);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode *item = b.CreatePHI(i64Type, 2);
+    item->addIncoming(b.getInt64(0), entry);
+    b.CreateCondBr(b.CreateICmpULT(item, items), body, exit);
+    b.SetInsertPoint(body);
+    llvm::Value *value = b.CreateAlignedLoad(
+        type, b.CreateGEP(b.getInt8Ty(), f->getArg(0), b.CreateAdd(b.CreateMul(item, b.getInt64(spillBytes)), b.getInt64(slot))),
+        llvm::Align(16));
+    llvm::Value *target = b.CreateGEP(b.getInt8Ty(), slots, b.CreateMul(b.CreateUDiv(item, group), b.getInt64(16)));
+    llvm::Value *folded = combine(b, kind, b.CreateAlignedLoad(type, target, llvm::Align(16)), value);
+    if (!folded) {
+      f->eraseFromParent();
+      diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
+          .arg("op", std::string(op.name())).arg("target", target_).arg("reason", "unknown combining kind '" + std::string(kind) + "'");
+      return nullptr;
+    }
+    // The group's first item starts its slot.
+    b.CreateAlignedStore(b.CreateSelect(b.CreateICmpEQ(b.CreateURem(item, group), b.getInt64(0)), value, folded), target,
+                         llvm::Align(16));
+    item->addIncoming(b.CreateAdd(item, b.getInt64(1)), b.GetInsertBlock());
+    b.CreateBr(header);
+    b.SetInsertPoint(exit);
+    b.CreateRetVoid();
+    return f;
+  }
+
+  bool lowerPhase(const Operation &def, unsigned p, llvm::Function &f, size_t leading, const KernelCoordinates &coordinates,
+                  std::unordered_map<const Operation *, unsigned> &phase,
+                  const std::unordered_map<const Value *, uint64_t> &slots,
+                  const std::unordered_map<const Operation *, unsigned> &shared, uint64_t spillBytes) {
+    FunctionState state;
+    state.function = &f;
+    state.coordinates = &coordinates;
+    state.subgroupSize = subgroupSize(def);
+    FunctionState *outer = fn_;
+    fn_ = &state;
+    llvm::IRBuilder<> builder(context_);
+    llvm::IRBuilder<> *outerBuilder = b_;
+    b_ = &builder;
+    bool ok = true;
+    try {
+      llvm::IRBuilder<> &b = builder;
+      b.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", &f));
+      const loom::Block &block = *def.region(1)->entryBlock();
+      std::span<Value *const> args = block.arguments();
+      for (size_t i = 0; i < args.size(); ++i) state.values[args[i]].value = f.getArg(unsigned(leading + 2 + i));
+      // This work-item's spill slots: spill + linear id * spillBytes.
+      llvm::Value *linear = b.CreateAdd(
+          b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, "workitem.id", 2), coordinates.coordinate(b, f, "workgroup.size", 1)),
+                                  coordinates.coordinate(b, f, "workitem.id", 1)),
+                      coordinates.coordinate(b, f, "workgroup.size", 0)),
+          coordinates.coordinate(b, f, "workitem.id", 0));
+      llvm::Value *mine = b.CreateGEP(b.getInt8Ty(), f.getArg(unsigned(leading)), b.CreateMul(linear, i64(int64_t(spillBytes))));
+      llvm::Value *sharedArray = f.getArg(unsigned(leading + 1));
+      bool returned = false;
+      for (const Operation &op : block) {
+        unsigned q = phase[&op];
+        if (q > p) {
+          // The next phase starts with a workgroup reduction: publish this item's operand.
+          if (isGroupReduce(op) && q == p + 1)
+            b.CreateAlignedStore(get(op.operand(0)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slots.at(op.operand(0))), llvm::Align(16));
+          break;
+        }
+        if (isBarrier(op)) continue;
+        if (auto s = shared.find(&op); s != shared.end()) {
+          llvm::Value *storage = b.CreateAlignedLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8));
+          // A reduction's value is its group's combined slot; an allocation is the storage.
+          if (isGroupReduce(op)) {
+            llvm::Value *group = isWorkgroupReduce(op) ? i64(0) : b.CreateUDiv(linear, i64(int64_t(state.subgroupSize)));
+            storage = b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(group, i64(16)));
+            set(op, 0, b.CreateAlignedLoad(valueType(*op.result(0)->type(), &op), storage, llvm::Align(16)));
+          } else {
+            set(op, 0, storage);
+          }
+          continue;
+        }
+        if (q < p && isEffectful(op)) {
+          for (unsigned i = 0; i < op.numResults(); ++i)
+            if (auto slot = slots.find(op.result(i)); slot != slots.end()) {
+              llvm::Type *type = valueType(*op.result(i)->type(), &op);
+              set(op, i, b.CreateAlignedLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16)));
+            }
+          continue;
+        }
+        if (op.opcode() == loom::OpCode::KernelReturn) returned = true;
+        lowerOp(op);  // this phase's ops, and earlier phases' pure ops (rematerialized)
+        if (q == p)
+          for (unsigned i = 0; i < op.numResults(); ++i)
+            if (auto slot = slots.find(op.result(i)); slot != slots.end())
+              b.CreateAlignedStore(get(op.result(i)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16));
+      }
+      if (!returned) b.CreateRetVoid();
+    } catch (const LoweringError &) {
+      f.deleteBody();
+      ok = false;
+    }
+    fn_ = outer;
+    b_ = outerBuilder;
+    return ok;
+  }
+
+private:
+  llvm::ArrayType *configType() { return llvm::ArrayType::get(llvm::Type::getInt64Ty(context_), 6); }
+
+  llvm::Type *resultType(const std::vector<const loom::Type *> &results, const Operation &def) {
+    if (results.empty()) return llvm::Type::getVoidTy(context_);
+    std::vector<llvm::Type *> types;
+    for (const loom::Type *t : results) {
+      llvm::Type *lt = paramType(*t, def);
+      if (!lt) return nullptr;
+      types.push_back(lt);
+    }
+    return types.size() == 1 ? types[0] : llvm::StructType::get(context_, types);
+  }
+
+  // Per-function lowering state.
+  struct FunctionState {
+    llvm::Function *function = nullptr;
+    const KernelCoordinates *coordinates = nullptr;
+    std::unordered_map<const Value *, Lowered> values;
+    std::unordered_map<const loom::Block *, llvm::BasicBlock *> blocks;
+    std::unordered_map<const loom::Block *, std::vector<llvm::PHINode *>> blockArgs;
+    uint64_t subgroupSize = 32;  // a kernel's (its target record's subgroup_size)
+  };
+
+  void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
+                 const KernelCoordinates *coordinates) {
+    FunctionState state;
+    state.function = &f;
+    state.coordinates = coordinates;
+    if (coordinates) state.subgroupSize = subgroupSize(def);
+    FunctionState *outer = fn_;
+    fn_ = &state;
+    llvm::IRBuilder<> builder(context_);
+    llvm::IRBuilder<> *outerBuilder = b_;
+    b_ = &builder;
+    try {
+      const loom::Region &body = *def.region(region);
+      llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", &f);
+      builder.SetInsertPoint(entry);
+      std::span<Value *const> args = body.entryBlock()->arguments();
+      for (size_t i = 0; i < args.size(); ++i) {
+        llvm::Argument *a = f.getArg(unsigned(leading + i));
+        a->setName(std::string(args[i]->name()));
+        state.values[args[i]].value = a;
+      }
+      for (const loom::Block *block : body.blocks())
+        state.blocks[block] = block == body.entryBlock() ? entry : llvm::BasicBlock::Create(context_, std::string(block->label()), &f);
+      for (const loom::Block *block : body.blocks()) {
+        if (block == body.entryBlock()) continue;
+        builder.SetInsertPoint(state.blocks[block]);
+        for (const Value *arg : block->arguments()) {
+          llvm::PHINode *phi = builder.CreatePHI(valueType(*arg->type(), &def), 2, std::string(arg->name()));
+          state.blockArgs[block].push_back(phi);
+          state.values[arg].value = phi;
+        }
+      }
+      for (const loom::Block *block : body.blocks()) {
+        llvm::BasicBlock *bb = state.blocks[block];
+        builder.SetInsertPoint(bb, bb->getFirstNonPHIIt());
+        for (const Operation &op : *block) lowerOp(op);
+      }
+    } catch (const LoweringError &) {
+      f.deleteBody();
+    }
+    fn_ = outer;
+    b_ = outerBuilder;
+  }
+
+  // ---- values ---------------------------------------------------------------------------------
+
+  Lowered &lowered(const Value *v) { return fn_->values[v]; }
+  llvm::Value *get(const Value *v) {
+    llvm::Value *value = lowered(v).value;
+    if (!value) throw LoweringError{};  // the defining op was reported already
+    return value;
+  }
+  llvm::Value *operand(const Operation &op, std::string_view group) {
+    const Value *v = op.operandNamed(group);
+    if (!v) unsupported(op, "missing operand '" + std::string(group) + "'");
+    return get(v);
+  }
+  void set(const Operation &op, unsigned i, llvm::Value *v) { lowered(op.result(i)).value = v; }
+
+  llvm::Value *i64(int64_t v) { return b_->getInt64(uint64_t(v)); }
+
+  int64_t constantInt(const Operation &op, const Value *v, const char *what) {
+    std::optional<int64_t> folded = program_.evaluateInteger(v);
+    if (!folded) unsupported(op, std::string(what) + " must be a specialization constant");
+    return *folded;
+  }
+
+  llvm::AllocaInst *entryAlloca(llvm::Type *type, uint64_t align = 64) {
+    llvm::IRBuilder<> entry(&fn_->function->getEntryBlock(), fn_->function->getEntryBlock().begin());
+    llvm::AllocaInst *slot = entry.CreateAlloca(type);
+    slot->setAlignment(llvm::Align(align));
+    return slot;
+  }
+
+  // ---- ops ------------------------------------------------------------------------------------
+
+  // Dispatch by op id: the family of each Ops.def row picks the file that lowers it.
+  void lowerApply(const Operation &op);
+  void lowerLayout(const Operation &op);
+  void lowerWhile(const Operation &op);
+  void lowerOp(const Operation &op) {
+    if (op.isOpaque()) unsupported(op, "no lowering for this op");
+    std::string_view full = op.def()->name;
+    std::string_view rest = full.substr(full.find('.') + 1);
+    switch (familyOf(op.opcode())) {
+    case Family::Arith: return lowerArith(op, rest);
+    case Family::Vector: return lowerVector(op, rest);
+    case Family::Memory: return lowerMemory(op, full);
+    case Family::Control: return lowerControl(op, full);
+    case Family::Func: return lowerFunc(op, rest);
+    case Family::Kernel: return lowerKernel(op, rest);
+    case Family::Provider: return lowerApply(op);
+    case Family::Config: return lowerConfigGet(op);
+    case Family::Encoding:
+      if (op.opcode() == loom::OpCode::EncodingLayoutStrided) return lowerLayout(op);
+      lowered(op.result(0)).encoding = op.attr("encoding");
+      return;
+    case Family::None: break;
+    }
+    unsupported(op, "no lowering for this op");
+  }
+
+
+  void lowerConfigGet(const Operation &op);
+
+  llvm::Constant *literal(const Operation &op, llvm::Type *type);
+
+  static std::optional<llvm::CmpInst::Predicate> intPredicate(std::string_view p);
+
+  static std::optional<llvm::CmpInst::Predicate> floatPredicate(std::string_view p);
+
+  llvm::Value *intrinsic(llvm::Intrinsic::ID id, std::vector<llvm::Value *> args) {
+    return b_->CreateIntrinsic(id, {args[0]->getType()}, args);
+  }
+
+  // Fast-math flags from the op's template (`<fast>`, `<nnan|ninf>`, `<reassoc>`).
+  llvm::FastMathFlags fastMath(const Operation &op);
+
+  // Arithmetic shared by index.*, scalar.* and the lane-wise vector.* ops.
+  void lowerArith(const Operation &op, std::string_view name);
+
+  llvm::Value *arith(const Operation &op, std::string_view name);
+
+  // f32 → bf16 keeps the top 16 bits (truncation, as the product does); other narrowings round
+  // to nearest even.
+  llvm::Value *truncateFloat(llvm::Value *x, llvm::Type *to);
+
+  llvm::Value *indexCast(const Operation &op);
+
+  // ---- vector ---------------------------------------------------------------------------------
+
+  void lowerVector(const Operation &op, std::string_view name);
+
+  llvm::Value *reduce(const Operation &op);
+
+  static bool isBfp16ebs8(const loom::Attribute *encoding);
+
+  void lowerEncode(const Operation &op);
+
+  // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
+  void lowerMma(const Operation &op);
+
+  // ---- memory ---------------------------------------------------------------------------------
+
+  std::shared_ptr<ViewValue> view(const Operation &op, std::string_view group) {
+    const Value *v = op.operandNamed(group);
+    std::shared_ptr<ViewValue> result = v ? lowered(v).view : nullptr;
+    if (!result) unsupported(op, "operand '" + std::string(group) + "' is not a lowered view");
+    return result;
+  }
+
+  std::vector<llvm::Value *> dims(const Operation &op, const loom::Type &type) {
+    std::vector<llvm::Value *> out;
+    for (const loom::Dim &d : type.shape()) out.push_back(d.isStatic() ? i64(d.extent) : get(d.dynamic));
+    return out;
+  }
+
+  std::vector<llvm::Value *> indices(const Operation &op, std::string_view group) {
+    std::vector<llvm::Value *> out;
+    for (const ir::IndexEntry &e : ir::indexList(op, group))
+      out.push_back(std::holds_alternative<int64_t>(e) ? i64(std::get<int64_t>(e)) : get(std::get<const Value *>(e)));
+    return out;
+  }
+
+  llvm::Value *elementAddress(const Operation &op, const ViewValue &v, const std::vector<llvm::Value *> &index) {
+    if (index.size() != v.strides.size()) unsupported(op, "the index list must have one entry per view dimension");
+    llvm::Value *linear = i64(0);
+    for (size_t i = 0; i < index.size(); ++i) linear = b_->CreateAdd(linear, b_->CreateMul(index[i], v.strides[i]));
+    uint64_t bytes = ir::elementBytes(*v.type->elementType());
+    return b_->CreateGEP(b_->getInt8Ty(), v.base, b_->CreateMul(linear, i64(int64_t(bytes))));
+  }
+
+  void lowerMemory(const Operation &op, std::string_view n);
+
+  // A buffer.assume.* result is its operand (with the same facts).
+  void forwardBuffer(const Operation &op, unsigned i);
+
+  static llvm::AtomicOrdering atomicOrdering(const Operation &op);
+
+  // Loom scopes as LLVM synchronization scopes (the AMDGPU names; other targets treat them as
+  // the whole system). No scope is the whole system.
+  llvm::SyncScope::ID atomicScope(const Operation &op);
+
+  static std::optional<llvm::AtomicRMWInst::BinOp> atomicBinOp(std::string_view kind);
+
+  // view.atomic.reduce / rmw / cmpxchg on one element. A combining kind with no atomicrmw form
+  // (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
+  // a compare-exchange loop over the value's bits.
+  void lowerAtomic(const Operation &op, std::string_view n);
+
+  // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
+  // succeeds: new = old `kind` value. Returns the bits of the value before the update.
+  llvm::Value *compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
+                                   llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope);
+
+  llvm::Align alignOf(const ViewValue &v) { return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType()))); }
+
+  // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
+  void lowerVectorMemory(const Operation &op, std::string_view name);
+
+  // ---- control flow ---------------------------------------------------------------------------
+
+  // Lowers a single-block structured region; returns the values its scf.yield passes out.
+  std::vector<llvm::Value *> lowerRegion(const loom::Region &region);
+
+  void lowerControl(const Operation &op, std::string_view n);
+
+  void lowerFunc(const Operation &op, std::string_view name);
+
+  // A C/C++ function, called with the C ABI of its scalar and pointer parameters.
+  llvm::Function *external(const Operation &call, const cxx::Signature &sig);
+
+  void lowerKernel(const Operation &op, std::string_view name);
+
+  static std::string_view combiningKind(const Operation &op);
+
+  // Subgroups where the target has none (the host): consecutive linear work-item ids in groups of
+  // the kernel's subgroup size.
+  llvm::Value *subgroupCoordinate(std::string_view kind);
+
+  llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value);
+
+  // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0
+  // publishes the partial in workgroup storage, and after a barrier every work-item folds the
+  // partials in subgroup order. A second barrier lets a later reduction reuse the storage.
+  llvm::Value *workgroupReduce(const Operation &op);
+
+  const Program &program_;
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  diag::DiagnosticEngine &diags_;
+  std::string target_;
+  LoweringOptions options_;
+  unsigned errorsAtStart_;
+  FunctionState *fn_ = nullptr;
+  llvm::IRBuilder<> *b_ = nullptr;
+};
+
+}  // namespace hrx::bridge

@@ -1,0 +1,225 @@
+// Lowering of buffer.* and view.* ops: views, loads and stores, allocations, atomics.
+#include "LoweringImpl.h"
+
+namespace hrx::bridge {
+
+void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
+  llvm::IRBuilder<> &b = *b_;
+  if (n == "buffer.view") {
+    auto v = std::make_shared<ViewValue>();
+    const loom::Type &type = *op.result(0)->type();
+    // Layouts: none or #dense is row-major; an encoding.layout.strided value gives the element
+    // stride of each axis.
+    const loom::TypeSlot layout = type.slot();
+    const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
+    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash && layout.attr->str() == "dense"))
+      unsupported(op, "the view layout " + type.str() + " is not implemented (row-major, #dense and encoding.layout.strided are)");
+    if (layout.value && (!strided || strided->size() != type.rank()))
+      unsupported(op, "the view layout must be an encoding.layout.strided value with one stride per axis");
+    v->type = &type;
+    v->base = b.CreateGEP(b.getInt8Ty(), operand(op, "source"), operand(op, "offset"));
+    v->coherent = lowered(op.operandNamed("source")).coherent;
+    v->extents = dims(op, type);
+    v->strides.assign(v->extents.size(), nullptr);
+    llvm::Value *stride = i64(1);
+    for (size_t i = v->extents.size(); i-- > 0;) {
+      v->strides[i] = strided ? (*strided)[i] : stride;
+      stride = b.CreateMul(stride, v->extents[i]);
+    }
+    lowered(op.result(0)).view = v;
+    return;
+  }
+  if (n == "view.subview") {
+    std::shared_ptr<ViewValue> parent = view(op, "base");
+    auto v = std::make_shared<ViewValue>(*parent);
+    v->type = op.result(0)->type();
+    if (v->type->rank() != parent->strides.size()) unsupported(op, "rank-changing subviews are not implemented");
+    v->base = elementAddress(op, *parent, indices(op, "offsets"));
+    v->extents = dims(op, *v->type);
+    lowered(op.result(0)).view = v;
+    return;
+  }
+  if (n == "view.load") {
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    llvm::Type *type = valueType(*op.result(0)->type(), &op);
+    return set(op, 0, b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v)));
+  }
+  if (n == "view.store") {
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v));
+    return;
+  }
+  if (n == "buffer.assume.alignment") {
+    std::optional<int64_t> align = ir::integerAttr(op, "minimum_alignment");
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      llvm::Value *p = get(op.operand(i));
+      if (align && *align > 0 && (*align & (*align - 1)) == 0)
+        b.CreateAlignmentAssumption(module_.getDataLayout(), p, uint64_t(*align));
+      forwardBuffer(op, i);
+    }
+    return;
+  }
+  if (n.starts_with("buffer.assume.")) {
+    for (unsigned i = 0; i < op.numResults(); ++i) forwardBuffer(op, i);
+    if (n == "buffer.assume.memory_space" && op.templateParam(0) && op.templateParam(0)->str() == "host")
+      lowered(op.result(0)).coherent = true;
+    return;
+  }
+  if (op.opcode() == loom::OpCode::ViewAtomicLoad || op.opcode() == loom::OpCode::ViewAtomicStore) {
+    // One element with the given ordering and scope (relaxed, system by default).
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    llvm::Value *address = elementAddress(op, *v, indices(op, "indices"));
+    llvm::AtomicOrdering ordering = atomicOrdering(op);
+    bool load = op.opcode() == loom::OpCode::ViewAtomicLoad;
+    if ((load && (ordering == llvm::AtomicOrdering::Release || ordering == llvm::AtomicOrdering::AcquireRelease)) ||
+        (!load && (ordering == llvm::AtomicOrdering::Acquire || ordering == llvm::AtomicOrdering::AcquireRelease)))
+      unsupported(op, "an atomic " + std::string(load ? "load" : "store") + " cannot have this ordering");
+    if (load) {
+      llvm::LoadInst *l = b.CreateAlignedLoad(valueType(*op.result(0)->type(), &op), address, alignOf(*v));
+      l->setAtomic(ordering, atomicScope(op));
+      return set(op, 0, l);
+    }
+    llvm::StoreInst *st = b.CreateAlignedStore(operand(op, "value"), address, alignOf(*v));
+    st->setAtomic(ordering, atomicScope(op));
+    return;
+  }
+  if (op.opcode() == loom::OpCode::BufferFence) {
+    llvm::AtomicOrdering ordering = atomicOrdering(op);
+    if (ordering == llvm::AtomicOrdering::Monotonic) return;  // a relaxed fence orders nothing
+    b.CreateFence(ordering, atomicScope(op));
+    return;
+  }
+  if (n.starts_with("view.atomic.")) return lowerAtomic(op, n);
+  if (n == "buffer.alloca") {
+    std::string_view space = ir::allocaSpace(op);
+    bool workgroup = space == "workgroup";
+    if (space != "private" && !workgroup) unsupported(op, "only private and workgroup allocations are implemented");
+    int64_t bytes = constantInt(op, op.operandNamed("size"), "the allocation size");
+    int64_t align = ir::allocaAlignment(op);
+    if (bytes <= 0 || align <= 0 || (align & (align - 1)) != 0) unsupported(op, "a positive size and power-of-two alignment are required");
+    if (!workgroup) return set(op, 0, entryAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), uint64_t(align)));
+    llvm::Value *storage = fn_->coordinates ? fn_->coordinates->workgroupStorage(b, uint64_t(bytes), uint64_t(align)) : nullptr;
+    if (!storage) unsupported(op, "this target has no native workgroup memory (the allocation must be at the top level of a kernel with barriers)");
+    set(op, 0, storage);
+    return;
+  }
+  unsupported(op, "no lowering for this op");
+}
+
+// A buffer.assume.* result is its operand (with the same facts).
+void Lowering::Impl::forwardBuffer(const Operation &op, unsigned i) {
+  set(op, i, get(op.operand(i)));
+  lowered(op.result(i)).coherent = lowered(op.operand(i)).coherent;
+}
+
+llvm::AtomicOrdering Lowering::Impl::atomicOrdering(const Operation &op) {
+  const loom::Attribute *ordering = op.attr("ordering");
+  std::string_view name = ordering ? ordering->str() : "relaxed";
+  if (name == "acquire") return llvm::AtomicOrdering::Acquire;
+  if (name == "release") return llvm::AtomicOrdering::Release;
+  if (name == "acq_rel") return llvm::AtomicOrdering::AcquireRelease;
+  if (name == "seq_cst") return llvm::AtomicOrdering::SequentiallyConsistent;
+  return llvm::AtomicOrdering::Monotonic;
+}
+
+// Loom scopes as LLVM synchronization scopes (the AMDGPU names; other targets treat them as
+// the whole system). No scope is the whole system.
+llvm::SyncScope::ID Lowering::Impl::atomicScope(const Operation &op) {
+  const loom::Attribute *scope = op.attr("scope");
+  std::string_view name = scope ? scope->str() : "system";
+  if (name == "workgroup") return context_.getOrInsertSyncScopeID("workgroup");
+  if (name == "subgroup") return context_.getOrInsertSyncScopeID("wavefront");
+  if (name == "device" || name == "agent") return context_.getOrInsertSyncScopeID("agent");
+  return llvm::SyncScope::System;
+}
+
+std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::string_view kind) {
+  static const std::map<std::string_view, llvm::AtomicRMWInst::BinOp> table = {
+      {"addi", llvm::AtomicRMWInst::Add},       {"andi", llvm::AtomicRMWInst::And},
+      {"ori", llvm::AtomicRMWInst::Or},         {"xori", llvm::AtomicRMWInst::Xor},
+      {"maxsi", llvm::AtomicRMWInst::Max},      {"minsi", llvm::AtomicRMWInst::Min},
+      {"maxui", llvm::AtomicRMWInst::UMax},     {"minui", llvm::AtomicRMWInst::UMin},
+      {"addf", llvm::AtomicRMWInst::FAdd},      {"maxnumf", llvm::AtomicRMWInst::FMax},
+      {"minnumf", llvm::AtomicRMWInst::FMin},   {"maximumf", llvm::AtomicRMWInst::FMaximum},
+      {"minimumf", llvm::AtomicRMWInst::FMinimum}};
+  auto it = table.find(kind);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+// view.atomic.reduce / rmw / cmpxchg on one element. A combining kind with no atomicrmw form
+// (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
+// a compare-exchange loop over the value's bits.
+void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
+  llvm::IRBuilder<> &b = *b_;
+  std::shared_ptr<ViewValue> v = view(op, "base");
+  llvm::Value *address = elementAddress(op, *v, indices(op, "indices"));
+  llvm::Value *value = operand(op, "value");
+  llvm::Type *type = value->getType();
+  if (!type->isIntegerTy() && !type->isFloatingPointTy()) unsupported(op, "atomics apply to scalar integers and floats");
+  llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
+  llvm::Align align = alignOf(*v);
+  llvm::AtomicOrdering ordering = atomicOrdering(op);
+  llvm::SyncScope::ID scope = atomicScope(op);
+  if (n == "view.atomic.cmpxchg") {
+    llvm::Value *expected = b.CreateBitCast(operand(op, "expected"), bits);
+    llvm::Value *pair = b.CreateAtomicCmpXchg(address, expected, b.CreateBitCast(value, bits), align, ordering,
+                                              llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
+    return set(op, 0, b.CreateBitCast(b.CreateExtractValue(pair, 0), type));
+  }
+  if (n != "view.atomic.reduce" && n != "view.atomic.rmw") unsupported(op, "no lowering for this op");
+  std::string_view kind = combiningKind(op);
+  bool floatMinMax = type->isFloatingPointTy() && (kind.starts_with("max") || kind.starts_with("min"));
+  bool loop = !atomicBinOp(kind) || (options_.amdgpuAtomics && v->coherent && floatMinMax);
+  llvm::Value *old = nullptr;
+  if (!loop) {
+    llvm::AtomicRMWInst *rmw = b.CreateAtomicRMW(*atomicBinOp(kind), address, value, align, ordering, scope);
+    if (options_.amdgpuAtomics && !v->coherent)
+      rmw->setMetadata("amdgpu.no.fine.grained.memory", llvm::MDNode::get(context_, {}));
+    old = rmw;
+  } else {
+    if (atomicBinOp(kind))
+      diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc()).arg("kind", std::string(kind)).arg("type", v->type->elementType()->str());
+    old = b.CreateBitCast(compareExchangeLoop(op, kind, address, value, align, ordering, scope), type);
+  }
+  if (n == "view.atomic.rmw") set(op, 0, old);
+}
+
+// old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
+// succeeds: new = old `kind` value. Returns the bits of the value before the update.
+llvm::Value *Lowering::Impl::compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
+                                 llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Function *f = fn_->function;
+  llvm::Type *type = value->getType();
+  llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
+  llvm::LoadInst *initial = b.CreateAlignedLoad(bits, address, align);
+  initial->setAtomic(llvm::AtomicOrdering::Monotonic, scope);
+  llvm::BasicBlock *entry = b.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "atomic.header", f);
+  llvm::BasicBlock *exchange = llvm::BasicBlock::Create(context_, "atomic.exchange", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "atomic.exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode *current = b.CreatePHI(bits, 2, "atomic.old");
+  current->addIncoming(initial, entry);
+  llvm::Value *next = combine(b, kind, b.CreateBitCast(current, type), value);
+  if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
+  llvm::Value *nextBits = b.CreateBitCast(next, bits);
+  b.CreateCondBr(b.CreateICmpEQ(nextBits, current), exit, exchange);
+  b.SetInsertPoint(exchange);
+  llvm::Value *pair = b.CreateAtomicCmpXchg(address, current, nextBits, align, ordering,
+                                            llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
+  current->addIncoming(b.CreateExtractValue(pair, 0), exchange);
+  b.CreateCondBr(b.CreateExtractValue(pair, 1), exit, header);
+  b.SetInsertPoint(exit);
+  return current;
+}
+
+// encoding.layout.strided [s0, s1, ...]: the element stride of each axis, for the views that
+// name it as their layout.
+void Lowering::Impl::lowerLayout(const Operation &op) {
+  lowered(op.result(0)).layoutStrides = indices(op, "strides");
+}
+
+}  // namespace hrx::bridge

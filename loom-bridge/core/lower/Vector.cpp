@@ -1,0 +1,417 @@
+// Lowering of vector.* ops: lane-wise values, reductions, fragments and MMA, encodings, vector memory.
+#include "LoweringImpl.h"
+
+namespace hrx::bridge {
+
+void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::IRBuilder<>::FastMathFlagGuard guard(b);
+  b.setFastMathFlags(fastMath(op));
+  llvm::Type *resultType = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
+  if (name == "load" || name == "store" || name == "load.mask" || name == "store.mask" || name == "fragment.load" ||
+      name == "fragment.store")
+    return lowerVectorMemory(op, name);
+  if (name == "constant") return set(op, 0, literal(op, resultType));
+  if (name == "splat") {
+    auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+    return set(op, 0, b.CreateVectorSplat(vt->getNumElements(), operand(op, "in")));
+  }
+  if (name == "iota") {
+    auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+    llvm::Type *element = vt->getElementType();
+    auto convert = [&](llvm::Value *v) -> llvm::Value * {
+      if (v->getType() == element) return v;
+      if (element->isFloatingPointTy()) return b.CreateSIToFP(v, element);
+      return b.CreateSExtOrTrunc(v, element);
+    };
+    llvm::Value *base = b.CreateVectorSplat(vt->getNumElements(), convert(operand(op, "base")));
+    llvm::Value *step = b.CreateVectorSplat(vt->getNumElements(), convert(operand(op, "step")));
+    std::vector<llvm::Constant *> lanes;
+    for (unsigned i = 0; i < vt->getNumElements(); ++i)
+      lanes.push_back(element->isFloatingPointTy() ? llvm::ConstantFP::get(element, double(i)) : llvm::ConstantInt::get(element, i));
+    llvm::Value *laneVector = llvm::ConstantVector::get(lanes);
+    return set(op, 0, element->isFloatingPointTy() ? b.CreateFAdd(base, b.CreateFMul(laneVector, step))
+                                                   : b.CreateAdd(base, b.CreateMul(laneVector, step)));
+  }
+  if (name == "mask.range") {
+    auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+    unsigned n = vt->getNumElements();
+    llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
+    std::vector<llvm::Constant *> lanes;
+    for (unsigned i = 0; i < n; ++i) lanes.push_back(b.getInt64(i));
+    llvm::Value *positions = b.CreateAdd(b.CreateVectorSplat(n, lo), b.CreateMul(llvm::ConstantVector::get(lanes), b.CreateVectorSplat(n, step)));
+    bool unsignedDomain = op.operandNamed("lo")->type()->isOffset();
+    return set(op, 0, unsignedDomain ? b.CreateICmpULT(positions, b.CreateVectorSplat(n, hi))
+                                     : b.CreateICmpSLT(positions, b.CreateVectorSplat(n, hi)));
+  }
+  if (name == "select") return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
+  if (name == "reduce") return set(op, 0, reduce(op));
+  if (name == "dotf") {
+    llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
+    return set(op, 0, b.CreateFAddReduce(operand(op, "init"), products));
+  }
+  if (name == "fragment") {
+    Lowered &out = lowered(op.result(0));
+    out = lowered(op.operandNamed("in"));
+    out.fragmentShape.clear();
+    for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
+      out.fragmentShape.push_back(std::holds_alternative<int64_t>(e) ? std::get<int64_t>(e)
+                                                                     : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+    if (const loom::Attribute *uses = op.attr("using"))
+      if (const loom::Attribute *schema = uses->get("schema"); schema && schema->value())
+        out.encoding = lowered(schema->value()).encoding;
+    return;
+  }
+  if (name == "encode") return lowerEncode(op);
+  if (name == "mma") return lowerMma(op);
+  using loom::OpCode;
+  switch (op.opcode()) {
+  case OpCode::VectorExtract:
+  case OpCode::VectorInsert: {
+    // One lane, by a static or dynamic position (row-major over the vector's axes).
+    const loom::Type &vt = *(op.opcode() == OpCode::VectorExtract ? op.operandNamed("in") : op.operandNamed("dest"))->type();
+    std::vector<llvm::Value *> position = indices(op, "position");
+    llvm::Value *lane = i64(0);
+    int64_t stride = 1;
+    for (size_t i = position.size(); i-- > 0;) {
+      lane = b.CreateAdd(lane, b.CreateMul(position[i], i64(stride)));
+      stride *= vt.shape()[i].isStatic() ? vt.shape()[i].extent : 1;
+    }
+    if (op.opcode() == OpCode::VectorExtract) return set(op, 0, b.CreateExtractElement(operand(op, "in"), lane));
+    return set(op, 0, b.CreateInsertElement(operand(op, "dest"), operand(op, "value"), lane));
+  }
+  case OpCode::VectorFromElements: {
+    llvm::Value *v = llvm::PoisonValue::get(resultType);
+    std::span<Value *const> elements = op.operandGroup("elements");
+    for (size_t i = 0; i < elements.size(); ++i) v = b.CreateInsertElement(v, get(elements[i]), uint64_t(i));
+    return set(op, 0, v);
+  }
+  case OpCode::VectorBroadcast: {
+    llvm::Value *in = operand(op, "in");
+    auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+    if (auto *from = llvm::dyn_cast<llvm::FixedVectorType>(in->getType())) {
+      if (from->getNumElements() == vt->getNumElements()) return set(op, 0, in);
+      in = b.CreateExtractElement(in, uint64_t(0));
+    }
+    return set(op, 0, b.CreateVectorSplat(vt->getNumElements(), in));
+  }
+  case OpCode::VectorBitunpacku:
+  case OpCode::VectorBitunpacks: {
+    // <W>: the W-bit fields of the packed lanes, least significant first, each widened to the
+    // result's element type (zero- or sign-extended).
+    const loom::Attribute *widthAttr = op.templateParam(0);
+    if (!widthAttr || widthAttr->kind() != loom::AttrKind::Integer) unsupported(op, "the field width must be an integer <W>");
+    int64_t width = widthAttr->integer();
+    llvm::Value *in = operand(op, "in");
+    auto *from = llvm::cast<llvm::FixedVectorType>(in->getType());
+    auto *to = llvm::cast<llvm::FixedVectorType>(resultType);
+    unsigned laneBits = from->getElementType()->getIntegerBitWidth();
+    if (width <= 0 || laneBits % unsigned(width) != 0 || from->getNumElements() * (laneBits / width) != to->getNumElements())
+      unsupported(op, "the result must hold every " + std::to_string(width) + "-bit field of the packed lanes");
+    unsigned perLane = laneBits / unsigned(width);
+    llvm::Type *field = b.getIntNTy(unsigned(width));
+    llvm::Value *out = llvm::PoisonValue::get(to);
+    for (unsigned i = 0; i < to->getNumElements(); ++i) {
+      llvm::Value *packed = b.CreateExtractElement(in, uint64_t(i / perLane));
+      llvm::Value *bits = b.CreateTrunc(b.CreateLShr(packed, uint64_t((i % perLane) * unsigned(width))), field);
+      llvm::Value *wide = op.opcode() == OpCode::VectorBitunpacks ? b.CreateSExt(bits, to->getElementType())
+                                                                 : b.CreateZExt(bits, to->getElementType());
+      out = b.CreateInsertElement(out, wide, uint64_t(i));
+    }
+    return set(op, 0, out);
+  }
+  case OpCode::VectorDot4i: {
+    // <s8s8|s8u8|u8s8|u8u8>: each i32 accumulator lane adds the four byte products of its group.
+    const loom::Attribute *kind = op.templateParam(0);
+    std::string_view k = kind ? kind->str() : "";
+    if (k.size() != 4 || (k[0] != 's' && k[0] != 'u') || (k[2] != 's' && k[2] != 'u') || k.substr(1, 1) != "8" || k.substr(3, 1) != "8")
+      unsupported(op, "the kind must be one of s8s8, s8u8, u8s8, u8u8");
+    llvm::Value *lhs = operand(op, "lhs"), *rhs = operand(op, "rhs"), *acc = operand(op, "acc");
+    auto *accType = llvm::cast<llvm::FixedVectorType>(acc->getType());
+    llvm::Type *laneType = accType->getElementType();
+    llvm::Value *out = acc;
+    for (unsigned lane = 0; lane < accType->getNumElements(); ++lane) {
+      llvm::Value *sum = b.CreateExtractElement(acc, uint64_t(lane));
+      for (unsigned j = 0; j < 4; ++j) {
+        llvm::Value *x = b.CreateExtractElement(lhs, uint64_t(lane * 4 + j));
+        llvm::Value *y = b.CreateExtractElement(rhs, uint64_t(lane * 4 + j));
+        x = k[0] == 's' ? b.CreateSExt(x, laneType) : b.CreateZExt(x, laneType);
+        y = k[2] == 's' ? b.CreateSExt(y, laneType) : b.CreateZExt(y, laneType);
+        sum = b.CreateAdd(sum, b.CreateMul(x, y));
+      }
+      out = b.CreateInsertElement(out, sum, uint64_t(lane));
+    }
+    return set(op, 0, out);
+  }
+  case OpCode::VectorBitfieldInsert: {
+    // dest with bits [offset, offset + width) of each lane replaced by value's low bits.
+    llvm::Value *value = operand(op, "value"), *dest = operand(op, "dest");
+    int64_t offset = ir::integerAttr(op, "offset").value_or(0), width = ir::integerAttr(op, "width").value_or(1);
+    llvm::Type *laneType = dest->getType();
+    unsigned bits = laneType->getScalarSizeInBits();
+    uint64_t field = width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << width) - 1);
+    llvm::Value *mask = llvm::ConstantInt::get(laneType, field << offset);
+    llvm::Value *moved = b.CreateShl(b.CreateZExtOrTrunc(value, laneType), llvm::ConstantInt::get(laneType, uint64_t(offset)));
+    (void)bits;
+    return set(op, 0, b.CreateOr(b.CreateAnd(dest, b.CreateNot(mask)), b.CreateAnd(moved, mask)));
+  }
+  case OpCode::VectorConcat:
+  case OpCode::VectorInterleave: {
+    // Axis 0 of rank-1 vectors: lhs then rhs, or alternating lanes lhs[0], rhs[0], lhs[1], ...
+    const loom::Attribute *axis = op.templateParam(0);
+    if (axis && axis->kind() == loom::AttrKind::Integer && axis->integer() != 0) unsupported(op, "only axis 0 is implemented");
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
+    unsigned n = llvm::cast<llvm::FixedVectorType>(l->getType())->getNumElements();
+    if (llvm::cast<llvm::FixedVectorType>(r->getType())->getNumElements() != n) unsupported(op, "both operands must have the same lane count");
+    std::vector<int> lanes;
+    for (unsigned i = 0; i < 2 * n; ++i)
+      lanes.push_back(op.opcode() == OpCode::VectorConcat ? int(i) : int((i % 2) * n + i / 2));
+    return set(op, 0, b.CreateShuffleVector(l, r, lanes));
+  }
+  case OpCode::VectorDeinterleave: {
+    // Axis 0: the even lanes, then the odd lanes (the inverse of vector.interleave).
+    llvm::Value *in = operand(op, "in");
+    unsigned n = llvm::cast<llvm::FixedVectorType>(in->getType())->getNumElements();
+    if (op.numResults() != 2 || n % 2) unsupported(op, "two results of half the lanes are expected");
+    std::vector<int> even, odd;
+    for (unsigned i = 0; i < n / 2; ++i) {
+      even.push_back(int(2 * i));
+      odd.push_back(int(2 * i + 1));
+    }
+    set(op, 0, b.CreateShuffleVector(in, even));
+    return set(op, 1, b.CreateShuffleVector(in, odd));
+  }
+  case OpCode::VectorSlice: {
+    std::vector<ir::IndexEntry> at = ir::indexList(op, "offset");
+    int64_t start = at.size() == 1 && std::holds_alternative<int64_t>(at[0]) ? std::get<int64_t>(at[0])
+                    : at.size() == 1 ? constantInt(op, std::get<const Value *>(at[0]), "a slice offset") : -1;
+    auto *to = llvm::cast<llvm::FixedVectorType>(resultType);
+    llvm::Value *in = operand(op, "in");
+    unsigned n = llvm::cast<llvm::FixedVectorType>(in->getType())->getNumElements();
+    if (start < 0 || uint64_t(start) + to->getNumElements() > n) unsupported(op, "the slice must lie inside the vector");
+    std::vector<int> lanes;
+    for (unsigned i = 0; i < to->getNumElements(); ++i) lanes.push_back(int(start) + int(i));
+    return set(op, 0, b.CreateShuffleVector(in, lanes));
+  }
+  case OpCode::VectorTableLookup: {
+    // Each code selects a lane of the table (codes are unsigned lane numbers).
+    llvm::Value *table = operand(op, "table");
+    std::vector<llvm::Value *> codes = indices(op, "codes");
+    if (codes.size() != 1) unsupported(op, "one vector of codes is expected");
+    auto *to = llvm::cast<llvm::FixedVectorType>(resultType);
+    llvm::Value *out = llvm::PoisonValue::get(to);
+    for (unsigned i = 0; i < to->getNumElements(); ++i) {
+      llvm::Value *code = b.CreateZExt(b.CreateExtractElement(codes[0], uint64_t(i)), b.getInt64Ty());
+      out = b.CreateInsertElement(out, b.CreateExtractElement(table, code), uint64_t(i));
+    }
+    return set(op, 0, out);
+  }
+  case OpCode::VectorDot8i4: {
+    // <s4s4|s4u4|u4s4|u4u4>: each i32 lane adds the eight 4-bit products of its lhs and rhs lanes.
+    const loom::Attribute *kind = op.templateParam(0);
+    std::string_view k = kind ? kind->str() : "";
+    if (k.size() != 4 || (k[0] != 's' && k[0] != 'u') || (k[2] != 's' && k[2] != 'u') || k[1] != '4' || k[3] != '4')
+      unsupported(op, "the kind must be one of s4s4, s4u4, u4s4, u4u4");
+    llvm::Value *lhs = operand(op, "lhs"), *rhs = operand(op, "rhs"), *acc = operand(op, "acc");
+    auto *vt = llvm::cast<llvm::FixedVectorType>(acc->getType());
+    llvm::Type *lane = vt->getElementType();
+    llvm::Value *out = acc;
+    for (unsigned i = 0; i < vt->getNumElements(); ++i) {
+      llvm::Value *x = b.CreateExtractElement(lhs, uint64_t(i)), *y = b.CreateExtractElement(rhs, uint64_t(i));
+      llvm::Value *sum = b.CreateExtractElement(acc, uint64_t(i));
+      for (unsigned j = 0; j < 8; ++j) {
+        auto nibble = [&](llvm::Value *w, bool isSigned) {
+          llvm::Value *bits4 = b.CreateTrunc(b.CreateLShr(w, uint64_t(4 * j)), b.getIntNTy(4));
+          return isSigned ? b.CreateSExt(bits4, lane) : b.CreateZExt(bits4, lane);
+        };
+        sum = b.CreateAdd(sum, b.CreateMul(nibble(x, k[0] == 's'), nibble(y, k[2] == 's')));
+      }
+      out = b.CreateInsertElement(out, sum, uint64_t(i));
+    }
+    return set(op, 0, out);
+  }
+  default: break;
+  }
+  if (llvm::Value *r = arith(op, name)) return set(op, 0, r);
+  unsupported(op, "no lowering for this op");
+}
+
+llvm::Value *Lowering::Impl::reduce(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  const loom::Attribute *kind = op.templateParam(0);
+  std::string_view k = kind ? kind->str() : "";
+  if (kind && kind->kind() == loom::AttrKind::Flags && !kind->elements().empty()) k = kind->elements()[0]->str();
+  llvm::Value *v = operand(op, "in"), *init = operand(op, "init");
+  for (const loom::Attribute *t : op.templateParams())
+    if (t->str() == "reassoc") b.getFastMathFlags().setAllowReassoc();
+  if (k == "addf") return b.CreateFAddReduce(init, v);
+  if (k == "mulf") return b.CreateFMulReduce(init, v);
+  if (k == "addi") return b.CreateAdd(init, b.CreateAddReduce(v));
+  if (k == "muli") return b.CreateMul(init, b.CreateMulReduce(v));
+  if (k == "andi") return b.CreateAnd(init, b.CreateAndReduce(v));
+  if (k == "ori") return b.CreateOr(init, b.CreateOrReduce(v));
+  if (k == "xori") return b.CreateXor(init, b.CreateXorReduce(v));
+  if (k == "maxsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, init, b.CreateIntMaxReduce(v, true));
+  if (k == "minsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, init, b.CreateIntMinReduce(v, true));
+  if (k == "maxui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, init, b.CreateIntMaxReduce(v, false));
+  if (k == "minui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, init, b.CreateIntMinReduce(v, false));
+  if (k == "maxnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, init, b.CreateFPMaxReduce(v));
+  if (k == "minnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, init, b.CreateFPMinReduce(v));
+  if (k == "maximumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, init, b.CreateFPMaximumReduce(v));
+  if (k == "minimumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, init, b.CreateFPMinimumReduce(v));
+  unsupported(op, "unknown combining kind '" + std::string(k) + "'");
+}
+
+bool Lowering::Impl::isBfp16ebs8(const loom::Attribute *encoding) {
+  if (!encoding) return false;
+  const loom::Attribute *format = encoding->get("element_format");
+  return format && format->str() == "bfp16ebs8";
+}
+
+void Lowering::Impl::lowerEncode(const Operation &op) {
+  const Value *schema = op.operandNamed("schema");
+  const loom::Attribute *encoding = schema ? lowered(schema).encoding : nullptr;
+  if (!isBfp16ebs8(encoding)) unsupported(op, "only the bfp16ebs8 element format is implemented");
+  const loom::Type &inType = *op.operandNamed("in")->type();
+  int64_t count = inType.staticElementCount();
+  const loom::Type &element = *inType.elementType();
+  bool bf16 = element.isFloat() && element.floatKind() == loom::FloatKind::BF16;
+  bool f32 = element.isFloat() && element.floatKind() == loom::FloatKind::F32;
+  if (count <= 0 || count % 8 != 0 || (!bf16 && !f32))
+    unsupported(op, "bfp16ebs8 encodes bf16 or f32 vectors whose length is a multiple of 8");
+  if (op.result(0)->type()->staticElementCount() != count / 8 * 9 || !op.result(0)->type()->elementType()->isInteger(8))
+    unsupported(op, "a bfp16ebs8 payload of " + std::to_string(count) + " values is vector<" + std::to_string(count / 8 * 9) + "xi8>");
+  llvm::Value *in = operand(op, "in");
+  llvm::AllocaInst *source = entryAlloca(in->getType());
+  llvm::Type *payloadType = valueType(*op.result(0)->type(), &op);
+  llvm::AllocaInst *payload = entryAlloca(payloadType);
+  b_->CreateStore(in, source);
+  b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32), {source, payload, b_->getInt32(uint32_t(count / 8))});
+  set(op, 0, b_->CreateLoad(payloadType, payload));
+  lowered(op.result(0)).encoding = encoding;
+}
+
+// vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
+void Lowering::Impl::lowerMma(const Operation &op) {
+  const Lowered &lhs = lowered(op.operandNamed("lhs"));
+  const Lowered &rhs = lowered(op.operandNamed("rhs"));
+  const Lowered &acc = lowered(op.operandNamed("acc"));
+  if (lhs.fragmentShape.size() != 2 || rhs.fragmentShape.size() != 2)
+    unsupported(op, "the operands need vector.fragment shapes [m, k] and [k, n]");
+  int64_t m = lhs.fragmentShape[0], k = lhs.fragmentShape[1], n = rhs.fragmentShape[1];
+  if (rhs.fragmentShape[0] != k) unsupported(op, "the fragment shapes do not chain (lhs m×k, rhs k×n)");
+  llvm::Type *accType = valueType(*op.operandNamed("acc")->type(), &op);
+  auto *accVector = llvm::dyn_cast<llvm::FixedVectorType>(accType);
+  if (!accVector || accVector->getNumElements() != uint64_t(m * n))
+    unsupported(op, "the accumulator must hold m×n = " + std::to_string(m * n) + " values");
+  llvm::IRBuilder<> &b = *b_;
+  if (isBfp16ebs8(lhs.encoding) || isBfp16ebs8(rhs.encoding)) {
+    if (!isBfp16ebs8(lhs.encoding) || !isBfp16ebs8(rhs.encoding) || !accVector->getElementType()->isFloatTy())
+      unsupported(op, "a bfp16ebs8 MMA needs both operands encoded and an f32 accumulator");
+    auto payloadFits = [&](const char *group, int64_t values) {
+      return values % 8 == 0 && op.operandNamed(group)->type()->staticElementCount() == values / 8 * 9;
+    };
+    if (!payloadFits("lhs", m * k) || !payloadFits("rhs", k * n))
+      unsupported(op, "the bfp16ebs8 payloads must hold the m×k and k×n fragments in whole blocks of 8");
+    auto spill = [&](llvm::Value *v) {
+      llvm::AllocaInst *slot = entryAlloca(v->getType());
+      b.CreateStore(v, slot);
+      return slot;
+    };
+    llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
+    llvm::Value *accSlot = spill(acc.value ? acc.value : get(op.operandNamed("acc")));
+    llvm::AllocaInst *out = entryAlloca(accType);
+    b.CreateCall(declareBuiltin(module_, kBfpMma),
+                 {lhsSlot, rhsSlot, accSlot, out, b.getInt32(uint32_t(m)), b.getInt32(uint32_t(n)), b.getInt32(uint32_t(k))});
+    return set(op, 0, b.CreateLoad(accType, out));
+  }
+  // Float fragments: each product in the accumulator's type, added in increasing k.
+  llvm::Value *a = get(op.operandNamed("lhs")), *bv = get(op.operandNamed("rhs"));
+  llvm::Type *accElement = accVector->getElementType();
+  if (!accElement->isFloatingPointTy()) unsupported(op, "integer MMA is not implemented");
+  llvm::Value *result = get(op.operandNamed("acc"));
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = 0; c < n; ++c) {
+      llvm::Value *sum = b.CreateExtractElement(result, uint64_t(r * n + c));
+      for (int64_t i = 0; i < k; ++i) {
+        llvm::Value *x = b.CreateFPExt(b.CreateExtractElement(a, uint64_t(r * k + i)), accElement);
+        llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(bv, uint64_t(i * n + c)), accElement);
+        sum = b.CreateFAdd(sum, b.CreateFMul(x, y));
+      }
+      result = b.CreateInsertElement(result, sum, uint64_t(r * n + c));
+    }
+  set(op, 0, result);
+}
+
+// vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
+void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view name) {
+  llvm::IRBuilder<> &b = *b_;
+  bool isLoad = name.find("load") != std::string_view::npos;
+  bool masked = name.ends_with(".mask");
+  std::shared_ptr<ViewValue> v = view(op, "base");
+  const loom::Type &vectorType = isLoad ? *op.result(0)->type() : *op.operandNamed("value")->type();
+  std::vector<int64_t> shape;
+  if (name.starts_with("fragment")) {
+    for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
+      shape.push_back(std::holds_alternative<int64_t>(e) ? std::get<int64_t>(e)
+                                                         : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+  } else {
+    for (const loom::Dim &d : vectorType.shape()) {
+      if (!d.isStatic()) unsupported(op, "vector extents must be static");
+      shape.push_back(d.extent);
+    }
+  }
+  auto *flat = llvm::cast<llvm::FixedVectorType>(valueType(vectorType, &op));
+  int64_t total = 1;
+  for (int64_t s : shape) total *= s;
+  if (total != int64_t(flat->getNumElements())) unsupported(op, "the fragment shape does not match the vector length");
+  std::vector<llvm::Value *> start = indices(op, "indices");
+  if (shape.size() > start.size()) unsupported(op, "the vector has more axes than the view");
+  llvm::Align align = alignOf(*v);
+  if (masked) {
+    if (shape.size() != 1) unsupported(op, "masked accesses are implemented for 1-D vectors");
+    llvm::Value *address = elementAddress(op, *v, start);
+    if (isLoad) return set(op, 0, b.CreateMaskedLoad(flat, address, align, operand(op, "mask"), operand(op, "passthru")));
+    b.CreateMaskedStore(operand(op, "value"), address, align, operand(op, "mask"));
+    return;
+  }
+  // One contiguous row access per combination of the leading vector axes, or a single access
+  // when the view's strides make the whole vector contiguous.
+  size_t lead = start.size() - shape.size();
+  auto strideIs = [&](size_t axis, int64_t expected) {
+    auto *c = llvm::dyn_cast<llvm::ConstantInt>(v->strides[axis]);
+    return c && c->getSExtValue() == expected;
+  };
+  bool contiguous = strideIs(start.size() - 1, 1);
+  for (size_t j = shape.size() - 1, inner = 1; contiguous && j > 0; --j) {
+    inner *= size_t(shape[j]);
+    contiguous = strideIs(lead + j - 1, int64_t(inner));
+  }
+  int64_t rowLength = contiguous ? total : shape.back();
+  int64_t rows = total / rowLength;
+  auto *rowType = llvm::FixedVectorType::get(flat->getElementType(), unsigned(rowLength));
+  llvm::Value *value = isLoad ? llvm::PoisonValue::get(flat) : operand(op, "value");
+  for (int64_t row = 0; row < rows; ++row) {
+    std::vector<llvm::Value *> at = start;
+    int64_t rest = row;
+    for (size_t axis = shape.size() - 1; axis-- > 0;) {
+      at[lead + axis] = b.CreateAdd(at[lead + axis], i64(rest % shape[axis]));
+      rest /= shape[axis];
+    }
+    llvm::Value *address = elementAddress(op, *v, at);
+    if (rows == 1) {
+      if (isLoad) return set(op, 0, b.CreateAlignedLoad(flat, address, align));
+      b.CreateAlignedStore(value, address, align);
+      return;
+    }
+    if (isLoad) {
+      llvm::Value *part = b.CreateAlignedLoad(rowType, address, align);
+      value = b.CreateInsertVector(flat, value, part, b.getInt64(uint64_t(row * rowLength)));
+    } else {
+      b.CreateAlignedStore(b.CreateExtractVector(rowType, value, b.getInt64(uint64_t(row * rowLength))), address, align);
+    }
+  }
+  if (isLoad) set(op, 0, value);
+}
+
+}  // namespace hrx::bridge

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Measure how much real Loom hrxcc accepts: a conformance survey, not a test.
+
+Usage: scripts/loom-conformance.py [--hrxcc PATH] [--jobs N] [--list] DIR...
+
+For every .loom file under the directories it runs
+  1. hrxcc -fsyntax-only FILE                (parse + verify)
+  2. the file's natural target, if it has one:
+       -target xdna            for a file with a pipeline.def,
+       --offload-arch=gfx1151  for a file with a kernel.def (and no pipeline.def),
+     with --config=KEY=VALUE for each config.decl, the value taken from the lower end of
+     its range(...) predicate (rounded up to its mul(...) factor), 1 when it has none.
+and prints per-folder pass rates, the files that pass only with kept unknown ops (PARSE/101),
+and the first-error causes ranked by how many files they stop.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+DIAG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|fatal error): "
+                     r"(?P<msg>.*?)(?: \[(?P<code>[A-Z]+/\d+)[^\]]*\])?$", re.M)
+CONFIG_RE = re.compile(r"^\s*config\.decl\s+@([\w.$-]+)\s*:\s*(?:%\w+\s*:\s*)?(\w+)(.*)$", re.M)
+RANGE_RE = re.compile(r"range\(\s*%\w+\s*,\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+MUL_RE = re.compile(r"mul\(\s*%\w+\s*,\s*(\d+)\s*\)")
+
+
+def config_flags(text):
+    flags = []
+    for match in CONFIG_RE.finditer(text):
+        key, type_name, rest = match.group(1), match.group(2), match.group(3)
+        if type_name.startswith("f"):
+            flags.append(f"--config={key}=1.0")
+            continue
+        value = 1
+        ranged = RANGE_RE.search(rest)
+        if ranged:
+            value = int(ranged.group(1))
+        multiple = MUL_RE.search(rest)
+        if multiple:
+            factor = int(multiple.group(1))
+            if factor > 0 and value % factor:
+                value += factor - value % factor
+        if type_name == "i1":
+            value = min(max(value, 0), 1)
+        flags.append(f"--config={key}={value}")
+    return flags
+
+
+def natural_target(text):
+    if re.search(r"^\s*pipeline\.def\b", text, re.M):
+        return "xdna", ["-target", "xdna"]
+    if re.search(r"^\s*kernel\.def\b", text, re.M):
+        return "gfx1151", ["--offload-arch=gfx1151"]
+    return None, []
+
+
+def first_error(output):
+    for match in DIAG_RE.finditer(output):
+        if match.group("sev") != "warning":
+            return match.group("code") or "no-code", match.group("msg")
+    lines = [line for line in output.splitlines() if line.strip()]
+    return "no-diagnostic", (lines[0] if lines else "(no output)")
+
+
+def run(hrxcc, args, timeout=120):
+    try:
+        proc = subprocess.run([hrxcc] + args, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, "timeout"
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def survey(hrxcc, path, outdir):
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    result = {"path": path}
+    code, output = run(hrxcc, ["-fsyntax-only", path])
+    result["syntax"] = code == 0
+    result["kept_unknown"] = "PARSE/101" in output
+    result["crash"] = code < 0 or code > 2 or "Stack dump" in output
+    if not result["syntax"]:
+        result["syntax_error"] = first_error(output)
+    target, flags = natural_target(text)
+    result["target"] = target
+    if target and result["syntax"]:
+        out = os.path.join(outdir, re.sub(r"[^\w.-]", "_", path) + ".out")
+        code, output = run(hrxcc, flags + config_flags(text) + [path, "-o", out])
+        result["compiled"] = code == 0
+        result["crash"] = result["crash"] or code < 0 or code > 2 or "Stack dump" in output
+        if code != 0:
+            result["compile_error"] = first_error(output)
+    elif target:
+        result["compiled"] = False
+        result["compile_error"] = ("syntax", "does not parse and verify")
+    return result
+
+
+def folder_of(path, roots):
+    for root in roots:
+        if path.startswith(root):
+            rel = os.path.relpath(os.path.dirname(path), root)
+            return os.path.join(os.path.basename(root.rstrip("/")), rel) if rel != "." else os.path.basename(root.rstrip("/"))
+    return os.path.dirname(path)
+
+
+def percent(part, whole):
+    return f"{100.0 * part / whole:5.1f}%" if whole else "  n/a "
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("--hrxcc", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin", "hrxcc"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--list", action="store_true", help="print every file's outcome")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+
+    roots = [os.path.abspath(d) for d in args.dirs]
+    files = sorted(os.path.join(base, name) for root in roots for base, _, names in os.walk(root)
+                   for name in names if name.endswith(".loom"))
+    if not files:
+        sys.exit("loom-conformance: no .loom files under " + " ".join(args.dirs))
+    with tempfile.TemporaryDirectory() as outdir, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(lambda p: survey(args.hrxcc, p, outdir), files))
+
+    folders = collections.OrderedDict()
+    for result in results:
+        folders.setdefault(folder_of(result["path"], roots), []).append(result)
+
+    print(f"{'folder':60} {'files':>5} {'verify':>7} {'strict':>7} {'targeted':>8} {'compiled':>8}")
+    for folder, items in sorted(folders.items()):
+        verified = sum(r["syntax"] for r in items)
+        strict = sum(r["syntax"] and not r["kept_unknown"] for r in items)
+        targeted = [r for r in items if r["target"]]
+        compiled = sum(r.get("compiled", False) for r in targeted)
+        print(f"{folder[-60:]:60} {len(items):5} {percent(verified, len(items)):>7} {percent(strict, len(items)):>7} "
+              f"{len(targeted):8} {compiled:4}/{len(targeted):<3}")
+
+    total = len(results)
+    verified = sum(r["syntax"] for r in results)
+    strict = sum(r["syntax"] and not r["kept_unknown"] for r in results)
+    gpu = [r for r in results if r["target"] == "gfx1151"]
+    npu = [r for r in results if r["target"] == "xdna"]
+    print()
+    print(f"files: {total}")
+    print(f"parse+verify:                      {verified}/{total} {percent(verified, total)}")
+    print(f"parse+verify, no kept-unknown ops: {strict}/{total} {percent(strict, total)}")
+    print(f"gfx1151 (kernel.def) compile:      {sum(r.get('compiled', False) for r in gpu)}/{len(gpu)} "
+          f"{percent(sum(r.get('compiled', False) for r in gpu), len(gpu))}")
+    print(f"xdna (pipeline.def) compile:       {sum(r.get('compiled', False) for r in npu)}/{len(npu)} "
+          f"{percent(sum(r.get('compiled', False) for r in npu), len(npu))}")
+    crashes = [r["path"] for r in results if r["crash"]]
+    print(f"crashes:                           {len(crashes)}")
+    for path in crashes:
+        print(f"  CRASH {path}")
+
+    def ranked(key):
+        causes = collections.Counter()
+        examples = {}
+        for result in results:
+            if key in result:
+                code, message = result[key]
+                if not message.startswith("unknown op"):
+                    message = re.sub(r"'[^']*'", "'…'", message)
+                causes[(code, message)] += 1
+                examples.setdefault((code, message), result["path"])
+        return causes, examples
+
+    for key, title in (("syntax_error", "first -fsyntax-only error"), ("compile_error", "first target error")):
+        causes, examples = ranked(key)
+        print(f"\nranked {title} causes:")
+        for (code, message), count in causes.most_common(args.top):
+            print(f"  {count:4}  {code:14} {message[:110]}")
+            print(f"        e.g. {os.path.relpath(examples[(code, message)])}")
+
+    if args.list:
+        print("\nper file:")
+        for result in results:
+            state = "verify" if result["syntax"] else "FAIL  "
+            if result["kept_unknown"]:
+                state += "(kept-unknown)"
+            if result["target"]:
+                state += f" {result['target']}:" + ("ok" if result.get("compiled") else "FAIL")
+            detail = result.get("syntax_error") or result.get("compile_error") or ("", "")
+            print(f"  {state:34} {os.path.relpath(result['path'])}  {detail[0]} {detail[1][:80]}")
+
+
+if __name__ == "__main__":
+    main()
