@@ -61,6 +61,7 @@ std::optional<InputKind> kindFromExtension(std::string_view path) {
   if (ext == ".loom") return InputKind::Loom;
   if (ext == ".c") return InputKind::C;
   if (ext == ".cpp" || ext == ".cc" || ext == ".cxx") return InputKind::Cxx;
+  if (ext == ".hip") return InputKind::Hip;
   return std::nullopt;
 }
 
@@ -82,8 +83,9 @@ void Builder::inputs() {
       if (arg.value == "loom") forced = InputKind::Loom;
       else if (arg.value == "c") forced = InputKind::C;
       else if (arg.value == "c++") forced = InputKind::Cxx;
+      else if (arg.value == "hip") forced = InputKind::Hip;
       else if (arg.value == "none") forced.reset();
-      else invalid(arg, "loom, c, c++ or none");
+      else invalid(arg, "loom, c, c++, hip or none");
       continue;
     }
     if (arg.id != OptionId::None) continue;
@@ -315,6 +317,7 @@ std::string_view inputKindName(InputKind kind) {
   case InputKind::Loom: return "loom";
   case InputKind::C: return "c";
   case InputKind::Cxx: return "c++";
+  case InputKind::Hip: return "hip";
   }
   return "";
 }

@@ -526,6 +526,7 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
       cxx::CxxUnit unit{source.name, source.text,
                         source.language == CxxSource::Language::C     ? cxx::Language::C
                         : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
+                        : source.language == CxxSource::Language::Hip ? cxx::Language::Hip
                                                                       : cxx::Language::Auto,
                         source.standard, source.headers, source.includeDirs, source.defines};
       if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))

@@ -28,14 +28,15 @@ namespace hrx::cxx {
 // The Clang version the importer is built on, e.g. "22.1.8".
 std::string clangVersion();
 
-enum class Language { Auto, C, Cxx };  // Auto: ".c" → C23, anything else → C++26
+// Auto: ".c" → C23, ".hip" → HIP (C++20 in Clang's HIP device mode), anything else → C++26.
+enum class Language { Auto, C, Cxx, Hip };
 
 // One translation unit; mirrors hrx::CxxSource.
 struct CxxUnit {
   std::string name;  // what diagnostics print; its extension selects the language under Auto
   std::string text;
   Language language = Language::Auto;
-  std::string standard;  // "-std=" value; empty → c23 / c++26; only C23/C++26 or newer
+  std::string standard;  // "-std=" value; empty → c23 / c++26 / c++20 (HIP); C23, C++26, HIP C++17 or newer
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
   std::vector<std::string> includeDirs;  // real directories, searched in order after `headers`
   std::vector<std::string> defines;      // "N", "N=4"; "-UN" undefines N
