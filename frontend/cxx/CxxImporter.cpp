@@ -48,7 +48,7 @@ const char *targetName(ImportTarget target) {
 }
 
 // Host libm and printf: what the host twin of a HIP unit may leave to the loading process.
-bool isHostLibraryFunction(llvm::StringRef name) {
+bool isHostLibraryFunction(std::string_view name) {
   static const llvm::StringSet<> names = [] {
     llvm::StringSet<> set;
     for (const char *base : {"acos", "asin", "atan", "acosh", "asinh", "atanh", "cbrt", "cos", "cosh", "erf", "erfc",
@@ -62,7 +62,7 @@ bool isHostLibraryFunction(llvm::StringRef name) {
     set.insert("printf");
     return set;
   }();
-  return names.contains(name);
+  return names.contains(llvm::StringRef(name.data(), name.size()));
 }
 
 namespace {
@@ -480,7 +480,7 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
         args.insert(args.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (kRocmBitcodeDir + "/" + library).str()});
     } else {
       args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu, "-x", "hip",
-                               "--cuda-host-only", "-Xclang", "-fcuda-is-device", "-fno-math-errno",
+                               "--cuda-host-only", "-Xclang", "-fcuda-is-device", "-fno-math-errno", "-fPIC",
                                target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1"
                                                                   : "-D__HRX_TARGET_HOST__=1"});
     }

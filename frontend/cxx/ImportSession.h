@@ -95,9 +95,6 @@ private:
 // Clang's attribute registry (idempotent).
 void registerLoomAttributes();
 
-// Host libm functions and printf, which the host twin of a HIP unit may call (CxxImporter.cpp).
-bool isHostLibraryFunction(llvm::StringRef name);
-
 inline bool isAmdgpu(ImportTarget target) {
   return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
 }

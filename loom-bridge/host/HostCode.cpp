@@ -3,6 +3,7 @@
 #include "hrx/bridge/Builtins.h"
 #include "hrx/bridge/Codegen.h"
 #include "hrx/format/HostAbi.h"
+#include "hrx/cxx/CxxImporter.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -22,10 +23,13 @@ bool mayStayUndefined(llvm::StringRef name) {
       "memcpy", "memmove", "memset", "__tls_get_addr", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
       "log1pf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
       "tanhf", "asinhf", "acoshf", "atanhf", "erff", "erfcf", "cbrtf", "powf", "fmodf", "exp",
-      "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh"};
+      "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh",
+      // the cooperative workgroup scheduler's stacks (builtins/Workgroup.c)
+      "mmap", "munmap", "mprotect"};
   for (llvm::StringRef a : allowed)
     if (name == a) return true;
-  return false;
+  // HIP units' host twins: the rest of the host libm, and printf.
+  return cxx::isHostLibraryFunction(name);
 }
 
 bool isAbiSymbol(llvm::StringRef name) { return name.starts_with("hrx."); }

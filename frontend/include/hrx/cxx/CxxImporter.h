@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,6 +50,9 @@ enum class ImportTarget {
   XdnaWorker,  // NPU worker C/C++: host x86-64 code plus the NPU worker restrictions
 };
 const char *targetName(ImportTarget target);  // "gfx1151", "gfx11-generic", "host", "xdna-worker"
+
+// Host libm functions and printf: what the host twin of a HIP unit may leave to the host process.
+bool isHostLibraryFunction(std::string_view name);
 
 struct ImportOptions {
   unsigned optLevel = 2;  // Clang codegen level; LLVM passes are the bridge's (not run here)
