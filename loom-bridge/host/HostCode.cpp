@@ -75,6 +75,17 @@ std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachi
                                          const HostCodeOptions &options) {
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
+  // A shared object, not an executable: Clang's PIE level (from the imported units) would make
+  // thread-local variables local-exec, which a shared object cannot use.
+  if (llvm::NamedMDNode *flags = module.getModuleFlagsMetadata()) {
+    std::vector<llvm::MDNode *> kept;
+    for (llvm::MDNode *flag : flags->operands())
+      if (flag->getNumOperands() < 2 || !llvm::isa<llvm::MDString>(flag->getOperand(1)) ||
+          llvm::cast<llvm::MDString>(flag->getOperand(1))->getString() != "PIE Level")
+        kept.push_back(flag);
+    flags->clearOperands();
+    for (llvm::MDNode *flag : kept) flags->addOperand(flag);
+  }
   if (!module.getGlobalVariable(HRX_HOST_ABI_VERSION_SYMBOL)) {
     llvm::Type *i32 = llvm::Type::getInt32Ty(module.getContext());
     new llvm::GlobalVariable(module, i32, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
