@@ -12,6 +12,9 @@ packages=(
   cmake ninja-build python3 pkg-config
   # Test tools: hermetic-trace.test watches hrxcc's file accesses with strace.
   strace
+  # HIP units for gfx1151: ROCm's device libraries (ocml/ockl bitcode), linked into every HIP
+  # kernel's code object; hrx mounts them read-only into the importer as declared inputs.
+  rocm-device-libs
 )
 missing=()
 for p in "${packages[@]}"; do

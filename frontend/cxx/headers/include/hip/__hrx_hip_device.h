@@ -43,7 +43,14 @@ extern "C" __attribute__((weak, visibility("hidden"))) __constant__ const int __
 
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
+#if defined(__HRX_TARGET_AMDGPU__)
+// Clang 22 records launch_bounds but does not bound the flat workgroup size with it; hrx does.
+#define __HRX_LAUNCH_BOUND_FIRST(max_threads, ...) max_threads
+#define __launch_bounds__(...) \
+  __attribute__((launch_bounds(__VA_ARGS__), amdgpu_flat_work_group_size(1, __HRX_LAUNCH_BOUND_FIRST(__VA_ARGS__, 0))))
+#else
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#endif
 #define __restrict__ __restrict
 #define __HRX_HD __host__ __device__ __forceinline__
 #define __HRX_D __device__ __forceinline__
