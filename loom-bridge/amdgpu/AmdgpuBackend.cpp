@@ -165,6 +165,8 @@ llvm::Function &emitKernelEntry(llvm::Module &module, llvm::Function &item, cons
   for (unsigned i = 0; i < item.arg_size(); ++i) {
     llvm::Value *arg = entry->getArg(i);
     if (isBuffer(*item.getArg(i))) {
+      // __restrict__ buffers stay noalias, so the metadata gets .actual_access as Clang's does.
+      if (item.getArg(i)->hasNoAliasAttr()) entry->addParamAttr(i, llvm::Attribute::NoAlias);
       args.push_back(b.CreateAddrSpaceCast(arg, item.getArg(i)->getType()));
     } else {
       entry->addParamAttrs(i, llvm::AttrBuilder(context, item.getAttributes().getParamAttrs(i)));
