@@ -142,6 +142,11 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
     if (!kernel && !function->isExternC()) return;
     Signature sig;
     sig.name = function->getNameAsString();
+    if (function->getTemplateSpecializationArgs()) {  // scale<float>, scale<int>: one export each
+      sig.name.clear();
+      llvm::raw_string_ostream name(sig.name);
+      function->getNameForDiagnostic(name, ast.getPrintingPolicy(), /*Qualified=*/false);
+    }
     sig.symbol = names.getName(function);
     if (!seen.insert(sig.symbol).second) return;  // a specialization reached twice
     sig.isKernel = kernel;
