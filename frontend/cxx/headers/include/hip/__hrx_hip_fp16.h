@@ -55,15 +55,24 @@ __HRX_H __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2(__hfma
 
 typedef __bf16 __hip_bfloat16;
 typedef __bf16 hip_bfloat16;
-__HRX_H __hip_bfloat16 __float2bfloat16(float f) { return (__bf16)f; }
-__HRX_H float __bfloat162float(__hip_bfloat16 b) { return (float)b; }
+// Conversions by bits (round to nearest even; NaN stays a quiet NaN), so that the host twin needs
+// no compiler-runtime conversion routine.
+__HRX_H __hip_bfloat16 __float2bfloat16(float f) {
+  unsigned int u = __builtin_bit_cast(unsigned int, f);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return __builtin_bit_cast(__bf16, (unsigned short)((u >> 16) | 0x40u));
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return __builtin_bit_cast(__bf16, (unsigned short)(u >> 16));
+}
+__HRX_H float __bfloat162float(__hip_bfloat16 b) {
+  return __builtin_bit_cast(float, (unsigned int)__builtin_bit_cast(unsigned short, b) << 16);
+}
 __HRX_H unsigned short __bfloat16_as_ushort(__hip_bfloat16 b) { return __builtin_bit_cast(unsigned short, b); }
 __HRX_H __hip_bfloat16 __ushort_as_bfloat16(unsigned short u) { return __builtin_bit_cast(__bf16, u); }
-__HRX_H __hip_bfloat16 __hadd(__hip_bfloat16 a, __hip_bfloat16 b) { return (__bf16)((float)a + (float)b); }
-__HRX_H __hip_bfloat16 __hmul(__hip_bfloat16 a, __hip_bfloat16 b) { return (__bf16)((float)a * (float)b); }
-__HRX_H __hip_bfloat16 __hsub(__hip_bfloat16 a, __hip_bfloat16 b) { return (__bf16)((float)a - (float)b); }
+__HRX_H __hip_bfloat16 __hadd(__hip_bfloat16 a, __hip_bfloat16 b) { return __float2bfloat16(__bfloat162float(a) + __bfloat162float(b)); }
+__HRX_H __hip_bfloat16 __hmul(__hip_bfloat16 a, __hip_bfloat16 b) { return __float2bfloat16(__bfloat162float(a) * __bfloat162float(b)); }
+__HRX_H __hip_bfloat16 __hsub(__hip_bfloat16 a, __hip_bfloat16 b) { return __float2bfloat16(__bfloat162float(a) - __bfloat162float(b)); }
 __HRX_H __hip_bfloat16 __hfma(__hip_bfloat16 a, __hip_bfloat16 b, __hip_bfloat16 c) {
-  return (__bf16)__builtin_fmaf((float)a, (float)b, (float)c);
+  return __float2bfloat16(__builtin_fmaf(__bfloat162float(a), __bfloat162float(b), __bfloat162float(c)));
 }
 #undef __HRX_H
 #endif  // HRX_HIP_FP16_H
