@@ -131,6 +131,14 @@ void Builder::targets() {
 
 void Builder::phases() {
   inv_.syntaxOnly = args_.has(OptionId::SyntaxOnly);
+  if (const Arg *rdc = args_.last(OptionId::GpuRdc))
+    diags_.report(DiagId::DriverUnsupportedClangOption, {})
+        .arg("option", rdc->asWritten())
+        .arg("reason", "relocatable device code is not supported; each HIP unit is compiled on its own (-fno-gpu-rdc)");
+  if (!args_.last(OptionId::Emit)) {  // Clang's -c and -S, when --emit does not say otherwise
+    if (args_.has(OptionId::CompileOnly)) inv_.emit = EmitKind::Object;
+    else if (args_.has(OptionId::AssembleOnly)) inv_.emit = EmitKind::Asm;
+  }
   if (const Arg *emit = args_.last(OptionId::Emit)) {
     static constexpr std::pair<std::string_view, EmitKind> kinds[] = {
         {"loom", EmitKind::Loom},           {"llvm", EmitKind::Llvm},     {"asm", EmitKind::Asm},
