@@ -575,6 +575,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   }
   auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
   configureInvocation(*invocation, unit, *files, unitName, language, diags.options());
+  if (!impl_->options.clangWarnings) invocation->getDiagnosticOpts().IgnoreWarnings = true;
   const std::string &unitPath = files->unitPath;
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory = files->memory;
   llvm::StringMap<FileIdentity> &identities = files->identities;

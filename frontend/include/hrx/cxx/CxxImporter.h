@@ -62,6 +62,9 @@ struct ImportOptions {
   // units turns this off, resolves ImportedUnit::externalCalls against the whole program, and
   // reports CXX/009 itself for what stays unresolved.
   bool requireDefinedCalls = true;
+  // Clang's warnings. A second import of the same units for another target (the host twin)
+  // turns them off: the first import printed them already.
+  bool clangWarnings = true;
 };
 
 enum class ScalarKind : uint8_t { Void, Bool, SignedInt, UnsignedInt, Float, BFloat };

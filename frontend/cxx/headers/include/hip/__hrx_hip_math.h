@@ -5,137 +5,137 @@
 #if !defined(__HRX_TARGET_AMDGPU__)
 #define __HRX_M __host__ __device__ inline __attribute__((always_inline))
 extern "C" {
-__host__ __device__ float acosf(float) noexcept;
-__host__ __device__ double acos(double) noexcept;
-__host__ __device__ float asinf(float) noexcept;
-__host__ __device__ double asin(double) noexcept;
-__host__ __device__ float atanf(float) noexcept;
-__host__ __device__ double atan(double) noexcept;
-__host__ __device__ float acoshf(float) noexcept;
-__host__ __device__ double acosh(double) noexcept;
-__host__ __device__ float asinhf(float) noexcept;
-__host__ __device__ double asinh(double) noexcept;
-__host__ __device__ float atanhf(float) noexcept;
-__host__ __device__ double atanh(double) noexcept;
-__host__ __device__ float cbrtf(float) noexcept;
-__host__ __device__ double cbrt(double) noexcept;
-__host__ __device__ float cosf(float) noexcept;
-__host__ __device__ double cos(double) noexcept;
-__host__ __device__ float coshf(float) noexcept;
-__host__ __device__ double cosh(double) noexcept;
-__host__ __device__ float erff(float) noexcept;
-__host__ __device__ double erf(double) noexcept;
-__host__ __device__ float erfcf(float) noexcept;
-__host__ __device__ double erfc(double) noexcept;
-__host__ __device__ float expf(float) noexcept;
-__host__ __device__ double exp(double) noexcept;
-__host__ __device__ float exp10f(float) noexcept;
-__host__ __device__ double exp10(double) noexcept;
-__host__ __device__ float exp2f(float) noexcept;
-__host__ __device__ double exp2(double) noexcept;
-__host__ __device__ float expm1f(float) noexcept;
-__host__ __device__ double expm1(double) noexcept;
-__host__ __device__ float lgammaf(float) noexcept;
-__host__ __device__ double lgamma(double) noexcept;
-__host__ __device__ float logf(float) noexcept;
-__host__ __device__ double log(double) noexcept;
-__host__ __device__ float log10f(float) noexcept;
-__host__ __device__ double log10(double) noexcept;
-__host__ __device__ float log1pf(float) noexcept;
-__host__ __device__ double log1p(double) noexcept;
-__host__ __device__ float log2f(float) noexcept;
-__host__ __device__ double log2(double) noexcept;
-__host__ __device__ float logbf(float) noexcept;
-__host__ __device__ double logb(double) noexcept;
-__host__ __device__ float sinf(float) noexcept;
-__host__ __device__ double sin(double) noexcept;
-__host__ __device__ float sinhf(float) noexcept;
-__host__ __device__ double sinh(double) noexcept;
-__host__ __device__ float tanf(float) noexcept;
-__host__ __device__ double tan(double) noexcept;
-__host__ __device__ float tanhf(float) noexcept;
-__host__ __device__ double tanh(double) noexcept;
-__host__ __device__ float tgammaf(float) noexcept;
-__host__ __device__ double tgamma(double) noexcept;
-__host__ __device__ float j0f(float) noexcept;
-__host__ __device__ double j0(double) noexcept;
-__host__ __device__ float j1f(float) noexcept;
-__host__ __device__ double j1(double) noexcept;
-__host__ __device__ float y0f(float) noexcept;
-__host__ __device__ double y0(double) noexcept;
-__host__ __device__ float y1f(float) noexcept;
-__host__ __device__ double y1(double) noexcept;
-__host__ __device__ float atan2f(float, float) noexcept;
-__host__ __device__ double atan2(double, double) noexcept;
-__host__ __device__ float fmodf(float, float) noexcept;
-__host__ __device__ double fmod(double, double) noexcept;
-__host__ __device__ float hypotf(float, float) noexcept;
-__host__ __device__ double hypot(double, double) noexcept;
-__host__ __device__ float powf(float, float) noexcept;
-__host__ __device__ double pow(double, double) noexcept;
-__host__ __device__ float remainderf(float, float) noexcept;
-__host__ __device__ double remainder(double, double) noexcept;
-__host__ __device__ float nextafterf(float, float) noexcept;
-__host__ __device__ double nextafter(double, double) noexcept;
-__host__ __device__ float fdimf(float, float) noexcept;
-__host__ __device__ double fdim(double, double) noexcept;
-__host__ __device__ float frexpf(float, int *) noexcept;
-__host__ __device__ double frexp(double, int *) noexcept;
-__host__ __device__ float ldexpf(float, int) noexcept;
-__host__ __device__ double ldexp(double, int) noexcept;
-__host__ __device__ float modff(float, float *) noexcept;
-__host__ __device__ double modf(double, double *) noexcept;
-__host__ __device__ int ilogbf(float) noexcept;
-__host__ __device__ int ilogb(double) noexcept;
-__host__ __device__ float scalbnf(float, int) noexcept;
-__host__ __device__ double scalbn(double, int) noexcept;
-__host__ __device__ float scalblnf(float, long) noexcept;
-__host__ __device__ double scalbln(double, long) noexcept;
-__host__ __device__ float remquof(float, float, int *) noexcept;
-__host__ __device__ double remquo(double, double, int *) noexcept;
-__host__ __device__ float jnf(int, float) noexcept;
-__host__ __device__ double jn(int, double) noexcept;
-__host__ __device__ float ynf(int, float) noexcept;
-__host__ __device__ double yn(int, double) noexcept;
-__host__ __device__ void sincosf(float, float *, float *) noexcept;
-__host__ __device__ void sincos(double, double *, double *) noexcept;
-__HRX_M float sqrtf(float x) noexcept { return __builtin_sqrtf(x); }
-__HRX_M double sqrt(double x) noexcept { return __builtin_sqrt(x); }
-__HRX_M float fabsf(float x) noexcept { return __builtin_fabsf(x); }
-__HRX_M double fabs(double x) noexcept { return __builtin_fabs(x); }
-__HRX_M float floorf(float x) noexcept { return __builtin_floorf(x); }
-__HRX_M double floor(double x) noexcept { return __builtin_floor(x); }
-__HRX_M float ceilf(float x) noexcept { return __builtin_ceilf(x); }
-__HRX_M double ceil(double x) noexcept { return __builtin_ceil(x); }
-__HRX_M float truncf(float x) noexcept { return __builtin_truncf(x); }
-__HRX_M double trunc(double x) noexcept { return __builtin_trunc(x); }
-__HRX_M float roundf(float x) noexcept { return __builtin_roundf(x); }
-__HRX_M double round(double x) noexcept { return __builtin_round(x); }
-__HRX_M float rintf(float x) noexcept { return __builtin_rintf(x); }
-__HRX_M double rint(double x) noexcept { return __builtin_rint(x); }
-__HRX_M float nearbyintf(float x) noexcept { return __builtin_nearbyintf(x); }
-__HRX_M double nearbyint(double x) noexcept { return __builtin_nearbyint(x); }
-__HRX_M float fminf(float x, float y) noexcept { return __builtin_fminf(x, y); }
-__HRX_M double fmin(double x, double y) noexcept { return __builtin_fmin(x, y); }
-__HRX_M float fmaxf(float x, float y) noexcept { return __builtin_fmaxf(x, y); }
-__HRX_M double fmax(double x, double y) noexcept { return __builtin_fmax(x, y); }
-__HRX_M float copysignf(float x, float y) noexcept { return __builtin_copysignf(x, y); }
-__HRX_M double copysign(double x, double y) noexcept { return __builtin_copysign(x, y); }
-__HRX_M float fmaf(float x, float y, float z) noexcept { return __builtin_fmaf(x, y, z); }
-__HRX_M double fma(double x, double y, double z) noexcept { return __builtin_fma(x, y, z); }
-__HRX_M long lrintf(float x) noexcept { return (long)__builtin_rintf(x); }
-__HRX_M long lrint(double x) noexcept { return (long)__builtin_rint(x); }
-__HRX_M long long llrintf(float x) noexcept { return (long long)__builtin_rintf(x); }
-__HRX_M long long llrint(double x) noexcept { return (long long)__builtin_rint(x); }
-__HRX_M long lroundf(float x) noexcept { return (long)__builtin_roundf(x); }
-__HRX_M long lround(double x) noexcept { return (long)__builtin_round(x); }
-__HRX_M long long llroundf(float x) noexcept { return (long long)__builtin_roundf(x); }
-__HRX_M long long llround(double x) noexcept { return (long long)__builtin_round(x); }
-__HRX_M float nanf(const char *) noexcept { return __builtin_nanf(""); }
-__HRX_M double nan(const char *) noexcept { return __builtin_nan(""); }
-__HRX_M int abs(int x) noexcept { return x < 0 ? -x : x; }
-__HRX_M long labs(long x) noexcept { return x < 0 ? -x : x; }
-__HRX_M long long llabs(long long x) noexcept { return x < 0 ? -x : x; }
+__host__ __device__ float acosf(float);
+__host__ __device__ double acos(double);
+__host__ __device__ float asinf(float);
+__host__ __device__ double asin(double);
+__host__ __device__ float atanf(float);
+__host__ __device__ double atan(double);
+__host__ __device__ float acoshf(float);
+__host__ __device__ double acosh(double);
+__host__ __device__ float asinhf(float);
+__host__ __device__ double asinh(double);
+__host__ __device__ float atanhf(float);
+__host__ __device__ double atanh(double);
+__host__ __device__ float cbrtf(float);
+__host__ __device__ double cbrt(double);
+__host__ __device__ float cosf(float);
+__host__ __device__ double cos(double);
+__host__ __device__ float coshf(float);
+__host__ __device__ double cosh(double);
+__host__ __device__ float erff(float);
+__host__ __device__ double erf(double);
+__host__ __device__ float erfcf(float);
+__host__ __device__ double erfc(double);
+__host__ __device__ float expf(float);
+__host__ __device__ double exp(double);
+__host__ __device__ float exp10f(float);
+__host__ __device__ double exp10(double);
+__host__ __device__ float exp2f(float);
+__host__ __device__ double exp2(double);
+__host__ __device__ float expm1f(float);
+__host__ __device__ double expm1(double);
+__host__ __device__ float lgammaf(float);
+__host__ __device__ double lgamma(double);
+__host__ __device__ float logf(float);
+__host__ __device__ double log(double);
+__host__ __device__ float log10f(float);
+__host__ __device__ double log10(double);
+__host__ __device__ float log1pf(float);
+__host__ __device__ double log1p(double);
+__host__ __device__ float log2f(float);
+__host__ __device__ double log2(double);
+__host__ __device__ float logbf(float);
+__host__ __device__ double logb(double);
+__host__ __device__ float sinf(float);
+__host__ __device__ double sin(double);
+__host__ __device__ float sinhf(float);
+__host__ __device__ double sinh(double);
+__host__ __device__ float tanf(float);
+__host__ __device__ double tan(double);
+__host__ __device__ float tanhf(float);
+__host__ __device__ double tanh(double);
+__host__ __device__ float tgammaf(float);
+__host__ __device__ double tgamma(double);
+__host__ __device__ float j0f(float);
+__host__ __device__ double j0(double);
+__host__ __device__ float j1f(float);
+__host__ __device__ double j1(double);
+__host__ __device__ float y0f(float);
+__host__ __device__ double y0(double);
+__host__ __device__ float y1f(float);
+__host__ __device__ double y1(double);
+__host__ __device__ float atan2f(float, float);
+__host__ __device__ double atan2(double, double);
+__host__ __device__ float fmodf(float, float);
+__host__ __device__ double fmod(double, double);
+__host__ __device__ float hypotf(float, float);
+__host__ __device__ double hypot(double, double);
+__host__ __device__ float powf(float, float);
+__host__ __device__ double pow(double, double);
+__host__ __device__ float remainderf(float, float);
+__host__ __device__ double remainder(double, double);
+__host__ __device__ float nextafterf(float, float);
+__host__ __device__ double nextafter(double, double);
+__host__ __device__ float fdimf(float, float);
+__host__ __device__ double fdim(double, double);
+__host__ __device__ float frexpf(float, int *);
+__host__ __device__ double frexp(double, int *);
+__host__ __device__ float ldexpf(float, int);
+__host__ __device__ double ldexp(double, int);
+__host__ __device__ float modff(float, float *);
+__host__ __device__ double modf(double, double *);
+__host__ __device__ int ilogbf(float);
+__host__ __device__ int ilogb(double);
+__host__ __device__ float scalbnf(float, int);
+__host__ __device__ double scalbn(double, int);
+__host__ __device__ float scalblnf(float, long);
+__host__ __device__ double scalbln(double, long);
+__host__ __device__ float remquof(float, float, int *);
+__host__ __device__ double remquo(double, double, int *);
+__host__ __device__ float jnf(int, float);
+__host__ __device__ double jn(int, double);
+__host__ __device__ float ynf(int, float);
+__host__ __device__ double yn(int, double);
+__host__ __device__ void sincosf(float, float *, float *);
+__host__ __device__ void sincos(double, double *, double *);
+__HRX_M float sqrtf(float x) { return __builtin_sqrtf(x); }
+__HRX_M double sqrt(double x) { return __builtin_sqrt(x); }
+__HRX_M float fabsf(float x) { return __builtin_fabsf(x); }
+__HRX_M double fabs(double x) { return __builtin_fabs(x); }
+__HRX_M float floorf(float x) { return __builtin_floorf(x); }
+__HRX_M double floor(double x) { return __builtin_floor(x); }
+__HRX_M float ceilf(float x) { return __builtin_ceilf(x); }
+__HRX_M double ceil(double x) { return __builtin_ceil(x); }
+__HRX_M float truncf(float x) { return __builtin_truncf(x); }
+__HRX_M double trunc(double x) { return __builtin_trunc(x); }
+__HRX_M float roundf(float x) { return __builtin_roundf(x); }
+__HRX_M double round(double x) { return __builtin_round(x); }
+__HRX_M float rintf(float x) { return __builtin_rintf(x); }
+__HRX_M double rint(double x) { return __builtin_rint(x); }
+__HRX_M float nearbyintf(float x) { return __builtin_nearbyintf(x); }
+__HRX_M double nearbyint(double x) { return __builtin_nearbyint(x); }
+__HRX_M float fminf(float x, float y) { return __builtin_fminf(x, y); }
+__HRX_M double fmin(double x, double y) { return __builtin_fmin(x, y); }
+__HRX_M float fmaxf(float x, float y) { return __builtin_fmaxf(x, y); }
+__HRX_M double fmax(double x, double y) { return __builtin_fmax(x, y); }
+__HRX_M float copysignf(float x, float y) { return __builtin_copysignf(x, y); }
+__HRX_M double copysign(double x, double y) { return __builtin_copysign(x, y); }
+__HRX_M float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+__HRX_M double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
+__HRX_M long lrintf(float x) { return (long)__builtin_rintf(x); }
+__HRX_M long lrint(double x) { return (long)__builtin_rint(x); }
+__HRX_M long long llrintf(float x) { return (long long)__builtin_rintf(x); }
+__HRX_M long long llrint(double x) { return (long long)__builtin_rint(x); }
+__HRX_M long lroundf(float x) { return (long)__builtin_roundf(x); }
+__HRX_M long lround(double x) { return (long)__builtin_round(x); }
+__HRX_M long long llroundf(float x) { return (long long)__builtin_roundf(x); }
+__HRX_M long long llround(double x) { return (long long)__builtin_round(x); }
+__HRX_M float nanf(const char *) { return __builtin_nanf(""); }
+__HRX_M double nan(const char *) { return __builtin_nan(""); }
+__HRX_M int abs(int x) { return x < 0 ? -x : x; }
+__HRX_M long labs(long x) { return x < 0 ? -x : x; }
+__HRX_M long long llabs(long long x) { return x < 0 ? -x : x; }
 }  // extern "C"
 
 // HIP-only functions, through double where that keeps them within 1 ulp of the exact result.
