@@ -35,10 +35,34 @@ struct Options {
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
   std::vector<uint64_t> workload;
+  std::vector<uint32_t> grid, block;  // --grid/--block: HIP launch dimensions
+  std::optional<uint64_t> dynamicLds;
   double tolerance = 0, timeoutSeconds = 60;
   unsigned repeat = 1;
   bool list = false, benchmark = false;
 };
+
+// --grid=X[,Y[,Z]], --block=X[,Y[,Z]] and --dynamic-lds=BYTES as one run-time launch, or none.
+StatusOr<std::optional<LaunchDimensions>> launchDimensions(const Options &o) {
+  if (o.grid.empty() && o.block.empty() && !o.dynamicLds) return std::optional<LaunchDimensions>();
+  if (o.grid.empty() || o.block.empty())
+    return Status(StatusCode::InvalidArgument, "--grid and --block go together (and --dynamic-lds needs both)");
+  if (o.grid.size() > 3 || o.block.size() > 3)
+    return Status(StatusCode::InvalidArgument, "--grid and --block take 1 to 3 comma-separated extents (X[,Y[,Z]])");
+  LaunchDimensions dims;
+  for (size_t d = 0; d < o.grid.size(); ++d) dims.grid[d] = o.grid[d];
+  for (size_t d = 0; d < o.block.size(); ++d) dims.block[d] = o.block[d];
+  dims.dynamicLdsBytes = o.dynamicLds.value_or(0);
+  return std::optional<LaunchDimensions>(dims);
+}
+
+void addLaunchDimensionOptions(CLI::App &app, Options &o) {
+  app.add_option("--grid", o.grid, "Workgroups X[,Y[,Z]] of a C/C++/HIP kernel (with --block; replaces the launch program)")
+      ->delimiter(',');
+  app.add_option("--block", o.block, "Work-items per workgroup X[,Y[,Z]] (with --grid), within __launch_bounds__")
+      ->delimiter(',');
+  app.add_option("--dynamic-lds", o.dynamicLds, "Bytes of extern __shared__ memory per workgroup (at most 65536)");
+}
 
 int fail(const std::string &message, int code = kExitError) {
   std::cerr << "hrx-run: error: " << message << "\n";
@@ -260,7 +284,9 @@ int runMain(const Options &o) {
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  auto kernelOr = loadOnHost(entry, o.workload);
+  auto dimensions = launchDimensions(o);
+  if (!dimensions) return fail(dimensions.status().message());
+  auto kernelOr = loadOnHost(entry, o.workload, *dimensions);
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
@@ -425,6 +451,7 @@ int main(int argc, char **argv) {
   app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(positive(true));
   app.add_option("--device", o.device, "host, npu or gpu (default: $HRX_DEVICE, else the qualified native device)");
   app.add_option("--workload", o.workload, "GPU launch workload (u64 values, comma-separated)")->delimiter(',');
+  addLaunchDimensionOptions(app, o);
   app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");
   app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(positive(false));
   app.add_flag("--benchmark", o.benchmark, "Print timing JSON (min, median, p95) instead of results");

@@ -420,7 +420,10 @@ void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowe
       continue;
     }
     llvm::Function *config = lowering.kernelConfig(*kernel);
-    const WorkgroupSize size = constantWorkgroupSize(config);
+    // Only a fixed size (loom::workgroup_size) is a constant: the launch program's default may be
+    // replaced at run time (hrx-run --grid/--block), so the dispatch's size is read otherwise.
+    WorkgroupSize size;
+    if (kernel->workgroupSize) size = *kernel->workgroupSize;
     bool barrier = false;
     llvm::Function *item = cxxWorkItem(module, *body, size, reaching, barrier);
     if (!item) {

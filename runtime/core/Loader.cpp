@@ -107,7 +107,8 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
                                                " is not implemented by this runtime; run with --device=host");
 }
 
-StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload) {
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+                                             std::optional<LaunchDimensions> dimensions) {
   const format::Artifact &artifact = *entry.member;
   const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
   if (!host)
@@ -134,16 +135,17 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
       layout.maxFlatWorkgroupSize = entry.gpuExport->maxFlatWorkgroupSize;
       symbol = entry.gpuLaunch->symbol;
       size_t expected = entry.gpuLaunch->workloadBits.size();
-      if (workload.size() != expected)
+      if (workload.size() != expected && !(dimensions && workload.empty()))
         return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name + "' takes " + std::to_string(expected) +
                                                        " workload value(s) (the kernel definition's arguments, for its "
                                                        "launch program); " + std::to_string(workload.size()) +
                                                        " were given with --workload");
-    } else if (workload.empty()) {
+    } else if (workload.empty() && !dimensions) {
       return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name +
                                                      "' needs its workload (the kernel definition's u64 workload "
                                                      "arguments) to evaluate the launch program; pass --workload");
     }
+    layout.dimensions = dimensions;
     return makeHostGpuKernel(symbol, *code, entry.contract, workload, std::move(layout));
   }
   auto plan = std::find_if(artifact.plans.begin(), artifact.plans.end(),

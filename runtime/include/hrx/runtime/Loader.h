@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hrx/format/Artifact.h"
+#include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Graph.h"
 #include "hrx/runtime/Memory.h"
 
@@ -43,6 +44,9 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
 // (.xdna) or launch program (AMDGPU, evaluated on `workload`, which must have one value per
 // workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
 // constants block (Kernel::constantBytes()).
-StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
+// With `dimensions` (a GPU entry), the grid and block are those instead of the launch program's,
+// and `workload` may be empty.
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+                                             std::optional<LaunchDimensions> dimensions = std::nullopt);
 
 }  // namespace hrx::runtime

@@ -7,7 +7,7 @@
    binding against the case's oracle, a Python expression.
 
 Case syntax (one line each, in the .hip file):
-  // CASE: <entry> workload=<items> [tol=<ulps>]
+  // CASE: <entry> [workload=<items>] [grid=X,Y,Z block=X,Y,Z dynamic-lds=BYTES] [tol=<ulps>]
   // ARG: <hrx-run --input value>        (in launch order; "N:range" is 0..N-1, "N:range*K+C" too)
   // EXPECT: <binding> <python list expression; `i` ranges over the binding's elements>
 Integers and exactly rounded float results compare exactly; `tol` allows that many ulps (f32).
@@ -69,7 +69,7 @@ def parse_cases(path):
             case = {"entry": words[0], "args": [], "expect": [], "tol": 0, "workload": None}
             for w in words[1:]:
                 key, _, value = w.partition("=")
-                case[key] = int(value)
+                case[key] = value if key in ("grid", "block", "dynamic-lds") else int(value)
             cases.append(case)
         elif line.startswith("// ARG:"):
             cases[-1]["args"].append(line[len("// ARG:"):].strip())
@@ -83,6 +83,9 @@ def run_case(args, artifact, case):
     command = [args.hrx_run, artifact, "--device=host", "--entry=" + case["entry"]]
     if case["workload"] is not None:
         command.append(f"--workload={case['workload']}")
+    for key in ("grid", "block", "dynamic-lds"):
+        if key in case:
+            command.append(f"--{key}={case[key]}")
     command += ["--input=" + expand(a) for a in case["args"]]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
