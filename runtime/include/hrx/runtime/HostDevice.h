@@ -80,7 +80,7 @@ inline constexpr uint64_t kMaxGpuLdsBytes = 65536;  // gfx1151's LDS per workgro
 struct GpuLaunchLayout {
   std::vector<format::LaunchArgument> arguments;
   std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
-  std::optional<LaunchDimensions> dimensions;    // replaces the launch program when given
+  std::optional<LaunchDimensions> dimensions = std::nullopt;  // replaces the launch program when given
 };
 
 // A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
