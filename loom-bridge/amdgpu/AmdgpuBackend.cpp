@@ -366,6 +366,15 @@ bool linkCxxUnits(const Program &program, llvm::Module &module) {
 // A C/C++ kernel as Clang made it (device-kernel calling convention, flat pointers) becomes the
 // body of a new amdgpu_kernel of the same name whose buffers are global pointers; its fixed
 // workgroup size becomes reqd_work_group_size.
+// Keeps the first error a compile reports.
+class FirstErrorCollector : public diag::DiagnosticConsumer {
+public:
+  void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
+    if (!first && d.severity == diag::Severity::Error) first = d;
+  }
+  std::optional<diag::Diagnostic> first;
+};
+
 bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
   llvm::Function *body = module.getFunction(kernel.symbol);
   if (!body || body->isDeclaration()) return false;
@@ -520,7 +529,21 @@ public:
     std::unique_ptr<Program> hostProgram;
     bool hostImported = true;
     if (!program.cxxSources.empty()) {
-      hostProgram = retargetCxx(program, Target::host(), request.options, diags);
+      // The twin's diagnostics go to a scratch engine: what the GPU compile accepted but the host
+      // cannot compile becomes one warning (LINK/044) and an artifact without those host kernels.
+      diag::DiagnosticEngine twinDiags(diags.sourceManager());
+      twinDiags.setOptions(diags.options());
+      FirstErrorCollector firstError;
+      twinDiags.addConsumer(&firstError);
+      hostProgram = retargetCxx(program, Target::host(), request.options, twinDiags);
+      if (!hostProgram && kernels.empty() && firstError.first) {
+        diags.report(diag::DiagId::LinkHostTwinUnavailable, firstError.first->range)
+            .arg("reason", firstError.first->message);
+        hostProgram = std::make_unique<Program>();  // host code without the C/C++ kernels
+      } else if (!hostProgram && firstError.first) {
+        diags.reportExternal(diag::Severity::Error, firstError.first->range,
+                             "(host twin) " + firstError.first->message);
+      }
       hostImported = hostProgram != nullptr;
     }
     std::optional<std::vector<uint8_t>> host;
