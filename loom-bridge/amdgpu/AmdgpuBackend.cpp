@@ -366,13 +366,26 @@ bool linkCxxUnits(const Program &program, llvm::Module &module) {
 // A C/C++ kernel as Clang made it (device-kernel calling convention, flat pointers) becomes the
 // body of a new amdgpu_kernel of the same name whose buffers are global pointers; its fixed
 // workgroup size becomes reqd_work_group_size.
-// Keeps the first error a compile reports.
-class FirstErrorCollector : public diag::DiagnosticConsumer {
+// Keeps what a compile reports, to replay into another engine, and its first error.
+class DiagnosticRecorder : public diag::DiagnosticConsumer {
 public:
   void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
     if (!first && d.severity == diag::Severity::Error) first = d;
+    all.push_back(d);
+  }
+  void replay(diag::DiagnosticEngine &diags) const {
+    for (const diag::Diagnostic &d : all) {
+      if (d.id == diag::DiagId::External) {
+        diags.reportExternal(d.severity, d.range, d.message, d.flag, d.notes);
+        continue;
+      }
+      diag::DiagnosticBuilder b = diags.report(d.id, d.range);
+      for (const auto &[name, value] : d.params) b.arg(name, value);
+      for (const diag::RelatedNote &n : d.notes) b.note(n.range, n.message);
+    }
   }
   std::optional<diag::Diagnostic> first;
+  std::vector<diag::Diagnostic> all;
 };
 
 bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
@@ -533,16 +546,16 @@ public:
       // cannot compile becomes one warning (LINK/044) and an artifact without those host kernels.
       diag::DiagnosticEngine twinDiags(diags.sourceManager());
       twinDiags.setOptions(diags.options());
-      FirstErrorCollector firstError;
-      twinDiags.addConsumer(&firstError);
+      DiagnosticRecorder twin;
+      twinDiags.addConsumer(&twin);
       hostProgram = retargetCxx(program, Target::host(), request.options, twinDiags);
-      if (!hostProgram && kernels.empty() && firstError.first) {
-        diags.report(diag::DiagId::LinkHostTwinUnavailable, firstError.first->range)
-            .arg("reason", firstError.first->message);
+      // A Clang error the GPU compile did not have: a construct with no CPU meaning.
+      bool hostOnlyError = twin.first && twin.first->id == diag::DiagId::External;
+      if (!hostProgram && kernels.empty() && hostOnlyError) {
+        diags.report(diag::DiagId::LinkHostTwinUnavailable, twin.first->range).arg("reason", twin.first->message);
         hostProgram = std::make_unique<Program>();  // host code without the C/C++ kernels
-      } else if (!hostProgram && firstError.first) {
-        diags.reportExternal(diag::Severity::Error, firstError.first->range,
-                             "(host twin) " + firstError.first->message);
+      } else if (!hostProgram) {
+        twin.replay(diags);
       }
       hostImported = hostProgram != nullptr;
     }
