@@ -38,6 +38,8 @@ struct Options {
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
   std::vector<uint64_t> workload;
+  std::vector<uint32_t> grid, block;  // --grid/--block: HIP launch dimensions
+  std::optional<uint64_t> dynamicLds;
   double tolerance = 0, timeoutSeconds = 60;
   unsigned repeat = 1;
   bool list = false, benchmark = false;
@@ -46,6 +48,28 @@ struct Options {
   size_t outputMaxElements = 1024;
   std::optional<unsigned> benchmarkRepetitions;
 };
+
+// --grid=X[,Y[,Z]], --block=X[,Y[,Z]] and --dynamic-lds=BYTES as one run-time launch, or none.
+StatusOr<std::optional<LaunchDimensions>> launchDimensions(const Options &o) {
+  if (o.grid.empty() && o.block.empty() && !o.dynamicLds) return std::optional<LaunchDimensions>();
+  if (o.grid.empty() || o.block.empty())
+    return Status(StatusCode::InvalidArgument, "--grid and --block go together (and --dynamic-lds needs both)");
+  if (o.grid.size() > 3 || o.block.size() > 3)
+    return Status(StatusCode::InvalidArgument, "--grid and --block take 1 to 3 comma-separated extents (X[,Y[,Z]])");
+  LaunchDimensions dims;
+  for (size_t d = 0; d < o.grid.size(); ++d) dims.grid[d] = o.grid[d];
+  for (size_t d = 0; d < o.block.size(); ++d) dims.block[d] = o.block[d];
+  dims.dynamicLdsBytes = o.dynamicLds.value_or(0);
+  return std::optional<LaunchDimensions>(dims);
+}
+
+void addLaunchDimensionOptions(CLI::App &app, Options &o) {
+  app.add_option("--grid", o.grid, "Workgroups X[,Y[,Z]] of a C/C++/HIP kernel (with --block; replaces the launch program)")
+      ->delimiter(',');
+  app.add_option("--block", o.block, "Work-items per workgroup X[,Y[,Z]] (with --grid), within __launch_bounds__")
+      ->delimiter(',');
+  app.add_option("--dynamic-lds", o.dynamicLds, "Bytes of extern __shared__ memory per workgroup (at most 65536)");
+}
 
 int fail(const std::string &message, int code = kExitError) {
   std::cerr << "hrx-run: error: " << message << "\n";
@@ -297,13 +321,17 @@ int runMain(const Options &o) {
     return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
                 std::to_string(columns) + " was requested");
 
-  if (!native && o.arrayModel.empty()) {
-    kernelOr = loadOnHost(entry, o.workload);  // $HRX_ARRAY_MODEL, else plan
-  } else if (!native) {
-    auto arrayModel = parseArrayModel(o.arrayModel);
-    if (!arrayModel) return fail(arrayModel.status().message());
-    kernelOr = loadOnHost(entry, o.workload, *arrayModel);
+  auto dimensions = launchDimensions(o);
+  if (!dimensions) return fail(dimensions.status().message());
+  if (*dimensions && native)
+    return fail("--grid, --block and --dynamic-lds are supported on the host reference device only in this build");
+  std::optional<ArrayModelKind> arrayModel;
+  if (!o.arrayModel.empty()) {
+    auto parsed = parseArrayModel(o.arrayModel);
+    if (!parsed) return fail(parsed.status().message());
+    arrayModel = *parsed;
   }
+  if (!native) kernelOr = loadOnHost(entry, o.workload, *dimensions, arrayModel);  // default: $HRX_ARRAY_MODEL, else plan
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
@@ -484,6 +512,7 @@ int main(int argc, char **argv) {
                  "artifact can run on it, else the host reference device)");
   app.add_flag("--list_devices", o.listDevices, "List the devices admission finds, with reasons, then exit");
   app.add_option("--workload", o.workload, "GPU launch workload (u64 values, comma-separated)")->delimiter(',');
+  addLaunchDimensionOptions(app, o);
   app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");
   app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(positive(false));
   app.add_flag("--benchmark", o.benchmark, "Print timing JSON (min, median, p95) instead of results");

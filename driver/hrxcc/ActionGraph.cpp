@@ -271,6 +271,8 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
     for (const Target &t : inv.targets) {
       for (EmitKind kind : {EmitKind::ArrayPlan, EmitKind::Llvm, EmitKind::Asm, EmitKind::Object}) {
         if (kind == EmitKind::ArrayPlan && t.kind != TargetKind::Xdna) continue;
+        // The NPU5 planner's only intermediate form is the array plan (XDNA/011 for the others).
+        if (kind != EmitKind::ArrayPlan && t.kind == TargetKind::Xdna) continue;
         if (pipelineRank(kind) >= pipelineRank(inv.emit)) continue;
         Job temp = makeJob(JobKind::Compile, allInputs, {t}, kind);
         temp.intermediate = true;

@@ -140,7 +140,9 @@ CxxSource Compilation::cxxSource(size_t input) const {
   CxxSource src;
   src.name = inputs_[input]->name;
   src.text = inputs_[input]->text;
-  src.language = inv_.inputs[input].kind == InputKind::C ? CxxSource::Language::C : CxxSource::Language::Cxx;
+  src.language = inv_.inputs[input].kind == InputKind::C     ? CxxSource::Language::C
+                 : inv_.inputs[input].kind == InputKind::Hip ? CxxSource::Language::Hip
+                                                             : CxxSource::Language::Cxx;
   src.headers = headers_;
   src.standard = inv_.standard;
   src.includeDirs = inv_.includeDirs;

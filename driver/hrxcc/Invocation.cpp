@@ -61,6 +61,7 @@ std::optional<InputKind> kindFromExtension(std::string_view path) {
   if (ext == ".loom") return InputKind::Loom;
   if (ext == ".c") return InputKind::C;
   if (ext == ".cpp" || ext == ".cc" || ext == ".cxx") return InputKind::Cxx;
+  if (ext == ".hip") return InputKind::Hip;
   return std::nullopt;
 }
 
@@ -82,8 +83,9 @@ void Builder::inputs() {
       if (arg.value == "loom") forced = InputKind::Loom;
       else if (arg.value == "c") forced = InputKind::C;
       else if (arg.value == "c++") forced = InputKind::Cxx;
+      else if (arg.value == "hip") forced = InputKind::Hip;
       else if (arg.value == "none") forced.reset();
-      else invalid(arg, "loom, c, c++ or none");
+      else invalid(arg, "loom, c, c++, hip or none");
       continue;
     }
     if (arg.id != OptionId::None) continue;
@@ -129,6 +131,14 @@ void Builder::targets() {
 
 void Builder::phases() {
   inv_.syntaxOnly = args_.has(OptionId::SyntaxOnly);
+  if (const Arg *rdc = args_.last(OptionId::GpuRdc))
+    diags_.report(DiagId::DriverUnsupportedClangOption, {})
+        .arg("option", rdc->asWritten())
+        .arg("reason", "relocatable device code is not supported; each HIP unit is compiled on its own (-fno-gpu-rdc)");
+  if (!args_.last(OptionId::Emit)) {  // Clang's -c and -S, when --emit does not say otherwise
+    if (args_.has(OptionId::CompileOnly)) inv_.emit = EmitKind::Object;
+    else if (args_.has(OptionId::AssembleOnly)) inv_.emit = EmitKind::Asm;
+  }
   if (const Arg *emit = args_.last(OptionId::Emit)) {
     static constexpr std::pair<std::string_view, EmitKind> kinds[] = {
         {"loom", EmitKind::Loom},           {"llvm", EmitKind::Llvm},     {"asm", EmitKind::Asm},
@@ -316,6 +326,7 @@ std::string_view inputKindName(InputKind kind) {
   case InputKind::Loom: return "loom";
   case InputKind::C: return "c";
   case InputKind::Cxx: return "c++";
+  case InputKind::Hip: return "hip";
   }
   return "";
 }

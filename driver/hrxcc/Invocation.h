@@ -13,8 +13,8 @@
 
 namespace hrx::driver {
 
-enum class InputKind { Loom, C, Cxx };
-std::string_view inputKindName(InputKind kind);  // "loom", "c", "c++"
+enum class InputKind { Loom, C, Cxx, Hip };
+std::string_view inputKindName(InputKind kind);  // "loom", "c", "c++", "hip"
 
 struct InputFile {
   std::string path;  // as the user spelled it; "-" is standard input

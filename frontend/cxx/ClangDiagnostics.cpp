@@ -2,6 +2,7 @@
 #include "ImportSession.h"
 
 #include <clang/Basic/DiagnosticIDs.h>
+#include <clang/Basic/DiagnosticLex.h>
 #include <clang/Basic/DiagnosticSema.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
@@ -81,6 +82,7 @@ std::string stringArg(const clang::Diagnostic &info, unsigned index) {
 }  // namespace
 
 void ClangDiagnosticTranslator::BeginSourceFile(const clang::LangOptions &lang, const clang::Preprocessor *pp) {
+  hipUnit_ = lang.HIP;
   if (pp) mapper_.setClangSourceManager(&pp->getSourceManager(), &lang);
 }
 
@@ -152,6 +154,11 @@ void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level
     p.id = diag::DiagId::CxxBadLaunchAttribute;
     p.params = {{"attr", stringArg(info, 0)}};
   }
+  // A missing header in a HIP unit: say why a host header is not there (docs/cxx.md).
+  if (id == clang::diag::err_pp_file_not_found && hipUnit_)
+    p.notes.push_back({range, "hrx compiles HIP device code over its own headers only: host headers such as "
+                              "<iostream>, <vector> and <stdio.h> are not available (there is no option yet to add the "
+                              "host's C++ include paths); pass the unit's own headers with -I or --header"});
   if (p.id && p.range.begin == p.range.end)  // hrx-owned: underline the offending token
     p.range = mapper_.range(clang::SourceRange(info.getLocation(), info.getLocation()));
   addIncludeStack(info, p);

@@ -17,6 +17,8 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/ADT/StringSet.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -45,6 +47,24 @@ const char *targetName(ImportTarget target) {
   return "?";
 }
 
+// Host libm and printf: what the host twin of a HIP unit may leave to the loading process.
+bool isHostLibraryFunction(std::string_view name) {
+  static const llvm::StringSet<> names = [] {
+    llvm::StringSet<> set;
+    for (const char *base : {"acos", "asin", "atan", "acosh", "asinh", "atanh", "cbrt", "cos", "cosh", "erf", "erfc",
+                             "exp", "exp10", "exp2", "expm1", "lgamma", "log", "log10", "log1p", "log2", "logb", "sin",
+                             "sinh", "tan", "tanh", "tgamma", "j0", "j1", "y0", "y1", "atan2", "fmod", "hypot", "pow",
+                             "remainder", "nextafter", "fdim", "frexp", "ldexp", "modf", "ilogb", "scalbn", "scalbln",
+                             "remquo", "jn", "yn", "sincos"}) {
+      set.insert(base);
+      set.insert(std::string(base) + "f");
+    }
+    set.insert("printf");
+    return set;
+  }();
+  return names.contains(llvm::StringRef(name.data(), name.size()));
+}
+
 namespace {
 
 // hrx's shipped headers, embedded at build time from frontend/cxx/headers.
@@ -61,10 +81,26 @@ constexpr llvm::StringLiteral kSystemRoot = "/hrx";          // shipped: /hrx/in
 constexpr llvm::StringLiteral kSourceDir = "/hrx/src";       // the unit
 constexpr llvm::StringLiteral kVirtualDir = "/hrx/virtual";  // the unit's virtual headers
 constexpr llvm::StringLiteral kMountDir = "/hrx/mount";      // the unit's include dirs, by index
+// HIP units: Clang's resource headers (its HIP wrapper and math) and ROCm's device libraries,
+// mounted like include directories so that every file read is a declared input.
+constexpr llvm::StringLiteral kClangIncludeDir = "/hrx/clang-include";
+constexpr llvm::StringLiteral kRocmBitcodeDir = "/hrx/rocm-bitcode";
+#ifndef HRX_CLANG_RESOURCE_INCLUDE
+#define HRX_CLANG_RESOURCE_INCLUDE ""
+#endif
+#ifndef HRX_ROCM_BITCODE_DIR
+#define HRX_ROCM_BITCODE_DIR ""
+#endif
+// The device libraries linked into every HIP unit for amdgcn, with the control settings Clang's
+// HIP driver picks by default (IEEE denormals, correctly rounded sqrt, no fast-math, wave32).
+constexpr const char *kRocmDeviceLibraries[] = {
+    "ocml.bc", "ockl.bc", "oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc", "oclc_daz_opt_off.bc",
+    "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_off.bc", "oclc_abi_version_500.bc"};
 
 Language languageOf(const CxxUnit &unit) {
   if (unit.language != Language::Auto) return unit.language;
-  return llvm::sys::path::extension(unit.name) == ".c" ? Language::C : Language::Cxx;
+  llvm::StringRef extension = llvm::sys::path::extension(unit.name);
+  return extension == ".c" ? Language::C : extension == ".hip" ? Language::Hip : Language::Cxx;
 }
 
 // Collects the text of diagnostics outside any unit (the driver phase of a setup).
@@ -162,6 +198,66 @@ void stripLoomAnnotations(llvm::Module &module) {
   }
 }
 
+// Clang's HIP device mode gives amdgcn kernels global (addrspace 1) pointer parameters; the
+// backend expects kernels as the C++ mode makes them, with flat pointers, and wraps them itself.
+void flattenHipKernelPointers(llvm::Module &module) {
+  std::vector<llvm::Function *> kernels;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && f.getCallingConv() == llvm::CallingConv::AMDGPU_KERNEL) kernels.push_back(&f);
+  for (llvm::Function *kernel : kernels) {
+    llvm::FunctionType *type = kernel->getFunctionType();
+    std::vector<llvm::Type *> params(type->param_begin(), type->param_end());
+    bool changed = false;
+    for (llvm::Type *&param : params)
+      if (param->isPointerTy() && param->getPointerAddressSpace() == 1) {
+        param = llvm::PointerType::get(module.getContext(), 0);
+        changed = true;
+      }
+    if (!changed) continue;
+    auto *flat = llvm::Function::Create(llvm::FunctionType::get(type->getReturnType(), params, false),
+                                        kernel->getLinkage(), kernel->getAddressSpace(), "", &module);
+    flat->copyAttributesFrom(kernel);
+    flat->setComdat(kernel->getComdat());
+    flat->copyMetadata(kernel, 0);
+    flat->splice(flat->begin(), kernel);
+    llvm::IRBuilder<> b(&*flat->getEntryBlock().getFirstInsertionPt());
+    for (unsigned i = 0; i < kernel->arg_size(); ++i) {
+      llvm::Argument *old = kernel->getArg(i);
+      llvm::Argument *now = flat->getArg(i);
+      now->takeName(old);
+      old->replaceAllUsesWith(now->getType() == old->getType() ? static_cast<llvm::Value *>(now)
+                                                               : b.CreateAddrSpaceCast(now, old->getType()));
+    }
+    flat->takeName(kernel);
+    kernel->replaceAllUsesWith(flat);
+    kernel->eraseFromParent();
+  }
+}
+
+// The host device runs one workgroup per thread at a time, so thread-local storage is workgroup
+// storage there: __shared__ variables (Clang leaves them uninitialised) become thread-local, and
+// every extern __shared__ array (dynamic LDS) is one thread-local block of the GPU's LDS size.
+constexpr uint64_t kHostDynamicSharedBytes = 65536;
+void giveHipSharedVariablesWorkgroupStorage(llvm::Module &module) {
+  llvm::GlobalVariable *dynamic = nullptr;
+  for (llvm::GlobalVariable &global : llvm::make_early_inc_range(module.globals())) {
+    if (global.getName().starts_with("llvm.") || global.isConstant()) continue;
+    if (global.hasInitializer()) {
+      if (llvm::isa<llvm::UndefValue>(global.getInitializer())) global.setThreadLocal(true);
+      continue;
+    }
+    if (!dynamic) {
+      auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), kHostDynamicSharedBytes);
+      dynamic = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
+                                         llvm::UndefValue::get(type), "__hrx_dynamic_shared", nullptr,
+                                         llvm::GlobalValue::GeneralDynamicTLSModel);
+      dynamic->setAlignment(llvm::Align(16));
+    }
+    global.replaceAllUsesWith(dynamic);
+    global.eraseFromParent();
+  }
+}
+
 class IdentityHasher {
 public:
   void add(llvm::StringRef text) {
@@ -182,7 +278,7 @@ std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language l
   hash.add(CLANG_VERSION_STRING);
   hash.add(targetName(target));
   hash.add(std::to_string(options.optLevel) + (options.debugInfo ? "g" : "") + options.hostCpu);
-  hash.add(language == Language::C ? "c" : "c++");
+  hash.add(language == Language::C ? "c" : language == Language::Hip ? "hip" : "c++");
   hash.add(standard);
   hash.add(unitName);
   hash.add(unit.text);
@@ -208,7 +304,8 @@ struct UnitFiles {
   std::vector<Mount> mounts;
 };
 
-std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitName, diag::DiagnosticEngine &diags) {
+std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitName, Language language,
+                                   ImportTarget target, diag::DiagnosticEngine &diags) {
   unsigned errorsBefore = diags.errorCount();
   UnitFiles files;
   files.memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -248,6 +345,21 @@ std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitN
     }
     files.mounts.push_back({(kMountDir + "/" + llvm::Twine(files.mounts.size())).str(), dir, canonical.str().str()});
   }
+  if (language == Language::Hip && isAmdgpu(target)) {
+    for (auto [virtualRoot, dir, package] :
+         {std::tuple{kClangIncludeDir, llvm::StringRef(HRX_CLANG_RESOURCE_INCLUDE), "clang-22"},
+          std::tuple{kRocmBitcodeDir, llvm::StringRef(HRX_ROCM_BITCODE_DIR), "rocm-device-libs"}}) {
+      llvm::SmallString<256> canonical;
+      if (dir.empty() || llvm::sys::fs::real_path(dir, canonical) || !llvm::sys::fs::is_directory(canonical)) {
+        diags.report(diag::DiagId::CxxMissingIncludeDir, {})
+            .arg("dir", dir.empty() ? std::string("(not found when hrx was built)") : dir.str())
+            .arg("unit", unitName)
+            .arg("reason", std::string("HIP units for amdgcn need the Debian package ") + package);
+        continue;
+      }
+      files.mounts.push_back({virtualRoot.str(), dir.str(), canonical.str().str()});
+    }
+  }
   if (diags.errorCount() != errorsBefore) return std::nullopt;
   return files;
 }
@@ -259,13 +371,16 @@ void configureInvocation(clang::CompilerInvocation &invocation, const CxxUnit &u
   // The driver asks Clang to leak its AST at exit (-disable-free); a long-lived importer may not.
   invocation.getFrontendOpts().DisableFree = false;
   invocation.getFrontendOpts().Inputs = {clang::FrontendInputFile(
-      files.unitPath, clang::InputKind(language == Language::Cxx ? clang::Language::CXX : clang::Language::C))};
+      files.unitPath, clang::InputKind(language == Language::Cxx   ? clang::Language::CXX
+                                       : language == Language::Hip ? clang::Language::HIP
+                                                                   : clang::Language::C))};
 
   // Virtual headers, then mounted directories, for #include and #embed (the unit's own directory
   // holds only the unit); hrx's headers come last from the setup.
   std::vector<std::string> searchPath;
   if (!unit.headers.empty()) searchPath.push_back(kVirtualDir.str());
-  for (const Mount &mount : files.mounts) searchPath.push_back(mount.virtualRoot);
+  for (const Mount &mount : files.mounts)
+    if (mount.virtualRoot.starts_with(kMountDir)) searchPath.push_back(mount.virtualRoot);
   clang::PreprocessorOptions &preprocessor = invocation.getPreprocessorOpts();
   for (const std::string &dir : searchPath) {
     invocation.getHeaderSearchOpts().AddPath(dir, clang::frontend::Angled, false, true);
@@ -350,9 +465,27 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   if (auto it = setups_.find(key); it != setups_.end()) return it->second;
 
 
-  bool cxx = language == Language::Cxx;
+  bool hip = language == Language::Hip;
+  bool cxx = language == Language::Cxx || hip;
   std::vector<std::string> args = {"/hrx/bin/clang"};
-  if (isAmdgpu(target)) {
+  if (hip) {
+    // Clang's HIP device mode (--cuda-device-only semantics: host code is parsed and not
+    // emitted). The host twin is the same mode with the x86-64 host as the device.
+    if (isAmdgpu(target)) {
+      args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-x", "hip", "--cuda-device-only",
+                               target == ImportTarget::AmdgpuGfx1151 ? "--offload-arch=gfx1151"
+                                                                     : "--offload-arch=gfx11-generic",
+                               "-D__HRX_TARGET_AMDGPU__=1"});
+      for (const char *library : kRocmDeviceLibraries)
+        args.insert(args.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (kRocmBitcodeDir + "/" + library).str()});
+    } else {
+      args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu, "-x", "hip",
+                               "--cuda-host-only", "-Xclang", "-fcuda-is-device", "-fno-math-errno", "-fPIC",
+                               target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1"
+                                                                  : "-D__HRX_TARGET_HOST__=1"});
+    }
+    args.insert(args.end(), {"-nogpuinc", "-nogpulib", "-fno-gpu-rdc", "-Wno-unknown-cuda-version"});
+  } else if (isAmdgpu(target)) {
     args.insert(args.end(), {"--target=amdgcn-amd-amdhsa", "-nogpulib", "-D__HRX_TARGET_AMDGPU__=1",
                              target == ImportTarget::AmdgpuGfx1151 ? "-mcpu=gfx1151" : "-mcpu=gfx11-generic"});
   } else {
@@ -360,7 +493,8 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
                              target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1"
                                                                 : "-D__HRX_TARGET_HOST__=1"});
   }
-  args.insert(args.end(), {"-x", cxx ? "c++" : "c", "-std=" + standard, "-nostdinc", "-ffreestanding",
+  if (!hip) args.insert(args.end(), {"-x", cxx ? "c++" : "c"});
+  args.insert(args.end(), {"-std=" + standard, "-nostdinc", "-ffreestanding",
                            "-D__HRX__=1", "-O" + std::to_string(options.optLevel), "-Xclang",
                            "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
   if (cxx)
@@ -368,8 +502,12 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
                              "-fno-threadsafe-statics", "-Wno-c23-extensions", "-isystem",
                              (kSystemRoot + "/include-c++").str()});
   args.insert(args.end(), {"-isystem", (kSystemRoot + "/include").str()});
+  if (hip) {
+    if (isAmdgpu(target)) args.insert(args.end(), {"-isystem", kClangIncludeDir.str()});
+    args.insert(args.end(), {"-include", "hip/__hrx_hip_device.h"});
+  }
   if (options.debugInfo) args.push_back("-g");
-  args.push_back((kSourceDir + (cxx ? "/unit.cpp" : "/unit.c")).str());
+  args.push_back((kSourceDir + (hip ? "/unit.hip" : cxx ? "/unit.cpp" : "/unit.c")).str());
 
   std::vector<const char *> argv;
   for (const std::string &arg : args) argv.push_back(arg.c_str());
@@ -406,21 +544,25 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
                                                 llvm::LLVMContext &context, diag::DiagnosticEngine &diags) {
   unsigned errorsBefore = diags.errorCount();
   Language language = languageOf(unit);
-  bool cxx = language == Language::Cxx;
-  std::string unitName = unit.name.empty() ? (cxx ? "unit.cpp" : "unit.c") : unit.name;
+  bool hip = language == Language::Hip;
+  bool cxx = language == Language::Cxx || hip;
+  std::string unitName = unit.name.empty() ? (hip ? "unit.hip" : cxx ? "unit.cpp" : "unit.c") : unit.name;
 
-  std::string standard = unit.standard.empty() ? (cxx ? "c++26" : "c23") : unit.standard;
+  std::string standard = unit.standard.empty() ? (hip ? "c++20" : cxx ? "c++26" : "c23") : unit.standard;
   const clang::LangStandard *langStandard = clang::LangStandard::getLangStandardForName(standard);
-  if (!langStandard || (cxx ? !langStandard->isCPlusPlus26() : !langStandard->isC23()) ||
-      (langStandard->getLanguage() == clang::Language::CXX) != cxx) {
+  bool accepted = langStandard && (langStandard->getLanguage() == clang::Language::CXX) == cxx &&
+                  (hip ? langStandard->isCPlusPlus17() : cxx ? langStandard->isCPlusPlus26() : langStandard->isC23());
+  if (!accepted) {
     diags.report(diag::DiagId::CxxUnsupportedStandard, {})
         .arg("standard", standard)
         .arg("unit", unitName)
-        .arg("accepted", cxx ? "C++26 or newer (c++26, gnu++26, c++2c)" : "C23 or newer (c23, gnu23, c2y)");
+        .arg("accepted", hip   ? "C++17 or newer for HIP (c++17, c++20, c++23, c++26, gnu++17...)"
+                         : cxx ? "C++26 or newer (c++26, gnu++26, c++2c)"
+                               : "C23 or newer (c23, gnu23, c2y)");
     return std::nullopt;
   }
 
-  std::optional<UnitFiles> files = unitFiles(unit, unitName, diags);
+  std::optional<UnitFiles> files = unitFiles(unit, unitName, language, target, diags);
   if (!files) return std::nullopt;
 
   std::vector<std::string> setupErrors;
@@ -433,6 +575,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   }
   auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
   configureInvocation(*invocation, unit, *files, unitName, language, diags.options());
+  if (!impl_->options.clangWarnings) invocation->getDiagnosticOpts().IgnoreWarnings = true;
   const std::string &unitPath = files->unitPath;
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory = files->memory;
   llvm::StringMap<FileIdentity> &identities = files->identities;
@@ -462,6 +605,12 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   if (!ok || !module || diags.errorCount() != errorsBefore) return std::nullopt;
 
   stripLoomAnnotations(*module);
+  if (hip) {
+    if (isAmdgpu(target))
+      flattenHipKernelPointers(*module);
+    else
+      giveHipSharedVariablesWorkgroupStorage(*module);
+  }
   module->setModuleIdentifier(unitName);
   module->setSourceFileName(unitName);
   for (llvm::Function &function : *module) {
@@ -470,6 +619,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
       out.hostBuiltins.push_back(function.getName().str());
       continue;
     }
+    // The host twin of a HIP unit calls the host libm and printf (the host code may import them).
+    if (hip && !isAmdgpu(target) && isHostLibraryFunction(function.getName())) continue;
     // Runtime calls Clang's code generation introduced (the AST checks saw every user call).
     if (llvm::any_of(out.externalCalls, [&](const ExternalCall &call) { return call.symbol == function.getName(); }))
       continue;

@@ -89,6 +89,7 @@ private:
   SourceMapper &mapper_;
   ImportTarget target_;
   std::optional<Pending> pending_;
+  bool hipUnit_ = false;
 };
 
 // Registers [[loom::kernel]], [[loom::workgroup_size]] and [[loom::workgroup_count]] with

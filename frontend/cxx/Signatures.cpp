@@ -9,6 +9,7 @@
 #include <clang/Basic/SourceManager.h>
 
 #include <functional>
+#include <set>
 
 namespace hrx::cxx {
 
@@ -130,16 +131,24 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
   std::vector<Signature> out;
   clang::ASTNameGenerator names(ast);
   const clang::SourceManager &sm = ast.getSourceManager();
+  std::set<std::string> seen;
   auto visit = [&](const clang::FunctionDecl *function) {
     if (!function->doesThisDeclarationHaveABody() || function->isInvalidDecl() ||
-        sm.isInSystemHeader(function->getLocation()) || !function->isExternallyVisible() ||
-        function->isInlined() || function->isDependentContext())
+        sm.isInSystemHeader(function->getLocation()) || function->isInlined() || function->isDependentContext())
       return;
-    bool kernel = hasAnnotation(function, kKernelAnnotation);
+    // HIP kernels are exported even when static (Clang's device mode keeps them visible).
+    if (!function->isExternallyVisible() && !function->hasAttr<clang::CUDAGlobalAttr>()) return;
+    bool kernel = hasAnnotation(function, kKernelAnnotation) || function->hasAttr<clang::CUDAGlobalAttr>();
     if (!kernel && !function->isExternC()) return;
     Signature sig;
     sig.name = function->getNameAsString();
+    if (function->getTemplateSpecializationArgs()) {  // scale<float>, scale<int>: one export each
+      sig.name.clear();
+      llvm::raw_string_ostream name(sig.name);
+      function->getNameForDiagnostic(name, ast.getPrintingPolicy(), /*Qualified=*/false);
+    }
     sig.symbol = names.getName(function);
+    if (!seen.insert(sig.symbol).second) return;  // a specialization reached twice
     sig.isKernel = kernel;
     sig.result = valueTypeOf(ast, function->getReturnType());
     for (const clang::ParmVarDecl *param : function->parameters())
@@ -147,6 +156,10 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
     sig.workgroupSize = launchShape(function, kWorkgroupSizeAnnotation);
     sig.workgroupCount = launchShape(function, kWorkgroupCountAnnotation);
     sig.maxWorkgroupSize = launchBound(ast, function);
+    if (const auto *bounds = function->getAttr<clang::CUDALaunchBoundsAttr>())  // HIP's __launch_bounds__
+      if (std::optional<llvm::APSInt> value = bounds->getMaxThreads()->getIntegerConstantExpr(ast);
+          value && value->isStrictlyPositive() && value->getActiveBits() <= 32)
+        sig.maxWorkgroupSize = uint32_t(value->getZExtValue());
     sig.location = mapper.range(clang::SourceRange(function->getLocation(), function->getLocation()));
     out.push_back(std::move(sig));
   };
@@ -154,6 +167,8 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
     for (const clang::Decl *decl : context->decls()) {
       if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl))
         visit(function);
+      else if (const auto *pattern = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl))
+        for (const clang::FunctionDecl *instance : pattern->specializations()) visit(instance);
       else if (const auto *nested = llvm::dyn_cast<clang::DeclContext>(decl);
                nested && (llvm::isa<clang::LinkageSpecDecl>(decl) || llvm::isa<clang::NamespaceDecl>(decl) ||
                           llvm::isa<clang::ExportDecl>(decl)))

@@ -41,6 +41,17 @@ bool isFloatAtomicMax(const clang::AtomicExpr *expr) {
   }
 }
 
+// In a HIP unit, host functions and host variables: type-checked by Clang, never emitted.
+bool isHipHostOnly(const clang::Decl *decl) {
+  if (!decl->getASTContext().getLangOpts().CUDA) return false;
+  if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl))
+    return !function->hasAttr<clang::CUDADeviceAttr>() && !function->hasAttr<clang::CUDAGlobalAttr>();
+  if (const auto *var = llvm::dyn_cast<clang::VarDecl>(decl))
+    return var->hasGlobalStorage() && !var->isStaticLocal() && !var->hasAttr<clang::CUDADeviceAttr>() &&
+           !var->hasAttr<clang::CUDAConstantAttr>() && !var->hasAttr<clang::CUDASharedAttr>();
+  return false;
+}
+
 class RestrictionChecker : public clang::DynamicRecursiveASTVisitor {
 public:
   RestrictionChecker(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
@@ -62,6 +73,7 @@ public:
     if (decl->getLocation().isValid() && sm_.isInSystemHeader(decl->getLocation())) return true;
     auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl);
     if (function && function->isDependentContext()) return true;  // checked per instantiation
+    if (isHipHostOnly(decl)) return true;  // HIP host code is parsed, never compiled
     const clang::FunctionDecl *saved = current_;
     if (function && function->doesThisDeclarationHaveABody()) current_ = function;
     bool result = clang::DynamicRecursiveASTVisitor::TraverseDecl(decl);
@@ -191,6 +203,10 @@ private:
     // The bridge's host target defines the work-item functions <hrx/kernel.h> declares.
     if (!isAmdgpu(target_) && callee->getIdentifier() && callee->getName().starts_with(kHostBuiltinPrefix) &&
         sm_.isInSystemHeader(callee->getLocation()))
+      return;
+    // The host twin of a HIP unit calls the host libm (and printf) that hrx's HIP headers declare.
+    if (!isAmdgpu(target_) && ast_.getLangOpts().HIP && callee->getIdentifier() &&
+        isHostLibraryFunction(callee->getName()) && sm_.isInSystemHeader(callee->getLocation()))
       return;
     if (llvm::isa<clang::CXXMethodDecl>(callee) && llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
       return;  // reached through the vtable; a missing key function is a link-time matter

@@ -165,6 +165,8 @@ llvm::Function &emitKernelEntry(llvm::Module &module, llvm::Function &item, cons
   for (unsigned i = 0; i < item.arg_size(); ++i) {
     llvm::Value *arg = entry->getArg(i);
     if (isBuffer(*item.getArg(i))) {
+      // __restrict__ buffers stay noalias, so the metadata gets .actual_access as Clang's does.
+      if (item.getArg(i)->hasNoAliasAttr()) entry->addParamAttr(i, llvm::Attribute::NoAlias);
       args.push_back(b.CreateAddrSpaceCast(arg, item.getArg(i)->getType()));
     } else {
       entry->addParamAttrs(i, llvm::AttrBuilder(context, item.getAttributes().getParamAttrs(i)));
@@ -364,6 +366,28 @@ bool linkCxxUnits(const Program &program, llvm::Module &module) {
 // A C/C++ kernel as Clang made it (device-kernel calling convention, flat pointers) becomes the
 // body of a new amdgpu_kernel of the same name whose buffers are global pointers; its fixed
 // workgroup size becomes reqd_work_group_size.
+// Keeps what a compile reports, to replay into another engine, and its first error.
+class DiagnosticRecorder : public diag::DiagnosticConsumer {
+public:
+  void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
+    if (!first && d.severity == diag::Severity::Error) first = d;
+    all.push_back(d);
+  }
+  void replay(diag::DiagnosticEngine &diags) const {
+    for (const diag::Diagnostic &d : all) {
+      if (d.id == diag::DiagId::External) {
+        diags.reportExternal(d.severity, d.range, d.message, d.flag, d.notes);
+        continue;
+      }
+      diag::DiagnosticBuilder b = diags.report(d.id, d.range);
+      for (const auto &[name, value] : d.params) b.arg(name, value);
+      for (const diag::RelatedNote &n : d.notes) b.note(n.range, n.message);
+    }
+  }
+  std::optional<diag::Diagnostic> first;
+  std::vector<diag::Diagnostic> all;
+};
+
 bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
   llvm::Function *body = module.getFunction(kernel.symbol);
   if (!body || body->isDeclaration()) return false;
@@ -518,7 +542,21 @@ public:
     std::unique_ptr<Program> hostProgram;
     bool hostImported = true;
     if (!program.cxxSources.empty()) {
-      hostProgram = retargetCxx(program, Target::host(), request.options, diags);
+      // The twin's diagnostics go to a scratch engine: what the GPU compile accepted but the host
+      // cannot compile becomes one warning (LINK/044) and an artifact without those host kernels.
+      diag::DiagnosticEngine twinDiags(diags.sourceManager());
+      twinDiags.setOptions(diags.options());
+      DiagnosticRecorder twin;
+      twinDiags.addConsumer(&twin);
+      hostProgram = retargetCxx(program, Target::host(), request.options, twinDiags);
+      // A Clang error the GPU compile did not have: a construct with no CPU meaning.
+      bool hostOnlyError = twin.first && twin.first->id == diag::DiagId::External;
+      if (!hostProgram && kernels.empty() && hostOnlyError) {
+        diags.report(diag::DiagId::LinkHostTwinUnavailable, twin.first->range).arg("reason", twin.first->message);
+        hostProgram = std::make_unique<Program>();  // host code without the C/C++ kernels
+      } else if (!hostProgram) {
+        twin.replay(diags);
+      }
       hostImported = hostProgram != nullptr;
     }
     std::optional<std::vector<uint8_t>> host;

@@ -46,6 +46,7 @@ void initializeTargets() {
     llvm::InitializeAllTargets();
     llvm::InitializeAllTargetMCs();
     llvm::InitializeAllAsmPrinters();
+    llvm::InitializeAllAsmParsers();  // inline asm in builtins (the host device's fiber switch)
   });
 }
 

@@ -539,7 +539,7 @@ std::optional<cxx::ImportTarget> importTarget(const Target &target) {
 }  // namespace
 
 bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
-                    diag::DiagnosticEngine &diags) {
+                    diag::DiagnosticEngine &diags, bool retargeted) {
   unsigned errors = diags.errorCount();
   program.cxxSources = cxx;
   program.cxxTarget = request.targets.front();
@@ -550,12 +550,14 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
     options.debugInfo = request.options.debugInfo;
     options.hostCpu = request.options.hostCpu;
     options.requireDefinedCalls = false;  // resolved across units by the link
+    options.clangWarnings = !retargeted;
     cxx::CxxImporter importer(options);
     std::optional<cxx::ImportTarget> target = importTarget(request.targets.front());
     for (const CxxSource &source : cxx) {
       cxx::CxxUnit unit{source.name, source.text,
                         source.language == CxxSource::Language::C     ? cxx::Language::C
                         : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
+                        : source.language == CxxSource::Language::Hip ? cxx::Language::Hip
                                                                       : cxx::Language::Auto,
                         source.standard, source.headers, source.includeDirs, source.defines};
       if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))
@@ -579,7 +581,7 @@ std::unique_ptr<Program> retargetCxx(const Program &program, const Target &targe
   CompileRequest request;
   request.targets = {target};
   request.options = options;
-  if (!importCxxUnits(*twin, program.cxxSources, request, diags)) return nullptr;
+  if (!importCxxUnits(*twin, program.cxxSources, request, diags, /*retargeted=*/true)) return nullptr;
   // The new units' signatures replace the old ones, found by unit and source name; a definition
   // the other target's preprocessing leaves out is reported once.
   std::map<const cxx::Signature *, const cxx::Signature *> found;

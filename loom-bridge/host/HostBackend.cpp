@@ -1,5 +1,6 @@
 // The host target: Loom stage functions and kernels as an x86-64 shared object with the
 // entry points of runtime/include/hrx/format/HostAbi.h.
+#include "hrx/bridge/Builtins.h"
 #include "hrx/bridge/HostCode.h"
 #include "hrx/bridge/IrQueries.h"
 #include "hrx/bridge/Lowering.h"
@@ -247,7 +248,7 @@ void emitLaunch(llvm::Module &module, llvm::Function &config, const std::string 
 // C/C++ kernels. On the host, Clang leaves the work-item queries of <hrx/kernel.h> and
 // <hip/hip_runtime.h> as calls to these undefined functions; the kernel's twin replaces them with
 // the work-item loop's coordinates and the dispatch's fields.
-enum class HostQuery { WorkitemId, WorkgroupId, WorkgroupSize, WorkgroupCount, Barrier };
+enum class HostQuery { WorkitemId, WorkgroupId, WorkgroupSize, WorkgroupCount, Barrier, WarpGather };
 
 std::optional<HostQuery> hostQuery(const llvm::Function *callee) {
   if (!callee || !callee->isDeclaration()) return std::nullopt;
@@ -257,6 +258,7 @@ std::optional<HostQuery> hostQuery(const llvm::Function *callee) {
   if (name == "__hrx_host_workgroup_size") return HostQuery::WorkgroupSize;
   if (name == "__hrx_host_workgroup_count") return HostQuery::WorkgroupCount;
   if (name == "__hrx_host_barrier") return HostQuery::Barrier;
+  if (name == "__hrx_host_warp_gather") return HostQuery::WarpGather;
   return std::nullopt;
 }
 
@@ -309,7 +311,8 @@ llvm::Value *pickDimension(llvm::IRBuilder<> &b, llvm::Value *dim, const std::ar
 
 // The kernel's body as a work-item function (dispatch, x, y, z, kernel parameters...) whose
 // queries read the loop's coordinates and the dispatch. Null when a query stays out of reach
-// (recursion); `barrier` is set when the body waits at a workgroup barrier.
+// (recursion); `barrier` is set when the body waits at a workgroup barrier or uses a warp
+// function, which then call the cooperative scheduler's builtins (builtins/Workgroup.c).
 llvm::Function *cxxWorkItem(llvm::Module &module, llvm::Function &kernel, const WorkgroupSize &fixedSize,
                             const std::set<const llvm::Function *> &reaching, bool &barrier) {
   llvm::LLVMContext &context = module.getContext();
@@ -338,8 +341,11 @@ llvm::Function *cxxWorkItem(llvm::Module &module, llvm::Function &kernel, const 
   llvm::Value *dispatch = item->getArg(0);
   for (llvm::CallBase *call : queries) {
     HostQuery query = *hostQuery(call->getCalledFunction());
-    if (query == HostQuery::Barrier) {
+    if (query == HostQuery::Barrier || query == HostQuery::WarpGather) {
       barrier = true;
+      llvm::Function *builtin =
+          declareBuiltin(module, query == HostQuery::Barrier ? "__hrx_wg_barrier" : "__hrx_wg_warp_gather");
+      call->setCalledFunction(builtin);
       continue;
     }
     b.SetInsertPoint(call);
@@ -358,6 +364,34 @@ llvm::Function *cxxWorkItem(llvm::Module &module, llvm::Function &kernel, const 
     call->eraseFromParent();
   }
   return item;
+}
+
+// "hrx.kernel.<sym>" for a kernel with barriers or warp functions: the cooperative scheduler
+// runs each work-item as a fiber (`__hrx_wg_run`), through "<sym>.fiber"(dispatch, x, y, z).
+void emitCooperativeKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, const std::string &symbol) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  auto *fiberType = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, i64, i64, i64}, false);
+  auto *fiber = llvm::Function::Create(fiberType, llvm::GlobalValue::InternalLinkage, item.getName() + ".fiber", module);
+  markDispatchParameter(*fiber);
+  markDispatchParameter(item);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", fiber));
+  llvm::Value *dispatch = fiber->getArg(0);
+  llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
+  std::vector<llvm::Value *> args = {dispatch, fiber->getArg(1), fiber->getArg(2), fiber->getArg(3)};
+  for (size_t i = 0; i < launchArgs; ++i) {
+    llvm::Value *slot = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, argv, i), llvm::Align(8));
+    llvm::Type *type = item.getArg(unsigned(4 + i))->getType();
+    args.push_back(type->isPointerTy() ? slot : b.CreateLoad(type, slot));
+  }
+  b.CreateCall(&item, args);
+  b.CreateRetVoid();
+  llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
+  markDispatchParameter(*entry);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", entry));
+  b.CreateCall(declareBuiltin(module, "__hrx_wg_run"), {entry->getArg(0), fiber});
+  b.CreateRetVoid();
 }
 
 // Removes the kernels' original bodies and helpers that nothing calls any more (they still call
@@ -386,21 +420,20 @@ void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowe
       continue;
     }
     llvm::Function *config = lowering.kernelConfig(*kernel);
-    const WorkgroupSize size = constantWorkgroupSize(config);
+    // Only a fixed size (loom::workgroup_size) is a constant: the launch program's default may be
+    // replaced at run time (hrx-run --grid/--block), so the dispatch's size is read otherwise.
+    WorkgroupSize size;
+    if (kernel->workgroupSize) size = *kernel->workgroupSize;
     bool barrier = false;
     llvm::Function *item = cxxWorkItem(module, *body, size, reaching, barrier);
     if (!item) {
       diags.report(diag::DiagId::LinkHostKernelRecursion, kernel->location).arg("kernel", kernel->name);
       continue;
     }
-    if (barrier) {
-      item->eraseFromParent();
-      diags.report(forHostTarget ? diag::DiagId::LinkHostKernelBarrier : diag::DiagId::LinkHostTwinBarrier,
-                   kernel->location)
-          .arg("kernel", kernel->name);
-      continue;
-    }
-    emitKernel(module, *item, kernel->params.size(), kernel->symbol, size);
+    if (barrier)
+      emitCooperativeKernel(module, *item, kernel->params.size(), kernel->symbol);
+    else
+      emitKernel(module, *item, kernel->params.size(), kernel->symbol, size);
     if (config) emitLaunch(module, *config, kernel->symbol);
   }
   eraseUnusedQueryCallers(module, reaching);

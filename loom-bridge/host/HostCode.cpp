@@ -3,6 +3,7 @@
 #include "hrx/bridge/Builtins.h"
 #include "hrx/bridge/Codegen.h"
 #include "hrx/format/HostAbi.h"
+#include "hrx/cxx/CxxImporter.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -22,10 +23,13 @@ bool mayStayUndefined(llvm::StringRef name) {
       "memcpy", "memmove", "memset", "__tls_get_addr", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
       "log1pf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
       "tanhf", "asinhf", "acoshf", "atanhf", "erff", "erfcf", "cbrtf", "powf", "fmodf", "exp",
-      "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh"};
+      "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh",
+      // the cooperative workgroup scheduler's stacks (builtins/Workgroup.c)
+      "mmap", "munmap", "mprotect"};
   for (llvm::StringRef a : allowed)
     if (name == a) return true;
-  return false;
+  // HIP units' host twins: the rest of the host libm, and printf.
+  return cxx::isHostLibraryFunction(name);
 }
 
 bool isAbiSymbol(llvm::StringRef name) { return name.starts_with("hrx."); }
@@ -71,6 +75,17 @@ std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachi
                                          const HostCodeOptions &options) {
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
+  // A shared object, not an executable: Clang's PIE level (from the imported units) would make
+  // thread-local variables local-exec, which a shared object cannot use.
+  if (llvm::NamedMDNode *flags = module.getModuleFlagsMetadata()) {
+    std::vector<llvm::MDNode *> kept;
+    for (llvm::MDNode *flag : flags->operands())
+      if (flag->getNumOperands() < 2 || !llvm::isa<llvm::MDString>(flag->getOperand(1)) ||
+          llvm::cast<llvm::MDString>(flag->getOperand(1))->getString() != "PIE Level")
+        kept.push_back(flag);
+    flags->clearOperands();
+    for (llvm::MDNode *flag : kept) flags->addOperand(flag);
+  }
   if (!module.getGlobalVariable(HRX_HOST_ABI_VERSION_SYMBOL)) {
     llvm::Type *i32 = llvm::Type::getInt32Ty(module.getContext());
     new llvm::GlobalVariable(module, i32, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,

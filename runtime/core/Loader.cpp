@@ -116,18 +116,17 @@ StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
   return Status(StatusCode::InvalidArgument, "unknown array model '" + std::string(name) + "'; expected plan or transaction");
 }
 
-StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload) {
-  ArrayModelKind model = ArrayModelKind::Plan;
-  if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
+StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+                                             std::optional<LaunchDimensions> dimensions,
+                                             std::optional<ArrayModelKind> requestedModel) {
+  ArrayModelKind arrayModel = ArrayModelKind::Plan;
+  if (requestedModel) {
+    arrayModel = *requestedModel;
+  } else if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
     auto parsed = parseArrayModel(env);
     if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
-    model = *parsed;
+    arrayModel = *parsed;
   }
-  return loadOnHost(entry, workload, model);
-}
-
-StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
-                                             ArrayModelKind arrayModel) {
   const format::Artifact &artifact = *entry.member;
   const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
   if (!host)
@@ -154,16 +153,17 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
       layout.maxFlatWorkgroupSize = entry.gpuExport->maxFlatWorkgroupSize;
       symbol = entry.gpuLaunch->symbol;
       size_t expected = entry.gpuLaunch->workloadBits.size();
-      if (workload.size() != expected)
+      if (workload.size() != expected && !(dimensions && workload.empty()))
         return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name + "' takes " + std::to_string(expected) +
                                                        " workload value(s) (the kernel definition's arguments, for its "
                                                        "launch program); " + std::to_string(workload.size()) +
                                                        " were given with --workload");
-    } else if (workload.empty()) {
+    } else if (workload.empty() && !dimensions) {
       return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name +
                                                      "' needs its workload (the kernel definition's u64 workload "
                                                      "arguments) to evaluate the launch program; pass --workload");
     }
+    layout.dimensions = dimensions;
     return makeHostGpuKernel(symbol, *code, entry.contract, workload, std::move(layout));
   }
   auto plan = std::find_if(artifact.plans.begin(), artifact.plans.end(),

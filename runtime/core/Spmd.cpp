@@ -104,6 +104,28 @@ private:
 
 }  // namespace
 
+Status checkLaunchDimensions(const LaunchDimensions &dims, std::optional<uint64_t> maxFlatWorkgroupSize) {
+  for (int d = 0; d < 3; ++d)
+    if (dims.grid[d] == 0 || dims.block[d] == 0)
+      return Status(StatusCode::InvalidArgument, "launch dimensions must be at least 1 (grid " + std::to_string(dims.grid[0]) +
+                                                     "," + std::to_string(dims.grid[1]) + "," + std::to_string(dims.grid[2]) +
+                                                     ", block " + std::to_string(dims.block[0]) + "," +
+                                                     std::to_string(dims.block[1]) + "," + std::to_string(dims.block[2]) + ")");
+  uint64_t flat = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
+  uint64_t limit = maxFlatWorkgroupSize.value_or(1024);
+  if (flat > limit)
+    return Status(StatusCode::InvalidArgument,
+                  "the block " + std::to_string(dims.block[0]) + "x" + std::to_string(dims.block[1]) + "x" +
+                      std::to_string(dims.block[2]) + " (" + std::to_string(flat) + " work-items) exceeds the kernel's " +
+                      (maxFlatWorkgroupSize ? "max_flat_workgroup_size (__launch_bounds__) " : "workgroup limit ") +
+                      std::to_string(limit));
+  if (dims.dynamicLdsBytes > kMaxGpuLdsBytes)
+    return Status(StatusCode::InvalidArgument, "--dynamic-lds=" + std::to_string(dims.dynamicLdsBytes) +
+                                                   " exceeds the " + std::to_string(kMaxGpuLdsBytes) +
+                                                   " bytes of LDS a gfx1151 workgroup has");
+  return Status::ok();
+}
+
 unsigned hostThreadCount() {
   static const unsigned count = [] {
     unsigned machine = std::max(1u, std::thread::hardware_concurrency());
@@ -135,11 +157,16 @@ StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::sha
                 std::to_string(contract.bindings.size()) + " binding(s)");
   auto kernel = code->kernel(symbol);
   if (!kernel) return kernel.status();
-  auto launch = code->launch(symbol);
-  if (!launch) return launch.status();
-  if (workload.empty()) workload.push_back(0);
   uint32_t grid[6] = {};
-  (*launch)(workload.data(), grid);
+  if (layout.dimensions) {
+    if (Status s = checkLaunchDimensions(*layout.dimensions, layout.maxFlatWorkgroupSize); !s) return fail(s.message());
+    for (int d = 0; d < 3; ++d) grid[d] = layout.dimensions->grid[d], grid[3 + d] = layout.dimensions->block[d];
+  } else {
+    auto launch = code->launch(symbol);
+    if (!launch) return launch.status();
+    if (workload.empty()) workload.push_back(0);
+    (*launch)(workload.data(), grid);
+  }
   for (uint32_t v : grid)
     if (v == 0) return fail("the launch program produced an empty grid");
   uint64_t flat = uint64_t(grid[3]) * grid[4] * grid[5];

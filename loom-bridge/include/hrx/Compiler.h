@@ -59,7 +59,7 @@ struct LoomSource {
 // A named C23/C++26 translation unit with explicit virtual headers; there is no implicit host
 // include search.
 struct CxxSource {
-  enum class Language { Auto, C, Cxx };  // Auto: from the extension (.c → C23, else C++26)
+  enum class Language { Auto, C, Cxx, Hip };  // Auto: from the extension (.c → C23, .hip → HIP, else C++26)
   std::string name;
   std::string text;
   Language language = Language::Auto;

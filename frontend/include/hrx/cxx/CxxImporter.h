@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,14 +29,15 @@ namespace hrx::cxx {
 // The Clang version the importer is built on, e.g. "22.1.8".
 std::string clangVersion();
 
-enum class Language { Auto, C, Cxx };  // Auto: ".c" → C23, anything else → C++26
+// Auto: ".c" → C23, ".hip" → HIP (C++20 in Clang's HIP device mode), anything else → C++26.
+enum class Language { Auto, C, Cxx, Hip };
 
 // One translation unit; mirrors hrx::CxxSource.
 struct CxxUnit {
   std::string name;  // what diagnostics print; its extension selects the language under Auto
   std::string text;
   Language language = Language::Auto;
-  std::string standard;  // "-std=" value; empty → c23 / c++26; only C23/C++26 or newer
+  std::string standard;  // "-std=" value; empty → c23 / c++26 / c++20 (HIP); C23, C++26, HIP C++17 or newer
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
   std::vector<std::string> includeDirs;  // real directories, searched in order after `headers`
   std::vector<std::string> defines;      // "N", "N=4"; "-UN" undefines N
@@ -49,6 +51,9 @@ enum class ImportTarget {
 };
 const char *targetName(ImportTarget target);  // "gfx1151", "gfx11-generic", "host", "xdna-worker"
 
+// Host libm functions and printf: what the host twin of a HIP unit may leave to the host process.
+bool isHostLibraryFunction(std::string_view name);
+
 struct ImportOptions {
   unsigned optLevel = 2;  // Clang codegen level; LLVM passes are the bridge's (not run here)
   bool debugInfo = false;
@@ -57,6 +62,9 @@ struct ImportOptions {
   // units turns this off, resolves ImportedUnit::externalCalls against the whole program, and
   // reports CXX/009 itself for what stays unresolved.
   bool requireDefinedCalls = true;
+  // Clang's warnings. A second import of the same units for another target (the host twin)
+  // turns them off: the first import printed them already.
+  bool clangWarnings = true;
 };
 
 enum class ScalarKind : uint8_t { Void, Bool, SignedInt, UnsignedInt, Float, BFloat };

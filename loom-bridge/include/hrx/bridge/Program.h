@@ -84,7 +84,7 @@ public:
 // Imports `cxx` for `request.targets.front()` into `program` (cxxContext, cxxUnits) without
 // linking. False after reporting errors.
 bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
-                    diag::DiagnosticEngine &diags);
+                    diag::DiagnosticEngine &diags, bool retargeted = false);
 
 // The same program with its C/C++ units imported for `target` (e.g. the host twin of an AMDGPU
 // artifact); it shares `program`'s Loom modules, which must outlive it. Null after reporting errors.

@@ -10,6 +10,7 @@
 #include "hrx/format/Xdna.h"
 #include "hrx/runtime/Graph.h"
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -88,9 +89,19 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
 // How a GPU entry's launch arguments are passed (from .hrx.manifest): in launch order, each a
 // buffer (the next binding) or a scalar (the next `size` bytes of the constants block).
 // No arguments = every contract binding is a buffer argument, in binding order.
+// Launch dimensions given at run time (hrx-run --grid/--block/--dynamic-lds), as a HIP launch
+// gives them: they replace the launch program's grid.
+struct LaunchDimensions {
+  std::array<uint32_t, 3> grid{1, 1, 1};   // workgroups in x, y, z
+  std::array<uint32_t, 3> block{1, 1, 1};  // work-items per workgroup in x, y, z
+  uint64_t dynamicLdsBytes = 0;            // extern __shared__ bytes per workgroup
+};
+inline constexpr uint64_t kMaxGpuLdsBytes = 65536;  // gfx1151's LDS per workgroup
+
 struct GpuLaunchLayout {
   std::vector<format::LaunchArgument> arguments;
   std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
+  std::optional<LaunchDimensions> dimensions = std::nullopt;  // replaces the launch program when given
 };
 
 // A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
@@ -101,6 +112,10 @@ struct GpuLaunchLayout {
 StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
                                                     KernelContract contract, std::vector<uint64_t> workload,
                                                     GpuLaunchLayout layout = {});
+
+// Checks run-time launch dimensions: every extent at least 1, the block within the kernel's
+// max_flat_workgroup_size (its __launch_bounds__; 1024 without), the dynamic LDS within 64 KiB.
+Status checkLaunchDimensions(const LaunchDimensions &dims, std::optional<uint64_t> maxFlatWorkgroupSize);
 
 // Workgroups and NPU tasks share one pool of worker threads (hardware_concurrency).
 unsigned hostThreadCount();

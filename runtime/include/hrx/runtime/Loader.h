@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hrx/format/Artifact.h"
+#include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Graph.h"
 #include "hrx/runtime/Memory.h"
 
@@ -41,12 +42,6 @@ StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entr
 // (libamdf), which this build does not drive: past those checks the answer is Unimplemented.
 Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
 
-// Loads `entry` on the host reference device: the member's .hrx.host code, plus its array plan
-// (.xdna) or launch program (AMDGPU, evaluated on `workload`, which must have one value per
-// workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
-// constants block (Kernel::constantBytes()).
-StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload);
-
 // Loads `entry` on the admitted NPU `device` through the amdxdna uAPI (runtime/xdna/,
 // docs/runtime.md "The amdxdna device"): a hardware context of the image's columns, BOs for
 // the bindings, the command and the device heap; runs relocate, submit ERT_START_NPU packets
@@ -62,7 +57,15 @@ bool npuEmulated();
 // executing its own transaction on the simulated array (hrx/array/ArrayModel.h).
 enum class ArrayModelKind { Plan, Transaction };
 StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "transaction"
+// Loads `entry` on the host reference device: the member's .hrx.host code, plus its array plan
+// (.xdna) or launch program (AMDGPU, evaluated on `workload`, which must have one value per
+// workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
+// constants block (Kernel::constantBytes()).
+// With `dimensions` (a GPU entry), the grid and block are those instead of the launch program's,
+// and `workload` may be empty.
+// NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Plan.
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
-                                             ArrayModelKind arrayModel);
+                                             std::optional<LaunchDimensions> dimensions = std::nullopt,
+                                             std::optional<ArrayModelKind> arrayModel = std::nullopt);
 
 }  // namespace hrx::runtime

@@ -1,6 +1,6 @@
-// hrx <hip/hip_runtime.h>: the HIP kernel-language subset hrx supports (docs/cxx.md), built on
-// <hrx/kernel.h>. Not the ROCm header: there is no host-side HIP API (hipMalloc, <<<>>>);
-// kernels are launched through Loom or the hrx runtime.
+// hrx <hip/hip_runtime.h>. In a HIP unit (.hip, -x hip) this is the HIP device API of
+// <hip/__hrx_hip_device.h>, which every HIP unit already includes first (docs/cxx.md, "HIP
+// sources"). In a plain C++ unit it is the kernel-language subset on <hrx/kernel.h> below.
 #ifndef HRX_HIP_RUNTIME_H
 #define HRX_HIP_RUNTIME_H
 
@@ -8,6 +8,9 @@
 #error "<hip/hip_runtime.h> is C++ only"
 #endif
 
+#if defined(__HIP__)
+#include <hip/__hrx_hip_device.h>
+#else
 #include <hrx/kernel.h>
 
 #define __global__ [[loom::kernel]]
@@ -61,5 +64,7 @@ struct dim3 {
 };
 
 __forceinline__ void __syncthreads() { hrx_barrier(); }
+
+#endif  // __HIP__
 
 #endif  // HRX_HIP_RUNTIME_H

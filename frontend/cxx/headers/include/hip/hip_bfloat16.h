@@ -1,0 +1,2 @@
+// hrx <hip/hip_bfloat16.h>: part of the HIP device API of <hip/hip_runtime.h>.
+#include <hip/hip_runtime.h>

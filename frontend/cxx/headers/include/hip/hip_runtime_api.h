@@ -1,0 +1,2 @@
+// hrx <hip/hip_runtime_api.h>: part of the HIP device API of <hip/hip_runtime.h>.
+#include <hip/hip_runtime.h>
