@@ -19,7 +19,9 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 # Why an SPMD figure can miss its goal (from perf and the CPU-time columns; see docs/host-twin.md).
-SPMD_WHY = ("the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting, not "
+SPMD_WHY = ("not re-profiled since a submission waited on at once runs on the waiting thread (docs/runtime.md, "
+            "waiter execution); the earlier finding: "
+            "the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting, not "
             "work: each submission is handed to a runtime lane thread and its completion back to the waiting thread "
             "(runtime/core/Scheduler.cpp), and on a machine shared with other jobs (see the load averages) each of "
             "those wake-ups waits for the scheduler; the plain loop never sleeps. The gap stays with "
