@@ -19,7 +19,9 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 # Why an SPMD figure can miss its goal (from perf and the CPU-time columns; see docs/host-twin.md).
-SPMD_WHY = ("the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting, not "
+SPMD_WHY = ("not re-profiled since a submission waited on at once runs on the waiting thread (docs/runtime.md, "
+            "waiter execution); the earlier finding: "
+            "the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting, not "
             "work: each submission is handed to a runtime lane thread and its completion back to the waiting thread "
             "(runtime/core/Scheduler.cpp), and on a machine shared with other jobs (see the load averages) each of "
             "those wake-ups waits for the scheduler; the plain loop never sleeps. The gap stays with "
@@ -121,21 +123,38 @@ def compiler_section(report, build, hrxcc, runs):
 
 
 def runtime_section(report, bench, hrxcc, runs):
-    o = json_lines(run([bench, "overhead", "--replays", "2000", "--copy-mib", "64", "--runs", str(runs)]))[0]
+    # Pinned to one core: the replay figures are what a submission costs when the lane threads and
+    # the submitter share it (the issue's "one core" case); every side runs in the same process.
+    o = json_lines(run(["taskset", "-c", "0", bench, "overhead", "--replays", "2000", "--copy-mib", "64", "--runs",
+                        str(runs)]))[0]
     report.add("Runtime: submission overhead and copy throughput",
-               f"Prepared one-region graph (a 4-byte fill) replayed {o['replays']} times, submit + wait each; "
-               f"a 64 MiB HostVisible copy against memcpy in the same run, alternating, median of {o['copy_runs']}.\n\n" +
+               f"Pinned to one core (`taskset -c 0`). A prepared one-region graph (a 4-byte fill, which completes "
+               f"inline in submit) and a one-region GPU kernel (which the waiting thread runs when the lane is idle) "
+               f"replayed {o['replays']} times each, submit + wait; beside them, in interleaved blocks of 100, a "
+               f"two-lane graph (fill, then a copy on the upload lane: two lane hand-offs) and a condition-variable "
+               f"round trip to another thread (the least a hand-off to a lane thread and back costs). Heap "
+               f"allocations count every operator new of the process. A 64 MiB HostVisible copy against memcpy "
+               f"in the same run, alternating, median of {o['copy_runs']}.\n\n" +
                table(["figure", "value"],
-                     [["replay latency median", f"{o['replay_median_us']:.1f} µs"],
-                      ["replay latency p95", f"{o['replay_p95_us']:.1f} µs"],
-                      ["process CPU per replay (all threads)", f"{o['replay_cpu_us_per_replay']:.1f} µs"],
+                     [["fill replay latency median", f"{o['replay_median_us']:.2f} µs"],
+                      ["fill replay latency p95", f"{o['replay_p95_us']:.2f} µs"],
+                      ["process CPU per fill replay (all threads)", f"{o['replay_cpu_us_per_replay']:.2f} µs"],
+                      ["kernel replay latency median", f"{o['kernel_replay_median_us']:.2f} µs"],
+                      ["process CPU per kernel replay (all threads)", f"{o['kernel_replay_cpu_us_per_replay']:.2f} µs"],
+                      ["two-lane replay latency median", f"{o['two_lane_replay_median_us']:.1f} µs"],
+                      ["condition-variable round trip median (baseline)", f"{o['condvar_round_trip_median_us']:.1f} µs"],
+                      ["fill replay / round trip", f"{o['replay_over_condvar_round_trip']:.3f}x"],
                       ["allocations during the replays (runtime statistics)", o["replay_allocations"]],
+                      ["heap allocations during the fill / kernel replays",
+                       f"{o['replay_heap_allocations']} / {o['kernel_replay_heap_allocations']}"],
                       ["runtime copy", f"{o['runtime_copy_gbps']:.2f} GB/s"],
                       ["memcpy", f"{o['memcpy_gbps']:.2f} GB/s"],
                       ["runtime copy time / memcpy time", f"{o['runtime_over_memcpy_time']:.2f}x"]]))
-    report.goal("replay overhead ≤ 5 µs per submission with 0 allocations",
-                f"{o['replay_median_us']:.1f} µs median, {o['replay_allocations']} allocations",
-                o["replay_median_us"] <= 5 and o["replay_allocations"] == 0)
+    heap = o["replay_heap_allocations"] + o["kernel_replay_heap_allocations"] + o["replay_allocations"]
+    report.goal("replay ≤ 2 µs median on one core with 0 allocations (beside a condition-variable round trip)",
+                f"fill {o['replay_median_us']:.2f} µs, kernel {o['kernel_replay_median_us']:.2f} µs, round trip "
+                f"{o['condvar_round_trip_median_us']:.1f} µs; {heap} allocations",
+                max(o["replay_median_us"], o["kernel_replay_median_us"]) <= 2 and heap == 0)
 
     with tempfile.TemporaryDirectory() as tmp:
         copy_loom = os.path.join(root, "test", "lit", "xdna", "Inputs", "copy.loom")
@@ -216,7 +235,7 @@ def affine_section(report, bench, hrxcc, tmp, runs):
 
 
 def gemm_section(report, bench, hrxcc, tmp, runs):
-    """(d) Batched BF16 GEMM (the NPU pipeline on the host device) against a plain C++ oracle loop."""
+    """(d) Batched BF16 GEMM (the NPU pipeline on the host device) against a typed f32 loop."""
     rows, ratios = [], []
     for matrices in (1024, 16384):
         artifact = os.path.join(tmp, f"gemm{matrices}.xdna")
@@ -228,27 +247,29 @@ def gemm_section(report, bench, hrxcc, tmp, runs):
         rows.append([matrices, ms(r["median_s"], 3), ms(r["loop_median_s"], 3), f"{ratios[-1]:.2f}x",
                      ms(r["cpu_s"], 3), ms(r["loop_cpu_s"], 3), f"{r['loop_cpu_s'] / r['cpu_s']:.2f}x",
                      r["replay_allocations"]])
-    report.add("Runtime: batched BF16 GEMM on the host device against a C++ oracle loop",
+    report.add("Runtime: batched BF16 GEMM on the host device against a typed f32 loop",
                "examples/kernels/batched_gemm.loom (`gemm.batch` 8x8 BF16 x 8x8 BF16 → F32 products through one NPU "
                "worker that encodes both operands to bfp16ebs8 and multiplies with the MMA) replayed on the host "
-               "reference device, against a straightforward C++ loop computing the same products in f32 from the "
-               "BF16 inputs (the seed's CPU oracle), alternating, outputs compared exactly; median of "
-               f"{runs}. Ratios are oracle time / pipeline time.\n\n" +
-               table(["matrices", "pipeline ms", "oracle ms", "pipeline / oracle throughput", "pipeline CPU ms",
-                      "oracle CPU ms", "CPU ratio", "replay allocations"], rows) +
-               "\n\nWhere the time goes (perf, 16,384 matrices): three quarters in the worker's host code, which "
-               "emulates the NPU's numerics faithfully: both operands are encoded to bfp16ebs8 (8 blocks of shared "
-               "exponent + 8 int8 mantissas each) and the MMA decodes them and sums in f64, per matrix; the oracle "
-               "multiplies the BF16 values directly. Inlining the MMA builtin with its constant 8x8x8 shape (host "
-               "target, -O2) made the worker 1.4x faster; the rest is the encode "
-               "(loom-bridge/core/builtins/Numerics.c), which runs per element with data-dependent shifts.")
+               "reference device, against a typed `__restrict` f32 loop built `-O3 -march=native` "
+               "(bench/runtime/TypedGemm.cpp) on the BF16 inputs widened to f32 beforehand, alternating, outputs "
+               "compared exactly (the seed's small-integer inputs are exact in bfp16ebs8); median of "
+               f"{runs}. Ratios are loop time / pipeline time.\n\n" +
+               table(["matrices", "pipeline ms", "typed loop ms", "pipeline / loop throughput", "pipeline CPU ms",
+                      "loop CPU ms", "CPU ratio", "replay allocations"], rows) +
+               "\n\nThe MMA builtin (loom-bridge/core/builtins/Numerics.c) sums exact int32 products of the "
+               "mantissas aligned to each operand's smallest block exponent when the exponent spreads allow "
+               "(bit-identical to its f64 definition; NumericsTest checks both paths against an independent "
+               "oracle). What remains (callgrind, 1,024 matrices) is about 500 instructions per matrix in the "
+               "worker's host code (two 64-element encodes and the MMA) and about 100 in the host array executor, "
+               "which copies each 128-byte operand record into a channel slot and each 256-byte product out.")
     worst = min(ratios)
-    report.goal("batched BF16 GEMM ≥ 1.0x the plain C++ oracle loop (1,024 and 16,384 matrices)",
-                " / ".join(f"{x:.2f}x" for x in ratios), worst >= 1.0,
-                why_not="the pipeline computes what the NPU computes (bfp16ebs8 encode of both operands, block-floating-point "
-                        "MMA), the oracle a plain f32 product; see the GEMM section. The remaining cost is the encode "
-                        "builtin (loom-bridge/core/builtins/Numerics.c), called per 8-element block and not inlined; "
-                        "an encode specialised for whole 64-element operands would be the next step.")
+    report.goal("batched BF16 GEMM ≥ 0.5x a typed f32 loop (-O3 -march=native; 1,024 and 16,384 matrices)",
+                " / ".join(f"{x:.2f}x" for x in ratios), worst >= 0.5,
+                why_not="the typed loop takes about 22 ns per 8x8x8 product (8-wide FMAs); the pipeline runs "
+                        "about 600 instructions per product (callgrind, 1,024 matrices): the worker's encode of both "
+                        "operands and its MMA in host code, and the executor's per-record slot copies. Next: "
+                        "vectorized whole-operand encoding in the lowered worker (host twin, loom-bridge/host) and "
+                        "an array-executor path that hands workers binding records in place.")
 
 
 def load_section(report, bench, hrxcc, tmp, runs):
@@ -271,6 +292,11 @@ def load_section(report, bench, hrxcc, tmp, runs):
                "(.hrx.host) loaded (memfd + dlopen); median of "
                f"{max(runs, 21)}.\n\n" +
                table(["artifact", "bytes", "entries", "parse + validate µs", "host code load µs"], rows))
+    worst = max(float(row[3]) for row in rows if row[0].endswith(".xdna"))
+    report.goal(".xdna parse + validate ≤ 30 µs (example images)", f"{worst:.1f} µs worst", worst <= 30,
+                why_not="callgrind (batched_gemm-1.xdna): two thirds of the instructions are building the "
+                        "nlohmann DOM of the .hrx.plan JSON and reading it; a streaming reader for the plan is the "
+                        "next step. Reusing the zstd context and spelling field paths only on errors took 13%.")
 
 
 def existing_section(report, title, command):

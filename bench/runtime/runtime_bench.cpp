@@ -14,24 +14,42 @@
 #include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Loader.h"
 #include "hrx/runtime/Runtime.h"
+#include "TypedGemm.h"
 
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <span>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace hrx;
 using namespace hrx::runtime;
 using Clock = std::chrono::steady_clock;
+
+// Every operator new of the process (any thread), so that "zero allocations per replay" counts
+// heap allocations, not only runtime buffers.
+static std::atomic<uint64_t> gHeapAllocations{0};
+void *operator new(std::size_t size) {
+  gHeapAllocations.fetch_add(1, std::memory_order_relaxed);
+  if (void *p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -93,26 +111,115 @@ unsigned parseCount(const std::string &text, const char *flag) {
   die(std::string(flag) + " expects a positive count, got '" + text + "'");
 }
 
-// (a) Replay latency of a one-region graph and 64 MiB copy throughput against memcpy.
+// The baseline of a replay: one request handed to another thread and answered through a mutex
+// and condition variables, the least a submission that hands its work to a lane thread costs.
+class CondVarRoundTrip {
+public:
+  CondVarRoundTrip() : thread_([this] { serve(); }) {}
+  ~CondVarRoundTrip() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    request_.notify_one();
+    thread_.join();
+  }
+  void roundTrip() {
+    std::unique_lock lock(mutex_);
+    ++requested_;
+    request_.notify_one();
+    answer_.wait(lock, [&] { return answered_ == requested_; });
+  }
+
+private:
+  void serve() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      request_.wait(lock, [&] { return stop_ || answered_ != requested_; });
+      if (stop_) return;
+      answered_ = requested_;
+      answer_.notify_one();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable request_, answer_;
+  uint64_t requested_ = 0, answered_ = 0;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+// A GPU kernel that stores one word: replays of it measure the scheduler, not the work.
+class StoreWordKernel final : public Kernel {
+public:
+  Engine engine() const override { return Engine::Gpu; }
+  const std::string &name() const override { return name_; }
+  const KernelContract &contract() const override { return contract_; }
+  uint64_t imageBytes() const override { return 0; }
+  Status run(std::span<const BindingSpan> bindings, std::span<const std::byte>) override {
+    std::memset(bindings[0].data, 5, 4);
+    return Status::ok();
+  }
+
+private:
+  std::string name_ = "store_word";
+  KernelContract contract_{{{4, 4, format::ContractAccess::Write, "u32"}}, {}};
+};
+
+// Median microseconds of `body` over `count` calls, into `samples`.
+template <typename F> void sampleMicros(std::vector<double> &samples, unsigned count, F &&body) {
+  for (unsigned i = 0; i < count; ++i) {
+    auto t0 = Clock::now();
+    body();
+    samples.push_back(seconds(t0, Clock::now()) * 1e6);
+  }
+}
+
+// (a) Replay latency of a one-region graph (inline completion) and of a two-lane graph (lane
+// hand-offs), beside a condition-variable round trip measured in the same run, and 64 MiB copy
+// throughput against memcpy.
 nlohmann::json overhead(unsigned replays, unsigned copyMiB, unsigned runs) {
   std::unique_ptr<Runtime> rt = take(Runtime::create(), "runtime");
   Buffer tiny = take(rt->allocate(4, Placement::HostVisible()), "allocate");
+  Buffer tinyCopy = take(rt->allocate(4, Placement::HostVisible()), "allocate");
   Graph tinyGraph(*rt);
   check(tinyGraph.fill(tiny.view(), 7), "fill");
   Executable tinyExec = take(rt->prepare(tinyGraph), "prepare");
-  for (unsigned i = 0; i < 16; ++i) runToCompletion(tinyExec);  // warm the lanes
+  Graph twoLaneGraph(*rt);
+  check(twoLaneGraph.fill(tinyCopy.view(), 9), "fill");
+  check(twoLaneGraph.copyOn(tiny.view(), tinyCopy.view(), Lane::Upload), "copy");
+  Executable twoLaneExec = take(rt->prepare(twoLaneGraph), "prepare");
+  Buffer word = take(rt->allocate(4, Placement::HostVisible()), "allocate");
+  Graph kernelGraph(*rt);
+  check(kernelGraph.gpu(take(rt->adoptKernel(std::make_shared<StoreWordKernel>()), "adopt"), {word.view()}), "gpu");
+  Executable kernelExec = take(rt->prepare(kernelGraph), "prepare");
+  CondVarRoundTrip condVar;
+  for (unsigned i = 0; i < 16; ++i)
+    runToCompletion(tinyExec), runToCompletion(twoLaneExec), runToCompletion(kernelExec), condVar.roundTrip();
 
-  std::vector<double> latencies;
+  // Interleaved blocks of 100 so that load changes hit every side alike.
+  std::vector<double> latencies, twoLane, kernelUs, condVarUs;
   latencies.reserve(replays);
-  Statistics before = rt->statistics();
-  Timing all = timed([&] {
-    for (unsigned i = 0; i < replays; ++i) {
-      auto t0 = Clock::now();
-      runToCompletion(tinyExec);
-      latencies.push_back(seconds(t0, Clock::now()) * 1e6);
-    }
-  });
-  Statistics after = rt->statistics();
+  twoLane.reserve(replays);
+  kernelUs.reserve(replays);
+  condVarUs.reserve(replays);
+  Statistics before{}, after{};
+  double replayCpu = 0, kernelCpu = 0;
+  uint64_t replayHeap = 0, kernelHeap = 0;
+  for (unsigned done = 0; done < replays; done += 100) {
+    unsigned block = std::min(100u, replays - done);
+    Statistics blockBefore = rt->statistics();
+    uint64_t heapBefore = gHeapAllocations.load(std::memory_order_relaxed);
+    replayCpu += timed([&] { sampleMicros(latencies, block, [&] { runToCompletion(tinyExec); }); }).cpu;
+    replayHeap += gHeapAllocations.load(std::memory_order_relaxed) - heapBefore;
+    Statistics blockAfter = rt->statistics();
+    before.allocations += blockBefore.allocations, after.allocations += blockAfter.allocations;
+    before.submissions += blockBefore.submissions, after.submissions += blockAfter.submissions;
+    sampleMicros(twoLane, block, [&] { runToCompletion(twoLaneExec); });
+    uint64_t kernelHeapBefore = gHeapAllocations.load(std::memory_order_relaxed);
+    kernelCpu += timed([&] { sampleMicros(kernelUs, block, [&] { runToCompletion(kernelExec); }); }).cpu;
+    kernelHeap += gHeapAllocations.load(std::memory_order_relaxed) - kernelHeapBefore;
+    sampleMicros(condVarUs, block, [&] { condVar.roundTrip(); });
+  }
 
   uint64_t bytes = uint64_t(copyMiB) << 20;
   Buffer src = take(rt->allocate(bytes, Placement::HostVisible()), "allocate");
@@ -152,9 +259,16 @@ nlohmann::json overhead(unsigned replays, unsigned copyMiB, unsigned runs) {
           {"replays", replays},
           {"replay_median_us", median(latencies)},
           {"replay_p95_us", percentile(latencies, 0.95)},
-          {"replay_cpu_us_per_replay", all.cpu / replays * 1e6},
+          {"replay_cpu_us_per_replay", replayCpu / replays * 1e6},
           {"replay_allocations", after.allocations - before.allocations},
           {"replay_submissions", after.submissions - before.submissions},
+          {"replay_heap_allocations", replayHeap},
+          {"condvar_round_trip_median_us", median(condVarUs)},
+          {"replay_over_condvar_round_trip", median(latencies) / median(condVarUs)},
+          {"kernel_replay_median_us", median(kernelUs)},
+          {"kernel_replay_heap_allocations", kernelHeap},
+          {"kernel_replay_cpu_us_per_replay", kernelCpu / replays * 1e6},
+          {"two_lane_replay_median_us", median(twoLane)},
           {"copy_bytes", bytes},
           {"copy_runs", runs},
           {"runtime_copy_gbps", gb / median(runtimeS)},
@@ -201,7 +315,7 @@ float bf16ToFloat(const std::byte *bytes) {
 // The same work as a plain C++ loop, for the baseline side of a comparison. `inputs` are the
 // entry's bindings but the last, `out` the last.
 void baselineLoop(const std::string &baseline, const std::vector<std::vector<std::byte>> &inputs,
-                  std::vector<std::byte> &out) {
+                  const std::vector<std::vector<float>> &widened, std::vector<std::byte> &out) {
   const std::vector<std::byte> &in = inputs.front();
   if (baseline == "double-f32") {
     const float *x = reinterpret_cast<const float *>(in.data());
@@ -212,17 +326,9 @@ void baselineLoop(const std::string &baseline, const std::vector<std::vector<std
     int32_t *y = reinterpret_cast<int32_t *>(out.data());
     for (size_t i = 0, n = in.size() / sizeof(int32_t); i < n; ++i) y[i] = x[i] * 3 + 7;
   } else if (baseline == "gemm-bf16") {
-    // C[m] = A[m] x B[m], 8x8 BF16 operands, F32 accumulation from zero (the seed's CPU oracle).
-    const std::byte *a = inputs[0].data(), *b = inputs[1].data();
-    float *c = reinterpret_cast<float *>(out.data());
-    for (size_t m = 0, matrices = out.size() / 256; m < matrices; ++m)
-      for (size_t r = 0; r < 8; ++r)
-        for (size_t col = 0; col < 8; ++col) {
-          float sum = 0;
-          for (size_t k = 0; k < 8; ++k)
-            sum += bf16ToFloat(a + (m * 64 + r * 8 + k) * 2) * bf16ToFloat(b + (m * 64 + k * 8 + col) * 2);
-          c[m * 64 + r * 8 + col] = sum;
-        }
+    // C[m] = A[m] x B[m], 8x8 operands, F32 accumulation from zero: the typed f32 loop built
+    // -O3 -march=native, on the BF16 inputs widened to f32 beforehand (`widened`).
+    hrx::bench::typedGemm8x8(widened[0].data(), widened[1].data(), reinterpret_cast<float *>(out.data()), out.size() / 256);
   } else {
     std::memcpy(out.data(), in.data(), in.size());
   }
@@ -288,9 +394,15 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
   check(entry.engine == Engine::Npu ? graph.npu(loaded, views) : graph.gpu(loaded, views), "record");
   Executable exec = take(rt->prepare(graph), "prepare");
   std::vector<std::byte> expected(contract.back().bytes), copied(contract.front().bytes);
+  std::vector<std::vector<float>> widened;  // BF16 inputs as f32, for the typed GEMM loop
+  if (baseline == "gemm-bf16")
+    for (const std::vector<std::byte> &in : inputs) {
+      std::vector<float> &values = widened.emplace_back(in.size() / 2);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = bf16ToFloat(in.data() + i * 2);
+    }
   runToCompletion(exec);
   if (!baseline.empty()) {
-    baselineLoop(baseline, inputs, expected);
+    baselineLoop(baseline, inputs, widened, expected);
     std::memcpy(copied.data(), input.data(), input.size());
   }
 
@@ -303,7 +415,7 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
       kernelCpu.push_back(t.cpu);
     };
     auto loopSide = [&] {
-      Timing t = timed([&] { baselineLoop(baseline, inputs, expected); });
+      Timing t = timed([&] { baselineLoop(baseline, inputs, widened, expected); });
       loopS.push_back(t.wall);
       loopCpu.push_back(t.cpu);
     };

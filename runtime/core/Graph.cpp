@@ -247,6 +247,16 @@ StatusOr<Executable> Runtime::prepare(Graph &graph) {
       it->write = it->write || writes(use.access);
     }
 
+  if (regions.size() == 1) {
+    uint64_t bytes = 0;
+    bool runtimeOps = true;
+    for (const auto &op : prepared->ops) {
+      runtimeOps = runtimeOps && op->kind != GraphOp::Kind::Kernel;
+      bytes += op->uses[0].view.length();
+    }
+    prepared->inlineable = runtimeOps && bytes <= kInlineBytes;
+  }
+
   // Preallocate every submission slot so that submit and replay allocate nothing.
   prepared->slots.resize(state_->options.graphSlots);
   for (SubmissionSlot &slot : prepared->slots) {

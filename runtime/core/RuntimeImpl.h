@@ -88,6 +88,9 @@ struct SubmissionSlot {
   bool hasStarted = false;
 };
 
+// Fill/copy bytes below which a submission on an idle lane runs on the submitting thread.
+inline constexpr uint64_t kInlineBytes = 64 * 1024;
+
 struct PreparedGraph : std::enable_shared_from_this<PreparedGraph> {
   std::shared_ptr<RuntimeState> runtime;
   std::vector<std::unique_ptr<GraphOp>> ops;
@@ -97,11 +100,14 @@ struct PreparedGraph : std::enable_shared_from_this<PreparedGraph> {
   std::vector<std::shared_ptr<Allocation>> allocations;  // unique, footprint order
   std::vector<SubmissionSlot> slots;
   bool quarantined = false;
+  // One region of fills and copies of at most kInlineBytes: submit may run it in place.
+  bool inlineable = false;
 };
 
 struct LaneWorker {
   std::condition_variable wake;
   RegionRun *head = nullptr, *tail = nullptr;
+  bool busy = false;  // a region of this lane is executing (on its thread or a submitter's)
   std::thread thread;
 };
 
@@ -124,6 +130,7 @@ struct RuntimeState {
   // Scheduler: one mutex guards slots, lane queues and the in-flight list.
   std::mutex mutex;
   std::condition_variable completed;
+  unsigned completionWaiters = 0;  // threads blocked on `completed`; no notify without one
   LaneWorker lanes[kWorkerLaneCount];
   bool stopping = false;
   SubmissionSlot *inflightHead = nullptr;
@@ -132,6 +139,16 @@ struct RuntimeState {
   // Enqueues a ready region on its lane (mutex held).
   void enqueue(RegionRun *run);
   void laneMain(Lane lane);
+  // Runs `run` (already off any queue) on the calling thread as its lane would: marks the lane
+  // busy, unlocks `lock` while executing, then finishes the region (mutex held on return).
+  void runRegion(RegionRun *run, std::unique_lock<std::mutex> &lock);
+  // Blocks on `completed` until `done()`, counted in completionWaiters; false on timeout.
+  template <typename Done> bool waitCompleted(std::unique_lock<std::mutex> &lock, Done done);
+  template <typename Done>
+  bool waitCompletedFor(std::unique_lock<std::mutex> &lock, std::chrono::nanoseconds timeout, Done done);
+  void notifyCompleted() {
+    if (completionWaiters) completed.notify_all();
+  }
   // Marks a region finished and propagates readiness (mutex held).
   void finishRegion(SubmissionSlot &slot, unsigned region, const Status &status);
   void finishSubmission(SubmissionSlot &slot);
@@ -145,6 +162,23 @@ struct RuntimeState {
   uint64_t traceDropped = 0;
   void recordTrace(Clock::time_point start, Clock::time_point end, Lane lane, uint64_t copiedBytes, bool failed);
 };
+
+template <typename Done> bool RuntimeState::waitCompleted(std::unique_lock<std::mutex> &lock, Done done) {
+  if (done()) return true;
+  ++completionWaiters;
+  completed.wait(lock, done);
+  --completionWaiters;
+  return true;
+}
+
+template <typename Done>
+bool RuntimeState::waitCompletedFor(std::unique_lock<std::mutex> &lock, std::chrono::nanoseconds timeout, Done done) {
+  if (done()) return true;
+  ++completionWaiters;
+  bool result = completed.wait_for(lock, timeout, done);
+  --completionWaiters;
+  return result;
+}
 
 // Keeps `owner` alive and reachable until process exit: quarantined ownership chains and the
 // state of a runtime destroyed with work in flight. Never freed, never reported as a leak.

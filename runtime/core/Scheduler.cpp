@@ -53,7 +53,7 @@ void releaseAllocations(PreparedGraph &graph) {
   }
 }
 
-void startRoots(RuntimeState &rt, SubmissionSlot &slot) {
+void failIfPoisoned(SubmissionSlot &slot) {
   // An earlier submission this one waited for may have been quarantined meanwhile: its regions
   // are then skipped, and it fails rather than touch storage that may still be under execution.
   for (const Footprint &f : slot.graph->footprint)
@@ -63,6 +63,10 @@ void startRoots(RuntimeState &rt, SubmissionSlot &slot) {
                            "be confirmed");
       break;
     }
+}
+
+void startRoots(RuntimeState &rt, SubmissionSlot &slot) {
+  failIfPoisoned(slot);
   const auto &regions = slot.graph->regions;
   for (unsigned r = 0; r < regions.size(); ++r)
     if (regions[r].predecessorCount == 0) rt.enqueue(&slot.runs[r]);
@@ -78,7 +82,7 @@ void RuntimeState::enqueue(RegionRun *run) {
   else
     lane.head = run;
   lane.tail = run;
-  lane.wake.notify_one();
+  if (!lane.busy) lane.wake.notify_one();  // a busy lane looks at its queue when it finishes
 }
 
 void RuntimeState::laneMain(Lane laneId) {
@@ -87,35 +91,45 @@ void RuntimeState::laneMain(Lane laneId) {
   for (;;) {
     // A runtime destroyed with work in flight keeps every lane until that work drains: a
     // region may still enqueue its successors on any lane.
-    lane.wake.wait(lock, [&] { return lane.head || (stopping && inflightCount == 0); });
+    lane.wake.wait(lock, [&] { return (lane.head && !lane.busy) || (stopping && inflightCount == 0); });
     if (!lane.head) return;
     RegionRun *run = lane.head;
     lane.head = run->next;
     if (!lane.head) lane.tail = nullptr;
-    SubmissionSlot &slot = *run->slot;
-    Status status;
-    if (!slot.cancelled && slot.result) {
-      if (!slot.hasStarted) {
-        slot.hasStarted = true;
-        slot.started = Clock::now();
-      }
-      lock.unlock();
-      uint64_t copied = 0;
-      Clock::time_point start = Clock::now();
-      if (faultHit(faults::FaultSite::Execution))
-        status = Status(StatusCode::Internal, "region " + std::to_string(run->region) + " on the " + laneName(laneId) +
-                                                  " lane failed: injected execution fault (HRX_FAULT_INJECT)");
-      else
-        status = executeRegion(*slot.graph, slot.graph->regions[run->region], copied);
-      Clock::time_point end = Clock::now();
-      copiedBytes.fetch_add(copied);
-      recordTrace(start, end, laneId, copied, !status);
-      lock.lock();
-      // A device that faulted or was lost cannot confirm the region retired: quarantine.
-      if (status.code() == StatusCode::DeviceLost) quarantineLocked(*slot.graph);
-    }
-    finishRegion(slot, run->region, status);
+    runRegion(run, lock);
   }
+}
+
+void RuntimeState::runRegion(RegionRun *run, std::unique_lock<std::mutex> &lock) {
+  SubmissionSlot &slot = *run->slot;
+  Lane laneId = slot.graph->regions[run->region].lane;
+  LaneWorker &lane = lanes[static_cast<unsigned>(laneId)];
+  Status status;
+  if (!slot.cancelled && slot.result) {
+    if (!slot.hasStarted) {
+      slot.hasStarted = true;
+      slot.started = Clock::now();
+    }
+    lane.busy = true;
+    lock.unlock();
+    uint64_t copied = 0;
+    Clock::time_point start = Clock::now();
+    if (faultHit(faults::FaultSite::Execution))
+      status = Status(StatusCode::Internal, "region " + std::to_string(run->region) + " on the " + laneName(laneId) +
+                                                " lane failed: injected execution fault (HRX_FAULT_INJECT)");
+    else
+      status = executeRegion(*slot.graph, slot.graph->regions[run->region], copied);
+    Clock::time_point end = Clock::now();
+    copiedBytes.fetch_add(copied);
+    recordTrace(start, end, laneId, copied, !status);
+    lock.lock();
+    lane.busy = false;
+    // Work queued while a submitter ran this lane's region is the lane thread's again.
+    if (lane.head) lane.wake.notify_one();
+    // A device that faulted or was lost cannot confirm the region retired: quarantine.
+    if (status.code() == StatusCode::DeviceLost) quarantineLocked(*slot.graph);
+  }
+  finishRegion(slot, run->region, status);
 }
 
 void RuntimeState::finishRegion(SubmissionSlot &slot, unsigned region, const Status &status) {
@@ -149,7 +163,7 @@ void RuntimeState::finishSubmission(SubmissionSlot &slot) {
     if (--dependent->blockingSubmissions == 0) startRoots(*this, *dependent);
   slot.dependents.clear();
   slot.state = slot.observed ? SubmissionSlot::State::Done : SubmissionSlot::State::Free;
-  completed.notify_all();
+  notifyCompleted();
   if (stopping && inflightCount == 0)
     for (LaneWorker &lane : lanes) lane.wake.notify_all();
 }
@@ -171,7 +185,7 @@ StatusOr<Completion> Executable::submit() {
   if (!graph_) return Status(StatusCode::FailedPrecondition, "submit of an empty executable");
   PreparedGraph &graph = *graph_;
   RuntimeState &rt = *graph.runtime;
-  std::lock_guard lock(rt.mutex);
+  std::unique_lock lock(rt.mutex);
   if (rt.stopping) return Status(StatusCode::FailedPrecondition, "the runtime has shut down");
   if (graph.quarantined)
     return Status(StatusCode::DeviceLost, "the executable is quarantined after an uncertain completion");
@@ -216,7 +230,18 @@ StatusOr<Completion> Executable::submit() {
   rt.inflightHead = slot;
   ++rt.inflightCount;
   rt.submissions.fetch_add(1);
-  if (slot->blockingSubmissions == 0) startRoots(rt, *slot);
+  if (slot->blockingSubmissions == 0) {
+    // Inline completion: a small fill/copy-only graph of one region whose lane is idle runs
+    // on the submitting thread; a hand-off to the lane thread would cost more than the work.
+    LaneWorker &lane = rt.lanes[static_cast<unsigned>(graph.regions[0].lane)];
+    if (graph.inlineable && !lane.head && !lane.busy) {
+      failIfPoisoned(*slot);
+      Completion completion(graph_, slot);
+      rt.runRegion(&slot->runs[0], lock);
+      return completion;
+    }
+    startRoots(rt, *slot);
+  }
   return Completion(graph_, slot);
 }
 
@@ -253,7 +278,7 @@ void Executable::release() {
         if (slot.state == SubmissionSlot::State::Active) return false;
       return true;
     };
-    retired = rt.completed.wait_for(lock, std::chrono::seconds(10), allRetired);
+    retired = rt.waitCompletedFor(lock, std::chrono::seconds(10), allRetired);
   }
   if (!retired) quarantine();
   graph_.reset();
@@ -294,7 +319,18 @@ Status Completion::wait() {
   if (!slot_) return Status(StatusCode::FailedPrecondition, "wait on an empty completion");
   RuntimeState &rt = *graph_->runtime;
   std::unique_lock lock(rt.mutex);
-  rt.completed.wait(lock, [&] { return slot_->state != SubmissionSlot::State::Active; });
+  // A single-region submission still queued at the head of an idle lane runs here: the waiter
+  // would only sleep while the lane thread ran it (no hand-off there and back).
+  if (slot_->state == SubmissionSlot::State::Active && slot_->runs.size() == 1 && slot_->blockingSubmissions == 0) {
+    RegionRun *run = &slot_->runs[0];
+    LaneWorker &lane = rt.lanes[static_cast<unsigned>(graph_->regions[0].lane)];
+    if (lane.head == run && !lane.busy) {
+      lane.head = run->next;
+      if (!lane.head) lane.tail = nullptr;
+      rt.runRegion(run, lock);
+    }
+  }
+  rt.waitCompleted(lock, [&] { return slot_->state != SubmissionSlot::State::Active; });
   return slot_->result;
 }
 
@@ -302,7 +338,7 @@ bool Completion::waitFor(std::chrono::nanoseconds timeout) {
   if (!slot_) return true;
   RuntimeState &rt = *graph_->runtime;
   std::unique_lock lock(rt.mutex);
-  return rt.completed.wait_for(lock, timeout, [&] { return slot_->state != SubmissionSlot::State::Active; });
+  return rt.waitCompletedFor(lock, timeout, [&] { return slot_->state != SubmissionSlot::State::Active; });
 }
 
 bool Completion::isComplete() const {

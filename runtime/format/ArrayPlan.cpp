@@ -38,7 +38,11 @@ template <typename E, size_t N> std::string_view nameOf(const std::pair<std::str
 }
 template <typename E, size_t N>
 E enumAt(const std::pair<std::string_view, E> (&names)[N], JsonObject &object, std::string_view key) {
-  return parseEnum<E>(names, object.required(key), object.pathOf(key));
+  const Json &value = object.required(key);
+  if (value.is_string())  // the valid case spells no path
+    for (const auto &[name, v] : names)
+      if (name == value.get_ref<const std::string &>()) return v;
+  return parseEnum<E>(names, value, object.pathOf(key));
 }
 
 // Per-tile resources by kind (npu5-hardware §2.2).

@@ -2,6 +2,8 @@
 
 #include <zstd.h>
 
+#include <memory>
+
 namespace hrx::format::detail {
 
 std::vector<uint8_t> zstdCompress(std::span<const uint8_t> data) {
@@ -16,8 +18,15 @@ StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, ui
   if (expectedBytes > kMaxDecompressedBytes)
     return Status(StatusCode::InvalidArgument, std::string(what) + ": declared uncompressed size " + std::to_string(expectedBytes) +
                                                    " exceeds the " + std::to_string(kMaxDecompressedBytes) + "-byte limit");
+  // One decompression context per thread, reused: creating one costs more than decompressing a
+  // small section.
+  struct FreeContext {
+    void operator()(ZSTD_DCtx *context) const { ZSTD_freeDCtx(context); }
+  };
+  thread_local std::unique_ptr<ZSTD_DCtx, FreeContext> context(ZSTD_createDCtx());
+  if (!context) return Status(StatusCode::ResourceExhausted, std::string(what) + ": cannot create a zstd context");
   std::vector<uint8_t> out(expectedBytes);
-  size_t produced = ZSTD_decompress(out.data(), out.size(), frame.data(), frame.size());
+  size_t produced = ZSTD_decompressDCtx(context.get(), out.data(), out.size(), frame.data(), frame.size());
   if (ZSTD_isError(produced))
     return Status(StatusCode::InvalidArgument, std::string(what) + ": zstd payload is corrupt (" + ZSTD_getErrorName(produced) + ")");
   if (produced != expectedBytes)

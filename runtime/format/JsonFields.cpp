@@ -10,15 +10,42 @@ void failAt(const std::string &path, std::string_view message) {
   fail((path.empty() ? std::string("(top level)") : path) + ": " + std::string(message));
 }
 
+// Whether a value (or key) of `text` sits inside more than `maxDepth` containers, scanning the
+// bytes outside strings. Exact for valid JSON.
+static bool nestsDeeper(std::string_view text, size_t maxDepth) {
+  size_t depth = 0;  // containers open at the current byte
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == ']' || c == '}') {
+      depth -= depth > 0;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') continue;
+    if (depth > maxDepth) return true;
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '{') ++depth;
+  }
+  return false;
+}
+
 Json parseJson(std::string_view text, std::string_view what) {
   // Copying and printing JSON recurse: bound the nesting so hostile input cannot exhaust the
-  // stack.
-  constexpr int kMaxDepth = 64;
-  auto limitDepth = [&](int depth, Json::parse_event_t, Json &) {
-    if (depth > kMaxDepth) fail(std::string(what) + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
-    return true;
-  };
+  // stack. The parser's callback mode enforces the bound but is slow, so it runs only when a
+  // scan of the bytes finds too deep a nesting (and then reports what it meets first: the
+  // nesting or a syntax error).
+  constexpr size_t kMaxDepth = 64;
   try {
+    if (!nestsDeeper(text, kMaxDepth)) return Json::parse(text.begin(), text.end());
+    auto limitDepth = [&](int depth, Json::parse_event_t, Json &) {
+      if (size_t(depth) > kMaxDepth) fail(std::string(what) + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
+      return true;
+    };
     return Json::parse(text.begin(), text.end(), limitDepth);
   } catch (const nlohmann::json::parse_error &error) {
     fail(std::string(what) + " is not valid JSON (byte " + std::to_string(error.byte) + ")");
@@ -54,9 +81,22 @@ void JsonObject::finish() const {
       failAt(pathOf(it.key()), "unknown field");
 }
 
-uint64_t JsonObject::u64(std::string_view key, uint64_t max) { return asU64(required(key), pathOf(key), max); }
-std::string JsonObject::string(std::string_view key) { return asString(required(key), pathOf(key)); }
-const Json::array_t &JsonObject::array(std::string_view key) { return asArray(required(key), pathOf(key)); }
+// The well-typed case returns before the error path is spelled out.
+uint64_t JsonObject::u64(std::string_view key, uint64_t max) {
+  const Json &value = required(key);
+  if (value.is_number_unsigned() && value.get<uint64_t>() <= max) return value.get<uint64_t>();
+  return asU64(value, pathOf(key), max);
+}
+std::string JsonObject::string(std::string_view key) {
+  const Json &value = required(key);
+  if (value.is_string()) return value.get<std::string>();
+  return asString(value, pathOf(key));
+}
+const Json::array_t &JsonObject::array(std::string_view key) {
+  const Json &value = required(key);
+  if (value.is_array()) return value.get_ref<const Json::array_t &>();
+  return asArray(value, pathOf(key));
+}
 
 uint64_t asU64(const Json &value, const std::string &path, uint64_t max) {
   if (!value.is_number_unsigned())

@@ -64,6 +64,9 @@ template <typename E> std::string_view enumName(EnumNames<E> names, E value) {
 }
 
 template <typename E> E parseEnum(EnumNames<E> names, const Json &value, const std::string &path) {
+  if (value.is_string())
+    for (const auto &[name, v] : names)
+      if (name == value.get_ref<const std::string &>()) return v;
   std::string text = asString(value, path);
   std::string expected;
   for (const auto &[name, v] : names) {

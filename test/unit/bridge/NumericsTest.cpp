@@ -125,5 +125,45 @@ TEST_F(NumericsTest, MmaMatchesOracleOnRandomMatrices) {
   }
 }
 
+// Operands whose block exponents lie within a few octaves of each other take the MMA's exact
+// integer path; it must agree bit for bit with the f64 sum, also where the accumulator forces a
+// rounding and where products cancel. The spreads straddle the path's limit.
+TEST_F(NumericsTest, MmaMatchesOracleOnNarrowExponentSpreads) {
+  ASSERT_TRUE(library->loaded()) << library->error();
+  auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeBf16);
+  auto mma = library->lookup<MmaFn>(std::string("hrx.test.") + kBfpMma);
+  ASSERT_NE(mma, nullptr);
+  std::mt19937 rng(2026);
+  for (int m = 0; m < 3000; ++m) {
+    int base = std::uniform_int_distribution<int>(1, 240)(rng);
+    int spread = std::uniform_int_distribution<int>(0, 9)(rng);  // per operand; the limit is 13 for both
+    auto value = [&](bool cancel, uint16_t partner) -> uint16_t {
+      int kind = std::uniform_int_distribution<int>(0, 11)(rng);
+      if (kind == 0) return 0;
+      if (kind == 1) return 0x8000;
+      if (cancel) return uint16_t(partner ^ 0x8000);
+      uint32_t sign = std::uniform_int_distribution<uint32_t>(0, 1)(rng) << 15;
+      uint32_t exponent = std::min(254, base + std::uniform_int_distribution<int>(0, spread)(rng));
+      return uint16_t(sign | (exponent << 7) | std::uniform_int_distribution<uint32_t>(0, 127)(rng));
+    };
+    uint16_t lhs[64], rhs[64];
+    for (int i = 0; i < 64; ++i) lhs[i] = value(false, 0);
+    for (int i = 0; i < 64; ++i) rhs[i] = value(i >= 8 && i % 3 == 0, rhs[i - 8 * (i >= 8)]);
+    float acc[64], out[64], expected[64];
+    for (float &v : acc) {
+      int kind = std::uniform_int_distribution<int>(0, 3)(rng);
+      v = kind == 0 ? 0.0f : std::bit_cast<float>(static_cast<uint32_t>(rng()) & 0xBFFFFFFFu);  // finite, below 2
+      if (kind == 1) v = std::ldexp(1.0f + float(rng() % 1024) / 1024.0f, base - 127 - 20 + int(rng() % 40));
+    }
+    uint8_t a[72], b[72];
+    encode(lhs, a, 8);
+    encode(rhs, b, 8);
+    mma(a, b, acc, out, 8, 8, 8);
+    oracleMma(lhs, rhs, acc, expected);
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i])) << "matrix " << m << " element " << i;
+  }
+}
+
 }  // namespace
 }  // namespace hrx::bridge::test

@@ -98,3 +98,46 @@ TEST(Replay, HostDeviceKernelsAllocateNothing) {
   counting = false;
   EXPECT_EQ(heapAllocations.load(), 0u);
 }
+
+// The paths that skip the lane hand-off: a small fill completes inside submit, and a one-region
+// kernel still queued on an idle lane runs inside wait. Neither allocates.
+TEST(Replay, InlineCompletionAndWaiterExecutionAllocateNothing) {
+  auto rt = std::move(Runtime::create()).value();
+  Buffer word = std::move(rt->allocate(4, Placement::HostVisible())).value();
+  Graph fill(*rt);
+  ASSERT_TRUE(fill.fill(word.view(), 3).isOk());
+  auto fillExe = rt->prepare(fill);
+  ASSERT_TRUE(fillExe.isOk());
+  std::atomic<unsigned> runs{0};
+  auto kernel = std::make_shared<hrx::test::TestKernel>(
+      Engine::Gpu, "bump", KernelContract{{{4, 4, hrx::format::ContractAccess::ReadWrite, "u32"}}, {}},
+      [&runs](std::span<const BindingSpan> b) {
+        b[0].data[0] = std::byte(std::to_integer<unsigned>(b[0].data[0]) + 1);
+        runs.fetch_add(1);
+        return Status::ok();
+      });
+  Graph bump(*rt);
+  ASSERT_TRUE(bump.gpu(kernel, {word.view()}).isOk());
+  auto bumpExe = rt->prepare(bump);
+  ASSERT_TRUE(bumpExe.isOk());
+  ASSERT_TRUE(fillExe->submit()->wait().isOk());
+  ASSERT_TRUE(bumpExe->submit()->wait().isOk());
+
+  heapAllocations = 0;
+  counting = true;
+  for (int i = 0; i < 200; ++i) {
+    auto c = fillExe->submit();
+    ASSERT_TRUE(c.isOk());
+    EXPECT_TRUE(c->isComplete());  // inline completion: the lane was idle
+    ASSERT_TRUE(c->wait().isOk());
+    auto k = bumpExe->submit();
+    ASSERT_TRUE(k.isOk());
+    ASSERT_TRUE(k->wait().isOk());
+  }
+  counting = false;
+  EXPECT_EQ(heapAllocations.load(), 0u);
+  EXPECT_EQ(runs.load(), 201u);
+  auto map = word.mapRead();
+  ASSERT_TRUE(map.isOk());
+  EXPECT_EQ(std::to_integer<unsigned>(map->bytes()[0]), 4u);
+}
