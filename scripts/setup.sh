@@ -16,6 +16,8 @@ packages=(
   strace
   # test/lit/xdna/plan-svg-chromium.test renders hrx's array-plan SVG headless (skipped without it).
   chromium
+  # test/lit/driver/ccache.test shows hrxcc -c under ccache's depend mode (docs/distributed-builds.md).
+  ccache
   # HIP units for gfx1151: ROCm's device libraries (ocml/ockl bitcode), linked into every HIP
   # kernel's code object; hrx mounts them read-only into the importer as declared inputs.
   rocm-device-libs

@@ -37,3 +37,6 @@ if os.path.isdir(config.hrx_shared_dir):
 import shutil
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+# driver/ccache.test runs hrxcc under Debian's ccache in depend mode.
+if shutil.which("ccache"):
+    config.available_features.add("ccache")
