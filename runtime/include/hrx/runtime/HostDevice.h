@@ -70,6 +70,7 @@ StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std:
 struct GpuLaunchLayout {
   std::vector<format::LaunchArgument> arguments;
   std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
+  std::vector<format::LaunchExtent> extents = {};  // checked before each launch is recorded
 };
 
 // A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
