@@ -35,7 +35,7 @@ int error(const std::string &message) {
 std::optional<std::vector<uint8_t>> readFile(const std::string &path, std::string &problem) {
   auto bytes = hrx::io::readFile(path);
   if (!bytes) {
-    problem = bytes.status().message();
+    problem = "cannot open '" + path + "': " + hrx::io::failureReason(bytes.status(), path);
     return std::nullopt;
   }
   return std::move(*bytes);
