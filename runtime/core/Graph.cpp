@@ -1,6 +1,8 @@
 // Graph recording, kernel contract checks, region formation and hazard inference.
 #include "RuntimeImpl.h"
 
+#include "BindingGuard.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -313,6 +315,7 @@ Status executeRegion(PreparedGraph &graph, const Region &region, uint64_t &copie
         const BufferView &v = op.uses[b].view;
         op.spans[b] = BindingSpan{v.allocation()->data + v.offset(), v.length()};
       }
+      GuardedLaunch guarded(op.kernel->name().c_str(), op.spans);
       if (Status s = op.kernel->run(op.spans, op.constants); !s)
         return Status(s.code(), "kernel '" + op.kernel->name() + "' on the " + laneName(op.lane) + " lane: " +
                                     s.message());
