@@ -178,7 +178,7 @@ for name in "${fuzzers[@]}"; do
   extra=()
   # hrx-run prints results and errors for every input: keep them out of the log.
   [[ $name == HrxRunCommandLineFuzzer ]] && extra=(-close_fd_mask=3)
-  HRX_FUZZ_ARTIFACTS=$cli_artifacts "$build/bin/$name" "${extra[@]}" "$work/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 \
+  HRX_GUARD_FAULTS=crash HRX_FUZZ_ARTIFACTS=$cli_artifacts "$build/bin/$name" "${extra[@]}" "$work/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || true
   elapsed=$(($(date +%s) - start))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <sys/mman.h>
@@ -45,6 +46,9 @@ constexpr size_t kBindingSlots = 512;
 BindingSlot bindings[kBindingSlots];
 
 struct sigaction previousSegv, previousBus;
+// HRX_GUARD_FAULTS=crash: after the report, let the previous handler (a sanitizer's, a fuzzer's,
+// or the default core dump) take the fault, for a stack trace.
+bool crashOnGuardFault = false;
 
 // Async-signal-safe output.
 void put(const char *text) {
@@ -108,12 +112,18 @@ void onFault(int signal, siginfo_t *info, void *context) {
     putNumber(address - data);
   }
   put("; the host reference device stopped the process\n");
+  if (crashOnGuardFault) {
+    sigaction(signal, signal == SIGSEGV ? &previousSegv : &previousBus, nullptr);
+    return;
+  }
   _exit(4);
 }
 
 void installHandler() {
   static std::once_flag once;
   std::call_once(once, [] {
+    const char *mode = std::getenv("HRX_GUARD_FAULTS");
+    crashOnGuardFault = mode && std::strcmp(mode, "crash") == 0;
     struct sigaction action {};
     action.sa_sigaction = onFault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
