@@ -18,8 +18,8 @@ set_target_properties(${HRX_TOOLS} PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS ${HRX_TOOLS} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(TARGETS hrx_runtime LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-# The runtime's public headers include the format headers, so both directories ship.
-install(DIRECTORY runtime/include/hrx/runtime runtime/include/hrx/format
+# The runtime's public headers include the format and array-model headers, so those directories ship.
+install(DIRECTORY runtime/include/hrx/runtime runtime/include/hrx/format runtime/include/hrx/array
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/hrx" FILES_MATCHING PATTERN "*.h")
 install(DIRECTORY docs/ DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 

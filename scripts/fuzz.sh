@@ -22,7 +22,8 @@ jobs=${HRX_FUZZ_JOBS:-2}
 timeout=${HRX_FUZZ_TIMEOUT:-60}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
-             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer)
+             Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer
+             HrxRunCommandLineFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -66,6 +67,8 @@ if [[ -n $hrxcc ]]; then
              "$lit/xdna/Inputs/batched-gemm.loom" -o gemm.xdna
     "$hrxcc" -target xdna --columns=2 --config=gemm.batch=64 --emit=array-plan \
              "$lit/xdna/Inputs/batched-gemm.loom" -o plan.json
+    "$hrxcc" -target xdna --config=quickstart.packets=1 "$root/examples/quickstart/pipeline.loom" \
+             "$root/examples/quickstart/worker.cpp" -o quickstart.xdna
     "$llvm_bin/llvm-offload-binary" -o both.fat \
         --image=file=add.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx1151,kind=hip \
         --image=file=gemm.xdna,triple=aie2p,arch=npu5,kind=none
@@ -122,6 +125,38 @@ EOF
   return 0
 }
 
+# HrxRunCommandLineFuzzer: the artifacts it runs (HRX_FUZZ_ARTIFACTS, sorted: add.hsaco,
+# both.fat, gemm.xdna, quickstart.xdna) and command lines for them (test/fuzz/HrxRunCommandLineFuzzer.cpp).
+cli_artifacts=$work/cli-artifacts
+mkdir -p "$cli_artifacts"
+for f in add.hsaco both.fat gemm.xdna quickstart.xdna; do [[ -s $artifacts/$f ]] && cp "$artifacts/$f" "$cli_artifacts/"; done
+seed_command_lines() {
+  python3 - "$1" <<'EOF'
+import struct, sys
+def npy(descr, shape, data):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += ' ' * (63 - (10 + len(header)) % 64) + '\n'
+    return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(header)) + header.encode() + data
+def seed(artifact, files, args):
+    out = bytes([artifact, len(files)])
+    for f in files:
+        out += struct.pack('<H', len(f)) + f
+    return out + '\n'.join(args).encode()
+f6 = npy('<f4', '(6,)', struct.pack('<6f', 1, 2, 3, 4, 5, 6))
+seeds = [
+    seed(0, [], ['--workload=500', '--input=i64=500', '--input=f32=1.5', '--input=500xf32=2', '--expected_output=500xf32=3.5']),
+    seed(0, [f6], ['--workload=6', '--input=i64=6', '--input=f32=1', '--input=@%0', '--output=@out.npy']),
+    seed(0, [f6, b'\0' * 24], ['--workload=6', '--input=i64=1000', '--input=f32=1', '--binding=%1']),
+    seed(1, [], ['--list']),
+    seed(3, [], ['--input=64xi32=21', '--input=64xi32=0', '--expected_output=64xi32=42', '--trace=trace.json']),
+    seed(3, [npy('<i4', '(64,)', struct.pack('<64i', *range(64))), b'\0' * 256], ['--binding=%0', '--binding=%1', '--output=1=o.bin']),
+    seed(2, [], ['--list', '--columns=2']),
+]
+for i, data in enumerate(seeds):
+    open('%s/cli%d' % (sys.argv[1], i), 'wb').write(data)
+EOF
+}
+
 make_corpus() {
   local name=$1 corpus=$work/corpus/$1 f
   mkdir -p "$corpus"
@@ -142,6 +177,7 @@ make_corpus() {
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
     BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;
+    HrxRunCommandLineFuzzer) seed_command_lines "$corpus" ;;
   esac
   if [[ -d $root/test/fuzz/regressions/$name ]]; then cp "$root/test/fuzz/regressions/$name"/* "$corpus/" 2>/dev/null || true; fi
   # libFuzzer needs at least one input to start from.
@@ -159,7 +195,10 @@ for name in "${fuzzers[@]}"; do
   mkdir -p "$findings"
   log=$work/$name.log
   start=$(date +%s)
-  "$build/bin/$name" "$work/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 \
+  extra=()
+  # hrx-run prints results and errors for every input: keep them out of the log.
+  [[ $name == HrxRunCommandLineFuzzer ]] && extra=(-close_fd_mask=3)
+  HRX_GUARD_FAULTS=crash HRX_FUZZ_ARTIFACTS=$cli_artifacts "$build/bin/$name" "${extra[@]}" "$work/corpus/$name" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2560 \
       -max_len=65536 -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 || true
   elapsed=$(($(date +%s) - start))
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
@@ -169,7 +208,7 @@ for name in "${fuzzers[@]}"; do
   rm -f "$findings"/slow-unit-*
   for f in "$findings"/timeout-*; do
     [[ -e $f ]] || continue
-    if "$build/bin/$name" -timeout="$timeout" -rss_limit_mb=2560 "$f" >/dev/null 2>&1; then
+    if HRX_FUZZ_ARTIFACTS=$cli_artifacts "$build/bin/$name" -timeout="$timeout" -rss_limit_mb=2560 "$f" >/dev/null 2>&1; then
       echo "  $name: $(basename "$f") did not time out when rerun alone (machine load); dropped" >&2
       rm -f "$f"
     fi

@@ -1,5 +1,8 @@
 #include "Values.h"
 
+#include "hrx/format/FileIO.h"
+
+#include <filesystem>
 #include <algorithm>
 #include <bit>
 #include <climits>
@@ -39,10 +42,8 @@ Status invalid(const std::string &spec, const std::string &what) {
   return Status(StatusCode::InvalidArgument, "invalid value '" + spec + "': " + what);
 }
 
-StatusOr<std::vector<uint8_t>> readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(StatusCode::NotFound, "cannot read '" + path + "': " + std::strerror(errno));
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
+StatusOr<std::vector<uint8_t>> readFile(const std::string &path, uint64_t maxBytes) {
+  return io::readFile(path, maxBytes);
 }
 
 uint16_t toBf16(float f) {
@@ -220,7 +221,7 @@ namespace {
 StatusOr<Value> parseValueOrThrow(const std::string &spec, uint64_t maxBytes) {
   if (spec.starts_with('@')) {
     std::string path = spec.substr(1);
-    auto file = readFile(path);
+    auto file = readFile(path, maxBytes + 128 * 1024);  // a .npy header, then at most maxBytes
     if (!file) return file.status();
     if (path.ends_with(".npy")) return parseNpy(path, *file, maxBytes);
     Value raw;
@@ -251,7 +252,7 @@ StatusOr<Value> parseValueOrThrow(const std::string &spec, uint64_t maxBytes) {
   uint64_t count = value.elementCount();
   size_t size = elementSize(*value.type);
   if (rhs.starts_with('@')) {
-    auto file = readFile(rhs.substr(1));
+    auto file = readFile(rhs.substr(1), maxBytes);
     if (!file) return file.status();
     if (file->size() != count * size)
       return invalid(spec, rhs.substr(1) + " holds " + std::to_string(file->size()) + " bytes, the shape needs " +
@@ -327,13 +328,12 @@ std::string formatValue(const Value &value, size_t limit) {
 }
 
 Status writeValue(const std::string &path, const Value &value, bool append) {
-  std::ofstream out(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
-  if (!out) return Status(StatusCode::Unavailable, "cannot write '" + path + "': " + std::strerror(errno));
   bool npy = path.ends_with(".npy");
   if (npy && (!value.type || !info(*value.type).npy))
     return Status(StatusCode::InvalidArgument,
                   "cannot write '" + path + "' as .npy: the binding's element type is unknown or has no NumPy dtype; "
                                             "give it a typed --input, or write raw bytes with a .bin path");
+  std::vector<uint8_t> file;
   if (npy) {
     std::string shape;
     for (size_t i = 0; i < value.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(value.shape[i]);
@@ -343,14 +343,20 @@ Status writeValue(const std::string &path, const Value &value, bool append) {
     size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header.push_back('\n');
-    out.write("\x93NUMPY\x01\x00", 8);
-    char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
-    out.write(len, 2);
-    out << header;
+    const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    file.insert(file.end(), magic, magic + 8);
+    file.push_back(static_cast<uint8_t>(header.size() & 0xff));
+    file.push_back(static_cast<uint8_t>(header.size() >> 8));
+    file.insert(file.end(), header.begin(), header.end());
   }
-  out.write(reinterpret_cast<const char *>(value.bytes.data()), static_cast<std::streamsize>(value.bytes.size()));
-  if (!out) return Status(StatusCode::Unavailable, "writing '" + path + "' failed");
-  return Status::ok();
+  file.insert(file.end(), value.bytes.begin(), value.bytes.end());
+  if (append && std::filesystem::exists(path)) {
+    // IREE's --output=+PATH: the value goes after what the file holds; still one atomic write.
+    auto existing = io::readFile(path);
+    if (!existing) return existing.status();
+    file.insert(file.begin(), existing->begin(), existing->end());
+  }
+  return io::writeFileAtomically(path, std::span<const uint8_t>(file));
 }
 
 std::optional<std::string> compareValues(const Value &expected, const Value &actual, double tolerance) {

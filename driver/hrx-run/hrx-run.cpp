@@ -3,10 +3,12 @@
 // Exit codes (docs/hrx-run.md): 0 success, 1 usage/load/admission error, 2 output mismatch,
 // 3 timeout, 4 execution failure.
 #include "CommandLine.h"
+#include "Checks.h"
 #include "Values.h"
 
 #include "hrx/Version.h"
 #include "hrx/format/Artifact.h"
+#include "hrx/format/FileIO.h"
 #include "hrx/runtime/Admission.h"
 #include "hrx/runtime/DeviceChoice.h"
 #include "hrx/runtime/GpuDevice.h"
@@ -42,7 +44,7 @@ struct Options {
   std::optional<uint64_t> dynamicLds;
   double tolerance = 0, timeoutSeconds = 60;
   unsigned repeat = 1;
-  bool list = false, benchmark = false;
+  bool list = false, benchmark = false, noRestore = false;
   // IREE's runner flags (docs/hrx-run.md, "IREE compatibility").
   bool listDevices = false, printStatistics = false;
   size_t outputMaxElements = 1024;
@@ -251,6 +253,18 @@ void printStatistics(const Statistics &s) {
             << " bytes live (" << s.liveBytes << " at exit)\n";
 }
 
+// Copies the given input values back into the bindings a submission may have written.
+Status restoreWritableBindings(const std::vector<BindingContract> &contract, const std::vector<run::Value> &values,
+                               std::vector<Buffer> &buffers) {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (contract[i].access == format::ContractAccess::Read) continue;
+    auto map = buffers[i].mapWrite();
+    if (!map) return map.status();
+    std::copy(values[i].bytes.begin(), values[i].bytes.end(), reinterpret_cast<uint8_t *>(map->mutableBytes().data()));
+  }
+  return Status::ok();
+}
+
 uint64_t percentile(std::vector<uint64_t> sorted, double p) {
   size_t index = static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
   return sorted[std::min(index, sorted.size() - 1)];
@@ -266,10 +280,9 @@ int runMain(const Options &o) {
   if (!o.image.empty() && !o.module.empty()) return fail("--module and --image both name an artifact; pass one");
   if ((!o.image.empty() || !o.module.empty()) && !o.artifact.empty())
     return fail("unexpected positional argument '" + o.artifact + "' with " + (o.image.empty() ? "--module" : "--image"));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot read '" + path + "': " + std::strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  auto artifact = format::readArtifact(bytes);
+  auto bytes = io::readFile(path, maxInputBytes());
+  if (!bytes) return fail(bytes.status().message());
+  auto artifact = format::readArtifact(*bytes);
   if (!artifact) return fail(path + ": " + artifact.status().message());
   auto entries = listEntries(*artifact);
   if (!entries) return fail(path + ": " + entries.status().message());
@@ -347,6 +360,9 @@ int runMain(const Options &o) {
   if (values->size() != contract.size())
     return fail("entry requires " + std::to_string(contract.size()) + " bindings but " +
                 std::to_string(values->size()) + " were supplied; " + signature(entry));
+  for (size_t i = 0; i < contract.size(); ++i)
+    if (Status s = run::checkElementType((*values)[i], contract[i], i, "the value of binding " + std::to_string(i)); !s)
+      return fail(s.message() + "; " + signature(entry));
   std::vector<size_t> writable;
   for (size_t i = 0; i < contract.size(); ++i)
     if (contract[i].access != format::ContractAccess::Read) writable.push_back(i);
@@ -390,6 +406,9 @@ int runMain(const Options &o) {
   auto timeout = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(o.timeoutSeconds));
   std::vector<uint64_t> samples;
   for (unsigned i = 1; i <= o.repeat; ++i) {
+    // Each repetition starts from the given inputs (outside the timed region).
+    if (i > 1 && !o.noRestore)
+      if (Status s = restoreWritableBindings(contract, *values, buffers); !s) return fail(s.message());
     auto start = std::chrono::steady_clock::now();
     auto completion = executable->submit();
     if (!completion) return fail(completion.status().message(), kExitExecution);
@@ -413,9 +432,8 @@ int runMain(const Options &o) {
   }
   if (!o.trace.empty()) {
     auto trace = rt.finishTrace();
-    std::ofstream out(o.trace, std::ios::trunc);
-    out << trace->toJson();
-    if (!out) return fail("cannot write trace '" + o.trace + "'");
+    if (!trace) return fail("tracing was not active");
+    if (Status s = io::writeFileAtomically(o.trace, trace->toJson()); !s) return fail(s.message());
     progress("wrote trace to " + o.trace + " (" + std::to_string(trace->events.size()) + " events)");
   }
 
@@ -455,6 +473,7 @@ int runMain(const Options &o) {
     auto expected = run::parseValue(o.expected[k], maxInputBytes());
     if (!expected) return fail(expected.status().message());
     size_t b = writable[k];
+    if (Status s = run::checkExpectedType(*expected, results[b], b); !s) return fail(s.message());
     if (auto diff = run::compareValues(*expected, results[b], o.tolerance)) {
       std::cout << "[FAILED] binding[" << b << "]: " << *diff << "\n";
       code = kExitMismatch;
@@ -482,7 +501,7 @@ CLI::Validator positive(bool allowZero) {
 
 }  // namespace
 
-int main(int argc, char **argv) {
+int hrxRunMain(int argc, char **argv) {
   CLI::App app{"hrx-run: load an hrx artifact (.xdna, .hsaco, fat) and run one entry"};
   app.set_version_flag("--version",
                        std::string("hrx-run version ") + hrx::runtime::version() +
@@ -515,6 +534,7 @@ int main(int argc, char **argv) {
   addLaunchDimensionOptions(app, o);
   app.add_flag("--list", o.list, "List entries, bindings and contracts, then exit");
   app.add_option("--repeat", o.repeat, "Run the entry N times (replaying one prepared graph)")->check(positive(false));
+  app.add_flag("--no-restore", o.noRestore, "With --repeat, let each repetition start from the previous one's outputs");
   app.add_flag("--benchmark", o.benchmark, "Print timing JSON (min, median, p95) instead of results");
   app.add_option("--benchmark_repetitions", o.benchmarkRepetitions, "Same as --repeat=N --benchmark")
       ->check(positive(false));
@@ -544,3 +564,16 @@ int main(int argc, char **argv) {
                                        : "unexpected positional argument '" + extra + "' (one artifact per run)");
   return runMain(o);
 }
+
+#ifndef HRX_RUN_NO_MAIN  // the command-line fuzzer (test/fuzz/HrxRunCommandLineFuzzer.cpp) calls hrxRunMain
+// No exception leaves hrx-run: a failure it did not foresee is still an error message.
+int main(int argc, char **argv) {
+  try {
+    return hrxRunMain(argc, argv);
+  } catch (const std::exception &e) {
+    return fail(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail("internal error: an unknown exception");
+  }
+}
+#endif

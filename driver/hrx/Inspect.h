@@ -11,4 +11,8 @@ namespace hrx::tool {
 std::string inspectText(const format::Artifact &artifact);
 format::ReportJson inspectJson(const format::Artifact &artifact);
 
+// JSON text of `value` (indented by 2) that never fails: bytes of strings and keys that are not
+// UTF-8 (a corrupt section name) are written as the text "\\xNN".
+std::string dumpJson(const format::ReportJson &value);
+
 }  // namespace hrx::tool

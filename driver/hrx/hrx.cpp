@@ -8,6 +8,7 @@
 #include "hrx/format/Artifact.h"
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/Transaction.h"
+#include "hrx/format/FileIO.h"
 #include "hrx/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
@@ -34,34 +35,19 @@ int error(const std::string &message) {
 }
 
 std::optional<std::vector<uint8_t>> readFile(const std::string &path, std::string &problem) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    problem = "cannot open '" + path + "': " + std::strerror(errno);
+  auto bytes = hrx::io::readFile(path);
+  if (!bytes) {
+    problem = "cannot open '" + path + "': " + hrx::io::failureReason(bytes.status(), path);
     return std::nullopt;
   }
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  return std::move(*bytes);
 }
 
 // Writes through a temporary file and a rename, so a failed write leaves no partial output.
 bool writeFile(const std::string &path, std::span<const uint8_t> bytes, std::string &problem) {
-  std::string temporary = path + ".tmp-hrx";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char *>(bytes.data()), std::streamsize(bytes.size()));
-    if (!out.flush()) {
-      problem = "cannot write '" + path + "': " + std::strerror(errno);
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    problem = "cannot write '" + path + "': " + ec.message();
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
+  hrx::Status written = hrx::io::writeFileAtomically(path, bytes);
+  if (!written) problem = written.message();
+  return written.isOk();
 }
 
 hrx::StatusOr<hrx::format::Artifact> loadArtifact(const std::string &path) {
@@ -173,7 +159,7 @@ int inspect(const std::string &path, bool json, bool printPlans, bool printTrans
     return 0;
   }
   if (json)
-    std::cout << hrx::tool::inspectJson(*target).dump(2) << "\n";
+    std::cout << hrx::tool::dumpJson(hrx::tool::inspectJson(*target)) << "\n";
   else
     std::cout << "artifact: " << path << "\n" << hrx::tool::inspectText(*target);
   return 0;
@@ -183,7 +169,7 @@ int reportShow(const std::string &path, bool json, std::optional<unsigned> membe
   auto report = loadReport(path, member);
   if (!report.isOk()) return error(report.status().message());
   if (json)
-    std::cout << hrx::format::showReport(report.value()).dump(2) << "\n";
+    std::cout << hrx::tool::dumpJson(hrx::format::showReport(report.value())) << "\n";
   else
     std::cout << hrx::format::formatReport(report.value());
   return 0;
@@ -196,7 +182,7 @@ int reportDiff(const std::string &beforePath, const std::string &afterPath) {
   if (!after.isOk()) return error(after.status().message());
   auto diff = hrx::format::diffReports(before.value(), after.value());
   if (!diff.isOk()) return error(diff.status().message());
-  std::cout << diff->dump(2) << "\n";
+  std::cout << hrx::tool::dumpJson(*diff) << "\n";
   return 0;
 }
 
@@ -228,7 +214,7 @@ int info() {
 
 }  // namespace
 
-int main(int argc, char **argv) {
+int hrxMain(int argc, char **argv) {
   CLI::App app{"hrx: set up, check and inspect the hrx toolchain and its artifacts"};
   app.set_version_flag("--version",
                        std::string("hrx version ") + hrx::runtime::version() +
@@ -308,4 +294,15 @@ int main(int argc, char **argv) {
   }
   std::cout << app.help();
   return 0;
+}
+
+// No exception leaves hrx: a failure it did not foresee is still an error message.
+int main(int argc, char **argv) {
+  try {
+    return hrxMain(argc, argv);
+  } catch (const std::exception &e) {
+    return error(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error("internal error: an unknown exception");
+  }
 }

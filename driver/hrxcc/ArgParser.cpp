@@ -1,5 +1,7 @@
 #include "ArgParser.h"
 
+#include "hrx/format/FileIO.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -57,15 +59,13 @@ void expandInto(const std::vector<std::string> &args, std::vector<std::string> &
       diags.report(DiagId::DriverResponseFileRecursion, {}).arg("path", path);
       continue;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      diags.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", std::strerror(errno));
+    auto text = io::readTextFile(path);
+    if (!text) {
+      diags.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", io::failureReason(text.status(), path));
       continue;
     }
-    std::stringstream text;
-    text << in.rdbuf();
     stack.push_back(path);
-    expandInto(tokenizeResponseFile(text.str()), stack, out, diags);
+    expandInto(tokenizeResponseFile(*text), stack, out, diags);
     stack.pop_back();
   }
 }

@@ -4,6 +4,8 @@
 #include "hrx/diag/Verify.h"
 #include "hrx/loom/Loom.h"
 
+#include "hrx/format/FileIO.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -92,17 +94,12 @@ bool Compilation::readFile(const std::string &path, std::string &text) {
     text = in.str();
     return true;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (in) {
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-  }
-  if (!in || std::filesystem::is_directory(path)) {
-    int err = std::filesystem::is_directory(path) ? EISDIR : errno;
-    diags_.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", std::strerror(err));
+  auto read = io::readTextFile(path);
+  if (!read) {
+    diags_.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", io::failureReason(read.status(), path));
     return false;
   }
+  text = std::move(*read);
   return true;
 }
 

@@ -171,4 +171,14 @@ int runDriver(int argc, char **argv) {
 
 }  // namespace
 
-int main(int argc, char **argv) { return runDriver(argc, argv); }
+// No exception leaves hrxcc: a failure it did not foresee is still an error message.
+int main(int argc, char **argv) {
+  try {
+    return runDriver(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "hrxcc: error: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "hrxcc: error: internal error: an unknown exception\n";
+  }
+  return kCompileError;
+}

@@ -239,7 +239,8 @@ nlohmann::json optional(const std::optional<uint64_t> &v) { return v ? nlohmann:
 
 // The executable manifest (docs/formats/amdgpu.md): per export its kernarg layout and resources.
 std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &target, ProcessorMode mode,
-                         const std::vector<std::string> &names) {
+                         const std::vector<std::string> &names,
+                         const std::map<std::string, const KernelContract *> &contracts) {
   nlohmann::json exports = nlohmann::json::array();
   for (const std::string &name : names) {
     auto kernel = std::find_if(info.kernels.begin(), info.kernels.end(), [&](auto &k) { return k.name == name; });
@@ -247,12 +248,27 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
     nlohmann::json args = nlohmann::json::array();
     unsigned bindings = 0;
     uint64_t constantBytes = 0;
-    for (const amdgpu::KernargSlot &slot : kernel->kernargs) {
-      if (slot.valueKind.starts_with("hidden_")) continue;
-      bool buffer = slot.valueKind == "global_buffer";
+    std::vector<const amdgpu::KernargSlot *> slots;
+    for (const amdgpu::KernargSlot &slot : kernel->kernargs)
+      if (!slot.valueKind.starts_with("hidden_")) slots.push_back(&slot);
+    auto contract = contracts.find(name);
+    for (const amdgpu::KernargSlot *slot : slots) {
+      bool buffer = slot->valueKind == "global_buffer";
+      nlohmann::json arg = {{"offset", slot->offset}, {"size", slot->size}, {"kind", buffer ? "buffer" : "value"}};
+      // The buffer's size relations to scalar arguments, for the runtime's pre-launch check.
+      if (buffer && contract != contracts.end() && bindings < contract->second->bindings.size()) {
+        nlohmann::json extents = nlohmann::json::array();
+        for (const ExtentRelation &r : contract->second->bindings[bindings].extents) {
+          bool scalar = r.argument < slots.size() && slots[r.argument]->valueKind != "global_buffer" &&
+                        (slots[r.argument]->size == 4 || slots[r.argument]->size == 8);
+          if (scalar)
+            extents.push_back({{"argument", r.argument}, {"bytes_per_unit", r.bytesPerUnit}, {"base_bytes", r.baseBytes}});
+        }
+        if (!extents.empty()) arg["extents"] = extents;
+      }
       bindings += buffer;
-      if (!buffer) constantBytes += slot.size;
-      args.push_back({{"offset", slot.offset}, {"size", slot.size}, {"kind", buffer ? "buffer" : "value"}});
+      if (!buffer) constantBytes += slot->size;
+      args.push_back(arg);
     }
     exports.push_back({{"name", name},
                        {"kernarg_bytes", kernel->kernargSegmentSize},
@@ -583,7 +599,10 @@ public:
     for (size_t i = 0; i < program.cxxKernels.size(); ++i)
       contracts[program.cxxKernels[i]->symbol] = codeObjectContract(program.contracts[program.exports.size() + i]);
 
-    std::string manifest = manifestJson(*info, target, request.options.processorMode, names);
+    std::map<std::string, const KernelContract *> contractsByName;
+    for (size_t i = 0; i < program.exports.size(); ++i)
+      if (program.exports[i]->name() == "kernel.def") contractsByName[exportName(*program.exports[i])] = &program.contracts[i];
+    std::string manifest = manifestJson(*info, target, request.options.processorMode, names, contractsByName);
     std::string launch = launchJson(kernels, program.cxxKernels);
     format::ArtifactIdentity identity = artifactIdentity(request, *host);
     std::vector<format::SectionPayload> sections = {

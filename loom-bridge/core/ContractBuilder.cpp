@@ -51,6 +51,7 @@ struct Usage {
   std::string layout;
   std::string failure;  // why bytes could not be derived
   bool sized = false;    // some view of the buffer gave a length (possibly 0)
+  std::vector<ExtentRelation> extents;
   bool coherent = false;  // assumed memory_space<host>: coherent, host-visible memory
   void merge(const Usage &o) {
     access = access | o.access;
@@ -61,6 +62,8 @@ struct Usage {
     if (layout.empty()) layout = o.layout;
     if (failure.empty()) failure = o.failure;
     sized = sized || o.sized;
+    for (const ExtentRelation &r : o.extents)
+      if (std::find(extents.begin(), extents.end(), r) == extents.end()) extents.push_back(r);
   }
 };
 
@@ -75,7 +78,9 @@ public:
     KernelContract contract;
     contract.symbol = std::string(exportOp.symbolName());
     unsigned region = exportOp.name() == "kernel.def" ? 1 : 0;
-    for (const Value *arg : ir::signatureValues(exportOp, region)) {
+    auto signature = ir::signatureValues(exportOp, region);
+    signature_.assign(signature.begin(), signature.end());
+    for (const Value *arg : signature) {
       if (arg->type()->kind() != loom::TypeKind::Buffer) continue;
       Usage usage = analyzeBuffer(exportOp, arg);
       BindingContract binding;
@@ -100,6 +105,7 @@ public:
       binding.addressSpace = "global";
       binding.usage = kUsageDeviceVisible | (usage.coherent ? kUsageHostVisible | kUsageCoherent : 0);
       binding.layout = usage.layout;
+      binding.extents = usage.extents;
       contract.bindings.push_back(binding);
     }
     return contract;
@@ -141,14 +147,36 @@ private:
     // The length a launch must provide: the view's end at the smallest offset and extents the
     // facts allow. An offset or extent with no stated lower bound is at least 0 (upstream's rule).
     if (!offset || *offset < 0) offset = 0;
-    uint64_t count = 1;
+    uint64_t count = 1, staticCount = 1;
+    const Value *dynamicDim = nullptr;
+    unsigned dynamicDims = 0;
     for (const loom::Dim &d : view.shape()) {
+      if (d.isStatic())
+        staticCount *= uint64_t(std::max<int64_t>(d.extent, 0));
+      else
+        dynamicDim = d.dynamic, ++dynamicDims;
       std::optional<int64_t> extent = d.isStatic() ? std::optional<int64_t>(d.extent) : lowerBound(d.dynamic);
       count *= uint64_t(extent && *extent > 0 ? *extent : 0);
     }
     u.bytes = uint64_t(*offset) + count * ir::elementBytes(element);
     u.sized = true;
+    // One extent taken from a scalar launch argument: the launch states how much it reaches.
+    if (dynamicDims == 1)
+      if (std::optional<unsigned> argument = launchArgumentOf(dynamicDim))
+        u.extents.push_back({*argument, staticCount * ir::elementBytes(element), uint64_t(*offset)});
     return u;
+  }
+
+  // The launch signature position of the scalar `v` is (through index.assume), if any.
+  std::optional<unsigned> launchArgumentOf(const Value *v) {
+    for (unsigned depth = 0; v && depth < 64; ++depth) {
+      auto at = std::find(signature_.begin(), signature_.end(), v);
+      if (at != signature_.end()) return unsigned(at - signature_.begin());
+      const Operation *def = v->definingOp();
+      if (!def || def->name() != "index.assume" || v->index() >= def->numOperands()) return std::nullopt;
+      v = def->operand(v->index());
+    }
+    return std::nullopt;
   }
 
   // Removes a value from the set of values being visited when the visit ends.
@@ -277,6 +305,7 @@ private:
   std::map<const Operation *, UseMap> useMaps_;
   std::set<const Value *> active_;
   std::set<const Value *> alignmentVisits_;
+  std::vector<const Value *> signature_;  // of the export being built
 };
 
 }  // namespace

@@ -7,12 +7,15 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <set>
 
 namespace hrx::bridge {
@@ -23,6 +26,31 @@ using loom::Value;
 const SymbolEntry *Program::lookup(std::string_view name) const {
   auto it = symbols.find(name);
   return it == symbols.end() ? nullptr : &it->second;
+}
+
+uint64_t Program::cxxStackBytes(std::string_view name) const {
+  const SymbolEntry *entry = lookup(name);
+  if (!entry || !entry->cxx || entry->cxxUnit >= cxxUnits.size() || !cxxUnits[entry->cxxUnit].module) return 0;
+  const llvm::Module &module = *cxxUnits[entry->cxxUnit].module;
+  const llvm::DataLayout &layout = module.getDataLayout();
+  std::set<const llvm::Function *> active;  // recursion adds nothing
+  std::function<uint64_t(const llvm::Function &)> frame = [&](const llvm::Function &f) -> uint64_t {
+    if (f.isDeclaration() || !active.insert(&f).second) return 0;
+    uint64_t own = 0, deepest = 0;
+    for (const llvm::BasicBlock &block : f)
+      for (const llvm::Instruction &inst : block) {
+        if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst)) {
+          if (std::optional<llvm::TypeSize> size = alloca->getAllocationSize(layout); size && !size->isScalable())
+            own += size->getFixedValue();
+        } else if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+          if (const llvm::Function *callee = call->getCalledFunction()) deepest = std::max(deepest, frame(*callee));
+        }
+      }
+    active.erase(&f);
+    return own + deepest;
+  };
+  const llvm::Function *function = module.getFunction(entry->cxx->symbol);
+  return function ? frame(*function) : 0;
 }
 
 std::vector<std::unique_ptr<llvm::Module>> Program::cxxModules(llvm::LLVMContext &context) const {
@@ -354,17 +382,44 @@ private:
 
   // Loom types against a C/C++ signature: buffer ↔ pointer, vector<NxT> ↔ an N-lane GCC vector
   // of the same bytes, scalars ↔ scalars of the same width and kind.
+  static bool scalarMatches(const loom::Type &t, const cxx::ElementType &e) {
+    if (t.isAddress()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == 64;
+    if (t.isInteger(1)) return e.kind == cxx::ScalarKind::Bool;
+    if (t.isInteger()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == t.width();
+    if (t.isFloat() && t.floatKind() == loom::FloatKind::BF16) return e.kind == cxx::ScalarKind::BFloat;
+    if (t.isFloat()) return e.kind == cxx::ScalarKind::Float && e.bits == t.width();
+    return false;
+  }
+
+  // A stage worker's record pointer against the flow it is bound to: the pointee is the
+  // record's element type (or a vector of it, or the whole record), `const` exactly on inputs.
+  static std::string recordMismatch(const cxx::Parameter &param, const loom::Type *flowType, bool input) {
+    const cxx::ValueType &c = param.type;
+    std::string given = "parameter '" + param.name + "' is '" + c.spelling + "'";
+    const loom::Type *tile = flowType ? flowType->elementType() : nullptr;
+    const loom::Type *element = tile ? tile->elementType() : nullptr;
+    int64_t count = tile ? tile->staticElementCount() : -1;
+    if (!element || count <= 0) return "";  // the pipeline extraction reports unshaped records
+    uint64_t elementBytes = ir::elementBytes(*element), recordBytes = uint64_t(count) * elementBytes;
+    std::string records = "its " + std::string(input ? "input" : "output") + " records are " + tile->str() + " (" +
+                          std::to_string(recordBytes) + " bytes of " + element->str() + ")";
+    if (input && !c.pointeeConst)
+      return given + ", but " + records + ": declare it const (a worker reads its input records and never writes them)";
+    if (!input && c.pointeeConst)
+      return given + ", but " + records + ": the worker writes its output records, so the pointee cannot be const";
+    if (c.pointeeBytes == 0) return "";  // void *: the worker reinterprets the bytes itself
+    bool elementWise = c.lanes == 0 && c.pointeeBytes == elementBytes && scalarMatches(*element, c.element);
+    bool vectorWise = c.lanes > 0 && recordBytes % c.pointeeBytes == 0 && scalarMatches(*element, c.element);
+    bool wholeRecord = c.pointeeBytes == recordBytes && (c.element.kind == cxx::ScalarKind::Void || scalarMatches(*element, c.element));
+    if (elementWise || vectorWise || wholeRecord) return "";
+    std::string pointee = c.element.kind == cxx::ScalarKind::Void ? std::to_string(c.pointeeBytes) + "-byte"
+                                                                  : c.element.name() + (c.lanes ? " x" + std::to_string(c.lanes) : "");
+    return given + " (" + pointee + " elements), but " + records;
+  }
+
   static std::string cxxMismatch(const loom::Type &loomType, const cxx::ValueType &c) {
     using Kind = cxx::ValueType::Kind;
     std::string expected = "'" + c.spelling + "'";
-    auto scalarMatches = [](const loom::Type &t, const cxx::ElementType &e) {
-      if (t.isAddress()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == 64;
-      if (t.isInteger(1)) return e.kind == cxx::ScalarKind::Bool;
-      if (t.isInteger()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == t.width();
-      if (t.isFloat() && t.floatKind() == loom::FloatKind::BF16) return e.kind == cxx::ScalarKind::BFloat;
-      if (t.isFloat()) return e.kind == cxx::ScalarKind::Float && e.bits == t.width();
-      return false;
-    };
     switch (loomType.kind()) {
     case loom::TypeKind::Buffer:
       return c.kind == Kind::Pointer ? "" : "a buffer needs a pointer, not " + expected;
@@ -406,6 +461,17 @@ private:
         if (sig.params[i].type.kind != cxx::ValueType::Kind::Pointer)
           detail = "parameter '" + sig.params[i].name + "' of a stage function must be a pointer, not '" + sig.params[i].type.spelling + "'";
       if (detail.empty() && sig.result.kind != cxx::ValueType::Kind::Void) detail = "a stage function returns void";
+      // The record types the stage passes, in parameter order: partials (once per source
+      // lane), inputs, then outputs.
+      std::vector<std::pair<const loom::Type *, bool>> flows;
+      size_t partials = use.operandGroup("partials").size();
+      size_t partialLanes = partials ? (records - use.operandGroup("inputs").size() - use.numResults()) / partials : 0;
+      for (const Value *partial : use.operandGroup("partials"))
+        for (size_t lane = 0; lane < partialLanes; ++lane) flows.push_back({partial->type(), true});
+      for (const Value *in : use.operandGroup("inputs")) flows.push_back({in->type(), true});
+      for (const Value &out : use.results()) flows.push_back({out.type(), false});
+      for (size_t i = 0; detail.empty() && i < sig.params.size() && i < flows.size(); ++i)
+        detail = recordMismatch(sig.params[i], flows[i].first, flows[i].second);
     }
     if (!detail.empty())
       diags_.report(diag::DiagId::LinkSignatureMismatch, use.loc())

@@ -306,6 +306,7 @@ bool Extractor::stage(const Operation &op, bool reduce) {
   worker.group = g;
   worker.entry = callee;
   worker.codeBytes = estimateCodeBytes(program_, callee);
+  worker.stackBytes = program_.cxxStackBytes(callee);
   worker.loc = op.loc();
   uint32_t iterations = 0;
   auto input = [&](const Value *flowValue, LaneMap map) -> bool {

@@ -97,6 +97,12 @@ private:
   void createChannels();
   void allocateChannel(uint32_t channel);
   bool checkResources();
+  const GraphWorker *deepestStackOn(TileCoord tile) const;
+  // The data memory a tile keeps for its worker's stack: the reserve, or more for deep workers.
+  uint64_t stackReserveOn(TileCoord tile) const {
+    const GraphWorker *deepest = deepestStackOn(tile);
+    return std::max<uint64_t>(Npu5Model::kStackReserveBytes, deepest ? deepest->stackBytes : 0);
+  }
 
   TileCoord workerTile(uint32_t planWorker) const { return plan_.workers[planWorker].tile; }
   std::optional<TileCoord> sharedMemory(TileCoord producer, TileCoord consumer) const;
@@ -746,7 +752,7 @@ void ArrayPlanner::layoutSlots() {
     for (size_t i = 0; i < usage.slots.size() && banked; ++i) {
       uint32_t end = uint32_t(i) * Npu5Model::kBankBytes + plan_.slots[usage.slots[i]].bytes;
       banked = plan_.slots[usage.slots[i]].bytes <= Npu5Model::kBankBytes &&
-               end + usage.privateBytes + Npu5Model::kStackReserveBytes <= compute.dataMemoryBytes;
+               end + usage.privateBytes + stackReserveOn(tile) <= compute.dataMemoryBytes;
     }
     uint32_t offset = 0;
     for (uint32_t s : usage.slots) {
@@ -778,6 +784,17 @@ diag::DiagnosticBuilder ArrayPlanner::reportAtTile(DiagId id, std::vector<uint32
   return builder;
 }
 
+// The worker placed on `tile` with the largest stack estimate, or null.
+const GraphWorker *ArrayPlanner::deepestStackOn(TileCoord tile) const {
+  const GraphWorker *deepest = nullptr;
+  for (const format::PlanWorker &pw : plan_.workers) {
+    if (!(pw.tile == tile)) continue;
+    for (const GraphWorker &w : graph_.workers)
+      if (w.entry == pw.entry && (!deepest || w.stackBytes > deepest->stackBytes)) deepest = &w;
+  }
+  return deepest;
+}
+
 bool ArrayPlanner::checkResources() {
   bool ok = true;
   for (const auto &[tile, u] : usage_) {
@@ -799,8 +816,23 @@ bool ArrayPlanner::checkResources() {
                  Npu5Model::kSlotAlignment;
       bool hasWorker = std::any_of(plan_.workers.begin(), plan_.workers.end(),
                                    [&](const format::PlanWorker &w) { return w.tile == tile; });
-      bytes += u.privateBytes + (hasWorker ? Npu5Model::kStackReserveBytes : 0);
-      check(DiagId::XdnaDataMemoryExceeded, bytes, res.dataMemoryBytes);
+      const GraphWorker *deepest = deepestStackOn(tile);
+      uint64_t stack = hasWorker ? std::max<uint64_t>(Npu5Model::kStackReserveBytes, deepest ? deepest->stackBytes : 0) : 0;
+      bytes += u.privateBytes + stack;
+      if (bytes > res.dataMemoryBytes && deepest && deepest->stackBytes > Npu5Model::kStackReserveBytes) {
+        // The worker's own locals tipped the tile over: say so at the stage, with demand and supply.
+        reportAtTile(DiagId::XdnaDataMemoryExceeded, u.flows)
+            .arg("column", (long long)tile.column)
+            .arg("row", (long long)tile.row)
+            .arg("needed", (long long)bytes)
+            .arg("available", (long long)res.dataMemoryBytes)
+            .note(deepest->loc, "worker @" + deepest->entry + " needs a stack of at least " +
+                                    std::to_string(deepest->stackBytes) + " bytes for its local variables (the tile's " +
+                                    std::to_string(res.dataMemoryBytes) + " bytes also hold its record slots)");
+        ok = false;
+      } else {
+        check(DiagId::XdnaDataMemoryExceeded, bytes, res.dataMemoryBytes);
+      }
       check(DiagId::XdnaLocksExhausted, u.locks, res.locks);
       check(DiagId::XdnaBdsExhausted, u.bds, res.bufferDescriptors);
       for (auto [count, supply, name] :

@@ -1,6 +1,8 @@
 // Graph recording, kernel contract checks, region formation and hazard inference.
 #include "RuntimeImpl.h"
 
+#include "BindingGuard.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -42,6 +44,36 @@ Access accessOf(format::ContractAccess access) {
   case format::ContractAccess::ReadWrite: return Access::ReadWrite;
   }
   return Access::ReadWrite;
+}
+
+// Every buffer must hold what the launch reaches for the scalar arguments given
+// (view<[%n]xf32> needs 4 * n bytes), so no launch can run past a binding.
+Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
+                          const std::vector<format::LaunchExtent> &extents, const KernelContract &contract,
+                          std::span<const BufferView> views, std::span<const std::byte> constants) {
+  auto scalars = std::span(reinterpret_cast<const uint8_t *>(constants.data()), constants.size());
+  for (const format::LaunchExtent &extent : extents) {
+    size_t b = 0;  // the binding: buffers before extent.buffer
+    for (size_t i = 0; i < extent.buffer && i < arguments.size(); ++i) b += arguments[i].kind == format::LaunchArgumentKind::Buffer;
+    if (b >= views.size()) continue;
+    std::optional<uint64_t> required = format::requiredExtentBytes(extent, arguments, scalars);
+    std::string relation = (extent.baseBytes ? std::to_string(extent.baseBytes) + " + " : std::string()) +
+                           std::to_string(extent.bytesPerUnit) + " x launch argument " + std::to_string(extent.argument);
+    const std::string &layout = b < contract.bindings.size() ? contract.bindings[b].layout : "";
+    std::string what = "binding " + std::to_string(b) + (layout.empty() ? "" : " (" + layout + ")");
+    if (!required)
+      return Status(StatusCode::InvalidArgument, what + ": the launch needs " + relation +
+                                                     " bytes, which overflows 64 bits; the view has " +
+                                                     std::to_string(views[b].length()) + " bytes");
+    if (views[b].length() < *required) {
+      uint64_t units = (*required - extent.baseBytes) / extent.bytesPerUnit;
+      return Status(StatusCode::InvalidArgument, what + ": the launch needs " + std::to_string(*required) + " bytes (" +
+                                                     relation + ", which is " + std::to_string(units) +
+                                                     "), but the view has " + std::to_string(views[b].length()) +
+                                                     " bytes; the launch would run past the binding");
+    }
+  }
+  return Status::ok();
 }
 
 Status checkContract(const KernelContract &contract, std::span<const BufferView> views) {
@@ -139,6 +171,8 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
     return Status(StatusCode::InvalidArgument, "kernel '" + kernel->name() + "': its scalar arguments take " +
                                                    std::to_string(kernel->constantBytes()) + " constant bytes, " +
                                                    std::to_string(constants.size()) + " were given");
+  if (Status s = kernel->checkLaunch(views, constants); !s)
+    return Status(s.code(), "kernel '" + kernel->name() + "': " + s.message());
   for (size_t i = 0; i < views.size(); ++i) {
     Placement::Kind kind = views[i].placement().kind();
     if (engine == Engine::Gpu && kind == Placement::Kind::NpuLocal)
@@ -291,6 +325,7 @@ Status executeRegion(PreparedGraph &graph, const Region &region, uint64_t &copie
         const BufferView &v = op.uses[b].view;
         op.spans[b] = BindingSpan{v.allocation()->data + v.offset(), v.length()};
       }
+      GuardedLaunch guarded(op.kernel->name().c_str(), op.spans);
       if (Status s = op.kernel->run(op.spans, op.constants); !s)
         return Status(s.code(), "kernel '" + op.kernel->name() + "' on the " + laneName(op.lane) + " lane: " +
                                     s.message());

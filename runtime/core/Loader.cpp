@@ -95,6 +95,9 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
       return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) +
                                                         " column(s); " + std::to_string(requestedColumns) +
                                                         " were requested");
+    if (artifact.xdna)
+      if (Status s = format::xdna::checkAdmission(*artifact.xdna, format::xdna::kStrixHalo, requestedColumns); !s)
+        return s;
     if (artifact.referenceOnly())
       return Status(StatusCode::FailedPrecondition,
                     "the image is reference-only: it carries no native AIE2P core code (" +
@@ -150,6 +153,7 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
     std::string symbol = entry.name;
     if (entry.gpuExport && entry.gpuLaunch) {
       layout.arguments = entry.gpuExport->arguments;
+      layout.extents = entry.gpuExport->extents;
       layout.maxFlatWorkgroupSize = entry.gpuExport->maxFlatWorkgroupSize;
       symbol = entry.gpuLaunch->symbol;
       size_t expected = entry.gpuLaunch->workloadBits.size();
@@ -166,6 +170,10 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
     layout.dimensions = dimensions;
     return makeHostGpuKernel(symbol, *code, entry.contract, workload, std::move(layout));
   }
+  // The host reference device stands in for the admitted NPU context: the image must match
+  // it in every field §1.3 lists (profile id and revision, firmware ABI, rows, columns).
+  if (artifact.xdna)
+    if (Status s = format::xdna::checkAdmission(*artifact.xdna, format::xdna::kStrixHalo, entry.columns); !s) return s;
   auto plan = std::find_if(artifact.plans.begin(), artifact.plans.end(),
                            [&](const format::ArrayPlan &p) { return p.name == entry.name; });
   if (plan == artifact.plans.end())

@@ -1,5 +1,7 @@
 #include "RuntimeImpl.h"
 
+#include "BindingGuard.h"
+
 #include <cstdlib>
 
 namespace hrx::runtime {
@@ -31,7 +33,7 @@ Allocation::~Allocation() {
   // A poisoned allocation may still be under (uncertain) execution: leak its pages and keep
   // its budget charge rather than free memory a device might write.
   if (poisoned.load()) return;
-  std::free(data);
+  releaseGuarded(data, (size + 63) / 64 * 64);  // Runtime::allocate's rounding
   runtime->uncharge(size);
   runtime->liveBytes.fetch_sub(size);
 }

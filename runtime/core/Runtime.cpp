@@ -1,5 +1,7 @@
 #include "RuntimeImpl.h"
 
+#include "BindingGuard.h"
+
 #include "hrx/Version.h"
 #include "hrx/runtime/Admission.h"
 
@@ -123,13 +125,14 @@ StatusOr<Buffer> Runtime::allocate(uint64_t size, const Placement &placement) {
   constexpr uint64_t kAlign = 64;
   uint64_t rounded = (size + kAlign - 1) / kAlign * kAlign;
   bool injected = state_->faultHit(faults::FaultSite::Allocation);
-  void *data = injected ? nullptr : std::aligned_alloc(kAlign, rounded);
+  // Guarded: the bytes end at an inaccessible page, so a kernel running past them is stopped
+  // and named (BindingGuard.h) instead of corrupting other memory. Fresh pages are zero.
+  void *data = injected ? nullptr : allocateGuarded(rounded);
   if (!data) {
     state_->uncharge(size);
     return Status(StatusCode::ResourceExhausted, "out of host memory allocating " + std::to_string(size) + " bytes" +
                                                      (injected ? " (injected fault: HRX_FAULT_INJECT)" : ""));
   }
-  std::memset(data, 0, rounded);
   state_->allocations.fetch_add(1);
   if (placement.kind() == Placement::Kind::Shared) state_->imports.fetch_add(1);
   state_->addLive(size);

@@ -33,6 +33,9 @@ public:
   const KernelContract &contract() const override { return contract_; }
   uint64_t imageBytes() const override { return 0; }  // code objects are not charged (reference §5.6)
   uint64_t constantBytes() const override { return constantBytes_; }
+  Status checkLaunch(std::span<const BufferView> views, std::span<const std::byte> constants) const override {
+    return checkLaunchExtents(layout_.arguments, layout_.extents, contract_, views, constants);
+  }
 
   Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) override {
     std::lock_guard lock(running_);

@@ -67,6 +67,21 @@ AmdgpuExport readExport(JsonObject object) {
     arg.offset = a.u64("offset", UINT32_MAX);
     arg.size = a.u64("size", UINT32_MAX);
     arg.kind = parseEnum<LaunchArgumentKind>(kKindNames, a.required("kind"), a.pathOf("kind"));
+    if (const Json *extents = a.optional("extents")) {
+      if (arg.kind != LaunchArgumentKind::Buffer) failAt(a.pathOf("extents"), "only buffer arguments have extents");
+      const auto &list = asArray(*extents, a.pathOf("extents"));
+      for (size_t k = 0; k < list.size(); ++k) {
+        JsonObject x(list[k], a.pathOf("extents") + "[" + std::to_string(k) + "]");
+        LaunchExtent extent;
+        extent.buffer = i;
+        extent.argument = x.u64("argument", UINT32_MAX);
+        extent.bytesPerUnit = x.u64("bytes_per_unit");
+        extent.baseBytes = x.u64("base_bytes");
+        x.finish();
+        if (extent.bytesPerUnit == 0) failAt(x.pathOf("bytes_per_unit"), "expected at least 1");
+        e.extents.push_back(extent);
+      }
+    }
     a.finish();
     if (arg.size == 0) failAt(a.pathOf("size"), "an argument has at least one byte");
     if (arg.kind == LaunchArgumentKind::Buffer && arg.size != 8)
@@ -80,6 +95,13 @@ AmdgpuExport readExport(JsonObject object) {
                                      std::to_string(e.kernargBytes));
     (arg.kind == LaunchArgumentKind::Buffer ? buffers : constants) += arg.kind == LaunchArgumentKind::Buffer ? 1 : arg.size;
     e.arguments.push_back(arg);
+  }
+  for (size_t k = 0; k < e.extents.size(); ++k) {
+    uint64_t target = e.extents[k].argument;
+    if (target >= e.arguments.size() || e.arguments[target].kind != LaunchArgumentKind::Value ||
+        (e.arguments[target].size != 4 && e.arguments[target].size != 8))
+      failAt(object.pathOf("arguments") + "[" + std::to_string(e.extents[k].buffer) + "].extents: argument",
+             std::to_string(target) + " is not a 4- or 8-byte value argument");
   }
   e.bindingCount = object.u64("binding_count");
   if (e.bindingCount != buffers)
@@ -107,6 +129,22 @@ AmdgpuExport readExport(JsonObject object) {
 
 std::string_view launchArgumentKindName(LaunchArgumentKind kind) {
   return enumName<LaunchArgumentKind>(kKindNames, kind);
+}
+
+std::optional<uint64_t> requiredExtentBytes(const LaunchExtent &extent, const std::vector<LaunchArgument> &arguments,
+                                            std::span<const uint8_t> constants) {
+  uint64_t offset = 0;
+  for (size_t i = 0; i < arguments.size() && i < extent.argument; ++i)
+    if (arguments[i].kind == LaunchArgumentKind::Value) offset += arguments[i].size;
+  if (extent.argument >= arguments.size()) return std::nullopt;
+  uint64_t size = arguments[extent.argument].size;
+  if (offset + size > constants.size()) return std::nullopt;
+  uint64_t units = 0;
+  for (uint64_t b = 0; b < size && b < 8; ++b) units |= uint64_t(constants[offset + b]) << (8 * b);
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(units, extent.bytesPerUnit, &bytes) || __builtin_add_overflow(bytes, extent.baseBytes, &bytes))
+    return std::nullopt;
+  return bytes;
 }
 
 const AmdgpuExport *AmdgpuManifest::find(std::string_view name) const {

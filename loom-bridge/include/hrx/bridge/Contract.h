@@ -21,6 +21,15 @@ enum UsageBits : uint32_t {
   kUsageCached = 1u << 3,
 };
 
+// A buffer's size relation to a scalar launch argument (.hrx.manifest "extents"): a launch
+// reaches baseBytes + bytesPerUnit * value(argument) bytes of it.
+struct ExtentRelation {
+  unsigned argument = 0;  // position in the launch signature
+  uint64_t bytesPerUnit = 1;
+  uint64_t baseBytes = 0;
+  friend bool operator==(const ExtentRelation &, const ExtentRelation &) = default;
+};
+
 struct BindingContract {
   std::string name;          // the launch argument's name (without '%')
   bool used = false;         // false: an unused argument, emitted as an all-zero NONE row
@@ -30,6 +39,7 @@ struct BindingContract {
   std::string addressSpace;  // "global" (NONE rows: empty)
   uint32_t usage = 0;
   std::string layout;        // a description for diagnostics, e.g. "view<[%n]xf32> row-major"
+  std::vector<ExtentRelation> extents = {};  // views sized by a scalar launch argument
 };
 
 // A scalar launch argument whose value is fixed by the specialization.

@@ -73,6 +73,11 @@ public:
 
   const SymbolEntry *lookup(std::string_view name) const;
 
+  // The stack a C/C++ function @name needs at least: its fixed-size locals plus the deepest
+  // chain of calls into functions its unit defines (spills are not counted). 0 for Loom
+  // functions and unknown names.
+  uint64_t cxxStackBytes(std::string_view name) const;
+
   // Folds an index/offset/integer value that the specialization makes constant (constants,
   // config.get, index arithmetic, assumes, casts). nullopt when it depends on runtime values.
   std::optional<int64_t> evaluateInteger(const loom::Value *value) const;

@@ -50,6 +50,7 @@ struct GraphWorker {
   std::string entry;                     // host symbol suffix ("copy_record", "split_k$group$1")
   uint32_t iterations = 1;               // entry calls per invocation
   uint32_t codeBytes = 0;                // program-memory estimate (no native code exists)
+  uint64_t stackBytes = 0;               // C/C++ workers: the stack their locals need at least
   std::vector<GraphPort> ports;
   diag::SourceRange loc;                 // the first stage op
 };

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,16 @@ namespace hrx::format {
 enum class LaunchArgumentKind { Buffer, Value };
 std::string_view launchArgumentKindName(LaunchArgumentKind kind);
 
+// How far a launch reaches into a buffer, as a function of one scalar launch argument: a
+// view `view<[%n]xf32>` reaches baseBytes + bytesPerUnit * n bytes (here 0 + 4 * n).
+struct LaunchExtent {
+  uint64_t buffer = 0;    // index of the buffer argument in launch order
+  uint64_t argument = 0;  // index of a value argument (4 or 8 bytes, unsigned) in launch order
+  uint64_t bytesPerUnit = 1;
+  uint64_t baseBytes = 0;
+  friend bool operator==(const LaunchExtent &, const LaunchExtent &) = default;
+};
+
 // One `launch(...)` argument: a buffer (bound from a binding) or a scalar value (`size` bytes
 // taken from the dispatch's constants block).
 struct LaunchArgument {
@@ -24,6 +35,11 @@ struct LaunchArgument {
   LaunchArgumentKind kind = LaunchArgumentKind::Buffer;
   friend bool operator==(const LaunchArgument &, const LaunchArgument &) = default;
 };
+
+// The bytes `extent` requires of its buffer for the scalar arguments in `constants` (packed in
+// launch order, as the dispatch takes them); nullopt when the product overflows.
+std::optional<uint64_t> requiredExtentBytes(const LaunchExtent &extent, const std::vector<LaunchArgument> &arguments,
+                                            std::span<const uint8_t> constants);
 
 struct AmdgpuResources {
   std::optional<uint64_t> codeBytes, vgprCount, sgprCount, vgprSpillCount, sgprSpillCount, occupancyWavesPerSimd;
@@ -35,6 +51,7 @@ struct AmdgpuExport {
   std::string name;
   uint64_t kernargBytes = 0;
   std::vector<LaunchArgument> arguments;  // launch order
+  std::vector<LaunchExtent> extents;      // every size relation of a buffer argument (JSON: its "extents")
   uint64_t bindingCount = 0;              // buffer arguments
   uint64_t constantBytes = 0;             // sum of value argument sizes
   std::optional<uint64_t> ldsBytes, privateBytes, wavefrontSize, maxFlatWorkgroupSize;

@@ -1,6 +1,7 @@
 // Graphs, prepared executables and completions (reference §5.4, §5.5).
 #pragma once
 
+#include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/KernelContract.h"
 #include "hrx/runtime/Memory.h"
 
@@ -47,10 +48,22 @@ public:
   // Size of the constants block each invocation takes: the kernel's scalar launch arguments,
   // packed in launch order (GPU entries; 0 for kernels without scalars).
   virtual uint64_t constantBytes() const { return 0; }
+  // Checks what the contract cannot state alone, before a launch is recorded: for a GPU kernel
+  // with a launch signature, each buffer against the scalar arguments sizing its views.
+  virtual Status checkLaunch(std::span<const BufferView> views, std::span<const std::byte> constants) const {
+    return Status::ok();
+  }
   // Runs one invocation to terminal completion on the calling (lane) thread. `constants` has
   // exactly constantBytes() bytes.
   virtual Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) = 0;
 };
+
+// Every buffer view must hold what the launch reaches for the scalar arguments in `constants`
+// (view<[%n]xf32> reaches 4 * n bytes); otherwise an error naming the binding, the required and
+// the given size.
+Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
+                          const std::vector<format::LaunchExtent> &extents, const KernelContract &contract,
+                          std::span<const BufferView> views, std::span<const std::byte> constants);
 
 // Lanes as numbered in traces.
 enum class Lane : uint8_t { Upload = 0, Compute = 1, Download = 2, Npu = 3, Host = 4 };

@@ -102,6 +102,7 @@ struct GpuLaunchLayout {
   std::vector<format::LaunchArgument> arguments;
   std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
   std::optional<LaunchDimensions> dimensions = std::nullopt;  // replaces the launch program when given
+  std::vector<format::LaunchExtent> extents = {};  // checked before each launch is recorded
 };
 
 // A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
