@@ -60,39 +60,18 @@ public:
       constant += a.size;
       slot += (a.size + 7) / 8 * 8;
     }
-    Job job{};
-    job.kernel = kernel_;
+    hrx_host_dispatch dispatch{};
     for (int d = 0; d < 3; ++d) {
-      job.dispatch.workgroup_count[d] = grid_[d];
-      job.dispatch.workgroup_size[d] = grid_[3 + d];
+      dispatch.workgroup_count[d] = grid_[d];
+      dispatch.workgroup_size[d] = grid_[3 + d];
     }
-    job.dispatch.arg_count = static_cast<uint32_t>(args_.size());
-    job.dispatch.args = args_.data();
-    uint64_t workgroups = uint64_t(grid_[0]) * grid_[1] * grid_[2];
-    WorkerPool::instance().parallelFor(workgroups, &runWorkgroup, &job);
+    dispatch.arg_count = static_cast<uint32_t>(args_.size());
+    dispatch.args = args_.data();
+    runHostWorkgroups(kernel_, dispatch);
     return Status::ok();
   }
 
 private:
-  // Everything a workgroup's dispatch shares; each call fills in its workgroup id.
-  struct Job {
-    hrx_host_kernel_fn kernel;
-    hrx_host_dispatch dispatch;
-  };
-  static void runWorkgroup(void *context, uint64_t index) {
-    const Job &job = *static_cast<const Job *>(context);
-    hrx_host_dispatch dispatch = job.dispatch;
-    const uint32_t *count = job.dispatch.workgroup_count;
-    if (count[1] == 1 && count[2] == 1) {
-      dispatch.workgroup_id[0] = static_cast<uint32_t>(index);
-    } else {
-      dispatch.workgroup_id[0] = static_cast<uint32_t>(index % count[0]);
-      dispatch.workgroup_id[1] = static_cast<uint32_t>(index / count[0] % count[1]);
-      dispatch.workgroup_id[2] = static_cast<uint32_t>(index / (uint64_t(count[0]) * count[1]));
-    }
-    job.kernel(&dispatch);
-  }
-
   std::string symbol_;
   std::shared_ptr<HostCode> code_;
   KernelContract contract_;

@@ -81,4 +81,28 @@ private:
   unsigned joinedWorkers_ = 0;
 };
 
+// Runs `kernel` once per workgroup of `dispatch.workgroup_count` on the pool, each call with its
+// own workgroup id (the host device's SPMD kernels and the emulated KFD's command processor).
+inline void runHostWorkgroups(hrx_host_kernel_fn kernel, const hrx_host_dispatch &dispatch) {
+  struct Job {
+    hrx_host_kernel_fn kernel;
+    const hrx_host_dispatch *dispatch;
+  } job{kernel, &dispatch};
+  auto runWorkgroup = [](void *context, uint64_t index) {
+    const Job &job = *static_cast<const Job *>(context);
+    hrx_host_dispatch own = *job.dispatch;
+    const uint32_t *count = own.workgroup_count;
+    if (count[1] == 1 && count[2] == 1) {
+      own.workgroup_id[0] = static_cast<uint32_t>(index);
+    } else {
+      own.workgroup_id[0] = static_cast<uint32_t>(index % count[0]);
+      own.workgroup_id[1] = static_cast<uint32_t>(index / count[0] % count[1]);
+      own.workgroup_id[2] = static_cast<uint32_t>(index / (uint64_t(count[0]) * count[1]));
+    }
+    job.kernel(&own);
+  };
+  const uint32_t *count = dispatch.workgroup_count;
+  WorkerPool::instance().parallelFor(uint64_t(count[0]) * count[1] * count[2], runWorkgroup, &job);
+}
+
 }  // namespace hrx::runtime

@@ -583,18 +583,15 @@ private:
       }
       auto twin = program->twins.find(kernel->name);
       if (twin == program->twins.end()) return fault(false, 0, "kernel '" + kernel->name + "' has no host twin");
-      Job job{};
-      job.kernel = twin->second;
+      hrx_host_dispatch dispatch{};
       for (int d = 0; d < 3; ++d) {
-        job.dispatch.workgroup_size[d] = packet.workgroupSize[d];
-        job.dispatch.workgroup_count[d] = packet.gridSize[d] / packet.workgroupSize[d];
+        dispatch.workgroup_size[d] = packet.workgroupSize[d];
+        dispatch.workgroup_count[d] = packet.gridSize[d] / packet.workgroupSize[d];
       }
-      job.dispatch.arg_count = uint32_t(q.args.size());
-      job.dispatch.args = q.args.data();
-      uint64_t workgroups = uint64_t(job.dispatch.workgroup_count[0]) * job.dispatch.workgroup_count[1] *
-                            job.dispatch.workgroup_count[2];
+      dispatch.arg_count = uint32_t(q.args.size());
+      dispatch.args = q.args.data();
       lock.unlock();  // the shader "hardware" runs without the driver lock
-      WorkerPool::instance().parallelFor(workgroups, &runWorkgroup, &job);
+      runHostWorkgroups(twin->second, dispatch);
       lock.lock();
     }
     if (packet.completionSignal) {
@@ -613,20 +610,6 @@ private:
         }
       }
     }
-  }
-
-  struct Job {
-    hrx_host_kernel_fn kernel;
-    hrx_host_dispatch dispatch;
-  };
-  static void runWorkgroup(void *context, uint64_t index) {
-    const Job &job = *static_cast<const Job *>(context);
-    hrx_host_dispatch dispatch = job.dispatch;
-    const uint32_t *count = job.dispatch.workgroup_count;
-    dispatch.workgroup_id[0] = uint32_t(index % count[0]);
-    dispatch.workgroup_id[1] = uint32_t(index / count[0] % count[1]);
-    dispatch.workgroup_id[2] = uint32_t(index / (uint64_t(count[0]) * count[1]));
-    job.kernel(&dispatch);
   }
 
   EmulatorOptions options_;
