@@ -151,6 +151,29 @@ ReportJson xdnaJson(const format::Artifact &a) {
           {"allocations", std::move(allocations)}};
 }
 
+// Core code an image carries: sections named .hrx.aie2p.text.<col>.<row> (the convention the hook
+// reads; the image format has no core-code allocation yet), each disassembled bundle by bundle.
+struct CoreCode {
+  std::string section;
+  size_t bytes = 0;
+  std::vector<aie2p::DisasmLine> lines;
+  bool ok = true;
+  aie2p::AsmDiagnostic error;
+};
+std::vector<CoreCode> coreCode(const format::Artifact &a) {
+  std::vector<CoreCode> out;
+  for (const format::SectionInfo &s : a.sectionHeaders()) {
+    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
+    const std::vector<uint8_t> *bytes = a.section(s.name);
+    if (!bytes) continue;
+    CoreCode &c = out.emplace_back();
+    c.section = s.name;
+    c.bytes = bytes->size();
+    c.ok = aie2p::disassemble(*bytes, c.lines, c.error);
+  }
+  return out;
+}
+
 ReportJson artifactJson(const format::Artifact &a) {
   ReportJson out{{"kind", format::artifactKindName(a.kind)}};
   if (a.kind == format::ArtifactKind::Fat) {
@@ -173,41 +196,28 @@ ReportJson artifactJson(const format::Artifact &a) {
   }
   out["report"] = a.report ? ReportJson{{"backend", a.report->backend()}, {"mode", a.report->mode()}} : ReportJson(nullptr);
   ReportJson core = ReportJson::array();
-  for (const format::SectionInfo &s : a.sectionHeaders()) {
-    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
-    const std::vector<uint8_t> *bytes = a.section(s.name);
-    if (!bytes) continue;
-    std::vector<aie2p::DisasmLine> lines;
-    aie2p::AsmDiagnostic error;
-    bool ok = aie2p::disassemble(*bytes, lines, error);
+  for (const CoreCode &c : coreCode(a)) {
     ReportJson bundles = ReportJson::array();
-    for (const auto &l : lines) bundles.push_back({{"offset", l.offset}, {"size", l.size}, {"text", l.text}});
-    core.push_back({{"section", s.name}, {"bytes", bytes->size()}, {"bundles", std::move(bundles)},
-                    {"error", ok ? ReportJson(nullptr) : ReportJson(error.message + " [" + error.code + "]")}});
+    for (const auto &l : c.lines) bundles.push_back({{"offset", l.offset}, {"size", l.size}, {"text", l.text}});
+    core.push_back({{"section", c.section}, {"bytes", c.bytes}, {"bundles", std::move(bundles)},
+                    {"error", c.ok ? ReportJson(nullptr) : ReportJson(c.error.message + " [" + c.error.code + "]")}});
   }
   if (!core.empty()) out["core_code"] = std::move(core);
   out["sections"] = sectionsJson(a);
   return out;
 }
 
-// Core code an image carries: sections named .hrx.aie2p.text.<col>.<row> (the convention the hook
-// reads; the image format has no core-code allocation yet), disassembled bundle by bundle.
+// The text form of coreCode().
 void textCoreCode(std::ostream &out, const format::Artifact &a, const std::string &indent) {
-  for (const format::SectionInfo &s : a.sectionHeaders()) {
-    if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
-    const std::vector<uint8_t> *bytes = a.section(s.name);
-    if (!bytes) continue;
-    std::vector<aie2p::DisasmLine> lines;
-    aie2p::AsmDiagnostic error;
-    bool ok = aie2p::disassemble(*bytes, lines, error);
-    out << indent << "core code " << s.name << ": " << bytes->size() << " bytes, " << lines.size() << " bundles"
-        << (ok ? "" : " (then undecodable bytes)") << "\n";
-    for (const auto &l : lines) {
+  for (const CoreCode &c : coreCode(a)) {
+    out << indent << "core code " << c.section << ": " << c.bytes << " bytes, " << c.lines.size() << " bundles"
+        << (c.ok ? "" : " (then undecodable bytes)") << "\n";
+    for (const auto &l : c.lines) {
       char off[16];
       std::snprintf(off, sizeof off, "%04x", l.offset);
       out << indent << "  " << off << ": " << l.text << "\n";
     }
-    if (!ok) out << indent << "  error: " << error.message << " [" << error.code << "]\n";
+    if (!c.ok) out << indent << "  error: " << c.error.message << " [" << c.error.code << "]\n";
   }
 }
 

@@ -258,15 +258,7 @@ Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {
     regions.push_back({bindingAddress(i), bindings[i].data, bindings[i].length, "binding " + std::to_string(i)});
   array_->setHostMemory(std::move(regions));
   for (const auto &core : array_->cores()) core->startInvocation();
-  // Invocation 0 establishes the resident state and continues with its next invocation; later
-  // dispatches run the continuation (0 -> 1 -> 1; a self-contained 0 -> 0 runs once).
-  std::vector<uint32_t> order;
-  if (!established_) {
-    order.push_back(0);
-    if (invocations_[0].nextInvocation != 0) order.push_back(invocations_[0].nextInvocation);
-  } else {
-    order.push_back(next_);
-  }
+  std::vector<uint32_t> order = fx::dispatchOrder(invocations_, established_, next_);
   for (uint32_t i : order) {
     const fx::Invocation &inv = invocations_[i];
     auto decoded = format::txn::decodeTransaction(std::span(command).subspan(inv.byteOffset, inv.byteLength));

@@ -818,4 +818,10 @@ Status applyShimAddress(std::span<uint8_t, 8> field, uint64_t sourceAddress, con
   return Status::ok();
 }
 
+std::vector<uint32_t> dispatchOrder(std::span<const Invocation> invocations, bool established, uint32_t next) {
+  if (established) return {next};
+  if (invocations[0].nextInvocation != 0) return {0, invocations[0].nextInvocation};
+  return {0};
+}
+
 }  // namespace hrx::format::xdna

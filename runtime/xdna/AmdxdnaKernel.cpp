@@ -189,14 +189,7 @@ Status AmdxdnaNpuKernel::run(std::span<const BindingSpan> bindings, std::span<co
   }
   if (Status s = driver_->syncBo(instructions_, amdxdna::kSyncToDevice); !s) return fail(s);
   if (driver_->emulated()) driver_->startHostTwinDispatch(hwctx_);
-  std::vector<uint32_t> order;
-  if (!established_) {
-    order.push_back(0);
-    if (invocations_[0].nextInvocation != 0) order.push_back(invocations_[0].nextInvocation);
-  } else {
-    order.push_back(next_);
-  }
-  for (uint32_t i : order)
+  for (uint32_t i : fx::dispatchOrder(invocations_, established_, next_))
     if (Status s = submit(i); !s) {
       established_ = false;
       return fail(s);

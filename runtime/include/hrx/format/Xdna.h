@@ -189,4 +189,10 @@ inline constexpr std::string_view kPlanSection = ".hrx.plan";
 inline constexpr std::string_view kHostSection = ".hrx.host";
 inline constexpr std::string_view kIdentitySection = ".hrx.identity";
 
+// The invocations one dispatch of an entry runs, as indices into `invocations` (the entry's own):
+// the first dispatch runs invocation 0, which establishes the resident state, then its
+// continuation; later ones run the continuation `next` alone (0 -> 1 -> 1; a self-contained
+// 0 -> 0 runs once). `invocations` must not be empty.
+std::vector<uint32_t> dispatchOrder(std::span<const Invocation> invocations, bool established, uint32_t next);
+
 }  // namespace hrx::format::xdna
