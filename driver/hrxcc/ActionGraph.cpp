@@ -1,7 +1,9 @@
 #include "ActionGraph.h"
 
 #include "DepFile.h"
+#include "hrx/TargetRegistry.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace hrx::driver {
@@ -14,7 +16,7 @@ std::string_view phaseName(Phase phase) {
   case Phase::CxxImport: return "cxx-import";
   case Phase::Link: return "link";
   case Phase::Specialize: return "specialize";
-  case Phase::Plan: return "plan";
+  case Phase::TargetStage: return "";  // Action::stage names it
   case Phase::Lower: return "lower";
   case Phase::Backend: return "backend";
   case Phase::Package: return "package";
@@ -62,12 +64,8 @@ int pipelineRank(EmitKind kind) {
 
 std::string artifactName(const std::vector<Target> &targets) {
   if (targets.size() > 1) return "a.hrxfat";
-  switch (targets.front().kind) {
-  case TargetKind::Xdna: return "a.xdna";
-  case TargetKind::Amdgpu: return "a.hsaco";
-  case TargetKind::Host: return "a.host.so";
-  }
-  return "a.out";
+  const std::string &extension = targets.front().info->artifactExtension;
+  return extension.empty() ? "a.out" : "a" + extension;
 }
 
 std::string inputStem(const Invocation &inv) {
@@ -90,9 +88,10 @@ std::string quoteList(const std::vector<std::string> &items) {
   return out + "]";
 }
 
-bool hasKind(const std::vector<Target> &targets, TargetKind kind) {
+// Whether a target of `targets` reads the target option `id` (TargetInfo::options).
+bool anyReads(const std::vector<Target> &targets, OptionId id) {
   for (const Target &t : targets)
-    if (t.kind == kind) return true;
+    if (t.info->reads(optionInfo(id).spelling)) return true;
   return false;
 }
 
@@ -103,8 +102,8 @@ std::vector<std::string> compileOptions(const Job &job, const Invocation &inv) {
   if (job.kind == JobKind::Compile) out.push_back("--emit=" + std::string(emitKindName(job.emit)));
   out.push_back("-O" + std::to_string(o.optLevel));
   if (o.debugInfo) out.push_back("-g");
-  if (hasKind(job.targets, TargetKind::Xdna)) out.push_back("--columns=" + std::to_string(o.columns));
-  if (hasKind(job.targets, TargetKind::Amdgpu)) {
+  if (anyReads(job.targets, OptionId::Columns)) out.push_back("--columns=" + std::to_string(o.columns));
+  if (anyReads(job.targets, OptionId::ProcessorMode)) {
     static constexpr std::string_view modes[] = {"default", "cu", "wgp"};
     out.push_back("--processor-mode=" + std::string(modes[static_cast<int>(o.processorMode)]));
   }
@@ -190,10 +189,13 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
     for (size_t input : cxxInputs) linkInputs.push_back(add({Phase::CxxImport, {input}, "llvm-ir", "", t}));
     size_t node = add({Phase::Link, linkInputs, "program", "", t});
     node = add({Phase::Specialize, {node}, "program", "", t});
-    if (t.kind == TargetKind::Xdna) {
-      node = add({Phase::Plan, {node}, "array-plan", "", t});
-      if (inv.emit == EmitKind::ArrayPlan || inv.emit == EmitKind::ArrayPlanSvg) continue;
+    bool stopped = false;
+    for (const TargetStage &stage : t.info->stagesBeforeLowering) {
+      node = add({Phase::TargetStage, {node}, stage.produces, "", t, stage.phase});
+      stopped = std::find(stage.emits.begin(), stage.emits.end(), inv.emit) != stage.emits.end();
+      if (stopped) break;
     }
+    if (stopped) continue;
     node = add({Phase::Lower, {node}, "llvm-ir", "", t});
     if (inv.emit == EmitKind::Llvm) continue;
     node = add({Phase::Backend, {node}, inv.emit == EmitKind::Asm ? "asm" : "object", "", t});
@@ -208,7 +210,7 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
 void printActionGraph(const std::vector<Action> &actions, std::ostream &os) {
   for (size_t i = 0; i < actions.size(); ++i) {
     const Action &a = actions[i];
-    os << i << ": " << phaseName(a.phase) << ", ";
+    os << i << ": " << (a.phase == Phase::TargetStage ? std::string_view(a.stage) : phaseName(a.phase)) << ", ";
     if (a.phase == Phase::Input) {
       os << quoteString(a.path);
     } else {
@@ -269,10 +271,7 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
     if (inv.saveTemps == SaveTemps::Obj && finals.front().output != "-")
       dir = std::filesystem::path(finals.front().output).parent_path();
     for (const Target &t : inv.targets) {
-      for (EmitKind kind : {EmitKind::ArrayPlan, EmitKind::Llvm, EmitKind::Asm, EmitKind::Object}) {
-        if (kind == EmitKind::ArrayPlan && t.kind != TargetKind::Xdna) continue;
-        // The NPU5 planner's only intermediate form is the array plan (XDNA/011 for the others).
-        if (kind != EmitKind::ArrayPlan && t.kind == TargetKind::Xdna) continue;
+      for (EmitKind kind : t.info->savedForms) {
         if (pipelineRank(kind) >= pipelineRank(inv.emit)) continue;
         Job temp = makeJob(JobKind::Compile, allInputs, {t}, kind);
         temp.intermediate = true;

@@ -11,7 +11,9 @@
 
 namespace hrx::driver {
 
-enum class Phase { Input, LoomParse, CxxImport, Link, Specialize, Plan, Lower, Backend, Package };
+// TargetStage: a stage of the target's own between specialization and lowering
+// (TargetInfo::stagesBeforeLowering: xdna's "plan").
+enum class Phase { Input, LoomParse, CxxImport, Link, Specialize, TargetStage, Lower, Backend, Package };
 
 struct Action {
   Phase phase;
@@ -19,6 +21,7 @@ struct Action {
   std::string type;             // what it produces: "loom", "llvm-ir", "array-plan", ...
   std::string path;             // Input: the file
   std::optional<Target> target;  // per-target actions
+  std::string stage = {};        // TargetStage: its phase name ("plan")
 };
 
 std::vector<Action> buildActionGraph(const Invocation &inv);

@@ -263,8 +263,12 @@ bool Compilation::runCompileJobs(const std::vector<const Job *> &jobs) {
       ok = false;
     };
     side(job.reportOutput, result.reportJson, "compile report");
-    side(job.manifestOutput, result.manifestJson, "manifest");
-    side(job.launchOutput, result.launchJson, "launch program (AMDGPU targets only)");
+    auto sideOutput = [&](const std::string &name) {
+      auto it = result.sideOutputs.find(name);
+      return it == result.sideOutputs.end() ? std::string() : it->second;
+    };
+    side(job.manifestOutput, sideOutput("manifest"), "manifest");
+    side(job.launchOutput, sideOutput("launch"), "launch program (AMDGPU targets only)");
   }
   return ok;
 }

@@ -1,5 +1,7 @@
 #include "Invocation.h"
 
+#include "hrx/TargetRegistry.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -103,7 +105,7 @@ void Builder::inputs() {
 void Builder::targets() {
   std::vector<std::string> names;
   for (const auto &[name, description] : Target::all()) names.push_back(name);
-  auto add = [&](const Arg &arg, bool amdgpuOnly) {
+  auto add = [&](const Arg &arg, bool offloadArch) {
     std::optional<Target> target = Target::parse(arg.value);
     if (!target) {
       std::optional<std::string> hint = closestMatch(arg.value, names);
@@ -115,8 +117,12 @@ void Builder::targets() {
           .arg("valid", valid);
       return;
     }
-    if (amdgpuOnly && target->kind != TargetKind::Amdgpu) {
-      invalid(arg, "an AMDGPU architecture (gfx1151 or gfx11-generic); use -target for " + target->name());
+    if (offloadArch && !target->info->offloadArch) {
+      std::vector<std::string> arches;
+      for (const TargetInfo *info : registeredTargets())
+        if (info->offloadArch)
+          for (const TargetProfile &p : info->profiles) arches.push_back(p.name);
+      invalid(arg, "an AMDGPU architecture (" + joinNames(arches, "or") + "); use -target for " + target->name());
       return;
     }
     if (std::find(inv_.targets.begin(), inv_.targets.end(), *target) == inv_.targets.end())
@@ -126,7 +132,8 @@ void Builder::targets() {
     if (arg.id == OptionId::Target) add(arg, false);
     else if (arg.id == OptionId::OffloadArch) add(arg, true);
   }
-  if (inv_.targets.empty()) inv_.targets.push_back(Target::host());
+  if (inv_.targets.empty())
+    if (std::optional<Target> fallback = defaultTarget()) inv_.targets.push_back(*fallback);
 }
 
 void Builder::phases() {
@@ -161,12 +168,18 @@ void Builder::phases() {
   if (inv_.emit == EmitKind::Loom)
     for (const InputFile &in : inv_.inputs)
       if (in.kind != InputKind::Loom) diags_.report(DiagId::DriverEmitNeedsLoom, {}).arg("path", in.path);
-  if (inv_.emit == EmitKind::ArrayPlan || inv_.emit == EmitKind::ArrayPlanSvg) {
-    const Arg implicitHost{OptionId::Target, "-target ", "host"};
+  // A form only some targets' pipelines produce (xdna's array plan) exists for those only.
+  const TargetStage *stage = nullptr;
+  for (const TargetInfo *info : registeredTargets())
+    if (!stage) stage = info->stageEmitting(inv_.emit);
+  if (stage) {
+    const Arg implicitTarget{OptionId::Target, "-target ", inv_.targets.empty() ? "" : inv_.targets.front().name()};
     const Arg *target = args_.lastOf({OptionId::Target, OptionId::OffloadArch});
     for (const Target &t : inv_.targets)
-      if (t.kind != TargetKind::Xdna) {
-        conflict(*args_.last(OptionId::Emit), target ? *target : implicitHost, "array plans exist for xdna only");
+      if (!t.info->stageEmitting(inv_.emit)) {
+        EmitKind emit = inv_.emit;
+        std::string producers = backendNames([&](const TargetInfo &info) { return info.stageEmitting(emit) != nullptr; });
+        conflict(*args_.last(OptionId::Emit), target ? *target : implicitTarget, stage->what + " exist for " + producers + " only");
         break;
       }
   }
@@ -229,12 +242,18 @@ void Builder::codeGeneration() {
     else invalid(*o, "0, 1, 2 or 3");
   }
   opts.debugInfo = args_.has(OptionId::DebugInfo);
-  auto hasKind = [&](TargetKind kind) {
-    return std::any_of(inv_.targets.begin(), inv_.targets.end(), [&](const Target &t) { return t.kind == kind; });
+  // Target options apply to the targets that read them (TargetInfo::options).
+  auto anyReads = [&](std::string_view option) {
+    return std::any_of(inv_.targets.begin(), inv_.targets.end(), [&](const Target &t) { return t.info->reads(option); });
+  };
+  auto readers = [](std::string_view option) {
+    return backendNames([&](const TargetInfo &info) { return info.reads(option); });
   };
   if (const Arg *c = args_.last(OptionId::Columns)) {
     if (std::optional<unsigned> n = number(*c, 1, 8)) opts.columns = *n;
-    if (!hasKind(TargetKind::Xdna)) unused(*c, "--columns applies to xdna only");
+    std::string_view option = optionInfo(OptionId::Columns).spelling;  // "--columns="
+    if (!anyReads(option))
+      unused(*c, std::string(option.substr(0, option.size() - 1)) + " applies to " + readers(option) + " only");
   }
   if (const Arg *p = args_.last(OptionId::ProcessorMode)) {
     if (p->value == "default") opts.processorMode = ProcessorMode::Default;
@@ -243,7 +262,7 @@ void Builder::codeGeneration() {
     else invalid(*p, "default, cu or wgp");
     if (opts.processorMode != ProcessorMode::Default)
       for (const Target &t : inv_.targets)
-        if (t.kind != TargetKind::Amdgpu)
+        if (!t.info->reads(optionInfo(OptionId::ProcessorMode).spelling))
           diags_.report(DiagId::DriverProcessorModeNotAmdgpu, {}).arg("option", p->asWritten()).arg("target", t.name());
   }
 }

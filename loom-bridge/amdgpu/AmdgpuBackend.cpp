@@ -4,12 +4,12 @@
 #include "hrx/amdgpu/CodeObjectInfo.h"
 #include "hrx/bridge/ArtifactIdentity.h"
 #include "hrx/bridge/Codegen.h"
-#include "hrx/bridge/HostCode.h"
 #include "hrx/bridge/IrQueries.h"
 #include "hrx/bridge/Lowering.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/Elf64Sections.h"
+#include "hrx/format/Fat.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
 
@@ -433,7 +433,23 @@ format::KernelContract codeObjectContract(KernelContract contract) {
 
 class AmdgpuBackend final : public TargetBackend {
 public:
-  TargetKind kind() const override { return TargetKind::Amdgpu; }
+  TargetInfo info() const override {
+    TargetInfo info;
+    info.backend = "amdgpu";
+    info.profiles = {{"gfx1151", "gfx1151", {{"gfx1151", "Strix Halo iGPU (Radeon 8060S), RDNA 3.5"}}, {}},
+                     {"gfx11-generic", "gfx11-generic", {{"gfx11-generic", "any gfx11 GPU (generic code object)"}}, {}}};
+    info.offloadArch = true;
+    info.runsCxxKernels = true;
+    info.options = {"--processor-mode="};
+    info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
+    info.artifactExtension = ".hsaco";
+    info.fatMember = FatMember{kAmdgpuTriple, format::kOffloadHip};
+    return info;
+  }
+
+  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &target) const override {
+    return target.profile == "gfx1151" ? cxx::ImportTarget::AmdgpuGfx1151 : cxx::ImportTarget::AmdgpuGfx11Generic;
+  }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
     const Target &target = request.target;
@@ -564,7 +580,8 @@ public:
       twinDiags.setOptions(diags.options());
       DiagnosticRecorder twin;
       twinDiags.addConsumer(&twin);
-      hostProgram = retargetCxx(program, Target::host(), request.options, twinDiags);
+      hostProgram = request.hostReference ? retargetCxx(program, *request.hostReference, request.options, twinDiags)
+                                          : nullptr;
       // A Clang error the GPU compile did not have: a construct with no CPU meaning.
       bool hostOnlyError = twin.first && twin.first->id == diag::DiagId::External;
       if (!hostProgram && kernels.empty() && hostOnlyError) {
@@ -577,8 +594,7 @@ public:
     }
     std::optional<std::vector<uint8_t>> host;
     if (hostImported)
-      host = buildHostCode(hostProgram ? *hostProgram : program,
-                           HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+      host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags);
     codeObject.join();
     if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);
@@ -615,7 +631,7 @@ public:
     if (!report.empty()) sections.push_back({".hrx.report", bytesOf(report), false});
     StatusOr<std::vector<uint8_t>> artifact = format::appendElf64Sections(*hsaco, sections);
     if (!artifact) return fail(diag::DiagId::LinkCodegenFailed, artifact.status().message());
-    return BackendOutput{std::move(*artifact), std::move(report), std::move(manifest), std::move(launch)};
+    return BackendOutput{std::move(*artifact), std::move(report), {{"manifest", std::move(manifest)}, {"launch", std::move(launch)}}};
   }
 };
 

@@ -1,5 +1,7 @@
 #include "hrx/Compiler.h"
 
+#include "hrx/TargetRegistry.h"
+
 #include "hrx/Version.h"
 #include "hrx/bridge/Codegen.h"
 #include "hrx/bridge/Program.h"
@@ -29,53 +31,6 @@ std::vector<std::string> cxxWarningGroups() {
   return groups;
 }
 
-namespace {
-constexpr std::string_view kXdnaProfile = "amd.xdna.strix_halo.17f0_11";
-constexpr std::string_view kXdnaQualified = "amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11";
-}  // namespace
-
-Target Target::xdna() { return {TargetKind::Xdna, std::string(kXdnaProfile)}; }
-Target Target::gfx1151() { return {TargetKind::Amdgpu, "gfx1151"}; }
-Target Target::gfx11Generic() { return {TargetKind::Amdgpu, "gfx11-generic"}; }
-Target Target::host() { return {TargetKind::Host, "x86_64"}; }
-
-std::optional<Target> Target::parse(std::string_view name) {
-  if (name == "xdna" || name == kXdnaQualified || name == kXdnaProfile) return xdna();
-  if (name == "gfx1151") return gfx1151();
-  if (name == "gfx11-generic") return gfx11Generic();
-  if (name == "host" || name == "x86_64") return host();
-  return std::nullopt;
-}
-
-std::vector<std::pair<std::string, std::string>> Target::all() {
-  return {
-      {"xdna", "Strix Halo NPU5 (alias of " + std::string(kXdnaQualified) + ")"},
-      {std::string(kXdnaQualified), "Strix Halo NPU5, XDNA2/AIE2P array, PCI 1022:17f0 rev 0x11"},
-      {"gfx1151", "Strix Halo iGPU (Radeon 8060S), RDNA 3.5"},
-      {"gfx11-generic", "any gfx11 GPU (generic code object)"},
-      {"host", "x86-64 host reference device (code the runtime's host device executes)"},
-  };
-}
-
-std::string Target::name() const {
-  switch (kind) {
-  case TargetKind::Xdna: return "xdna";
-  case TargetKind::Amdgpu: return profile;
-  case TargetKind::Host: return "host";
-  }
-  return profile;
-}
-
-namespace bridge {
-std::unique_ptr<TargetBackend> createBackend(TargetKind kind) {
-  for (BackendFactory factory : registeredBackends()) {
-    std::unique_ptr<TargetBackend> backend = factory();
-    if (backend->kind() == kind) return backend;
-  }
-  return nullptr;
-}
-}  // namespace bridge
-
 Compiler Compiler::forTarget(Target target) {
   Compiler compiler;
   compiler.targets_.push_back(std::move(target));
@@ -104,27 +59,23 @@ std::vector<uint8_t> buildFat(const bridge::Program &program, const CompileReque
     notImplemented(diags, "intermediate outputs (--emit) for several targets in one invocation");
     return {};
   }
-  // The host target is never a member: xdna and AMDGPU members already embed their host reference
-  // code, and a host shared object is no artifact the runtime loads.
+  // A target without a fat-member form (the host) is never a member.
   for (const Target &target : request.targets)
-    if (target.kind == TargetKind::Host) {
+    if (!target.info->fatMember) {
       diags.report(diag::DiagId::LinkNotImplemented, {})
           .arg("what", "target '" + target.name() + "' as a fat artifact member")
-          .note({}, "xdna and AMDGPU members already carry their host reference code, which hrx-run "
-                    "--device=host runs; compile the host target on its own for a host shared object");
+          .note({}, target.info->notFatMemberNote);
       return {};
     }
+  std::optional<Target> hostReference = hostReferenceTarget();
   std::vector<format::FatEntry> members;
   for (const Target &target : request.targets) {
     format::FatEntry member;
-    if (target.kind == TargetKind::Xdna) {
-      member.strings = {{"triple", "aie2p-amd-xdna"}, {"arch", target.profile}};
-    } else {
-      member.offloadKind = format::kOffloadHip;
-      member.strings = {{"triple", "amdgcn-amd-amdhsa"}, {"arch", target.profile}};
-    }
-    std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(target.kind);
-    bridge::BackendRequest memberRequest{program, target, request.options, request.emit, request.specialization};
+    member.offloadKind = target.info->fatMember->offloadKind;
+    member.strings = {{"triple", target.info->fatMember->triple}, {"arch", target.profile}};
+    std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(target);
+    bridge::BackendRequest memberRequest{program, target, request.options, request.emit, request.specialization,
+                                         hostReference ? &*hostReference : nullptr};
     std::optional<bridge::BackendOutput> output = backend->emit(memberRequest, diags);
     if (!output) return {};
     member.image = std::move(output->bytes);
@@ -167,7 +118,7 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
     return result;
   }
   for (const Target &target : targets)
-    if (!bridge::createBackend(target.kind)) notImplemented(diags, "code generation for target '" + target.name() + "'");
+    if (!bridge::createBackend(target)) notImplemented(diags, "code generation for target '" + target.name() + "'");
   if (failed()) return result;
 
   // C/C++ alone has no export to link: its LLVM IR (also the -fsyntax-only check) is the imported
@@ -203,17 +154,18 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
     result.ok = !failed();
     return result;
   }
-  std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front().kind);
+  std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front());
+  std::optional<Target> hostReference = hostReferenceTarget();
   bridge::BackendRequest backendRequest{*program, targets.front(), request.options, request.emit,
-                                        request.specialization};
+                                        request.specialization, hostReference ? &*hostReference : nullptr};
   std::optional<bridge::BackendOutput> output = backend->emit(backendRequest, diags);
   if (!output || failed()) return result;
   result.bytes = std::move(output->bytes);
   result.reportJson = std::move(output->reportJson);
-  // AMDGPU artifacts have an executable manifest; for NPU and host artifacts the manifest is their
+  // Every artifact has a manifest: the backend's own (AMDGPU: the executable manifest) or the
   // KernelContract table.
-  result.manifestJson = output->manifestJson.empty() ? result.contractJson : std::move(output->manifestJson);
-  result.launchJson = std::move(output->launchJson);
+  result.sideOutputs = std::move(output->sideOutputs);
+  if (result.sideOutputs["manifest"].empty()) result.sideOutputs["manifest"] = result.contractJson;
   if (request.specialization.report != ReportMode::None && request.emit == EmitKind::Artifact &&
       result.reportJson.empty()) {
     notImplemented(diags, "compile reports for target '" + targets.front().name() + "'");

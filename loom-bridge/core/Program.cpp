@@ -2,6 +2,8 @@
 // and check the configuration every reachable config.get reads).
 #include "hrx/bridge/Program.h"
 
+#include "hrx/bridge/TargetBackend.h"
+
 #include "ContractBuilder.h"
 #include "hrx/bridge/IrQueries.h"
 
@@ -242,7 +244,7 @@ private:
       }
     // C/C++ kernels are exports where kernels run: the AMDGPU targets and the host device.
     bool kernelTarget = std::any_of(request_.targets.begin(), request_.targets.end(),
-                                    [](const Target &t) { return t.kind != TargetKind::Xdna; });
+                                    [](const Target &t) { return t.info && t.info->runsCxxKernels; });
     for (const cxx::ImportedUnit &unit : program_.cxxUnits)
       for (const cxx::Signature &sig : unit.signatures) {
         if (!sig.isKernel || !kernelTarget) continue;
@@ -593,13 +595,8 @@ private:
 namespace {
 
 std::optional<cxx::ImportTarget> importTarget(const Target &target) {
-  switch (target.kind) {
-  case TargetKind::Host: return cxx::ImportTarget::Host;
-  case TargetKind::Xdna: return cxx::ImportTarget::XdnaWorker;
-  case TargetKind::Amdgpu:
-    return target.profile == "gfx1151" ? cxx::ImportTarget::AmdgpuGfx1151 : cxx::ImportTarget::AmdgpuGfx11Generic;
-  }
-  return std::nullopt;
+  std::unique_ptr<TargetBackend> backend = createBackend(target);
+  return backend ? backend->cxxImportTarget(target) : std::nullopt;
 }
 
 }  // namespace
@@ -619,6 +616,11 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
     options.clangWarnings = !retargeted;
     cxx::CxxImporter importer(options);
     std::optional<cxx::ImportTarget> target = importTarget(request.targets.front());
+    if (!target) {
+      diags.report(diag::DiagId::LinkNotImplemented, {})
+          .arg("what", "C/C++ sources for target '" + request.targets.front().name() + "'");
+      return false;
+    }
     for (const CxxSource &source : cxx) {
       cxx::CxxUnit unit{source.name, source.text,
                         source.language == CxxSource::Language::C     ? cxx::Language::C
@@ -681,7 +683,7 @@ std::unique_ptr<Program> retargetCxx(const Program &program, const Target &targe
 const Program *programForTarget(const Program &program, const Target &target, const CompilerOptions &options,
                                 std::unique_ptr<Program> &storage, diag::DiagnosticEngine &diags) {
   if (program.cxxSources.empty() ||
-      (program.cxxTarget.kind == target.kind && program.cxxTarget.profile == target.profile))
+      program.cxxTarget == target)
     return &program;
   storage = retargetCxx(program, target, options, diags);
   return storage.get();

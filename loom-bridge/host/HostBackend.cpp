@@ -519,7 +519,28 @@ namespace {
 
 class HostBackend final : public TargetBackend {
 public:
-  TargetKind kind() const override { return TargetKind::Host; }
+  TargetInfo info() const override {
+    TargetInfo info;
+    info.backend = "host";
+    info.profiles = {{"host", "x86_64",
+                      {{"host", "x86-64 host reference device (code the runtime's host device executes)"}},
+                      {"x86_64"}}};
+    info.isDefault = true;
+    info.hostReference = true;
+    info.runsCxxKernels = true;
+    info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
+    info.artifactExtension = ".host.so";
+    info.notFatMemberNote = "xdna and AMDGPU members already carry their host reference code, which hrx-run "
+                            "--device=host runs; compile the host target on its own for a host shared object";
+    return info;
+  }
+
+  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override { return cxx::ImportTarget::Host; }
+
+  std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
+                                                        diag::DiagnosticEngine &diags) override {
+    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel}, diags);
+  }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
     std::optional<std::vector<uint8_t>> bytes = emitBytes(request, diags);

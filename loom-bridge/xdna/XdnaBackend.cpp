@@ -2,7 +2,7 @@
 // NPU entry: PipelineGraph -> array plan -> transactions -> canonical .xdna image.
 #include "hrx/bridge/ArtifactIdentity.h"
 #include "hrx/format/ArrayPlanSvg.h"
-#include "hrx/bridge/HostCode.h"
+#include "hrx/format/Fat.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/PipelineExtract.h"
@@ -18,7 +18,25 @@ std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), te
 
 class XdnaBackend final : public TargetBackend {
 public:
-  TargetKind kind() const override { return TargetKind::Xdna; }
+  TargetInfo info() const override {
+    TargetInfo info;
+    info.backend = "xdna";
+    info.profiles = {{"xdna", "amd.xdna.strix_halo.17f0_11",
+                      {{"xdna", "Strix Halo NPU5 (alias of amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11)"},
+                       {"amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11", "Strix Halo NPU5, XDNA2/AIE2P array, PCI 1022:17f0 rev 0x11"}},
+                      {"amd.xdna.strix_halo.17f0_11"}}};
+    info.options = {"--columns="};
+    info.stagesBeforeLowering = {{"plan", "array-plan", {EmitKind::ArrayPlan, EmitKind::ArrayPlanSvg}, "array plans"}};
+    // The NPU5 planner's only intermediate form is the array plan (XDNA/011 for the others).
+    info.savedForms = {EmitKind::ArrayPlan};
+    info.artifactExtension = ".xdna";
+    info.fatMember = FatMember{"aie2p-amd-xdna", format::kOffloadNone};
+    return info;
+  }
+
+  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
+    return cxx::ImportTarget::XdnaWorker;
+  }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {
     // C/C++ workers imported for another member of a fat artifact are imported again for the NPU.
@@ -69,8 +87,7 @@ public:
           .arg("construct", "this output kind for the xdna target (use --emit=array-plan, or an .xdna artifact)");
       return std::nullopt;
     }
-    std::optional<std::vector<uint8_t>> host =
-        buildHostCode(program, HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+    std::optional<std::vector<uint8_t>> host = buildHostReferenceCode(request, program, diags);
     if (!host)
       return std::nullopt;
     xdna::ImageSections sections;

@@ -26,22 +26,24 @@ CompilerIdentity compilerIdentity();
 // The warning groups of the C/C++ frontend (Clang's), which -W<group> options may also name.
 std::vector<std::string> cxxWarningGroups();
 
-enum class TargetKind { Xdna, Amdgpu, Host };
+struct TargetInfo;  // hrx/TargetRegistry.h: what a registered backend says about itself
 
-// A compile target. Profiles: "amd.xdna.strix_halo.17f0_11" (xdna), "gfx1151",
-// "gfx11-generic" (amdgpu), "x86_64" (host reference device).
+// A compile target: a registered backend and one of its profiles. Profiles of this build:
+// "amd.xdna.strix_halo.17f0_11" (xdna), "gfx1151", "gfx11-generic" (amdgpu), "x86_64" (host
+// reference device); --print-targets lists them.
 struct Target {
-  TargetKind kind = TargetKind::Host;
+  const TargetInfo *info = nullptr;  // the backend (owned by the registry); null: none
   std::string profile;
 
+  // Named shorthands for this build's targets (parse of their canonical spelling).
   static Target xdna();
   static Target gfx1151();
   static Target gfx11Generic();
   static Target host();
-  // Accepts "xdna", "amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11", "gfx1151", "gfx11-generic",
-  // "host"; nullopt otherwise.
+  // Any spelling a registered backend accepts ("xdna", "amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11",
+  // "gfx1151", "gfx11-generic", "host", ...); nullopt otherwise.
   static std::optional<Target> parse(std::string_view name);
-  // Every accepted spelling with a one-line description (for --print-targets).
+  // Every listed spelling with a one-line description (for --print-targets).
   static std::vector<std::pair<std::string, std::string>> all();
   std::string name() const;  // canonical spelling
   friend bool operator==(const Target &, const Target &) = default;
@@ -101,8 +103,9 @@ struct CompileResult {
   std::vector<uint8_t> bytes;          // the artifact, object or text
   std::string contractJson;            // KernelContract(s) of the compiled export(s)
   std::string reportJson;              // when report != None
-  std::string manifestJson;            // AMDGPU artifacts: the executable manifest
-  std::string launchJson;              // AMDGPU artifacts: the launch program
+  // Artifacts' side outputs by name: "manifest" (every artifact: AMDGPU's executable manifest,
+  // else the KernelContract table), "launch" (AMDGPU: the launch program).
+  std::map<std::string, std::string> sideOutputs;
   std::vector<std::string> filesRead;  // for depfiles (real files only)
 };
 

@@ -1,0 +1,25 @@
+#include "hrx/bridge/TargetBackend.h"
+
+namespace hrx::bridge {
+
+std::unique_ptr<TargetBackend> createBackend(const Target &target) {
+  return target.info && target.info->create ? target.info->create() : nullptr;
+}
+
+std::optional<std::vector<uint8_t>> TargetBackend::hostReferenceCode(const Program &, const CompilerOptions &,
+                                                                     diag::DiagnosticEngine &diags) {
+  diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "host reference code from the " + info().backend + " backend");
+  return std::nullopt;
+}
+
+std::optional<std::vector<uint8_t>> buildHostReferenceCode(const BackendRequest &request, const Program &program,
+                                                           diag::DiagnosticEngine &diags) {
+  std::unique_ptr<TargetBackend> host = request.hostReference ? createBackend(*request.hostReference) : nullptr;
+  if (!host) {
+    diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "host reference code (this build has no host backend)");
+    return std::nullopt;
+  }
+  return host->hostReferenceCode(program, request.options, diags);
+}
+
+}  // namespace hrx::bridge
