@@ -167,11 +167,16 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
   };
   std::vector<size_t> loomModules;
   std::vector<size_t> cxxInputs;
-  for (const InputFile &in : inv.inputs) {
-    size_t input = add({Phase::Input, {}, std::string(inputKindName(in.kind)), in.path, std::nullopt});
+  for (size_t i = 0; i < inv.inputs.size(); ++i) {
+    const InputFile &in = inv.inputs[i];
+    Action inputAction{Phase::Input, {}, std::string(inputKindName(in.kind)), in.path, std::nullopt};
+    inputAction.inputFile = i;
+    size_t input = add(std::move(inputAction));
     if (in.kind == InputKind::Loom) {
       bool printed = inv.emit == EmitKind::Loom && !inv.syntaxOnly;
-      loomModules.push_back(add({Phase::LoomParse, {input}, inv.syntaxOnly ? "none" : printed ? "loom" : "loom-module", "", std::nullopt}));
+      Action parse{Phase::LoomParse, {input}, inv.syntaxOnly ? "none" : printed ? "loom" : "loom-module", "", std::nullopt};
+      if (printed) parse.forms = {EmitKind::Loom};
+      loomModules.push_back(add(std::move(parse)));
     } else {
       cxxInputs.push_back(input);
     }
@@ -191,19 +196,19 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
     node = add({Phase::Specialize, {node}, "program", "", t});
     bool stopped = false;
     for (const TargetStage &stage : t.info->stagesBeforeLowering) {
-      node = add({Phase::TargetStage, {node}, stage.produces, "", t, stage.phase});
+      node = add({Phase::TargetStage, {node}, stage.produces, "", t, stage.phase, stage.emits});
       stopped = std::find(stage.emits.begin(), stage.emits.end(), inv.emit) != stage.emits.end();
       if (stopped) break;
     }
     if (stopped) continue;
-    node = add({Phase::Lower, {node}, "llvm-ir", "", t});
+    node = add({Phase::Lower, {node}, "llvm-ir", "", t, "", {EmitKind::Llvm}});
     if (inv.emit == EmitKind::Llvm) continue;
-    node = add({Phase::Backend, {node}, inv.emit == EmitKind::Asm ? "asm" : "object", "", t});
+    node = add({Phase::Backend, {node}, inv.emit == EmitKind::Asm ? "asm" : "object", "", t, "", {EmitKind::Asm, EmitKind::Object}});
     if (inv.emit != EmitKind::Artifact) continue;
-    if (inv.targets.size() == 1) add({Phase::Package, {node}, "artifact", "", t});
+    if (inv.targets.size() == 1) add({Phase::Package, {node}, "artifact", "", t, "", {EmitKind::Artifact}});
     else packaged.push_back(node);
   }
-  if (!packaged.empty()) add({Phase::Package, packaged, "fat-artifact", "", std::nullopt});
+  if (!packaged.empty()) add({Phase::Package, packaged, "fat-artifact", "", std::nullopt, "", {EmitKind::Artifact}});
   return graph;
 }
 
@@ -224,31 +229,55 @@ void printActionGraph(const std::vector<Action> &actions, std::ostream &os) {
   }
 }
 
-std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) {
+std::vector<Job> planJobs(const Invocation &inv, const std::vector<Action> &graph, diag::DiagnosticEngine &diags) {
   std::vector<Job> jobs;
-  std::vector<size_t> loomInputs, cxxInputs, allInputs;
-  for (size_t i = 0; i < inv.inputs.size(); ++i) {
-    (inv.inputs[i].kind == InputKind::Loom ? loomInputs : cxxInputs).push_back(i);
-    allInputs.push_back(i);
-  }
+  std::vector<size_t> allInputs;
+  for (size_t i = 0; i < inv.inputs.size(); ++i) allInputs.push_back(i);
+  // The files an action reads, through its inputs.
+  auto inputFiles = [&](size_t action) {
+    std::vector<bool> seen(graph.size());
+    std::vector<size_t> stack = {action}, files;
+    while (!stack.empty()) {
+      size_t a = stack.back();
+      stack.pop_back();
+      if (seen[a]) continue;
+      seen[a] = true;
+      if (graph[a].phase == Phase::Input) files.push_back(graph[a].inputFile);
+      stack.insert(stack.end(), graph[a].inputs.begin(), graph[a].inputs.end());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+  };
 
-  if (inv.syntaxOnly) {
-    for (size_t i : loomInputs) jobs.push_back(makeJob(JobKind::LoomCheck, {i}));
-    for (size_t i : cxxInputs)
-      for (const Target &t : inv.targets) jobs.push_back(makeJob(JobKind::CxxCheck, {i}, {t}));
-    return jobs;
-  }
-
-  // The requested outputs: one per Loom input for --emit=loom, one artifact, or one
-  // intermediate per target.
+  // The requested results are the graph's sinks: the actions nothing else consumes (an input
+  // always has a consumer). Each becomes one job.
+  std::vector<bool> consumed(graph.size());
+  for (const Action &a : graph)
+    for (size_t input : a.inputs) consumed[input] = true;
   std::vector<Job> finals;
-  if (inv.emit == EmitKind::Loom) {
-    for (size_t i : loomInputs) finals.push_back(makeJob(JobKind::LoomPrint, {i}, {}, EmitKind::Loom));
-  } else if (inv.emit == EmitKind::Artifact) {
-    finals.push_back(makeJob(JobKind::Compile, allInputs, inv.targets));
-  } else {
-    for (const Target &t : inv.targets) finals.push_back(makeJob(JobKind::Compile, allInputs, {t}, inv.emit));
+  for (size_t a = 0; a < graph.size(); ++a) {
+    const Action &action = graph[a];
+    if (consumed[a] || action.phase == Phase::Input) continue;
+    Job job;
+    job.action = a;
+    job.inputs = inputFiles(a);
+    if (action.phase == Phase::LoomParse) {
+      job.kind = inv.syntaxOnly ? JobKind::LoomCheck : JobKind::LoomPrint;
+      job.emit = inv.syntaxOnly ? EmitKind::Artifact : EmitKind::Loom;
+    } else if (action.phase == Phase::CxxImport) {
+      job.kind = JobKind::CxxCheck;
+      job.targets = {*action.target};
+    } else {
+      // A compile job runs the library over every input; a fat package, for every target.
+      job.kind = JobKind::Compile;
+      job.inputs = allInputs;
+      job.targets = action.target ? std::vector<Target>{*action.target} : inv.targets;
+      job.emit = inv.emit;
+    }
+    finals.push_back(std::move(job));
   }
+  if (inv.syntaxOnly) return finals;  // checks write nothing
+
   if (inv.output && finals.size() > 1)
     diags.report(diag::DiagId::DriverOutputWithMultipleOutputs, {}).arg("count", static_cast<long long>(finals.size()));
   for (Job &job : finals) job.output = inv.output ? *inv.output : defaultOutputName(inv, job.emit, job.targets);
@@ -265,15 +294,22 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
     finals.front().launchOutput = inv.launchOutput;
   }
 
-  // -save-temps: every intermediate form before the requested one, per target.
+  // -save-temps: the result of every earlier action in a form its target keeps
+  // (TargetInfo::savedForms), in graph order.
   if (inv.saveTemps != SaveTemps::None && inv.emit != EmitKind::Loom) {
     std::filesystem::path dir;
     if (inv.saveTemps == SaveTemps::Obj && finals.front().output != "-")
       dir = std::filesystem::path(finals.front().output).parent_path();
-    for (const Target &t : inv.targets) {
-      for (EmitKind kind : t.info->savedForms) {
+    for (size_t a = 0; a < graph.size(); ++a) {
+      const Action &action = graph[a];
+      if (!action.target) continue;
+      const Target &t = *action.target;
+      for (EmitKind kind : action.forms) {
+        const std::vector<EmitKind> &kept = t.info->savedForms;
+        if (std::find(kept.begin(), kept.end(), kind) == kept.end()) continue;
         if (pipelineRank(kind) >= pipelineRank(inv.emit)) continue;
         Job temp = makeJob(JobKind::Compile, allInputs, {t}, kind);
+        temp.action = a;
         temp.intermediate = true;
         temp.output = (dir / (inputStem(inv) + "-" + t.name() + std::string(outputExtension(kind)))).string();
         jobs.push_back(std::move(temp));
@@ -307,6 +343,26 @@ std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags) 
                 .arg("second", in.path)
                 .arg("reason", "the output would overwrite an input");
   return jobs;
+}
+
+void printBindings(const std::vector<Job> &jobs, const std::vector<Action> &graph, std::ostream &os) {
+  for (const Job &job : jobs) {
+    os << "# ";
+    if (job.action) {
+      const Action &a = graph[*job.action];
+      os << "action " << *job.action << " (" << (a.phase == Phase::TargetStage ? std::string_view(a.stage) : phaseName(a.phase))
+         << ") -> ";
+    }
+    os << quoteString(jobKindName(job.kind));
+    if (!job.targets.empty()) {
+      os << " (";
+      for (size_t i = 0; i < job.targets.size(); ++i) os << (i ? ", " : "") << job.targets[i].name();
+      os << ')';
+    }
+    if (job.kind == JobKind::Compile) os << ", emit: " << emitKindName(job.emit);
+    if (!job.output.empty()) os << ", output: " << quoteString(job.output);
+    os << '\n';
+  }
 }
 
 void printJob(const Job &job, const Invocation &inv, std::ostream &os) {

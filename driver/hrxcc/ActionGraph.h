@@ -1,5 +1,6 @@
 // The action graph (what happens to each input, per target; --print-phases) and the jobs the
-// driver runs in process to carry it out (-###, -v).
+// driver runs in process to carry it out (-###, -v, --print-bindings). As in clang, the jobs are
+// derived from the graph: each job writes the result of one action.
 #pragma once
 
 #include "Invocation.h"
@@ -22,6 +23,10 @@ struct Action {
   std::string path;             // Input: the file
   std::optional<Target> target;  // per-target actions
   std::string stage = {};        // TargetStage: its phase name ("plan")
+  // The --emit kinds whose output is this action's result: what a job that stops here writes
+  // (lower: llvm; backend: asm, object; package: artifact).
+  std::vector<EmitKind> forms = {};
+  size_t inputFile = 0;  // Input: the index into Invocation::inputs
 };
 
 std::vector<Action> buildActionGraph(const Invocation &inv);
@@ -38,6 +43,7 @@ enum class JobKind {
 
 struct Job {
   JobKind kind;
+  std::optional<size_t> action;  // the action whose result it writes (none: the depfile)
   std::vector<size_t> inputs;  // indices into Invocation::inputs
   std::vector<Target> targets;
   EmitKind emit = EmitKind::Artifact;
@@ -46,10 +52,14 @@ struct Job {
   std::optional<std::string> reportOutput, manifestOutput, launchOutput;
 };
 
-// Binds outputs and plans the jobs; reports usage errors (e.g. -o with several outputs).
-std::vector<Job> planJobs(const Invocation &inv, diag::DiagnosticEngine &diags);
+// Derives the jobs from `graph` (buildActionGraph(inv)): one per result the user asked for (the
+// graph's sinks), one per -save-temps form of an earlier action, and the depfile. Binds outputs;
+// reports usage errors (e.g. -o with several outputs).
+std::vector<Job> planJobs(const Invocation &inv, const std::vector<Action> &graph, diag::DiagnosticEngine &diags);
 // One line, as for -### and -v: ` "kind" (targets) inputs: [...] outputs: [...] options: [...]`.
 void printJob(const Job &job, const Invocation &inv, std::ostream &os);
+// One line per job, as clang's -ccc-print-bindings: `# action N (phase) -> "kind" (targets), output: "..."`.
+void printBindings(const std::vector<Job> &jobs, const std::vector<Action> &graph, std::ostream &os);
 
 std::string_view emitKindName(EmitKind kind);
 // The default output for `emit` when no -o is given (see docs/hrxcc.md "Output names").

@@ -192,6 +192,7 @@ void Builder::phases() {
     if (std::optional<unsigned> n = number(*j, 1, 256)) inv_.jobs = *n;
   inv_.printJobs = args_.has(OptionId::HashHashHash);
   inv_.printPhases = args_.has(OptionId::PrintPhases);
+  inv_.printBindings = args_.has(OptionId::PrintBindings);
   inv_.verbose = args_.has(OptionId::Verbose);
 }
 

@@ -48,6 +48,7 @@ struct Invocation {
 
   bool printJobs = false;    // -###
   bool printPhases = false;  // --print-phases
+  bool printBindings = false;  // --print-bindings
   bool verbose = false;      // -v
 
   // C/C++ sources.

@@ -110,8 +110,13 @@ int runDriver(int argc, char **argv) {
   std::vector<std::string> args = expandResponseFiles({argv + 1, argv + argc}, commandLineDiags);
   ArgList argList = parseArgs(args, commandLineDiags);
   Invocation inv = buildInvocation(argList, commandLineDiags);
+  // The jobs are derived from the action graph, so --print-phases, -### and what runs agree.
+  std::vector<Action> graph;
   std::vector<Job> jobs;
-  if (inv.immediate == ImmediateAction::None && !commandLineDiags.hasErrors()) jobs = planJobs(inv, commandLineDiags);
+  if (inv.immediate == ImmediateAction::None && !commandLineDiags.hasErrors()) {
+    graph = buildActionGraph(inv);
+    jobs = planJobs(inv, graph, commandLineDiags);
+  }
 
   diag::DiagnosticEngine diags(sm);
   diags.setOptions(inv.diagOptions);
@@ -140,8 +145,9 @@ int runDriver(int argc, char **argv) {
   }
 
   // 3. Plan inspection.
-  if (inv.printPhases || inv.printJobs) {
-    if (inv.printPhases) printActionGraph(buildActionGraph(inv), std::cout);
+  if (inv.printPhases || inv.printJobs || inv.printBindings) {
+    if (inv.printPhases) printActionGraph(graph, std::cout);
+    if (inv.printBindings) printBindings(jobs, graph, std::cout);
     if (inv.printJobs)
       for (const Job &job : jobs) printJob(job, inv, std::cerr);
     return kSuccess;

@@ -47,7 +47,7 @@ struct Planned {
   explicit Planned(std::vector<std::string> argv) {
     (void)testTarget();
     inv = buildInvocation(parseArgs(argv, diags), diags);
-    if (!diags.hasErrors()) jobs = planJobs(inv, diags);
+    if (!diags.hasErrors()) jobs = planJobs(inv, buildActionGraph(inv), diags);
   }
   std::string phases() const {
     std::ostringstream os;
