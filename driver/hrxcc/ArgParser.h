@@ -1,5 +1,7 @@
 // Turns argv into an ordered list of recognized options and inputs: expands @file response
 // files, honours "--", and reports unknown options (with a suggestion) and missing values.
+// Matching is llvm::opt's (an OptTable built from Options.def); response files are split by
+// llvm::cl::TokenizeGNUCommandLine.
 #pragma once
 
 #include "Options.h"
@@ -30,8 +32,8 @@ public:
   std::vector<const Arg *> all(OptionId id) const;
 };
 
-// Expands "@file" arguments (POSIX quoting: quotes and backslashes; nested files allowed;
-// recursion is an error).
+// Expands "@file" arguments (GNU quoting: quotes and backslashes; nested files allowed, relative
+// to the working directory; recursion is an error).
 std::vector<std::string> expandResponseFiles(const std::vector<std::string> &argv,
                                              diag::DiagnosticEngine &diags);
 

@@ -21,10 +21,6 @@ constexpr std::string_view kGroupTitles[] = {
 #undef HRXCC_GROUP
 };
 
-bool matchesExactly(OptionKind kind) {
-  return kind == OptionKind::Flag || kind == OptionKind::Separate;
-}
-
 // "-o <file>", "--emit=<kind>", "-O<level>": how the option is written with its value.
 std::string synopsis(const OptionInfo &opt) {
   std::string out(opt.spelling);
@@ -51,39 +47,14 @@ std::span<const OptionInfo> allOptions() { return kOptions; }
 
 const OptionInfo &optionInfo(OptionId id) { return kOptions[static_cast<size_t>(id) - 1]; }
 
-const OptionInfo *matchOption(std::string_view arg) {
-  const OptionInfo *best = nullptr;
-  for (const OptionInfo &opt : kOptions) {
-    bool match = matchesExactly(opt.kind) ? arg == opt.spelling : arg.starts_with(opt.spelling);
-    if (match && (!best || opt.spelling.size() > best->spelling.size())) best = &opt;
-  }
-  return best;
-}
-
-unsigned editDistance(std::string_view a, std::string_view b) {
-  // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions.
-  std::vector<std::vector<unsigned>> d(a.size() + 1, std::vector<unsigned>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<unsigned>(i);
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<unsigned>(j);
-  for (size_t i = 1; i <= a.size(); ++i) {
-    for (size_t j = 1; j <= b.size(); ++j) {
-      unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
 std::optional<std::string> closestMatch(std::string_view value, std::span<const std::string> candidates) {
   if (value.size() < 2) return std::nullopt;
   // Near enough: at most 2 edits, and fewer than half the word's characters.
-  unsigned limit = std::min<unsigned>(2, static_cast<unsigned>((value.size() - 1) / 2));
+  size_t limit = std::min<size_t>(2, (value.size() - 1) / 2);
   std::optional<std::string> best;
-  unsigned bestDistance = limit + 1;
+  size_t bestDistance = limit + 1;
   for (const std::string &candidate : candidates) {
-    unsigned d = editDistance(value, candidate);
+    size_t d = editDistance(value, candidate);
     if (d < bestDistance) {
       bestDistance = d;
       best = candidate;

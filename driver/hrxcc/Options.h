@@ -2,6 +2,8 @@
 // misspellings, --help and the option reference in docs/hrxcc.md.
 #pragma once
 
+#include "hrx/diag/EditDistance.h"
+
 #include <optional>
 #include <ostream>
 #include <span>
@@ -41,15 +43,16 @@ std::span<const OptionInfo> allOptions();
 const OptionInfo &optionInfo(OptionId id);
 
 // The option whose spelling matches `arg`: Flag and Separate spellings match exactly, the others
-// by prefix; the longest matching spelling wins.
+// by prefix; the longest matching spelling wins. Matched by the llvm::opt table (ArgParser.cpp).
 const OptionInfo *matchOption(std::string_view arg);
 
 // The closest spelling to an unknown `arg` (edit distance), completed with the value `arg`
 // carried, e.g. "--emti=llvm" -> "--emit=llvm"; nullopt when nothing is close.
 std::optional<std::string> suggestOption(std::string_view arg);
 
-// Edit distance with unit costs (insert, delete, substitute, swap adjacent characters).
-unsigned editDistance(std::string_view a, std::string_view b);
+// Edit distance with unit costs (insert, delete, substitute, swap adjacent characters): the diag
+// library's.
+using diag::editDistance;
 
 // The closest candidate to `value` when it is near enough to be a likely typo.
 std::optional<std::string> closestMatch(std::string_view value, std::span<const std::string> candidates);

@@ -1,4 +1,5 @@
 #include "hrx/diag/Diagnostic.h"
+#include "hrx/diag/EditDistance.h"
 
 #include <algorithm>
 #include <limits>
@@ -60,23 +61,25 @@ std::string_view groupOfFlag(std::string_view flag) {
   return flag;
 }
 
-// Levenshtein distance, used for "did you mean" suggestions.
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  // Three rows of the optimal-string-alignment table: the swap looks two rows back.
+  std::vector<size_t> twoBack(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        current[j] = std::min(current[j], twoBack[j - 2] + 1);
+    }
+    std::swap(twoBack, previous);
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
 
 const DiagInfo &info(DiagId id) {
   if (id == DiagId::External) return kExternal;
