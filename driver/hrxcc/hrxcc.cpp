@@ -7,6 +7,7 @@
 #include "Invocation.h"
 #include "Options.h"
 #include "hrx/Compiler.h"
+#include "hrx/TargetRegistry.h"
 #include "hrx/Version.h"
 #include "hrx/diag/Renderers.h"
 #include "hrx/diag/TextDiagnosticPrinter.h"
@@ -71,7 +72,18 @@ std::unique_ptr<diag::DiagnosticConsumer> createRenderer(const Invocation &inv) 
 void printVersion(std::ostream &os) {
   CompilerIdentity id = compilerIdentity();
   os << "hrxcc version " << id.version << " (LLVM " << id.llvmVersion << ", Clang " << id.clangVersion << ")\n"
-     << "Targets: " << HRX_SUPPORTED_TARGETS << "\n";
+     << "Targets: ";
+  // From the registry: each profile's name, with its other listed spellings in parentheses.
+  std::vector<std::string> names;
+  for (const TargetInfo *info : registeredTargets())
+    for (const TargetProfile &p : info->profiles) {
+      std::string other;
+      for (const TargetSpelling &s : p.listed)
+        if (s.spelling != p.name) other += (other.empty() ? "" : ", ") + s.spelling;
+      names.push_back(other.empty() ? p.name : p.name + " (" + other + ")");
+    }
+  for (size_t i = 0; i < names.size(); ++i) os << (i ? ", " : "") << names[i];
+  os << "\n";
 }
 
 void printTargets(std::ostream &os) {
