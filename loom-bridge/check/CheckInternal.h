@@ -45,6 +45,8 @@ struct CallShape {
   std::vector<std::string> argTypes, resultTypes;  // as written
 };
 std::optional<CallShape> callShape(const CheckOp &op);
+// The impl (and oracle) calls of a check.compare.
+std::vector<CallShape> compareCalls(const CheckOp &op);
 std::string wrapperKey(const CallShape &shape);
 std::vector<CallShape> wrappedCalls(const CheckFile &file);
 std::string wrapperName(size_t index);

@@ -4,8 +4,8 @@
 #include "CheckInternal.h"
 
 #include <cctype>
-#include <map>
 #include <set>
+#include <map>
 
 namespace hrx::check {
 namespace {
@@ -170,6 +170,36 @@ CheckFile discoverChecks(std::string path, std::string text) {
     if (isPunct(t, '{')) ++depth;
     if (isPunct(t, '}')) --depth;
     if (depth != 0 || t.kind != Token::Ident || !t.lineStart) continue;
+    if (t.text == "kernel.def" || t.text == "kernel.decl") {
+      // kernel.def [target(@t)] [export("x")] @name(%workload: T, ...) { ... } launch(%arg: T, ...)
+      size_t k = i + 1;
+      while (k < toks.size() && !(toks[k].kind == Token::Symbol && toks[k - 1].text != "(")) ++k;
+      if (k >= toks.size()) continue;
+      KernelSignature sig;
+      auto params = [&](size_t at, std::vector<std::string> &names) {
+        if (at >= toks.size() || !isPunct(toks[at], '(')) return at;
+        int d = 0;
+        for (; at < toks.size(); ++at) {
+          if (isPunct(toks[at], '(')) ++d;
+          if (isPunct(toks[at], ')') && --d == 0) return at + 1;
+          if (d == 1 && toks[at].kind == Token::Value && at + 1 < toks.size() && isPunct(toks[at + 1], ':'))
+            names.push_back(toks[at].text.substr(1));
+        }
+        return at;
+      };
+      size_t after = params(k + 1, sig.workload);
+      for (size_t m = after; m < toks.size(); ++m) {
+        if (toks[m].kind == Token::Ident && toks[m].text == "launch" && m + 1 < toks.size() && isPunct(toks[m + 1], '(')) {
+          params(m + 1, sig.launch);
+          break;
+        }
+        if (toks[m].lineStart && toks[m].kind == Token::Ident && toks[m].text.find('.') != std::string::npos && m > after + 1 &&
+            toks[m - 1].text == "}" && toks[m - 1].lineStart)
+          break;  // the next top-level op: a declaration without launch(...)
+      }
+      file.kernels[toks[k].text.substr(1)] = std::move(sig);
+      continue;
+    }
     if (t.text != "check.case" && t.text != "check.scenario" && t.text != "check.benchmark") continue;
     CheckDefinition def;
     def.kind = t.text;
@@ -185,8 +215,9 @@ CheckFile discoverChecks(std::string path, std::string text) {
       } else {
         file.problems.push_back({t.line, t.column, "check.benchmark expects <@case> after its name"});
       }
+      // Without its own @name, a benchmark is named after its case.
       if (j < toks.size() && toks[j].kind == Token::Symbol && !toks[j].lineStart) def.name = toks[j++].text.substr(1);
-      else file.problems.push_back({t.line, t.column, "check.benchmark expects a @name"});
+      else def.name = def.benchmarkOf;
       def.endOffset = j > 0 ? toks[j - 1].end : t.end;
       if (j < toks.size() && isPunct(toks[j], '{') && !toks[j].lineStart) {
         ++j;
@@ -317,6 +348,31 @@ std::optional<CallShape> callShape(const CheckOp &op) {
   return shape;
 }
 
+std::vector<CallShape> compareCalls(const CheckOp &op) {
+  // check.compare<@impl[, @oracle]>(%a, ...) : (types) -> ()
+  const auto &t = op.tokens;
+  std::vector<std::string> symbols;
+  size_t i = 0;
+  if (i < t.size() && t[i].text == "<")
+    for (++i; i < t.size() && t[i].text != ">"; ++i)
+      if (t[i].kind == Token::Symbol) symbols.push_back(t[i].text.substr(1));
+  if (symbols.empty() || symbols.size() > 2) return {};
+  CallShape shape;
+  for (++i; i < t.size() && t[i].text != ")"; ++i)
+    if (t[i].kind == Token::Value) shape.args.push_back(t[i].text.substr(1));
+  ++i;
+  if (i >= t.size() || t[i].text != ":") return {};
+  size_t arrow = i + 1;
+  while (arrow < t.size() && t[arrow].text != "->") ++arrow;
+  shape.argTypes = splitTypeList(joinTokens(t, i + 1, arrow));
+  std::vector<CallShape> out;
+  for (const std::string &s : symbols) {
+    shape.callee = s;
+    out.push_back(shape);
+  }
+  return out;
+}
+
 std::string wrapperKey(const CallShape &shape) {
   std::string key = shape.callee + "(";
   for (const std::string &a : shape.argTypes) key += a + ",";
@@ -327,11 +383,15 @@ std::string wrapperKey(const CallShape &shape) {
 
 namespace {
 
-void collectCalls(const std::vector<CheckOp> &ops, std::vector<CallShape> &calls, std::set<std::string> &seen) {
+void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::vector<CallShape> &calls, std::set<std::string> &seen) {
   for (const CheckOp &op : ops) {
+    std::vector<CallShape> shapes;
     if (op.name == "func.call")
-      if (auto shape = callShape(op); shape && seen.insert(wrapperKey(*shape)).second) calls.push_back(*shape);
-    collectCalls(op.region, calls, seen);
+      if (auto shape = callShape(op)) shapes.push_back(*shape);
+    if (op.name == "check.compare") shapes = compareCalls(op);
+    for (const CallShape &shape : shapes)
+      if (!file.kernels.count(shape.callee) && seen.insert(wrapperKey(shape)).second) calls.push_back(shape);
+    collectCalls(file, op.region, calls, seen);
   }
 }
 
@@ -344,7 +404,7 @@ std::string loomType(const std::string &written) {
 std::vector<CallShape> wrappedCalls(const CheckFile &file) {
   std::vector<CallShape> calls;
   std::set<std::string> seen;
-  for (const CheckDefinition &def : file.definitions) collectCalls(def.body, calls, seen);
+  for (const CheckDefinition &def : file.definitions) collectCalls(file, def.body, calls, seen);
   return calls;
 }
 

@@ -334,8 +334,10 @@ private:
   void runOp(const CheckOp &op, Env &env) {
     const std::string &n = op.name;
     if (n == "check.param.choice" || n == "check.param.seed" || n == "check.param.range") {
-      auto nameToks = required(op, "name");
-      std::string pname = nameToks[0].text.size() >= 2 ? nameToks[0].text.substr(1, nameToks[0].text.size() - 2) : "";
+      auto nameToks = group(op, "name");
+      std::string pname = nameToks && !nameToks->empty() && (*nameToks)[0].text.size() >= 2
+                              ? (*nameToks)[0].text.substr(1, (*nameToks)[0].text.size() - 2)
+                              : op.results.empty() ? "" : op.results[0];
       auto it = sample_->params.find(pname);
       if (it == sample_->params.end()) malformed(op, "parameter '" + pname + "' has no value");
       define(op, env, it->second);
@@ -374,11 +376,16 @@ private:
         for (size_t k = 0; k < count; ++k) storeBits(out.data() + k * e.bytes, e.bytes, bits);
       } else if (n == "check.generate.iota") {
         auto off = group(op, "offset"), step = group(op, "step");
+        // offset + (k mod period) * step; without period(N) the sequence never repeats.
+        auto per = group(op, "period");
         Number o = off ? number(op, *off, env) : Number{}, s = step ? number(op, *step, env) : Number{1, 1.0, false};
+        Number p = per ? number(op, *per, env) : Number{0, 0.0, false};
+        if (per && p.i <= 0) malformed(op, "check.generate.iota period(" + std::to_string(p.i) + ") must be at least 1");
         for (size_t k = 0; k < count; ++k) {
           bool fl = isFloat(e) || o.isFloat || s.isFloat;
-          double f = o.f + double(k) * s.f;
-          int64_t i = int64_t(uint64_t(o.i) + uint64_t(k) * uint64_t(s.i));
+          size_t position = p.i > 0 ? k % size_t(p.i) : k;
+          double f = o.f + double(position) * s.f;
+          int64_t i = int64_t(uint64_t(o.i) + uint64_t(position) * uint64_t(s.i));
           storeBits(out.data() + k * e.bytes, e.bytes, encodeNumber(e, f, i, fl && isFloat(e)));
         }
       } else {
@@ -627,31 +634,30 @@ private:
     for (++i; i < t.size() && t[i].text != ")"; ++i)
       if (t[i].kind == Token::Value) args.push_back(t[i].text.substr(1));
     Env actual = copyArgs(env, args), expected = copyArgs(env, args);
-    CheckOp call = op;
-    call.name = "func.call";
-    call.tokens.assign(t.begin() + long(std::min(i, t.size())), t.end());  // ") : (types) -> ()"
-    std::vector<Token> head;
-    Token sym{Token::Symbol, "@" + symbols[0], op.line, op.column};
-    head.push_back(sym);
-    head.push_back({Token::Punct, "(", op.line, op.column});
-    for (size_t k = 0; k < args.size(); ++k) {
-      if (k) head.push_back({Token::Punct, ",", op.line, op.column});
-      head.push_back({Token::Value, "%" + args[k], op.line, op.column});
-    }
-    call.tokens.insert(call.tokens.begin(), head.begin(), head.end());
-    // Drop a trailing "-> ()": the wrappers are keyed by the written result types.
-    auto arrow = std::find_if(call.tokens.begin(), call.tokens.end(), [](const Token &k) { return k.text == "->"; });
-    if (arrow != call.tokens.end() && std::distance(arrow, call.tokens.end()) == 3) call.tokens.erase(arrow, call.tokens.end());
-    launch(call, actual, underTest_, nullptr);
-    CheckOp oracle = call;
-    oracle.tokens[0].text = "@" + symbols.back();
-    launch(oracle, expected, reference_, nullptr);
+    std::vector<CallShape> calls = compareCalls(op);
+    if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
+    invoke(op, calls.front(), actual, underTest_);
+    invoke(op, calls.back(), expected, reference_);
     for (const CheckOp &e : op.region) {
       if (e.name == "check.return" || e.name == "check.yield") continue;
       if (!e.name.starts_with("check.expect.")) malformed(e, "a check.compare region holds expectations only, found '" + e.name + "'");
       if (e.name == "check.expect.event") event(e);
       else expect(e, actual, expected);
     }
+  }
+
+  void invoke(const CheckOp &op, const CallShape &shape, Env &env, const LoadedCode &code) {
+    if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
+      if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
+      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, env, code);
+      return;
+    }
+    auto it = wrappers_.find(wrapperKey(shape));
+    if (it == wrappers_.end()) malformed(op, "no wrapper for the call of @" + shape.callee + " (internal)");
+    if (op.name == "func.call" && op.results.size() != shape.resultTypes.size())
+      malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " + std::to_string(shape.resultTypes.size()) +
+                        " result type(s)");
+    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code);
   }
 
   void launch(const CheckOp &op, Env &env, const LoadedCode &code, void *) {
@@ -661,14 +667,8 @@ private:
     if (op.name == "func.call") {
       auto shape = callShape(op);
       if (!shape) malformed(op, "func.call is written func.call @f(%a, ...) : (types) [-> (types)]");
-      auto it = wrappers_.find(wrapperKey(*shape));
-      if (it == wrappers_.end()) malformed(op, "no wrapper for this call (internal)");
-      symbol = wrapperName(it->second);
-      argNames = shape->args;
-      argTypes = shape->argTypes;
-      resultTypes = shape->resultTypes;
-      if (op.results.size() != resultTypes.size())
-        malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " + std::to_string(resultTypes.size()) + " result type(s)");
+      invoke(op, *shape, env, code);
+      return;
     } else {
       // kernel.launch @k[%w, ...](%a, ...) : [types](types)
       const auto &t = op.tokens;
@@ -692,6 +692,28 @@ private:
       if (argTypes.size() != argNames.size())
         malformed(op, "kernel.launch passes " + std::to_string(argNames.size()) + " argument(s) with " + std::to_string(argTypes.size()) + " type(s)");
     }
+    if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
+    execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code);
+  }
+
+  // The workload of a launch that writes none: each workload parameter takes the launch
+  // argument of the same name.
+  std::vector<uint64_t> implicitWorkload(const CheckOp &op, const std::string &kernel, const std::vector<std::string> &args, const Env &env) {
+    auto it = file_.kernels.find(kernel);
+    if (it == file_.kernels.end()) return {};
+    std::vector<uint64_t> workload;
+    for (const std::string &w : it->second.workload) {
+      auto at = std::find(it->second.launch.begin(), it->second.launch.end(), w);
+      if (at == it->second.launch.end() || size_t(at - it->second.launch.begin()) >= args.size())
+        malformed(op, "@" + kernel + " takes the workload %" + w + ", which this launch does not give: write kernel.launch @" + kernel + "[...](...)");
+      workload.push_back(scalar(op, env, args[size_t(at - it->second.launch.begin())]).bits);
+    }
+    return workload;
+  }
+
+  void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
+               const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
+               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code) {
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -743,7 +765,7 @@ public:
   double launchMicros = 0;
 
 private:
-  [[maybe_unused]] const CheckFile &file_;
+  const CheckFile &file_;
   const CheckDefinition &def_;
   const LoadedCode &underTest_, &reference_;
   const std::map<std::string, size_t> &wrappers_;
@@ -770,12 +792,14 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
         }
       return {};
     };
+    // Without name("..."), a parameter is named after its result.
     auto name = find("name");
-    if (name.empty() || name[0].kind != Token::String) {
-      problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name + " requires name(\"...\")";
+    if (!name.empty() && name[0].kind == Token::String) p.name = name[0].text.substr(1, name[0].text.size() - 2);
+    else if (op.results.size() == 1) p.name = op.results[0];
+    else {
+      problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name + " requires name(\"...\") or one result";
       return {};
     }
-    p.name = name[0].text.substr(1, name[0].text.size() - 2);
     size_t colon = op.tokens.size();
     for (size_t i = 0; i < op.tokens.size(); ++i)
       if (op.tokens[i].text == ":") colon = i;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,17 @@ struct CheckProblem {
   std::string message;
 };
 
+// The parameter names of a kernel's workload and launch signatures (a launch without a written
+// workload binds each workload parameter to the launch argument of the same name).
+struct KernelSignature {
+  std::vector<std::string> workload, launch;
+};
+
 struct CheckFile {
   std::string path;
   std::string text;
   std::vector<CheckDefinition> definitions;
+  std::map<std::string, KernelSignature> kernels;  // kernel.def/decl (a func.call of one launches it)
   std::vector<CheckProblem> problems;  // malformed top-level structure
 };
 

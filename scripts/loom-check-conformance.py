@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Measures hrx against upstream Loom's own tests, in a scratch directory of upstream files
+(never committed): the share of upstream check cases `hrx check` passes per target, and the
+share of upstream verify-fixture cases `hrxcc -fsyntax-only -verify --split-input-file` matches.
+
+usage: scripts/loom-check-conformance.py [--bin build/bin] [--targets host,gfx1151] [-v] DIR...
+
+A check case counts as passing when hrx check prints PASS for it (SKIP and FAIL do not pass;
+benchmarks are not cases). A verify fixture is a file whose RUN line says `verify`; each of its
+`// ====` cases counts as matching when hrxcc's -verify summary does not name it.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def loom_files(dirs):
+    for d in dirs:
+        for root, _, names in os.walk(d):
+            for n in sorted(names):
+                if n.endswith(".loom") or n.endswith(".loom-test"):
+                    yield os.path.join(root, n)
+
+
+def has_checks(text):
+    return re.search(r"^check\.(case|scenario)\b", text, re.M) is not None
+
+
+def is_verify_fixture(text):
+    return re.search(r"^//\s*RUN:.*\bverify\b", text, re.M) is not None
+
+
+def run_checks(bin_dir, path, target, verbose):
+    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path],
+                       capture_output=True, text=True, timeout=600)
+    try:
+        report = json.loads(p.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        if verbose:
+            print(f"  {path}: no JSON ({p.stderr.strip()[:200]})")
+        return 0, 0, []
+    cases = [c for c in report["cases"] if c["status"] != "benchmark"]
+    passed = sum(1 for c in cases if c["status"] == "pass")
+    failures = [f'{c["file"]}:{c["line"]} {c["name"]}: {c["status"]} {c.get("message", "")}' for c in cases if c["status"] != "pass"]
+    return passed, len(cases), failures
+
+
+def run_verify(bin_dir, path, verbose):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    total = len(re.findall(r"^//\s*====\s*$", text, re.M)) + 1
+    p = subprocess.run([os.path.join(bin_dir, "hrxcc"), "-fsyntax-only", "-verify", "--split-input-file", "-x", "loom", path],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode == 0:
+        return total, total, []
+    failing = set(re.findall(r"^  case (\d+) \(line \d+\)", p.stderr, re.M))
+    if not failing:  # no per-case summary: count the file as failing whole
+        return 0, total, [f"{path}: {p.stderr.strip()[:300]}"]
+    return total - len(failing), total, [f"{path}: case {c}" for c in sorted(failing, key=int)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dirs", nargs="+")
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin"))
+    ap.add_argument("--targets", default="host,gfx1151")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args()
+    files = list(loom_files(a.dirs))
+    check_files, verify_files = [], []
+    for f in files:
+        text = open(f, encoding="utf-8", errors="replace").read()
+        if has_checks(text):
+            check_files.append(f)
+        if is_verify_fixture(text):
+            verify_files.append(f)
+    for target in a.targets.split(","):
+        passed = total = 0
+        failures = []
+        for f in check_files:
+            p, t, fl = run_checks(a.bin, f, target, a.verbose)
+            passed, total, failures = passed + p, total + t, failures + fl
+        pct = 100.0 * passed / total if total else 0.0
+        print(f"check cases --target={target}: {passed}/{total} pass ({pct:.1f}%) in {len(check_files)} files")
+        if a.verbose:
+            for line in failures:
+                print("  " + line)
+    matched = total = 0
+    failures = []
+    for f in verify_files:
+        m, t, fl = run_verify(a.bin, f, a.verbose)
+        matched, total, failures = matched + m, total + t, failures + fl
+    pct = 100.0 * matched / total if total else 0.0
+    print(f"verify-fixture cases: {matched}/{total} match ({pct:.1f}%) in {len(verify_files)} files")
+    if a.verbose:
+        for line in failures:
+            print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
