@@ -46,7 +46,8 @@ void replaceAll(std::string &s, const std::string &from, const std::string &to) 
 std::mutex stderrMutex;
 
 // Runs hrxcc on `source` for `target`; its diagnostics go to stderr under the real file name.
-StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath, check::RunTarget target) {
+StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath, check::RunTarget target,
+                                               const std::vector<std::string> &configs) {
   char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/hrx-check-XXXXXX";
@@ -67,6 +68,7 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   if (target == check::RunTarget::Host) args.insert(args.end(), {"-target", "host"});
   else if (target == check::RunTarget::Gfx1151) args.push_back("--offload-arch=gfx1151");
   else args.insert(args.end(), {"-target", "xdna"});
+  for (const std::string &c : configs) args.push_back("--config=" + c);
   args.insert(args.end(), {src.string(), "-o", out.string()});
   pid_t pid = fork();
   if (pid == 0) {
@@ -168,7 +170,9 @@ int checkFiles(const CheckCommand &command) {
       ++fileErrors;
     }
     std::vector<check::CaseResult> results =
-        command.list ? check::listChecks(file, options) : check::runChecks(file, options, compileWithHrxcc);
+        command.list ? check::listChecks(file, options) : check::runChecks(file, options, [&](const std::string &source, const std::string &display, check::RunTarget target) {
+              return compileWithHrxcc(source, display, target, command.configs);
+            });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;
       if (command.list) {

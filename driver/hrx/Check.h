@@ -14,6 +14,7 @@ struct CheckCommand {
   unsigned jobs = 1;
   unsigned repetitions = 20;  // check.benchmark samples
   bool list = false;
+  std::vector<std::string> configs;  // --config KEY=VALUE, passed to hrxcc
 };
 
 // Exit code: 0 every case passed or was skipped, 1 a case failed or a file could not be read.

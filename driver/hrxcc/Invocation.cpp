@@ -288,6 +288,8 @@ void Builder::diagnostics() {
       else if (arg.value == "json") inv_.diagFormat = DiagnosticsFormat::Json;
       else if (arg.value == "sarif") inv_.diagFormat = DiagnosticsFormat::Sarif;
       else invalid(arg, "text, json or sarif");
+    } else if (arg.id == OptionId::SplitInputFile) {
+      inv_.splitInputFile = true;
     } else if (arg.id == OptionId::Verify || arg.id == OptionId::VerifyEq) {
       inv_.verify = true;
       if (arg.id == OptionId::Verify) continue;

@@ -170,6 +170,14 @@ CheckFile discoverChecks(std::string path, std::string text) {
     if (isPunct(t, '{')) ++depth;
     if (isPunct(t, '}')) --depth;
     if (depth != 0 || t.kind != Token::Ident || !t.lineStart) continue;
+    if (t.text == "pipeline.def") {
+      for (size_t k = i + 1; k < toks.size() && !toks[k].lineStart; ++k)
+        if (toks[k].kind == Token::Symbol && toks[k - 1].text != "(") {
+          file.pipelines.insert(toks[k].text.substr(1));
+          break;
+        }
+      continue;
+    }
     if (t.text == "kernel.def" || t.text == "kernel.decl") {
       // kernel.def [target(@t)] [export("x")] @name(%workload: T, ...) { ... } launch(%arg: T, ...)
       size_t k = i + 1;
@@ -390,7 +398,7 @@ void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::v
       if (auto shape = callShape(op)) shapes.push_back(*shape);
     if (op.name == "check.compare") shapes = compareCalls(op);
     for (const CallShape &shape : shapes)
-      if (!file.kernels.count(shape.callee) && seen.insert(wrapperKey(shape)).second) calls.push_back(shape);
+      if (!file.kernels.count(shape.callee) && !file.pipelines.count(shape.callee) && seen.insert(wrapperKey(shape)).second) calls.push_back(shape);
     collectCalls(file, op.region, calls, seen);
   }
 }

@@ -4,6 +4,7 @@
 
 #include "hrx/format/Elf64Sections.h"
 #include "hrx/runtime/HostDevice.h"
+#include "hrx/runtime/Loader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -174,6 +175,9 @@ void storeBits(uint8_t *p, unsigned bytes, uint64_t v) { std::memcpy(p, &v, byte
 
 struct LoadedCode {
   std::shared_ptr<runtime::HostCode> code;
+  // --target=xdna: the .xdna image, whose NPU entries (pipeline.def) run from their array plan.
+  std::shared_ptr<format::Artifact> artifact;
+  std::vector<runtime::ArtifactEntry> entries;
   std::string problem;  // why it could not be compiled or loaded
   bool skip = false;    // the target cannot run this file's code (a SKIP, not a failure)
 };
@@ -647,6 +651,10 @@ private:
   }
 
   void invoke(const CheckOp &op, const CallShape &shape, Env &env, const LoadedCode &code) {
+    if (file_.pipelines.count(shape.callee)) {
+      executePipeline(op, shape.callee, shape.args, shape.argTypes, env);
+      return;
+    }
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
       execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, env, code);
@@ -692,8 +700,41 @@ private:
       if (argTypes.size() != argNames.size())
         malformed(op, "kernel.launch passes " + std::to_string(argNames.size()) + " argument(s) with " + std::to_string(argTypes.size()) + " type(s)");
     }
+    if (file_.pipelines.count(symbol)) return executePipeline(op, symbol, argNames, argTypes, env);
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
     execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code);
+  }
+
+  // A pipeline.def entry: compiled for xdna, run on the host reference device from its array
+  // plan, its buffer arguments bound in launch order.
+  void executePipeline(const CheckOp &op, const std::string &symbol, const std::vector<std::string> &argNames,
+                       const std::vector<std::string> &argTypes, Env &env) {
+    if (target_ != RunTarget::Xdna)
+      throw Skipped{"requires --target=xdna: @" + symbol + " is a pipeline.def, which runs through the NPU array plan"};
+    const LoadedCode &code = underTest_;
+    if (code.skip) throw Skipped{code.problem};
+    if (!code.artifact) throw Failed{code.problem};
+    auto entry = runtime::findEntry(code.entries, symbol, runtime::Engine::Npu);
+    if (!entry) throw Failed{"@" + symbol + ": " + entry.status().message()};
+    std::vector<runtime::BindingSpan> bindings;
+    for (size_t k = 0; k < argNames.size(); ++k) {
+      TypeSpec spec = type(op, argTypes[k]);
+      if (!spec.tensor) malformed(op, "@" + symbol + " is a pipeline: its launch arguments are tensors (buffers)");
+      Tensor t = tensor(op, env, argNames[k]);
+      bindings.push_back({reinterpret_cast<std::byte *>(t.data()), t.bytes()});
+    }
+    const auto &contract = (*entry)->contract.bindings;
+    if (contract.size() != bindings.size())
+      malformed(op, "@" + symbol + " takes " + std::to_string(contract.size()) + " buffer(s), this launch passes " + std::to_string(bindings.size()));
+    for (size_t k = 0; k < contract.size(); ++k)
+      if (bindings[k].length < contract[k].bytes)
+        malformed(op, "argument %" + argNames[k] + " has " + std::to_string(bindings[k].length) + " bytes; @" + symbol + " reads " +
+                          std::to_string(contract[k].bytes) + " bytes from binding " + std::to_string(k));
+    auto kernel = runtime::loadOnHost(**entry, {});
+    if (!kernel) throw Failed{"cannot load @" + symbol + ": " + kernel.status().message()};
+    auto started = std::chrono::steady_clock::now();
+    if (Status s = (*kernel)->run(bindings, {}); !s) throw Failed{"@" + symbol + " failed: " + s.message()};
+    launchMicros += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
   }
 
   // The workload of a launch that writes none: each workload parameter takes the launch
@@ -714,6 +755,9 @@ private:
   void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
                const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code) {
+    if (target_ == RunTarget::Xdna && &code == &underTest_)
+      throw Skipped{"requires a kernel target (host or gfx1151): --target=xdna runs pipeline.def code through the NPU array plan, "
+                    "and @" + symbol + " is not a pipeline"};
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -888,6 +932,18 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       return loaded;
     }
     std::vector<uint8_t> hostCode = std::move(*bytes);
+    if (target == RunTarget::Xdna) {
+      auto artifact = format::readArtifact(hostCode);
+      if (!artifact) {
+        loaded.problem = "the xdna image does not load: " + artifact.status().message();
+        return loaded;
+      }
+      loaded.artifact = std::make_shared<format::Artifact>(std::move(*artifact));
+      auto entries = runtime::listEntries(*loaded.artifact);
+      if (!entries) loaded.problem = entries.status().message();
+      else loaded.entries = std::move(*entries);
+      return loaded;
+    }
     if (target != RunTarget::Host) {
       auto elf = format::readElf64Sections(hostCode);
       const format::SectionPayload *section = elf ? elf->section(".hrx.host") : nullptr;

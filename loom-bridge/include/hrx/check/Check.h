@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ struct CheckFile {
   std::string text;
   std::vector<CheckDefinition> definitions;
   std::map<std::string, KernelSignature> kernels;  // kernel.def/decl (a func.call of one launches it)
+  std::set<std::string> pipelines;                  // pipeline.def (run through the xdna array plan)
   std::vector<CheckProblem> problems;  // malformed top-level structure
 };
 
