@@ -58,7 +58,7 @@ private:
 
 std::optional<InputKind> kindFromExtension(std::string_view path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".loom") return InputKind::Loom;
+  if (ext == ".loom" || ext == ".loom-test") return InputKind::Loom;  // .loom-test: loom-check fixtures
   if (ext == ".c") return InputKind::C;
   if (ext == ".cpp" || ext == ".cc" || ext == ".cxx") return InputKind::Cxx;
   if (ext == ".hip") return InputKind::Hip;

@@ -27,6 +27,21 @@ bool isCaseSeparator(std::string_view line) {
 
 bool isExpectedSeparator(std::string_view line) { return trimmed(line) == "// ----"; }
 
+// The lines that carry IR (comments and blank lines dropped, trailing space trimmed): what a
+// golden print is compared on.
+std::vector<std::string> irLines(std::string_view text) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t nl = text.find('\n', at);
+    std::string_view line = trimmed(text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
+    if (!line.empty() && !line.starts_with("//")) out.emplace_back(line);
+    if (nl == std::string_view::npos) break;
+    at = nl + 1;
+  }
+  return out;
+}
+
 bool readInput(const std::string &path, std::string &text) {
   if (path == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), {});
@@ -67,8 +82,14 @@ std::vector<InputCase> splitInputCases(std::string_view text) {
     c.firstLine = unsigned(begin + 1);
     bool expected = false;
     for (size_t i = 0; i < lines.size(); ++i) {
-      if (i >= begin && i < end && isExpectedSeparator(lines[i])) expected = true;
-      if (i >= begin && i < end && !expected) c.text += lines[i];
+      bool inside = i >= begin && i < end;
+      if (inside && isExpectedSeparator(lines[i]) && !expected) {
+        expected = true;
+        c.expected.emplace();
+      } else if (inside && expected) {
+        *c.expected += std::string(lines[i]) + "\n";
+      }
+      if (inside && !expected) c.text += lines[i];
       c.text += '\n';
     }
     cases.push_back(std::move(c));
@@ -150,6 +171,17 @@ int runSplitInputFile(const Invocation &inv) {
                   << ": the canonical print does not parse back to the same print\n";
         failed.push_back(&c);
         continue;
+      }
+      if (c.expected) {
+        std::vector<std::string> want = irLines(*c.expected), got = irLines(first.str());
+        size_t k = 0;
+        while (k < want.size() && k < got.size() && want[k] == got[k]) ++k;
+        if (k < want.size() || k < got.size()) {
+          std::cerr << name << ":" << c.firstLine << ": error: case " << c.number << ": the canonical print differs from the expected section at its IR line "
+                    << k + 1 << ":\n  expected: " << (k < want.size() ? want[k] : "(end)") << "\n  printed:  " << (k < got.size() ? got[k] : "(end)") << "\n";
+          failed.push_back(&c);
+          continue;
+        }
       }
       if (!printed.empty()) printed += "// ====\n";
       printed += first.str();

@@ -4,6 +4,7 @@
 
 #include "Invocation.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,7 @@ struct InputCase {
   unsigned number = 0;     // 1-based
   unsigned firstLine = 0;  // the case's first line in the file
   std::string text;
+  std::optional<std::string> expected;  // the lines after `// ----`: the golden print
 };
 std::vector<InputCase> splitInputCases(std::string_view text);
 
