@@ -581,9 +581,12 @@ private:
       std::string shown = op.name == "check.expect.bitwise"
                               ? " (bits 0x" + [&] { std::ostringstream s; s << std::hex << y << " vs 0x" << x; return s.str(); }() + ")"
                               : "";
-      std::string tol = op.name == "check.expect.close" ? " within atol " + formatElement({ElementKind::Double, 64, 8}, std::bit_cast<uint64_t>(atol)) +
-                                                              ", rtol " + formatElement({ElementKind::Double, 64, 8}, std::bit_cast<uint64_t>(rtol))
-                                                        : "";
+      auto shortest = [](double v) {
+        std::ostringstream s;
+        s << v;  // 6 significant digits: tolerances are written that way
+        return s.str();
+      };
+      std::string tol = op.name == "check.expect.close" ? " within atol " + shortest(atol) + ", rtol " + shortest(rtol) : "";
       throw Failed{"expected " + formatElement(info, y) + ", got " + formatElement(info, x) + where + tol + shown + " (" + op.name +
                    " at line " + std::to_string(op.line) + ")"};
     }
