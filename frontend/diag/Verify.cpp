@@ -597,7 +597,7 @@ void VerifyDiagnosticConsumer::Impl::matchAll() {
 
 void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostream &os) {
   bool multi = prefixes.size() > 1 || (usedLoom && usedClang);
-  bool loomLabels = usedLoom && !usedClang;
+  bool loomLabels = (usedLoom || implicitNoDiagnostics) && !usedClang;  // a split Loom case: Loom's words
   for (Severity kind : kKinds) {
     std::string kindText(severityName(kind));
     std::string label = loomLabels ? loomWord(kind) : prefixes.front() + "-" + kindText;
