@@ -250,6 +250,19 @@ CheckFile discoverChecks(std::string path, std::string text) {
     while (j < toks.size() && toks[j].kind == Token::Ident && !toks[j].lineStart) ++j;  // public, retain
     if (j < toks.size() && toks[j].kind == Token::Symbol) def.name = toks[j++].text.substr(1);
     else file.problems.push_back({t.line, t.column, def.kind + " expects a @name"});
+    // configure[N](%x: index, %entropy: check.entropy)
+    if (j + 3 < toks.size() && toks[j].kind == Token::Ident && toks[j].text == "configure" && isPunct(toks[j + 1], '[')) {
+      def.configureCount = std::strtoll(toks[j + 2].text.c_str(), nullptr, 10);
+      j += 3;
+      if (j < toks.size() && isPunct(toks[j], ']')) ++j;
+      if (j < toks.size() && isPunct(toks[j], '(')) {
+        for (++j; j < toks.size() && !isPunct(toks[j], ')'); ++j)
+          if (toks[j].kind == Token::Value) def.configureArgs.push_back(toks[j].text.substr(1));
+        ++j;
+      }
+      if (def.configureCount < 1 || def.configureArgs.size() != 2)
+        file.problems.push_back({t.line, t.column, "configure is written configure[N](%value: index, %entropy: check.entropy) with N >= 1"});
+    }
     if (j >= toks.size() || !isPunct(toks[j], '{')) {
       file.problems.push_back({t.line, t.column, def.kind + " expects a '{' body"});
       continue;

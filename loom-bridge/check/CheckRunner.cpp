@@ -194,6 +194,20 @@ public:
 
   void run(const Sample &sample) {
     sample_ = &sample;
+    if (def_.configureCount > 0 && def_.configureArgs.size() == 2) {
+      for (int64_t c = 0; c < def_.configureCount; ++c) {
+        Env env;
+        env[def_.configureArgs[0]] = Scalar{"index", uint64_t(c)};
+        env[def_.configureArgs[1]] = Entropy{splitmix(fnv(def_.name) ^ 0xc0f1ull ^ splitmix(uint64_t(c)))};
+        try {
+          runOps(def_.body, env);
+        } catch (Failed &f) {
+          f.message = "configuration " + std::to_string(c) + ": " + f.message;
+          throw;
+        }
+      }
+      return;
+    }
     Env env;
     runOps(def_.body, env);
   }
@@ -614,17 +628,20 @@ private:
     }
   }
 
-  // Copies of the tensors named in `names` (fresh storage), for an independent run.
+  // An independent copy of the storage behind the tensors named in `names`: every tensor of the
+  // environment on that storage (views of it, the tensor it views) sees the copy.
   Env copyArgs(const Env &env, const std::vector<std::string> &names) {
     Env copy = env;
+    std::map<const std::vector<uint8_t> *, std::shared_ptr<std::vector<uint8_t>>> fresh;
     for (const std::string &name : names) {
-      auto it = copy.find(name);
-      if (it == copy.end() || !std::holds_alternative<Tensor>(it->second)) continue;
-      Tensor &t = std::get<Tensor>(it->second);
-      Tensor fresh = t;
-      fresh.storage = std::make_shared<std::vector<uint8_t>>(*t.storage);
-      it->second = fresh;
+      auto it = env.find(name);
+      if (it == env.end() || !std::holds_alternative<Tensor>(it->second)) continue;
+      const auto &storage = std::get<Tensor>(it->second).storage;
+      if (!fresh.count(storage.get())) fresh[storage.get()] = std::make_shared<std::vector<uint8_t>>(*storage);
     }
+    for (auto &[name, value] : copy)
+      if (auto *t = std::get_if<Tensor>(&value))
+        if (auto f = fresh.find(t->storage.get()); f != fresh.end()) t->storage = f->second;
     return copy;
   }
 

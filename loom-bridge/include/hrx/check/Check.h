@@ -38,6 +38,9 @@ struct CheckDefinition {
   std::string benchmarkOf;  // check.benchmark<@case>: the case
   std::vector<std::pair<std::string, std::string>> fixed;  // check.benchmark {k = v}
   std::vector<CheckOp> body;
+  // check.scenario @s configure[N](%x: index, %e: check.entropy): the body runs N times.
+  int64_t configureCount = 0;
+  std::vector<std::string> configureArgs;
   unsigned line = 0, column = 0;
   uint32_t beginOffset = 0, endOffset = 0;  // source range (blanked in the code under test)
 };
