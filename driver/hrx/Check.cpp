@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -47,7 +48,7 @@ std::mutex stderrMutex;
 
 // Runs hrxcc on `source` for `target`; its diagnostics go to stderr under the real file name.
 StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath, check::RunTarget target,
-                                               const std::vector<std::string> &configs) {
+                                               const std::map<std::string, std::string> &implied, const std::vector<std::string> &configs) {
   char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/hrx-check-XXXXXX";
@@ -68,6 +69,8 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   if (target == check::RunTarget::Host) args.insert(args.end(), {"-target", "host"});
   else if (target == check::RunTarget::Gfx1151) args.push_back("--offload-arch=gfx1151");
   else args.insert(args.end(), {"-target", "xdna"});
+  // The values the launches imply first: the user's --config values win (hrxcc: later settings win).
+  for (const auto &[key, value] : implied) args.push_back("--config=" + key + "=" + value);
   for (const std::string &c : configs) args.push_back("--config=" + c);
   args.insert(args.end(), {src.string(), "-o", out.string()});
   pid_t pid = fork();
@@ -170,8 +173,9 @@ int checkFiles(const CheckCommand &command) {
       ++fileErrors;
     }
     std::vector<check::CaseResult> results =
-        command.list ? check::listChecks(file, options) : check::runChecks(file, options, [&](const std::string &source, const std::string &display, check::RunTarget target) {
-              return compileWithHrxcc(source, display, target, command.configs);
+        command.list ? check::listChecks(file, options) : check::runChecks(file, options, [&](const std::string &source, const std::string &display, check::RunTarget target,
+                                                        const std::map<std::string, std::string> &implied) {
+              return compileWithHrxcc(source, display, target, implied, command.configs);
             });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;

@@ -159,11 +159,118 @@ private:
 
 }  // namespace
 
+// The ExtentRules of the definition whose parameters start at toks[open] ('(') and whose body
+// runs to `end`: `%x = config.get @key` results used as the one dynamic dimension of a
+// `buffer.view %param[...] : buffer -> view<...>` (through buffer.assume.* renames).
+static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t end, const std::set<std::string> &configs,
+                 std::vector<ExtentRule> &out) {
+  std::map<std::string, size_t> params;
+  size_t k = open + 1;
+  for (int depth = 1; k < end && depth > 0; ++k) {
+    if (isPunct(toks[k], '(')) ++depth;
+    if (isPunct(toks[k], ')')) --depth;
+    if (depth == 1 && toks[k].kind == Token::Value && k + 1 < end && isPunct(toks[k + 1], ':')) {
+      size_t index = params.size();
+      params.emplace(toks[k].text.substr(1), index);
+    }
+  }
+  std::map<std::string, std::string> configOf;  // SSA name -> config key
+  for (size_t i = k; i < end; ++i) {
+    // %a, %b = buffer.assume.* %x, %y ...: %a is %x, %b is %y
+    if (toks[i].lineStart && toks[i].kind == Token::Value) {
+      std::vector<std::string> results;
+      size_t j = i;
+      while (j < end && toks[j].kind == Token::Value) {
+        results.push_back(toks[j].text.substr(1));
+        ++j;
+        if (j < end && isPunct(toks[j], ',')) ++j;
+        else break;
+      }
+      if (j + 1 < end && isPunct(toks[j], '=')) {
+        const RawToken &opTok = toks[j + 1];
+        if (opTok.text == "config.get" && j + 2 < end && toks[j + 2].kind == Token::Symbol && results.size() == 1 &&
+            configs.count(toks[j + 2].text.substr(1)))
+          configOf[results[0]] = toks[j + 2].text.substr(1);
+        if (opTok.text.starts_with("buffer.assume.")) {
+          std::vector<std::string> sources;
+          for (size_t m = j + 2; m < end && !toks[m].lineStart && !isPunct(toks[m], '{') && !isPunct(toks[m], ':'); ++m)
+            if (toks[m].kind == Token::Value) sources.push_back(toks[m].text.substr(1));
+          for (size_t r = 0; r < results.size() && r < sources.size(); ++r)
+            if (auto p = params.find(sources[r]); p != params.end()) params.emplace(results[r], p->second);
+        }
+        if (opTok.text == "buffer.view" && j + 2 < end && toks[j + 2].kind == Token::Value) {
+          auto p = params.find(toks[j + 2].text.substr(1));
+          size_t m = j + 3;
+          while (m < end && !toks[m].lineStart && toks[m].text != "->") ++m;
+          if (p == params.end() || m + 2 >= end || toks[m + 1].text != "view" || toks[m + 2].text != "<") continue;
+          std::string written;
+          int depth = 0;
+          for (size_t q = m + 2; q < end && !toks[q].lineStart; ++q) {
+            if (toks[q].text == "<") ++depth;
+            if (toks[q].text == ">" && --depth == 0) break;
+            if (depth == 1 && toks[q].text == ",") break;  // a layout (#dense, #strided<...>) follows
+            if (depth > 0 && !(depth == 1 && toks[q].text == "<")) written += toks[q].text;
+          }
+          auto spec = parseTypeSpec("tensor<" + written + ">");
+          if (!spec) continue;
+          ExtentRule rule;
+          rule.param = p->second;
+          rule.elementBytes = elementInfo(spec->element)->bytes;
+          int dynamic = 0;
+          for (const DimSpec &d : spec->dims) {
+            if (d.size >= 0) rule.staticElements *= d.size;
+            else if (auto c = configOf.find(d.name); c != configOf.end()) rule.key = c->second, ++dynamic;
+            else dynamic += 2;  // sized by something else: no rule
+          }
+          if (dynamic == 1 && rule.staticElements > 0) out.push_back(rule);
+        }
+      }
+    }
+  }
+}
+
 CheckFile discoverChecks(std::string path, std::string text) {
   CheckFile file;
   file.path = std::move(path);
   file.text = std::move(text);
   std::vector<RawToken> toks = tokenize(file.text);
+  // Top-level definitions: where each starts, for the extent rules of kernels and functions.
+  std::set<std::string> configs;
+  std::vector<size_t> starts;
+  {
+    int d = 0;
+    for (size_t i = 0; i < toks.size(); ++i) {
+      if (isPunct(toks[i], '{')) ++d;
+      if (isPunct(toks[i], '}')) --d;
+      if (d == 0 && toks[i].lineStart && toks[i].kind == Token::Ident) {
+        starts.push_back(i);
+        if (toks[i].text == "config.decl" && i + 1 < toks.size() && toks[i + 1].kind == Token::Symbol) configs.insert(toks[i + 1].text.substr(1));
+      }
+    }
+    starts.push_back(toks.size());
+    for (size_t n = 0; n + 1 < starts.size(); ++n) {
+      size_t i = starts[n], end = starts[n + 1];
+      const std::string &kind = toks[i].text;
+      if (kind != "kernel.def" && kind != "func.def") continue;
+      size_t sym = i + 1;
+      while (sym < end && !(toks[sym].kind == Token::Symbol && toks[sym - 1].text != "(")) ++sym;
+      if (sym >= end) continue;
+      size_t open = sym + 1;
+      if (kind == "kernel.def") {  // the launch(...) signature
+        int dd = 0;
+        for (open = sym + 1; open < end; ++open) {
+          if (isPunct(toks[open], '{')) ++dd;
+          if (isPunct(toks[open], '}')) --dd;
+          if (dd == 0 && toks[open].text == "launch" && open + 1 < end && isPunct(toks[open + 1], '(')) break;
+        }
+        ++open;
+      }
+      if (open >= end || !isPunct(toks[open], '(')) continue;
+      std::vector<ExtentRule> rules;
+      extentRules(toks, open, end, configs, rules);
+      if (!rules.empty()) file.extentRules[toks[sym].text.substr(1)] = std::move(rules);
+    }
+  }
   int depth = 0;
   for (size_t i = 0; i < toks.size(); ++i) {
     const RawToken &t = toks[i];

@@ -182,15 +182,35 @@ struct LoadedCode {
   bool skip = false;    // the target cannot run this file's code (a SKIP, not a failure)
 };
 
+// Compiles and loads the code under test once per (target, implied configuration).
+class CodeCache {
+public:
+  using Loader = std::function<LoadedCode(RunTarget, const std::map<std::string, std::string> &)>;
+  explicit CodeCache(Loader load) : load_(std::move(load)) {}
+  const LoadedCode &get(RunTarget target, const std::map<std::string, std::string> &config) {
+    std::string key = runTargetName(target);
+    for (const auto &[k, v] : config) key += ";" + k + "=" + v;
+    std::lock_guard lock(mutex_);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, config))).first;
+    return *it->second;
+  }
+
+private:
+  Loader load_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<LoadedCode>> cache_;
+};
+
 struct Sample {
   std::map<std::string, Scalar> params;  // check.param name → value
 };
 
 class Evaluator {
 public:
-  Evaluator(const CheckFile &file, const CheckDefinition &def, const LoadedCode &underTest, const LoadedCode &reference,
-            const std::map<std::string, size_t> &wrappers, RunTarget target)
-      : file_(file), def_(def), underTest_(underTest), reference_(reference), wrappers_(wrappers), target_(target) {}
+  Evaluator(const CheckFile &file, const CheckDefinition &def, CodeCache &code, const std::map<std::string, size_t> &wrappers,
+            RunTarget target)
+      : file_(file), def_(def), code_(code), wrappers_(wrappers), target_(target) {}
 
   void run(const Sample &sample) {
     sample_ = &sample;
@@ -460,7 +480,7 @@ private:
       uint64_t r = splitmix(std::get<Entropy>(v).state + uint64_t(index.i) * 0x9e3779b97f4a7c15ull);
       define(op, env, Scalar{t.element, e.bits == 64 ? r : r & ((1ull << e.bits) - 1)});
     } else if (n == "kernel.launch" || n == "func.call") {
-      launch(op, env, underTest_, nullptr);
+      launch(op, env);
     } else if (n == "check.compare") {
       compare(op, env);
     } else if (n == "check.trial") {
@@ -660,8 +680,8 @@ private:
     Env actual = copyArgs(env, args), expected = copyArgs(env, args);
     std::vector<CallShape> calls = compareCalls(op);
     if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
-    invoke(op, calls.front(), actual, underTest_);
-    invoke(op, calls.back(), expected, reference_);
+    invoke(op, calls.front(), actual, target_);
+    invoke(op, calls.back(), expected, RunTarget::Host);
     for (const CheckOp &e : op.region) {
       if (e.name == "check.return" || e.name == "check.yield") continue;
       if (!e.name.starts_with("check.expect.")) malformed(e, "a check.compare region holds expectations only, found '" + e.name + "'");
@@ -670,14 +690,32 @@ private:
     }
   }
 
-  void invoke(const CheckOp &op, const CallShape &shape, Env &env, const LoadedCode &code) {
+  // The configuration a launch of `callee` with `args` implies (docs/hrx.md: extent rules).
+  std::map<std::string, std::string> impliedConfig(const CheckOp &op, const std::string &callee, const std::vector<std::string> &args,
+                                                   const Env &env) {
+    std::map<std::string, std::string> config;
+    auto it = file_.extentRules.find(callee);
+    if (it == file_.extentRules.end()) return config;
+    for (const ExtentRule &rule : it->second) {
+      if (rule.param >= args.size() || config.count(rule.key)) continue;
+      auto v = env.find(args[rule.param]);
+      if (v == env.end() || !std::holds_alternative<Tensor>(v->second)) continue;
+      uint64_t unit = uint64_t(rule.staticElements) * rule.elementBytes;
+      size_t bytes = std::get<Tensor>(v->second).bytes();
+      if (unit && bytes % unit == 0) config[rule.key] = std::to_string(bytes / unit);
+    }
+    return config;
+  }
+
+  void invoke(const CheckOp &op, const CallShape &shape, Env &env, RunTarget where) {
+    const LoadedCode &code = code_.get(where, impliedConfig(op, shape.callee, shape.args, env));
     if (file_.pipelines.count(shape.callee)) {
       executePipeline(op, shape.callee, shape.args, shape.argTypes, env);
       return;
     }
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
-      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, env, code);
+      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, env, code, where);
       return;
     }
     auto it = wrappers_.find(wrapperKey(shape));
@@ -685,17 +723,17 @@ private:
     if (op.name == "func.call" && op.results.size() != shape.resultTypes.size())
       malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " + std::to_string(shape.resultTypes.size()) +
                         " result type(s)");
-    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code);
+    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code, where);
   }
 
-  void launch(const CheckOp &op, Env &env, const LoadedCode &code, void *) {
+  void launch(const CheckOp &op, Env &env) {
     std::string symbol;
     std::vector<std::string> argNames, argTypes, resultTypes;
     std::vector<uint64_t> workload;
     if (op.name == "func.call") {
       auto shape = callShape(op);
       if (!shape) malformed(op, "func.call is written func.call @f(%a, ...) : (types) [-> (types)]");
-      invoke(op, *shape, env, code);
+      invoke(op, *shape, env, target_);
       return;
     } else {
       // kernel.launch @k[%w, ...](%a, ...) : [types](types)
@@ -722,7 +760,8 @@ private:
     }
     if (file_.pipelines.count(symbol)) return executePipeline(op, symbol, argNames, argTypes, env);
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
-    execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code);
+    const LoadedCode &code = code_.get(target_, impliedConfig(op, symbol, argNames, env));
+    execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code, target_);
   }
 
   // A pipeline.def entry: compiled for xdna, run on the host reference device from its array
@@ -731,7 +770,7 @@ private:
                        const std::vector<std::string> &argTypes, Env &env) {
     if (target_ != RunTarget::Xdna)
       throw Skipped{"requires --target=xdna: @" + symbol + " is a pipeline.def, which runs through the NPU array plan"};
-    const LoadedCode &code = underTest_;
+    const LoadedCode &code = code_.get(RunTarget::Xdna, {});
     if (code.skip) throw Skipped{code.problem};
     if (!code.artifact) throw Failed{code.problem};
     auto entry = runtime::findEntry(code.entries, symbol, runtime::Engine::Npu);
@@ -774,8 +813,8 @@ private:
 
   void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
-               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code) {
-    if (target_ == RunTarget::Xdna && &code == &underTest_)
+               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, RunTarget where) {
+    if (where == RunTarget::Xdna)
       throw Skipped{"requires a kernel target (host or gfx1151): --target=xdna runs pipeline.def code through the NPU array plan, "
                     "and @" + symbol + " is not a pipeline"};
     if (code.skip) throw Skipped{code.problem};
@@ -831,7 +870,7 @@ public:
 private:
   const CheckFile &file_;
   const CheckDefinition &def_;
-  const LoadedCode &underTest_, &reference_;
+  CodeCache &code_;
   const std::map<std::string, size_t> &wrappers_;
   RunTarget target_;
   const Sample *sample_ = nullptr;
@@ -943,9 +982,9 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
   std::vector<CallShape> calls = wrappedCalls(file);
   for (size_t k = 0; k < calls.size(); ++k) wrappers.emplace(wrapperKey(calls[k]), k);
   std::string source = codeUnderTest(file);
-  auto load = [&](RunTarget target) {
+  auto load = [&](RunTarget target, const std::map<std::string, std::string> &config) {
     LoadedCode loaded;
-    auto bytes = compile(source, file.path, target);
+    auto bytes = compile(source, file.path, target, config);
     if (!bytes) {
       loaded.problem = bytes.status().message();
       loaded.skip = bytes.status().code() == StatusCode::Unimplemented;
@@ -979,8 +1018,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     else loaded.code = *code;
     return loaded;
   };
-  LoadedCode reference = load(RunTarget::Host);
-  LoadedCode underTest = options.target == RunTarget::Host ? reference : load(options.target);
+  CodeCache cache(load);
 
   std::map<std::string, const CheckDefinition *> byName;
   for (const CheckDefinition &def : file.definitions)
@@ -1045,7 +1083,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     try {
       for (const Sample &s : samples) {
         for (unsigned rep = 0; rep < repetitions; ++rep) {
-          Evaluator ev(file, *body, underTest, reference, wrappers, options.target);
+          Evaluator ev(file, *body, cache, wrappers, options.target);
           auto started = std::chrono::steady_clock::now();
           try {
             ev.run(s);

@@ -57,12 +57,22 @@ struct KernelSignature {
   std::vector<std::string> workload, launch;
 };
 
+// A configuration value a launch implies: config.get @key sizes a dimension of the view a
+// function or kernel takes of its buffer parameter `param`, so the bound tensor's size gives it.
+struct ExtentRule {
+  std::string key;
+  size_t param = 0;
+  int64_t staticElements = 1;  // the product of the view's other (static) dimensions
+  unsigned elementBytes = 0;
+};
+
 struct CheckFile {
   std::string path;
   std::string text;
   std::vector<CheckDefinition> definitions;
   std::map<std::string, KernelSignature> kernels;  // kernel.def/decl (a func.call of one launches it)
   std::set<std::string> pipelines;                  // pipeline.def (run through the xdna array plan)
+  std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
   std::vector<CheckProblem> problems;  // malformed top-level structure
 };
 
@@ -79,8 +89,9 @@ const char *runTargetName(RunTarget target);
 
 // Compiles `source` (named `displayPath` in diagnostics) for `target` ("host" or "gfx1151"):
 // the artifact or shared object bytes, or an error holding the compiler's diagnostics.
+// `config` holds the configuration values the launches imply (ExtentRule), KEY -> VALUE.
 using CompileFn = std::function<StatusOr<std::vector<uint8_t>>(const std::string &source, const std::string &displayPath,
-                                                               RunTarget target)>;
+                                                               RunTarget target, const std::map<std::string, std::string> &config)>;
 
 enum class Outcome { Pass, Fail, Skip, Benchmark };
 
