@@ -531,7 +531,9 @@ private:
         if ((k == "target" || k == "name" || k == "arch") && v != target && !(target == "gfx1151" && (v == "amdgpu" || v == "gfx11-generic")))
           holds = false;
     } else if (provider.starts_with("hal.amdgpu") || provider == "amdgpu") {
+      // gfx1151 is RDNA 3.5: a descriptor set of another family (cdna3, gfx9) does not hold.
       holds = target_ == RunTarget::Gfx1151;
+      if (auto d = attrs.find("descriptor_set"); d != attrs.end() && d->second.find("rdna3") == std::string::npos) holds = false;
     } else if (provider.starts_with("hal.xdna") || provider == "xdna" || provider == "aie2p") {
       holds = target_ == RunTarget::Xdna;
     }
