@@ -6,7 +6,8 @@ share of upstream verify-fixture cases `hrxcc -fsyntax-only -verify --split-inpu
 usage: scripts/loom-check-conformance.py [--bin build/bin] [--targets host,gfx1151] [-v] DIR...
 
 A check case counts as passing when hrx check prints PASS for it (SKIP and FAIL do not pass;
-benchmarks are not cases). A verify fixture is a file whose RUN line says `verify`; each of its
+benchmarks are not cases); a file that only declares a kernel or function is checked with the
+sibling .loom files defining it (`hrx check --link`). A verify fixture is a file whose RUN line says `verify`; each of its
 `// ====` cases counts as matching when hrxcc's -verify summary does not name it.
 """
 import argparse
@@ -33,8 +34,29 @@ def is_verify_fixture(text):
     return re.search(r"^//\s*RUN:.*\bverify\b", text, re.M) is not None
 
 
+def sibling_definitions(path, text):
+    """Sibling .loom files defining what `path` only declares (upstream keeps a tests.loom beside
+    the kernel.loom it declares)."""
+    declared = set(re.findall(r"^(?:kernel|func)\.decl\b[^@\n]*@([\w.$]+)", text, re.M))
+    links = []
+    if not declared:
+        return links
+    folder = os.path.dirname(path)
+    for name in sorted(os.listdir(folder)):
+        other = os.path.join(folder, name)
+        if other == path or not name.endswith(".loom"):
+            continue
+        body = open(other, encoding="utf-8", errors="replace").read()
+        defined = set(re.findall(r"^(?:kernel|func)\.def\b[^@\n]*@([\w.$]+)", body, re.M))
+        if declared & defined:
+            links.append(other)
+    return links
+
+
 def run_checks(bin_dir, path, target, verbose):
-    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path],
+    text = open(path, encoding="utf-8", errors="replace").read()
+    links = [arg for other in sibling_definitions(path, text) for arg in ("--link", other)]
+    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + links,
                        capture_output=True, text=True, timeout=600)
     try:
         report = json.loads(p.stdout.strip().splitlines()[-1])

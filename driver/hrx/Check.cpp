@@ -48,7 +48,8 @@ std::mutex stderrMutex;
 
 // Runs hrxcc on `source` for `target`; its diagnostics go to stderr under the real file name.
 StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath, check::RunTarget target,
-                                               const std::map<std::string, std::string> &implied, const std::vector<std::string> &configs) {
+                                               const std::map<std::string, std::string> &implied, const std::vector<std::string> &configs,
+                                               const std::vector<std::string> &links) {
   char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/hrx-check-XXXXXX";
@@ -73,6 +74,7 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   for (const auto &[key, value] : implied) args.push_back("--config=" + key + "=" + value);
   for (const std::string &c : configs) args.push_back("--config=" + c);
   args.insert(args.end(), {src.string(), "-o", out.string()});
+  for (const std::string &link : links) args.push_back(fs::absolute(link).string());
   pid_t pid = fork();
   if (pid == 0) {
     int fd = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -175,7 +177,7 @@ int checkFiles(const CheckCommand &command) {
     std::vector<check::CaseResult> results =
         command.list ? check::listChecks(file, options) : check::runChecks(file, options, [&](const std::string &source, const std::string &display, check::RunTarget target,
                                                         const std::map<std::string, std::string> &implied) {
-              return compileWithHrxcc(source, display, target, implied, command.configs);
+              return compileWithHrxcc(source, display, target, implied, command.configs, command.links);
             });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;

@@ -15,6 +15,7 @@ struct CheckCommand {
   unsigned repetitions = 20;  // check.benchmark samples
   bool list = false;
   std::vector<std::string> configs;  // --config KEY=VALUE, passed to hrxcc
+  std::vector<std::string> links;    // --link FILE: more sources of the code under test
 };
 
 // Exit code: 0 every case passed or was skipped, 1 a case failed or a file could not be read.

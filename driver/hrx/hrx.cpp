@@ -271,6 +271,7 @@ int hrxMain(int argc, char **argv) {
   checkCmd->add_option("-j,--jobs", check.jobs, "run N cases at once (default 1)");
   checkCmd->add_option("--format", check.format, "text (default) or json");
   checkCmd->add_option("--config", check.configs, "bind a configuration value KEY=VALUE for the code under test (repeatable)");
+  checkCmd->add_option("--link", check.links, "compile FILE (Loom, C or C++) with the code under test, e.g. the kernel.loom a tests.loom declares (repeatable)");
   checkCmd->add_option("--repetitions", check.repetitions, "samples per check.benchmark (default 20)");
 
   try {
