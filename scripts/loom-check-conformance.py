@@ -8,7 +8,9 @@ usage: scripts/loom-check-conformance.py [--bin build/bin] [--targets host,gfx11
 A check case counts as passing when hrx check prints PASS for it (SKIP and FAIL do not pass;
 benchmarks are not cases); a file that only declares a kernel or function is checked with the
 sibling .loom files defining it (`hrx check --link`). A verify fixture is a file whose RUN line says `verify`; each of its
-`// ====` cases counts as matching when hrxcc's -verify summary does not name it.
+`// ====` cases counts as matching under -verify when hrxcc's summary does not name it, and under
+"code and line" when every annotation meets a diagnostic with its code on its line and no other
+error or warning is reported (the issue's criterion: messages and numbering may differ).
 """
 import argparse
 import json
@@ -70,6 +72,71 @@ def run_checks(bin_dir, path, target, verbose):
     return passed, len(cases), failures
 
 
+_ANNOTATION = re.compile(r"//\s*(ERROR|WARNING|REMARK)(?:@([+-]\d+))?:\s*([A-Z]+(?:/\d+)?)?")
+_SEPARATOR = re.compile(r"^\s*//\s*(====|-----)\s*$")
+
+
+def split_cases(text):
+    """[(first line, [lines])] with 1-based file line numbers, as hrxcc --split-input-file splits."""
+    cases, current, first = [], [], 1
+    for number, line in enumerate(text.split("\n"), 1):
+        if _SEPARATOR.match(line):
+            cases.append((first, current))
+            current, first = [], number + 1
+        else:
+            current.append((number, line))
+    cases.append((first, current))
+    return cases
+
+
+def decode_arrays(stream):
+    decoder, at, out = json.JSONDecoder(), 0, []
+    while True:
+        while at < len(stream) and stream[at].isspace():
+            at += 1
+        if at >= len(stream):
+            return out
+        try:
+            value, at = decoder.raw_decode(stream, at)
+        except ValueError:
+            return out
+        out.append(value)
+
+
+def run_code_line(bin_dir, path):
+    """Case-by-case (code, line) agreement: every annotation meets a diagnostic of its severity on
+    its line whose code is the annotation's (DOMAIN alone: any code of the domain; none: any),
+    and no error or warning is left over. Returns (matched, total, failing case numbers)."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    cases = split_cases(text)
+    p = subprocess.run([os.path.join(bin_dir, "hrxcc"), "-fsyntax-only", "--split-input-file",
+                        "-fdiagnostics-format=json", "-x", "loom", path], capture_output=True, text=True, timeout=600)
+    arrays = decode_arrays(p.stderr)
+    failing = []
+    for index, (_, lines) in enumerate(cases):
+        expected = []
+        for number, line in lines:
+            m = _ANNOTATION.search(line)
+            if m:
+                expected.append((m.group(1).lower(), number + int(m.group(2) or 0), m.group(3) or ""))
+        seen = [(d.get("severity", ""), d.get("line", 0), d.get("code", "")) for d in (arrays[index] if index < len(arrays) else [])
+                if d.get("severity") in ("error", "warning", "remark", "fatal")]
+        seen = [("error" if s == "fatal" else s, l, c) for s, l, c in seen]
+        ok = index < len(arrays)
+        for severity, line, code in expected:
+            hit = next((k for k, (s, l, c) in enumerate(seen)
+                        if s == severity and l == line and (not code or c == code or ("/" not in code and c.split("/")[0] == code))), None)
+            if hit is None:
+                ok = False
+            else:
+                seen.pop(hit)
+        if any(s in ("error", "warning") for s, _, _ in seen):
+            ok = False
+        if not ok:
+            failing.append(index + 1)
+    return len(cases) - len(failing), len(cases), failing
+
+
 def run_verify(bin_dir, path, verbose):
     text = open(path, encoding="utf-8", errors="replace").read()
     total = len(re.findall(r"^//\s*====\s*$", text, re.M)) + 1
@@ -94,10 +161,10 @@ def main():
     check_files, verify_files = [], []
     for f in files:
         text = open(f, encoding="utf-8", errors="replace").read()
-        if has_checks(text):
-            check_files.append(f)
         if is_verify_fixture(text):
             verify_files.append(f)
+        elif has_checks(text):
+            check_files.append(f)
     for target in a.targets.split(","):
         passed = total = 0
         failures = []
@@ -115,7 +182,18 @@ def main():
         m, t, fl = run_verify(a.bin, f, a.verbose)
         matched, total, failures = matched + m, total + t, failures + fl
     pct = 100.0 * matched / total if total else 0.0
-    print(f"verify-fixture cases: {matched}/{total} match ({pct:.1f}%) in {len(verify_files)} files")
+    print(f"verify-fixture cases, -verify (codes, substrings and parameters): {matched}/{total} match ({pct:.1f}%) in {len(verify_files)} files")
+    if a.verbose:
+        for line in failures:
+            print("  " + line)
+    matched = total = 0
+    failures = []
+    for f in verify_files:
+        m, t, failing = run_code_line(a.bin, f)
+        matched, total = matched + m, total + t
+        failures += [f"{f}: case {c}" for c in failing]
+    pct = 100.0 * matched / total if total else 0.0
+    print(f"verify-fixture cases, code and line: {matched}/{total} match ({pct:.1f}%) in {len(verify_files)} files")
     if a.verbose:
         for line in failures:
             print("  " + line)

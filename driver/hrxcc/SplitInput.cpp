@@ -1,6 +1,7 @@
 #include "SplitInput.h"
 
 #include "Compilation.h"
+#include "hrx/diag/Renderers.h"
 #include "hrx/diag/TextDiagnosticPrinter.h"
 #include "hrx/diag/Verify.h"
 #include "hrx/format/FileIO.h"
@@ -56,7 +57,9 @@ bool readInput(const std::string &path, std::string &text) {
 // Parses and verifies one case; diagnostics go to `diags`. Null when it has errors.
 loom::OwningModule checkCase(diag::SourceManager &sm, uint32_t file, diag::DiagnosticEngine &diags) {
   loom::OwningModule module = loom::parseModule(sm, file, diags);
-  if (module) loom::verifyModule(*module, diags);
+  loom::VerifyOptions options;
+  options.everyTypedOperand = true;  // every independent error of a case is reported
+  if (module) loom::verifyModule(*module, diags, options);
   if (diags.hasErrors()) return nullptr;
   return module;
 }
@@ -147,9 +150,13 @@ int runSplitInputFile(const Invocation &inv) {
         }
         continue;
       }
-      diag::TextDiagnosticPrinter printer(std::cerr, color);
-      diags.addConsumer(&printer);
+      // One JSON array per case with -fdiagnostics-format=json (SARIF is not split).
+      std::unique_ptr<diag::DiagnosticConsumer> printer =
+          inv.diagFormat == DiagnosticsFormat::Json ? diag::createJsonPrinter(std::cerr)
+                                                    : std::make_unique<diag::TextDiagnosticPrinter>(std::cerr, color);
+      diags.addConsumer(printer.get());
       loom::OwningModule module = checkCase(sm, file, diags);
+      diags.finish();
       if (!module) {
         failed.push_back(&c);
         continue;
