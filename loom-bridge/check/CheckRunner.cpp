@@ -58,6 +58,10 @@ using Value = std::variant<Scalar, Tensor, Entropy>;
 using Env = std::map<std::string, Value>;
 
 // A problem in the check program itself (located), a skip, or an expectation that failed.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 30;
+constexpr int64_t kMaxRepeats = int64_t(1) << 20;  // trials, configurations, parameter values
+constexpr size_t kMaxSamples = size_t(1) << 16;     // parameter assignments of one case
+
 struct Malformed {
   unsigned line, column;
   std::string message;
@@ -214,6 +218,7 @@ public:
 
   void run(const Sample &sample) {
     sample_ = &sample;
+    if (def_.configureCount > kMaxRepeats) throw Malformed{def_.line, def_.column, "configure[N] must be at most 1048576"};
     if (def_.configureCount > 0 && def_.configureArgs.size() == 2) {
       for (int64_t c = 0; c < def_.configureCount; ++c) {
         Env env;
@@ -350,10 +355,18 @@ private:
     if (text.empty() || !end || *end != '\0' || errno == ERANGE) malformed(op, "invalid number '" + text + "' in " + op.name);
     return n;
   }
-  Tensor allocate(const std::string &element, std::vector<int64_t> dims) {
+  Tensor allocate(const CheckOp &op, const std::string &element, std::vector<int64_t> dims) {
     Tensor t;
     t.element = element;
     t.shape = std::move(dims);
+    // A bound on what one generator may allocate: typos (tensor<100000000000xi32>) are errors,
+    // not an exhausted machine.
+    uint64_t count = 1;
+    for (int64_t d : t.shape) {
+      if (d < 0 || (d > 0 && count > kMaxTensorBytes / uint64_t(d))) malformed(op, "tensor too large for hrx check (over 1 GiB)");
+      count *= uint64_t(d);
+    }
+    if (count * elementInfo(element)->bytes > kMaxTensorBytes) malformed(op, "tensor too large for hrx check (over 1 GiB)");
     t.storage = std::make_shared<std::vector<uint8_t>>(std::max<size_t>(t.bytes(), 1), 0);
     return t;
   }
@@ -385,7 +398,7 @@ private:
       if (n == "check.literal") v = required(op, "value");
       else v.assign(op.tokens.begin(), op.tokens.begin() + std::min<size_t>(op.tokens.size(), 1));
       if (t.tensor) {
-        Tensor out = allocate(t.element, shape(op, t, env));
+        Tensor out = allocate(op, t.element, shape(op, t, env));
         ElementInfo e = *elementInfo(t.element);
         std::vector<Token> items;
         for (const Token &k : v)
@@ -405,7 +418,7 @@ private:
     } else if (n == "check.generate.fill" || n == "check.generate.iota" || n == "check.generate.random.uniform") {
       TypeSpec t = type(op, writtenType(op));
       if (!t.tensor) malformed(op, n + " generates a tensor, but its type is '" + t.element + "'");
-      Tensor out = allocate(t.element, shape(op, t, env));
+      Tensor out = allocate(op, t.element, shape(op, t, env));
       ElementInfo e = *elementInfo(t.element);
       size_t count = out.count();
       if (n == "check.generate.fill") {
@@ -633,6 +646,7 @@ private:
     const auto &t = op.tokens;
     if (t.size() < 3 || t[0].text != "[") malformed(op, "check.trial is written check.trial[N](%trial: index, %entropy: check.entropy)");
     Number count = number(op, {t[1]}, env);
+    if (count.i < 0 || count.i > kMaxRepeats) malformed(op, "check.trial[" + std::to_string(count.i) + "] must be between 0 and 1048576");
     std::vector<std::string> args;
     for (const Token &k : t)
       if (k.kind == Token::Value) args.push_back(k.text.substr(1));
@@ -852,7 +866,7 @@ private:
     for (const std::string &r : resultTypes) {
       TypeSpec spec = type(op, r);
       if (spec.tensor) malformed(op, "func.call results are scalars in a check program");
-      results.push_back(allocate(spec.element == "i1" ? "i8" : spec.element, {1}));
+      results.push_back(allocate(op, spec.element == "i1" ? "i8" : spec.element, {1}));
       addBuffer(results.back());
     }
     auto kernel = runtime::makeHostGpuKernel(symbol, code.code, contract, workload, layout);
@@ -937,6 +951,10 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
         problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.seed requires base(N) count(N >= 1)";
         return {};
       }
+      if (*count > kMaxRepeats) {
+        problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.seed count must be at most 1048576";
+        return {};
+      }
       for (int64_t k = 0; k < *count; ++k) p.values.push_back(uint64_t(*base + k));
     } else if (op.name == "check.param.range") {
       auto lo = integer(find("begin")), hi = integer(find("end"));
@@ -945,7 +963,11 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
         problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.range requires begin(N) end(N) [step(N)]";
         return {};
       }
-      for (int64_t v = *lo; v < *hi; v += step.value_or(1)) p.values.push_back(uint64_t(v));
+      if (step.value_or(1) < 1) {
+        problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.range step must be at least 1";
+        return {};
+      }
+      for (int64_t v = *lo; v < *hi && p.values.size() <= size_t(kMaxRepeats); v += step.value_or(1)) p.values.push_back(uint64_t(v));
     }
     if (p.values.empty()) {
       problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name + " has no values";
@@ -1064,6 +1086,16 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       }
     // Every assignment of the parameters, the first parameter varying slowest.
     std::vector<Sample> samples(1);
+    size_t assignments = 1;
+    for (const Param &p : params) {
+      assignments = p.values.size() && assignments > kMaxSamples / p.values.size() ? kMaxSamples + 1 : assignments * p.values.size();
+      if (assignments > kMaxSamples) {
+        r.outcome = Outcome::Fail;
+        r.message = file.path + ":" + std::to_string(body->line) + ":" + std::to_string(body->column) +
+                    ": the parameters of @" + body->name + " have more than 65536 assignments";
+        return;
+      }
+    }
     for (const Param &p : params) {
       std::vector<Sample> next;
       for (const Sample &s : samples)
