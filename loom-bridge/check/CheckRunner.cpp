@@ -1141,7 +1141,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       r.message = file.path + ":" + std::to_string(m.line) + ":" + std::to_string(m.column) + ": " + m.message;
     }
     if (benchmark) {
-      if (r.outcome == Outcome::Fail) {
+      if (r.outcome == Outcome::Fail || r.outcome == Outcome::Skip) {  // a benchmark never fails or skips a run
         r.outcome = Outcome::Benchmark;
         r.message = "not measured: " + r.message;
       } else if (r.outcome == Outcome::Benchmark && !timings.empty()) {
