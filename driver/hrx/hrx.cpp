@@ -1,5 +1,6 @@
 // hrx: inspect artifacts and compile reports, and describe the installation.
 // Exit codes: 0 success, 1 error (message on stderr), 64 usage error.
+#include "Check.h"
 #include "Inspect.h"
 #include "Native.h"
 
@@ -260,6 +261,19 @@ int hrxMain(int argc, char **argv) {
   gcCmd->add_option("days", daysText, "age in days");
   gcCmd->add_option("--manifest", manifest, "the bundle manifest naming the pinned bundle (default: $HRX_BUNDLE_MANIFEST, else ./bundle.json)");
 
+  hrx::tool::CheckCommand check;
+  CLI::App *checkCmd = app.add_subcommand("check", "Run the check.case, check.scenario and check.benchmark programs of .loom files "
+                                                   "on the host reference device");
+  checkCmd->add_option("files", check.files, ".loom files")->required();
+  checkCmd->add_option("--target", check.target, "compile the code under test for host, gfx1151 or xdna (default host)");
+  checkCmd->add_option("--filter", check.filter, "run only the cases whose name matches REGEX");
+  checkCmd->add_flag("--list", check.list, "list the cases instead of running them");
+  checkCmd->add_option("-j,--jobs", check.jobs, "run N cases at once (default 1)");
+  checkCmd->add_option("--format", check.format, "text (default) or json");
+  checkCmd->add_option("--config", check.configs, "bind a configuration value KEY=VALUE for the code under test (repeatable)");
+  checkCmd->add_option("--link", check.links, "compile FILE (Loom, C or C++) with the code under test, e.g. the kernel.loom a tests.loom declares (repeatable)");
+  checkCmd->add_option("--repetitions", check.repetitions, "samples per check.benchmark (default 20)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
@@ -278,6 +292,7 @@ int hrxMain(int argc, char **argv) {
     }
     return inspect(path, json, printPlans, printTransaction, extract, output, member, planSvg);
   }
+  if (*checkCmd) return hrx::tool::checkFiles(check);
   if (*showCmd) return reportShow(path, json, reportMember);
   if (*diffCmd) return reportDiff(beforePath, afterPath);
   if (*infoCmd) return info();

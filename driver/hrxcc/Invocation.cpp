@@ -60,7 +60,7 @@ private:
 
 std::optional<InputKind> kindFromExtension(std::string_view path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".loom") return InputKind::Loom;
+  if (ext == ".loom" || ext == ".loom-test") return InputKind::Loom;  // .loom-test: loom-check fixtures
   if (ext == ".c") return InputKind::C;
   if (ext == ".cpp" || ext == ".cc" || ext == ".cxx") return InputKind::Cxx;
   if (ext == ".hip") return InputKind::Hip;
@@ -308,6 +308,8 @@ void Builder::diagnostics() {
       else if (arg.value == "json") inv_.diagFormat = DiagnosticsFormat::Json;
       else if (arg.value == "sarif") inv_.diagFormat = DiagnosticsFormat::Sarif;
       else invalid(arg, "text, json or sarif");
+    } else if (arg.id == OptionId::SplitInputFile) {
+      inv_.splitInputFile = true;
     } else if (arg.id == OptionId::Verify || arg.id == OptionId::VerifyEq) {
       inv_.verify = true;
       if (arg.id == OptionId::Verify) continue;

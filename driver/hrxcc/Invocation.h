@@ -73,6 +73,7 @@ struct Invocation {
   std::optional<bool> color;  // unset: color iff standard error is a terminal
   bool verify = false;
   std::vector<std::string> verifyPrefixes;
+  bool splitInputFile = false;  // --split-input-file (SplitInput.h)
 
 };
 

@@ -4,6 +4,7 @@
 #include "ActionGraph.h"
 #include "ArgParser.h"
 #include "Compilation.h"
+#include "SplitInput.h"
 #include "Invocation.h"
 #include "Options.h"
 #include "hrx/Compiler.h"
@@ -171,7 +172,8 @@ int runDriver(int argc, char **argv) {
     std::cerr << '\n';
   }
 
-  // 4. The jobs.
+  // 4. The jobs (split inputs run case by case instead).
+  if (inv.splitInputFile) return runSplitInputFile(inv);
   std::unique_ptr<diag::VerifyDiagnosticConsumer> verifier;
   if (inv.verify) {
     verifier = std::make_unique<diag::VerifyDiagnosticConsumer>(inv.verifyPrefixes);

@@ -140,6 +140,7 @@ struct VerifyDiagnosticConsumer::Impl {
 
   std::vector<std::string> prefixes;  // sorted, unique
   bool loomAnnotations = false;       // Loom's // ERROR: form is active
+  bool implicitNoDiagnostics = false;  // no annotation = no diagnostics expected
   std::vector<Directive> directives;
   std::vector<Seen> seen;
   std::set<uint32_t> files;
@@ -596,7 +597,7 @@ void VerifyDiagnosticConsumer::Impl::matchAll() {
 
 void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostream &os) {
   bool multi = prefixes.size() > 1 || (usedLoom && usedClang);
-  bool loomLabels = usedLoom && !usedClang;
+  bool loomLabels = (usedLoom || implicitNoDiagnostics) && !usedClang;  // a split Loom case: Loom's words
   for (Severity kind : kKinds) {
     std::string kindText(severityName(kind));
     std::string label = loomLabels ? loomWord(kind) : prefixes.front() + "-" + kindText;
@@ -661,7 +662,7 @@ void VerifyDiagnosticConsumer::handle(const Diagnostic &diag, const SourceManage
 bool VerifyDiagnosticConsumer::check(const SourceManager &sm, std::ostream &os) {
   Impl &impl = *impl_;
   impl.failures = 0;
-  if (impl.status == Impl::Status::None) {
+  if (impl.status == Impl::Status::None && !impl.implicitNoDiagnostics) {
     os << "error: no expected directives found: consider use of '" << impl.prefixes.front()
        << "-no-diagnostics'\n";
     ++impl.failures;
@@ -671,6 +672,8 @@ bool VerifyDiagnosticConsumer::check(const SourceManager &sm, std::ostream &os) 
   os.flush();
   return impl.failures == 0;
 }
+
+void VerifyDiagnosticConsumer::setImplicitNoDiagnostics(bool implicit) { impl_->implicitNoDiagnostics = implicit; }
 
 unsigned VerifyDiagnosticConsumer::failureCount() const { return impl_->failures; }
 

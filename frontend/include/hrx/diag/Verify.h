@@ -39,6 +39,9 @@ public:
   // Matches what was seen against what was expected, prints clang-style "error: 'expected-error'
   // diagnostics expected but not seen:" blocks to `os`, and returns true when all matched.
   bool check(const SourceManager &sm, std::ostream &os);
+  // With `implicit`, a check without any annotation expects no diagnostics (Loom's rule for a
+  // --split-input-file case) instead of failing with "no expected directives found".
+  void setImplicitNoDiagnostics(bool implicit);
   // The number of "error:" lines the last check() printed (for "N errors generated.").
   unsigned failureCount() const;
 

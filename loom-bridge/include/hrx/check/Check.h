@@ -1,0 +1,122 @@
+// hrx check: Loom's own executable tests (check.case, check.scenario, check.benchmark) found in
+// .loom files, their inputs generated, the code under test run on the host reference device
+// through the chosen target's path, and their expectations evaluated. No LLVM: compiling the
+// code under test is the caller's (hrx runs hrxcc), so this library links only the runtime.
+#pragma once
+
+#include "hrx/runtime/Status.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hrx::check {
+
+// One check program op as written: `%a, %b = name tokens... { region }`.
+struct Token {
+  enum Kind { Ident, Value, Symbol, Number, String, Punct } kind = Punct;
+  std::string text;
+  unsigned line = 0, column = 0;
+};
+
+struct CheckOp {
+  std::string name;
+  std::vector<std::string> results;  // without '%'
+  std::vector<Token> tokens;         // after the name, up to the region (or the end of the op)
+  std::vector<CheckOp> region;       // ops of a trailing { ... } region
+  unsigned line = 0, column = 0;
+};
+
+// A top-level check.case / check.scenario / check.benchmark.
+struct CheckDefinition {
+  std::string kind;  // "check.case", "check.scenario", "check.benchmark"
+  std::string name;  // without '@'
+  std::string benchmarkOf;  // check.benchmark<@case>: the case
+  std::vector<std::pair<std::string, std::string>> fixed;  // check.benchmark {k = v}
+  std::vector<CheckOp> body;
+  // check.scenario @s configure[N](%x: index, %e: check.entropy): the body runs N times.
+  int64_t configureCount = 0;
+  std::vector<std::string> configureArgs;
+  unsigned line = 0, column = 0;
+  uint32_t beginOffset = 0, endOffset = 0;  // source range (blanked in the code under test)
+};
+
+// A located problem in a check program (file:line:col: message).
+struct CheckProblem {
+  unsigned line = 0, column = 0;
+  std::string message;
+};
+
+// The parameter names of a kernel's workload and launch signatures (a launch without a written
+// workload binds each workload parameter to the launch argument of the same name).
+struct KernelSignature {
+  std::vector<std::string> workload, launch;
+};
+
+// A configuration value a launch implies: config.get @key sizes a dimension of the view a
+// function or kernel takes of its buffer parameter `param`, so the bound tensor's size gives it.
+struct ExtentRule {
+  std::string key;
+  size_t param = 0;
+  int64_t staticElements = 1;  // the product of the view's other (static) dimensions
+  unsigned elementBytes = 0;
+};
+
+struct CheckFile {
+  std::string path;
+  std::string text;
+  std::vector<CheckDefinition> definitions;
+  std::map<std::string, KernelSignature> kernels;  // kernel.def/decl (a func.call of one launches it)
+  std::set<std::string> pipelines;                  // pipeline.def (run through the xdna array plan)
+  std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
+  std::vector<CheckProblem> problems;  // malformed top-level structure
+};
+
+// Finds every top-level check.* definition of `text` (a .loom file).
+CheckFile discoverChecks(std::string path, std::string text);
+
+// The Loom text to compile: `file.text` with the check definitions blanked (line numbers stay
+// true) plus one wrapper kernel per distinct func.call in the check programs (a 1x1x1 kernel
+// calling the function and storing its results), named __hrx_check_call_<N>.
+std::string codeUnderTest(const CheckFile &file);
+
+enum class RunTarget { Host, Gfx1151, Xdna };
+const char *runTargetName(RunTarget target);
+
+// Compiles `source` (named `displayPath` in diagnostics) for `target` ("host" or "gfx1151"):
+// the artifact or shared object bytes, or an error holding the compiler's diagnostics.
+// `config` holds the configuration values the launches imply (ExtentRule), KEY -> VALUE.
+using CompileFn = std::function<StatusOr<std::vector<uint8_t>>(const std::string &source, const std::string &displayPath,
+                                                               RunTarget target, const std::map<std::string, std::string> &config)>;
+
+enum class Outcome { Pass, Fail, Skip, Benchmark };
+
+struct CaseResult {
+  std::string file;
+  unsigned line = 0;
+  std::string name;
+  Outcome outcome = Outcome::Pass;
+  std::string message;  // Fail: what differed; Skip: why; Benchmark: the figures
+  double minUs = 0, medianUs = 0, p95Us = 0;
+  unsigned samples = 0;  // parameter assignments (x trials) run
+};
+
+struct RunOptions {
+  RunTarget target = RunTarget::Host;
+  std::string filter;  // ECMAScript regex over the case name ("" = all)
+  unsigned jobs = 1;
+  unsigned benchmarkRepetitions = 20;
+};
+
+// Runs every selected definition of `file`. Problems in one case (a malformed check, a missing
+// result) fail that case with a located message; the others still run.
+std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &options, const CompileFn &compile);
+
+// The selected definitions, without running them (hrx check --list).
+std::vector<CaseResult> listChecks(const CheckFile &file, const RunOptions &options);
+
+}  // namespace hrx::check
