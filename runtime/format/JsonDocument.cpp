@@ -3,10 +3,37 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
 #include <unordered_map>
 
 namespace hrx::format::detail {
+
+namespace {
+
+// Bytes a string holds as they are (no quote, backslash, control byte or UTF-8 lead), and JSON
+// whitespace: one table lookup per byte.
+constexpr uint8_t kPlain = 1, kSpace = 2;
+constexpr std::array<uint8_t, 256> kClasses = [] {
+  std::array<uint8_t, 256> classes{};
+  for (int c = 0x20; c < 0x80; ++c) classes[c] = kPlain;
+  classes['"'] = classes['\\'] = 0;
+  classes[' '] = kPlain | kSpace;
+  classes['\n'] = classes['\r'] = classes['\t'] = kSpace;
+  return classes;
+}();
+
+// Whether any of the 8 bytes in `word` ends the plain run of a string (SWAR: a byte below
+// 0x20 or above 0x7F, a quote or a backslash).
+inline bool endsPlainRun(uint64_t word) {
+  constexpr uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
+  auto zeroByte = [&](uint64_t v) { return (v - ones) & ~v & highs; };
+  uint64_t control = (word - ones * 0x20) & ~word & highs;
+  return ((zeroByte(word ^ (ones * '"')) | zeroByte(word ^ (ones * '\\')) | control | (word & highs)) != 0);
+}
+
+}  // namespace
 
 // Recursive descent over RFC 8259 with nlohmann's extensions and limits (a leading UTF-8 BOM
 // is skipped; a NUL byte after the value ends the input; strings must be valid UTF-8; a lone
@@ -18,7 +45,14 @@ public:
       : document_(document), begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), maxDepth_(maxDepth) {}
 
   void run() {
-    document_.nodes_.reserve(std::max<size_t>(16, size_t(end_ - begin_) / 16));
+    // Rough shares of a pretty-printed document (about 16 bytes a value), so that the arrays
+    // rarely grow while parsing.
+    size_t bytes = size_t(end_ - begin_);
+    document_.nodes_.reserve(std::max<size_t>(16, bytes / 16));
+    document_.members_.reserve(std::max<size_t>(16, bytes / 20));
+    document_.elements_.reserve(std::max<size_t>(16, bytes / 64));
+    elementStack_.reserve(64);
+    memberStack_.reserve(64);
     if (end_ - p_ >= 1 && uint8_t(*p_) == 0xEF) {
       if (end_ - p_ < 3 || uint8_t(p_[1]) != 0xBB || uint8_t(p_[2]) != 0xBF) throw Reject{};
       p_ += 3;
@@ -36,7 +70,7 @@ private:
   using Node = JsonDocument::Node;
 
   void skipSpace() {
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    while (p_ != end_ && (kClasses[uint8_t(*p_)] & kSpace)) ++p_;
   }
 
   uint32_t addNode(JsonType type) {
@@ -194,6 +228,13 @@ private:
   std::string_view string() {
     ++p_;
     const char *start = p_;
+    while (end_ - p_ >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p_, 8);
+      if (endsPlainRun(word)) break;
+      p_ += 8;
+    }
+    while (p_ != end_ && (kClasses[uint8_t(*p_)] & kPlain)) ++p_;
     while (true) {
       if (p_ == end_) throw Reject{};
       uint8_t c = uint8_t(*p_);
@@ -344,12 +385,17 @@ private:
     if (count < 2) return;
     bool duplicate = false;
     if (count <= 16) {
-      for (auto i = first; i != last && !duplicate; ++i)
-        for (auto j = first; j != i; ++j)
-          if (j->key == i->key) {
+      // Length and first and last byte tell most keys apart without a comparison.
+      uint32_t sketch[16];
+      for (size_t i = 0; i < count && !duplicate; ++i) {
+        std::string_view key = first[ptrdiff_t(i)].key;
+        sketch[i] = key.empty() ? 0 : uint32_t(key.size()) << 16 | uint32_t(uint8_t(key.front())) << 8 | uint8_t(key.back());
+        for (size_t j = 0; j < i; ++j)
+          if (sketch[j] == sketch[i] && first[ptrdiff_t(j)].key == key) {
             duplicate = true;
             break;
           }
+      }
     } else {
       keys_.clear();
       for (auto i = first; i != last; ++i) keys_.push_back(i->key);
@@ -395,7 +441,6 @@ bool JsonDocument::parse(std::string_view text, size_t maxDepth) {
   }
 }
 
-JsonType JsonValue::type() const { return document_->nodes_[index_].type; }
 
 std::string_view JsonValue::typeName() const {
   switch (type()) {
@@ -429,22 +474,8 @@ std::string JsonValue::numberText() const {
   return nlohmann::ordered_json::parse(token.begin(), token.end()).dump();
 }
 
-size_t JsonValue::size() const {
-  const auto &node = document_->nodes_[index_];
-  return node.type == JsonType::Array || node.type == JsonType::Object ? node.count : 0;
-}
 
-JsonValue JsonValue::operator[](size_t i) const {
-  const auto &node = document_->nodes_[index_];
-  uint32_t child = node.type == JsonType::Object ? document_->members_[node.first + i].value : document_->elements_[node.first + i];
-  return JsonValue(*document_, child);
-}
 
-std::span<const JsonMember> JsonValue::members() const {
-  const auto &node = document_->nodes_[index_];
-  if (node.type != JsonType::Object) return {};
-  return std::span(document_->members_).subspan(node.first, node.count);
-}
 
 std::optional<JsonValue> JsonValue::find(std::string_view key) const {
   for (const JsonMember &m : members())

@@ -96,4 +96,24 @@ private:
   std::vector<char> decoded_;  // strings with escapes; reserved once, so views stay valid
 };
 
+// The accessors readers call per field, inline.
+inline JsonType JsonValue::type() const { return document_->nodes_[index_].type; }
+
+inline size_t JsonValue::size() const {
+  const auto &node = document_->nodes_[index_];
+  return node.type == JsonType::Array || node.type == JsonType::Object ? node.count : 0;
+}
+
+inline JsonValue JsonValue::operator[](size_t i) const {
+  const auto &node = document_->nodes_[index_];
+  uint32_t child = node.type == JsonType::Object ? document_->members_[node.first + i].value : document_->elements_[node.first + i];
+  return JsonValue(*document_, child);
+}
+
+inline std::span<const JsonMember> JsonValue::members() const {
+  const auto &node = document_->nodes_[index_];
+  if (node.type != JsonType::Object) return {};
+  return std::span(document_->members_).subspan(node.first, node.count);
+}
+
 }  // namespace hrx::format::detail

@@ -92,8 +92,10 @@ std::optional<uint32_t> JsonObject::optionalU32(std::string_view key) {
 
 std::optional<JsonValue> JsonObject::optional(std::string_view key) {
   auto members = value_.members();
-  for (size_t i = 0; i < members.size(); ++i) {
+  // Readers ask for fields mostly in the order writers emit them: start after the last one.
+  for (size_t n = 0, i = cursor_; n < members.size(); ++n, i = i + 1 == members.size() ? 0 : i + 1) {
     if (members[i].key != key) continue;
+    cursor_ = i + 1 == members.size() ? 0 : i + 1;
     if (i < 64) {
       seenLow_ |= uint64_t(1) << i;
     } else {

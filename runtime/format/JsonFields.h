@@ -64,6 +64,7 @@ private:
   size_t index_ = kNoIndex;
   // Which members were asked for, by member index (most objects have few).
   uint64_t seenLow_ = 0;
+  size_t cursor_ = 0;  // where the next lookup starts
   std::vector<bool> seenHigh_;
 };
 
