@@ -47,7 +47,8 @@ public:
   void run() {
     // Rough shares of a pretty-printed document (about 16 bytes a value), so that the arrays
     // rarely grow while parsing.
-    size_t bytes = size_t(end_ - begin_);
+    // Capped: a large text grows the arrays as it goes.
+    size_t bytes = std::min<size_t>(size_t(end_ - begin_), size_t(1) << 20);
     document_.nodes_.reserve(std::max<size_t>(16, bytes / 16));
     document_.members_.reserve(std::max<size_t>(16, bytes / 20));
     document_.elements_.reserve(std::max<size_t>(16, bytes / 64));
@@ -249,12 +250,10 @@ private:
       else ++p_;
     }
     // Escapes: decode into the document. Decoded text is never longer than its source, so one
-    // reservation of the whole text keeps every earlier view valid.
+    // reservation of the rest of the text (from the first string with an escape) keeps every
+    // earlier view valid.
     std::vector<char> &out = document_.decoded_;
-    if (out.capacity() < size_t(end_ - begin_)) {
-      if (!out.empty()) throw Reject{};  // unreachable: the first escape reserves
-      out.reserve(size_t(end_ - begin_));
-    }
+    if (out.capacity() == 0) out.reserve(size_t(end_ - start));
     size_t first = out.size();
     out.insert(out.end(), start, p_);
     while (true) {
@@ -428,7 +427,7 @@ bool JsonDocument::parse(std::string_view text, size_t maxDepth) {
   nodes_.clear();
   elements_.clear();
   members_.clear();
-  decoded_.clear();
+  decoded_ = {};  // no capacity: the parser reserves what the text needs
   try {
     JsonParser(*this, text, maxDepth).run();
     return true;

@@ -44,7 +44,11 @@ TEST(JsonDocument, NestingBound) {
     for (size_t i = 0; i < depth; ++i) objects += "{\"k\":";
     objects += "0" + std::string(depth, '}');
     EXPECT_EQ(disagreement(objects), "") << depth << " objects";
+    // A syntax error after (or before) the nesting bound: the first one met is reported
+    // (test/fuzz/regressions/JsonDocumentFuzzer).
+    EXPECT_EQ(disagreement(std::string(depth, '[') + "("), "") << depth << " levels, then a syntax error";
   }
+  EXPECT_EQ(disagreement("[(" + std::string(100, '[')), "");
 }
 
 TEST(JsonDocument, ManyMembersAndDuplicates) {
