@@ -294,9 +294,60 @@ def load_section(report, bench, hrxcc, tmp, runs):
                table(["artifact", "bytes", "entries", "parse + validate µs", "host code load µs"], rows))
     worst = max(float(row[3]) for row in rows if row[0].endswith(".xdna"))
     report.goal(".xdna parse + validate ≤ 30 µs (example images)", f"{worst:.1f} µs worst", worst <= 30,
-                why_not="callgrind (batched_gemm-1.xdna): two thirds of the instructions are building the "
-                        "nlohmann DOM of the .hrx.plan JSON and reading it; a streaming reader for the plan is the "
-                        "next step. Reusing the zstd context and spelling field paths only on errors took 13%.")
+                why_not="with the flat JSON reader (runtime/format/JsonDocument.cpp) callgrind counts 0.59 million "
+                        "instructions per readArtifact of batched_gemm-1024.xdna, down from 2.1 million with the "
+                        "nlohmann DOM. What remains, timed one part at a time in a loop: the two zstd frames "
+                        "(.hrx.plan, 8.2 KB of indented JSON, and .hrx.host, 7.5 KB; 40% of the instructions, about "
+                        "8 µs), the plan's one JSON parse (about 10 µs) and reading and checking its fields (about "
+                        "6 µs). The next steps are on the writer side: the plan written without indentation (56% of the "
+                        "bytes to decompress and parse), or stored uncompressed.")
+
+
+def hip_compile_section(report, build, hrxcc, runs):
+    """Compile cost per kernel against clang++-22's HIP device compile (bench/compiler/compile_vs_hip.py)."""
+    out = [r for r in json_lines(run([sys.executable, os.path.join(here, "compiler", "compile_vs_hip.py"), "--hrxcc",
+                                      hrxcc, "--runs", str(runs), build]))
+           if r["benchmark"] == "compiler.vs_hip"]
+    rows = []
+    for r in out:
+        wrapper = (f"{ms(r['clang_wrapper_cpu_s'])} ({r['cpu_ratio_wrapper']:.2f}x)" if "clang_wrapper_cpu_s" in r
+                   else "")
+        rows.append([r["input"], r["kernels"], ms(r["hrxcc_cpu_s"]), f"{r['hrxcc_cpu_ms_per_kernel']:.1f}",
+                     ms(r["clang_cpu_s"]), f"{r['cpu_ratio']:.2f}x", wrapper, f"{r['hrxcc_peak_rss_mib']:.0f}",
+                     f"{r['clang_peak_rss_mib']:.0f}", f"{r['rss_ratio']:.2f}x"])
+    report.add("Compiler: hrxcc against clang++-22's HIP device compile (bench/compiler/compile_vs_hip.py)",
+               "N generated elementwise kernels (y = x + x) in one file, as Loom (`kernel.def`) and as HIP "
+               "(`__global__`, `__launch_bounds__(128)`), and the seed's affine kernel; hrxcc "
+               "`--offload-arch=gfx1151 -O3` (its default outputs: the code object, the x86-64 host twin and the "
+               "`.hrx.*` sections) against `clang++-22 -x hip --cuda-device-only --no-gpu-bundle-output "
+               "--offload-arch=gfx1151 -nogpulib -nogpuinc -O3` (device code object, linked) on the same kernels "
+               "without HIP headers; for HIP sources also clang with its own HIP runtime wrapper in hipRTC form "
+               "(`-D__HIPCC_RTC__ -include __clang_hip_runtime_wrapper.h`, the header hrxcc's <hip/hip_runtime.h> "
+               "includes on amdgcn). Whole processes, alternating; CPU time (user + system) and peak RSS of each "
+               f"process from wait4; median of {runs} (3 at 1,000 kernels). Ratios are hrxcc / clang.\n\n" +
+               table(["input", "kernels", "hrxcc CPU ms", "hrxcc CPU ms/kernel", "clang CPU ms", "CPU ratio",
+                      "clang + HIP wrapper CPU ms (ratio)", "hrxcc peak RSS MiB", "clang peak RSS MiB", "RSS ratio"],
+                     rows))
+    scaled = [r for r in out if r["input"] in ("loom", "hip")]
+    worst = max(scaled, key=lambda r: r["cpu_ratio"])
+    report.goal("hrxcc CPU ≤ 1.5x clang-22's HIP device compile (1, 100, 1,000 kernels; Loom and C++)",
+                ", ".join(f"{r['input']} {r['kernels']}: {r['cpu_ratio']:.2f}x" for r in scaled),
+                worst["cpu_ratio"] <= 1.5,
+                why_not="callgrind of hrxcc on one HIP kernel (.hip): 92% of the instructions are two Clang imports "
+                        "of the unit, one for gfx1151 and one for the x86-64 host twin (retargetCxx), each parsing "
+                        "the HIP device headers (Clang's HIP math wrapper, hrx's vector types); the same kernel "
+                        "compiled as .cpp (no HIP headers) takes 0.06 s of CPU against 0.39 s. Per added kernel "
+                        "hrxcc still costs several times clang's: each kernel is imported, optimized and code-"
+                        "generated twice (device and host twin). Options the issue lists (a lazily built twin, one "
+                        "import shared by both targets) are not implemented yet.")
+    affine = next(r for r in out if r["input"] == "affine.cpp")
+    report.goal("hrxcc CPU ≤ 1.0x clang-22's HIP device compile (the seed's affine kernel)",
+                f"{affine['cpu_ratio']:.2f}x", affine["cpu_ratio"] <= 1.0)
+    thousand = [r for r in scaled if r["kernels"] == 1000]
+    if thousand:
+        rss = max(r["rss_ratio"] for r in thousand)
+        report.goal("hrxcc peak RSS ≤ 1.5x clang-22's at 1,000 kernels",
+                    ", ".join(f"{r['input']}: {r['rss_ratio']:.2f}x" for r in thousand), rss <= 1.5)
 
 
 def existing_section(report, title, command):
@@ -329,6 +380,7 @@ def main():
     load_start = load_average()
     report = Report()
     for title, body in (("Compiler", lambda: compiler_section(report, build, hrxcc, args.runs)),
+                        ("Compiler against HIP", lambda: hip_compile_section(report, build, hrxcc, min(args.runs, 3))),
                         ("Runtime", lambda: runtime_section(report, binary("hrx_runtime_bench"), hrxcc, args.runs))):
         try:
             body()

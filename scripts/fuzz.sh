@@ -23,7 +23,7 @@ timeout=${HRX_FUZZ_TIMEOUT:-60}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
              Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer
-             HrxRunCommandLineFuzzer)
+             HrxRunCommandLineFuzzer JsonDocumentFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -177,6 +177,7 @@ make_corpus() {
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
     BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;
+    JsonDocumentFuzzer) seed_artifacts "$corpus" '*.json' ;;
     HrxRunCommandLineFuzzer) seed_command_lines "$corpus" ;;
   esac
   if [[ -d $root/test/fuzz/regressions/$name ]]; then cp "$root/test/fuzz/regressions/$name"/* "$corpus/" 2>/dev/null || true; fi

@@ -25,8 +25,8 @@ void checkSchema(JsonObject &top) {
 
 // A non-negative integer or null (the code object did not state it).
 std::optional<uint64_t> optionalU64(JsonObject &object, std::string_view key) {
-  const Json &value = object.required(key);
-  if (value.is_null()) return std::nullopt;
+  JsonValue value = object.required(key);
+  if (value.isNull()) return std::nullopt;
   return asU64(value, object.pathOf(key));
 }
 
@@ -47,10 +47,10 @@ AmdgpuResources readResources(JsonObject object) {
   r.vgprSpillCount = optionalU64(object, "vgpr_spill_count");
   r.sgprSpillCount = optionalU64(object, "sgpr_spill_count");
   r.occupancyWavesPerSimd = optionalU64(object, "occupancy_waves_per_simd");
-  const Json &mode = object.required("workgroup_processor_mode");
-  if (!mode.is_null()) {
-    if (!mode.is_boolean()) failAt(object.pathOf("workgroup_processor_mode"), "expected a boolean or null");
-    r.workgroupProcessorMode = mode.get<bool>();
+  JsonValue mode = object.required("workgroup_processor_mode");
+  if (!mode.isNull()) {
+    if (!mode.isBoolean()) failAt(object.pathOf("workgroup_processor_mode"), "expected a boolean or null");
+    r.workgroupProcessorMode = mode.boolean();
   }
   object.finish();
   return r;
@@ -67,7 +67,7 @@ AmdgpuExport readExport(JsonObject object) {
     arg.offset = a.u64("offset", UINT32_MAX);
     arg.size = a.u64("size", UINT32_MAX);
     arg.kind = parseEnum<LaunchArgumentKind>(kKindNames, a.required("kind"), a.pathOf("kind"));
-    if (const Json *extents = a.optional("extents")) {
+    if (auto extents = a.optional("extents")) {
       if (arg.kind != LaunchArgumentKind::Buffer) failAt(a.pathOf("extents"), "only buffer arguments have extents");
       const auto &list = asArray(*extents, a.pathOf("extents"));
       for (size_t k = 0; k < list.size(); ++k) {
@@ -155,8 +155,8 @@ const AmdgpuExport *AmdgpuManifest::find(std::string_view name) const {
 
 StatusOr<AmdgpuManifest> readAmdgpuManifest(std::string_view json) {
   return guarded(".hrx.manifest: ", [&]() -> StatusOr<AmdgpuManifest> {
-    Json doc = parseJson(json, "the manifest");
-    JsonObject top(doc, "");
+    JsonDocument document = parseJson(json, "the manifest");
+    JsonObject top(document.root(), "");
     checkSchema(top);
     AmdgpuManifest manifest;
     manifest.target = top.string("target");
@@ -180,8 +180,8 @@ StatusOr<AmdgpuManifest> readAmdgpuManifest(std::string_view json) {
 
 StatusOr<std::vector<AmdgpuLaunch>> readAmdgpuLaunches(std::string_view json) {
   return guarded(".hrx.launch: ", [&]() -> StatusOr<std::vector<AmdgpuLaunch>> {
-    Json doc = parseJson(json, "the launch table");
-    JsonObject top(doc, "");
+    JsonDocument document = parseJson(json, "the launch table");
+    JsonObject top(document.root(), "");
     checkSchema(top);
     const auto &exports = top.array("exports");
     std::vector<AmdgpuLaunch> launches;

@@ -38,10 +38,10 @@ template <typename E, size_t N> std::string_view nameOf(const std::pair<std::str
 }
 template <typename E, size_t N>
 E enumAt(const std::pair<std::string_view, E> (&names)[N], JsonObject &object, std::string_view key) {
-  const Json &value = object.required(key);
-  if (value.is_string())  // the valid case spells no path
+  JsonValue value = object.required(key);
+  if (value.isString())  // the valid case spells no path
     for (const auto &[name, v] : names)
-      if (name == value.get_ref<const std::string &>()) return v;
+      if (name == value.string()) return v;
   return parseEnum<E>(names, value, object.pathOf(key));
 }
 
@@ -163,26 +163,32 @@ Json planJson(const ArrayPlan &plan) {
 }
 
 // ---- JSON reading ---------------------------------------------------------------------------
+// Paths ("channels[2].sender.dims[0]") are spelled only on errors: JsonObject keeps its parent.
 
-TileCoord readTile(const Json &value, const std::string &path) {
-  const auto &a = asArray(value, path);
+TileCoord readTile(JsonObject &o, std::string_view key) {
+  JsonValue a = o.required(key);
+  if (a.isArray() && a.size() == 2 && a[0].isUnsigned() && a[1].isUnsigned() && a[0].unsignedValue() <= UINT32_MAX &&
+      a[1].unsignedValue() <= UINT32_MAX)
+    return {uint32_t(a[0].unsignedValue()), uint32_t(a[1].unsignedValue())};
+  std::string path = o.pathOf(key);
+  asArray(a, path);
   if (a.size() != 2) failAt(path, "expected [column, row]");
   return {uint32_t(asU64(a[0], path + "[0]", UINT32_MAX)), uint32_t(asU64(a[1], path + "[1]", UINT32_MAX))};
 }
 
 std::vector<AccessDim> readDims(JsonObject &o) {
   std::vector<AccessDim> dims;
-  const auto &array = o.array("dims");
+  JsonValue array = o.array("dims");
+  dims.reserve(array.size());
   for (size_t i = 0; i < array.size(); ++i) {
-    JsonObject d(array[i], o.pathOf("dims") + "[" + std::to_string(i) + "]");
+    JsonObject d(array[i], o, "dims", i);
     dims.push_back({d.u32("size"), d.u64("stride")});
     d.finish();
   }
   return dims;
 }
 
-ChannelEnd readEnd(const Json &value, const std::string &path) {
-  JsonObject o(value, path);
+ChannelEnd readEnd(JsonObject &&o) {
   ChannelEnd end;
   if (o.optional("worker")) {
     end.worker = WorkerEndpoint{o.u32("worker"), o.u32("port")};
@@ -197,7 +203,7 @@ ChannelEnd readEnd(const Json &value, const std::string &path) {
     t.repeatCount = o.u32("repeat_count");
     end.binding = std::move(t);
   } else {
-    failAt(path, "expected a \"worker\" or a \"binding\" end");
+    failAt(o.path(), "expected a \"worker\" or a \"binding\" end");
   }
   o.finish();
   return end;
@@ -205,10 +211,10 @@ ChannelEnd readEnd(const Json &value, const std::string &path) {
 
 template <typename T, typename F> std::vector<T> readRows(JsonObject &o, std::string_view key, F &&readRow) {
   std::vector<T> rows;
-  const auto &array = o.array(key);
+  JsonValue array = o.array(key);
   rows.reserve(array.size());
   for (size_t i = 0; i < array.size(); ++i) {
-    JsonObject row(array[i], o.pathOf(key) + "[" + std::to_string(i) + "]");
+    JsonObject row(array[i], o, key, i);
     rows.push_back(readRow(row));
     row.finish();
   }
@@ -216,13 +222,13 @@ template <typename T, typename F> std::vector<T> readRows(JsonObject &o, std::st
 }
 
 SwitchPort readPort(JsonObject &o, std::string_view key) {
-  JsonObject p(o.required(key), o.pathOf(key));
+  JsonObject p = o.member(key);
   SwitchPort port{enumAt(kBundles, p, "bundle"), p.u32("index")};
   p.finish();
   return port;
 }
 
-ArrayPlan readPlan(const Json &value, const std::string &path) {
+ArrayPlan readPlan(JsonValue value, const std::string &path) {
   JsonObject o(value, path);
   ArrayPlan plan;
   plan.name = o.string("name");
@@ -237,13 +243,13 @@ ArrayPlan readPlan(const Json &value, const std::string &path) {
     w.entry = r.string("entry");
     w.group = r.u32("group");
     w.lane = r.u32("lane");
-    w.tile = readTile(r.required("tile"), r.pathOf("tile"));
+    w.tile = readTile(r, "tile");
     w.codeBytes = r.u32("code_bytes");
     w.iterations = r.u32("iterations");
     w.ports = readRows<WorkerPort>(r, "ports", [](JsonObject &p) {
       WorkerPort port;
       port.direction = enumAt(kDirections, p, "direction");
-      if (const Json *c = p.optional("channel")) port.channel = uint32_t(asU64(*c, p.pathOf("channel"), UINT32_MAX));
+      port.channel = p.optionalU32("channel");
       port.recordBytes = p.u32("record_bytes");
       port.period = p.u32("period");
       return port;
@@ -255,10 +261,10 @@ ArrayPlan readPlan(const Json &value, const std::string &path) {
     c.transport = enumAt(kTransports, r, "transport");
     c.recordBytes = r.u32("record_bytes");
     c.capacity = r.u32("capacity");
-    c.sender = readEnd(r.required("sender"), r.pathOf("sender"));
-    c.receiver = readEnd(r.required("receiver"), r.pathOf("receiver"));
-    if (const Json *p = r.optional("partition")) {
-      JsonObject part(*p, r.pathOf("partition"));
+    c.sender = readEnd(r.member("sender"));
+    c.receiver = readEnd(r.member("receiver"));
+    if (auto p = r.optional("partition")) {
+      JsonObject part(*p, r, "partition");
       c.partition = Partition{part.u32("lane"), part.u32("lanes"), part.u64("lane_bytes")};
       part.finish();
     }
@@ -268,27 +274,26 @@ ArrayPlan readPlan(const Json &value, const std::string &path) {
     PlanSlot s;
     s.channel = r.u32("channel");
     s.index = r.u32("index");
-    s.owner = readTile(r.required("owner"), r.pathOf("owner"));
+    s.owner = readTile(r, "owner");
     s.offset = r.u32("offset");
     s.bytes = r.u32("bytes");
-    if (const Json *a = r.optional("sender_address")) s.senderAddress = uint32_t(asU64(*a, r.pathOf("sender_address"), UINT32_MAX));
-    if (const Json *a = r.optional("receiver_address")) s.receiverAddress = uint32_t(asU64(*a, r.pathOf("receiver_address"), UINT32_MAX));
+    s.senderAddress = r.optionalU32("sender_address");
+    s.receiverAddress = r.optionalU32("receiver_address");
     return s;
   });
   plan.locks = readRows<PlanLock>(o, "locks", [](JsonObject &r) {
-    return PlanLock{r.u32("channel"), readTile(r.required("tile"), r.pathOf("tile")), r.u32("id"),
-                    enumAt(kLockRoles, r, "role"), r.u32("initial")};
+    return PlanLock{r.u32("channel"), readTile(r, "tile"), r.u32("id"), enumAt(kLockRoles, r, "role"), r.u32("initial")};
   });
   plan.dmas = readRows<PlanDma>(o, "dma", [](JsonObject &r) {
     PlanDma d;
     d.channel = r.u32("channel");
-    d.tile = readTile(r.required("tile"), r.pathOf("tile"));
+    d.tile = readTile(r, "tile");
     d.direction = enumAt(kDmaDirections, r, "direction");
     d.engineChannel = r.u32("engine_channel");
     d.bdStart = r.u32("bd_start");
     d.bdCount = r.u32("bd_count");
-    if (const Json *p = r.optional("shim_bd")) {
-      JsonObject bd(*p, r.pathOf("shim_bd"));
+    if (auto p = r.optional("shim_bd")) {
+      JsonObject bd(*p, r, "shim_bd");
       BdPattern pattern;
       pattern.binding = bd.u32("binding");
       pattern.address = bd.u64("address");
@@ -303,8 +308,8 @@ ArrayPlan readPlan(const Json &value, const std::string &path) {
     return d;
   });
   plan.routes = readRows<PlanRoute>(o, "routes", [](JsonObject &r) {
-    return PlanRoute{r.u32("channel"), readTile(r.required("tile"), r.pathOf("tile")), enumAt(kRouteKinds, r, "kind"),
-                     readPort(r, "source"), readPort(r, "destination")};
+    return PlanRoute{r.u32("channel"), readTile(r, "tile"), enumAt(kRouteKinds, r, "kind"), readPort(r, "source"),
+                     readPort(r, "destination")};
   });
   o.finish();
   return plan;
@@ -336,15 +341,31 @@ private:
     return std::string(table) + "[" + std::to_string(i) + "]." + std::string(field);
   }
 
-  void checkTile(TileCoord t, const std::string &path) const {
+  // A field path ("slots[3].owner", "workers[0].ports[1].channel"), spelled only when a check
+  // fails: the valid plan builds no strings.
+  struct RowPath {
+    std::string_view table;
+    size_t index;
+    std::string_view field;
+    size_t subIndex = SIZE_MAX;
+    std::string_view subField = {};
+    std::string text() const {
+      std::string out = row(table, index, field);
+      if (subIndex != SIZE_MAX) out += "[" + std::to_string(subIndex) + "]";
+      if (!subField.empty()) out += "." + std::string(subField);
+      return out;
+    }
+  };
+
+  void checkTile(TileCoord t, const RowPath &path) const {
     if (t.column >= plan_.columns)
-      failAt(path, "tile " + tileText(t) + " lies outside the " + std::to_string(plan_.columns) + "-column partition");
-    if (t.row >= npu5::kRows) failAt(path, "tile " + tileText(t) + " lies outside the 6-row array");
+      failAt(path.text(), "tile " + tileText(t) + " lies outside the " + std::to_string(plan_.columns) + "-column partition");
+    if (t.row >= npu5::kRows) failAt(path.text(), "tile " + tileText(t) + " lies outside the 6-row array");
   }
 
-  void checkChannelIndex(uint32_t channel, const std::string &path) const {
+  void checkChannelIndex(uint32_t channel, const RowPath &path) const {
     if (channel >= plan_.channels.size())
-      failAt(path, "refers to channel " + std::to_string(channel) + " but the plan has " +
+      failAt(path.text(), "refers to channel " + std::to_string(channel) + " but the plan has " +
                        std::to_string(plan_.channels.size()) + " channels");
   }
 
@@ -369,7 +390,7 @@ private:
                                                std::to_string(plan_.groups) + " groups");
       if (!lanes.insert({w.group, w.lane}).second)
         failAt(row("workers", i, "lane"), "lane " + std::to_string(w.lane) + " of group " + std::to_string(w.group) + " appears twice");
-      checkTile(w.tile, row("workers", i, "tile"));
+      checkTile(w.tile, RowPath{"workers", i, "tile"});
       if (w.tile.kind() != TileKind::Compute)
         failAt(row("workers", i, "tile"), "workers need a compute tile (rows 2-5), found " + tileText(w.tile));
       if (!tiles.insert({w.tile.column, w.tile.row}).second)
@@ -379,23 +400,23 @@ private:
       if (w.iterations == 0) failAt(row("workers", i, "iterations"), "must be at least 1");
       for (size_t p = 0; p < w.ports.size(); ++p) {
         const WorkerPort &port = w.ports[p];
-        std::string path = row("workers", i, "ports") + "[" + std::to_string(p) + "]";
-        if (port.recordBytes == 0) failAt(path + ".record_bytes", "must be nonzero");
+        auto path = [&] { return row("workers", i, "ports") + "[" + std::to_string(p) + "]"; };
+        if (port.recordBytes == 0) failAt(path() + ".record_bytes", "must be nonzero");
         if (port.period == 0 || w.iterations % port.period != 0)
-          failAt(path + ".period", "must be nonzero and divide the worker's " + std::to_string(w.iterations) + " iterations");
+          failAt(path() + ".period", "must be nonzero and divide the worker's " + std::to_string(w.iterations) + " iterations");
         if (port.direction == PortDirection::State) {
-          if (port.channel) failAt(path + ".channel", "a state port has no channel");
+          if (port.channel) failAt(path() + ".channel", "a state port has no channel");
           continue;
         }
-        if (!port.channel) failAt(path + ".channel", "an in/out port needs a channel");
-        checkChannelIndex(*port.channel, path + ".channel");
+        if (!port.channel) failAt(path() + ".channel", "an in/out port needs a channel");
+        checkChannelIndex(*port.channel, RowPath{"workers", i, "ports", p, "channel"});
         const PlanChannel &c = plan_.channels[*port.channel];
         const ChannelEnd &end = port.direction == PortDirection::Input ? c.receiver : c.sender;
         if (!end.worker || end.worker->worker != i || end.worker->port != p)
-          failAt(path + ".channel", "channel " + std::to_string(*port.channel) + " does not name this port as its " +
+          failAt(path() + ".channel", "channel " + std::to_string(*port.channel) + " does not name this port as its " +
                                         (port.direction == PortDirection::Input ? "receiver" : "sender"));
         if (port.recordBytes != c.recordBytes)
-          failAt(path + ".record_bytes", std::to_string(port.recordBytes) + " differs from channel " +
+          failAt(path() + ".record_bytes", std::to_string(port.recordBytes) + " differs from channel " +
                                              std::to_string(*port.channel) + "'s " + std::to_string(c.recordBytes));
       }
     }
@@ -403,51 +424,51 @@ private:
 
   // Records that one end moves per invocation of the entry.
   uint64_t checkEnd(const ChannelEnd &end, size_t channel, std::string_view side, bool sends) const {
-    std::string path = row("channels", channel, side);
+    auto path = [&] { return row("channels", channel, side); };
     const PlanChannel &c = plan_.channels[channel];
     if (end.worker.has_value() == end.binding.has_value())
-      failAt(path, "needs exactly one of a worker port or a binding transfer");
+      failAt(path(), "needs exactly one of a worker port or a binding transfer");
     if (end.worker) {
       const WorkerEndpoint &we = *end.worker;
       if (we.worker >= plan_.workers.size())
-        failAt(path + ".worker", "refers to worker " + std::to_string(we.worker) + " but the plan has " +
+        failAt(path() + ".worker", "refers to worker " + std::to_string(we.worker) + " but the plan has " +
                                      std::to_string(plan_.workers.size()) + " workers");
       const PlanWorker &w = plan_.workers[we.worker];
       if (we.port >= w.ports.size())
-        failAt(path + ".port", "worker " + std::to_string(we.worker) + " has no port " + std::to_string(we.port));
+        failAt(path() + ".port", "worker " + std::to_string(we.worker) + " has no port " + std::to_string(we.port));
       const WorkerPort &port = w.ports[we.port];
       PortDirection expected = sends ? PortDirection::Output : PortDirection::Input;
       if (port.direction != expected || port.channel != channel)
-        failAt(path + ".port", "port " + std::to_string(we.port) + " of worker " + std::to_string(we.worker) +
+        failAt(path() + ".port", "port " + std::to_string(we.port) + " of worker " + std::to_string(we.worker) +
                                    " is not an " + (sends ? "out" : "in") + " port on this channel");
       return w.iterations / port.period;
     }
     const BindingTransfer &t = *end.binding;
     if (t.binding >= plan_.bindings.size())
-      failAt(path + ".binding", "refers to binding " + std::to_string(t.binding) + " but the plan has " +
+      failAt(path() + ".binding", "refers to binding " + std::to_string(t.binding) + " but the plan has " +
                                     std::to_string(plan_.bindings.size()) + " bindings");
     const PlanBinding &b = plan_.bindings[t.binding];
     if (sends && b.access == PlanAccess::Write)
-      failAt(path + ".binding", "binding " + std::to_string(t.binding) + " is write-only but this end reads it");
+      failAt(path() + ".binding", "binding " + std::to_string(t.binding) + " is write-only but this end reads it");
     if (!sends && b.access == PlanAccess::Read)
-      failAt(path + ".binding", "binding " + std::to_string(t.binding) + " is read-only but this end writes it");
-    if (t.runBytes == 0) failAt(path + ".run_bytes", "must be nonzero");
-    if (t.recordCount == 0) failAt(path + ".record_count", "must be at least 1");
-    if (t.repeatCount == 0) failAt(path + ".repeat_count", "must be at least 1");
+      failAt(path() + ".binding", "binding " + std::to_string(t.binding) + " is read-only but this end writes it");
+    if (t.runBytes == 0) failAt(path() + ".run_bytes", "must be nonzero");
+    if (t.recordCount == 0) failAt(path() + ".record_count", "must be at least 1");
+    if (t.repeatCount == 0) failAt(path() + ".repeat_count", "must be at least 1");
     // Record size and furthest byte touched, with overflow checks (inputs are untrusted).
     unsigned __int128 recordBytes = t.runBytes;
     unsigned __int128 last = t.byteOffset + (unsigned __int128)(t.recordCount - 1) * t.recordStride;
     for (size_t d = 0; d < t.dims.size(); ++d) {
-      if (t.dims[d].size == 0) failAt(path + ".dims[" + std::to_string(d) + "].size", "must be at least 1");
+      if (t.dims[d].size == 0) failAt(path() + ".dims[" + std::to_string(d) + "].size", "must be at least 1");
       recordBytes *= t.dims[d].size;
       last += (unsigned __int128)(t.dims[d].size - 1) * t.dims[d].strideBytes;
-      if (recordBytes > UINT32_MAX || last > UINT64_MAX) failAt(path + ".dims", "address pattern overflows");
+      if (recordBytes > UINT32_MAX || last > UINT64_MAX) failAt(path() + ".dims", "address pattern overflows");
     }
     if (recordBytes != c.recordBytes)
-      failAt(path + ".dims", "pattern moves " + std::to_string(uint64_t(recordBytes)) + " bytes per record, channel records are " +
+      failAt(path() + ".dims", "pattern moves " + std::to_string(uint64_t(recordBytes)) + " bytes per record, channel records are " +
                                  std::to_string(c.recordBytes));
     if (last + t.runBytes > b.bytes)
-      failAt(path + ".offset", "pattern reaches byte " + std::to_string(uint64_t(last + t.runBytes)) + " of binding " +
+      failAt(path() + ".offset", "pattern reaches byte " + std::to_string(uint64_t(last + t.runBytes)) + " of binding " +
                                    std::to_string(t.binding) + ", which has " + std::to_string(b.bytes));
     return t.recordsMoved();
   }
@@ -489,7 +510,7 @@ private:
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, size_t>> ranges;  // (col,row,offset)
     for (size_t i = 0; i < plan_.slots.size(); ++i) {
       const PlanSlot &s = plan_.slots[i];
-      checkChannelIndex(s.channel, row("slots", i, "channel"));
+      checkChannelIndex(s.channel, RowPath{"slots", i, "channel"});
       const PlanChannel &c = plan_.channels[s.channel];
       if (s.index >= c.capacity)
         failAt(row("slots", i, "index"), "ring position " + std::to_string(s.index) + " but channel " +
@@ -499,7 +520,7 @@ private:
                                              std::to_string(s.channel) + " appears twice");
       positions[s.channel] |= uint64_t(1) << s.index;
       ++seen[s.channel];
-      checkTile(s.owner, row("slots", i, "owner"));
+      checkTile(s.owner, RowPath{"slots", i, "owner"});
       const TileResources &r = resourcesOf(s.owner.kind());
       if (r.dataBytes == 0) failAt(row("slots", i, "owner"), "shim tiles have no data memory");
       if (s.bytes < c.recordBytes)
@@ -536,8 +557,8 @@ private:
     std::vector<std::pair<bool, bool>> roles(plan_.channels.size());
     for (size_t i = 0; i < plan_.locks.size(); ++i) {
       const PlanLock &l = plan_.locks[i];
-      checkChannelIndex(l.channel, row("locks", i, "channel"));
-      checkTile(l.tile, row("locks", i, "tile"));
+      checkChannelIndex(l.channel, RowPath{"locks", i, "channel"});
+      checkTile(l.tile, RowPath{"locks", i, "tile"});
       uint32_t available = resourcesOf(l.tile.kind()).locks;
       if (l.id >= available)
         failAt(row("locks", i, "id"), "lock " + std::to_string(l.id) + " but a " + std::string(tileKindName(l.tile.kind())) +
@@ -560,8 +581,8 @@ private:
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, size_t>> bdRanges;
     for (size_t i = 0; i < plan_.dmas.size(); ++i) {
       const PlanDma &d = plan_.dmas[i];
-      checkChannelIndex(d.channel, row("dma", i, "channel"));
-      checkTile(d.tile, row("dma", i, "tile"));
+      checkChannelIndex(d.channel, RowPath{"dma", i, "channel"});
+      checkTile(d.tile, RowPath{"dma", i, "tile"});
       TileKind kind = d.tile.kind();
       const TileResources &r = resourcesOf(kind);
       if (d.engineChannel >= r.dmaChannels)
@@ -583,7 +604,7 @@ private:
       if (!inserted) failAt(row("dma", i, "bd_start"), "BD " + std::to_string(d.bdStart) + " is already used by dma[" + std::to_string(it->second.second) + "]");
       if (kind == TileKind::Shim) {
         if (!d.shimPattern) failAt(row("dma", i, "shim_bd"), "a shim DMA needs its buffer-descriptor pattern");
-        checkShimPattern(*d.shimPattern, row("dma", i, "shim_bd"));
+        checkShimPattern(*d.shimPattern, RowPath{"dma", i, "shim_bd"});
       } else if (d.shimPattern) {
         failAt(row("dma", i, "shim_bd"), "only shim DMAs carry a binding pattern");
       }
@@ -600,45 +621,46 @@ private:
   }
 
   // Shim BD field widths (npu5-hardware §2.4).
-  void checkShimPattern(const BdPattern &p, const std::string &path) const {
+  void checkShimPattern(const BdPattern &p, const RowPath &where) const {
+    auto path = [&] { return where.text(); };
     if (p.binding >= plan_.bindings.size())
-      failAt(path + ".binding", "refers to binding " + std::to_string(p.binding) + " but the plan has " +
+      failAt(path() + ".binding", "refers to binding " + std::to_string(p.binding) + " but the plan has " +
                                     std::to_string(plan_.bindings.size()) + " bindings");
     if (p.address % 4 != 0 || p.address > (uint64_t(1) << 48) - 1)
-      failAt(path + ".address", "must be a 4-byte aligned 48-bit address, found " + hex(p.address));
-    if (p.lengthWords == 0) failAt(path + ".length_words", "must be nonzero");
+      failAt(path() + ".address", "must be a 4-byte aligned 48-bit address, found " + hex(p.address));
+    if (p.lengthWords == 0) failAt(path() + ".length_words", "must be nonzero");
     if (p.address + uint64_t(p.lengthWords) * 4 > plan_.bindings[p.binding].bytes)
-      failAt(path + ".length_words", "transfer reaches past the end of binding " + std::to_string(p.binding));
-    if (p.dims.size() > 3) failAt(path + ".dims", "a shim BD has at most 3 dimensions");
+      failAt(path() + ".length_words", "transfer reaches past the end of binding " + std::to_string(p.binding));
+    if (p.dims.size() > 3) failAt(path() + ".dims", "a shim BD has at most 3 dimensions");
     for (size_t d = 0; d < p.dims.size(); ++d) {
-      std::string dim = path + ".dims[" + std::to_string(d) + "]";
+      std::string dim = path() + ".dims[" + std::to_string(d) + "]";
       if (p.dims[d].strideBytes % 4 != 0 || p.dims[d].strideBytes / 4 > (1u << 20) - 1)
         failAt(dim + ".stride", "must be a multiple of 4 with a step below 2^20 words");
       if (p.dims[d].size == 0 || p.dims[d].size > 1023) failAt(dim + ".size", "wrap must be in 1..1023");
     }
-    if (p.iterationStepWords > (1u << 20) - 1) failAt(path + ".iteration_step_words", "must be below 2^20");
-    if (p.iterationWrap > 63) failAt(path + ".iteration_wrap", "must be at most 63");
-    if (p.repeatCount < 1 || p.repeatCount > 256) failAt(path + ".repeat_count", "must be in 1..256");
+    if (p.iterationStepWords > (1u << 20) - 1) failAt(path() + ".iteration_step_words", "must be below 2^20");
+    if (p.iterationWrap > 63) failAt(path() + ".iteration_wrap", "must be at most 63");
+    if (p.repeatCount < 1 || p.repeatCount > 256) failAt(path() + ".repeat_count", "must be in 1..256");
   }
 
   void checkRoutes() const {
     for (size_t i = 0; i < plan_.routes.size(); ++i) {
       const PlanRoute &r = plan_.routes[i];
-      checkChannelIndex(r.channel, row("routes", i, "channel"));
-      checkTile(r.tile, row("routes", i, "tile"));
+      checkChannelIndex(r.channel, RowPath{"routes", i, "channel"});
+      checkTile(r.tile, RowPath{"routes", i, "tile"});
       TileKind kind = r.tile.kind();
       if (r.kind == RouteKind::ShimMux && kind != TileKind::Shim)
         failAt(row("routes", i, "kind"), "a shim-mux route needs a shim tile, found " + tileText(r.tile));
       const auto &slaves = r.kind == RouteKind::ShimMux ? kShimMuxPorts : resourcesOf(kind).slaves;
       const auto &masters = r.kind == RouteKind::ShimMux ? kShimMuxPorts : resourcesOf(kind).masters;
-      checkPort(r.source, slaves[size_t(r.source.bundle)], row("routes", i, "source"), r.tile);
-      checkPort(r.destination, masters[size_t(r.destination.bundle)], row("routes", i, "destination"), r.tile);
+      checkPort(r.source, slaves[size_t(r.source.bundle)], RowPath{"routes", i, "source"}, r.tile);
+      checkPort(r.destination, masters[size_t(r.destination.bundle)], RowPath{"routes", i, "destination"}, r.tile);
     }
   }
 
-  void checkPort(SwitchPort port, uint32_t available, const std::string &path, TileCoord tile) const {
+  void checkPort(SwitchPort port, uint32_t available, const RowPath &path, TileCoord tile) const {
     if (port.index >= available)
-      failAt(path, std::string(nameOf(kBundles, port.bundle)) + "[" + std::to_string(port.index) + "] does not exist on tile " +
+      failAt(path.text(), std::string(nameOf(kBundles, port.bundle)) + "[" + std::to_string(port.index) + "] does not exist on tile " +
                        tileText(tile) + " (" + std::to_string(available) + " ports)");
   }
 
@@ -672,8 +694,8 @@ std::string writeArrayPlans(std::span<const ArrayPlan> plans) {
 
 StatusOr<std::vector<ArrayPlan>> readArrayPlans(std::string_view json) {
   return guarded("array plan: ", [&]() -> StatusOr<std::vector<ArrayPlan>> {
-    Json doc = parseJson(json, "the document");
-    JsonObject top(doc, "");
+    JsonDocument document = parseJson(json, "the document");
+    JsonObject top(document.root(), "");
     if (top.string("format") != "hrx.array-plan") failAt("format", "expected \"hrx.array-plan\"");
     if (top.u64("version") != 1) failAt("version", "expected 1 (this reader knows version 1 only)");
     std::vector<ArrayPlan> plans;

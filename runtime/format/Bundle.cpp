@@ -37,7 +37,7 @@ bool isGfxKey(std::string_view key) {
          (isDigit(key.back()) || (key.back() >= 'a' && key.back() <= 'f'));
 }
 
-std::string requireDigest(const Json &value, const std::string &path) {
+std::string requireDigest(JsonValue value, const std::string &path) {
   std::string digest = asString(value, path);
   if (!isSha256Hex(digest)) failAt(path, "expected 64 lowercase hex digits (SHA-256), found \"" + digest + "\"");
   return digest;
@@ -47,8 +47,8 @@ std::string requireDigest(const Json &value, const std::string &path) {
 
 StatusOr<BundleManifest> readBundleManifest(std::string_view json) {
   return guarded("bundle manifest: ", [&]() -> StatusOr<BundleManifest> {
-    Json root = parseJson(json, "the document");
-    JsonObject object(root, "");
+    JsonDocument document = parseJson(json, "the document");
+    JsonObject object(document.root(), "");
     BundleManifest manifest;
     uint64_t schema = object.u64("schema");
     if (schema != 1) failAt(object.pathOf("schema"), "unsupported schema " + std::to_string(schema) + " (this hrx reads schema 1)");
@@ -58,11 +58,13 @@ StatusOr<BundleManifest> readBundleManifest(std::string_view json) {
     manifest.revision = object.string("revision");
     manifest.url = object.string("url");
     manifest.archiveSha256 = requireDigest(object.required("archive_sha256"), object.pathOf("archive_sha256"));
-    const Json &files = object.required("files");
+    JsonValue files = object.required("files");
     std::string filesPath = object.pathOf("files");
-    if (!files.is_object()) failAt(filesPath, "expected an object of file name to SHA-256");
+    if (!files.isObject()) failAt(filesPath, "expected an object of file name to SHA-256");
     if (files.empty()) failAt(filesPath, "declares no files");
-    for (const auto &[name, digest] : files.items()) {
+    for (const JsonMember &member : files.members()) {
+      std::string name(member.key);
+      JsonValue digest = files.document().value(member.value);
       std::string path = filesPath + ".\"" + name + "\"";
       if (!isFlatFileName(name)) failAt(path, "file names must be flat ([A-Za-z0-9._-]+, not \".\" or \"..\")");
       manifest.files.emplace(name, requireDigest(digest, path));

@@ -23,8 +23,8 @@ std::string writeIdentity(const ArtifactIdentity &id) {
 
 StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
   return guarded(".hrx.identity: ", [&]() -> StatusOr<ArtifactIdentity> {
-    Json doc = parseJson(json, "the identity");
-    JsonObject top(doc, "");
+    JsonDocument document = parseJson(json, "the identity");
+    JsonObject top(document.root(), "");
     if (top.string("format") != "hrx.identity") failAt("format", "expected \"hrx.identity\"");
     if (top.u64("version") != 1) failAt("version", "expected 1");
     ArtifactIdentity id;
@@ -39,8 +39,8 @@ StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
     JsonObject spec(top.required("specialization"), "specialization");
     id.symbol = spec.string("symbol");
     JsonObject config(spec.required("config"), "specialization.config");
-    for (auto it = config.value().begin(); it != config.value().end(); ++it)
-      id.config[it.key()] = asString(*config.optional(it.key()), config.pathOf(it.key()));
+    for (const JsonMember &member : config.value().members())
+      id.config[std::string(member.key)] = asString(*config.optional(member.key), config.pathOf(member.key));
     config.finish();
     spec.finish();
     id.reportMode = top.string("report_mode");
@@ -48,14 +48,14 @@ StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
       failAt("report_mode", "expected none, summary or details, found \"" + id.reportMode + "\"");
     id.processorMode = top.string("processor_mode");
     id.optionsDigest = top.string("options_digest");
-    const Json &reference = top.required("reference_only");
-    if (!reference.is_boolean()) failAt("reference_only", "expected true or false");
-    id.referenceOnly = reference.get<bool>();
+    JsonValue reference = top.required("reference_only");
+    if (!reference.isBoolean()) failAt("reference_only", "expected true or false");
+    id.referenceOnly = reference.boolean();
     if (id.referenceOnly) {
       id.referenceOnlyReason = top.string("reference_only_reason");
       if (id.referenceOnlyReason.empty()) failAt("reference_only_reason", "a reference-only artifact must say why");
     }
-    if (const Json *host = top.optional("host_sha256")) {
+    if (auto host = top.optional("host_sha256")) {
       id.hostSha256 = asString(*host, "host_sha256");
       if (!isSha256Hex(id.hostSha256))
         failAt("host_sha256", "expected 64 lowercase hex digits (SHA-256), found \"" + id.hostSha256 + "\"");

@@ -34,87 +34,126 @@ static bool nestsDeeper(std::string_view text, size_t maxDepth) {
   return false;
 }
 
-Json parseJson(std::string_view text, std::string_view what) {
-  // Copying and printing JSON recurse: bound the nesting so hostile input cannot exhaust the
-  // stack. The parser's callback mode enforces the bound but is slow, so it runs only when a
-  // scan of the bytes finds too deep a nesting (and then reports what it meets first: the
-  // nesting or a syntax error).
-  constexpr size_t kMaxDepth = 64;
+// Copying and printing a JSON DOM recurse: bound the nesting so hostile input cannot exhaust
+// the stack (the flat reader does not recurse past the bound either).
+constexpr size_t kMaxDepth = 64;
+
+// nlohmann's account of why `text` is not JSON (the byte offset it gives); the flat reader
+// accepts exactly what nlohmann accepts, so its error text stays the one users see.
+[[noreturn]] static void failAsNlohmann(std::string_view text, std::string_view what) {
   try {
-    if (!nestsDeeper(text, kMaxDepth)) return Json::parse(text.begin(), text.end());
     auto limitDepth = [&](int depth, Json::parse_event_t, Json &) {
       if (size_t(depth) > kMaxDepth) fail(std::string(what) + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
       return true;
     };
-    return Json::parse(text.begin(), text.end(), limitDepth);
+    if (!nestsDeeper(text, kMaxDepth)) (void)Json::parse(text.begin(), text.end());
+    else (void)Json::parse(text.begin(), text.end(), limitDepth);
   } catch (const nlohmann::json::parse_error &error) {
     fail(std::string(what) + " is not valid JSON (byte " + std::to_string(error.byte) + ")");
   }
+  fail(std::string(what) + " could not be read (the JSON reader rejected what nlohmann accepts)");
 }
 
-static std::string_view typeName(const Json &value) { return value.type_name(); }
+JsonDocument parseJson(std::string_view text, std::string_view what) {
+  JsonDocument document;
+  if (!document.parse(text, kMaxDepth)) failAsNlohmann(text, what);
+  return document;
+}
 
-JsonObject::JsonObject(const Json &value, std::string path) : value_(value), path_(std::move(path)) {
-  if (!value_.is_object())
-    failAt(path_, "expected an object, found " + std::string(typeName(value_)));
+JsonObject::JsonObject(JsonValue value, std::string path) : value_(value), path_(std::move(path)) { requireObject(); }
+
+JsonObject::JsonObject(JsonValue value, const JsonObject &parent, std::string_view key, size_t index)
+    : value_(value), parent_(&parent), key_(key), index_(index) {
+  requireObject();
+}
+
+void JsonObject::requireObject() const {
+  if (!value_.isObject()) failAt(path(), "expected an object, found " + std::string(value_.typeName()));
+}
+
+std::string JsonObject::path() const {
+  if (!parent_) return path_;
+  std::string path = parent_->pathOf(key_);
+  if (index_ != kNoIndex) path += "[" + std::to_string(index_) + "]";
+  return path;
 }
 
 std::string JsonObject::pathOf(std::string_view key) const {
-  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+  std::string path = this->path();
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
 
-const Json *JsonObject::optional(std::string_view key) {
-  auto it = value_.find(key);
-  if (it == value_.end()) return nullptr;
-  seen_.push_back(it.key());
-  return &*it;
+std::optional<uint32_t> JsonObject::optionalU32(std::string_view key) {
+  auto value = optional(key);
+  if (!value) return std::nullopt;
+  if (value->isUnsigned() && value->unsignedValue() <= UINT32_MAX) return uint32_t(value->unsignedValue());
+  return uint32_t(asU64(*value, pathOf(key), UINT32_MAX));
 }
 
-const Json &JsonObject::required(std::string_view key) {
-  if (const Json *value = optional(key)) return *value;
+std::optional<JsonValue> JsonObject::optional(std::string_view key) {
+  auto members = value_.members();
+  // Readers ask for fields mostly in the order writers emit them: start after the last one.
+  for (size_t n = 0, i = cursor_; n < members.size(); ++n, i = i + 1 == members.size() ? 0 : i + 1) {
+    if (members[i].key != key) continue;
+    cursor_ = i + 1 == members.size() ? 0 : i + 1;
+    if (i < 64) {
+      seenLow_ |= uint64_t(1) << i;
+    } else {
+      if (seenHigh_.empty()) seenHigh_.resize(members.size() - 64);
+      seenHigh_[i - 64] = true;
+    }
+    return JsonValue(value_.document(), members[i].value);
+  }
+  return std::nullopt;
+}
+
+JsonValue JsonObject::required(std::string_view key) {
+  if (auto value = optional(key)) return *value;
   failAt(pathOf(key), "required field is missing");
 }
 
 void JsonObject::finish() const {
-  for (auto it = value_.begin(); it != value_.end(); ++it)
-    if (std::find(seen_.begin(), seen_.end(), std::string_view(it.key())) == seen_.end())
-      failAt(pathOf(it.key()), "unknown field");
+  auto members = value_.members();
+  for (size_t i = 0; i < members.size(); ++i) {
+    bool seen = i < 64 ? (seenLow_ >> i & 1) != 0 : !seenHigh_.empty() && seenHigh_[i - 64];
+    if (!seen) failAt(pathOf(members[i].key), "unknown field");
+  }
 }
 
 // The well-typed case returns before the error path is spelled out.
 uint64_t JsonObject::u64(std::string_view key, uint64_t max) {
-  const Json &value = required(key);
-  if (value.is_number_unsigned() && value.get<uint64_t>() <= max) return value.get<uint64_t>();
+  JsonValue value = required(key);
+  if (value.isUnsigned() && value.unsignedValue() <= max) return value.unsignedValue();
   return asU64(value, pathOf(key), max);
 }
 std::string JsonObject::string(std::string_view key) {
-  const Json &value = required(key);
-  if (value.is_string()) return value.get<std::string>();
+  JsonValue value = required(key);
+  if (value.isString()) return std::string(value.string());
   return asString(value, pathOf(key));
 }
-const Json::array_t &JsonObject::array(std::string_view key) {
-  const Json &value = required(key);
-  if (value.is_array()) return value.get_ref<const Json::array_t &>();
+JsonValue JsonObject::array(std::string_view key) {
+  JsonValue value = required(key);
+  if (value.isArray()) return value;
   return asArray(value, pathOf(key));
 }
 
-uint64_t asU64(const Json &value, const std::string &path, uint64_t max) {
-  if (!value.is_number_unsigned())
-    failAt(path, "expected a non-negative integer, found " + std::string(typeName(value)) +
-                     (value.is_number() ? " " + value.dump() : ""));
-  uint64_t result = value.get<uint64_t>();
+uint64_t asU64(JsonValue value, const std::string &path, uint64_t max) {
+  if (!value.isUnsigned())
+    failAt(path, "expected a non-negative integer, found " + std::string(value.typeName()) +
+                     (value.isNumber() ? " " + value.numberText() : ""));
+  uint64_t result = value.unsignedValue();
   if (result > max) failAt(path, "value " + std::to_string(result) + " exceeds the maximum " + std::to_string(max));
   return result;
 }
 
-std::string asString(const Json &value, const std::string &path) {
-  if (!value.is_string()) failAt(path, "expected a string, found " + std::string(typeName(value)));
-  return value.get<std::string>();
+std::string asString(JsonValue value, const std::string &path) {
+  if (!value.isString()) failAt(path, "expected a string, found " + std::string(value.typeName()));
+  return std::string(value.string());
 }
 
-const Json::array_t &asArray(const Json &value, const std::string &path) {
-  if (!value.is_array()) failAt(path, "expected an array, found " + std::string(typeName(value)));
-  return value.get_ref<const Json::array_t &>();
+JsonValue asArray(JsonValue value, const std::string &path) {
+  if (!value.isArray()) failAt(path, "expected an array, found " + std::string(value.typeName()));
+  return value;
 }
 
 }  // namespace hrx::format::detail

@@ -1,8 +1,10 @@
 // Strict JSON reading for the format library: every field is typed and range-checked, unknown
 // fields are errors, and every error names its JSON path ("channels[2].capacity").
 // Internal to runtime/format; errors travel as FormatError and become a Status at the API edge.
+// Readers walk a flat JsonDocument; writers build nlohmann::ordered_json (Json).
 #pragma once
 
+#include "JsonDocument.h"
 #include "hrx/runtime/Status.h"
 
 #include <nlohmann/json.hpp>
@@ -25,34 +27,50 @@ struct FormatError {
 [[noreturn]] void fail(std::string message);
 [[noreturn]] void failAt(const std::string &path, std::string_view message);
 
-// Parses `text`; a syntax error names `what` and the byte offset.
-Json parseJson(std::string_view text, std::string_view what);
+// Parses `text` (nesting at most 64 containers deep); a syntax error names `what` and the byte
+// offset.
+JsonDocument parseJson(std::string_view text, std::string_view what);
 
 class JsonObject {
 public:
-  JsonObject(const Json &value, std::string path);
-  const Json &required(std::string_view key);
-  const Json *optional(std::string_view key);
+  static constexpr size_t kNoIndex = SIZE_MAX;
+  JsonObject(JsonValue value, std::string path);
+  // The object at `key` of `parent` (or element `index` of the array there), which must outlive
+  // it; the path is spelled only when an error needs it.
+  JsonObject(JsonValue value, const JsonObject &parent, std::string_view key, size_t index = kNoIndex);
+  // The object at `key` of this one.
+  JsonObject member(std::string_view key) { return JsonObject(required(key), *this, key); }
+  JsonValue required(std::string_view key);
+  std::optional<JsonValue> optional(std::string_view key);
   std::string pathOf(std::string_view key) const;
-  const std::string &path() const { return path_; }
-  const Json &value() const { return value_; }
+  std::string path() const;
+  JsonValue value() const { return value_; }
   // Fails on the first field that was never asked for.
   void finish() const;
 
   uint64_t u64(std::string_view key, uint64_t max = UINT64_MAX);
   uint32_t u32(std::string_view key) { return uint32_t(u64(key, UINT32_MAX)); }
+  std::optional<uint32_t> optionalU32(std::string_view key);
   std::string string(std::string_view key);
-  const Json::array_t &array(std::string_view key);
+  JsonValue array(std::string_view key);
 
 private:
-  const Json &value_;
-  std::string path_;
-  std::vector<std::string_view> seen_;
+  void requireObject() const;
+
+  JsonValue value_;
+  std::string path_;  // when there is no parent
+  const JsonObject *parent_ = nullptr;
+  std::string_view key_;
+  size_t index_ = kNoIndex;
+  // Which members were asked for, by member index (most objects have few).
+  uint64_t seenLow_ = 0;
+  size_t cursor_ = 0;  // where the next lookup starts
+  std::vector<bool> seenHigh_;
 };
 
-uint64_t asU64(const Json &value, const std::string &path, uint64_t max = UINT64_MAX);
-std::string asString(const Json &value, const std::string &path);
-const Json::array_t &asArray(const Json &value, const std::string &path);
+uint64_t asU64(JsonValue value, const std::string &path, uint64_t max = UINT64_MAX);
+std::string asString(JsonValue value, const std::string &path);
+JsonValue asArray(JsonValue value, const std::string &path);
 
 // Name tables for enums: {spelling, value} pairs.
 template <typename E> using EnumNames = std::span<const std::pair<std::string_view, E>>;
@@ -63,10 +81,10 @@ template <typename E> std::string_view enumName(EnumNames<E> names, E value) {
   return "?";
 }
 
-template <typename E> E parseEnum(EnumNames<E> names, const Json &value, const std::string &path) {
-  if (value.is_string())
+template <typename E> E parseEnum(EnumNames<E> names, JsonValue value, const std::string &path) {
+  if (value.isString())
     for (const auto &[name, v] : names)
-      if (name == value.get_ref<const std::string &>()) return v;
+      if (name == value.string()) return v;
   std::string text = asString(value, path);
   std::string expected;
   for (const auto &[name, v] : names) {

@@ -17,7 +17,7 @@ Json contractJson(const KernelContract &contract) {
   return {{"bindings", std::move(bindings)}, {"constants", contract.constants}};
 }
 
-KernelContract readContract(const Json &value, const std::string &path) {
+KernelContract readContract(JsonValue value, const std::string &path) {
   JsonObject o(value, path);
   KernelContract contract;
   const auto &bindings = o.array("bindings");
@@ -67,7 +67,10 @@ Status KernelContract::validate() const {
 std::string writeKernelContract(const KernelContract &contract) { return contractJson(contract).dump() + "\n"; }
 
 StatusOr<KernelContract> readKernelContract(std::string_view json) {
-  return guarded("kernel contract: ", [&]() -> StatusOr<KernelContract> { return readContract(parseJson(json, "the contract"), ""); });
+  return guarded("kernel contract: ", [&]() -> StatusOr<KernelContract> {
+    JsonDocument document = parseJson(json, "the contract");
+    return readContract(document.root(), "");
+  });
 }
 
 std::string writeContractTable(const ContractTable &table) {
@@ -78,13 +81,13 @@ std::string writeContractTable(const ContractTable &table) {
 
 StatusOr<ContractTable> readContractTable(std::string_view json) {
   return guarded(".hrx.contract: ", [&]() -> StatusOr<ContractTable> {
-    Json doc = parseJson(json, "the contract table");
-    JsonObject top(doc, "");
+    JsonDocument document = parseJson(json, "the contract table");
+    JsonObject top(document.root(), "");
     if (top.u64("version") != 1) failAt("version", "expected 1");
     JsonObject contracts(top.required("contracts"), "contracts");
     ContractTable table;
-    for (auto it = contracts.value().begin(); it != contracts.value().end(); ++it)
-      table[it.key()] = readContract(*contracts.optional(it.key()), contracts.pathOf(it.key()));
+    for (const JsonMember &member : contracts.value().members())
+      table[std::string(member.key)] = readContract(*contracts.optional(member.key), contracts.pathOf(member.key));
     contracts.finish();
     top.finish();
     return table;
