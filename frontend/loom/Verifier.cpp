@@ -658,6 +658,53 @@ private:
     case VerifyHook::Apply:
       checkApply(op);
       return;
+    case VerifyHook::Exchange: {
+      Type *v = in("in");
+      if (!unknown(v) && !v->isScalar() && !v->isIndex() && !isKind(v, TypeKind::Vector))
+        return operandError(op, "in", v, "a scalar, index or vector value");
+      auto integer = [&](std::string_view n) {
+        Type *t = in(n);
+        if (!unknown(t) && !t->isInteger() && !t->isIndex()) operandError(op, n, t, "an integer or index lane number");
+      };
+      if (op.opcode() == OpCode::KernelSubgroupBroadcast) integer("lane");
+      if (op.opcode() == OpCode::KernelSubgroupShuffle) {
+        integer("offset");
+        integer("width");
+      }
+      if (op.opcode() == OpCode::KernelWorkgroupScan) {
+        auto oneOf = [&](std::string_view key, std::string_view a, std::string_view b) {
+          Attribute *x = op.attr(key);
+          std::string given = x ? std::string(x->str()) : "";
+          if (x && given != a && given != b)
+            report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(key))
+                .arg("actual", given).arg("expected", std::string(a) + " or " + std::string(b));
+        };
+        oneOf("direction", "forward", "reverse");
+        oneOf("mode", "inclusive", "exclusive");
+      }
+      return;
+    }
+    case VerifyHook::Scatter: {
+      Type *value = in("value"), *view = in("base"), *offsets = in("offsets");
+      checkIndices(op, "indices");
+      if (unknown(value) || unknown(view) || unknown(offsets)) return;
+      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
+      if (indexCount(op, "indices") != view->rank())
+        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
+      if (!isKind(value, TypeKind::Vector) || value->elementType() != view->elementType())
+        return operandError(op, "value", value, "a vector of " + view->elementType()->str());
+      if (!isKind(offsets, TypeKind::Vector) || !sameShape(offsets, value) ||
+          !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
+        return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
+      return;
+    }
+    case VerifyHook::LowInvoke:
+      // The callee is machine code (a low.func.def); its register signature is not checked here.
+      resolve(op, "callee", {OpCode::LowFuncDef}, "a low.func.def");
+      return;
+    case VerifyHook::TestFact:
+      if (!op.result(0)->type()->isInteger(1)) resultError(op, "r", op.result(0)->type(), "i1 (a fact is a predicate)");
+      return;
     }
   }
 
