@@ -474,7 +474,7 @@ size_t Parser::bindingCount(const OpState &st, std::string_view name) {
 
 bool Parser::fitsAttrKind(std::string_view kind, const Token &t) {
   if (kind == "int") return t.is(Tok::Integer);
-  if (kind == "number") return t.is(Tok::Integer) || t.is(Tok::Float);
+  if (kind == "number") return t.is(Tok::Integer) || t.is(Tok::Float) || t.isIdent("true") || t.isIdent("false");
   if (kind == "string") return t.is(Tok::String);
   if (kind == "ident") return t.is(Tok::Ident);
   if (kind == "hash") return t.is(Tok::HashId);
@@ -1116,6 +1116,7 @@ Attribute *Parser::parseAttrOfKind(std::string_view kind, Scope *scope) {
     int64_t v;
     if (t.is(Tok::Integer)) return parseInteger(t, v) ? a.integer(v) : nullptr;
     if (kind == "number" && t.is(Tok::Float)) return a.floating(std::strtod(std::string(t.text).c_str(), nullptr));
+    if (kind == "number" && (t.isIdent("true") || t.isIdent("false"))) return a.boolean(t.isIdent("true"));  // i1
     if (kind == "number" && (t.is(Tok::Ident) || t.is(Tok::String))) {
       error(DiagId::ParseInvalidFloat, t).arg("text", std::string(t.text));
       return nullptr;

@@ -123,9 +123,49 @@ private:
     return target;
   }
 
+  // A low.func.def written with typed `low.return %v : T` (not an asm body) returns the types its
+  // signature declares. Both are register types kept as text, so they are compared as written.
+  void checkLowReturns(const Operation &fn) {
+    auto squeeze = [](std::string_view s) {
+      std::string out;
+      for (char c : s)
+        if (c != ' ') out += c;
+      return out;
+    };
+    auto afterTopLevelColon = [](std::string_view s) -> std::optional<std::string_view> {
+      int depth = 0;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '<' || s[i] == '(') ++depth;
+        if (s[i] == '>' || s[i] == ')') --depth;
+        if (s[i] == ':' && depth == 0) return s.substr(i + 1);
+      }
+      return std::nullopt;
+    };
+    std::span<const std::string_view> text = fn.opaqueText();
+    if (text.empty()) return;
+    std::string_view head = text[0];
+    size_t arrow = head.rfind("->");
+    std::string declared = arrow == std::string_view::npos ? "" : squeeze(head.substr(arrow + 2));
+    if (declared.size() >= 2 && declared.front() == '(' && declared.back() == ')') declared = declared.substr(1, declared.size() - 2);
+    if (declared.ends_with("asm")) return;
+    for (Region &r : fn.regions())
+      for (Block *b : r.blocks())
+        for (const Operation &inner : *b) {
+          if (inner.name() != "low.return" || inner.opaqueText().empty()) continue;
+          std::optional<std::string_view> types = afterTopLevelColon(inner.opaqueText()[0]);
+          std::string_view written = types ? *types : std::string_view();
+          while (written.starts_with(' ')) written.remove_prefix(1);
+          if (squeeze(written) != declared)
+            report(DiagId::TypeOperandMismatch, inner).arg("op", "low.return").arg("field", "values")
+                .arg("actual", written.empty() ? "()" : std::string(written))
+                .arg("expected", "the function results (" + declared + ")");
+        }
+  }
+
   // ---- walking ----
   void verifyOp(const Operation &op, const Operation *kernel, const Operation *pipeline) {
     if (op.isOpaque()) {
+      if (op.opcode() == OpCode::LowFuncDef) checkLowReturns(op);
       for (Region &r : op.regions())
         for (Block *b : r.blocks())
           for (const Operation &inner : *b) verifyOp(inner, kernel, pipeline);

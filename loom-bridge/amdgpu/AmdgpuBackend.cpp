@@ -578,7 +578,7 @@ public:
     std::optional<std::vector<uint8_t>> host;
     if (hostImported)
       host = buildHostCode(hostProgram ? *hostProgram : program,
-                           HostCodeOptions{request.options.hostCpu, request.options.optLevel}, diags);
+                           HostCodeOptions{request.options.hostCpu, request.options.optLevel, "amdgpu"}, diags);
     codeObject.join();
     if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);

@@ -198,7 +198,8 @@ void Lowering::Impl::lowerWhile(const Operation &op) {
 
 // template.apply<@family> / func.apply<key>: a call of the provider selected for this target.
 void Lowering::Impl::lowerApply(const Operation &op) {
-  const Operation *provider = ir::selectProvider(program_, op, options_.targetFamily, fn_->subgroupSize);
+  std::string_view family = options_.providerFamily.empty() ? options_.targetFamily : options_.providerFamily;
+  const Operation *provider = ir::selectProvider(program_, op, family, fn_->subgroupSize);
   if (!provider) {
     const loom::Attribute *family = op.templateParam(0);
     size_t candidates = ir::providerCandidates(program_, op).size();

@@ -247,13 +247,15 @@ public:
     for (const Operation &op : block) {
       if (isBarrier(op) || isGroupReduce(op) || isExchange(op)) ++phases;
       phase[&op] = phases;
-      bool nested = false;
+      const Operation *nested = nullptr;
       op.walk([&](const Operation &inner) {
-        nested |= &inner != &op && (isBarrier(inner) || isGroupReduce(inner) || isExchange(inner));
+        if (!nested && &inner != &op && (isBarrier(inner) || isGroupReduce(inner) || isExchange(inner))) nested = &inner;
       });
       if (nested) {
+        // Named by the op that needs the split (a barrier, a collective), located at the
+        // top-level op that holds it.
         diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
-            .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
+            .arg("op", std::string(nested->name())).arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
         return std::nullopt;
       }
     }

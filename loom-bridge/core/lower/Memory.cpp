@@ -12,7 +12,8 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     // stride of each axis.
     const loom::TypeSlot layout = type.slot();
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
-    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash && layout.attr->str() == "dense"))
+    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
+                         (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
       unsupported(op, "the view layout " + type.str() + " is not implemented (row-major, #dense and encoding.layout.strided are)");
     if (layout.value && (!strided || strided->size() != type.rank()))
       unsupported(op, "the view layout must be an encoding.layout.strided value with one stride per axis");
