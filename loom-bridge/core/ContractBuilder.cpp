@@ -203,9 +203,6 @@ private:
         if (n == "buffer.assume.memory_space" && user->templateParam(0) && user->templateParam(0)->str() == "host")
           u.coherent = true;
         total.merge(u);
-      } else if (user->opcode() == loom::OpCode::ScfSelect && index > 0) {
-        // Either buffer may be the one selected: each needs what the selected buffer's uses need.
-        total.merge(analyzeBuffer(def, user->result(0)));
       } else if (n == "buffer.view") {
         Usage extent = viewExtent(*user->result(0)->type(), program_.evaluateInteger(user->operand(1)));
         Usage access = analyzeView(def, user->result(0));
