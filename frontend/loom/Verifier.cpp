@@ -377,8 +377,8 @@ private:
       return;
     }
     case VerifyHook::Iota: {
-      if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger())
-        return resultError(op, "result", r0, "a vector of integers");
+      if (!isKind(r0, TypeKind::Vector) || !(r0->elementType()->isInteger() || r0->elementType()->isIndex()))
+        return resultError(op, "result", r0, "a vector of integers or indices");
       for (std::string_view n : {"base", "step"}) {
         Type *t = in(n);
         if (!unknown(t) && t != r0->elementType() && !t->isIndex())
