@@ -738,6 +738,14 @@ private:
         return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
       return;
     }
+    case VerifyHook::Refine: {
+      Type *v = in("in");
+      if (unknown(v)) return;
+      if (!isKind(v, TypeKind::View)) return operandError(op, "in", v, "a view");
+      if (!isKind(r0, TypeKind::View) || r0->elementType() != v->elementType() || r0->rank() != v->rank())
+        resultError(op, "result", r0, "a view of " + v->elementType()->str() + " with " + std::to_string(v->rank()) + " axes");
+      return;
+    }
     case VerifyHook::LowInvoke:
       // The callee is machine code (a low.func.def); its register signature is not checked here.
       resolve(op, "callee", {OpCode::LowFuncDef}, "a low.func.def");

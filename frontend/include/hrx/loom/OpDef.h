@@ -22,7 +22,7 @@ enum class VerifyHook : uint8_t {
   Alloca, SameCount, BufferOperand, ViewAccess, Subview, For, If, Yield, Select, Branch, Call,
   Return, LaunchConfig, GroupCreate, FlowSource, FlowStage, FlowBuffer, FlowFold, FlowReduce,
   FlowWrite, ConfigGet, EncodingDefine, Provider, Bitfield, VectorExtract, VectorInsert, FromElements,
-  Broadcast, While, Condition, Apply, LowInvoke, TestFact, Exchange, Scatter,
+  Broadcast, While, Condition, Apply, LowInvoke, TestFact, Exchange, Scatter, Refine,
 };
 
 namespace opflag {
