@@ -191,6 +191,12 @@ Token Lexer::lex() {
   }
   case '-':
     if (start + 1 < buf_.size() && p[start + 1] == '>') return finish(Tok::Arrow, start + 2);
+    // `-sramecc`: a negated target feature in an attribute list is one identifier.
+    if (start + 1 < buf_.size() && isIdentStart(p[start + 1])) {
+      uint32_t e = start + 1;
+      while (e < buf_.size() && (isIdentChar(p[e]) || p[e] == '-')) ++e;
+      return finish(Tok::Ident, e);
+    }
     if (!(start + 1 < buf_.size() && isDigit(p[start + 1]))) {
       error(diag::DiagId::ParseUnexpectedCharacter, start, 1, "char", "-");
       return finish(Tok::Error, start + 1);

@@ -161,7 +161,8 @@ private:
   void parseOp(Block *block, bool topLevel);
   void recover(uint32_t opStart);
   Operation *parseKnownOp(const OpDef *def, const Token &nameTok, std::vector<Token> &resultToks);
-  Operation *parseOpaqueOp(const Token &nameTok, std::vector<Token> &resultToks, bool topLevel);
+  Operation *parseOpaqueOp(const Token &nameTok, std::vector<Token> &resultToks, bool topLevel,
+                           const OpDef *textDef = nullptr);
   bool runDirectives(OpState &st, size_t begin, size_t end);
   bool groupPresent(const OpState &st, const Directive &first);
   bool runDirective(OpState &st, size_t i);
@@ -289,15 +290,16 @@ void Parser::parseOp(Block *block, bool topLevel) {
   }
   lex_.next();
   if (const OpDef *def = lookupOpDef(nameTok.text)) {
-    op = parseKnownOp(def, nameTok, resultToks);
+    op = def->has(opflag::TextBody) ? parseOpaqueOp(nameTok, resultToks, topLevel, def)
+                                    : parseKnownOp(def, nameTok, resultToks);
   } else if (isStrandOp(nameTok.text)) {
     error(DiagId::ParseStrandFormUnsupported, nameTok).arg("construct", std::string(nameTok.text));
-  } else if (topLevel || inOpaque_ || nameTok.text.starts_with("check.")) {
-    if (topLevel && !nameTok.text.starts_with("check."))
-      error(DiagId::ParseUnknownTopLevelOp, nameTok).arg("name", std::string(nameTok.text));
-    op = parseOpaqueOp(nameTok, resultToks, topLevel);
+  } else if (inOpaque_) {
+    op = parseOpaqueOp(nameTok, resultToks, topLevel);  // a line of a text body (machine code, checks)
   } else {
     error(DiagId::ParseUnknownOp, nameTok).arg("name", std::string(nameTok.text));
+    // At the top level the unknown op's body is still consumed as text, so one mistake is one error.
+    if (topLevel) parseOpaqueOp(nameTok, resultToks, topLevel);
   }
   if (!op) {
     // One mistake is one error: the failed op's results still exist (as poison of unknown type),
@@ -332,7 +334,7 @@ void Parser::skipLoc() {
 }
 
 Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vector<Token> &resultToks) {
-  size_t want = def->results.empty() ? 0 : def->results == "r*" ? resultToks.size() : 1;
+  size_t want = def->results.empty() ? 0 : def->results == "r*" ? resultToks.size() : def->results == "r+i1" ? 2 : 1;
   if (resultToks.size() != want) {
     error(DiagId::ParseResultCount, nameTok).arg("op", std::string(def->name))
         .arg("expected", (long long)want).arg("count", (long long)resultToks.size());
@@ -354,6 +356,7 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
   }
   // Result types the format does not spell.
   std::string_view rs = def->results;
+  if (rs == "r+i1") st.resultTypes[1] = m_.types().integer(1);  // a value and its validity
   for (size_t i = 0; i < st.resultTypes.size(); ++i) {
     if (st.resultTypes[i]) continue;
     if (rs == "r:i1") st.resultTypes[i] = m_.types().integer(1);
@@ -471,7 +474,7 @@ size_t Parser::bindingCount(const OpState &st, std::string_view name) {
 
 bool Parser::fitsAttrKind(std::string_view kind, const Token &t) {
   if (kind == "int") return t.is(Tok::Integer);
-  if (kind == "number") return t.is(Tok::Integer) || t.is(Tok::Float);
+  if (kind == "number") return t.is(Tok::Integer) || t.is(Tok::Float) || t.isIdent("true") || t.isIdent("false");
   if (kind == "string") return t.is(Tok::String);
   if (kind == "ident") return t.is(Tok::Ident);
   if (kind == "hash") return t.is(Tok::HashId);
@@ -867,7 +870,8 @@ bool Parser::parseRegion(std::vector<Block *> &blocks, Scope *scope, const std::
 }
 
 // An op outside the table: its text is kept (whitespace-normalised) and its regions are parsed.
-Operation *Parser::parseOpaqueOp(const Token &nameTok, std::vector<Token> &resultToks, bool topLevel) {
+Operation *Parser::parseOpaqueOp(const Token &nameTok, std::vector<Token> &resultToks, bool topLevel,
+                                 const OpDef *textDef) {
   std::vector<std::string> segments(1);
   std::vector<std::vector<Block *>> regions;
   std::vector<std::unique_ptr<Scope>> scopes;
@@ -910,7 +914,9 @@ Operation *Parser::parseOpaqueOp(const Token &nameTok, std::vector<Token> &resul
     if (tok.is(Tok::SymbolRef) && depth == 0 && symbol.empty()) symbol = tok.name();
     if (tok.is(Tok::ValueId) && depth > 0 && lex_.peek().is(Tok::Colon)) pendingArgs.push_back({tok, false});
   }
-  Operation *op = b_.createOp(OpCode::Opaque, nullptr, nameTok.text, range(nameTok), resultToks.size(), regions.size());
+  // A TextBody op keeps its table id (for dispatch) but no definition: it is printed as text.
+  Operation *op = b_.createOp(textDef ? textDef->code : OpCode::Opaque, nullptr, nameTok.text, range(nameTok),
+                              resultToks.size(), regions.size());
   std::vector<std::string_view> texts(segments.begin(), segments.end());
   b_.setOpaqueText(op, texts);
   if (!symbol.empty()) b_.setAttributes(op, {{"sym_name", m_.attrs().symbol(symbol)}});
@@ -1110,6 +1116,7 @@ Attribute *Parser::parseAttrOfKind(std::string_view kind, Scope *scope) {
     int64_t v;
     if (t.is(Tok::Integer)) return parseInteger(t, v) ? a.integer(v) : nullptr;
     if (kind == "number" && t.is(Tok::Float)) return a.floating(std::strtod(std::string(t.text).c_str(), nullptr));
+    if (kind == "number" && (t.isIdent("true") || t.isIdent("false"))) return a.boolean(t.isIdent("true"));  // i1
     if (kind == "number" && (t.is(Tok::Ident) || t.is(Tok::String))) {
       error(DiagId::ParseInvalidFloat, t).arg("text", std::string(t.text));
       return nullptr;

@@ -262,6 +262,7 @@ private:
           word("%" + std::string(vals[k]->name()));
         }
         lastWasOperand_ = true;
+        lastWasIndexList_ = false;
         continue;
       }
       case Directive::IndexList: {
@@ -273,9 +274,12 @@ private:
           s += e->kind() == AttrKind::ValueRef ? "%" + std::string(e->value()->name()) : printAttribute(*e);
         }
         s += "]";
-        if (lastWasOperand_) attach(s);
+        // `%v[%i]`, and a second list right after the first (`%view[%i][%offsets]`), attach.
+        if (lastWasOperand_ || lastWasIndexList_) attach(s);
         else word(s);
-        break;
+        lastWasOperand_ = false;
+        lastWasIndexList_ = true;
+        continue;
       }
       case Directive::Symbol:
         if (Attribute *a = op.attr(d.text)) word("@" + std::string(a->str()));
@@ -372,6 +376,7 @@ private:
       }
       }
       lastWasOperand_ = false;
+      lastWasIndexList_ = false;
     }
   }
 
@@ -379,6 +384,7 @@ private:
   std::string line_;
   std::string last_;
   bool lastWasOperand_ = false;
+  bool lastWasIndexList_ = false;
 };
 
 }  // namespace

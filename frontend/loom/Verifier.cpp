@@ -123,9 +123,49 @@ private:
     return target;
   }
 
+  // A low.func.def written with typed `low.return %v : T` (not an asm body) returns the types its
+  // signature declares. Both are register types kept as text, so they are compared as written.
+  void checkLowReturns(const Operation &fn) {
+    auto squeeze = [](std::string_view s) {
+      std::string out;
+      for (char c : s)
+        if (c != ' ') out += c;
+      return out;
+    };
+    auto afterTopLevelColon = [](std::string_view s) -> std::optional<std::string_view> {
+      int depth = 0;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '<' || s[i] == '(') ++depth;
+        if (s[i] == '>' || s[i] == ')') --depth;
+        if (s[i] == ':' && depth == 0) return s.substr(i + 1);
+      }
+      return std::nullopt;
+    };
+    std::span<const std::string_view> text = fn.opaqueText();
+    if (text.empty()) return;
+    std::string_view head = text[0];
+    size_t arrow = head.rfind("->");
+    std::string declared = arrow == std::string_view::npos ? "" : squeeze(head.substr(arrow + 2));
+    if (declared.size() >= 2 && declared.front() == '(' && declared.back() == ')') declared = declared.substr(1, declared.size() - 2);
+    if (declared.ends_with("asm")) return;
+    for (Region &r : fn.regions())
+      for (Block *b : r.blocks())
+        for (const Operation &inner : *b) {
+          if (inner.name() != "low.return" || inner.opaqueText().empty()) continue;
+          std::optional<std::string_view> types = afterTopLevelColon(inner.opaqueText()[0]);
+          std::string_view written = types ? *types : std::string_view();
+          while (written.starts_with(' ')) written.remove_prefix(1);
+          if (squeeze(written) != declared)
+            report(DiagId::TypeOperandMismatch, inner).arg("op", "low.return").arg("field", "values")
+                .arg("actual", written.empty() ? "()" : std::string(written))
+                .arg("expected", "the function results (" + declared + ")");
+        }
+  }
+
   // ---- walking ----
   void verifyOp(const Operation &op, const Operation *kernel, const Operation *pipeline) {
     if (op.isOpaque()) {
+      if (op.opcode() == OpCode::LowFuncDef) checkLowReturns(op);
       for (Region &r : op.regions())
         for (Block *b : r.blocks())
           for (const Operation &inner : *b) verifyOp(inner, kernel, pipeline);
@@ -365,8 +405,8 @@ private:
       return;
     }
     case VerifyHook::Iota: {
-      if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger())
-        return resultError(op, "result", r0, "a vector of integers");
+      if (!isKind(r0, TypeKind::Vector) || !(r0->elementType()->isInteger() || r0->elementType()->isIndex()))
+        return resultError(op, "result", r0, "a vector of integers or indices");
       for (std::string_view n : {"base", "step"}) {
         Type *t = in(n);
         if (!unknown(t) && t != r0->elementType() && !t->isIndex())
@@ -685,6 +725,61 @@ private:
     }
     case VerifyHook::Apply:
       checkApply(op);
+      return;
+    case VerifyHook::Exchange: {
+      Type *v = in("in");
+      if (!unknown(v) && !v->isScalar() && !v->isIndex() && !isKind(v, TypeKind::Vector))
+        return operandError(op, "in", v, "a scalar, index or vector value");
+      auto integer = [&](std::string_view n) {
+        Type *t = in(n);
+        if (!unknown(t) && !t->isInteger() && !t->isIndex()) operandError(op, n, t, "an integer or index lane number");
+      };
+      if (op.opcode() == OpCode::KernelSubgroupBroadcast) integer("lane");
+      if (op.opcode() == OpCode::KernelSubgroupShuffle) {
+        integer("offset");
+        integer("width");
+      }
+      if (op.opcode() == OpCode::KernelWorkgroupScan) {
+        auto oneOf = [&](std::string_view key, std::string_view a, std::string_view b) {
+          Attribute *x = op.attr(key);
+          std::string given = x ? std::string(x->str()) : "";
+          if (x && given != a && given != b)
+            report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(key))
+                .arg("actual", given).arg("expected", std::string(a) + " or " + std::string(b));
+        };
+        oneOf("direction", "forward", "reverse");
+        oneOf("mode", "inclusive", "exclusive");
+      }
+      return;
+    }
+    case VerifyHook::Scatter: {
+      Type *value = in("value"), *view = in("base"), *offsets = in("offsets");
+      checkIndices(op, "indices");
+      if (unknown(value) || unknown(view) || unknown(offsets)) return;
+      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
+      if (indexCount(op, "indices") != view->rank())
+        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
+      if (!isKind(value, TypeKind::Vector) || value->elementType() != view->elementType())
+        return operandError(op, "value", value, "a vector of " + view->elementType()->str());
+      if (!isKind(offsets, TypeKind::Vector) || !sameShape(offsets, value) ||
+          !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
+        return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
+      return;
+    }
+    case VerifyHook::Refine: {
+      Type *v = in("in");
+      if (unknown(v)) return;
+      if (!isKind(v, TypeKind::View)) return operandError(op, "in", v, "a view");
+      if (!isKind(r0, TypeKind::View) || r0->elementType() != v->elementType() || r0->rank() != v->rank())
+        resultError(op, "result", r0, "a view of " + v->elementType()->str() + " with " + std::to_string(v->rank()) + " axes");
+      return;
+    }
+    case VerifyHook::LowInvoke:
+      // The callee is machine code (a low.func.def); its register signature is not checked here.
+      resolve(op, "callee", {OpCode::LowFuncDef}, "a low.func.def");
+      return;
+    case VerifyHook::TestFact:
+      if (!op.result(0)->type()->isInteger(1)) resultError(op, "r", op.result(0)->type(), "i1 (a fact is a predicate)");
       return;
     }
   }

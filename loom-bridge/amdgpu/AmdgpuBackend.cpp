@@ -594,7 +594,7 @@ public:
     }
     std::optional<std::vector<uint8_t>> host;
     if (hostImported)
-      host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags);
+      host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags, "amdgpu");
     codeObject.join();
     if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);

@@ -202,8 +202,12 @@ std::string_view recordFamily(const Program &program, const loom::Operation &pro
   const loom::Attribute *target = provider.attr("target");
   if (!target) return {};
   const SymbolEntry *record = program.lookup(target->str());
-  if (!record || !record->op) return "unknown";
-  std::string_view name = record->op->name();
+  const loom::Operation *op = record ? record->op : nullptr;
+  // A record only a provider names is not in the program's symbol table (nothing reachable uses
+  // it); look it up in the modules.
+  for (size_t i = 0; !op && i < program.modules.size(); ++i) op = program.modules[i]->lookupSymbol(target->str());
+  if (!op) return "unknown";
+  std::string_view name = op->name();
   return name.substr(0, name.find('.'));
 }
 

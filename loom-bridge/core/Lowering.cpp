@@ -16,7 +16,7 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
     for (const loom::Block *block : kernelDef.region(1)->blocks())
       for (const loom::Operation &op : *block)
         op.walk([&](const loom::Operation &inner) {
-          found |= Impl::isBarrier(inner) || Impl::isGroupReduce(inner);
+          found |= Impl::isBarrier(inner) || Impl::isGroupReduce(inner) || Impl::isExchange(inner);
         });
   return found;
 }

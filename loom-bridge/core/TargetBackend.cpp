@@ -6,20 +6,21 @@ std::unique_ptr<TargetBackend> createBackend(const Target &target) {
   return target.info && target.info->create ? target.info->create() : nullptr;
 }
 
-std::optional<std::vector<uint8_t>> TargetBackend::hostReferenceCode(const Program &, const CompilerOptions &,
+std::optional<std::vector<uint8_t>> TargetBackend::hostReferenceCode(const Program &, const CompilerOptions &, std::string_view,
                                                                      diag::DiagnosticEngine &diags) {
   diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "host reference code from the " + info().backend + " backend");
   return std::nullopt;
 }
 
 std::optional<std::vector<uint8_t>> buildHostReferenceCode(const BackendRequest &request, const Program &program,
-                                                           diag::DiagnosticEngine &diags) {
+                                                           diag::DiagnosticEngine &diags,
+                                                           std::string_view providerFamily) {
   std::unique_ptr<TargetBackend> host = request.hostReference ? createBackend(*request.hostReference) : nullptr;
   if (!host) {
     diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "host reference code (this build has no host backend)");
     return std::nullopt;
   }
-  return host->hostReferenceCode(program, request.options, diags);
+  return host->hostReferenceCode(program, request.options, providerFamily, diags);
 }
 
 }  // namespace hrx::bridge

@@ -455,11 +455,12 @@ void reportHostCodeError(const HostCodeError &error, diag::DiagnosticEngine &dia
 }  // namespace
 
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
-                                           diag::DiagnosticEngine &diags, bool forHostTarget) {
+                                           diag::DiagnosticEngine &diags, bool forHostTarget,
+                                           std::string_view providerFamily) {
   const unsigned errorsAtStart = diags.errorCount();
   auto module = std::make_unique<llvm::Module>("hrx-host", context);
   module->setTargetTriple(llvm::Triple(kHostTriple));
-  Lowering lowering(program, *module, diags, "the host target");
+  Lowering lowering(program, *module, diags, "the host target", LoweringOptions{.providerFamily = providerFamily});
   // Stage functions: every callee of a reachable pipeline.stage/reduce, plus exported functions.
   std::set<std::string> stages;
   for (const loom::Operation *def : program.reachable)
@@ -505,7 +506,7 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
 std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const HostCodeOptions &options,
                                                   diag::DiagnosticEngine &diags) {
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = lowerForHost(program, context, diags);
+  std::unique_ptr<llvm::Module> module = lowerForHost(program, context, diags, /*forHostTarget=*/false, options.providerFamily);
   if (!module) return std::nullopt;
   auto so = hostSharedObject(*module, options);
   if (!so) {
@@ -538,8 +539,9 @@ public:
   std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override { return cxx::ImportTarget::Host; }
 
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
+                                                        std::string_view providerFamily,
                                                         diag::DiagnosticEngine &diags) override {
-    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel}, diags);
+    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily}, diags);
   }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {

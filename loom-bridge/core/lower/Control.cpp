@@ -3,6 +3,8 @@
 
 namespace hrx::bridge {
 
+using loom::OpCode;
+
 // Lowers a single-block structured region; returns the values its scf.yield passes out.
 std::vector<llvm::Value *> Lowering::Impl::lowerRegion(const loom::Region &region) {
   std::vector<llvm::Value *> yielded;
@@ -22,8 +24,8 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
   llvm::Function *f = fn_->function;
   if (op.opcode() == loom::OpCode::ScfWhile) return lowerWhile(op);
   if (op.opcode() == loom::OpCode::ScfScheduleFence) return;  // a scheduling hint; LLVM schedules
-  if (n == "scf.select") return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
-  if (n == "scf.for") {
+  if (op.opcode() == OpCode::ScfSelect) return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
+  if (op.opcode() == OpCode::ScfFor) {
     const Value *loValue = op.operandNamed("lo");
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
     std::vector<llvm::Value *> inits;
@@ -61,7 +63,7 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
     for (size_t i = 0; i < carried.size() && i < op.numResults(); ++i) set(op, unsigned(i), carried[i]);
     return;
   }
-  if (n == "scf.if") {
+  if (op.opcode() == OpCode::ScfIf) {
     llvm::Value *cond = operand(op, "cond");
     llvm::BasicBlock *thenBlock = llvm::BasicBlock::Create(context_, "if.then", f);
     llvm::BasicBlock *elseBlock = llvm::BasicBlock::Create(context_, "if.else", f);
@@ -87,7 +89,7 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
     }
     return;
   }
-  if (n == "cfg.br" || n == "cfg.cond_br") {
+  if (op.opcode() == OpCode::CfgBr || op.opcode() == OpCode::CfgCondBr) {
     std::vector<llvm::BasicBlock *> targets;
     for (unsigned s = 0; s < op.successors().size(); ++s) {
       const loom::Successor &succ = op.successors()[s];
@@ -99,7 +101,7 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
       for (size_t i = 0; i < phis.size(); ++i) phis[i]->addIncoming(get(passed[i]), b.GetInsertBlock());
       targets.push_back(found->second);
     }
-    if (n == "cfg.br") {
+    if (op.opcode() == OpCode::CfgBr) {
       if (targets.size() != 1) unsupported(op, "cfg.br has one successor");
       b.CreateBr(targets[0]);
     } else {
@@ -113,7 +115,7 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
 
 void Lowering::Impl::lowerFunc(const Operation &op, std::string_view name) {
   llvm::IRBuilder<> &b = *b_;
-  if (name == "return") {
+  if (op.opcode() == OpCode::FuncReturn || op.opcode() == OpCode::TemplateReturn) {
     std::vector<llvm::Value *> values;
     for (const Value *v : op.operands()) values.push_back(get(v));
     llvm::Type *ret = fn_->function->getReturnType();
@@ -128,9 +130,9 @@ void Lowering::Impl::lowerFunc(const Operation &op, std::string_view name) {
     }
     return;
   }
-  if (name == "call") {
+  if (op.opcode() == OpCode::FuncCall) {
     const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
-    if (!callee || (!callee->cxx && callee->op->name() != "func.def")) unsupported(op, "the callee has no definition");
+    if (!callee || (!callee->cxx && callee->op->opcode() != OpCode::FuncDef)) unsupported(op, "the callee has no definition");
     llvm::Function *target = callee->cxx ? external(op, *callee->cxx) : function(*callee->op);
     if (!target) throw LoweringError{};
     std::vector<llvm::Value *> args;
@@ -198,7 +200,8 @@ void Lowering::Impl::lowerWhile(const Operation &op) {
 
 // template.apply<@family> / func.apply<key>: a call of the provider selected for this target.
 void Lowering::Impl::lowerApply(const Operation &op) {
-  const Operation *provider = ir::selectProvider(program_, op, options_.targetFamily, fn_->subgroupSize);
+  std::string_view family = options_.providerFamily.empty() ? options_.targetFamily : options_.providerFamily;
+  const Operation *provider = ir::selectProvider(program_, op, family, fn_->subgroupSize);
   if (!provider) {
     const loom::Attribute *family = op.templateParam(0);
     size_t candidates = ir::providerCandidates(program_, op).size();

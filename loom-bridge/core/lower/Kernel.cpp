@@ -1,15 +1,20 @@
 // Lowering of kernel.* ops: work-item coordinates, barriers, subgroup and workgroup collectives.
 #include "LoweringImpl.h"
 
+#include <functional>
+
 namespace hrx::bridge {
 
-void Lowering::Impl::lowerKernel(const Operation &op, std::string_view name) {
+void Lowering::Impl::lowerKernel(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
-  if (name == "return") {
+  using loom::OpCode;
+  switch (op.opcode()) {
+  case OpCode::KernelReturn:
     b.CreateRetVoid();
     return;
-  }
-  if (name == "launch.config") {
+  case OpCode::KernelLaunchConfig: {
+    if (!op.operandGroup("dynamic_workgroup_storage").empty())
+      unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
     std::vector<llvm::Value *> values;
     for (std::string_view group : {"workgroups", "workgroup_size"}) {
       std::span<Value *const> list = op.operandGroup(group);
@@ -21,13 +26,20 @@ void Lowering::Impl::lowerKernel(const Operation &op, std::string_view name) {
     b.CreateRet(aggregate);
     return;
   }
-  if (name == "barrier") {
+  case OpCode::KernelBarrier:
     if (!fn_->coordinates || !fn_->coordinates->barrier(b))
       unsupported(op, "this target has no native barrier (a barrier must be at the top level of the kernel body)");
     return;
+  case OpCode::KernelSubgroupReduce: return set(op, 0, subgroupReduce(op, operand(op, "in")));
+  case OpCode::KernelWorkgroupReduce: return set(op, 0, workgroupReduce(op));
+  case OpCode::KernelSubgroupBroadcast:
+  case OpCode::KernelSubgroupShuffle:
+  case OpCode::KernelWorkgroupScan: return lowerExchange(op);
+  case OpCode::KernelWorkgroupStorage:
+    unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
+  default: break;
   }
-  if (name == "subgroup.reduce") return set(op, 0, subgroupReduce(op, operand(op, "in")));
-  if (name == "workgroup.reduce") return set(op, 0, workgroupReduce(op));
+  std::string_view name = op.name().substr(op.name().find('.') + 1);
   const loom::Attribute *dimension = op.templateParam(0);
   unsigned dim = 0;
   if (dimension) dim = dimension->str() == "y" ? 1 : dimension->str() == "z" ? 2 : 0;
@@ -36,6 +48,153 @@ void Lowering::Impl::lowerKernel(const Operation &op, std::string_view name) {
     if (llvm::Value *v = subgroupCoordinate(name)) return set(op, 0, v);
   }
   unsupported(op, "this kernel operation is not supported by this target");
+}
+
+// The identity of a combining kind for `type` (the start of an exclusive scan); null if none.
+static llvm::Value *combineIdentity(llvm::IRBuilder<> &b, std::string_view kind, llvm::Type *type) {
+  if (type->isIntegerTy()) {
+    unsigned w = type->getIntegerBitWidth();
+    if (kind == "addi" || kind == "ori" || kind == "xori" || kind == "maxui") return llvm::ConstantInt::get(type, 0);
+    if (kind == "muli") return llvm::ConstantInt::get(type, 1);
+    if (kind == "andi" || kind == "minui") return llvm::ConstantInt::get(type, llvm::APInt::getAllOnes(w));
+    if (kind == "maxsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(w));
+    if (kind == "minsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(w));
+    return nullptr;
+  }
+  if (!type->isFloatingPointTy()) return nullptr;
+  if (kind == "addf") return llvm::ConstantFP::getNegativeZero(type);
+  if (kind == "mulf") return llvm::ConstantFP::get(type, 1.0);
+  if (kind == "maxnumf" || kind == "maximumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/true);
+  if (kind == "minnumf" || kind == "minimumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/false);
+  return nullptr;
+}
+
+// Cross-lane exchange (subgroup broadcast/shuffle, workgroup scan). Every work-item's operand is
+// read by linear work-item id: on the host from the other items' spill slots of the phase split
+// at this op (Lowering::kernelPhases), elsewhere from workgroup storage each item fills between
+// two barriers. Subgroups are runs of subgroup-size consecutive linear ids on every target.
+void Lowering::Impl::lowerExchange(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  using loom::OpCode;
+  const KernelCoordinates *target = fn_->coordinates;
+  llvm::Function &f = *fn_->function;
+  if (!target) unsupported(op, "cross-lane operations need a kernel");
+  llvm::Value *value = operand(op, "in");
+  llvm::Type *type = value->getType();
+  auto coord = [&](std::string_view kind, unsigned d) -> llvm::Value * {
+    llvm::Value *v = target->coordinate(b, f, kind, d);
+    if (!v) v = subgroupCoordinate(kind);
+    if (!v) unsupported(op, "this target has no work-item coordinates");
+    return v;
+  };
+  llvm::Value *sx = coord("workgroup.size", 0), *sy = coord("workgroup.size", 1), *sz = coord("workgroup.size", 2);
+  llvm::Value *linear = b.CreateAdd(
+      b.CreateMul(b.CreateAdd(b.CreateMul(coord("workitem.id", 2), sy), coord("workitem.id", 1)), sx), coord("workitem.id", 0));
+  llvm::Value *items = b.CreateMul(b.CreateMul(sx, sy), sz);
+  uint64_t slotBytes = llvm::alignTo(module_.getDataLayout().getTypeAllocSize(type), 16);
+  llvm::Value *storage = nullptr;
+  std::function<llvm::Value *(llvm::Value *)> read;
+  if (fn_->exchange) {
+    const FunctionState::Exchange &x = *fn_->exchange;
+    uint64_t slot = x.slots.at(op.operand(0));
+    read = [&, slot](llvm::Value *item) {
+      llvm::Value *at = b.CreateAdd(b.CreateMul(item, i64(int64_t(x.spillBytes))), i64(int64_t(slot)));
+      return b.CreateAlignedLoad(type, b.CreateGEP(b.getInt8Ty(), x.spills, at), llvm::Align(16));
+    };
+  } else {
+    constexpr uint64_t kMaxItems = 1024;
+    if (slotBytes * kMaxItems > 32768) unsupported(op, "the exchanged value is too large for workgroup storage");
+    // One allocation per function serves every exchange of 16-byte slots (they are separated by
+    // barriers); it is made in the entry block so that every use is dominated.
+    llvm::IRBuilder<> entry(&f.getEntryBlock(), f.getEntryBlock().getFirstInsertionPt());
+    if (slotBytes == 16 && fn_->exchangeStorage) storage = fn_->exchangeStorage;
+    else storage = target->workgroupStorage(entry, slotBytes * kMaxItems, 16);
+    if (slotBytes == 16) fn_->exchangeStorage = storage;
+    if (!storage) unsupported(op, "this target has no workgroup storage for cross-lane exchange");
+    b.CreateAlignedStore(value, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(linear, i64(int64_t(slotBytes)))), llvm::Align(16));
+    if (!target->barrier(b)) unsupported(op, "this target has no native barrier");
+    read = [&](llvm::Value *item) {
+      return b.CreateAlignedLoad(type, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(item, i64(int64_t(slotBytes)))), llvm::Align(16));
+    };
+  }
+  auto widen = [&](llvm::Value *v) { return b.CreateZExtOrTrunc(v, b.getInt64Ty()); };
+  llvm::Value *subgroup = i64(int64_t(fn_->subgroupSize));
+  if (llvm::Value *native = target->coordinate(b, f, "subgroup.size", 0)) subgroup = native;
+  llvm::Value *lane = b.CreateURem(linear, subgroup);
+  llvm::Value *subgroupBase = b.CreateSub(linear, lane);
+  switch (op.opcode()) {
+  case OpCode::KernelSubgroupBroadcast: {
+    llvm::Value *source = b.CreateAdd(subgroupBase, widen(operand(op, "lane")));
+    source = b.CreateSelect(b.CreateICmpULT(source, items), source, linear);
+    set(op, 0, read(source));
+    break;
+  }
+  case OpCode::KernelSubgroupShuffle: {
+    std::string_view mode = op.templateParam(0) ? op.templateParam(0)->str() : "";
+    llvm::Value *offset = widen(operand(op, "offset"));
+    llvm::Value *width = widen(operand(op, "width"));
+    width = b.CreateSelect(b.CreateOr(b.CreateICmpEQ(width, i64(0)), b.CreateICmpUGT(width, subgroup)), subgroup, width);
+    llvm::Value *inCluster = b.CreateURem(lane, width);
+    llvm::Value *clusterBase = b.CreateSub(linear, inCluster);
+    llvm::Value *source = nullptr, *valid = nullptr;
+    if (mode == "index") {
+      source = offset;
+      valid = b.CreateICmpULT(offset, width);
+    } else if (mode == "xor") {
+      source = b.CreateXor(inCluster, offset);
+      valid = b.CreateICmpULT(source, width);
+    } else if (mode == "up") {
+      source = b.CreateSub(inCluster, offset);
+      valid = b.CreateICmpULE(offset, inCluster);
+    } else if (mode == "down") {
+      source = b.CreateAdd(inCluster, offset);
+      valid = b.CreateICmpULT(source, width);
+    } else {
+      unsupported(op, "unknown shuffle mode '" + std::string(mode) + "'");
+    }
+    llvm::Value *item = b.CreateAdd(clusterBase, source);
+    valid = b.CreateAnd(valid, b.CreateICmpULT(item, items));
+    llvm::Value *loaded = read(b.CreateSelect(valid, item, linear));
+    set(op, 0, b.CreateSelect(valid, loaded, value));
+    set(op, 1, valid);
+    break;
+  }
+  case OpCode::KernelWorkgroupScan: {
+    std::string_view kind = combiningKind(op);
+    const loom::Attribute *direction = op.attr("direction"), *mode = op.attr("mode");
+    bool reverse = direction && direction->str() == "reverse";
+    bool exclusive = mode && mode->str() == "exclusive";
+    llvm::Value *identity = combineIdentity(b, kind, type);
+    if (!identity) unsupported(op, "no scan for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
+    // acc = fold over the items before (forward) or after (reverse) this one, in linear order.
+    llvm::BasicBlock *entry = b.GetInsertBlock();
+    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "scan.header", &f);
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "scan.body", &f);
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "scan.exit", &f);
+    b.CreateBr(header);
+    b.SetInsertPoint(header);
+    llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
+    llvm::PHINode *acc = b.CreatePHI(type, 2);
+    index->addIncoming(i64(0), entry);
+    acc->addIncoming(identity, entry);
+    b.CreateCondBr(b.CreateICmpULT(index, items), body, exit);
+    b.SetInsertPoint(body);
+    llvm::Value *item = reverse ? b.CreateSub(b.CreateSub(items, i64(1)), index) : index;
+    llvm::Value *take = reverse ? (exclusive ? b.CreateICmpUGT(item, linear) : b.CreateICmpUGE(item, linear))
+                                : (exclusive ? b.CreateICmpULT(item, linear) : b.CreateICmpULE(item, linear));
+    llvm::Value *next = combine(b, kind, acc, read(item));
+    if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
+    acc->addIncoming(b.CreateSelect(take, next, acc), body);
+    index->addIncoming(b.CreateAdd(index, i64(1)), body);
+    b.CreateBr(header);
+    b.SetInsertPoint(exit);
+    set(op, 0, acc);
+    break;
+  }
+  default: unsupported(op, "not a cross-lane operation");
+  }
+  // A later exchange may reuse the storage only after every item has read this one.
+  if (storage) target->barrier(b);
 }
 
 std::string_view Lowering::Impl::combiningKind(const Operation &op) {

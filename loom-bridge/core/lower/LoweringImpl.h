@@ -205,6 +205,11 @@ public:
   static bool isBarrier(const Operation &op) { return op.opcode() == loom::OpCode::KernelBarrier; }
   static bool isWorkgroupReduce(const Operation &op) { return op.opcode() == loom::OpCode::KernelWorkgroupReduce; }
   static bool isGroupReduce(const Operation &op) { return isWorkgroupReduce(op) || op.opcode() == loom::OpCode::KernelSubgroupReduce; }
+  // Cross-lane reads of other work-items' values (lowerExchange): on the host a phase starts at each.
+  static bool isExchange(const Operation &op) {
+    return op.opcode() == loom::OpCode::KernelSubgroupBroadcast || op.opcode() == loom::OpCode::KernelSubgroupShuffle ||
+           op.opcode() == loom::OpCode::KernelWorkgroupScan;
+  }
 
   // The subgroup size of a kernel: its target record's subgroup_size, 32 by default.
   uint64_t subgroupSize(const Operation &kernelDef) const {
@@ -240,13 +245,17 @@ public:
     std::unordered_map<const Operation *, unsigned> phase;
     unsigned phases = 0;
     for (const Operation &op : block) {
-      if (isBarrier(op) || isGroupReduce(op)) ++phases;
+      if (isBarrier(op) || isGroupReduce(op) || isExchange(op)) ++phases;
       phase[&op] = phases;
-      bool nested = false;
-      op.walk([&](const Operation &inner) { nested |= &inner != &op && (isBarrier(inner) || isGroupReduce(inner)); });
+      const Operation *nested = nullptr;
+      op.walk([&](const Operation &inner) {
+        if (!nested && &inner != &op && (isBarrier(inner) || isGroupReduce(inner) || isExchange(inner))) nested = &inner;
+      });
       if (nested) {
+        // Named by the op that needs the split (a barrier, a collective), located at the
+        // top-level op that holds it.
         diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
-            .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
+            .arg("op", std::string(nested->name())).arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
         return std::nullopt;
       }
     }
@@ -268,6 +277,14 @@ public:
         uint64_t groups = isWorkgroupReduce(op) ? 1 : llvm::divideCeil(1024, subgroupSize(def));
         result.sharedAllocations.emplace_back(16 * groups, 16);
         continue;
+      }
+      if (isExchange(op)) {
+        // The operand's per-item slot, read by the other items in the op's phase.
+        llvm::Type *type = valueType(*op.operand(0)->type(), &op);
+        if (!type) return std::nullopt;
+        result.spillBytes = llvm::alignTo(result.spillBytes, 16);
+        slots[op.operand(0)] = result.spillBytes;
+        result.spillBytes += layout.getTypeAllocSize(type);
       }
       if (op.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(op) == "workgroup") {
         std::optional<int64_t> bytes = program_.evaluateInteger(op.operandNamed("size"));
@@ -402,12 +419,13 @@ public:
           coordinates.coordinate(b, f, "workitem.id", 0));
       llvm::Value *mine = b.CreateGEP(b.getInt8Ty(), f.getArg(unsigned(leading)), b.CreateMul(linear, i64(int64_t(spillBytes))));
       llvm::Value *sharedArray = f.getArg(unsigned(leading + 1));
+      state.exchange.emplace(FunctionState::Exchange{f.getArg(unsigned(leading)), spillBytes, slots});
       bool returned = false;
       for (const Operation &op : block) {
         unsigned q = phase[&op];
         if (q > p) {
           // The next phase starts with a workgroup reduction: publish this item's operand.
-          if (isGroupReduce(op) && q == p + 1)
+          if ((isGroupReduce(op) || isExchange(op)) && q == p + 1)
             b.CreateAlignedStore(get(op.operand(0)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slots.at(op.operand(0))), llvm::Align(16));
           break;
         }
@@ -471,6 +489,15 @@ private:
     std::unordered_map<const loom::Block *, llvm::BasicBlock *> blocks;
     std::unordered_map<const loom::Block *, std::vector<llvm::PHINode *>> blockArgs;
     uint64_t subgroupSize = 32;  // a kernel's (its target record's subgroup_size)
+    // In a host phase function: every work-item's spill slots, where cross-lane ops read the
+    // operands the previous phase published (lowerExchange).
+    struct Exchange {
+      llvm::Value *spills = nullptr;
+      uint64_t spillBytes = 0;
+      const std::unordered_map<const Value *, uint64_t> &slots;
+    };
+    std::optional<Exchange> exchange;
+    llvm::Value *exchangeStorage = nullptr;  // elsewhere: the workgroup storage exchanges share
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
@@ -554,7 +581,11 @@ private:
   void lowerLayout(const Operation &op);
   void lowerWhile(const Operation &op);
   void lowerOp(const Operation &op) {
-    if (op.isOpaque()) unsupported(op, "no lowering for this op");
+    if (op.opcode() == loom::OpCode::LowInvoke)
+      unsupported(op, "hrxcc has no assembler for Low IR (the callee is low.func.def machine code)");
+    if (op.opcode() >= loom::OpCode::TestFactUniform && op.opcode() <= loom::OpCode::TestUse)
+      unsupported(op, "test.* ops exist only for Loom's own analysis tests; no target compiles them");
+    if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
     std::string_view full = op.def()->name;
     std::string_view rest = full.substr(full.find('.') + 1);
     switch (familyOf(op.opcode())) {
@@ -563,7 +594,7 @@ private:
     case Family::Memory: return lowerMemory(op, full);
     case Family::Control: return lowerControl(op, full);
     case Family::Func: return lowerFunc(op, rest);
-    case Family::Kernel: return lowerKernel(op, rest);
+    case Family::Kernel: return lowerKernel(op);
     case Family::Provider: return lowerApply(op);
     case Family::Config: return lowerConfigGet(op);
     case Family::Encoding:
@@ -685,7 +716,9 @@ private:
   // A C/C++ function, called with the C ABI of its scalar and pointer parameters.
   llvm::Function *external(const Operation &call, const cxx::Signature &sig);
 
-  void lowerKernel(const Operation &op, std::string_view name);
+  // kernel.* ops, dispatched by op id.
+  void lowerKernel(const Operation &op);
+  void lowerExchange(const Operation &op);
 
   static std::string_view combiningKind(const Operation &op);
 

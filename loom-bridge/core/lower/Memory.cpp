@@ -3,16 +3,23 @@
 
 namespace hrx::bridge {
 
+using loom::OpCode;
+
 void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
   llvm::IRBuilder<> &b = *b_;
-  if (n == "buffer.view") {
+  if (op.opcode() == loom::OpCode::ViewRefine) {
+    lowered(op.result(0)) = lowered(op.operandNamed("in"));  // the same view; only facts differ
+    return;
+  }
+  if (op.opcode() == OpCode::BufferView) {
     auto v = std::make_shared<ViewValue>();
     const loom::Type &type = *op.result(0)->type();
     // Layouts: none or #dense is row-major; an encoding.layout.strided value gives the element
     // stride of each axis.
     const loom::TypeSlot layout = type.slot();
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
-    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash && layout.attr->str() == "dense"))
+    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
+                         (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
       unsupported(op, "the view layout " + type.str() + " is not implemented (row-major, #dense and encoding.layout.strided are)");
     if (layout.value && (!strided || strided->size() != type.rank()))
       unsupported(op, "the view layout must be an encoding.layout.strided value with one stride per axis");
@@ -29,7 +36,7 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     lowered(op.result(0)).view = v;
     return;
   }
-  if (n == "view.subview") {
+  if (op.opcode() == OpCode::ViewSubview) {
     std::shared_ptr<ViewValue> parent = view(op, "base");
     auto v = std::make_shared<ViewValue>(*parent);
     v->type = op.result(0)->type();
@@ -39,17 +46,17 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     lowered(op.result(0)).view = v;
     return;
   }
-  if (n == "view.load") {
+  if (op.opcode() == OpCode::ViewLoad) {
     std::shared_ptr<ViewValue> v = view(op, "base");
     llvm::Type *type = valueType(*op.result(0)->type(), &op);
     return set(op, 0, b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v)));
   }
-  if (n == "view.store") {
+  if (op.opcode() == OpCode::ViewStore) {
     std::shared_ptr<ViewValue> v = view(op, "base");
     b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v));
     return;
   }
-  if (n == "buffer.assume.alignment") {
+  if (op.opcode() == OpCode::BufferAssumeAlignment) {
     std::optional<int64_t> align = ir::integerAttr(op, "minimum_alignment");
     for (unsigned i = 0; i < op.numResults(); ++i) {
       llvm::Value *p = get(op.operand(i));
@@ -59,9 +66,10 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     }
     return;
   }
-  if (n.starts_with("buffer.assume.")) {
+  if (op.opcode() == OpCode::BufferAssumeNoalias || op.opcode() == OpCode::BufferAssumeMemorySpace ||
+      op.opcode() == OpCode::BufferAssumeSameRoot) {
     for (unsigned i = 0; i < op.numResults(); ++i) forwardBuffer(op, i);
-    if (n == "buffer.assume.memory_space" && op.templateParam(0) && op.templateParam(0)->str() == "host")
+    if (op.opcode() == OpCode::BufferAssumeMemorySpace && op.templateParam(0) && op.templateParam(0)->str() == "host")
       lowered(op.result(0)).coherent = true;
     return;
   }
@@ -89,8 +97,11 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     b.CreateFence(ordering, atomicScope(op));
     return;
   }
-  if (n.starts_with("view.atomic.")) return lowerAtomic(op, n);
-  if (n == "buffer.alloca") {
+  if (op.opcode() == OpCode::ViewAtomicReduce || op.opcode() == OpCode::ViewAtomicRmw ||
+      op.opcode() == OpCode::ViewAtomicCmpxchg || op.opcode() == OpCode::ViewAtomicLoad ||
+      op.opcode() == OpCode::ViewAtomicStore)
+    return lowerAtomic(op, n);
+  if (op.opcode() == OpCode::BufferAlloca) {
     std::string_view space = ir::allocaSpace(op);
     bool workgroup = space == "workgroup";
     if (space != "private" && !workgroup) unsupported(op, "only private and workgroup allocations are implemented");
@@ -161,13 +172,13 @@ void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
   llvm::Align align = alignOf(*v);
   llvm::AtomicOrdering ordering = atomicOrdering(op);
   llvm::SyncScope::ID scope = atomicScope(op);
-  if (n == "view.atomic.cmpxchg") {
+  if (op.opcode() == OpCode::ViewAtomicCmpxchg) {
     llvm::Value *expected = b.CreateBitCast(operand(op, "expected"), bits);
     llvm::Value *pair = b.CreateAtomicCmpXchg(address, expected, b.CreateBitCast(value, bits), align, ordering,
                                               llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
     return set(op, 0, b.CreateBitCast(b.CreateExtractValue(pair, 0), type));
   }
-  if (n != "view.atomic.reduce" && n != "view.atomic.rmw") unsupported(op, "no lowering for this op");
+  if (op.opcode() != OpCode::ViewAtomicReduce && op.opcode() != OpCode::ViewAtomicRmw) unsupported(op, "no lowering for this op");
   std::string_view kind = combiningKind(op);
   bool floatMinMax = type->isFloatingPointTy() && (kind.starts_with("max") || kind.starts_with("min"));
   bool loop = !atomicBinOp(kind) || (options_.amdgpuAtomics && v->coherent && floatMinMax);
@@ -182,7 +193,7 @@ void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
       diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc()).arg("kind", std::string(kind)).arg("type", v->type->elementType()->str());
     old = b.CreateBitCast(compareExchangeLoop(op, kind, address, value, align, ordering, scope), type);
   }
-  if (n == "view.atomic.rmw") set(op, 0, old);
+  if (op.opcode() == OpCode::ViewAtomicRmw) set(op, 0, old);
 }
 
 // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them

@@ -11,6 +11,22 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
   if (name == "load" || name == "store" || name == "load.mask" || name == "store.mask" || name == "fragment.load" ||
       name == "fragment.store")
     return lowerVectorMemory(op, name);
+  if (op.opcode() == loom::OpCode::VectorScatter) {
+    // One scalar store per lane, at the indices plus the lane's offset along the last view axis.
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    std::vector<llvm::Value *> start = indices(op, "indices");
+    llvm::Value *values = operand(op, "value"), *offsets = operand(op, "offsets");
+    auto *vt = llvm::cast<llvm::FixedVectorType>(values->getType());
+    llvm::Align align(module_.getDataLayout().getTypeAllocSize(vt->getElementType()).getFixedValue());
+    for (unsigned i = 0; i < vt->getNumElements(); ++i) {
+      std::vector<llvm::Value *> at = start;
+      at.back() = b.CreateAdd(at.back(), b.CreateSExtOrTrunc(b.CreateExtractElement(offsets, uint64_t(i)), b.getInt64Ty()));
+      b.CreateAlignedStore(b.CreateExtractElement(values, uint64_t(i)), elementAddress(op, *v, at), std::min(align, alignOf(*v)));
+    }
+    return;
+  }
+  if (op.opcode() == loom::OpCode::VectorFragmentRepack)
+    unsupported(op, "WMMA fragment layouts are not implemented (fragments hold a whole matrix per lane)");
   if (name == "constant") return set(op, 0, literal(op, resultType));
   if (name == "splat") {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);

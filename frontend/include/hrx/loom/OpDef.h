@@ -22,7 +22,7 @@ enum class VerifyHook : uint8_t {
   Alloca, SameCount, BufferOperand, ViewAccess, Subview, For, If, Yield, Select, Branch, Call,
   Return, LaunchConfig, GroupCreate, FlowSource, FlowStage, FlowBuffer, FlowFold, FlowReduce,
   FlowWrite, ConfigGet, EncodingDefine, Provider, Bitfield, VectorExtract, VectorInsert, FromElements,
-  Broadcast, While, Condition, Apply,
+  Broadcast, While, Condition, Apply, LowInvoke, TestFact, Exchange, Scatter, Refine,
 };
 
 namespace opflag {
@@ -33,6 +33,9 @@ enum : uint32_t {
   InKernel = 1u << 3,       // needs a kernel.def ancestor
   InPipeline = 1u << 4,     // needs a pipeline.def ancestor
   ImplicitYield = 1u << 5,  // resultless regions may omit their scf.yield
+  TextBody = 1u << 6,       // a known op of a dialect kept as text (parsed for structure, printed
+                            // back as written, verified only by its hook): low.* machine code,
+                            // command programs, check programs, module imports
 };
 }  // namespace opflag
 

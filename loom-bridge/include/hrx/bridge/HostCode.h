@@ -16,6 +16,9 @@ inline constexpr const char *kHostTriple = "x86_64-unknown-linux-gnu";
 struct HostCodeOptions {
   std::string cpu = "x86-64-v2";  // "native": the compiling machine's CPU and features
   unsigned optLevel = 2;
+  // The target family whose providers template.apply / func.apply select: the host twin of an
+  // AMDGPU artifact runs what the GPU code runs, so it selects the GPU's providers.
+  std::string_view providerFamily = "host";
 };
 
 // Why host code generation failed: in LLVM (LINK/004) or in the lld link (LINK/005).
@@ -49,7 +52,8 @@ namespace hrx::bridge {
 // module is the host target's own output, not the host twin of another target's artifact (a
 // C/C++ kernel the host cannot run is then an error, not a warning). Null after reporting errors.
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
-                                           diag::DiagnosticEngine &diags, bool forHostTarget = false);
+                                           diag::DiagnosticEngine &diags, bool forHostTarget = false,
+                                           std::string_view providerFamily = "host");
 
 // lowerForHost + hostSharedObject: the host reference code other targets embed (e.g. the .xdna
 // section .hrx.host). nullopt after reporting errors.

@@ -54,6 +54,8 @@ struct LoweringOptions {
   // The family of target records this target satisfies when template.apply / func.apply pick a
   // provider with target(@t): "amdgpu" or "host".
   std::string_view targetFamily = "host";
+  // The family whose providers are selected, when it is not targetFamily (a host twin).
+  std::string_view providerFamily = {};
 };
 
 class Lowering {

@@ -64,7 +64,10 @@ public:
 
   // The host reference code of `program` (an x86-64 shared object, format/HostAbi.h) that other
   // targets embed. Only the host reference backend builds it; the others report LINK/001.
+  // `providerFamily` is the family whose providers template.apply / func.apply select: the
+  // embedding target's, so the host twin runs what that target's code runs.
   virtual std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
+                                                                std::string_view providerFamily,
                                                                 diag::DiagnosticEngine &diags);
 };
 
@@ -82,6 +85,7 @@ std::unique_ptr<TargetBackend> createBackend(const Target &target);
 
 // hostReferenceCode of request.hostReference's backend (LINK/001 when the build has none).
 std::optional<std::vector<uint8_t>> buildHostReferenceCode(const BackendRequest &request, const Program &program,
-                                                           diag::DiagnosticEngine &diags);
+                                                           diag::DiagnosticEngine &diags,
+                                                           std::string_view providerFamily = "host");
 
 }  // namespace hrx::bridge
