@@ -8,6 +8,7 @@
 #include "hrx/array/ArrayModel.h"
 #include "hrx/format/HostAbi.h"
 #include "hrx/format/Xdna.h"
+#include "hrx/runtime/NativeCore.h"
 #include "hrx/runtime/Graph.h"
 
 #include <array>
@@ -65,8 +66,10 @@ StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 // (slots and locks); later invocations follow next_invocation (0 -> 1 -> 1) and require it to
 // be intact. A plan in which every unfinished task is blocked is a deadlock: run() reports the
 // blocked workers and channels instead of hanging.
+// Workers whose tile has an entry in `native` run that AIE2P core code in the instruction-set
+// simulator instead of their host twin (hrx/runtime/NativeCore.h).
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract);
+                                                    KernelContract contract, TileCodeMap native = {});
 
 // An NPU entry executed by its own transaction (--array-model=transaction): the entry's
 // COMMAND invocations, with dynamic SHIM_ADDRESS relocations patched with the bindings'
