@@ -26,7 +26,7 @@ struct PlannedEntry {
   format::ArrayPlan plan;
   bridge::KernelContract contract;
   diag::SourceRange loc;  // the pipeline.def, for XDNA/009
-  std::vector<TileCode> code;  // native core code of the workers that have it, per tile
+  std::vector<TileCode> code = {};  // native core code of the workers that have it, per tile
 };
 
 struct ImageSections {
