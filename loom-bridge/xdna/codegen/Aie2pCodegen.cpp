@@ -13,6 +13,7 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
@@ -56,9 +57,32 @@ unsigned widthOf(llvm::Type *t) {
   if (t->isPointerTy()) return 32;
   if (auto *i = llvm::dyn_cast<llvm::IntegerType>(t)) {
     unsigned w = i->getBitWidth();
-    return w == 1 || w == 8 || w == 16 || w == 32 ? w : 0;
+    // i64 (Loom's index): kept in 32 bits where check() proves every value fits (see there).
+    return w == 1 || w == 8 || w == 16 || w == 32 || w == 64 ? w : 0;
   }
   return 0;
+}
+
+// The lane width of a 512-bit vector the selector keeps in an x register (0: not one).
+unsigned laneBits(llvm::Type *t) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  if (!v || !v->getElementType()->isIntegerTy()) return 0;
+  unsigned w = v->getElementType()->getIntegerBitWidth();
+  return (w == 32 || w == 16 || w == 8) && w * v->getNumElements() == 512 ? w : 0;
+}
+
+// insertelement of a scalar into lane 0 of poison whose every user is a zero-mask shuffle: a
+// splat, selected as vbcst from the scalar.
+bool isSplatSeed(const Value *v) {
+  auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(v);
+  if (!ins || !laneBits(ins->getType()) || !llvm::isa<llvm::UndefValue>(ins->getOperand(0))) return false;
+  auto *lane = llvm::dyn_cast<llvm::ConstantInt>(ins->getOperand(2));
+  if (!lane || !lane->isZero()) return false;
+  for (const llvm::User *u : ins->users()) {
+    auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(u);
+    if (!sh || sh->getOperand(0) != ins || !sh->isZeroEltSplat()) return false;
+  }
+  return true;
 }
 
 bool ignoredIntrinsic(const llvm::CallBase &call) {
@@ -80,8 +104,8 @@ bool ignoredIntrinsic(const llvm::CallBase &call) {
 }
 
 struct Loc {
-  enum Kind { None, Reg, Slot } kind = None;
-  int index = 0;  // r number, or slot byte offset below the frame top
+  enum Kind { None, Reg, Slot, VReg } kind = None;
+  int index = 0;  // r or x number, or slot byte offset below the frame top
 };
 
 class Emitter {
@@ -135,6 +159,19 @@ private:
 
   // A register holding v (loading a spilled value or materializing a constant into `scratch`).
   std::expected<std::string, CodegenError> use(Value *v, int scratch) {
+    if (unsigned lane = laneBits(v->getType())) {  // a vector: a register, or a splat constant into x(scratch)
+      if (auto it = loc_.find(v); it != loc_.end() && it->second.kind == Loc::VReg) return "x" + std::to_string(it->second.index);
+      auto *c = llvm::dyn_cast<llvm::Constant>(v);
+      llvm::Constant *splat = c ? c->getSplatValue() : nullptr;
+      if (!splat && c && (llvm::isa<llvm::UndefValue>(c) || c->isNullValue())) splat = llvm::ConstantInt::get(c->getType()->getScalarType(), 0);
+      auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(splat);
+      if (!ci) return std::unexpected(CodegenError{"the vector '" + describe(*v) + "'", "only splat vector constants are selected"});
+      std::string x = "x" + std::to_string(scratch);
+      materialize("r31", static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue())));
+      emit(lane == 32 ? "VBCST_32" : lane == 16 ? "VBCST_16" : "VBCST_8",
+           std::string(lane == 32 ? "vbcst.32 " : lane == 16 ? "vbcst.16 " : "vbcst.8 ") + x + ", r31", {"r31"}, {x});
+      return x;
+    }
     if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
       uint64_t bits = c->getBitWidth() == 1 ? (c->isOne() ? 1 : 0) : c->getZExtValue();
       materialize(r(scratch), static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(bits))));
@@ -164,6 +201,7 @@ private:
   // The register a definition of v is computed into; commit() stores a spilled one.
   std::string defReg(Value *v) {
     auto it = loc_.find(v);
+    if (it != loc_.end() && it->second.kind == Loc::VReg) return "x" + std::to_string(it->second.index);
     if (it == loc_.end() || it->second.kind != Loc::Reg) return r(28);
     return r(it->second.index);
   }
@@ -203,7 +241,7 @@ private:
   }
 
   std::expected<void, CodegenError> check(llvm::Function &f);
-  void allocate(llvm::Function &f);
+  std::expected<void, CodegenError> allocate(llvm::Function &f);
   std::expected<void, CodegenError> select(Instruction &inst, BasicBlock *next);
   std::expected<void, CodegenError> binary(llvm::BinaryOperator &inst);
   std::expected<void, CodegenError> compare(llvm::ICmpInst &inst);
@@ -226,6 +264,37 @@ private:
 std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
   if (f.arg_size() != 1 || !f.getArg(0)->getType()->isPointerTy())
     return std::unexpected(CodegenError{"the stage signature of @" + f.getName().str(), "a stage takes one record-array pointer"});
+  // i64 values are computed in 32 bits. That is exact when every i64 value (and constant) lies in
+  // the int32 range: the low 32 bits of add/sub/mul/shl/and/or/xor are the low bits of the exact
+  // result, which then equals their sign extension; signed and unsigned compares of such values
+  // order as the 32-bit ones do; lshr needs a non-negative operand. ScalarEvolution proves the
+  // ranges (loop counters and record offsets); without a proof the worker stays on its twin.
+  llvm::PassBuilder builder;
+  llvm::FunctionAnalysisManager fam;
+  builder.registerFunctionAnalyses(fam);
+  llvm::ScalarEvolution &se = fam.getResult<llvm::ScalarEvolutionAnalysis>(f);
+  const llvm::ConstantRange int32Range(llvm::APInt(64, uint64_t(INT32_MIN), true), llvm::APInt(64, uint64_t(INT32_MAX) + 1));
+  auto fitsInt32 = [&](Value *v) {
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) return c->getSExtValue() >= INT32_MIN && c->getSExtValue() <= INT32_MAX;
+    if (llvm::isa<llvm::UndefValue>(v)) return true;
+    if (!se.isSCEVable(v->getType())) return false;
+    return int32Range.contains(se.getSignedRange(se.getSCEV(v)));
+  };
+  for (BasicBlock &b : f)
+    for (Instruction &i : b) {
+      auto wide = [](Value *v) { return v->getType()->isIntegerTy(64); };
+      std::vector<Value *> values;
+      if (wide(&i)) values.push_back(&i);
+      for (Value *op : i.operands())
+        if (wide(op)) values.push_back(op);
+      for (Value *v : values)
+        if (!fitsInt32(v))
+          return std::unexpected(CodegenError{"'" + describe(*v) + "'",
+                                              "an i64 value whose range is not proven to fit 32 bits (i64 is computed in 32)"});
+      if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i); bin && wide(bin) && bin->getOpcode() == llvm::Instruction::LShr &&
+                                                                !se.isKnownNonNegative(se.getSCEV(bin->getOperand(0))))
+        return std::unexpected(CodegenError{"'" + describe(i) + "'", "an i64 logical shift right of a value not proven non-negative"});
+    }
   for (BasicBlock &b : f)
     for (Instruction &i : b) {
       auto fail = [&](std::string reason) { return std::unexpected(CodegenError{"'" + describe(i) + "'", std::move(reason)}); };
@@ -257,14 +326,41 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
         if (!a->isStaticAlloca()) return fail("a dynamically sized alloca");
         continue;
       }
+      if (llvm::isa<llvm::InsertElementInst>(i)) {
+        if (isSplatSeed(&i)) continue;
+        return fail("vector lane insertion other than a splat is not selected");
+      }
+      if (auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
+        if (isSplatSeed(sh->getOperand(0))) continue;
+        return fail("vector shuffles other than a splat are not selected");
+      }
+      if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i); ld && laneBits(ld->getType())) {
+        if (ld->isVolatile() || ld->isAtomic() || ld->getAlign().value() < 32)
+          return fail("a 512-bit vector load needs 32-byte alignment (vlda); this one is not proven aligned");
+        continue;
+      }
+      if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i); st && laneBits(st->getValueOperand()->getType())) {
+        if (st->isVolatile() || st->isAtomic() || st->getAlign().value() < 32)
+          return fail("a 512-bit vector store needs 32-byte alignment (vst); this one is not proven aligned");
+        continue;
+      }
+      if (laneBits(i.getType())) {
+        auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+        bool ok = llvm::isa<llvm::PHINode>(i) ||
+                  (bin && (bin->getOpcode() == llvm::Instruction::Add || bin->getOpcode() == llvm::Instruction::Sub ||
+                           bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or));
+        if (!ok) return fail("of the vector operations only add, sub, and, or, loads, stores and splats are selected");
+        continue;
+      }
       if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
         if (ld->isVolatile() || ld->isAtomic()) return fail("volatile and atomic loads are not selected");
-        if (!widthOf(ld->getType())) return fail("a load of " + typeName(ld->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+        if (!widthOf(ld->getType()) || widthOf(ld->getType()) == 64)
+          return fail("a load of " + typeName(ld->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
         continue;
       }
       if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
         if (st->isVolatile() || st->isAtomic()) return fail("volatile and atomic stores are not selected");
-        if (!widthOf(st->getValueOperand()->getType()))
+        if (!widthOf(st->getValueOperand()->getType()) || widthOf(st->getValueOperand()->getType()) == 64)
           return fail("a store of " + typeName(st->getValueOperand()->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
         continue;
       }
@@ -297,7 +393,7 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
   return {};
 }
 
-void Emitter::allocate(llvm::Function &f) {
+std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
   // Positions: instruction k of the linear order at 2k; a block spans [first, last].
   std::map<Value *, unsigned> defPos;
   std::map<const BasicBlock *, std::pair<unsigned, unsigned>> span;
@@ -315,7 +411,8 @@ void Emitter::allocate(llvm::Function &f) {
   auto kept = [&](Value *v) {
     if (llvm::isa<llvm::Argument>(v)) return true;
     auto *i = llvm::dyn_cast<Instruction>(v);
-    return i && !i->getType()->isVoidTy() && widthOf(i->getType()) && !llvm::isa<llvm::AllocaInst>(i);
+    return i && !i->getType()->isVoidTy() && (widthOf(i->getType()) || laneBits(i->getType())) &&
+           !llvm::isa<llvm::AllocaInst>(i) && !isSplatSeed(i);
   };
   // Liveness fixpoint.
   std::map<const BasicBlock *, std::set<Value *>> liveIn, liveOut;
@@ -371,26 +468,40 @@ void Emitter::allocate(llvm::Function &f) {
         if (kept(op)) extend(op, defPos[&i]);
     }
   }
-  // Linear scan over r0..r26.
+  // Linear scan over r0..r26 (spilling) and, for vectors, x0..x9 (x10/x11 are scratch; no
+  // vector spills: a worker needing more is not selected).
   std::vector<std::pair<Value *, std::pair<unsigned, unsigned>>> order(interval.begin(), interval.end());
   std::sort(order.begin(), order.end(), [&](const auto &a, const auto &b) {
     return a.second.first != b.second.first ? a.second.first < b.second.first : defPos[a.first] < defPos[b.first];
   });
-  std::vector<std::pair<unsigned, Value *>> active;  // end, value
-  std::vector<int> freeRegs;
+  std::vector<std::pair<unsigned, Value *>> active, activeVectors;  // end, value
+  std::vector<int> freeRegs, freeVectors;
   for (int i = 26; i >= 0; --i) freeRegs.push_back(i);
+  for (int i = 9; i >= 0; --i) freeVectors.push_back(i);
   auto spill = [&](Value *v) {
     loc_[v] = {Loc::Slot, static_cast<int>(spillBytes_)};
     spillBytes_ += 4;
   };
-  for (auto &[v, range] : order) {
-    for (auto it = active.begin(); it != active.end();) {
-      if (it->first < range.first) {
-        freeRegs.push_back(loc_[it->second].index);
-        it = active.erase(it);
+  auto expire = [&](std::vector<std::pair<unsigned, Value *>> &list, std::vector<int> &pool, unsigned start) {
+    for (auto it = list.begin(); it != list.end();) {
+      if (it->first < start) {
+        pool.push_back(loc_[it->second].index);
+        it = list.erase(it);
       } else
         ++it;
     }
+  };
+  for (auto &[v, range] : order) {
+    if (laneBits(v->getType())) {
+      expire(activeVectors, freeVectors, range.first);
+      if (freeVectors.empty())
+        return std::unexpected(CodegenError{"'" + describe(*v) + "'", "more than 10 vector values live at once (vector spills are not selected)"});
+      loc_[v] = {Loc::VReg, freeVectors.back()};
+      freeVectors.pop_back();
+      activeVectors.push_back({range.second, v});
+      continue;
+    }
+    expire(active, freeRegs, range.first);
     if (!freeRegs.empty()) {
       loc_[v] = {Loc::Reg, freeRegs.back()};
       freeRegs.pop_back();
@@ -405,13 +516,14 @@ void Emitter::allocate(llvm::Function &f) {
     } else
       spill(v);
   }
+  return {};
 }
 
 std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
   if (auto ok = check(f); !ok) return std::unexpected(ok.error());
   unsigned id = 0;
   for (BasicBlock &b : f) blockIds_[&b] = id++;
-  allocate(f);
+  if (auto ok = allocate(f); !ok) return std::unexpected(ok.error());
   // Frame: allocas (each at its alignment) then spill slots; sp moves up by the frame.
   uint32_t offset = 0;
   for (BasicBlock &b : f)
@@ -640,6 +752,11 @@ std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBloc
   }
   auto text = [&](Loc l) { return l.kind == Loc::Reg ? r(l.index) : std::string(); };
   auto transfer = [&](Loc dst, Loc src) {
+    if (dst.kind == Loc::VReg) {  // vbor x, s, s is a vector move
+      std::string d = "x" + std::to_string(dst.index), v = "x" + std::to_string(src.index);
+      emit("VBOR", "vbor " + d + ", " + v + ", " + v, {v}, {d});
+      return;
+    }
     std::string value;
     if (src.kind == Loc::Reg)
       value = r(src.index);
@@ -668,15 +785,19 @@ std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBloc
     if (progressed) continue;
     // Every destination is still read: save the first one and redirect its readers.
     Loc victim = moves.front().dst;
-    transfer(saved, victim);
+    Loc temp = victim.kind == Loc::VReg ? Loc{Loc::VReg, 11} : saved;
+    transfer(temp, victim);
     for (Move &m : moves)
-      if (same(m.src, victim)) m.src = saved;
+      if (same(m.src, victim)) m.src = temp;
     (void)text;
   }
   for (auto &[dst, source] : late) {
-    auto value = use(source, 29);
+    auto value = use(source, dst.kind == Loc::VReg ? 10 : 29);
     if (!value) return std::unexpected(value.error());
-    if (dst.kind == Loc::Reg)
+    if (dst.kind == Loc::VReg) {
+      std::string d = "x" + std::to_string(dst.index);
+      emit("VBOR", "vbor " + d + ", " + *value + ", " + *value, {*value}, {d});
+    } else if (dst.kind == Loc::Reg)
       move(r(dst.index), *value);
     else
       emit("ST_dms_sts_spill", "st " + *value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]", {*value, "sp"}, {});
@@ -691,6 +812,50 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
   }
   if (llvm::isa<llvm::PHINode>(inst)) return {};  // written by the predecessors' copies
   if (llvm::isa<llvm::AllocaInst>(inst)) return {};  // its address is computed where it is used
+  if (llvm::isa<llvm::InsertElementInst>(inst)) return {};  // a splat's seed: the shuffle reads the scalar
+  if (auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst)) {
+    unsigned lane = laneBits(sh->getType());
+    auto scalar = use(llvm::cast<llvm::InsertElementInst>(sh->getOperand(0))->getOperand(1), 29);
+    if (!scalar) return std::unexpected(scalar.error());
+    std::string d = defReg(sh);
+    emit(lane == 32 ? "VBCST_32" : lane == 16 ? "VBCST_16" : "VBCST_8",
+         std::string(lane == 32 ? "vbcst.32 " : lane == 16 ? "vbcst.16 " : "vbcst.8 ") + d + ", " + *scalar, {*scalar}, {d});
+    return {};
+  }
+  if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&inst); ld && laneBits(ld->getType())) {
+    auto base = use(ld->getPointerOperand(), 30);
+    if (!base) return std::unexpected(base.error());
+    move("p0", *base);
+    std::string d = defReg(ld);
+    emit("VLDA_dmx_lda_x_idx_imm", "vlda " + d + ", [p0, #0]", {"p0"}, {d});
+    return {};
+  }
+  if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&inst); st && laneBits(st->getValueOperand()->getType())) {
+    auto v = use(st->getValueOperand(), 10);
+    if (!v) return std::unexpected(v.error());
+    auto base = use(st->getPointerOperand(), 30);
+    if (!base) return std::unexpected(base.error());
+    move("p1", *base);
+    emit("VST_dmx_sts_x_idx_imm", "vst " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    return {};
+  }
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst); bin && laneBits(bin->getType())) {
+    unsigned lane = laneBits(bin->getType());
+    auto a = use(bin->getOperand(0), 10);
+    if (!a) return std::unexpected(a.error());
+    auto b = use(bin->getOperand(1), 11);
+    if (!b) return std::unexpected(b.error());
+    std::string d = defReg(bin), suffix = "." + std::to_string(lane);
+    std::string row, text;
+    switch (bin->getOpcode()) {
+    case llvm::Instruction::Add: row = "VADD_" + std::to_string(lane), text = "vadd" + suffix; break;
+    case llvm::Instruction::Sub: row = "VSUB_" + std::to_string(lane), text = "vsub" + suffix; break;
+    case llvm::Instruction::And: row = "VBAND", text = "vband"; break;
+    default: row = "VBOR", text = "vbor"; break;
+    }
+    emit(row, text + " " + d + ", " + *a + ", " + *b, {*a, *b}, {d});
+    return {};
+  }
   if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
     auto base = use(ld->getPointerOperand(), 30);
     if (!base) return std::unexpected(base.error());
