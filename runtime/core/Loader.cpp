@@ -196,7 +196,7 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
   }
   if (arrayModel == ArrayModelKind::Transaction) {
     if (!artifact.xdna) return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
-    return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract);
+    return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract, std::move(native));
   }
   return makeHostNpuKernel(*plan, *code, entry.contract, std::move(native));
 }

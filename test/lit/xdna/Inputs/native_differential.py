@@ -66,7 +66,7 @@ def gen_worker(rng, k):
             return "(uint32_t)(int32_t)(int16_t)((int16_t)(%s) + (int16_t)(%s))" % (a, b)
         return "(uint32_t)(uint16_t)((uint16_t)(%s) * (uint16_t)(%s))" % (a, b)
 
-    shape = rng.choice(["map", "map", "cond", "reduce", "nested", "local", "bytes", "while", "spill", "swap"])
+    shape = rng.choice(["map", "map", "cond", "reduce", "nested", "local", "bytes", "while", "spill", "swap", "vector"])
     body = []
     if shape == "map":
         body.append("for (int i = 0; i < %d; ++i) out[i] = (int32_t)%s;" % (N, expr([], 4)))
@@ -105,6 +105,22 @@ def gen_worker(rng, k):
         for j, v in enumerate(names):
             body.append("  %s = %s * %du + (uint32_t)in[(i + %d) %% %d];" % (v, names[(j + 1) % len(names)], rng.choice([1, 3, 5]), j, N))
         body.append("  out[i] = (int32_t)(" + " ^ ".join(names) + ");")
+        body.append("}")
+    elif shape == "vector":
+        # 512-bit vectors (clang's vector extension): 16 x i32, 32 x i16 or 64 x i8 lanes.
+        lanes, ctype = rng.choice([(16, "uint32_t"), (32, "uint16_t"), (64, "uint8_t")])
+        body.append("typedef %s vec __attribute__((vector_size(64)));" % ctype)
+        body.append("const vec *a = (const vec *)in; vec *o = (vec *)out;")
+        body.append("vec acc = (vec){} + (%s)%d;" % (ctype, rng.randrange(100)))
+        body.append("for (int i = 0; i < %d; ++i) {" % (N // 16))
+        terms = []
+        for _ in range(rng.randrange(1, 4)):
+            terms.append(rng.choice(["a[i]", "a[%d - 1 - i]" % (N // 16), "acc", "((vec){} + (%s)%d)" % (ctype, rng.randrange(1 << 16))]))
+        e = terms[0]
+        for t in terms[1:]:
+            e = "(%s %s %s)" % (e, rng.choice(["+", "-", "&", "|"]), t)
+        body.append("  acc = acc %s a[i];" % rng.choice(["+", "-", "|"]))
+        body.append("  o[i] = %s;" % e)
         body.append("}")
     elif shape == "swap":
         # Loop-carried values that exchange places (a cycle of phi copies).
