@@ -642,6 +642,18 @@ std::expected<void, CodegenError> Emitter::binary(llvm::BinaryOperator &inst) {
   unsigned width = widthOf(inst.getType());
   auto a = use(inst.getOperand(0), 29);
   if (!a) return std::unexpected(a.error());
+  // add/sub of a small constant: the 7-bit immediate form.
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(inst.getOperand(1));
+      c && (inst.getOpcode() == llvm::Instruction::Add || inst.getOpcode() == llvm::Instruction::Sub)) {
+    int64_t value = c->getSExtValue() * (inst.getOpcode() == llvm::Instruction::Sub ? -1 : 1);
+    if (value >= -64 && value <= 63) {
+      std::string d = defReg(&inst);
+      emit("ADD_add_r_ri", "add " + d + ", " + *a + ", #" + std::to_string(value), {*a}, {d});
+      normalize(d, width);
+      commit(&inst);
+      return {};
+    }
+  }
   auto b = use(inst.getOperand(1), 30);
   if (!b) return std::unexpected(b.error());
   std::string d = defReg(&inst);
