@@ -249,6 +249,8 @@ private:
   std::expected<void, CodegenError> gep(llvm::GetElementPtrInst &inst);
   std::expected<void, CodegenError> phiCopies(BasicBlock *from, BasicBlock *to);
   std::expected<void, CodegenError> minMax(llvm::IntrinsicInst &inst);
+  std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
+  unsigned loops_ = 0;
 
   const llvm::DataLayout &layout_;
   std::vector<std::string> lines_;
@@ -310,6 +312,19 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           case llvm::Intrinsic::abs:
             if (widthOf(ii->getType()) == 32) continue;
             return fail("only 32-bit integer min/max/abs are selected");
+          case llvm::Intrinsic::memset:
+          case llvm::Intrinsic::memcpy:
+          case llvm::Intrinsic::memmove: {
+            // Whole words between word-aligned pointers, a constant length: a word loop.
+            auto *mi = llvm::cast<llvm::MemIntrinsic>(ii);
+            auto *length = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
+            bool aligned = mi->getDestAlign().valueOrOne().value() >= 4;
+            if (auto *t = llvm::dyn_cast<llvm::MemTransferInst>(mi)) aligned = aligned && t->getSourceAlign().valueOrOne().value() >= 4;
+            if (length && aligned && length->getZExtValue() % 4 == 0 && length->getZExtValue() > 0 &&
+                length->getZExtValue() <= 65536 && !mi->isVolatile() && ii->getIntrinsicID() != llvm::Intrinsic::memmove)
+              continue;
+            return fail("only non-volatile memset/memcpy of whole words between word-aligned pointers with a constant length are selected");
+          }
           default: break;
           }
         }
@@ -742,6 +757,36 @@ std::expected<void, CodegenError> Emitter::minMax(llvm::IntrinsicInst &inst) {
   return {};
 }
 
+// memset/memcpy of whole words: a post-increment loop with r28 counting words (r29 the word).
+std::expected<void, CodegenError> Emitter::memoryLoop(llvm::MemIntrinsic &inst) {
+  uint64_t words = llvm::cast<llvm::ConstantInt>(inst.getLength())->getZExtValue() / 4;
+  auto dst = use(inst.getDest(), 30);
+  if (!dst) return std::unexpected(dst.error());
+  move("p1", *dst);
+  auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(&inst);
+  if (transfer) {
+    auto src = use(transfer->getSource(), 30);
+    if (!src) return std::unexpected(src.error());
+    move("p0", *src);
+  } else {
+    auto value = use(llvm::cast<llvm::MemSetInst>(inst).getValue(), 29);
+    if (!value) return std::unexpected(value.error());
+    move("r29", *value);
+    emit("EXTEND_u8", "extend.u8 r29, r29", {"r29"}, {"r29"});
+    materialize("r31", 0x01010101);
+    emit("MUL", "mul r29, r29, r31", {"r29", "r31"}, {"r29"});
+  }
+  materialize("r28", static_cast<int64_t>(words));
+  std::string loop = "loop" + std::to_string(loops_++);
+  label(loop);
+  if (transfer) emit("LDA_dms_lda_pstm_nrm_imm", "lda r29, [p0], #4", {"p0"}, {"r29", "p0"});
+  emit("ST_dms_sts_pstm_nrm_imm", "st r29, [p1], #4", {"r29", "p1"}, {"p1"});
+  emit("ADD_add_r_ri", "add r28, r28, #-1", {"r28"}, {"r28"});
+  flush();
+  emit("JNZ", "jnz r28, #" + loop, {"r28"}, {});
+  return {};
+}
+
 std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBlock *to) {
   // A parallel copy over locations (registers and spill slots): a copy runs once no pending copy
   // still reads its destination; a cycle is broken by saving one destination in r31. Constants
@@ -820,6 +865,7 @@ std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBloc
 std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock *next) {
   if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
     if (ignoredIntrinsic(*call)) return {};
+    if (auto *mi = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) return memoryLoop(*mi);
     return minMax(*llvm::cast<llvm::IntrinsicInst>(&inst));
   }
   if (llvm::isa<llvm::PHINode>(inst)) return {};  // written by the predecessors' copies
