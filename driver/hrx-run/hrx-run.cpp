@@ -36,7 +36,8 @@ namespace {
 enum ExitCode { kExitOk = 0, kExitError = 1, kExitMismatch = 2, kExitTimeout = 3, kExitExecution = 4 };
 
 struct Options {
-  std::string artifact, image, module, entry, device, trace, arrayModel;
+  std::string artifact, image, module, entry, device, trace, arrayModel, coreModel;
+  bool coreStats = false;
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
   std::vector<uint64_t> workload;
@@ -344,7 +345,14 @@ int runMain(const Options &o) {
     if (!parsed) return fail(parsed.status().message());
     arrayModel = *parsed;
   }
-  if (!native) kernelOr = loadOnHost(entry, o.workload, *dimensions, arrayModel);  // default: $HRX_ARRAY_MODEL, else plan
+  std::optional<CoreModelKind> coreModel;
+  if (!o.coreModel.empty()) {
+    auto parsed = parseCoreModel(o.coreModel);
+    if (!parsed) return fail(parsed.status().message());
+    coreModel = *parsed;
+  }
+  // default: $HRX_ARRAY_MODEL, else plan; $HRX_CORE_MODEL, else native core code where the image has it
+  if (!native) kernelOr = loadOnHost(entry, o.workload, *dimensions, arrayModel, coreModel);
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
@@ -429,6 +437,13 @@ int runMain(const Options &o) {
     if (!status) return fail("entry '" + entry.name + "' failed: " + status.message(), kExitExecution);
     if (!o.benchmark && (o.repeat <= 3 || i == o.repeat))
       progress("submission " + std::to_string(i) + " completed in " + std::to_string(samples.back()) + " us");
+  }
+  if (o.coreStats) {
+    NativeCoreTotals totals = nativeCoreTotals();
+    progress("native core code: " + std::to_string(totals.calls) + " stage call(s), " + std::to_string(totals.cycles) +
+             " simulated cycles" +
+             (totals.calls ? " (" + std::to_string(totals.cycles / totals.calls) + " per call)" : std::string()) + ", " +
+             std::to_string(totals.bundles) + " bundles issued");
   }
   if (!o.trace.empty()) {
     auto trace = rt.finishTrace();
@@ -526,6 +541,11 @@ int hrxRunMain(int argc, char **argv) {
   app.add_option("--array-model", o.arrayModel,
                  "host device, NPU entries: plan (run the array plan) or transaction (execute the image's own "
                  "transaction on the simulated NPU5 array); default $HRX_ARRAY_MODEL, else plan");
+  app.add_option("--core-model", o.coreModel,
+                 "host device, NPU entries: native (workers run the image's AIE2P core code in the instruction-set "
+                 "simulator; the default where the image has it) or twin (their host-compiled twins); default "
+                 "$HRX_CORE_MODEL, else native");
+  app.add_flag("--core-stats", o.coreStats, "Print the native core code's stage calls and simulated cycles");
   app.add_option("--device", o.device,
                  "auto, host, npu or gpu (default: $HRX_DEVICE, else auto: the qualified native device when the "
                  "artifact can run on it, else the host reference device)");

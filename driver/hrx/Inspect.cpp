@@ -1,6 +1,7 @@
 #include "Inspect.h"
 
 #include "hrx/aie2p/Asm.h"
+#include "hrx/runtime/NativeCore.h"
 
 #include <sstream>
 
@@ -162,6 +163,18 @@ struct CoreCode {
 };
 std::vector<CoreCode> coreCode(const format::Artifact &a) {
   std::vector<CoreCode> out;
+  // Native code hrxcc compiled: what each entry's establish command writes into program memory.
+  if (a.xdna)
+    for (const format::xdna::Entry &e : a.xdna->entries) {
+      auto tiles = runtime::nativeCoreCode(*a.xdna, e.name);
+      if (!tiles) continue;
+      for (const auto &[tile, bytes] : *tiles) {
+        CoreCode &c = out.emplace_back();
+        c.section = "entry " + e.name + " tile (" + std::to_string(tile.first) + "," + std::to_string(tile.second) + ")";
+        c.bytes = bytes.size();
+        c.ok = aie2p::disassemble(bytes, c.lines, c.error);
+      }
+    }
   for (const format::SectionInfo &s : a.sectionHeaders()) {
     if (!s.name.starts_with(".hrx.aie2p.text.")) continue;
     const std::vector<uint8_t> *bytes = a.section(s.name);

@@ -3,11 +3,19 @@
 #include "hrx/bridge/ArtifactIdentity.h"
 #include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/Fat.h"
+#include "hrx/bridge/HostCode.h"
 #include "hrx/bridge/TargetBackend.h"
+#include "hrx/format/HostAbi.h"
+#include "hrx/xdna/Aie2pCodegen.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/PipelineExtract.h"
 #include "hrx/xdna/Planner.h"
 #include "hrx/xdna/XdnaImage.h"
+
+#include <llvm/IR/LLVMContext.h>
+
+#include <map>
+#include <set>
 
 namespace hrx::bridge {
 namespace {
@@ -15,6 +23,68 @@ namespace {
 using xdna::PlannedEntry;
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }
+
+struct WorkerCode {
+  std::optional<xdna::CoreCode> code;
+  std::string twinReason;  // why it has none
+};
+
+// Native AIE2P code for every worker entry of the planned pipelines, from a second lowering of
+// the program (its diagnostics are the host code's, reported once by buildHostCode). A worker
+// the selector cannot compile keeps its host twin (XDNA/015); native code over the program
+// memory is XDNA/016. False after an error.
+bool compileWorkers(const Program &program, std::vector<PlannedEntry> &entries, std::map<std::string, WorkerCode> &out,
+                    diag::DiagnosticEngine &diags) {
+  diag::DiagnosticEngine quiet(diags.sourceManager());
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = lowerForHost(program, context, quiet);
+  if (module) xdna::prepareModuleForAie2p(*module);
+  bool ok = true;
+  for (PlannedEntry &e : entries) {
+    for (const format::PlanWorker &w : e.plan.workers) {
+      auto [it, inserted] = out.try_emplace(w.entry);
+      WorkerCode &wc = it->second;
+      if (inserted) {
+        llvm::Function *stage = module ? module->getFunction(std::string(HRX_HOST_STAGE_PREFIX) + w.entry) : nullptr;
+        auto compiled = stage ? xdna::compileStageForAie2p(*stage)
+                              : std::expected<xdna::CoreCode, xdna::CodegenError>(std::unexpected(
+                                    xdna::CodegenError{"its stage function", "the host lowering did not produce it"}));
+        if (!compiled) {
+          diags.report(diag::DiagId::XdnaWorkerStaysTwin, e.loc)
+              .arg("entry", w.entry)
+              .arg("construct", compiled.error().construct)
+              .arg("reason", compiled.error().reason);
+          wc.twinReason = "worker @" + w.entry + " has no native code: " + compiled.error().construct + " (" +
+                          compiled.error().reason + ")";
+        } else if (compiled->bytes.size() > xdna::Npu5Model::resources(format::TileKind::Compute).programMemoryBytes) {
+          diags.report(diag::DiagId::XdnaProgramMemoryExceeded, e.loc)
+              .arg("entry", w.entry)
+              .arg("needed", (long long)compiled->bytes.size())
+              .arg("available", (long long)xdna::Npu5Model::resources(format::TileKind::Compute).programMemoryBytes);
+          ok = false;
+        } else {
+          wc.code = std::move(*compiled);
+        }
+      }
+      if (wc.code) e.code.push_back({w.tile, wc.code->bytes});
+    }
+  }
+  return ok;
+}
+
+std::string nativeCodeStatus(const std::vector<PlannedEntry> &entries, const std::map<std::string, WorkerCode> &code) {
+  std::string twins;
+  for (const PlannedEntry &e : entries)
+    for (const format::PlanWorker &w : e.plan.workers)
+      if (const WorkerCode &wc = code.at(w.entry); !wc.code && twins.find("@" + w.entry + " ") == std::string::npos)
+        twins += (twins.empty() ? "" : "; ") + wc.twinReason;
+  if (!twins.empty())
+    return "not every worker has native AIE2P core code (" + twins +
+           "); the image runs on the host reference device only";
+  return "every worker has native AIE2P core code (in the establish command's program-memory writes; run by the host "
+         "reference device's instruction-set simulator, not yet run on hardware), but the core main program that "
+         "acquires locks and walks the rings is not generated yet, so the image does not run on an NPU";
+}
 
 class XdnaBackend final : public TargetBackend {
 public:
@@ -61,7 +131,7 @@ public:
         ok = false;
         continue;
       }
-      entries.push_back({std::move(*plan), program.contracts.at(i), op.loc()});
+      entries.push_back({std::move(*plan), program.contracts.at(i), op.loc(), {}});
     }
     if (!ok)
       return std::nullopt;
@@ -82,6 +152,27 @@ public:
         plans.push_back(e.plan);
       return BackendOutput{bytesOf(format::renderArrayPlanSvg(plans)), {}};
     }
+    std::map<std::string, WorkerCode> workerCode;
+    if (!compileWorkers(program, entries, workerCode, diags))
+      return std::nullopt;
+    if (request.emit == EmitKind::Asm) {
+      std::string text;
+      std::set<std::string> printed;
+      for (const PlannedEntry &e : entries)
+        for (const format::PlanWorker &w : e.plan.workers) {
+          if (!printed.insert(w.entry).second)
+            continue;
+          const WorkerCode &wc = workerCode.at(w.entry);
+          if (!wc.code) {
+            text += "// worker @" + w.entry + ": no native code (" + wc.twinReason + ")\n";
+            continue;
+          }
+          text += "// worker @" + w.entry + ": " + std::to_string(wc.code->bytes.size()) + " bytes, " +
+                  std::to_string(wc.code->bundles) + " bundles, a " + std::to_string(wc.code->frameBytes) +
+                  "-byte frame\n" + wc.code->assembly;
+        }
+      return BackendOutput{bytesOf(text), {}};
+    }
     if (request.emit != EmitKind::Artifact && request.emit != EmitKind::Object) {
       diags.report(diag::DiagId::XdnaUnsupportedConstruct, {})
           .arg("construct", "this output kind for the xdna target (use --emit=array-plan, or an .xdna artifact)");
@@ -92,7 +183,8 @@ public:
       return std::nullopt;
     xdna::ImageSections sections;
     sections.hostCode = std::move(*host);
-    sections.identity = artifactIdentity(request, sections.hostCode, xdna::kReferenceOnlyReason);
+    sections.referenceOnlyReason = nativeCodeStatus(entries, workerCode);
+    sections.identity = artifactIdentity(request, sections.hostCode, sections.referenceOnlyReason);
     // The compiler build's digest, as in AMDGPU reports (the name only when it is unknown).
     const std::string &digest = compilerDigest();
     if (request.specialization.report != ReportMode::None)

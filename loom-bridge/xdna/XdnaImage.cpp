@@ -46,7 +46,7 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
   bool ok = true;
   for (uint32_t k = 0; k < entries.size(); ++k) {
     const PlannedEntry &e = entries[k];
-    EncodedPlan encoded = encodeTransactions(e.plan);
+    EncodedPlan encoded = encodeTransactions(e.plan, e.code);
     for (const Command *c : {&encoded.establish, &encoded.repeat})
       if (c->bytes.size() > Npu5Model::kMaxCommandBytes) {
         diags.report(diag::DiagId::XdnaCommandTooLarge, e.loc)
@@ -124,7 +124,7 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
   add(fx::kPlanSection, bytesOf(format::writeArrayPlans(plans)));
   add(fx::kHostSection, std::move(sections.hostCode));
   sections.identity.referenceOnly = true;
-  sections.identity.referenceOnlyReason = std::string(kReferenceOnlyReason);
+  sections.identity.referenceOnlyReason = sections.referenceOnlyReason;
   image.sections.push_back({std::string(fx::kIdentitySection), bytesOf(format::writeIdentity(sections.identity)), false});
   return image;
 }
@@ -144,6 +144,9 @@ std::string buildReport(const std::vector<PlannedEntry> &entries, std::string_vi
       bds += d.bdCount;
     for (const format::PlanWorker &w : p.workers)
       program = std::max<uint64_t>(program, w.codeBytes);
+    uint64_t measured = 0;  // native code: the largest of any core (0 when no worker has it)
+    for (const TileCode &c : e.code)
+      measured = std::max<uint64_t>(measured, c.bytes.size());
     format::ReportJson array{{"columns", p.columns},
                              {"worker_count", p.workers.size()},
                              {"channel_count", p.channels.size()},
@@ -152,7 +155,9 @@ std::string buildReport(const std::vector<PlannedEntry> &entries, std::string_vi
                              {"buffer_descriptors", {{"used", bds}}},
                              {"dma_channels", {{"used", p.dmas.size()}}},
                              {"binding_count", p.bindings.size()},
-                             {"program_bytes_estimate", program}};
+                             {"program_bytes_estimate", program},
+                             {"program_bytes", measured},
+                             {"native_cores", e.code.size()}};
     format::ReportJson row{{"function", p.name}, {"array", array}};
     if (mode == "details")
       row["array_plan"] = format::printArrayPlan(p);

@@ -276,6 +276,19 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     newBranch_ = BranchInFlight{target, info.delaySlots, call};
     return true;
   };
+  // 2D post-modify with dK = (mK, dnK, djK, dcK): when the count has reached the size the pointer
+  // takes the modifier and the count restarts, otherwise it takes the increment and the count
+  // advances (the rule of llvm-aie's aie2p-2d-addressing run test). Returns the old pointer.
+  auto step2D = [&](int ptr) -> uint32_t {
+    uint8_t k = reg(field("mod")).index;
+    uint32_t base = rd(ptr);
+    uint32_t m = readScalar(Reg{RegKind::M, k}, 1), dn = readScalar(Reg{RegKind::DN, k}, 1);
+    uint32_t dj = readScalar(Reg{RegKind::DJ, k}, 1), dc = readScalar(Reg{RegKind::DC, k}, 1);
+    bool wrap = dc == dn;
+    writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + (wrap ? m : dj));
+    writeScalar(Reg{RegKind::DC, k}, info.writeCycleOf("dc"), wrap ? 0 : dc + 1);
+    return base;
+  };
   // Effective address and post-modify for the addressing modes.
   auto address = [&](uint32_t &addr) {
     if (info.mode == AddrMode::Stack) {
@@ -295,6 +308,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       addr = base;
       writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + rd(field("mod")));
       break;
+    case AddrMode::Post2D: addr = step2D(ptr); break;
     case AddrMode::None:
     case AddrMode::Stack: addr = base; break;
     }
@@ -395,6 +409,10 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   }
   case Semantic::PointerAdd: {
     int ptr = field("ptr");
+    if (info.mode == AddrMode::Post2D) {
+      step2D(ptr);
+      return true;
+    }
     uint32_t step = info.mode == AddrMode::PostImm ? static_cast<uint32_t>(imm(field("imm"))) : rd(field("mod"));
     writeScalar(reg(ptr), info.writeCycleOf("ptr"), rd(ptr) + step);
     return true;
@@ -433,6 +451,107 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
         store32(bytes, rd(data));
       std::memcpy(tile->data.data() + offset, bytes, size);
     }
+    return true;
+  }
+  case Semantic::LoadS8:
+  case Semantic::LoadU8:
+  case Semantic::LoadS16:
+  case Semantic::LoadU16:
+  case Semantic::Store8:
+  case Semantic::Store16: {
+    // Byte and halfword accesses need their own alignment only; loads extend to 32 bits.
+    bool load = info.semantic != Semantic::Store8 && info.semantic != Semantic::Store16;
+    uint32_t size = info.semantic == Semantic::LoadS8 || info.semantic == Semantic::LoadU8 || info.semantic == Semantic::Store8 ? 1 : 2;
+    uint32_t addr;
+    address(addr);
+    TileMemory *tile;
+    uint32_t offset;
+    if (!mapAddress(addr, size, tile, offset, why)) {
+      why = std::string(load ? "load" : "store") + ": " + why;
+      return false;
+    }
+    uint8_t *at = tile->data.data() + offset;
+    if (load) {
+      uint32_t v = size == 1 ? at[0] : static_cast<uint32_t>(at[0] | (at[1] << 8));
+      if (info.semantic == Semantic::LoadS8) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));
+      if (info.semantic == Semantic::LoadS16) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
+      wr(field("dst"), v);
+    } else {
+      uint32_t v = rd(field("src"));
+      at[0] = static_cast<uint8_t>(v);
+      if (size == 2) at[1] = static_cast<uint8_t>(v >> 8);
+    }
+    return true;
+  }
+  case Semantic::VectorMaxLt8:
+  case Semantic::VectorMinGe8: {
+    // 64 byte lanes; the mask is 64 bits in the pair r17:r16 (lanes 0-31 in r16).
+    bool isMax = info.semantic == Semantic::VectorMaxLt8;
+    bool isSigned = info.syntax.ends_with("vaddsign1");
+    uint8_t a[64], b[64], d[64];
+    vec(1, a), vec(2, b);
+    uint64_t mask = 0;
+    for (unsigned lane = 0; lane < 64; ++lane) {
+      bool bit = laneLess(a + lane, b + lane, 1, isSigned) == isMax;
+      if (bit) mask |= uint64_t(1) << lane;
+      d[lane] = bit ? b[lane] : a[lane];
+    }
+    wvec(0, d);
+    writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, static_cast<uint32_t>(mask));
+    writeScalar(Reg{RegKind::R, 17}, info.operands[0].writeCycle, static_cast<uint32_t>(mask >> 32));
+    return true;
+  }
+  case Semantic::VectorShift: {
+    // Byte i of the result is byte i + shift of the 128-byte concatenation s1 (low) : s2 (high),
+    // the shift taken modulo 64 (AIE API's shift_bytes; inferred, see docs/aie2p.md).
+    uint8_t both[128], d[64];
+    vec(1, both), vec(2, both + 64);
+    uint32_t amount = rd(3) % 64;
+    std::memcpy(d, both + amount, 64);
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::MatMul:
+  case Semantic::MatMulNeg:
+  case Semantic::MatMulAcc:
+  case Semantic::MatMulSub:
+  case Semantic::MatMulFloat:
+  case Semantic::MatMulSubFloat: {
+    // The 8x8x8 integer modes of upstream Loom's matrix lowering: C[i][j] (+/-)= sum_k A[i][k] *
+    // B[k][j] with A = s1 and B = s2 as row-major 8x8 bytes and C row-major 64 int32 lanes.
+    // Bit 9 of the control word makes A signed, bit 8 makes B signed (776 s8xs8, 264 u8xs8,
+    // 520 s8xu8, 8 u8xu8). Other words and the float forms are not modelled.
+    uint32_t control = rd(field("acc"));
+    bool isFloat = info.semantic == Semantic::MatMulFloat || info.semantic == Semantic::MatMulSubFloat;
+    if (isFloat || (control & ~0x300u) != 8) {
+      why = "accumulator control word " + regName(reg(field("acc"))) + " = " + hex(control) + " is not modelled for " +
+            std::string(info.mnemonic) + " (only the 8x8x8 integer words 776, 264, 520 and 8)";
+      return false;
+    }
+    bool aSigned = control & 0x200, bSigned = control & 0x100;
+    uint8_t a[64], b[64], c[256] = {};
+    vec(field("s1"), a), vec(field("s2"), b);
+    int acc1 = field("acc1");
+    if (acc1 >= 0) vec(acc1, c);
+    for (unsigned i = 0; i < 8; ++i)
+      for (unsigned j = 0; j < 8; ++j) {
+        int32_t sum = 0;
+        for (unsigned k = 0; k < 8; ++k) {
+          int32_t x = aSigned ? static_cast<int8_t>(a[8 * i + k]) : a[8 * i + k];
+          int32_t y = bSigned ? static_cast<int8_t>(b[8 * k + j]) : b[8 * k + j];
+          sum += x * y;
+        }
+        uint32_t prior = load32(c + 4 * (8 * i + j));
+        uint32_t r = static_cast<uint32_t>(sum);
+        switch (info.semantic) {
+        case Semantic::MatMulNeg: r = 0u - r; break;
+        case Semantic::MatMulAcc: r = prior + r; break;
+        case Semantic::MatMulSub: r = prior - r; break;
+        default: break;
+        }
+        store32(c + 4 * (8 * i + j), r);
+      }
+    wvec(field("dst"), c);
     return true;
   }
   case Semantic::VectorAdd32:

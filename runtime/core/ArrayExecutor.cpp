@@ -3,6 +3,7 @@
 #include "WorkerPool.h"
 
 #include "hrx/runtime/HostDevice.h"
+#include "hrx/runtime/NativeCore.h"
 
 #include <algorithm>
 #include <chrono>
@@ -63,8 +64,8 @@ void moveRecord(const BindingTransfer &t, std::byte *binding, uint64_t start, st
 
 class HostNpuKernel final : public Kernel {
 public:
-  HostNpuKernel(ArrayPlan plan, std::shared_ptr<HostCode> code, KernelContract contract)
-      : plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)) {}
+  HostNpuKernel(ArrayPlan plan, std::shared_ptr<HostCode> code, KernelContract contract, TileCodeMap native)
+      : plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)), native_(std::move(native)) {}
 
   Status initialize();
   Engine engine() const override { return Engine::Npu; }
@@ -96,12 +97,15 @@ private:
     std::vector<void *> records;   // per port, passed to the stage
     std::vector<size_t> stateAt;   // per State port: offset in stateStorage_
     uint32_t iteration = 0;        // the next iteration to reserve
+    const std::vector<uint8_t> *native = nullptr;  // the tile's core code: run instead of the twin
+    std::vector<uint32_t> recordBytes;              // per port, for the native run
   };
   // Iterations [first, first + count) of one task, reserved in one round.
   struct Batch {
     Task *task;
     uint32_t first, count;
     uint64_t nanoseconds;
+    Status status = Status::ok();  // a native run's trap
   };
   struct Blocked {
     uint32_t channel;
@@ -119,6 +123,7 @@ private:
   ArrayPlan plan_;
   std::shared_ptr<HostCode> code_;
   KernelContract contract_;
+  TileCodeMap native_;
   std::vector<Channel> channels_;
   std::vector<Transfer> transfers_;
   std::vector<Task> tasks_;
@@ -178,7 +183,9 @@ Status HostNpuKernel::initialize() {
     const format::PlanWorker &pw = plan_.workers[w];
     auto stage = code_->stage(pw.entry);
     if (!stage) return Status(stage.status().code(), where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
-    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0};
+    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0, nullptr, {}};
+    if (auto code = native_.find({pw.tile.column, pw.tile.row}); code != native_.end()) task.native = &code->second;
+    for (const format::WorkerPort &port : pw.ports) task.recordBytes.push_back(port.recordBytes);
     for (size_t p = 0; p < pw.ports.size(); ++p) {
       const format::WorkerPort &port = pw.ports[p];
       std::string field = "workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
@@ -264,7 +271,13 @@ void HostNpuKernel::execute(Batch &batch) {
       }
       task.records[p] = channels_[*port.channel].slot(it / port.period, slotStorage_);
     }
-    task.stage(task.records.data());
+    if (task.native) {
+      batch.status = runNativeStage(*task.native, task.records, task.recordBytes,
+                                    where_ + ": worker @" + w.entry + " iteration " + std::to_string(it));
+      if (!batch.status) break;
+    } else {
+      task.stage(task.records.data());
+    }
   }
   batch.nanoseconds = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
@@ -374,7 +387,7 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
     batches_.clear();
     for (size_t i = 0; i < tasks_.size(); ++i) {
       uint32_t first = tasks_[i].iteration;
-      if (uint32_t count = reserve(tasks_[i], taskBlocked_[i])) batches_.push_back(Batch{&tasks_[i], first, count, 0});
+      if (uint32_t count = reserve(tasks_[i], taskBlocked_[i])) batches_.push_back(Batch{&tasks_[i], first, count, 0, Status::ok()});
       unfinished |= tasks_[i].iteration < tasks_[i].worker->iterations;
     }
     if (batches_.empty()) {
@@ -390,6 +403,11 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
     else
       for (Batch &batch : batches_) execute(batch);
     uint64_t nanoseconds = 0, calls = 0;
+    for (const Batch &batch : batches_)
+      if (!batch.status) {
+        nextInvocation_ = 0;
+        return batch.status;
+      }
     for (const Batch &batch : batches_) {
       release(batch);
       nanoseconds += batch.nanoseconds;
@@ -426,9 +444,9 @@ StatusOr<KernelContract> contractFromPlan(const ArrayPlan &plan) {
 }
 
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract) {
+                                                    KernelContract contract, TileCodeMap native) {
   if (Status s = contract.validate(); !s) return s;
-  auto kernel = std::make_shared<HostNpuKernel>(std::move(plan), std::move(code), std::move(contract));
+  auto kernel = std::make_shared<HostNpuKernel>(std::move(plan), std::move(code), std::move(contract), std::move(native));
   if (Status s = kernel->initialize(); !s) return s;
   return std::shared_ptr<Kernel>(std::move(kernel));
 }

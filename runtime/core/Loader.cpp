@@ -121,7 +121,8 @@ StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
 
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
                                              std::optional<LaunchDimensions> dimensions,
-                                             std::optional<ArrayModelKind> requestedModel) {
+                                             std::optional<ArrayModelKind> requestedModel,
+                                             std::optional<CoreModelKind> requestedCoreModel) {
   ArrayModelKind arrayModel = ArrayModelKind::Plan;
   if (requestedModel) {
     arrayModel = *requestedModel;
@@ -179,11 +180,25 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
   if (plan == artifact.plans.end())
     return Status(StatusCode::FailedPrecondition, "the image has no array plan (.hrx.plan) for entry '" + entry.name +
                                                       "': the host reference device cannot run it");
+  CoreModelKind coreModel = CoreModelKind::Native;
+  if (requestedCoreModel) {
+    coreModel = *requestedCoreModel;
+  } else if (const char *env = std::getenv("HRX_CORE_MODEL"); env && *env) {
+    auto parsed = parseCoreModel(env);
+    if (!parsed) return Status(parsed.status().code(), "HRX_CORE_MODEL: " + parsed.status().message());
+    coreModel = *parsed;
+  }
+  TileCodeMap native;
+  if (coreModel == CoreModelKind::Native && artifact.xdna) {
+    auto code = nativeCoreCode(*artifact.xdna, entry.name);
+    if (!code) return code.status();
+    native = std::move(*code);
+  }
   if (arrayModel == ArrayModelKind::Transaction) {
     if (!artifact.xdna) return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
-    return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract);
+    return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract, std::move(native));
   }
-  return makeHostNpuKernel(*plan, *code, entry.contract);
+  return makeHostNpuKernel(*plan, *code, entry.contract, std::move(native));
 }
 
 }  // namespace hrx::runtime

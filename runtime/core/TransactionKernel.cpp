@@ -35,8 +35,11 @@ public:
     uint64_t ringBase = 0;        // records of earlier invocations: the ring position persists
   };
 
-  HostTwinCore(uint32_t index, const format::PlanWorker &worker, hrx_host_stage_fn stage, std::vector<Port> ports)
-      : index_(index), worker_(worker), stage_(stage), ports_(std::move(ports)), records_(ports_.size()) {}
+  HostTwinCore(uint32_t index, const format::PlanWorker &worker, hrx_host_stage_fn stage, std::vector<Port> ports,
+               const std::vector<uint8_t> *native)
+      : index_(index), worker_(worker), stage_(stage), ports_(std::move(ports)), records_(ports_.size()), native_(native) {
+    for (const Port &p : ports_) recordBytes_.push_back(p.recordBytes);
+  }
 
   TileId tile() const override { return tileOf(worker_.tile); }
   // The rings are resident: a new invocation continues at the slot after the last record of
@@ -87,7 +90,14 @@ public:
         if (!memory) return memory.status();
         records_[i] = *memory;
       }
-      stage_(records_.data());
+      if (native_) {
+        if (Status s = runNativeStage(*native_, records_, recordBytes_,
+                                      "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(it));
+            !s)
+          return s;
+      } else {
+        stage_(records_.data());
+      }
       for (Port &p : ports_) {
         if (p.direction == format::PortDirection::State || it % p.period != p.period - 1) continue;
         bool input = p.direction == format::PortDirection::Input;
@@ -110,13 +120,16 @@ private:
   size_t acquiredPorts_ = 0;
   size_t waitPort_ = 0;  // the port whose lock the core last waited for
   int waitValue_ = 0;
+  const std::vector<uint8_t> *native_;  // the tile's native core code, or null: the twin
+  std::vector<uint32_t> recordBytes_;
 };
 
 class TransactionNpuKernel final : public Kernel {
 public:
   TransactionNpuKernel(const fx::Image &image, const fx::Entry &entry, format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                       KernelContract contract)
-      : image_(image), entry_(entry), plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)) {}
+                       KernelContract contract, TileCodeMap native)
+      : image_(image), entry_(entry), plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)),
+        native_(std::move(native)) {}
 
   Status initialize();
   Engine engine() const override { return Engine::Npu; }
@@ -134,6 +147,7 @@ private:
   format::ArrayPlan plan_;
   std::shared_ptr<HostCode> code_;
   KernelContract contract_;
+  TileCodeMap native_;
   std::string where_;
   std::vector<uint8_t> command_;  // the entry's COMMAND allocation, unpatched
   std::vector<fx::Invocation> invocations_;
@@ -188,7 +202,8 @@ Status TransactionNpuKernel::initialize() {
 }  // namespace
 
 StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
-                                                                            const StageResolver &resolve) {
+                                                                            const StageResolver &resolve,
+                                                                            const TileCodeMap *native) {
   const std::string where = "array plan '" + plan.name + "'";
   std::vector<std::unique_ptr<array::CoreProgram>> cores;
   for (uint32_t w = 0; w < plan.workers.size(); ++w) {
@@ -228,7 +243,10 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
                                                        array::tileName(port.owner));
       ports.push_back(std::move(port));
     }
-    cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports)));
+    const std::vector<uint8_t> *code = nullptr;
+    if (native)
+      if (auto it = native->find({pw.tile.column, pw.tile.row}); it != native->end()) code = &it->second;
+    cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports), code));
   }
   return cores;
 }
@@ -236,7 +254,7 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
 namespace {
 
 StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> TransactionNpuKernel::makeCores() const {
-  return makeHostTwinCores(plan_, [&](const std::string &entry) { return code_->stage(entry); });
+  return makeHostTwinCores(plan_, [&](const std::string &entry) { return code_->stage(entry); }, &native_);
 }
 
 Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {
@@ -288,11 +306,12 @@ Status TransactionNpuKernel::run(std::span<const BindingSpan> bindings, std::spa
 
 StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entryName,
                                                            format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                           KernelContract contract) {
+                                                           KernelContract contract, TileCodeMap native) {
   if (Status s = contract.validate(); !s) return s;
   const fx::Entry *entry = image.entry(entryName);
   if (!entry) return Status(StatusCode::NotFound, "the image has no entry '" + entryName + "'");
-  auto kernel = std::make_shared<TransactionNpuKernel>(image, *entry, std::move(plan), std::move(code), std::move(contract));
+  auto kernel = std::make_shared<TransactionNpuKernel>(image, *entry, std::move(plan), std::move(code), std::move(contract),
+                                                       std::move(native));
   if (Status s = kernel->initialize(); !s) return s;
   return std::shared_ptr<Kernel>(std::move(kernel));
 }

@@ -33,6 +33,8 @@ constexpr ReportField kFields[] = {
     {"dma_channels_used", "/array/dma_channels/used"},
     {"bindings", "/array/binding_count"},
     {"program_bytes_estimate", "/array/program_bytes_estimate"},
+    {"program_bytes", "/array/program_bytes"},
+    {"native_cores", "/array/native_cores"},
 };
 
 constexpr std::string_view kWaitFields[] = {"action_count",       "explicit_action_count", "planned_action_count",

@@ -163,6 +163,47 @@ const RowVector kRowVectors[] = {
     {"VSUB_f_vmac_cm2_add_reg", "vsub.f dm3, dm2, dm2, r5", 0xad20fdull},
     {"VSUB_vmac_cm2_add_reg", "vsub dm1, dm0, dm1, r30", 0x3c410fcull},
     {"VCLR", "vclr dm1", 0x78074ull},
+    // Round 3 rows (byte/halfword, 2D addressing, .8 max/min, vshift, vector multiply).
+    {"LDA_s8_idx_imm", "lda.s8 r18, [p1, #-8]", 0x30c85ull},
+    {"LDA_s8_idx", "lda.s8 r19, [p6, dj6]", 0xd84c5ull},
+    {"LDA_s8_pstm_nrm_imm", "lda.s8 r22, [p2], #-2", 0x5dd85ull},
+    {"LDA_u8_idx_imm", "lda.u8 r17, [p7, #-8]", 0xf0c55ull},
+    {"LDA_u8_idx", "lda.u8 r14, [p7, dj0]", 0xe0395ull},
+    {"LDA_u8_pstm_nrm_imm", "lda.u8 r6, [p1], #7", 0x2f995ull},
+    {"LDA_s16_idx_imm", "lda.s16 r26, [p0, #10]", 0xaea5ull},
+    {"LDA_s16_idx", "lda.s16 r22, [p0, dj3]", 0xc5a5ull},
+    {"LDA_s16_pstm_nrm_imm", "lda.s16 r2, [p5], #-6", 0xbb8a5ull},
+    {"LDA_u16_idx_imm", "lda.u16 r13, [p5, #6]", 0xa6b75ull},
+    {"LDA_u16_idx", "lda.u16 r18, [p5, dj1]", 0xa44b5ull},
+    {"LDA_u16_pstm_nrm_imm", "lda.u16 r30, [p2], #14", 0x4ffb5ull},
+    {"ST_s8_idx_imm", "st.s8 r28, [p2, #-3]", 0x5af0eull},
+    {"ST_s8_idx", "st.s8 r11, [p5, dj3]", 0xac2ceull},
+    {"ST_s8_pstm_nrm_imm", "st.s8 r7, [p1], #-5", 0x379ceull},
+    {"ST_s16_idx_imm", "st.s16 r27, [p0, #0]", 0xeeeull},
+    {"ST_s16_idx", "st.s16 r17, [p5, dj1]", 0xa446eull},
+    {"ST_s16_pstm_nrm_imm", "st.s16 r23, [p4], #2", 0x83deeull},
+    {"PADDA_2D", "padda.2d [p7], d3", 0xee0cfull},
+    {"PADDB_2D", "paddb.2d [p4], d2", 0x114e4ull},
+    {"PADDS_2D", "padds.2d [p1], d1", 0x260b6ull},
+    {"LDA_2D_dms_lda", "lda.2d dc7, [p3], d5", 0x767cdull},
+    {"LDA_2D_s8", "lda.2d.s8 r9, [p1], d6", 0x3a245ull},
+    {"LDA_2D_u8", "lda.2d.u8 r10, [p7], d0", 0xe2295ull},
+    {"LDA_2D_s16", "lda.2d.s16 r3, [p6], d6", 0xda0e5ull},
+    {"LDA_2D_u16", "lda.2d.u16 r1, [p2], d3", 0x4e075ull},
+    {"ST_2D_dms_sts", "st.2d r1, [p3], d0", 0x62063ull},
+    {"VLDA_2D_dmx_lda_x", "vlda.2d x8, [p7], d1", 0xe6437ull},
+    {"VST_2D_dmx_sts_x", "vst.2d x5, [p0], d6", 0x1a2a6ull},
+    {"VMAX_LT_8_vaddSign0", "vmax_lt.8 x7, r17:r16, x3, x0, vaddsign0", 0x1cc282ull},
+    {"VMAX_LT_8_vaddSign1", "vmax_lt.8 x1, r17:r16, x4, x7, vaddsign1", 0x51e92ull},
+    {"VMIN_GE_8_vaddSign0", "vmin_ge.8 x8, r17:r16, x3, x7, vaddsign0", 0x20de62ull},
+    {"VMIN_GE_8_vaddSign1", "vmin_ge.8 x4, r17:r16, x3, x1, vaddsign1", 0x10c672ull},
+    {"VSHIFT", "vshift x1, x8, x8, r10", 0x62156ull},
+    {"VMUL_vmul_cm_core_X_X", "vmul dm4, x8, x3, r16", 0x213c184ull},
+    {"VNEGMUL_vmul_cm_core_X_X", "vnegmul dm0, x6, x2, r0", 0x3b10cull},
+    {"VMAC_vmul_cm_core_X_X", "vmac dm3, dm2, x10, x6, r10", 0x14d5304ull},
+    {"VMSC_vmul_cm_core_X_X", "vmsc dm4, dm3, x1, x11, r15", 0x1f18d8cull},
+    {"VMUL_f_vmul_bf_vmul_bf_core_X_X", "vmul.f dm4, x4, x6, r26", 0x353a305ull},
+    {"VMSC_f_vmac_bf_vmul_bf_core_X_X", "vmsc.f dm2, dm4, x9, x8, r3", 0x6a4c0dull},
 };
 
 Instr assembleOne(const std::string &text) {
@@ -282,7 +323,7 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
   auto &candidates = cache[op.cls];
   if (candidates.empty())
   for (RegKind k : {RegKind::R, RegKind::P, RegKind::M, RegKind::DN, RegKind::DJ, RegKind::DC, RegKind::LR, RegKind::SP, RegKind::LS,
-                    RegKind::LE, RegKind::LC, RegKind::CoreId, RegKind::X, RegKind::DM, RegKind::CML, RegKind::CMH})
+                    RegKind::LE, RegKind::LC, RegKind::CoreId, RegKind::X, RegKind::DM, RegKind::CML, RegKind::CMH, RegKind::D})
     for (unsigned i = 0; i < 32; ++i) {
       Reg r{k, static_cast<uint8_t>(i)};
       uint64_t bits;

@@ -349,3 +349,142 @@ TEST(Aie2pSim, DecrementAndBranchLoop) {
   EXPECT_EQ(core.scalar(r(1)), 0xFFFFFFFFu);
   EXPECT_EQ(core.stats().cycles, 32u);
 }
+
+TEST(Aie2pSim, TwoDimensionalPostModifyFollowsTheUpstreamRunTest) {
+  // The two shapes of llvm-aie's aie2p-2d-addressing run test (moved to this core's memory map):
+  // a circular walk over four 64-byte slots (m = -192, dn = 3, dj = 64) and a pointer held for
+  // dn + 1 steps then stepped by m = 4 (dj = 0). Five steps each: p0 ends one slot in with
+  // dc0 = 1, p1 ends 4 bytes in with dc1 = 1.
+  TileMemory mem;
+  Core core(build("movxm p0, #0x70000\nmovxm r0, #-192\nmov m0, r0\nmovxm r1, #3\nmov dn0, r1\nmovxm r2, #64\nmov dj0, r2\n"
+                  "movxm r3, #0\nmov dc0, r3\nmovxm p1, #0x70080\nmovxm r4, #4\nmov m1, r4\nmov dn1, r1\nmovxm r5, #0\n"
+                  "mov dj1, r5\nmov dc1, r3\n"
+                  "padda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\n"
+                  "paddb.2d [p1], d1\npaddb.2d [p1], d1\npadds.2d [p1], d1\npadds.2d [p1], d1\npadda.2d [p1], d1\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 0}), 0x70040u);
+  EXPECT_EQ(core.scalar(Reg{RegKind::DC, 0}), 1u);
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 1}), 0x70084u);
+  EXPECT_EQ(core.scalar(Reg{RegKind::DC, 1}), 1u);
+}
+
+TEST(Aie2pSim, TwoDimensionalLoadsAndStoresPingPong) {
+  // The upstream test's third shape: d2 (m = -64, dn = 1, dj = 64) walks two 64-byte slots and
+  // back; two vst.2d write both, two vlda.2d read them back, and st.2d/lda.2d take the same step.
+  TileMemory mem;
+  Core core(build("movxm p2, #0x70100\nmovxm p3, #0x70100\nmovxm r6, #-64\nmov m2, r6\nmovxm r7, #1\nmov dn2, r7\n"
+                  "movxm r2, #64\nmov dj2, r2\nmovxm r3, #0\nmov dc2, r3\nmovxm r8, #0x7E7E7E7E\nvbcst.32 x2, r8\nnop\n"
+                  "vst.2d x2, [p2], d2\nvst.2d x2, [p2], d2\nmov dc2, r3\nvlda.2d x3, [p3], d2\nvlda.2d x4, [p3], d2\n"
+                  "nop\nnop\nnop\nnop\nnop\nnop\n"
+                  "movxm p4, #0x70200\nmov dc2, r3\nmovxm r9, #11\nst.2d r9, [p4], d2\nmovxm r9, #22\nst.2d r9, [p4], d2\n"
+                  "mov dc2, r3\nlda.2d r10, [p4], d2\nlda.2d r11, [p4], d2\nnop\nnop\nnop\nnop\nnop\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 2}), 0x70100u);
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 3}), 0x70100u);
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(word(mem, 0x100 + 4 * i), 0x7E7E7E7Eu) << i;
+  for (uint8_t b : core.vector(Reg{RegKind::X, 3})) EXPECT_EQ(b, 0x7E);
+  for (uint8_t b : core.vector(Reg{RegKind::X, 4})) EXPECT_EQ(b, 0x7E);
+  EXPECT_EQ(word(mem, 0x200), 11u);
+  EXPECT_EQ(word(mem, 0x240), 22u);
+  EXPECT_EQ(core.scalar(r(10)), 11u);
+  EXPECT_EQ(core.scalar(r(11)), 22u);
+}
+
+TEST(Aie2pSim, ByteAndHalfwordLoadsExtendAndStoresWriteOnlyTheirBytes) {
+  TileMemory mem;
+  const uint8_t init[8] = {0x80, 0x7f, 0xfe, 0xff, 0x11, 0x22, 0x33, 0x44};
+  std::memcpy(mem.data.data(), init, 8);
+  Core core(build("movxm p0, #0x70000\nmovxm p1, #0x70004\nlda.s8 r1, [p0, #0]\nlda.u8 r2, [p0, #0]\nlda.s16 r3, [p0, #2]\n"
+                  "lda.u16 r4, [p0, #2]\nlda.u8 r5, [p0], #1\nlda.u8 r6, [p0, #0]\nmovxm r7, #0xABCD\n"
+                  "st.s8 r7, [p1, #1]\nst.s16 r7, [p1, #2]\nnop\nnop\nnop\nnop\nnop\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 0xFFFFFF80u);
+  EXPECT_EQ(core.scalar(r(2)), 0x80u);
+  EXPECT_EQ(core.scalar(r(3)), 0xFFFFFFFEu);
+  EXPECT_EQ(core.scalar(r(4)), 0xFFFEu);
+  EXPECT_EQ(core.scalar(r(5)), 0x80u);  // post-modify reads the old pointer
+  EXPECT_EQ(core.scalar(r(6)), 0x7Fu);  // ... and the next bundle sees p0 + 1
+  EXPECT_EQ(word(mem, 4), 0xABCDCD11u);  // byte 5 = 0xCD, bytes 6-7 = 0xABCD, byte 4 untouched
+}
+
+TEST(Aie2pSim, HalfwordAccessNeedsTwoByteAlignment) {
+  TileMemory mem;
+  Core core(build("movxm p0, #0x70001\nlda.s16 r1, [p0, #0]\ndone\n"), {&mem});
+  EXPECT_EQ(core.run(), CoreState::Trapped);
+  EXPECT_NE(core.trap()->reason.find("misaligned 16-bit access"), std::string::npos) << core.trap()->reason;
+}
+
+TEST(Aie2pSim, ByteMaxMinMaskIsTheR17R16Pair) {
+  // 64 byte lanes: x0 lane i = i - 32 (as a signed byte), x1 = 0 everywhere. Signed, vmax_lt's
+  // mask (s1 < s2) holds for lanes 0..31; unsigned, lanes 0..31 are 0xE0..0xFF, never below 0.
+  TileMemory mem;
+  for (unsigned i = 0; i < 64; ++i) mem.data[i] = static_cast<uint8_t>(int(i) - 32);
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvclr dm0\nnop\nnop\nnop\nnop\nnop\nmovxm r1, #0\nvbcst.32 x1, r1\nnop\n"
+                  "vmax_lt.8 x2, r17:r16, x0, x1, vaddsign1\nnop\nmov r2, r16\nmov r3, r17\nvst x2, [p0, #64]\n"
+                  "vmin_ge.8 x3, r17:r16, x0, x1, vaddsign0\nnop\nmov r4, r16\nmov r5, r17\nvst x3, [p0, #128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 0xFFFFFFFFu);
+  EXPECT_EQ(core.scalar(r(3)), 0u);
+  EXPECT_EQ(core.scalar(r(4)), 0xFFFFFFFFu);  // unsigned s1 >= 0 everywhere
+  EXPECT_EQ(core.scalar(r(5)), 0xFFFFFFFFu);
+  for (unsigned i = 0; i < 64; ++i) {
+    EXPECT_EQ(mem.data[64 + i], i < 32 ? 0 : i - 32) << i;  // max(s1, 0) signed
+    EXPECT_EQ(mem.data[128 + i], 0) << i;                   // min unsigned with 0
+  }
+}
+
+TEST(Aie2pSim, VectorShiftTakesBytesOfTheConcatenation) {
+  TileMemory mem;
+  for (unsigned i = 0; i < 128; ++i) mem.data[i] = static_cast<uint8_t>(i);
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nmovxm r1, #5\nnop\nnop\nnop\nnop\nnop\n"
+                  "vshift x2, x0, x1, r1\nnop\nvst x2, [p0, #128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(mem.data[128 + i], i + 5) << i;
+}
+
+TEST(Aie2pSim, Int8MatrixMultiplyAccumulate) {
+  // vmul with control word 776 (s8 x s8, upstream Loom's 8x8x8 word): C = A * B, A[i][k] = i - k,
+  // B[k][j] = k + 2j - 7 (both signed bytes, row-major); then vmac adds A * B again (u8 x u8
+  // word 8 reads the same bytes unsigned) and vmsc subtracts the signed product.
+  TileMemory mem;
+  int8_t a[64], b[64];
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 8; ++k) a[8 * i + k] = static_cast<int8_t>(i - k), b[8 * i + k] = static_cast<int8_t>(i + 2 * k - 7);
+  std::memcpy(mem.data.data(), a, 64);
+  std::memcpy(mem.data.data() + 64, b, 64);
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nmovxm r1, #776\nmovxm r2, #8\nnop\nnop\nnop\nnop\n"
+                  "vmul dm1, x0, x1, r1\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmac dm2, dm1, x0, x1, r2\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmsc dm3, dm2, x0, x1, r1\nnop\nnop\nnop\nnop\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  auto lane = [&](unsigned d, unsigned l) {
+    auto v = core.vector(Reg{RegKind::DM, static_cast<uint8_t>(d)});
+    uint32_t x;
+    std::memcpy(&x, v.data() + 4 * l, 4);
+    return x;
+  };
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      int32_t s = 0;
+      uint32_t u = 0;
+      for (int k = 0; k < 8; ++k) s += a[8 * i + k] * b[8 * k + j], u += uint32_t(uint8_t(a[8 * i + k])) * uint8_t(b[8 * k + j]);
+      EXPECT_EQ(lane(1, 8 * i + j), static_cast<uint32_t>(s)) << i << "," << j;
+      EXPECT_EQ(lane(2, 8 * i + j), static_cast<uint32_t>(s) + u) << i << "," << j;
+      EXPECT_EQ(lane(3, 8 * i + j), u) << i << "," << j;
+    }
+}
+
+TEST(Aie2pSim, UnmodelledMultiplyControlWordsTrap) {
+  TileMemory mem;
+  Core core(build("movxm r1, #780\nvmul dm0, x0, x1, r1\ndone\n"), {&mem});
+  EXPECT_EQ(core.run(), CoreState::Trapped);
+  EXPECT_NE(core.trap()->reason.find("control word r1 = 0x30c is not modelled for vmul"), std::string::npos) << core.trap()->reason;
+  Core bf(build("movxm r1, #0\nvmul.f dm0, x0, x1, r1\ndone\n"), {&mem});
+  EXPECT_EQ(bf.run(), CoreState::Trapped);
+}

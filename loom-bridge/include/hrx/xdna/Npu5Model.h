@@ -90,6 +90,8 @@ public:
   static constexpr uint32_t kBankBytes = 16 * 1024;
   static constexpr uint32_t kSlotAlignment = 64;
   static constexpr uint32_t kStackReserveBytes = 1024;
+  // A compute tile's program memory in its register space (hrx-product §1.5: host offset 0x20000).
+  static constexpr uint32_t kProgramMemoryOffset = 0x20000;
 
   // Core view of neighbour memories (npu5-hardware §2.3).
   static constexpr uint32_t kSouthWindow = 0x40000;

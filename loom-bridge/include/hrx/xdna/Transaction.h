@@ -38,6 +38,15 @@ struct EncodedPlan {
   Command repeat;
 };
 
-EncodedPlan encodeTransactions(const format::ArrayPlan &plan);
+// Native core code per compute tile: written by the establish command into the tile's program
+// memory (offset 0, host offset 0x20000) before anything else. The cores are not enabled: the
+// host reference device runs the code (the core main program that would make an enabled core
+// useful is not generated yet, docs/aie2p.md).
+struct TileCode {
+  format::TileCoord tile;
+  std::vector<uint8_t> bytes;
+};
+
+EncodedPlan encodeTransactions(const format::ArrayPlan &plan, const std::vector<TileCode> &code = {});
 
 }  // namespace hrx::xdna

@@ -10,6 +10,7 @@
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/Xdna.h"
+#include "hrx/xdna/Transaction.h"
 
 #include <optional>
 #include <string>
@@ -25,12 +26,14 @@ struct PlannedEntry {
   format::ArrayPlan plan;
   bridge::KernelContract contract;
   diag::SourceRange loc;  // the pipeline.def, for XDNA/009
+  std::vector<TileCode> code = {};  // native core code of the workers that have it, per tile
 };
 
 struct ImageSections {
   std::vector<uint8_t> hostCode;  // .hrx.host
   format::ArtifactIdentity identity;
   std::string reportJson;         // .hrx.report when non-empty
+  std::string referenceOnlyReason = std::string(kReferenceOnlyReason);
 };
 
 // The image (not yet serialized); nullopt after reporting XDNA/009 for a command over 32 KiB.

@@ -24,7 +24,8 @@ unsigned slotWidth(Slot slot);
 
 // Register files the table and the simulator know. Sub-registers of the vector and accumulator
 // files (wl/wh, bm*) are not modelled as names yet.
-enum class RegKind : uint8_t { R, P, M, DN, DJ, DC, LR, SP, LS, LE, LC, CoreId, X, DM, CML, CMH };
+// D is the 2D/3D addressing register dK: the group (mK, dnK, djK, dcK), not a storage of its own.
+enum class RegKind : uint8_t { R, P, M, DN, DJ, DC, LR, SP, LS, LE, LC, CoreId, X, DM, CML, CMH, D };
 
 struct Reg {
   RegKind kind = RegKind::R;
@@ -43,6 +44,8 @@ enum class OperandClass : uint8_t {
   MvSclDst, MvSclSrc,       // move composite destination / source
   LdaCg, AluCg,             // mova and movx destinations
   Xm, CMm, eDM,             // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
+  eD,                       // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
+  c4s, c5s_step2,           // byte and halfword load/store offsets
   c6u, c7s, c8s, c11s, c32s, c6s_step4, c10s_step64, c19s_step64, addr20,
   c12n_step4, c16n_step64,  // negative-only stack offsets (spills below sp)
 };
@@ -62,14 +65,17 @@ enum class Semantic : uint8_t {
   Jump, Call, Return, JumpNonZero, JumpZero, JumpNonZeroDecrement,
   PointerAdd, StackAdd,
   Load, Store, VectorLoad, VectorStore,
+  LoadS8, LoadU8, LoadS16, LoadU16, Store8, Store16,
   VectorAdd32, VectorAdd16, VectorAdd8, VectorSub32, VectorSub16, VectorSub8, VectorAnd, VectorOr,
   VectorSelect32, VectorSelect16, VectorMaxLt32, VectorMaxLt16, VectorMinGe32, VectorMinGe16,
   VectorLt32, VectorLt16, VectorGe32, VectorGe16, VectorExtract32, VectorExtract16,
   VectorExtractBroadcast32, VectorExtractBroadcast16,
+  VectorMaxLt8, VectorMinGe8, VectorShift,
+  MatMul, MatMulNeg, MatMulAcc, MatMulSub, MatMulFloat, MatMulSubFloat,
   VectorMaxLtBf16, VectorMinGeBf16, VectorLtBf16, Broadcast32, Broadcast16, Broadcast8,
   WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorSubFloat, AccumulatorSub, AccumulatorClear,
 };
-enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack };
+enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack, Post2D };
 
 // One operand of an instruction form, in assembly order.
 struct OperandInfo {

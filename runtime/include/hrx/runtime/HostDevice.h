@@ -8,6 +8,7 @@
 #include "hrx/array/ArrayModel.h"
 #include "hrx/format/HostAbi.h"
 #include "hrx/format/Xdna.h"
+#include "hrx/runtime/NativeCore.h"
 #include "hrx/runtime/Graph.h"
 
 #include <array>
@@ -65,8 +66,10 @@ StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 // (slots and locks); later invocations follow next_invocation (0 -> 1 -> 1) and require it to
 // be intact. A plan in which every unfinished task is blocked is a deadlock: run() reports the
 // blocked workers and channels instead of hanging.
+// Workers whose tile has an entry in `native` run that AIE2P core code in the instruction-set
+// simulator instead of their host twin (hrx/runtime/NativeCore.h).
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract);
+                                                    KernelContract contract, TileCodeMap native = {});
 
 // An NPU entry executed by its own transaction (--array-model=transaction): the entry's
 // COMMAND invocations, with dynamic SHIM_ADDRESS relocations patched with the bindings'
@@ -75,7 +78,7 @@ StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std:
 // transaction (unknown register, bad BD, unrouted stream, deadlock) is an error.
 StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry,
                                                            format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                           KernelContract contract);
+                                                           KernelContract contract, TileCodeMap native = {});
 
 // The core programs of a plan's workers as host twins (the stand-in for native core code):
 // per iteration a twin acquires the ready (input) or credit (output) lock of each record it
@@ -83,8 +86,11 @@ StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::I
 // and releases credit (input) or ready (output) for each record it finishes. `plan` must
 // outlive the cores.
 using StageResolver = std::function<StatusOr<hrx_host_stage_fn>(const std::string &entry)>;
+// A worker whose tile has an entry in `native` runs that core code in the simulator on the
+// records in the array's data memory; the others call their host twin.
 StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
-                                                                            const StageResolver &resolve);
+                                                                            const StageResolver &resolve,
+                                                                            const TileCodeMap *native = nullptr);
 
 // How a GPU entry's launch arguments are passed (from .hrx.manifest): in launch order, each a
 // buffer (the next binding) or a scalar (the next `size` bytes of the constants block).

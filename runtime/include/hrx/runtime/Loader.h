@@ -63,9 +63,12 @@ StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "t
 // constants block (Kernel::constantBytes()).
 // With `dimensions` (a GPU entry), the grid and block are those instead of the launch program's,
 // and `workload` may be empty.
-// NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Plan.
+// NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Plan. Their
+// workers run the image's native AIE2P core code in the simulator when it has some, as
+// `coreModel` says; unset, $HRX_CORE_MODEL decides, else native (twin: the host twins).
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
                                              std::optional<LaunchDimensions> dimensions = std::nullopt,
-                                             std::optional<ArrayModelKind> arrayModel = std::nullopt);
+                                             std::optional<ArrayModelKind> arrayModel = std::nullopt,
+                                             std::optional<CoreModelKind> coreModel = std::nullopt);
 
 }  // namespace hrx::runtime

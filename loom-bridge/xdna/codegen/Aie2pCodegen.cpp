@@ -1,0 +1,1070 @@
+// The AIE2P selector, register allocator and emitter (see Aie2pCodegen.h).
+//
+// Values: every i1/i8/i16/i32/ptr SSA value lives in one 32-bit r register (narrow integers kept
+// zero-extended, so they compare and store as they are), or in a 4-byte stack slot when the
+// linear-scan allocator runs out of registers. r0..r26 are allocated; r27 is sel's condition,
+// r28..r31 are scratch for spilled operands, constants and addresses; p0/p1 address memory.
+// Intervals come from a liveness fixpoint over the blocks (a value's interval covers every
+// position where it is live), so the allocation is correct for any block order.
+#include "hrx/xdna/Aie2pCodegen.h"
+
+#include "hrx/aie2p/Asm.h"
+#include "hrx/aie2p/Isa.h"
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace hrx::xdna {
+namespace {
+
+using llvm::BasicBlock;
+using llvm::Instruction;
+using llvm::Value;
+
+std::string describe(const Value &v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  v.print(os);
+  size_t first = text.find_first_not_of(' ');
+  text = first == std::string::npos ? text : text.substr(first);
+  if (text.size() > 120) text = text.substr(0, 117) + "...";
+  return text;
+}
+
+std::string typeName(llvm::Type *t) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  t->print(os);
+  return text;
+}
+
+// A value's integer width in the selector's terms (0: not a scalar the selector keeps).
+unsigned widthOf(llvm::Type *t) {
+  if (t->isPointerTy()) return 32;
+  if (auto *i = llvm::dyn_cast<llvm::IntegerType>(t)) {
+    unsigned w = i->getBitWidth();
+    // i64 (Loom's index): kept in 32 bits where check() proves every value fits (see there).
+    return w == 1 || w == 8 || w == 16 || w == 32 || w == 64 ? w : 0;
+  }
+  return 0;
+}
+
+// The lane width of a 512-bit vector the selector keeps in an x register (0: not one).
+unsigned laneBits(llvm::Type *t) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  if (!v || !v->getElementType()->isIntegerTy()) return 0;
+  unsigned w = v->getElementType()->getIntegerBitWidth();
+  return (w == 32 || w == 16 || w == 8) && w * v->getNumElements() == 512 ? w : 0;
+}
+
+// insertelement of a scalar into lane 0 of poison whose every user is a zero-mask shuffle: a
+// splat, selected as vbcst from the scalar.
+bool isSplatSeed(const Value *v) {
+  auto *ins = llvm::dyn_cast<llvm::InsertElementInst>(v);
+  if (!ins || !laneBits(ins->getType()) || !llvm::isa<llvm::UndefValue>(ins->getOperand(0))) return false;
+  auto *lane = llvm::dyn_cast<llvm::ConstantInt>(ins->getOperand(2));
+  if (!lane || !lane->isZero()) return false;
+  for (const llvm::User *u : ins->users()) {
+    auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(u);
+    if (!sh || sh->getOperand(0) != ins || !sh->isZeroEltSplat()) return false;
+  }
+  return true;
+}
+
+bool ignoredIntrinsic(const llvm::CallBase &call) {
+  auto *f = call.getCalledFunction();
+  if (!f || !f->isIntrinsic()) return false;
+  switch (f->getIntrinsicID()) {
+  case llvm::Intrinsic::assume:
+  case llvm::Intrinsic::lifetime_start:
+  case llvm::Intrinsic::lifetime_end:
+  case llvm::Intrinsic::dbg_declare:
+  case llvm::Intrinsic::dbg_value:
+  case llvm::Intrinsic::dbg_label:
+  case llvm::Intrinsic::experimental_noalias_scope_decl:
+  case llvm::Intrinsic::donothing:
+    return true;
+  default:
+    return false;
+  }
+}
+
+struct Loc {
+  enum Kind { None, Reg, Slot, VReg } kind = None;
+  int index = 0;  // r or x number, or slot byte offset below the frame top
+};
+
+class Emitter {
+public:
+  explicit Emitter(const llvm::DataLayout &layout) : layout_(layout) {}
+
+  std::expected<CoreCode, CodegenError> run(llvm::Function &f);
+
+private:
+  // ---- emission with a scoreboard: nops until every read register's value has landed ----
+  void emit(std::string_view row, const std::string &text, std::vector<std::string> reads,
+            std::vector<std::string> writes) {
+    const aie2p::InstrInfo *info = aie2p::findInstruction(row);
+    unsigned write = 1;
+    if (info)
+      for (const auto &op : info->operands) write = std::max(write, op.writeCycle);
+    uint64_t need = bundle_;
+    for (const auto &r : reads) need = std::max(need, readyAt(r));
+    for (const auto &w : writes) need = std::max(need, readyAt(w));  // no write may overtake an earlier one
+    while (bundle_ < need) nop();
+    lines_.push_back("  " + text);
+    ++bundle_;
+    for (const auto &w : writes) ready_[w] = bundle_ - 1 + write;
+    if (info && info->delaySlots)
+      for (unsigned i = 0; i < info->delaySlots; ++i) nop();
+  }
+  void nop() {
+    lines_.push_back("  nop");
+    ++bundle_;
+  }
+  uint64_t readyAt(const std::string &reg) const {
+    auto it = ready_.find(reg);
+    return it == ready_.end() ? 0 : it->second;
+  }
+  // Control flow: everything in flight lands before a label or a branch.
+  void flush() {
+    uint64_t need = bundle_;
+    for (const auto &[reg, at] : ready_) need = std::max(need, at);
+    while (bundle_ < need) nop();
+    ready_.clear();
+  }
+  void label(const std::string &name) {
+    flush();
+    lines_.push_back(name + ":");
+  }
+
+  static std::string r(int i) { return "r" + std::to_string(i); }
+
+  // ---- values ----
+  std::string blockLabel(const BasicBlock *b) { return "bb" + std::to_string(blockIds_.at(b)); }
+
+  // A register holding v (loading a spilled value or materializing a constant into `scratch`).
+  std::expected<std::string, CodegenError> use(Value *v, int scratch) {
+    if (unsigned lane = laneBits(v->getType())) {  // a vector: a register, or a splat constant into x(scratch)
+      if (auto it = loc_.find(v); it != loc_.end() && it->second.kind == Loc::VReg) return "x" + std::to_string(it->second.index);
+      auto *c = llvm::dyn_cast<llvm::Constant>(v);
+      llvm::Constant *splat = c ? c->getSplatValue() : nullptr;
+      if (!splat && c && (llvm::isa<llvm::UndefValue>(c) || c->isNullValue())) splat = llvm::ConstantInt::get(c->getType()->getScalarType(), 0);
+      auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(splat);
+      if (!ci) return std::unexpected(CodegenError{"the vector '" + describe(*v) + "'", "only splat vector constants are selected"});
+      std::string x = "x" + std::to_string(scratch);
+      materialize("r31", static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue())));
+      emit(lane == 32 ? "VBCST_32" : lane == 16 ? "VBCST_16" : "VBCST_8",
+           std::string(lane == 32 ? "vbcst.32 " : lane == 16 ? "vbcst.16 " : "vbcst.8 ") + x + ", r31", {"r31"}, {x});
+      return x;
+    }
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
+      uint64_t bits = c->getBitWidth() == 1 ? (c->isOne() ? 1 : 0) : c->getZExtValue();
+      materialize(r(scratch), static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(bits))));
+      return r(scratch);
+    }
+    if (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::ConstantPointerNull>(v)) {
+      materialize(r(scratch), 0);
+      return r(scratch);
+    }
+    if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(v)) {  // a local's address: sp-relative
+      int64_t offset = static_cast<int64_t>(allocaOffset_.at(a)) - static_cast<int64_t>(frameBytes_);
+      move(r(scratch), "sp");
+      materialize("r31", offset);
+      emit("ADD_alu_r_rr", "add " + r(scratch) + ", " + r(scratch) + ", r31", {r(scratch), "r31"}, {r(scratch)});
+      return r(scratch);
+    }
+    if (llvm::isa<llvm::Constant>(v))
+      return std::unexpected(CodegenError{"the constant '" + describe(*v) + "'",
+                                          "globals and constant expressions have no data-memory placement on a core"});
+    auto it = loc_.find(v);
+    if (it == loc_.end()) return std::unexpected(CodegenError{"'" + describe(*v) + "'", "a value the selector does not keep"});
+    if (it->second.kind == Loc::Reg) return r(it->second.index);
+    emit("LDA_dms_lda_spill", "lda " + r(scratch) + ", [sp, #" + std::to_string(slotOffset(it->second.index)) + "]", {"sp"},
+         {r(scratch)});
+    return r(scratch);
+  }
+  // The register a definition of v is computed into; commit() stores a spilled one.
+  std::string defReg(Value *v) {
+    auto it = loc_.find(v);
+    if (it != loc_.end() && it->second.kind == Loc::VReg) return "x" + std::to_string(it->second.index);
+    if (it == loc_.end() || it->second.kind != Loc::Reg) return r(28);
+    return r(it->second.index);
+  }
+  void commit(Value *v) {
+    auto it = loc_.find(v);
+    if (it == loc_.end() || it->second.kind != Loc::Slot) return;
+    emit("ST_dms_sts_spill", "st r28, [sp, #" + std::to_string(slotOffset(it->second.index)) + "]", {"r28", "sp"}, {});
+  }
+  int slotOffset(int slot) const { return slot - static_cast<int>(frameBytes_); }
+
+  void materialize(const std::string &reg, int64_t value) {
+    if (value >= -1024 && value <= 1023)
+      emit("MOV_mv_cg", "mov " + reg + ", #" + std::to_string(value), {}, {reg});
+    else
+      emit("MOVXM", "movxm " + reg + ", #" + std::to_string(value), {}, {reg});
+  }
+  void move(const std::string &dst, const std::string &src) {
+    if (dst != src) emit("MOV_mv_scl", "mov " + dst + ", " + src, {src}, {dst});
+  }
+  // Narrow results are kept zero-extended.
+  void normalize(const std::string &reg, unsigned width) {
+    if (width == 8) emit("EXTEND_u8", "extend.u8 " + reg + ", " + reg, {reg}, {reg});
+    if (width == 16) emit("EXTEND_u16", "extend.u16 " + reg + ", " + reg, {reg}, {reg});
+    if (width == 1) {
+      emit("MOV_mv_cg", "mov r31, #1", {}, {"r31"});
+      emit("AND", "and " + reg + ", " + reg + ", r31", {reg, "r31"}, {reg});
+    }
+  }
+  void signExtend(const std::string &dst, const std::string &src, unsigned width) {
+    if (width == 8) emit("EXTEND_s8", "extend.s8 " + dst + ", " + src, {src}, {dst});
+    else if (width == 16) emit("EXTEND_s16", "extend.s16 " + dst + ", " + src, {src}, {dst});
+    else if (width == 1) {  // 0/1 -> 0/-1
+      emit("MOV_mv_cg", "mov r31, #0", {}, {"r31"});
+      emit("SUB", "sub " + dst + ", r31, " + src, {"r31", src}, {dst});
+    } else
+      move(dst, src);
+  }
+
+  std::expected<void, CodegenError> check(llvm::Function &f);
+  std::expected<void, CodegenError> allocate(llvm::Function &f);
+  std::expected<void, CodegenError> select(Instruction &inst, BasicBlock *next);
+  std::expected<void, CodegenError> binary(llvm::BinaryOperator &inst);
+  std::expected<void, CodegenError> compare(llvm::ICmpInst &inst);
+  std::expected<void, CodegenError> address(Value *pointer, const std::string &preg, int scratch);
+  std::expected<void, CodegenError> gep(llvm::GetElementPtrInst &inst);
+  std::expected<void, CodegenError> phiCopies(BasicBlock *from, BasicBlock *to);
+  std::expected<void, CodegenError> minMax(llvm::IntrinsicInst &inst);
+  std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
+  unsigned loops_ = 0;
+
+  const llvm::DataLayout &layout_;
+  std::vector<std::string> lines_;
+  uint64_t bundle_ = 0;
+  std::map<std::string, uint64_t> ready_;
+  std::map<const BasicBlock *, unsigned> blockIds_;
+  std::map<Value *, Loc> loc_;
+  std::map<const llvm::AllocaInst *, uint32_t> allocaOffset_;  // from the frame bottom
+  uint32_t frameBytes_ = 0;
+  uint32_t spillBytes_ = 0;
+};
+
+std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
+  if (f.arg_size() != 1 || !f.getArg(0)->getType()->isPointerTy())
+    return std::unexpected(CodegenError{"the stage signature of @" + f.getName().str(), "a stage takes one record-array pointer"});
+  // i64 values are computed in 32 bits. That is exact when every i64 value (and constant) lies in
+  // the int32 range: the low 32 bits of add/sub/mul/shl/and/or/xor are the low bits of the exact
+  // result, which then equals their sign extension; signed and unsigned compares of such values
+  // order as the 32-bit ones do; lshr needs a non-negative operand. ScalarEvolution proves the
+  // ranges (loop counters and record offsets); without a proof the worker stays on its twin.
+  llvm::PassBuilder builder;
+  llvm::FunctionAnalysisManager fam;
+  builder.registerFunctionAnalyses(fam);
+  llvm::ScalarEvolution &se = fam.getResult<llvm::ScalarEvolutionAnalysis>(f);
+  const llvm::ConstantRange int32Range(llvm::APInt(64, uint64_t(INT32_MIN), true), llvm::APInt(64, uint64_t(INT32_MAX) + 1));
+  auto fitsInt32 = [&](Value *v) {
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) return c->getSExtValue() >= INT32_MIN && c->getSExtValue() <= INT32_MAX;
+    if (llvm::isa<llvm::UndefValue>(v)) return true;
+    if (!se.isSCEVable(v->getType())) return false;
+    return int32Range.contains(se.getSignedRange(se.getSCEV(v)));
+  };
+  for (BasicBlock &b : f)
+    for (Instruction &i : b) {
+      auto wide = [](Value *v) { return v->getType()->isIntegerTy(64); };
+      std::vector<Value *> values;
+      if (wide(&i)) values.push_back(&i);
+      for (Value *op : i.operands())
+        if (wide(op)) values.push_back(op);
+      for (Value *v : values)
+        if (!fitsInt32(v))
+          return std::unexpected(CodegenError{"'" + describe(*v) + "'",
+                                              "an i64 value whose range is not proven to fit 32 bits (i64 is computed in 32)"});
+      if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i); bin && wide(bin) && bin->getOpcode() == llvm::Instruction::LShr &&
+                                                                !se.isKnownNonNegative(se.getSCEV(bin->getOperand(0))))
+        return std::unexpected(CodegenError{"'" + describe(i) + "'", "an i64 logical shift right of a value not proven non-negative"});
+    }
+  for (BasicBlock &b : f)
+    for (Instruction &i : b) {
+      auto fail = [&](std::string reason) { return std::unexpected(CodegenError{"'" + describe(i) + "'", std::move(reason)}); };
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+        if (ignoredIntrinsic(*call)) continue;
+        auto *callee = call->getCalledFunction();
+        if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i)) {
+          switch (ii->getIntrinsicID()) {
+          case llvm::Intrinsic::smin:
+          case llvm::Intrinsic::smax:
+          case llvm::Intrinsic::umin:
+          case llvm::Intrinsic::umax:
+          case llvm::Intrinsic::abs:
+            if (widthOf(ii->getType()) == 32) continue;
+            return fail("only 32-bit integer min/max/abs are selected");
+          case llvm::Intrinsic::memset:
+          case llvm::Intrinsic::memcpy:
+          case llvm::Intrinsic::memmove: {
+            // Whole words between word-aligned pointers, a constant length: a word loop.
+            auto *mi = llvm::cast<llvm::MemIntrinsic>(ii);
+            auto *length = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
+            bool aligned = mi->getDestAlign().valueOrOne().value() >= 4;
+            if (auto *t = llvm::dyn_cast<llvm::MemTransferInst>(mi)) aligned = aligned && t->getSourceAlign().valueOrOne().value() >= 4;
+            if (length && aligned && length->getZExtValue() % 4 == 0 && length->getZExtValue() > 0 &&
+                length->getZExtValue() <= 65536 && !mi->isVolatile() && ii->getIntrinsicID() != llvm::Intrinsic::memmove)
+              continue;
+            return fail("only non-volatile memset/memcpy of whole words between word-aligned pointers with a constant length are selected");
+          }
+          default: break;
+          }
+        }
+        return fail(callee ? "a call to @" + callee->getName().str() + " (calls other than inlined functions are not selected)"
+                           : "an indirect call");
+      }
+      if (llvm::isa<llvm::ReturnInst>(i)) {
+        if (i.getNumOperands() != 0) return fail("a stage returns nothing");
+        continue;
+      }
+      if (llvm::isa<llvm::BranchInst>(i) || llvm::isa<llvm::UnreachableInst>(i)) continue;
+      if (llvm::isa<llvm::SwitchInst>(i)) return fail("switch is not selected yet");
+      if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+        if (!a->isStaticAlloca()) return fail("a dynamically sized alloca");
+        continue;
+      }
+      if (llvm::isa<llvm::InsertElementInst>(i)) {
+        if (isSplatSeed(&i)) continue;
+        return fail("vector lane insertion other than a splat is not selected");
+      }
+      if (auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
+        if (isSplatSeed(sh->getOperand(0))) continue;
+        return fail("vector shuffles other than a splat are not selected");
+      }
+      if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i); ld && laneBits(ld->getType())) {
+        if (ld->isVolatile() || ld->isAtomic() || ld->getAlign().value() < 32)
+          return fail("a 512-bit vector load needs 32-byte alignment (vlda); this one is not proven aligned");
+        continue;
+      }
+      if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i); st && laneBits(st->getValueOperand()->getType())) {
+        if (st->isVolatile() || st->isAtomic() || st->getAlign().value() < 32)
+          return fail("a 512-bit vector store needs 32-byte alignment (vst); this one is not proven aligned");
+        continue;
+      }
+      if (laneBits(i.getType())) {
+        auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+        bool ok = llvm::isa<llvm::PHINode>(i) ||
+                  (bin && (bin->getOpcode() == llvm::Instruction::Add || bin->getOpcode() == llvm::Instruction::Sub ||
+                           bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or));
+        if (!ok) return fail("of the vector operations only add, sub, and, or, loads, stores and splats are selected");
+        continue;
+      }
+      if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+        if (ld->isVolatile() || ld->isAtomic()) return fail("volatile and atomic loads are not selected");
+        if (!widthOf(ld->getType()) || widthOf(ld->getType()) == 64)
+          return fail("a load of " + typeName(ld->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+        continue;
+      }
+      if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+        if (st->isVolatile() || st->isAtomic()) return fail("volatile and atomic stores are not selected");
+        if (!widthOf(st->getValueOperand()->getType()) || widthOf(st->getValueOperand()->getType()) == 64)
+          return fail("a store of " + typeName(st->getValueOperand()->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+        continue;
+      }
+      if (!i.getType()->isVoidTy() && !widthOf(i.getType()))
+        return fail("a value of type " + typeName(i.getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+      for (Value *op : i.operands())
+        if (!llvm::isa<BasicBlock>(op) && !widthOf(op->getType()))
+          return fail("an operand of type " + typeName(op->getType()));
+      if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+        switch (bin->getOpcode()) {
+        case llvm::Instruction::Add:
+        case llvm::Instruction::Sub:
+        case llvm::Instruction::Mul:
+        case llvm::Instruction::And:
+        case llvm::Instruction::Or:
+        case llvm::Instruction::Xor:
+        case llvm::Instruction::Shl:
+        case llvm::Instruction::LShr:
+        case llvm::Instruction::AShr: continue;
+        default: return fail("integer division and remainder have no AIE2P instruction in the table");
+        }
+      }
+      if (llvm::isa<llvm::ICmpInst>(i) || llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::PHINode>(i) ||
+          llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::ZExtInst>(i) || llvm::isa<llvm::SExtInst>(i) ||
+          llvm::isa<llvm::TruncInst>(i) || llvm::isa<llvm::FreezeInst>(i) || llvm::isa<llvm::PtrToIntInst>(i) ||
+          llvm::isa<llvm::IntToPtrInst>(i))
+        continue;
+      return fail("this instruction is not in the selected subset");
+    }
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
+  // Positions: instruction k of the linear order at 2k; a block spans [first, last].
+  std::map<Value *, unsigned> defPos;
+  std::map<const BasicBlock *, std::pair<unsigned, unsigned>> span;
+  unsigned pos = 0;
+  defPos[f.getArg(0)] = 0;
+  pos = 2;
+  for (BasicBlock &b : f) {
+    unsigned first = pos;
+    for (Instruction &i : b) {
+      defPos[&i] = pos;
+      pos += 2;
+    }
+    span[&b] = {first, pos - 2};
+  }
+  auto kept = [&](Value *v) {
+    if (llvm::isa<llvm::Argument>(v)) return true;
+    auto *i = llvm::dyn_cast<Instruction>(v);
+    return i && !i->getType()->isVoidTy() && (widthOf(i->getType()) || laneBits(i->getType())) &&
+           !llvm::isa<llvm::AllocaInst>(i) && !isSplatSeed(i);
+  };
+  // Liveness fixpoint.
+  std::map<const BasicBlock *, std::set<Value *>> liveIn, liveOut;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    std::vector<BasicBlock *> reversed;
+    for (BasicBlock &b : f) reversed.insert(reversed.begin(), &b);
+    for (BasicBlock *bp : reversed) {
+      BasicBlock &b = *bp;
+      std::set<Value *> out;
+      for (BasicBlock *s : llvm::successors(&b)) {
+        for (Value *v : liveIn[s]) out.insert(v);
+        for (llvm::PHINode &phi : s->phis()) {
+          Value *in = phi.getIncomingValueForBlock(&b);
+          if (in && kept(in)) out.insert(in);
+        }
+      }
+      std::set<Value *> live = out;
+      for (auto ii = b.rbegin(); ii != b.rend(); ++ii) {
+        Instruction &i = *ii;
+        live.erase(&i);
+        if (llvm::isa<llvm::PHINode>(i)) continue;
+        for (Value *op : i.operands())
+          if (kept(op)) live.insert(op);
+      }
+      for (llvm::PHINode &phi : b.phis()) live.erase(&phi);
+      if (out != liveOut[&b] || live != liveIn[&b]) {
+        liveOut[&b] = std::move(out);
+        liveIn[&b] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  // Intervals.
+  std::map<Value *, std::pair<unsigned, unsigned>> interval;
+  auto extend = [&](Value *v, unsigned p) {
+    auto [it, inserted] = interval.try_emplace(v, p, p);
+    if (!inserted) it->second = {std::min(it->second.first, p), std::max(it->second.second, p)};
+  };
+  extend(f.getArg(0), 0);
+  for (BasicBlock &b : f) {
+    for (Value *v : liveIn[&b]) extend(v, span[&b].first);
+    for (Value *v : liveOut[&b]) extend(v, span[&b].second + 1);
+    for (Instruction &i : b) {
+      if (kept(&i)) extend(&i, defPos[&i]);
+      if (auto *phi = llvm::dyn_cast<llvm::PHINode>(&i)) {
+        // Written by the copies at the end of each predecessor.
+        for (BasicBlock *p : phi->blocks()) extend(phi, span[p].second), extend(phi, span[p].second + 1);
+        continue;
+      }
+      for (Value *op : i.operands())
+        if (kept(op)) extend(op, defPos[&i]);
+    }
+  }
+  // Linear scan over r0..r26 (spilling) and, for vectors, x0..x9 (x10/x11 are scratch; no
+  // vector spills: a worker needing more is not selected).
+  std::vector<std::pair<Value *, std::pair<unsigned, unsigned>>> order(interval.begin(), interval.end());
+  std::sort(order.begin(), order.end(), [&](const auto &a, const auto &b) {
+    return a.second.first != b.second.first ? a.second.first < b.second.first : defPos[a.first] < defPos[b.first];
+  });
+  std::vector<std::pair<unsigned, Value *>> active, activeVectors;  // end, value
+  std::vector<int> freeRegs, freeVectors;
+  for (int i = 26; i >= 0; --i) freeRegs.push_back(i);
+  for (int i = 9; i >= 0; --i) freeVectors.push_back(i);
+  auto spill = [&](Value *v) {
+    loc_[v] = {Loc::Slot, static_cast<int>(spillBytes_)};
+    spillBytes_ += 4;
+  };
+  auto expire = [&](std::vector<std::pair<unsigned, Value *>> &list, std::vector<int> &pool, unsigned start) {
+    for (auto it = list.begin(); it != list.end();) {
+      if (it->first < start) {
+        pool.push_back(loc_[it->second].index);
+        it = list.erase(it);
+      } else
+        ++it;
+    }
+  };
+  for (auto &[v, range] : order) {
+    if (laneBits(v->getType())) {
+      expire(activeVectors, freeVectors, range.first);
+      if (freeVectors.empty())
+        return std::unexpected(CodegenError{"'" + describe(*v) + "'", "more than 10 vector values live at once (vector spills are not selected)"});
+      loc_[v] = {Loc::VReg, freeVectors.back()};
+      freeVectors.pop_back();
+      activeVectors.push_back({range.second, v});
+      continue;
+    }
+    expire(active, freeRegs, range.first);
+    if (!freeRegs.empty()) {
+      loc_[v] = {Loc::Reg, freeRegs.back()};
+      freeRegs.pop_back();
+      active.push_back({range.second, v});
+      continue;
+    }
+    auto furthest = std::max_element(active.begin(), active.end());
+    if (furthest->first > range.second) {
+      loc_[v] = loc_[furthest->second];
+      spill(furthest->second);
+      *furthest = {range.second, v};
+    } else
+      spill(v);
+  }
+  return {};
+}
+
+std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
+  if (auto ok = check(f); !ok) return std::unexpected(ok.error());
+  unsigned id = 0;
+  for (BasicBlock &b : f) blockIds_[&b] = id++;
+  if (auto ok = allocate(f); !ok) return std::unexpected(ok.error());
+  // Frame: allocas (each at its alignment) then spill slots; sp moves up by the frame.
+  uint32_t offset = 0;
+  for (BasicBlock &b : f)
+    for (Instruction &i : b)
+      if (auto *a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+        uint32_t align = std::max<uint32_t>(4, a->getAlign().value());
+        offset = (offset + align - 1) / align * align;
+        allocaOffset_[a] = offset;
+        offset += static_cast<uint32_t>(a->getAllocationSize(layout_)->getFixedValue());
+      }
+  offset = (offset + 3) / 4 * 4;
+  for (auto &[v, l] : loc_)
+    if (l.kind == Loc::Slot) l.index += static_cast<int>(offset);
+  frameBytes_ = (offset + spillBytes_ + 63) / 64 * 64;
+  if (frameBytes_ > 2048)
+    return std::unexpected(CodegenError{"the stack frame of @" + f.getName().str(),
+                                        std::to_string(frameBytes_) + " bytes of locals and spills; spill offsets reach 2048 bytes"});
+
+  lines_.push_back("main:");
+  emit("JL_lng", "jl #worker", {}, {"lr"});
+  emit("DONE", "done", {}, {});
+  label("worker");
+  if (frameBytes_) emit("PADDXM_pstm_sp_imm", "paddxm [sp], #" + std::to_string(frameBytes_), {"sp"}, {"sp"});
+  // The record-array pointer arrives in r0.
+  Value *arg = f.getArg(0);
+  if (loc_.count(arg)) {
+    move(defReg(arg), "r0");
+    commit(arg);
+  }
+  std::vector<BasicBlock *> blocks;
+  for (BasicBlock &b : f) blocks.push_back(&b);
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    BasicBlock *b = blocks[k];
+    label(blockLabel(b));
+    BasicBlock *next = k + 1 < blocks.size() ? blocks[k + 1] : nullptr;
+    for (Instruction &i : *b)
+      if (auto ok = select(i, next); !ok) return std::unexpected(ok.error());
+  }
+  flush();
+  std::string text;
+  for (const auto &l : lines_) text += l + "\n";
+  aie2p::AsmProgram program;
+  std::vector<aie2p::AsmDiagnostic> diags;
+  if (!aie2p::assemble(text, program, diags))
+    return std::unexpected(CodegenError{"@" + f.getName().str(),
+                                        "internal: the generated assembly does not assemble (line " +
+                                            std::to_string(diags.empty() ? 0 : diags[0].line) + ": " +
+                                            (diags.empty() ? "" : diags[0].message) + ")"});
+  CoreCode code;
+  code.bytes = std::move(program.bytes);
+  code.assembly = std::move(text);
+  code.bundles = static_cast<uint32_t>(program.bundles.size());
+  code.frameBytes = frameBytes_;
+  return code;
+}
+
+std::expected<void, CodegenError> Emitter::address(Value *pointer, const std::string &preg, int scratch) {
+  auto base = use(pointer, scratch);
+  if (!base) return std::unexpected(base.error());
+  move(preg, *base);
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::gep(llvm::GetElementPtrInst &inst) {
+  std::string d = defReg(&inst);
+  auto base = use(inst.getPointerOperand(), 29);
+  if (!base) return std::unexpected(base.error());
+  // Accumulate into r30, then move to d (d may be one of the operands).
+  move("r30", *base);
+  int64_t constant = 0;
+  for (llvm::gep_type_iterator it = llvm::gep_type_begin(inst), end = llvm::gep_type_end(inst); it != end; ++it) {
+    Value *index = it.getOperand();
+    if (llvm::StructType *st = it.getStructTypeOrNull()) {
+      constant += static_cast<int64_t>(layout_.getStructLayout(st)->getElementOffset(
+          static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(index)->getZExtValue())));
+      continue;
+    }
+    uint64_t size = it.getSequentialElementStride(layout_);
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(index)) {
+      constant += c->getSExtValue() * static_cast<int64_t>(size);
+      continue;
+    }
+    auto idx = use(index, 29);
+    if (!idx) return std::unexpected(idx.error());
+    std::string scaled = *idx;
+    if (widthOf(index->getType()) < 32) {  // indices are signed
+      signExtend("r29", scaled, widthOf(index->getType()));
+      scaled = "r29";
+    }
+    if (size != 1) {
+      if ((size & (size - 1)) == 0) {
+        materialize("r31", std::countr_zero(size));
+        emit("LSHL", "lshl r29, " + scaled + ", r31", {scaled, "r31"}, {"r29"});
+      } else {
+        materialize("r31", static_cast<int64_t>(size));
+        emit("MUL", "mul r29, " + scaled + ", r31", {scaled, "r31"}, {"r29"});
+      }
+      scaled = "r29";
+    }
+    emit("ADD_alu_r_rr", "add r30, r30, " + scaled, {"r30", scaled}, {"r30"});
+  }
+  if (constant) {
+    if (constant >= -64 && constant <= 63)
+      emit("ADD_add_r_ri", "add r30, r30, #" + std::to_string(constant), {"r30"}, {"r30"});
+    else {
+      materialize("r31", static_cast<int32_t>(constant));
+      emit("ADD_alu_r_rr", "add r30, r30, r31", {"r30", "r31"}, {"r30"});
+    }
+  }
+  move(d, "r30");
+  commit(&inst);
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::binary(llvm::BinaryOperator &inst) {
+  unsigned width = widthOf(inst.getType());
+  auto a = use(inst.getOperand(0), 29);
+  if (!a) return std::unexpected(a.error());
+  // add/sub of a small constant: the 7-bit immediate form.
+  if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(inst.getOperand(1));
+      c && (inst.getOpcode() == llvm::Instruction::Add || inst.getOpcode() == llvm::Instruction::Sub)) {
+    int64_t value = c->getSExtValue() * (inst.getOpcode() == llvm::Instruction::Sub ? -1 : 1);
+    if (value >= -64 && value <= 63) {
+      std::string d = defReg(&inst);
+      emit("ADD_add_r_ri", "add " + d + ", " + *a + ", #" + std::to_string(value), {*a}, {d});
+      normalize(d, width);
+      commit(&inst);
+      return {};
+    }
+  }
+  auto b = use(inst.getOperand(1), 30);
+  if (!b) return std::unexpected(b.error());
+  std::string d = defReg(&inst);
+  auto three = [&](std::string_view row, std::string_view mnemonic, const std::string &x, const std::string &y) {
+    emit(row, std::string(mnemonic) + " " + d + ", " + x + ", " + y, {x, y}, {d});
+  };
+  switch (inst.getOpcode()) {
+  case llvm::Instruction::Add: three("ADD_alu_r_rr", "add", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::Sub: three("SUB", "sub", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::Mul: three("MUL", "mul", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::And: three("AND", "and", *a, *b); break;
+  case llvm::Instruction::Or: three("OR", "or", *a, *b); break;
+  case llvm::Instruction::Xor: three("XOR", "xor", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::Shl: three("LSHL", "lshl", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::LShr:
+  case llvm::Instruction::AShr: {
+    // lshl/ashl shift right by a negative amount.
+    emit("MOV_mv_cg", "mov r31, #0", {}, {"r31"});
+    emit("SUB", "sub r31, r31, " + *b, {"r31", *b}, {"r31"});
+    std::string x = *a;
+    bool arithmetic = inst.getOpcode() == llvm::Instruction::AShr;
+    if (arithmetic && width < 32) {
+      signExtend("r29", x, width);
+      x = "r29";
+    }
+    three(arithmetic ? "ASHL" : "LSHL", arithmetic ? "ashl" : "lshl", x, "r31");
+    if (arithmetic) normalize(d, width);
+    break;
+  }
+  default: return std::unexpected(CodegenError{"'" + describe(inst) + "'", "not selected"});
+  }
+  commit(&inst);
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::compare(llvm::ICmpInst &inst) {
+  unsigned width = widthOf(inst.getOperand(0)->getType());
+  auto a = use(inst.getOperand(0), 29);
+  if (!a) return std::unexpected(a.error());
+  auto b = use(inst.getOperand(1), 30);
+  if (!b) return std::unexpected(b.error());
+  std::string x = *a, y = *b;
+  if (inst.isSigned() && width < 32) {
+    signExtend("r29", x, width), signExtend("r30", y, width);
+    x = "r29", y = "r30";
+  }
+  std::string d = defReg(&inst);
+  auto three = [&](std::string_view row, std::string_view mnemonic, const std::string &p, const std::string &q) {
+    emit(row, std::string(mnemonic) + " " + d + ", " + p + ", " + q, {p, q}, {d});
+  };
+  switch (inst.getPredicate()) {
+  case llvm::CmpInst::ICMP_EQ: three("EQ", "eq", x, y); break;
+  case llvm::CmpInst::ICMP_NE: three("NE", "ne", x, y); break;
+  case llvm::CmpInst::ICMP_SLT: three("LT", "lt", x, y); break;
+  case llvm::CmpInst::ICMP_SGT: three("LT", "lt", y, x); break;
+  case llvm::CmpInst::ICMP_SGE: three("GE", "ge", x, y); break;
+  case llvm::CmpInst::ICMP_SLE: three("GE", "ge", y, x); break;
+  case llvm::CmpInst::ICMP_ULT: three("LTU", "ltu", x, y); break;
+  case llvm::CmpInst::ICMP_UGT: three("LTU", "ltu", y, x); break;
+  case llvm::CmpInst::ICMP_UGE: three("GEU", "geu", x, y); break;
+  case llvm::CmpInst::ICMP_ULE: three("GEU", "geu", y, x); break;
+  default: return std::unexpected(CodegenError{"'" + describe(inst) + "'", "an unknown predicate"});
+  }
+  commit(&inst);
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::minMax(llvm::IntrinsicInst &inst) {
+  auto a = use(inst.getArgOperand(0), 29);
+  if (!a) return std::unexpected(a.error());
+  std::string d = defReg(&inst);
+  if (inst.getIntrinsicID() == llvm::Intrinsic::abs) {
+    emit("ABS", "abs " + d + ", " + *a, {*a}, {d});
+    commit(&inst);
+    return {};
+  }
+  auto b = use(inst.getArgOperand(1), 30);
+  if (!b) return std::unexpected(b.error());
+  // r27 = (a < b); min takes a where it holds, max takes b.
+  bool isSigned = inst.getIntrinsicID() == llvm::Intrinsic::smin || inst.getIntrinsicID() == llvm::Intrinsic::smax;
+  bool isMin = inst.getIntrinsicID() == llvm::Intrinsic::smin || inst.getIntrinsicID() == llvm::Intrinsic::umin;
+  emit(isSigned ? "LT" : "LTU", std::string(isSigned ? "lt" : "ltu") + " r27, " + *a + ", " + *b, {*a, *b}, {"r27"});
+  std::string first = isMin ? *a : *b, second = isMin ? *b : *a;
+  emit("SEL_NEZ", "sel.nez " + d + ", " + first + ", " + second + ", r27", {first, second, "r27"}, {d});
+  commit(&inst);
+  return {};
+}
+
+// memset/memcpy of whole words: a post-increment loop with r28 counting words (r29 the word).
+std::expected<void, CodegenError> Emitter::memoryLoop(llvm::MemIntrinsic &inst) {
+  uint64_t words = llvm::cast<llvm::ConstantInt>(inst.getLength())->getZExtValue() / 4;
+  auto dst = use(inst.getDest(), 30);
+  if (!dst) return std::unexpected(dst.error());
+  move("p1", *dst);
+  auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(&inst);
+  if (transfer) {
+    auto src = use(transfer->getSource(), 30);
+    if (!src) return std::unexpected(src.error());
+    move("p0", *src);
+  } else {
+    auto value = use(llvm::cast<llvm::MemSetInst>(inst).getValue(), 29);
+    if (!value) return std::unexpected(value.error());
+    move("r29", *value);
+    emit("EXTEND_u8", "extend.u8 r29, r29", {"r29"}, {"r29"});
+    materialize("r31", 0x01010101);
+    emit("MUL", "mul r29, r29, r31", {"r29", "r31"}, {"r29"});
+  }
+  materialize("r28", static_cast<int64_t>(words));
+  std::string loop = "loop" + std::to_string(loops_++);
+  label(loop);
+  if (transfer) emit("LDA_dms_lda_pstm_nrm_imm", "lda r29, [p0], #4", {"p0"}, {"r29", "p0"});
+  emit("ST_dms_sts_pstm_nrm_imm", "st r29, [p1], #4", {"r29", "p1"}, {"p1"});
+  emit("ADD_add_r_ri", "add r28, r28, #-1", {"r28"}, {"r28"});
+  flush();
+  emit("JNZ", "jnz r28, #" + loop, {"r28"}, {});
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBlock *to) {
+  // A parallel copy over locations (registers and spill slots): a copy runs once no pending copy
+  // still reads its destination; a cycle is broken by saving one destination in r31. Constants
+  // and local addresses are written last (they read no location).
+  struct Move {
+    Loc dst, src;
+  };
+  auto same = [](Loc a, Loc b) { return a.kind == b.kind && a.index == b.index; };
+  std::vector<Move> moves;
+  std::vector<std::pair<Loc, Value *>> late;
+  for (llvm::PHINode &phi : to->phis()) {
+    auto d = loc_.find(&phi);
+    if (d == loc_.end()) continue;
+    Value *source = phi.getIncomingValueForBlock(from);
+    auto s = loc_.find(source);
+    if (s == loc_.end() || llvm::isa<llvm::AllocaInst>(source))
+      late.push_back({d->second, source});
+    else if (!same(d->second, s->second))
+      moves.push_back({d->second, s->second});
+  }
+  auto text = [&](Loc l) { return l.kind == Loc::Reg ? r(l.index) : std::string(); };
+  auto transfer = [&](Loc dst, Loc src) {
+    if (dst.kind == Loc::VReg) {  // vbor x, s, s is a vector move
+      std::string d = "x" + std::to_string(dst.index), v = "x" + std::to_string(src.index);
+      emit("VBOR", "vbor " + d + ", " + v + ", " + v, {v}, {d});
+      return;
+    }
+    std::string value;
+    if (src.kind == Loc::Reg)
+      value = r(src.index);
+    else {
+      emit("LDA_dms_lda_spill", "lda r28, [sp, #" + std::to_string(slotOffset(src.index)) + "]", {"sp"}, {"r28"});
+      value = "r28";
+    }
+    if (dst.kind == Loc::Reg)
+      move(r(dst.index), value);
+    else
+      emit("ST_dms_sts_spill", "st " + value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]", {value, "sp"}, {});
+  };
+  const Loc saved{Loc::Reg, 31};
+  while (!moves.empty()) {
+    bool progressed = false;
+    for (size_t k = 0; k < moves.size(); ++k) {
+      bool read = false;
+      for (size_t j = 0; j < moves.size(); ++j)
+        if (j != k && same(moves[j].src, moves[k].dst)) read = true;
+      if (read) continue;
+      transfer(moves[k].dst, moves[k].src);
+      moves.erase(moves.begin() + long(k));
+      progressed = true;
+      break;
+    }
+    if (progressed) continue;
+    // Every destination is still read: save the first one and redirect its readers.
+    Loc victim = moves.front().dst;
+    Loc temp = victim.kind == Loc::VReg ? Loc{Loc::VReg, 11} : saved;
+    transfer(temp, victim);
+    for (Move &m : moves)
+      if (same(m.src, victim)) m.src = temp;
+    (void)text;
+  }
+  for (auto &[dst, source] : late) {
+    auto value = use(source, dst.kind == Loc::VReg ? 10 : 29);
+    if (!value) return std::unexpected(value.error());
+    if (dst.kind == Loc::VReg) {
+      std::string d = "x" + std::to_string(dst.index);
+      emit("VBOR", "vbor " + d + ", " + *value + ", " + *value, {*value}, {d});
+    } else if (dst.kind == Loc::Reg)
+      move(r(dst.index), *value);
+    else
+      emit("ST_dms_sts_spill", "st " + *value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]", {*value, "sp"}, {});
+  }
+  return {};
+}
+
+std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock *next) {
+  if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+    if (ignoredIntrinsic(*call)) return {};
+    if (auto *mi = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) return memoryLoop(*mi);
+    return minMax(*llvm::cast<llvm::IntrinsicInst>(&inst));
+  }
+  if (llvm::isa<llvm::PHINode>(inst)) return {};  // written by the predecessors' copies
+  if (llvm::isa<llvm::AllocaInst>(inst)) return {};  // its address is computed where it is used
+  if (llvm::isa<llvm::InsertElementInst>(inst)) return {};  // a splat's seed: the shuffle reads the scalar
+  if (auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst)) {
+    unsigned lane = laneBits(sh->getType());
+    auto scalar = use(llvm::cast<llvm::InsertElementInst>(sh->getOperand(0))->getOperand(1), 29);
+    if (!scalar) return std::unexpected(scalar.error());
+    std::string d = defReg(sh);
+    emit(lane == 32 ? "VBCST_32" : lane == 16 ? "VBCST_16" : "VBCST_8",
+         std::string(lane == 32 ? "vbcst.32 " : lane == 16 ? "vbcst.16 " : "vbcst.8 ") + d + ", " + *scalar, {*scalar}, {d});
+    return {};
+  }
+  if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&inst); ld && laneBits(ld->getType())) {
+    auto base = use(ld->getPointerOperand(), 30);
+    if (!base) return std::unexpected(base.error());
+    move("p0", *base);
+    std::string d = defReg(ld);
+    emit("VLDA_dmx_lda_x_idx_imm", "vlda " + d + ", [p0, #0]", {"p0"}, {d});
+    return {};
+  }
+  if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&inst); st && laneBits(st->getValueOperand()->getType())) {
+    auto v = use(st->getValueOperand(), 10);
+    if (!v) return std::unexpected(v.error());
+    auto base = use(st->getPointerOperand(), 30);
+    if (!base) return std::unexpected(base.error());
+    move("p1", *base);
+    emit("VST_dmx_sts_x_idx_imm", "vst " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    return {};
+  }
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst); bin && laneBits(bin->getType())) {
+    unsigned lane = laneBits(bin->getType());
+    auto a = use(bin->getOperand(0), 10);
+    if (!a) return std::unexpected(a.error());
+    auto b = use(bin->getOperand(1), 11);
+    if (!b) return std::unexpected(b.error());
+    std::string d = defReg(bin), suffix = "." + std::to_string(lane);
+    std::string row, text;
+    switch (bin->getOpcode()) {
+    case llvm::Instruction::Add: row = "VADD_" + std::to_string(lane), text = "vadd" + suffix; break;
+    case llvm::Instruction::Sub: row = "VSUB_" + std::to_string(lane), text = "vsub" + suffix; break;
+    case llvm::Instruction::And: row = "VBAND", text = "vband"; break;
+    default: row = "VBOR", text = "vbor"; break;
+    }
+    emit(row, text + " " + d + ", " + *a + ", " + *b, {*a, *b}, {d});
+    return {};
+  }
+  if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+    auto base = use(ld->getPointerOperand(), 30);
+    if (!base) return std::unexpected(base.error());
+    move("p0", *base);
+    std::string d = defReg(ld);
+    unsigned width = widthOf(ld->getType());
+    if (width == 32)
+      emit("LDA_dms_lda_idx_imm", "lda " + d + ", [p0, #0]", {"p0"}, {d});
+    else if (width == 16)
+      emit("LDA_u16_idx_imm", "lda.u16 " + d + ", [p0, #0]", {"p0"}, {d});
+    else
+      emit("LDA_u8_idx_imm", "lda.u8 " + d + ", [p0, #0]", {"p0"}, {d});
+    if (width == 1) normalize(d, 1);
+    commit(ld);
+    return {};
+  }
+  if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+    auto v = use(st->getValueOperand(), 29);
+    if (!v) return std::unexpected(v.error());
+    auto base = use(st->getPointerOperand(), 30);
+    if (!base) return std::unexpected(base.error());
+    move("p1", *base);
+    unsigned width = widthOf(st->getValueOperand()->getType());
+    if (width == 32)
+      emit("ST_dms_sts_idx_imm", "st " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    else if (width == 16)
+      emit("ST_s16_idx_imm", "st.s16 " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    else
+      emit("ST_s8_idx_imm", "st.s8 " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    return {};
+  }
+  if (auto *g = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) return gep(*g);
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) return binary(*bin);
+  if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst)) return compare(*cmp);
+  if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst)) {
+    auto c = use(sel->getCondition(), 28);
+    if (!c) return std::unexpected(c.error());
+    move("r27", *c);
+    auto a = use(sel->getTrueValue(), 29);
+    if (!a) return std::unexpected(a.error());
+    auto b = use(sel->getFalseValue(), 30);
+    if (!b) return std::unexpected(b.error());
+    std::string d = defReg(sel);
+    emit("SEL_NEZ", "sel.nez " + d + ", " + *a + ", " + *b + ", r27", {*a, *b, "r27"}, {d});
+    commit(sel);
+    return {};
+  }
+  if (auto *cast = llvm::dyn_cast<llvm::CastInst>(&inst)) {
+    auto s = use(cast->getOperand(0), 29);
+    if (!s) return std::unexpected(s.error());
+    std::string d = defReg(cast);
+    unsigned from = widthOf(cast->getSrcTy()), to = widthOf(cast->getDestTy());
+    if (llvm::isa<llvm::SExtInst>(cast)) {
+      signExtend(d, *s, from);
+      normalize(d, to);
+    } else if (llvm::isa<llvm::TruncInst>(cast)) {
+      move(d, *s);
+      normalize(d, to);
+    } else {
+      move(d, *s);  // zext, ptrtoint, inttoptr: the zero-extended bits already are the value
+    }
+    commit(cast);
+    return {};
+  }
+  if (auto *fr = llvm::dyn_cast<llvm::FreezeInst>(&inst)) {
+    auto s = use(fr->getOperand(0), 29);
+    if (!s) return std::unexpected(s.error());
+    move(defReg(fr), *s);
+    commit(fr);
+    return {};
+  }
+  if (auto *br = llvm::dyn_cast<llvm::BranchInst>(&inst)) {
+    BasicBlock *block = br->getParent();
+    if (br->isUnconditional()) {
+      if (auto ok = phiCopies(block, br->getSuccessor(0)); !ok) return ok;
+      if (br->getSuccessor(0) != next) {
+        flush();
+        emit("J_lng", "j #" + blockLabel(br->getSuccessor(0)), {}, {});
+      }
+      return {};
+    }
+    // Critical edges are split, so a conditional branch's successors have at most one
+    // predecessor each: their phi copies are made here, on both paths, into registers the other
+    // path does not use.
+    auto c = use(br->getCondition(), 28);
+    if (!c) return std::unexpected(c.error());
+    move("r27", *c);
+    c = std::string("r27");
+    if (auto ok = phiCopies(block, br->getSuccessor(0)); !ok) return ok;
+    if (auto ok = phiCopies(block, br->getSuccessor(1)); !ok) return ok;
+    flush();
+    if (br->getSuccessor(0) == next) {
+      emit("JZ", "jz " + *c + ", #" + blockLabel(br->getSuccessor(1)), {*c}, {});
+    } else {
+      emit("JNZ", "jnz " + *c + ", #" + blockLabel(br->getSuccessor(0)), {*c}, {});
+      if (br->getSuccessor(1) != next) emit("J_lng", "j #" + blockLabel(br->getSuccessor(1)), {}, {});
+    }
+    return {};
+  }
+  if (llvm::isa<llvm::ReturnInst>(inst)) {
+    if (frameBytes_) emit("PADDXM_pstm_sp_imm", "paddxm [sp], #-" + std::to_string(frameBytes_), {"sp"}, {"sp"});
+    flush();
+    emit("RET", "ret lr", {"lr"}, {});
+    return {};
+  }
+  if (llvm::isa<llvm::UnreachableInst>(inst)) {
+    flush();
+    emit("DONE", "done", {}, {});
+    return {};
+  }
+  return std::unexpected(CodegenError{"'" + describe(inst) + "'", "not selected"});
+}
+
+}  // namespace
+
+void prepareModuleForAie2p(llvm::Module &module) {
+  module.setDataLayout(kAie2pDataLayout);
+  module.setTargetTriple(llvm::Triple());
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration()) continue;
+    f.removeFnAttr(llvm::Attribute::OptimizeNone);
+    f.removeFnAttr(llvm::Attribute::NoInline);
+    if (!f.getName().starts_with("hrx.")) {
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      f.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  }
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = false;
+  tuning.SLPVectorization = false;
+  tuning.LoopUnrolling = false;
+  tuning.LoopInterleaving = false;
+  llvm::PassBuilder builder(nullptr, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+  passes.run(module, mam);
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration()) llvm::SplitAllCriticalEdges(f);
+}
+
+std::expected<CoreCode, CodegenError> compileStageForAie2p(llvm::Function &stage) {
+  Emitter emitter(stage.getParent()->getDataLayout());
+  return emitter.run(stage);
+}
+
+}  // namespace hrx::xdna

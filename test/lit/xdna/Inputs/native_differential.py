@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Differential test of native AIE2P core code against the host twins.
+
+Generates COUNT random scalar C workers (arithmetic in 8/16/32-bit widths, loops, nested loops,
+conditionals, selects, min/max, local arrays), one pipeline each, compiles them into one .xdna
+image and runs every entry twice on the host reference device: with the image's native core code
+(--core-model=native, the instruction-set simulator) and with the host twin (--core-model=twin).
+The outputs must be identical. Prints a summary; exits 1 on any mismatch or failure.
+
+usage: native_differential.py HRXCC HRX_RUN WORKDIR SEED COUNT
+"""
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+
+N = 64  # i32 elements per record
+PACKETS = 2
+
+
+def gen_worker(rng, k):
+    """C source of worker k: out[i] for every i from the input record."""
+    depth_budget = [0]
+
+    def leaf(scope):
+        c = rng.random()
+        if c < 0.35:
+            return "in[%s]" % rng.choice(["i", "(i + %d) %% %d" % (rng.randrange(1, N), N), "(%d - 1 - i)" % N])
+        if c < 0.55:
+            return "(uint32_t)%d" % rng.choice([0, 1, 2, 3, 7, 31, 255, 1000, 65535, -1, -129, 123456789])
+        if c < 0.75 and scope:
+            return rng.choice(scope)
+        return "(uint32_t)i"
+
+    def expr(scope, depth):
+        if depth <= 0 or rng.random() < 0.25:
+            return leaf(scope)
+        a, b = expr(scope, depth - 1), expr(scope, depth - 1)
+        op = rng.choice(["+", "-", "*", "&", "|", "^", "<<", ">>", "sra", "cmp", "sel", "min", "max",
+                         "i8", "u8", "i16", "u16", "ucmp"])
+        if op in "+-*&|^":
+            return "(uint32_t)(%s %s %s)" % (a, op, b)
+        if op == "<<":
+            return "(uint32_t)(%s << ((%s) & 31u))" % (a, b)
+        if op == ">>":
+            return "(uint32_t)(%s >> ((%s) & 31u))" % (a, b)
+        if op == "sra":
+            return "(uint32_t)((int32_t)(%s) >> ((%s) & 31u))" % (a, b)
+        if op == "cmp":
+            return "(uint32_t)((int32_t)(%s) %s (int32_t)(%s))" % (a, rng.choice(["<", "<=", ">", ">=", "==", "!="]), b)
+        if op == "ucmp":
+            return "(uint32_t)((%s) %s (%s))" % (a, rng.choice(["<", "<=", ">", ">="]), b)
+        if op == "sel":
+            return "((int32_t)(%s) < (int32_t)(%s) ? (%s) : (%s))" % (a, b, expr(scope, depth - 1), leaf(scope))
+        if op == "min":
+            return "((int32_t)(%s) < (int32_t)(%s) ? (%s) : (%s))" % (a, b, a, b)
+        if op == "max":
+            return "((%s) > (%s) ? (%s) : (%s))" % (a, b, a, b)
+        if op == "i8":
+            return "(uint32_t)(int32_t)(int8_t)(%s)" % a
+        if op == "u8":
+            return "(uint32_t)(uint8_t)(%s)" % a
+        if op == "i16":
+            return "(uint32_t)(int32_t)(int16_t)((int16_t)(%s) + (int16_t)(%s))" % (a, b)
+        return "(uint32_t)(uint16_t)((uint16_t)(%s) * (uint16_t)(%s))" % (a, b)
+
+    shape = rng.choice(["map", "map", "cond", "reduce", "nested", "local", "bytes", "while", "spill", "swap", "vector"])
+    body = []
+    if shape == "map":
+        body.append("for (int i = 0; i < %d; ++i) out[i] = (int32_t)%s;" % (N, expr([], 4)))
+    elif shape == "cond":
+        body.append("for (int i = 0; i < %d; ++i) {" % N)
+        body.append("  uint32_t a = %s;" % expr([], 3))
+        body.append("  if ((int32_t)a %s (int32_t)%s) out[i] = (int32_t)%s; else out[i] = (int32_t)%s;" %
+                    (rng.choice(["<", ">", "==", "!="]), expr(["a"], 2), expr(["a"], 3), expr(["a"], 2)))
+        body.append("}")
+    elif shape == "reduce":
+        body.append("uint32_t acc = %d;" % rng.randrange(0, 100))
+        body.append("for (int i = 0; i < %d; ++i) { acc = acc * %du + %s; out[i] = (int32_t)acc; }" %
+                    (N, rng.choice([1, 3, 31]), expr(["acc"], 3)))
+    elif shape == "nested":
+        m = rng.randrange(2, 6)
+        body.append("for (int i = 0; i < %d; ++i) {" % N)
+        body.append("  uint32_t s = 0;")
+        body.append("  for (int j = 0; j < %d; ++j) s += %s;" % (m, expr(["s", "(uint32_t)j"], 3).replace("in[i]", "in[(i + j) % " + str(N) + "]")))
+        body.append("  out[i] = (int32_t)s;")
+        body.append("}")
+    elif shape == "local":
+        body.append("uint32_t t[%d];" % N)
+        body.append("for (int i = 0; i < %d; ++i) t[i] = %s;" % (N, expr([], 3)))
+        body.append("for (int i = 0; i < %d; ++i) out[i] = (int32_t)(t[i] ^ t[%d - 1 - i]);" % (N, N))
+    elif shape == "bytes":
+        body.append("const uint8_t *b = (const uint8_t *)in; uint8_t *o = (uint8_t *)out;")
+        body.append("for (int i = 0; i < %d; ++i) o[i] = (uint8_t)(b[i] %s b[(i * 7) %% %d]) + (uint8_t)%d;" %
+                    (4 * N, rng.choice(["+", "^", "*", "-"]), 4 * N, rng.randrange(256)))
+        body.append("const int16_t *h = (const int16_t *)in; int16_t *q = (int16_t *)out;")
+        body.append("for (int i = 0; i < %d; ++i) if (h[i] < q[i]) q[i] = (int16_t)(h[i] >> %d);" % (2 * N, rng.randrange(8)))
+    elif shape == "spill":
+        # More live values than registers: 34 accumulators carried around the loop.
+        names = ["v%d" % j for j in range(34)]
+        body.append("uint32_t " + ", ".join("%s = %du" % (v, rng.randrange(1000)) for v in names) + ";")
+        body.append("for (int i = 0; i < %d; ++i) {" % N)
+        for j, v in enumerate(names):
+            body.append("  %s = %s * %du + (uint32_t)in[(i + %d) %% %d];" % (v, names[(j + 1) % len(names)], rng.choice([1, 3, 5]), j, N))
+        body.append("  out[i] = (int32_t)(" + " ^ ".join(names) + ");")
+        body.append("}")
+    elif shape == "vector":
+        # 512-bit vectors (clang's vector extension): 16 x i32, 32 x i16 or 64 x i8 lanes.
+        lanes, ctype = rng.choice([(16, "uint32_t"), (32, "uint16_t"), (64, "uint8_t")])
+        body.append("typedef %s vec __attribute__((vector_size(64)));" % ctype)
+        body.append("const vec *a = (const vec *)in; vec *o = (vec *)out;")
+        body.append("vec acc = (vec){} + (%s)%d;" % (ctype, rng.randrange(100)))
+        body.append("for (int i = 0; i < %d; ++i) {" % (N // 16))
+        terms = []
+        for _ in range(rng.randrange(1, 4)):
+            terms.append(rng.choice(["a[i]", "a[%d - 1 - i]" % (N // 16), "acc", "((vec){} + (%s)%d)" % (ctype, rng.randrange(1 << 16))]))
+        e = terms[0]
+        for t in terms[1:]:
+            e = "(%s %s %s)" % (e, rng.choice(["+", "-", "&", "|"]), t)
+        body.append("  acc = acc %s a[i];" % rng.choice(["+", "-", "|"]))
+        body.append("  o[i] = %s;" % e)
+        body.append("}")
+    elif shape == "swap":
+        # Loop-carried values that exchange places (a cycle of phi copies).
+        body.append("uint32_t a = 1, b = 2, c = 3;")
+        body.append("for (int i = 0; i < %d; ++i) { uint32_t t = a; a = b; b = c; c = t + (uint32_t)in[i]; out[i] = (int32_t)(a - c); }" % N)
+    else:
+        body.append("for (int i = 0; i < %d; ++i) {" % N)
+        body.append("  uint32_t x = (uint32_t)in[i], n = 0;")
+        body.append("  while (x != 0 && n < 40) { x = x >> %d; n += 1u + (x & 3u); }" % rng.randrange(1, 5))
+        body.append("  out[i] = (int32_t)(n + %s);" % expr(["x", "n"], 2))
+        body.append("}")
+    return ("extern \"C\" void w%d(const int32_t *in, int32_t *out) {\n  " % k) + "\n  ".join(body) + "\n}\n"
+
+
+def gen_pipeline(k):
+    return f"""
+func.decl target(@core) @w{k}(%input: buffer, %output: buffer)
+pipeline.def<kernel> public retain target(@array) @p{k}() launch(%input: buffer, %output: buffer) {{
+  %packets = config.get @diff.packets : index
+  %lanes = index.constant 1 : index
+  %origin = index.constant 0 : offset
+  %source = buffer.view %input[%origin] : buffer -> view<[%packets]x{N}xi32>
+  %destination = buffer.view %output[%origin] : buffer -> view<[%packets]x{N}xi32>
+  %group = group.create %lanes : index -> group
+  %records = pipeline.read %source on %group : view<[%packets]x{N}xi32>, group -> pipeline.flow<tile<{N}xi32>>
+  %done = pipeline.stage @w{k} on %group(%records) : (group, pipeline.flow<tile<{N}xi32>>) -> (pipeline.flow<tile<{N}xi32>>)
+  pipeline.write %done to %destination : pipeline.flow<tile<{N}xi32>>, view<[%packets]x{N}xi32>
+  pipeline.return
+}}
+"""
+
+
+def main():
+    hrxcc, hrx_run, work, seed, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    os.makedirs(work, exist_ok=True)
+    rng = random.Random(seed)
+    cpp = "#include <stdint.h>\n" + "".join(gen_worker(rng, k) for k in range(count))
+    loom = "aie2p.target<array> @array\naie2p.target<core> @core\n" \
+           "config.decl @diff.packets : %value: index where [range(%value, 1, 16)]\n" + \
+           "".join(gen_pipeline(k) for k in range(count))
+    open(os.path.join(work, "workers.cpp"), "w").write(cpp)
+    open(os.path.join(work, "pipelines.loom"), "w").write(loom)
+    image = os.path.join(work, "diff.xdna")
+    compiled = subprocess.run([hrxcc, "-target", "xdna", "--config=diff.packets=%d" % PACKETS,
+                               os.path.join(work, "pipelines.loom"), os.path.join(work, "workers.cpp"), "-o", image],
+                              capture_output=True, text=True)
+    if compiled.returncode != 0:
+        print(compiled.stderr)
+        return 1
+    twins = set(re.findall(r"worker @(w\d+) keeps only its host twin", compiled.stderr))
+    words = PACKETS * N
+    data = struct.pack("<%di" % words, *[rng.randrange(-2**31, 2**31) for _ in range(words)])
+    inp = os.path.join(work, "in.bin")
+    open(inp, "wb").write(data)
+    mismatches, native_calls = [], 0
+    for k in range(count):
+        outs = []
+        for model in ("native", "twin"):
+            out = os.path.join(work, "out-%d-%s.bin" % (k, model))
+            run = subprocess.run([hrx_run, image, "--device=host", "--entry=p%d" % k, "--core-model=" + model,
+                                  "--core-stats", "--input=%dxi32=@%s" % (words, inp), "--input=%dxi32=0" % words,
+                                  "--output=@" + out], capture_output=True, text=True)
+            if run.returncode != 0:
+                print("p%d (%s) failed:\n%s" % (k, model, run.stderr))
+                return 1
+            calls = re.search(r"native core code: (\d+) stage call", run.stderr)
+            if model == "native" and calls:
+                native_calls += int(calls.group(1))
+            outs.append(open(out, "rb").read())
+        if outs[0] != outs[1]:
+            mismatches.append("w%d" % k)
+    native = count - len(twins)
+    print("workers: %d, native: %d, twin only: %d, native stage calls: %d, mismatches: %d" %
+          (count, native, len(twins), native_calls, len(mismatches)))
+    for m in mismatches:
+        print("MISMATCH", m)
+    if native_calls != native * PACKETS:
+        print("expected %d native stage calls" % (native * PACKETS))
+        return 1
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
