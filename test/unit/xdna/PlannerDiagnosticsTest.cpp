@@ -216,7 +216,7 @@ TEST(PlannerDiagnostics, ProgramMemoryEstimateIsAWarning) {
   ASSERT_TRUE(d);
   EXPECT_EQ(d->severity, diag::Severity::Warning);
   EXPECT_EQ(d->message, "worker @copy_record is estimated at 20000 bytes of program memory; a core has 16384 "
-                        "(an estimate: no AIE2P code generator exists yet)");
+                        "(an estimate from its LLVM IR: the worker has no native AIE2P code)");
 }
 
 TEST(PlannerDiagnostics, UnsupportedConstructs) {
