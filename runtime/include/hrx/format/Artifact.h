@@ -5,7 +5,6 @@
 
 #include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
-#include "hrx/format/CompileReport.h"
 #include "hrx/format/Elf64Sections.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
@@ -22,6 +21,15 @@ namespace hrx::format {
 enum class ArtifactKind { Xdna, Amdgpu, Fat };
 std::string_view artifactKindName(ArtifactKind kind);
 
+// What readArtifact keeps of a validated .hrx.report; the whole document is
+// readCompileReport(section(".hrx.report")) (hrx/format/CompileReport.h, compiler and tools).
+struct ReportSummary {
+  std::string compiler, target, processorMode;
+  std::string backendName, modeName;  // "" when missing
+  const std::string &backend() const { return backendName; }
+  const std::string &mode() const { return modeName; }
+};
+
 struct Artifact {
   ArtifactKind kind = ArtifactKind::Xdna;
   std::string target;  // profile key or processor: "amd.xdna.strix_halo.17f0_11", "gfx1151"
@@ -32,7 +40,7 @@ struct Artifact {
   // Decoded payloads (present when the section is).
   std::optional<ArtifactIdentity> identity;
   std::optional<ContractTable> contracts;
-  std::optional<CompileReport> report;
+  std::optional<ReportSummary> report;
   std::vector<ArrayPlan> plans;
   std::optional<AmdgpuManifest> manifest;  // AMDGPU: .hrx.manifest
   std::vector<AmdgpuLaunch> launches;      // AMDGPU: .hrx.launch
