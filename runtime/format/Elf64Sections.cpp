@@ -1,5 +1,7 @@
 #include "hrx/format/Elf64Sections.h"
 
+#include "hrx/support/Text.h"
+
 #include "Bytes.h"
 
 #include <algorithm>
@@ -13,12 +15,8 @@ namespace {
 constexpr uint32_t kHeaderBytes = 64, kShdrBytes = 64, kChdrBytes = 24;
 constexpr uint32_t kShtStrtab = 3, kShtNobits = 8;
 
-std::string num(uint64_t v) { return std::to_string(v); }
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << "0x" << std::hex << v;
-  return out.str();
-}
+using text::num;
+using text::hex;  // hrx/support/Text.h
 Status bad(const std::string &what) { return Status(StatusCode::InvalidArgument, "ELF64: " + what); }
 
 struct RawHeader {

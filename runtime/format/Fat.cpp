@@ -1,5 +1,7 @@
 #include "hrx/format/Fat.h"
 
+#include "hrx/support/Text.h"
+
 #include "Bytes.h"
 
 #include <algorithm>
@@ -10,7 +12,7 @@ using namespace detail;
 namespace {
 constexpr uint64_t kHeaderBytes = 32, kEntryBytes = 40, kStringEntryBytes = 16;
 constexpr uint32_t kVersion = 1;
-std::string num(uint64_t v) { return std::to_string(v); }
+using text::num;
 uint64_t alignUp8(uint64_t v) { return (v + 7) & ~uint64_t(7); }
 }  // namespace
 
