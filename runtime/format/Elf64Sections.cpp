@@ -4,16 +4,22 @@
 
 #include "Bytes.h"
 
+#include <elf.h>
+
 #include <algorithm>
 #include <sstream>
 
 namespace hrx::format {
 using namespace detail;
 
+// The public header spells these without <elf.h> (its macros stay out of users' code).
+static_assert(kMachineAmdgpu == EM_AMDGPU && kMachineX86_64 == EM_X86_64 && kElfTypeShared == ET_DYN);
+static_assert(kElfCompressZstd == 2 && kSectionCompressed == SHF_COMPRESSED);  // ELFCOMPRESS_ZSTD: glibc 2.37+
+
 namespace {
 
-constexpr uint32_t kHeaderBytes = 64, kShdrBytes = 64, kChdrBytes = 24;
-constexpr uint32_t kShtStrtab = 3, kShtNobits = 8;
+constexpr uint32_t kHeaderBytes = sizeof(Elf64_Ehdr), kShdrBytes = sizeof(Elf64_Shdr), kChdrBytes = sizeof(Elf64_Chdr);
+constexpr uint32_t kShtStrtab = SHT_STRTAB, kShtNobits = SHT_NOBITS;
 
 using text::num;
 using text::hex;  // hrx/support/Text.h
@@ -26,9 +32,10 @@ struct RawHeader {
 
 StatusOr<RawHeader> readHeader(std::span<const uint8_t> b) {
   if (b.size() < kHeaderBytes) return bad("file is " + num(b.size()) + " bytes, shorter than the 64-byte ELF64 header");
-  if (b[0] != 0x7F || b[1] != 'E' || b[2] != 'L' || b[3] != 'F') return bad("e_ident magic is not 7F 45 4C 46");
-  if (b[4] != 2) return bad("e_ident[EI_CLASS] is " + num(b[4]) + ", expected 2 (ELFCLASS64)");
-  if (b[5] != 1) return bad("e_ident[EI_DATA] is " + num(b[5]) + ", expected 1 (little-endian)");
+  if (b[EI_MAG0] != ELFMAG0 || b[EI_MAG1] != ELFMAG1 || b[EI_MAG2] != ELFMAG2 || b[EI_MAG3] != ELFMAG3)
+    return bad("e_ident magic is not 7F 45 4C 46");
+  if (b[EI_CLASS] != ELFCLASS64) return bad("e_ident[EI_CLASS] is " + num(b[EI_CLASS]) + ", expected 2 (ELFCLASS64)");
+  if (b[EI_DATA] != ELFDATA2LSB) return bad("e_ident[EI_DATA] is " + num(b[EI_DATA]) + ", expected 1 (little-endian)");
   RawHeader h{le16(b, 18), le16(b, 60), le16(b, 62), le16(b, 58), le64(b, 40)};
   if (h.shoff == 0 || h.shnum == 0) return bad("the file has no section headers");
   if (h.shentsize != kShdrBytes) return bad("e_shentsize is " + num(h.shentsize) + ", expected 64");
