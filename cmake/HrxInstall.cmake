@@ -19,8 +19,9 @@ set_target_properties(${HRX_TOOLS} PROPERTIES
 install(TARGETS ${HRX_TOOLS} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(TARGETS hrx_runtime LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 # The runtime's public headers include the format and array-model headers, so those directories ship.
+# CompileReport.h is the compiler's and the tools' (it exposes nlohmann_json): not installed.
 install(DIRECTORY runtime/include/hrx/runtime runtime/include/hrx/format runtime/include/hrx/array
-  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/hrx" FILES_MATCHING PATTERN "*.h")
+  DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/hrx" FILES_MATCHING PATTERN "*.h" PATTERN "CompileReport.h" EXCLUDE)
 install(DIRECTORY docs/ DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 
 # CMake package. hrx::runtime is declared by hand in hrxConfig.cmake (not install(EXPORT)):

@@ -13,7 +13,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 main_build=${HRX_BUILD_DIR:-$root/build}
 jobs=${HRX_JOBS:-2}
-lit=/usr/lib/llvm-22/bin/lit
 if [[ $# -gt 0 ]]; then stages=("$@"); else stages=(address thread); fi
 
 export ASAN_OPTIONS=abort_on_error=1:halt_on_error=1:detect_leaks=1:check_initialization_order=1
@@ -33,7 +32,7 @@ configure_and_build() {
          cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
                -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
                -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-               -DHRX_SANITIZE="$sanitizers"; } >"$log" 2>&1 ||
+               -DHRX_SANITIZE="$sanitizers" ${HRX_CMAKE_ARGS:-}; } >"$log" 2>&1 ||
      ! cmake --build "$dir" --target "$@" -- -j"$jobs" >>"$log" 2>&1; then
     echo "sanitize.sh: the $sanitizers build in $dir failed:" >&2
     tail -40 "$log" >&2
@@ -41,6 +40,8 @@ configure_and_build() {
     return 1
   fi
   rm -f "$log"
+  # The lit CMake found for this build (test/CMakeLists.txt writes its path).
+  lit=$(<"$dir/lit-path")
 }
 
 # The lit tests of test/lit/AREA... that need no compiler (they never run %hrxcc), as a --filter
@@ -67,9 +68,11 @@ for stage in "${stages[@]}"; do
       # library's writers: hrx-runtime-testgen, hrx-format-testgen).
       dir=${HRX_ASAN_BUILD_DIR:-$main_build-asan}
       echo "sanitize.sh: ASan+UBSan build in $dir"
-      if configure_and_build "$dir" address,undefined FormatTests RuntimeTests RunnerValuesTests \
+      if configure_and_build "$dir" address,undefined FormatTests RuntimeTests RunnerValuesTests IndexFoldTests \
            hrx-run hrx hrx-runtime-testgen hrx_test_host_kernels hrx-format-testgen hrx-artifact-mutate; then
         run_lit "$dir/test/unit/format" "$dir/test/unit/runtime"
+        # The compiler's constant folder (loom-bridge/core/IndexFold.h), without the rest of the bridge.
+        run_lit "$dir/test/unit/bridge" --filter='IndexFoldTests'
         run_lit "$dir/test" --filter="$(compiler_free_tests runtime hrx robustness)"
       else
         status=1

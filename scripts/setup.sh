@@ -12,6 +12,8 @@ packages=(
   linux-libc-dev
   # Build tools.
   cmake ninja-build python3 pkg-config
+  # The .clang-format style (git clang-format-22 on changed lines; docs/BUILDING.md).
+  clang-format-22
   # Test tools: hermetic-trace.test watches hrxcc's file accesses with strace.
   strace
   # test/lit/xdna/plan-svg-chromium.test renders hrx's array-plan SVG headless (skipped without it).

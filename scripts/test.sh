@@ -9,10 +9,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${HRX_BUILD_DIR:-$root/build}
 HRX_BUILD_DIR=$build bash "$root/scripts/build.sh"
 cmake --build "$build" --target check-deps >/dev/null
+# The lit CMake found (test/CMakeLists.txt writes its path into the build directory).
+lit=$(<"$build/lit-path")
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 set +e
-/usr/lib/llvm-22/bin/lit -sv --order=lexical "$@" "$build/test" "$build/test/unit" 2>&1 | tee "$log"
+"$lit" -sv --order=lexical "$@" "$build/test" "$build/test/unit" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [[ $# -eq 0 && ${HRX_SANITIZERS:-1} != 0 ]]; then
   HRX_BUILD_DIR=$build bash "$root/scripts/sanitize.sh" 2>&1 | tee -a "$log"

@@ -1,5 +1,7 @@
 #include "Inspect.h"
 
+#include "hrx/support/Text.h"
+
 #include "hrx/aie2p/Asm.h"
 #include "hrx/runtime/NativeCore.h"
 
@@ -12,11 +14,7 @@ namespace xdna = format::xdna;
 
 namespace {
 
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << "0x" << std::hex << v;
-  return out.str();
-}
+using text::hex;  // hrx/support/Text.h
 
 std::string accessText(uint16_t access) {
   switch (access) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hrx/format/Artifact.h"
+#include "hrx/format/CompileReport.h"  // ReportJson
 
 #include <string>
 

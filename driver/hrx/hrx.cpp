@@ -7,7 +7,7 @@
 #include "hrx/Version.h"
 #include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/Artifact.h"
-#include "hrx/format/CompileReport.h"
+#include "hrx/format/ReportRender.h"
 #include "hrx/format/Transaction.h"
 #include "hrx/format/FileIO.h"
 #include "hrx/runtime/Runtime.h"
@@ -86,8 +86,10 @@ hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path, st
     } else if (member) {
       return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": --member applies to fat containers only");
     }
-    if (!target->report) return hrx::Status(hrx::StatusCode::NotFound, path + ": the artifact carries no compile report (compile with --report=summary|details)");
-    return *target->report;
+    const std::vector<uint8_t> *embedded = target->section(hrx::format::xdna::kReportSection);
+    if (!target->report || !embedded) return hrx::Status(hrx::StatusCode::NotFound, path + ": the artifact carries no compile report (compile with --report=summary|details)");
+    // readArtifact validated it and kept a summary; the tools read the whole document.
+    return hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(embedded->data()), embedded->size()));
   }
   if (member) return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": --member applies to fat containers only");
   auto report = hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));

@@ -1,4 +1,5 @@
 #include "hrx/diag/TextDiagnosticPrinter.h"
+#include "hrx/diag/Utf8.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,22 +23,6 @@ const char *severityColor(Severity s) {
   case Severity::Warning: return "\033[1;35m";
   default: return "\033[1;31m";
   }
-}
-
-// Decodes one UTF-8 sequence at `s[i]`; returns its length, or 0 when it is malformed.
-size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (len == 0 || i + len > s.size()) return 0;
-  cp = len == 1 ? c : c & (0x7F >> len);
-  for (size_t k = 1; k < len; ++k) {
-    unsigned char cc = static_cast<unsigned char>(s[i + k]);
-    if ((cc & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  static constexpr uint32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMinForLength[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
 }
 
 // Terminal columns taken by a printable code point: combining marks take none, East Asian wide

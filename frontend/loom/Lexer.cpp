@@ -1,5 +1,7 @@
 #include "hrx/loom/Lexer.h"
 
+#include "hrx/diag/Utf8.h"
+
 namespace hrx::loom {
 namespace {
 
@@ -8,15 +10,7 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
 bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
-// Length of the valid UTF-8 sequence at `s`, or 0.
-size_t utf8Length(std::string_view s) {
-  unsigned char c = s[0];
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || n > s.size()) return 0;
-  for (size_t i = 1; i < n; ++i)
-    if ((static_cast<unsigned char>(s[i]) >> 6) != 2) return 0;
-  return n;
-}
+using diag::utf8Length;  // hrx/diag/Utf8.h: the one UTF-8 decoder
 
 }  // namespace
 

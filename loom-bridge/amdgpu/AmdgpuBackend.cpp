@@ -8,7 +8,7 @@
 #include "hrx/bridge/Lowering.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/format/CompileReport.h"
-#include "hrx/format/Elf64Sections.h"
+#include "hrx/format/Elf64Writer.h"
 #include "hrx/format/Fat.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"

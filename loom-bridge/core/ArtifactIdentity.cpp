@@ -1,8 +1,9 @@
 #include "hrx/bridge/ArtifactIdentity.h"
 
+#include "hrx/format/Sha256.h"
+
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SHA256.h>
 
 #include <elf.h>
 #include <link.h>
@@ -12,11 +13,8 @@
 namespace hrx::bridge {
 
 namespace {
-std::string sha256Hex(llvm::StringRef bytes) {
-  llvm::SHA256 sha;
-  sha.update(bytes);
-  return llvm::toHex(sha.final(), /*LowerCase=*/true);
-}
+// The runtime's SHA-256 (one implementation: hrx/format/Sha256.h), not llvm::SHA256.
+std::string sha256Hex(llvm::StringRef bytes) { return format::sha256Hex(llvm::arrayRefFromStringRef(bytes)); }
 
 // The GNU build ID of every object loaded into this process (the executable, hrx's libraries,
 // LLVM, Clang, the C++ runtime), in load order, as "name=hex;". Empty when any object lacks

@@ -7,7 +7,7 @@
 #include "hrx/bridge/Program.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
-#include "hrx/format/Fat.h"
+#include "hrx/format/FatWriter.h"
 #include "hrx/loom/Loom.h"
 
 #include <clang/Basic/DiagnosticIDs.h>

@@ -5,6 +5,7 @@
 #include "hrx/bridge/TargetBackend.h"
 
 #include "ContractBuilder.h"
+#include "IndexFold.h"
 #include "hrx/bridge/IrQueries.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -92,17 +93,11 @@ std::optional<int64_t> Program::evaluateInteger(const Value *value) const {
   if (op.numOperands() == 2) {
     auto a = operand(0), b = operand(1);
     if (!a || !b) return std::nullopt;
-    if (name == "index.add") return *a + *b;
-    if (name == "index.sub") return *a - *b;
-    if (name == "index.mul" || name == "index.scale") return *a * *b;
-    if (name == "index.div" && *b > 0) return *a / *b;
-    if (name == "index.rem" && *b > 0) return *a % *b;
-    if (name == "index.min") return std::min(*a, *b);
-    if (name == "index.max") return std::max(*a, *b);
+    return foldIndexBinary(name, *a, *b);  // nullopt on int64 overflow (IndexFold.h)
   }
   if (name == "index.madd") {
     auto a = operand(0), b = operand(1), c = operand(2);
-    if (a && b && c) return *a * *b + *c;
+    if (a && b && c) return foldIndexMultiplyAdd(*a, *b, *c);
   }
   return std::nullopt;
 }

@@ -1,6 +1,8 @@
 // The AIE2P core simulator (see Simulator.h for the model).
 #include "hrx/aie2p/Simulator.h"
 
+#include "hrx/support/Text.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -72,11 +74,7 @@ uint16_t toBf16(uint32_t f) {
   return static_cast<uint16_t>((f + rounding) >> 16);
 }
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
+using text::hex;  // hrx/support/Text.h
 
 int operandIndex(const InstrInfo &info, std::string_view field) {
   for (size_t i = 0; i < info.operands.size(); ++i)

@@ -1,5 +1,7 @@
 #include "hrx/array/ArrayModel.h"
 
+#include "hrx/support/Text.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -9,11 +11,7 @@
 namespace hrx::array {
 namespace {
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
+using text::hex;  // hrx/support/Text.h
 
 // Per-kind resources and register bases (aie-rt xaie2pgbl_reginit.c / xaie2pgbl_params.h:
 // Aie2PTileDmaMod, Aie2PMemTileDmaMod, Aie2PShimDmaMod, the lock modules and the stream-switch

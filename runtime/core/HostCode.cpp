@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <map>
 #include <optional>
 #include <sys/mman.h>
@@ -12,28 +13,31 @@
 namespace hrx::runtime {
 namespace {
 
-// ELF constants (System V gABI, x86-64 psABI).
-constexpr unsigned char kElfMagic[4] = {0x7f, 'E', 'L', 'F'};
-constexpr uint16_t kElfTypeDyn = 3, kMachineX86_64 = 62;
-constexpr uint64_t kElfHeaderBytes = 64, kProgramHeaderBytes = 56, kSectionHeaderBytes = 64, kDynamicEntryBytes = 16,
-                   kSymbolBytes = 24;
-constexpr uint32_t kPtLoad = 1, kPtDynamic = 2, kShtNobits = 8, kShtDynsym = 11;
-constexpr int64_t kDtNull = 0, kDtNeeded = 1, kDtPltrelsz = 2, kDtStrtab = 5, kDtRela = 7, kDtRelasz = 8,
-                  kDtStrsz = 10, kDtTextrel = 22, kDtJmprel = 23, kDtFlags = 30;
-constexpr uint64_t kRelaBytes = 24;
+// ELF constants (System V gABI, x86-64 psABI), from <elf.h>.
+constexpr unsigned char kElfMagic[4] = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3};
+constexpr uint16_t kElfTypeDyn = ET_DYN, kMachineX86_64 = EM_X86_64;
+constexpr uint64_t kElfHeaderBytes = sizeof(Elf64_Ehdr), kProgramHeaderBytes = sizeof(Elf64_Phdr),
+                   kSectionHeaderBytes = sizeof(Elf64_Shdr), kDynamicEntryBytes = sizeof(Elf64_Dyn),
+                   kSymbolBytes = sizeof(Elf64_Sym);
+constexpr uint32_t kPtLoad = PT_LOAD, kPtDynamic = PT_DYNAMIC, kShtNobits = SHT_NOBITS, kShtDynsym = SHT_DYNSYM;
+constexpr int64_t kDtNull = DT_NULL, kDtNeeded = DT_NEEDED, kDtPltrelsz = DT_PLTRELSZ, kDtStrtab = DT_STRTAB,
+                  kDtRela = DT_RELA, kDtRelasz = DT_RELASZ, kDtStrsz = DT_STRSZ, kDtTextrel = DT_TEXTREL,
+                  kDtJmprel = DT_JMPREL, kDtFlags = DT_FLAGS;
+constexpr uint64_t kRelaBytes = sizeof(Elf64_Rela);
 // Tables the dynamic loader reads by address, with the tag giving their size (0: at least a byte).
 struct DynamicTable {
   int64_t addressTag, sizeTag;
   const char *name;
 };
 constexpr DynamicTable kDynamicTables[] = {
-    {3, 0, "DT_PLTGOT"},       {4, 0, "DT_HASH"},          {kDtStrtab, kDtStrsz, "DT_STRTAB"},
-    {6, 0, "DT_SYMTAB"},       {kDtRela, kDtRelasz, "DT_RELA"}, {12, 0, "DT_INIT"},
-    {13, 0, "DT_FINI"},        {17, 18, "DT_REL"},         {kDtJmprel, kDtPltrelsz, "DT_JMPREL"},
-    {25, 27, "DT_INIT_ARRAY"}, {26, 28, "DT_FINI_ARRAY"},  {36, 35, "DT_RELR"},
-    {0x6ffffef5, 0, "DT_GNU_HASH"}, {0x6ffffff0, 0, "DT_VERSYM"}, {0x6ffffffe, 0, "DT_VERNEED"}};
-constexpr uint64_t kDfTextrel = 0x4;
-constexpr uint8_t kSttObject = 1;
+    {DT_PLTGOT, 0, "DT_PLTGOT"},       {DT_HASH, 0, "DT_HASH"},          {kDtStrtab, kDtStrsz, "DT_STRTAB"},
+    {DT_SYMTAB, 0, "DT_SYMTAB"},       {kDtRela, kDtRelasz, "DT_RELA"}, {DT_INIT, 0, "DT_INIT"},
+    {DT_FINI, 0, "DT_FINI"},           {DT_REL, DT_RELSZ, "DT_REL"},     {kDtJmprel, kDtPltrelsz, "DT_JMPREL"},
+    {DT_INIT_ARRAY, DT_INIT_ARRAYSZ, "DT_INIT_ARRAY"}, {DT_FINI_ARRAY, DT_FINI_ARRAYSZ, "DT_FINI_ARRAY"},
+    {DT_RELR, DT_RELRSZ, "DT_RELR"},   {DT_GNU_HASH, 0, "DT_GNU_HASH"}, {DT_VERSYM, 0, "DT_VERSYM"},
+    {DT_VERNEED, 0, "DT_VERNEED"}};
+constexpr uint64_t kDfTextrel = DF_TEXTREL;
+constexpr uint8_t kSttObject = STT_OBJECT;
 // What the host target's lld output may import from: the C runtime the process has loaded anyway.
 constexpr std::string_view kAllowedNeeded[] = {"libc.so.6", "libm.so.6", "libgcc_s.so.1"};
 // A host-code object maps at most this much memory (its PT_LOAD p_memsz together).

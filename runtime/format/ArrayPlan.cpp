@@ -1,5 +1,7 @@
 #include "hrx/format/ArrayPlan.h"
 
+#include "hrx/support/Text.h"
+
 #include "JsonFields.h"
 
 #include <algorithm>
@@ -70,11 +72,7 @@ const TileResources &resourcesOf(TileKind kind) {
 
 std::string tileText(TileCoord t) { return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")"; }
 
-std::string hex(uint64_t value) {
-  std::ostringstream out;
-  out << "0x" << std::hex << value;
-  return out.str();
-}
+using text::hex;  // hrx/support/Text.h
 
 // ---- JSON writing ---------------------------------------------------------------------------
 

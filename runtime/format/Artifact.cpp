@@ -1,5 +1,7 @@
 #include "hrx/format/Artifact.h"
 
+#include "hrx/format/CompileReport.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -41,7 +43,7 @@ Status readCommonSections(Artifact &artifact) {
   if (const auto *report = artifact.section(xdna::kReportSection)) {
     auto parsed = readCompileReport(text(*report));
     if (!parsed.isOk()) return prefixed(parsed.status(), ".hrx.report: ");
-    artifact.report = std::move(parsed.value());
+    artifact.report = ReportSummary{parsed->compiler, parsed->target, parsed->processorMode, parsed->backend(), parsed->mode()};
   }
   return Status::ok();
 }

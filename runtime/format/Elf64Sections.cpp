@@ -1,6 +1,10 @@
 #include "hrx/format/Elf64Sections.h"
 
+#include "hrx/support/Text.h"
+
 #include "Bytes.h"
+
+#include <elf.h>
 
 #include <algorithm>
 #include <sstream>
@@ -8,17 +12,17 @@
 namespace hrx::format {
 using namespace detail;
 
+// The public header spells these without <elf.h> (its macros stay out of users' code).
+static_assert(kMachineAmdgpu == EM_AMDGPU && kMachineX86_64 == EM_X86_64 && kElfTypeShared == ET_DYN);
+static_assert(kElfCompressZstd == 2 && kSectionCompressed == SHF_COMPRESSED);  // ELFCOMPRESS_ZSTD: glibc 2.37+
+
 namespace {
 
-constexpr uint32_t kHeaderBytes = 64, kShdrBytes = 64, kChdrBytes = 24;
-constexpr uint32_t kShtProgbits = 1, kShtStrtab = 3, kShtNobits = 8;
+constexpr uint32_t kHeaderBytes = sizeof(Elf64_Ehdr), kShdrBytes = sizeof(Elf64_Shdr), kChdrBytes = sizeof(Elf64_Chdr);
+constexpr uint32_t kShtStrtab = SHT_STRTAB, kShtNobits = SHT_NOBITS;
 
-std::string num(uint64_t v) { return std::to_string(v); }
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << "0x" << std::hex << v;
-  return out.str();
-}
+using text::num;
+using text::hex;  // hrx/support/Text.h
 Status bad(const std::string &what) { return Status(StatusCode::InvalidArgument, "ELF64: " + what); }
 
 struct RawHeader {
@@ -28,9 +32,10 @@ struct RawHeader {
 
 StatusOr<RawHeader> readHeader(std::span<const uint8_t> b) {
   if (b.size() < kHeaderBytes) return bad("file is " + num(b.size()) + " bytes, shorter than the 64-byte ELF64 header");
-  if (b[0] != 0x7F || b[1] != 'E' || b[2] != 'L' || b[3] != 'F') return bad("e_ident magic is not 7F 45 4C 46");
-  if (b[4] != 2) return bad("e_ident[EI_CLASS] is " + num(b[4]) + ", expected 2 (ELFCLASS64)");
-  if (b[5] != 1) return bad("e_ident[EI_DATA] is " + num(b[5]) + ", expected 1 (little-endian)");
+  if (b[EI_MAG0] != ELFMAG0 || b[EI_MAG1] != ELFMAG1 || b[EI_MAG2] != ELFMAG2 || b[EI_MAG3] != ELFMAG3)
+    return bad("e_ident magic is not 7F 45 4C 46");
+  if (b[EI_CLASS] != ELFCLASS64) return bad("e_ident[EI_CLASS] is " + num(b[EI_CLASS]) + ", expected 2 (ELFCLASS64)");
+  if (b[EI_DATA] != ELFDATA2LSB) return bad("e_ident[EI_DATA] is " + num(b[EI_DATA]) + ", expected 1 (little-endian)");
   RawHeader h{le16(b, 18), le16(b, 60), le16(b, 62), le16(b, 58), le64(b, 40)};
   if (h.shoff == 0 || h.shnum == 0) return bad("the file has no section headers");
   if (h.shentsize != kShdrBytes) return bad("e_shentsize is " + num(h.shentsize) + ", expected 64");
@@ -115,76 +120,6 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
     file.sections.push_back(std::move(info));
   }
   return file;
-}
-
-StatusOr<std::vector<uint8_t>> appendElf64Sections(std::span<const uint8_t> elf, std::span<const SectionPayload> sections) {
-  auto parsed = readElf64Sections(elf);
-  if (!parsed.isOk()) return parsed.status();
-  auto header = readHeader(elf);
-  const RawHeader &h = header.value();
-  for (const SectionPayload &s : sections)
-    for (const SectionInfo &existing : parsed->sections)
-      if (existing.name == s.name) return bad("cannot add section " + s.name + ": the file already has one");
-  if (uint64_t(h.shnum) + sections.size() > 0xFF00) return bad("too many sections");
-
-  ByteWriter out;
-  out.append(elf);
-  // New payloads.
-  std::vector<std::pair<uint64_t, uint64_t>> placed;  // offset, size
-  std::vector<uint64_t> flags;
-  for (const SectionPayload &s : sections) {
-    out.padTo(8);
-    uint64_t offset = out.size();
-    if (s.compress) {
-      out.u32(kElfCompressZstd);
-      out.u32(0);
-      out.u64(s.bytes.size());
-      out.u64(1);
-      out.append(std::span<const uint8_t>(zstdCompress(s.bytes)));
-    } else {
-      out.append(std::span<const uint8_t>(s.bytes));
-    }
-    placed.push_back({offset, out.size() - offset});
-    flags.push_back(s.compress ? kSectionCompressed : 0);
-  }
-  // New section-name table: the old one plus the new names.
-  auto oldStrtab = elf.subspan(parsed->sections[h.shstrndx].offset, parsed->sections[h.shstrndx].size);
-  uint64_t strtabOffset = out.size();
-  out.append(oldStrtab);
-  std::vector<uint32_t> nameOffsets;
-  for (const SectionPayload &s : sections) {
-    nameOffsets.push_back(uint32_t(out.size() - strtabOffset));
-    out.append(s.name);
-    out.u8(0);
-  }
-  uint64_t strtabSize = out.size() - strtabOffset;
-  // New section-header table: the old rows (the name table's row repointed) plus ours.
-  out.padTo(8);
-  uint64_t shoff = out.size();
-  for (uint32_t i = 0; i < h.shnum; ++i) {
-    auto row = elf.subspan(h.shoff + uint64_t(i) * kShdrBytes, kShdrBytes);
-    size_t at = out.size();
-    out.append(row);
-    if (i == h.shstrndx) {
-      out.patch64(at + 24, strtabOffset);
-      out.patch64(at + 32, strtabSize);
-    }
-  }
-  for (size_t i = 0; i < sections.size(); ++i) {
-    out.u32(nameOffsets[i]);
-    out.u32(kShtProgbits);
-    out.u64(flags[i]);
-    out.u64(0);                // sh_addr: not loaded
-    out.u64(placed[i].first);  // sh_offset
-    out.u64(placed[i].second);
-    out.u32(0);
-    out.u32(0);
-    out.u64(sections[i].compress ? 8 : 1);
-    out.u64(0);
-  }
-  out.patch64(40, shoff);
-  out.patch16(60, uint16_t(h.shnum + sections.size()));
-  return out.take();
 }
 
 }  // namespace hrx::format

@@ -1,5 +1,7 @@
 #include "hrx/format/Fat.h"
 
+#include "hrx/support/Text.h"
+
 #include "Bytes.h"
 
 #include <algorithm>
@@ -10,7 +12,7 @@ using namespace detail;
 namespace {
 constexpr uint64_t kHeaderBytes = 32, kEntryBytes = 40, kStringEntryBytes = 16;
 constexpr uint32_t kVersion = 1;
-std::string num(uint64_t v) { return std::to_string(v); }
+using text::num;
 uint64_t alignUp8(uint64_t v) { return (v + 7) & ~uint64_t(7); }
 }  // namespace
 
@@ -22,51 +24,6 @@ std::string_view FatEntry::string(std::string_view key) const {
 
 bool isFatContainer(std::span<const uint8_t> b) {
   return b.size() >= 4 && b[0] == 0x10 && b[1] == 0xFF && b[2] == 0x10 && b[3] == 0xAD;
-}
-
-std::vector<uint8_t> writeFat(std::span<const FatEntry> entries) {
-  ByteWriter out;
-  for (const FatEntry &e : entries) {
-    out.padTo(8);
-    // Layout of one binary: header | entry | string entries | string bytes | image (8-aligned).
-    uint64_t stringEntries = kHeaderBytes + kEntryBytes;
-    uint64_t stringBytes = stringEntries + e.strings.size() * kStringEntryBytes;
-    ByteWriter strings;
-    std::vector<std::pair<uint64_t, uint64_t>> offsets;
-    for (const auto &[key, value] : e.strings) {
-      uint64_t k = stringBytes + strings.size();
-      strings.append(key);
-      strings.u8(0);
-      uint64_t v = stringBytes + strings.size();
-      strings.append(value);
-      strings.u8(0);
-      offsets.push_back({k, v});
-    }
-    uint64_t imageOffset = alignUp8(stringBytes + strings.size());
-    uint64_t size = alignUp8(imageOffset + e.image.size());
-    for (uint8_t m : {0x10, 0xFF, 0x10, 0xAD}) out.u8(m);
-    out.u32(kVersion);
-    out.u64(size);
-    out.u64(kHeaderBytes);
-    out.u64(kEntryBytes);
-    out.u16(uint16_t(e.imageKind));
-    out.u16(e.offloadKind);
-    out.u32(e.flags);
-    out.u64(stringEntries);
-    out.u64(e.strings.size());
-    out.u64(imageOffset);
-    out.u64(e.image.size());
-    for (const auto &[k, v] : offsets) {
-      out.u64(k);
-      out.u64(v);
-    }
-    std::vector<uint8_t> s = strings.take();
-    out.append(std::span<const uint8_t>(s));
-    out.padTo(8);
-    out.append(std::span<const uint8_t>(e.image));
-    out.padTo(8);
-  }
-  return out.take();
 }
 
 StatusOr<std::vector<FatEntry>> readFat(std::span<const uint8_t> all) {

@@ -1,5 +1,7 @@
 #include "hrx/format/Transaction.h"
 
+#include "hrx/support/Text.h"
+
 #include "Bytes.h"
 
 #include <cstdio>
@@ -31,11 +33,7 @@ Status headerPadding(std::span<const uint8_t> b, uint32_t at, const std::string 
   return Status::ok();
 }
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
+using text::hex;  // hrx/support/Text.h
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "hrx/format/Xdna.h"
 
+#include "hrx/support/Text.h"
+
 #include "Bytes.h"
 #include "JsonFields.h"
 
@@ -29,12 +31,8 @@ constexpr uint32_t kLoadAlign = 4;
 constexpr uint32_t kCompressionHeaderBytes = 12;  // Elf32_Chdr
 constexpr uint64_t kMaxLoadCopyBytes = 256ull * 1024 * 1024;
 
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << "0x" << std::hex << v;
-  return out.str();
-}
-std::string num(uint64_t v) { return std::to_string(v); }
+using text::hex;  // hrx/support/Text.h
+using text::num;
 
 uint64_t metadataBytes(uint64_t a, uint64_t u, uint64_t e, uint64_t b, uint64_t r, uint64_t i, uint64_t s) {
   return kMetadataHeaderBytes + a * kAllocationRowBytes + u * 4 + e * kEntryRowBytes + b * kBindingRowBytes +

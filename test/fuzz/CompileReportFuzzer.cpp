@@ -3,7 +3,7 @@
 // (text and SVG picture).
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/ArrayPlanSvg.h"
-#include "hrx/format/CompileReport.h"
+#include "hrx/format/ReportRender.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
 

@@ -1,7 +1,7 @@
 // The ELF64 (HSACO) section reader, appending a section to whatever it accepted, and the
 // artifact loader over a whole code object (.hrx.manifest, .hrx.launch, contracts, host code).
 #include "hrx/format/Artifact.h"
-#include "hrx/format/Elf64Sections.h"
+#include "hrx/format/Elf64Writer.h"
 
 #include <cstddef>
 #include <cstdint>

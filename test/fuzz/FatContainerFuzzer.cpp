@@ -1,7 +1,7 @@
 // The fat-container (LLVM offload binary) reader, whose accepted entries must write back and
 // re-read, and the artifact loader over the container and its members.
 #include "hrx/format/Artifact.h"
-#include "hrx/format/Fat.h"
+#include "hrx/format/FatWriter.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -8,6 +8,8 @@
 // decrements the completion signal and raises its event. A packet, address or kernarg mistake
 // becomes a device fault (a KFD memory or hardware exception event), as on the hardware.
 #include "../WorkerPool.h"
+
+#include "hrx/support/Text.h"
 #include "Kernargs.h"
 #include "KfdSystem.h"
 #include "Topology.h"
@@ -41,11 +43,7 @@ constexpr unsigned kMaxQueues = 16;
 constexpr uint64_t kDoorbellNeverRung = UINT64_MAX;
 constexpr uint32_t kEventWaitInfinite = 0xffffffffu;
 
-std::string hex(uint64_t v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-  return text;
-}
+using text::hex;  // hrx/support/Text.h
 
 class EmulatedKfd;
 

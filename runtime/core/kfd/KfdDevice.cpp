@@ -1,5 +1,7 @@
 #include "KfdDevice.h"
 
+#include "hrx/support/Text.h"
+
 #include "hrx/runtime/Admission.h"
 
 #include <algorithm>
@@ -53,11 +55,7 @@ StatusCode codeOf(int error) {
   }
 }
 
-std::string hex(uint64_t v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-  return text;
-}
+using text::hex;  // hrx/support/Text.h
 
 }  // namespace
 

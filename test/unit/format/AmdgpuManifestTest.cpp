@@ -5,6 +5,7 @@
 #include "Samples.h"
 
 #include "hrx/format/Artifact.h"
+#include "hrx/format/Elf64Writer.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,9 @@
 #include "Samples.h"
 
 #include "hrx/format/Artifact.h"
-#include "hrx/format/Fat.h"
+#include "hrx/format/Elf64Writer.h"
+#include "hrx/format/FatWriter.h"
+#include "hrx/format/ReportRender.h"
 
 #include <gtest/gtest.h>
 

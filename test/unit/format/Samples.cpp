@@ -105,8 +105,8 @@ xdna::Image copyImage() {
 
 }  // namespace hrx::format::samples
 
-#include "hrx/format/Elf64Sections.h"
-#include "hrx/format/Fat.h"
+#include "hrx/format/Elf64Writer.h"
+#include "hrx/format/FatWriter.h"
 
 namespace hrx::format::samples {
 

@@ -3,9 +3,9 @@
 // payload it understands, and their agreement (contracts vs binding rows, plans vs entries).
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
-#include "hrx/format/CompileReport.h"
 #include "hrx/format/Elf64Sections.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
@@ -20,9 +20,18 @@
 namespace hrx::format {
 
 enum class ArtifactKind { Xdna, Amdgpu, Fat };
-std::string_view artifactKindName(ArtifactKind kind);
+HRX_RUNTIME_API std::string_view artifactKindName(ArtifactKind kind);
 
-struct Artifact {
+// What readArtifact keeps of a validated .hrx.report; the whole document is
+// readCompileReport(section(".hrx.report")) (hrx/format/CompileReport.h, compiler and tools).
+struct HRX_RUNTIME_API ReportSummary {
+  std::string compiler, target, processorMode;
+  std::string backendName, modeName;  // "" when missing
+  const std::string &backend() const { return backendName; }
+  const std::string &mode() const { return modeName; }
+};
+
+struct HRX_RUNTIME_API Artifact {
   ArtifactKind kind = ArtifactKind::Xdna;
   std::string target;  // profile key or processor: "amd.xdna.strix_halo.17f0_11", "gfx1151"
   std::optional<xdna::Image> xdna;
@@ -32,7 +41,7 @@ struct Artifact {
   // Decoded payloads (present when the section is).
   std::optional<ArtifactIdentity> identity;
   std::optional<ContractTable> contracts;
-  std::optional<CompileReport> report;
+  std::optional<ReportSummary> report;
   std::vector<ArrayPlan> plans;
   std::optional<AmdgpuManifest> manifest;  // AMDGPU: .hrx.manifest
   std::vector<AmdgpuLaunch> launches;      // AMDGPU: .hrx.launch
@@ -48,6 +57,6 @@ struct Artifact {
   std::vector<SectionInfo> sectionHeaders() const;
 };
 
-StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes);
+HRX_RUNTIME_API StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes);
 
 }  // namespace hrx::format

@@ -2,6 +2,7 @@
 // `hrx prepare` installs, and the SHA-256 its integrity checks use. Format: docs/hrx.md.
 #pragma once
 
+#include "hrx/format/Sha256.h"
 #include "hrx/runtime/Status.h"
 
 #include <array>
@@ -34,20 +35,5 @@ StatusOr<BundleManifest> readBundleManifest(std::string_view json);
 bool isFlatFileName(std::string_view name);
 // 64 lowercase hex digits.
 bool isSha256Hex(std::string_view digest);
-
-// Incremental SHA-256 (FIPS 180-4).
-class Sha256 {
-public:
-  Sha256();
-  void update(std::span<const uint8_t> bytes);
-  // Lowercase hex digest; the object must not be updated afterwards.
-  std::string finishHex();
-
-private:
-  void compress(const uint8_t *block);
-  std::array<uint32_t, 8> state_;
-  std::array<uint8_t, 64> buffer_{};
-  uint64_t length_ = 0;
-};
 
 }  // namespace hrx::format

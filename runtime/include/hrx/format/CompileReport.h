@@ -1,7 +1,9 @@
 // CompileReport (hrx-product §3.4): the hrx-rs wrapper {compiler, target, processor_mode,
-// document} around Loom's native "loom.compile_report" document, its validation, the
-// resource fields `hrx report show` prints, and `hrx report diff` (§3.6).
+// document} around Loom's native "loom.compile_report" document, its validation and the
+// resource fields `hrx report show` prints (hrx/format/ReportRender.h renders and diffs).
 // Schema: docs/reports.md. Unknown resource values are null, never 0.
+// For the compiler and the tools: it exposes nlohmann_json, so it is not installed with the
+// runtime headers (readArtifact keeps only a ReportSummary, hrx/format/Artifact.h).
 #pragma once
 
 #include "hrx/runtime/Status.h"
@@ -46,14 +48,5 @@ struct CompileReport {
 // "compile report schema or compiler identity is unsupported; regenerate the report".
 StatusOr<CompileReport> readCompileReport(std::string_view json);
 std::string writeCompileReport(const CompileReport &report);  // pretty-printed
-
-// `hrx report show --json`: {compiler, target, processor_mode, entries:[...], wait_reasons}.
-ReportJson showReport(const CompileReport &report);
-// The readable summary `hrx report show` prints.
-std::string formatReport(const CompileReport &report);
-// `hrx report diff`: {compiler, changes:[...], wait_reason_changes}; rejects incomparable
-// reports with "reports must use the same compiler, target, backend, processor policy, and
-// detail mode".
-StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileReport &after);
 
 }  // namespace hrx::format

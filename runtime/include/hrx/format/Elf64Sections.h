@@ -51,11 +51,6 @@ std::string_view amdgpuProcessorName(uint32_t eflags);
 // compression header bounds-checked; errors name the header and field.
 StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> bytes);
 
-// Appends `sections` to an ELF64 file: payloads, a new section-name table and a new
-// section-header table at the end; existing bytes are not moved. Fails on names that already
-// exist.
-StatusOr<std::vector<uint8_t>> appendElf64Sections(std::span<const uint8_t> elf, std::span<const SectionPayload> sections);
-
 // AMDGPU artifact section names (in addition to .hrx.contract/.hrx.report/.hrx.host/.hrx.identity).
 inline constexpr std::string_view kManifestSection = ".hrx.manifest";
 inline constexpr std::string_view kLaunchSection = ".hrx.launch";

@@ -30,7 +30,6 @@ struct FatEntry {
 inline constexpr uint32_t kOffloadMagic = 0x10FF10AD;  // bytes 10 FF 10 AD
 bool isFatContainer(std::span<const uint8_t> bytes);
 
-std::vector<uint8_t> writeFat(std::span<const FatEntry> entries);
 // Reads every offload binary in sequence (each 8-byte aligned); errors name the binary and
 // field. Requires the "triple" and "arch" strings.
 StatusOr<std::vector<FatEntry>> readFat(std::span<const uint8_t> bytes);

@@ -6,6 +6,7 @@
 // each packet through the kernel's host twin. docs/runtime.md, "The KFD GPU device".
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/runtime/Graph.h"
 #include "hrx/runtime/Loader.h"
 
@@ -16,7 +17,7 @@
 
 namespace hrx::runtime {
 
-struct GpuLoadOptions {
+struct HRX_RUNTIME_API GpuLoadOptions {
   unsigned gpuIndex = 0;         // admission order (Runtime options' gpuIndex)
   uint32_t dynamicLdsBytes = 0;  // group segment bytes beyond the kernel's fixed LDS
 };
@@ -26,19 +27,19 @@ struct GpuLoadOptions {
 // per .hrx.launch workload argument) into the grid, opens the process's KFD device on first
 // use, and places the code in executable GPU memory. The kernel runs on the Compute lane like
 // the host device's GPU kernels; everything above the Kernel interface is unchanged.
-StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
                                             const GpuLoadOptions &options = {});
 
 // "gfx1151 (KFD node 1, gpu_id 4660) through the emulated KFD 1.16", opening the device if needed.
-StatusOr<std::string> describeGpuDevice(unsigned gpuIndex = 0);
+HRX_RUNTIME_API StatusOr<std::string> describeGpuDevice(unsigned gpuIndex = 0);
 
 // What the KFD path needs, for `hrx doctor`: the KFD node, the topology's GPU node, the render
 // node, read/write permission on both, render-group membership, and the KFD interface version.
-struct KfdRequirement {
+struct HRX_RUNTIME_API KfdRequirement {
   std::string name;    // "interface", "gfx1151 node", "node properties", "/dev/kfd", "interface version"
   bool satisfied = false;
   std::string detail;  // what was found, and how to fix it when not satisfied
 };
-std::vector<KfdRequirement> checkKfdRequirements();
+HRX_RUNTIME_API std::vector<KfdRequirement> checkKfdRequirements();
 
 }  // namespace hrx::runtime

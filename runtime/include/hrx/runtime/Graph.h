@@ -1,6 +1,7 @@
 // Graphs, prepared executables and completions (reference §5.4, §5.5).
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/KernelContract.h"
 #include "hrx/runtime/Memory.h"
@@ -18,26 +19,26 @@ namespace hrx::runtime {
 enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 inline bool writes(Access a) { return static_cast<uint8_t>(a) & 2; }
 inline bool reads(Access a) { return static_cast<uint8_t>(a) & 1; }
-const char *accessName(Access access);
+HRX_RUNTIME_API const char *accessName(Access access);
 
 // What a kernel requires of its bindings: the artifact's KernelContract (one definition, in
 // hrx/format/KernelContract.h).
 using format::BindingContract;
 using format::KernelContract;
-Access accessOf(format::ContractAccess access);
+HRX_RUNTIME_API Access accessOf(format::ContractAccess access);
 // The recording-time check: count, length, alignment (offset and address), and no
 // overlapping views where either is written.
-Status checkContract(const KernelContract &contract, std::span<const BufferView> views);
+HRX_RUNTIME_API Status checkContract(const KernelContract &contract, std::span<const BufferView> views);
 
 // One host address range handed to a kernel.
-struct BindingSpan {
+struct HRX_RUNTIME_API BindingSpan {
   std::byte *data;
   uint64_t length;
 };
 
 // A loaded entry, runnable on a device. Implementations: the host reference device's array
 // program and SPMD kernels (hrx/runtime/HostDevice.h).
-class Kernel {
+class HRX_RUNTIME_API Kernel {
 public:
   virtual ~Kernel() = default;
   virtual Engine engine() const = 0;  // Gpu or Npu
@@ -61,25 +62,25 @@ public:
 // Every buffer view must hold what the launch reaches for the scalar arguments in `constants`
 // (view<[%n]xf32> reaches 4 * n bytes); otherwise an error naming the binding, the required and
 // the given size.
-Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
+HRX_RUNTIME_API Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
                           const std::vector<format::LaunchExtent> &extents, const KernelContract &contract,
                           std::span<const BufferView> views, std::span<const std::byte> constants);
 
 // Lanes as numbered in traces.
 enum class Lane : uint8_t { Upload = 0, Compute = 1, Download = 2, Npu = 3, Host = 4 };
 inline constexpr unsigned kWorkerLaneCount = 4;  // Host (4) is the caller's thread
-const char *laneName(Lane lane);
+HRX_RUNTIME_API const char *laneName(Lane lane);
 
 enum class HazardKind : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
-const char *hazardKindName(HazardKind kind);
+HRX_RUNTIME_API const char *hazardKindName(HazardKind kind);
 
 // An inferred dependency between two regions of one prepared graph.
-struct Hazard {
+struct HRX_RUNTIME_API Hazard {
   unsigned from = 0, to = 0;  // region indices, from < to
   HazardKind kind = HazardKind::ReadAfterWrite;
 };
 
-struct Use {
+struct HRX_RUNTIME_API Use {
   BufferView view;
   Access access;
 };
@@ -90,7 +91,7 @@ struct PreparedGraph;
 struct SubmissionSlot;
 
 // Records operations; prepare() turns it into an Executable.
-class Graph {
+class HRX_RUNTIME_API Graph {
 public:
   explicit Graph(Runtime &runtime);
   ~Graph();
@@ -117,14 +118,14 @@ private:
   std::vector<std::unique_ptr<GraphOp>> ops_;
 };
 
-struct CompletionProfile {
+struct HRX_RUNTIME_API CompletionProfile {
   uint64_t elapsedUs = 0;  // first region start to completion
   uint64_t queueUs = 0;    // submit to first region start
 };
 
 // The observer of one submission. Dropping it detaches (never cancels) and recycles its slot
 // once the work is done; while it lives, the slot stays reserved.
-class Completion {
+class HRX_RUNTIME_API Completion {
 public:
   Completion() = default;
   Completion(Completion &&other) noexcept;
@@ -160,7 +161,7 @@ private:
 // nothing. Destruction waits up to 10 s for running submissions, then quarantines them
 // (poisons the allocations and leaks the whole ownership chain: memory is never freed under
 // execution).
-class Executable {
+class HRX_RUNTIME_API Executable {
 public:
   Executable() = default;
   Executable(Executable &&) noexcept = default;

@@ -3,6 +3,7 @@
 // plan. Results equal the CPU oracles exactly; no LLVM is involved at run time.
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/array/ArrayModel.h"
@@ -26,11 +27,11 @@ namespace hrx::runtime {
 // The structural checks HostCode::load makes before the dynamic loader sees an object
 // (docs/runtime.md, "The host reference device"); `name` labels errors. Loads nothing, so
 // fuzzers may call it on any bytes.
-Status validateHostCode(std::span<const std::byte> elf, const std::string &name);
+HRX_RUNTIME_API Status validateHostCode(std::span<const std::byte> elf, const std::string &name);
 
 // A loaded host-code shared object. It is loaded from memory (memfd_create + dlopen), so no
 // file is written; dlclose happens when the last kernel using it is gone.
-class HostCode {
+class HRX_RUNTIME_API HostCode {
 public:
   // `name` labels errors ("copy.xdna:.hrx.host"). Validates the object (validateHostCode)
   // before loading it and checks the hrx.abi_version value after.
@@ -57,7 +58,7 @@ private:
 
 // The KernelContract an array plan implies when no image binding rows are at hand: one binding
 // per plan binding, by ordinal (dense from 0), with the plan's bytes and access.
-StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
+HRX_RUNTIME_API StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 
 // An NPU entry executed from its array plan: a task per worker; each channel a ring of
 // `capacity` record slots guarded by a credit lock (initialised to the capacity) and a ready
@@ -68,7 +69,7 @@ StatusOr<KernelContract> contractFromPlan(const format::ArrayPlan &plan);
 // blocked workers and channels instead of hanging.
 // Workers whose tile has an entry in `native` run that AIE2P core code in the instruction-set
 // simulator instead of their host twin (hrx/runtime/NativeCore.h).
-StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
                                                     KernelContract contract, TileCodeMap native = {});
 
 // An NPU entry executed by its own transaction (--array-model=transaction): the entry's
@@ -76,7 +77,7 @@ StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std:
 // addresses, run on the simulated NPU5 array (hrx/array/ArrayModel.h); workers run as their
 // host twins behind the core-program seam. Results must equal makeHostNpuKernel's; a broken
 // transaction (unknown register, bad BD, unrouted stream, deadlock) is an error.
-StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry,
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry,
                                                            format::ArrayPlan plan, std::shared_ptr<HostCode> code,
                                                            KernelContract contract, TileCodeMap native = {});
 
@@ -88,7 +89,7 @@ StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::I
 using StageResolver = std::function<StatusOr<hrx_host_stage_fn>(const std::string &entry)>;
 // A worker whose tile has an entry in `native` runs that core code in the simulator on the
 // records in the array's data memory; the others call their host twin.
-StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
+HRX_RUNTIME_API StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
                                                                             const StageResolver &resolve,
                                                                             const TileCodeMap *native = nullptr);
 
@@ -97,14 +98,14 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
 // No arguments = every contract binding is a buffer argument, in binding order.
 // Launch dimensions given at run time (hrx-run --grid/--block/--dynamic-lds), as a HIP launch
 // gives them: they replace the launch program's grid.
-struct LaunchDimensions {
+struct HRX_RUNTIME_API LaunchDimensions {
   std::array<uint32_t, 3> grid{1, 1, 1};   // workgroups in x, y, z
   std::array<uint32_t, 3> block{1, 1, 1};  // work-items per workgroup in x, y, z
   uint64_t dynamicLdsBytes = 0;            // extern __shared__ bytes per workgroup
 };
 inline constexpr uint64_t kMaxGpuLdsBytes = 65536;  // gfx1151's LDS per workgroup
 
-struct GpuLaunchLayout {
+struct HRX_RUNTIME_API GpuLaunchLayout {
   std::vector<format::LaunchArgument> arguments;
   std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
   std::optional<LaunchDimensions> dimensions = std::nullopt;  // replaces the launch program when given
@@ -116,15 +117,15 @@ struct GpuLaunchLayout {
 // max_flat_workgroup_size); workgroups run on a thread pool sized to the machine, each calling
 // "hrx.kernel.<sym>" (which runs every work-item of the workgroup, honouring barriers) with
 // args[] built from the bindings and constants per `layout`.
-StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
                                                     KernelContract contract, std::vector<uint64_t> workload,
                                                     GpuLaunchLayout layout = {});
 
 // Checks run-time launch dimensions: every extent at least 1, the block within the kernel's
 // max_flat_workgroup_size (its __launch_bounds__; 1024 without), the dynamic LDS within 64 KiB.
-Status checkLaunchDimensions(const LaunchDimensions &dims, std::optional<uint64_t> maxFlatWorkgroupSize);
+HRX_RUNTIME_API Status checkLaunchDimensions(const LaunchDimensions &dims, std::optional<uint64_t> maxFlatWorkgroupSize);
 
 // Workgroups and NPU tasks share one pool of worker threads (hardware_concurrency).
-unsigned hostThreadCount();
+HRX_RUNTIME_API unsigned hostThreadCount();
 
 }  // namespace hrx::runtime

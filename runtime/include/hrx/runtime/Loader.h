@@ -2,6 +2,7 @@
 // admission of an artifact on a device, and loading entries on the host reference device.
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/format/Artifact.h"
 #include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Graph.h"
@@ -15,7 +16,7 @@
 namespace hrx::runtime {
 
 // One runnable export of an artifact (fat containers contribute their members' entries).
-struct ArtifactEntry {
+struct HRX_RUNTIME_API ArtifactEntry {
   std::string name;
   Engine engine = Engine::Npu;           // Npu for .xdna entries, Gpu for AMDGPU kernels
   const format::Artifact *member = nullptr;  // the .xdna or AMDGPU artifact holding it
@@ -28,11 +29,11 @@ struct ArtifactEntry {
 
 // Every entry, in artifact order. .xdna contracts come from .hrx.contract when present,
 // else from the binding rows (an unused NONE row becomes a 1-byte "unused slot").
-StatusOr<std::vector<ArtifactEntry>> listEntries(const format::Artifact &artifact);
+HRX_RUNTIME_API StatusOr<std::vector<ArtifactEntry>> listEntries(const format::Artifact &artifact);
 
 // The entry called `name` ("" = the first entry). For a fat artifact holding the name for
 // several targets, the one matching `preferred` wins. NotFound lists the available names.
-StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries, const std::string &name,
+HRX_RUNTIME_API StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries, const std::string &name,
                                           Engine preferred);
 
 // Whether `entry` may run natively on `device`: the artifact's target equals the device's;
@@ -40,7 +41,7 @@ StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entr
 // requested columns must equal the image's, the image must not be reference-only, and the
 // native library must be installed; native NPU execution itself needs the hardware runtime
 // (libamdf), which this build does not drive: past those checks the answer is Unimplemented.
-Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+HRX_RUNTIME_API Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
 
 // Loads `entry` on the admitted NPU `device` through the amdxdna uAPI (runtime/xdna/,
 // docs/runtime.md "The amdxdna device"): a hardware context of the image's columns, BOs for
@@ -50,13 +51,13 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
 // (never run on hardware; reference-only images are refused as checkNativeExecution says);
 // "emulated" (npuEmulated()), the emulated amdxdna, which executes each command on the
 // transaction array model with the workers' host twins as cores, so reference-only images run.
-StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
-bool npuEmulated();
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+HRX_RUNTIME_API bool npuEmulated();
 
 // How the host reference device runs an NPU entry: from its array plan (.hrx.plan), or by
 // executing its own transaction on the simulated array (hrx/array/ArrayModel.h).
 enum class ArrayModelKind { Plan, Transaction };
-StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "transaction"
+HRX_RUNTIME_API StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "transaction"
 // Loads `entry` on the host reference device: the member's .hrx.host code, plus its array plan
 // (.xdna) or launch program (AMDGPU, evaluated on `workload`, which must have one value per
 // workload argument of .hrx.launch). GPU kernels take their scalar launch arguments as a
@@ -66,7 +67,7 @@ StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);  // "plan" | "t
 // NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Plan. Their
 // workers run the image's native AIE2P core code in the simulator when it has some, as
 // `coreModel` says; unset, $HRX_CORE_MODEL decides, else native (twin: the host twins).
-StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
                                              std::optional<LaunchDimensions> dimensions = std::nullopt,
                                              std::optional<ArrayModelKind> arrayModel = std::nullopt,
                                              std::optional<CoreModelKind> coreModel = std::nullopt);

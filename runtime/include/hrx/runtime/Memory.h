@@ -1,6 +1,7 @@
 // Memory: placements, buffers, views and host map guards (reference §5.2, §5.3).
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/runtime/Status.h"
 
 #include <cstddef>
@@ -13,19 +14,19 @@ namespace hrx::runtime {
 
 // The engines that touch memory; visibility tracking records which one wrote last.
 enum class Engine : uint8_t { None, Host, Gpu, Npu };
-const char *engineName(Engine engine);
+HRX_RUNTIME_API const char *engineName(Engine engine);
 
 enum class DeviceKind : uint8_t { Host, Npu, Gpu };
 
 // A device handle: `host` (the reference device, always available) or an admitted NPU/GPU.
-struct Device {
+struct HRX_RUNTIME_API Device {
   DeviceKind kind = DeviceKind::Host;
   unsigned index = 0;
   std::string target;  // "host", "amd.xdna.strix_halo.17f0_11", "gfx1151"
   bool operator==(const Device &) const = default;
 };
 
-class Placement {
+class HRX_RUNTIME_API Placement {
 public:
   enum class Kind : uint8_t { HostVisible, GpuLocal, NpuLocal, Shared };
   // Coherent host memory the GPU reaches; upload/download staging.
@@ -52,7 +53,7 @@ struct Allocation;  // runtime-internal backing
 class Buffer;
 
 // A checked byte range of one buffer. Views keep their root allocation alive.
-class BufferView {
+class HRX_RUNTIME_API BufferView {
 public:
   BufferView() = default;
   uint64_t offset() const { return offset_; }
@@ -74,7 +75,7 @@ private:
 
 // A host mapping. Read guards share; a write guard is exclusive, and dropping it marks the
 // host as the last writer so the next device consumer flushes first.
-class MapGuard {
+class HRX_RUNTIME_API MapGuard {
 public:
   MapGuard(MapGuard &&other) noexcept;
   MapGuard &operator=(MapGuard &&other) noexcept;
@@ -96,7 +97,7 @@ private:
   bool writable_ = false;
 };
 
-class Buffer {
+class HRX_RUNTIME_API Buffer {
 public:
   Buffer() = default;
   uint64_t size() const;

@@ -2,6 +2,7 @@
 // prepared graphs on four worker lanes, statistics and host-observed traces.
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include "hrx/runtime/Graph.h"
 #include "hrx/runtime/Memory.h"
 #include "hrx/runtime/Status.h"
@@ -14,9 +15,9 @@
 
 namespace hrx::runtime {
 // "0.1.0"
-std::string version();
+HRX_RUNTIME_API std::string version();
 
-struct RuntimeOptions {
+struct HRX_RUNTIME_API RuntimeOptions {
   std::optional<uint64_t> memoryBudget;  // bytes; none = unlimited
   unsigned gpuIndex = 0;
   unsigned maxSubmissions = 64;  // simultaneous accepted submissions (queue capacity)
@@ -24,14 +25,14 @@ struct RuntimeOptions {
   Status validate() const;
 };
 
-struct Statistics {
+struct HRX_RUNTIME_API Statistics {
   uint64_t allocations = 0, imports = 0, submissions = 0, completions = 0, copiedBytes = 0,
            cacheMaintenanceBytes = 0, liveBytes = 0, peakBytes = 0;
   // {"allocations":…,"imports":…,…} in reference §5.7 order.
   std::string toJson() const;
 };
 
-struct TraceEvent {
+struct HRX_RUNTIME_API TraceEvent {
   uint64_t startUs = 0;  // relative to capture start
   uint64_t durationUs = 0;
   Lane lane = Lane::Compute;
@@ -39,7 +40,7 @@ struct TraceEvent {
   bool failed = false;
 };
 
-struct ExecutionTrace {
+struct HRX_RUNTIME_API ExecutionTrace {
   std::vector<TraceEvent> events;  // completion order
   uint64_t dropped = 0;            // oldest events dropped when the buffer was full
   // Chrome/Perfetto JSON (reference §5.8), with the `measurement` field.
@@ -48,7 +49,7 @@ struct ExecutionTrace {
 
 struct RuntimeState;
 
-class Runtime {
+class HRX_RUNTIME_API Runtime {
 public:
   // Spawns the lane workers hrx-upload, hrx-compute, hrx-download and hrx-npu.
   static StatusOr<std::unique_ptr<Runtime>> create(RuntimeOptions options = {});

@@ -1,6 +1,7 @@
 // Explicit status values, in the manner of IREE's runtime: every fallible call returns one.
 #pragma once
 
+#include "hrx/runtime/Export.h"
 #include <string>
 #include <utility>
 #include <variant>
@@ -22,9 +23,9 @@ enum class StatusCode {
   Internal,
 };
 
-const char *statusCodeName(StatusCode code);
+HRX_RUNTIME_API const char *statusCodeName(StatusCode code);
 
-class [[nodiscard]] Status {
+class [[nodiscard]] HRX_RUNTIME_API Status {
 public:
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}

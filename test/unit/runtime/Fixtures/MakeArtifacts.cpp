@@ -3,8 +3,8 @@
 // host code. Until hrxcc emits these, they are the inputs the runner is tested on.
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/Bundle.h"
-#include "hrx/format/Elf64Sections.h"
-#include "hrx/format/Fat.h"
+#include "hrx/format/Elf64Writer.h"
+#include "hrx/format/FatWriter.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/Xdna.h"
 
