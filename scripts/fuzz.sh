@@ -23,7 +23,7 @@ timeout=${HRX_FUZZ_TIMEOUT:-60}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
              Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer
-             HrxRunCommandLineFuzzer)
+             HrxRunCommandLineFuzzer Aie2pDecoderFuzzer AmdgpuCodeObjectFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -81,6 +81,30 @@ fi
 seed_artifacts() {
   local corpus=$1 pattern=$2 f
   for f in "$artifacts"/$pattern; do [[ -s $f ]] && cp "$f" "$corpus/"; done
+  return 0
+}
+
+# AIE2P programs for Aie2pDecoderFuzzer: every `//--- NAME.s` part of the aie2p lit tests,
+# assembled by hrx-mc (when one is at hand), plus the raw `.bin` parts as written.
+seed_aie2p() {
+  local corpus=$1 mc=
+  for candidate in "$build/bin/hrx-mc" "$root/build/bin/hrx-mc"; do
+    [[ -z $mc && -x $candidate ]] && mc=$candidate
+  done
+  python3 - "$root/test/lit/aie2p" "$corpus" <<'PY'
+import glob, os, re, sys
+for test in sorted(glob.glob(os.path.join(sys.argv[1], '*.test'))):
+    parts = re.split(r'^//--- (\S+)\n', open(test).read(), flags=re.M)
+    for name, text in zip(parts[1::2], parts[2::2]):
+        if name.endswith('.s'):
+            open(os.path.join(sys.argv[2], '%s-%s' % (os.path.basename(test), name)), 'w').write(text)
+PY
+  local f
+  for f in "$corpus"/*.s; do
+    [[ -e $f ]] || continue
+    [[ -n $mc ]] && "$mc" --arch=aie2p --assemble "$f" -o "${f%.s}.bin" >/dev/null 2>&1
+    rm -f "$f"
+  done
   return 0
 }
 
@@ -173,7 +197,8 @@ make_corpus() {
     HrxRunValueFuzzer) seed_values "$corpus" ;;
     XdnaImageFuzzer) seed_artifacts "$corpus" '*.xdna' ;;
     TransactionFuzzer) seed_transactions "$corpus" ;;
-    Elf64SectionFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
+    Elf64SectionFuzzer | AmdgpuCodeObjectFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
+    Aie2pDecoderFuzzer) seed_aie2p "$corpus" ;;
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
     BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;
