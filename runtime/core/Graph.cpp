@@ -142,8 +142,10 @@ StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::L
   if (bytes.size() != a.size)
     return Status(StatusCode::InvalidArgument, what + " is a scalar of " + std::to_string(a.size) + " bytes" +
                                                    (a.type ? " (" + std::string(format::scalarTypeName(*a.type)) + ")" : "") +
-                                                   ", but " + givenPhrase(given.type) + " of " +
-                                                   std::to_string(bytes.size()) + " bytes was given");
+                                                   ", but " +
+                                                   (given.type ? givenPhrase(given.type) + " (" + std::to_string(bytes.size()) +
+                                                                     " bytes) was given"
+                                                               : std::to_string(bytes.size()) + " raw bytes were given"));
   return bytes;
 }
 
