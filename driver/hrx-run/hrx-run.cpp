@@ -111,7 +111,7 @@ std::string signature(const ArtifactEntry &e) {
   return s + ")";
 }
 
-// The launch-argument type of a typed value (hrx-run has no f16 or bool literals).
+// The launch-argument type of a typed value (hrx-run has no bool literals).
 std::optional<format::ScalarType> scalarTypeOf(const run::Value &v) {
   if (!v.type) return std::nullopt;
   using T = format::ScalarType;
@@ -127,6 +127,7 @@ std::optional<format::ScalarType> scalarTypeOf(const run::Value &v) {
   case run::ElementType::F32: return T::F32;
   case run::ElementType::F64: return T::F64;
   case run::ElementType::BF16: return T::BF16;
+  case run::ElementType::F16: return T::F16;
   }
   return std::nullopt;
 }
@@ -138,8 +139,7 @@ std::string literalHint(format::ScalarType type) {
   case T::Bool: return "ui8=0 or ui8=1";
   case T::U8: case T::U16: case T::U32: case T::U64:
     return "ui" + std::string(format::scalarTypeName(type)).substr(1) + "=N";  // hrx-run spells them ui8 ... ui64
-  case T::F16: return "2xui8=@half.bin (raw bytes: hrx-run has no f16 literals)";
-  case T::F32: case T::F64: case T::BF16: return std::string(format::scalarTypeName(type)) + "=X";
+  case T::F16: case T::F32: case T::F64: case T::BF16: return std::string(format::scalarTypeName(type)) + "=X";
   case T::Pointer: return "ui64=ADDRESS";
   default: return std::string(format::scalarTypeName(type)) + "=N";
   }
