@@ -116,7 +116,7 @@ PY
 seed_values() {
   local corpus=$1 i=0 spec
   for spec in '4xi32=1 2 3 4' '2x2xf32=[1.5, 2][3, -4]' 'f64=0.25' '8xbf16=1' '3xui8=255 0 7' 'i64=-9' \
-              '2x3xi16=1 2 3 4 5 6' '0xf32=' '4xui64=18446744073709551615 0 1 2'; do
+              '2x3xi16=1 2 3 4 5 6' '0xf32=' '4xui64=18446744073709551615 0 1 2' '3xf16=0.5 -2 65504'; do
     printf '\0%s' "$spec" >"$corpus/spec$((i++))"
   done
   python3 - "$corpus" <<'EOF'
@@ -128,7 +128,8 @@ def npy(descr, shape, data):
 seeds = {'f4': npy('<f4', '(4,)', struct.pack('<4f', 1, 2, 3, 4)),
          'i4': npy('<i4', '(2, 2)', struct.pack('<4i', 1, -2, 3, -4)),
          'u1': npy('|u1', '(3,)', bytes([1, 2, 255])),
-         'f8': npy('<f8', '()', struct.pack('<d', 0.5))}
+         'f8': npy('<f8', '()', struct.pack('<d', 0.5)),
+         'f2': npy('<f2', '(2,)', struct.pack('<2e', 1.5, -0.25))}
 for name, data in seeds.items():
     open('%s/npy-%s' % (sys.argv[1], name), 'wb').write(data)
 EOF
