@@ -23,7 +23,8 @@ timeout=${HRX_FUZZ_TIMEOUT:-60}
 llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
              Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer
-             HrxRunCommandLineFuzzer JsonDocumentFuzzer)
+             HrxRunCommandLineFuzzer JsonDocumentFuzzer Aie2pDecoderFuzzer AmdgpuCodeObjectFuzzer
+             CheckProgramFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -69,6 +70,9 @@ if [[ -n $hrxcc ]]; then
              "$lit/xdna/Inputs/batched-gemm.loom" -o plan.json
     "$hrxcc" -target xdna --config=quickstart.packets=1 "$root/examples/quickstart/pipeline.loom" \
              "$root/examples/quickstart/worker.cpp" -o quickstart.xdna
+    # The AMDGPU manifest (typed launch arguments) and launch table, for CompileReportFuzzer.
+    "$llvm_bin/llvm-objcopy" --dump-section=.hrx.manifest=manifest.json --dump-section=.hrx.launch=launch.json \
+        add.hsaco add-sections.tmp && rm -f add-sections.tmp
     "$llvm_bin/llvm-offload-binary" -o both.fat \
         --image=file=add.hsaco,triple=amdgcn-amd-amdhsa,arch=gfx1151,kind=hip \
         --image=file=gemm.xdna,triple=aie2p,arch=npu5,kind=none
@@ -84,11 +88,36 @@ seed_artifacts() {
   return 0
 }
 
+# AIE2P programs for Aie2pDecoderFuzzer: every `//--- NAME.s` part of the aie2p lit tests,
+# assembled by hrx-mc (when one is at hand), plus the raw `.bin` parts as written.
+seed_aie2p() {
+  local corpus=$1 mc=
+  for candidate in "$build/bin/hrx-mc" "$root/build/bin/hrx-mc"; do
+    [[ -z $mc && -x $candidate ]] && mc=$candidate
+  done
+  python3 - "$root/test/lit/aie2p" "$corpus" <<'PY'
+import glob, os, re, sys
+for test in sorted(glob.glob(os.path.join(sys.argv[1], '*.test'))):
+    parts = re.split(r'^//--- (\S+)\n', open(test).read(), flags=re.M)
+    for name, text in zip(parts[1::2], parts[2::2]):
+        if name.endswith('.s'):
+            open(os.path.join(sys.argv[2], '%s-%s' % (os.path.basename(test), name)), 'w').write(text)
+PY
+  local f
+  for f in "$corpus"/*.s; do
+    [[ -e $f ]] || continue
+    # Some parts are the error tests' invalid programs: those assemble to nothing.
+    [[ -z $mc ]] || "$mc" --arch=aie2p --assemble "$f" -o "${f%.s}.bin" >/dev/null 2>&1 || rm -f "${f%.s}.bin"
+    rm -f "$f"
+  done
+  return 0
+}
+
 # Typed-input specs (mode byte 0) and .npy files (mode byte 1) for HrxRunValueFuzzer.
 seed_values() {
   local corpus=$1 i=0 spec
   for spec in '4xi32=1 2 3 4' '2x2xf32=[1.5, 2][3, -4]' 'f64=0.25' '8xbf16=1' '3xui8=255 0 7' 'i64=-9' \
-              '2x3xi16=1 2 3 4 5 6' '0xf32=' '4xui64=18446744073709551615 0 1 2'; do
+              '2x3xi16=1 2 3 4 5 6' '0xf32=' '4xui64=18446744073709551615 0 1 2' '3xf16=0.5 -2 65504'; do
     printf '\0%s' "$spec" >"$corpus/spec$((i++))"
   done
   python3 - "$corpus" <<'EOF'
@@ -100,7 +129,8 @@ def npy(descr, shape, data):
 seeds = {'f4': npy('<f4', '(4,)', struct.pack('<4f', 1, 2, 3, 4)),
          'i4': npy('<i4', '(2, 2)', struct.pack('<4i', 1, -2, 3, -4)),
          'u1': npy('|u1', '(3,)', bytes([1, 2, 255])),
-         'f8': npy('<f8', '()', struct.pack('<d', 0.5))}
+         'f8': npy('<f8', '()', struct.pack('<d', 0.5)),
+         'f2': npy('<f2', '(2,)', struct.pack('<2e', 1.5, -0.25))}
 for name, data in seeds.items():
     open('%s/npy-%s' % (sys.argv[1], name), 'wb').write(data)
 EOF
@@ -173,7 +203,8 @@ make_corpus() {
     HrxRunValueFuzzer) seed_values "$corpus" ;;
     XdnaImageFuzzer) seed_artifacts "$corpus" '*.xdna' ;;
     TransactionFuzzer) seed_transactions "$corpus" ;;
-    Elf64SectionFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
+    Elf64SectionFuzzer | AmdgpuCodeObjectFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
+    Aie2pDecoderFuzzer) seed_aie2p "$corpus" ;;
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
     BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;

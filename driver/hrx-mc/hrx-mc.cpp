@@ -5,6 +5,7 @@
 // Exit codes: 0 success, 1 usage or input error, 2 the simulated program trapped.
 #include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Simulator.h"
+#include "hrx/format/FileIO.h"
 
 #include <CLI/CLI.hpp>
 
@@ -32,27 +33,31 @@ int fail(const std::string &message) {
   return 1;
 }
 
+// Reads and writes go through hrx::io (hrx/format/FileIO.h): a directory, FIFO, missing file or
+// short read is an error naming the path and the reason, never an exception; outputs are
+// written atomically.
 bool readFile(const std::string &path, std::vector<uint8_t> &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  auto bytes = hrx::io::readFile(path);
+  if (!bytes) {
+    fail(bytes.status().message());
+    return false;
+  }
+  out = std::move(*bytes);
   return true;
 }
 
 bool writeFile(const std::string &path, const std::vector<uint8_t> &bytes) {
   if (path == "-") {
     std::cout.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    std::cout.flush();
+    if (!std::cout) fail("cannot write the standard output");
     return static_cast<bool>(std::cout);
   }
-  // Atomic: write beside, then rename.
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return false;
+  if (hrx::Status s = hrx::io::writeFileAtomically(path, bytes); !s) {
+    fail(s.message());
+    return false;
   }
-  return std::rename(tmp.c_str(), path.c_str()) == 0;
+  return true;
 }
 
 void printDiagnostic(const std::string &file, std::string_view source, const AsmDiagnostic &d) {
@@ -79,10 +84,7 @@ bool isAssemblyPath(const std::string &path) {
 // Assembles a file; prints located errors.
 bool assembleFile(const std::string &path, AsmProgram &program) {
   std::vector<uint8_t> raw;
-  if (!readFile(path, raw)) {
-    fail("cannot read '" + path + "'");
-    return false;
-  }
+  if (!readFile(path, raw)) return false;
   std::string source(raw.begin(), raw.end());
   std::vector<AsmDiagnostic> diags;
   if (assemble(source, program, diags)) return true;
@@ -94,10 +96,7 @@ bool assembleFile(const std::string &path, AsmProgram &program) {
 // Code bytes from raw bundles or an ELF object.
 bool loadCode(const std::string &path, std::vector<uint8_t> &code) {
   std::vector<uint8_t> raw;
-  if (!readFile(path, raw)) {
-    fail("cannot read '" + path + "'");
-    return false;
-  }
+  if (!readFile(path, raw)) return false;
   if (looksLikeElf(raw)) {
     std::string why;
     if (!readObjectText(raw, code, why)) {
@@ -308,7 +307,7 @@ int main(int argc, char **argv) {
   if (opt.assemble) {
     AsmProgram program;
     if (!assembleFile(opt.input, program)) return 1;
-    if (!writeFile(opt.output, opt.filetype == "obj" ? writeObject(program) : program.bytes)) return fail("cannot write '" + opt.output + "'");
+    if (!writeFile(opt.output, opt.filetype == "obj" ? writeObject(program) : program.bytes)) return 1;
     return 0;
   }
   if (opt.disassemble) {
@@ -328,7 +327,7 @@ int main(int argc, char **argv) {
       text << "\n";
     }
     std::string s = text.str();
-    if (!writeFile(opt.output, std::vector<uint8_t>(s.begin(), s.end()))) return fail("cannot write '" + opt.output + "'");
+    if (!writeFile(opt.output, std::vector<uint8_t>(s.begin(), s.end()))) return 1;
     if (!ok) {
       std::cerr << opt.input << ": error: " << error.message << " [" << error.code << "]\n";
       return 1;

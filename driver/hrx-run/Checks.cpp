@@ -9,7 +9,9 @@ constexpr ElementType kAllTypes[] = {ElementType::I8,  ElementType::I16, Element
                                      ElementType::U8,  ElementType::U16, ElementType::U32, ElementType::U64,
                                      ElementType::F32, ElementType::F64, ElementType::BF16};
 
-bool isInteger(ElementType t) { return t != ElementType::F32 && t != ElementType::F64 && t != ElementType::BF16; }
+bool isInteger(ElementType t) {
+  return t != ElementType::F32 && t != ElementType::F64 && t != ElementType::BF16 && t != ElementType::F16;
+}
 
 bool compatible(ElementType given, ElementType required) {
   if (given == required) return true;

@@ -29,11 +29,14 @@ constexpr TypeInfo kTypes[] = {
     {ElementType::I64, "i64", 8, "<i8"},   {ElementType::U8, "ui8", 1, "|u1"},    {ElementType::U16, "ui16", 2, "<u2"},
     {ElementType::U32, "ui32", 4, "<u4"},  {ElementType::U64, "ui64", 8, "<u8"},  {ElementType::F32, "f32", 4, "<f4"},
     {ElementType::F64, "f64", 8, "<f8"},   {ElementType::BF16, "bf16", 2, nullptr},
+    {ElementType::F16, "f16", 2, "<f2"},
 };
 
 const TypeInfo &info(ElementType type) { return kTypes[static_cast<size_t>(type)]; }
 
-bool isFloat(ElementType t) { return t == ElementType::F32 || t == ElementType::F64 || t == ElementType::BF16; }
+bool isFloat(ElementType t) {
+  return t == ElementType::F32 || t == ElementType::F64 || t == ElementType::BF16 || t == ElementType::F16;
+}
 bool isSigned(ElementType t) {
   return t == ElementType::I8 || t == ElementType::I16 || t == ElementType::I32 || t == ElementType::I64;
 }
@@ -75,6 +78,7 @@ double loadElement(ElementType type, const uint8_t *p) {
     std::memcpy(&h, p, 2);
     return std::bit_cast<float>(uint32_t(h) << 16);
   }
+  case ElementType::F16: return get(_Float16{});
   }
   return 0;
 }
@@ -109,6 +113,7 @@ Status appendLiteral(ElementType type, const std::string &text, std::vector<uint
     if (type == ElementType::F32) put(static_cast<float>(v));
     if (type == ElementType::F64) put(v);
     if (type == ElementType::BF16) put(toBf16(static_cast<float>(v)));
+    if (type == ElementType::F16) put(static_cast<_Float16>(v));  // round to nearest even
     return Status::ok();
   }
   auto checkRange = [&](bool fits) {

@@ -11,7 +11,7 @@
 
 namespace hrx::run {
 
-enum class ElementType { I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, BF16 };
+enum class ElementType { I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, BF16, F16 };
 
 // Contents of one binding. `type` is empty for raw bytes of unknown type.
 struct Value {

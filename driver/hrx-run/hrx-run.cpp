@@ -112,6 +112,57 @@ std::string signature(const ArtifactEntry &e) {
   return s + ")";
 }
 
+// The launch-argument type of a typed value (hrx-run has no bool literals).
+std::optional<format::ScalarType> scalarTypeOf(const run::Value &v) {
+  if (!v.type) return std::nullopt;
+  using T = format::ScalarType;
+  switch (*v.type) {
+  case run::ElementType::I8: return T::I8;
+  case run::ElementType::I16: return T::I16;
+  case run::ElementType::I32: return T::I32;
+  case run::ElementType::I64: return T::I64;
+  case run::ElementType::U8: return T::U8;
+  case run::ElementType::U16: return T::U16;
+  case run::ElementType::U32: return T::U32;
+  case run::ElementType::U64: return T::U64;
+  case run::ElementType::F32: return T::F32;
+  case run::ElementType::F64: return T::F64;
+  case run::ElementType::BF16: return T::BF16;
+  case run::ElementType::F16: return T::F16;
+  }
+  return std::nullopt;
+}
+
+// How to write a literal of `type` on the command line.
+std::string literalHint(format::ScalarType type) {
+  using T = format::ScalarType;
+  switch (type) {
+  case T::Bool: return "ui8=0 or ui8=1";
+  case T::U8: case T::U16: case T::U32: case T::U64:
+    return "ui" + std::string(format::scalarTypeName(type)).substr(1) + "=N";  // hrx-run spells them ui8 ... ui64
+  case T::F16: case T::F32: case T::F64: case T::BF16: return std::string(format::scalarTypeName(type)) + "=X";
+  case T::Pointer: return "ui64=ADDRESS";
+  default: return std::string(format::scalarTypeName(type)) + "=N";
+  }
+}
+
+// "@add_delta(%n: i64, %delta: f32, %y: buffer 2000 bytes ReadWrite)": the launch signature with
+// the types the artifact recorded ("value 8 bytes" where it recorded none).
+std::string typedSignature(const ArtifactEntry &e) {
+  std::string s = "@" + e.name + "(";
+  size_t binding = 0;
+  for (size_t i = 0; i < e.gpuExport->arguments.size(); ++i) {
+    const format::LaunchArgument &a = e.gpuExport->arguments[i];
+    s += i ? ", " : "";
+    if (!a.name.empty()) s += "%" + a.name + ": ";
+    if (a.kind == format::LaunchArgumentKind::Buffer)
+      s += "buffer " + describeBindingBrief(e.contract.bindings[binding++]);
+    else
+      s += a.type ? std::string(format::scalarTypeName(*a.type)) : "value " + std::to_string(a.size) + " bytes";
+  }
+  return s + ")";
+}
+
 // Splits the inputs of a GPU entry with a launch signature into its buffers (returned, in
 // binding order) and its scalars (appended to `constants`, packed in launch order).
 StatusOr<std::vector<run::Value>> splitLaunchArguments(const ArtifactEntry &e, std::vector<run::Value> inputs,
@@ -129,14 +180,20 @@ StatusOr<std::vector<run::Value>> splitLaunchArguments(const ArtifactEntry &e, s
       buffers.push_back(std::move(v));
       continue;
     }
+    std::string hint = a.type ? literalHint(*a.type) : a.size == 8 ? "i64=N" : a.size == 4 ? "i32=N or f32=X" : "i" + std::to_string(a.size * 8) + "=N";
     if (v.elementCount() != 1 || v.bytes.size() != a.size)
       return Status(StatusCode::InvalidArgument,
                     "input " + std::to_string(i) + " is a scalar argument of " + std::to_string(a.size) +
                         " bytes, but the value given has " + std::to_string(v.elementCount()) + " element(s), " +
                         std::to_string(v.bytes.size()) + " bytes (" + run::formatValue(v, 4) +
-                        "); pass one element, e.g. " + (a.size == 8 ? "i64=N" : a.size == 4 ? "i32=N or f32=X" : "i" + std::to_string(a.size * 8) + "=N") +
-                        "; " + signature(e));
-    for (uint8_t byte : v.bytes) constants.push_back(static_cast<std::byte>(byte));
+                        "); pass one element, e.g. " + hint + "; " + signature(e));
+    // The runtime checks the type (docs/hrx-run.md "Scalar launch arguments").
+    auto converted = convertScalarArgument(arguments, i, {scalarTypeOf(v), v.bytes});
+    if (!converted)
+      return Status(StatusCode::InvalidArgument, "input " + std::to_string(i) + ": " + converted.status().message() +
+                                                     " (" + run::formatValue(v, 4) + "); pass e.g. " + hint + "; " +
+                                                     typedSignature(e));
+    for (uint8_t byte : *converted) constants.push_back(static_cast<std::byte>(byte));
   }
   return buffers;
 }
@@ -173,6 +230,8 @@ void listArtifact(const std::string &path, const format::Artifact &artifact, con
         std::cout << "      argument " << i << ": " << format::launchArgumentKindName(a.kind) << ", " << a.size
                   << " bytes";
         if (a.kind == format::LaunchArgumentKind::Buffer) std::cout << " (binding " << binding++ << ")";
+        if (a.type && a.kind == format::LaunchArgumentKind::Value) std::cout << ", " << format::scalarTypeName(*a.type);
+        if (!a.name.empty()) std::cout << ", %" << a.name;
         std::cout << "\n";
       }
     for (size_t i = 0; i < e.contract.bindings.size(); ++i)

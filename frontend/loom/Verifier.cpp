@@ -1107,7 +1107,10 @@ private:
       for (const Operation &top : *blocks[i]) {
         top.walk([&](const Operation &op) {
           for (Value *v : op.operands()) {
-            const Block *def = blockInRegion(v->isBlockArgument() ? v->ownerBlock() : v->definingOp()->parentBlock());
+            // A value the parser's error recovery left without a definition has no block.
+            const Operation *producer = v->isBlockArgument() ? nullptr : v->definingOp();
+            const Block *origin = v->isBlockArgument() ? v->ownerBlock() : producer ? producer->parentBlock() : nullptr;
+            const Block *def = blockInRegion(origin);
             if (!def || def == blocks[i]) continue;
             if (!dom[i][index[def]])
               report(DiagId::DominanceViolation, op).arg("name", "%" + std::string(v->name()))

@@ -7,6 +7,7 @@
 #include "hrx/bridge/IrQueries.h"
 #include "hrx/bridge/Lowering.h"
 #include "hrx/bridge/TargetBackend.h"
+#include "hrx/format/AmdgpuManifest.h"
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/Elf64Writer.h"
 #include "hrx/format/Fat.h"
@@ -237,10 +238,65 @@ std::string features(ProcessorMode mode, unsigned wave) {
 
 nlohmann::json optional(const std::optional<uint64_t> &v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
+// What the source declared of one launch argument, for the manifest (and so the runtime's
+// check of the scalars a launch is given).
+struct ArgumentFacts {
+  std::string name;
+  std::optional<format::ScalarType> type;
+};
+
+// Loom integers are signless; they are recorded as signed. index and offset have 8-byte
+// carriers on AMDGPU.
+std::optional<format::ScalarType> loomArgumentType(const loom::Type &type) {
+  using T = format::ScalarType;
+  switch (type.kind()) {
+  case loom::TypeKind::Buffer: return T::Pointer;
+  case loom::TypeKind::Index: return T::I64;
+  case loom::TypeKind::Offset: return T::U64;
+  case loom::TypeKind::Integer:
+    switch (type.width()) {
+    case 1: return T::Bool;
+    case 8: return T::I8;
+    case 16: return T::I16;
+    case 32: return T::I32;
+    case 64: return T::I64;
+    default: return std::nullopt;
+    }
+  case loom::TypeKind::Float:
+    switch (type.floatKind()) {
+    case loom::FloatKind::F16: return T::F16;
+    case loom::FloatKind::BF16: return T::BF16;
+    case loom::FloatKind::F32: return T::F32;
+    case loom::FloatKind::F64: return T::F64;
+    default: return std::nullopt;
+    }
+  default: return std::nullopt;
+  }
+}
+
+std::vector<ArgumentFacts> loomArgumentFacts(const loom::Operation &kernelDef) {
+  std::vector<ArgumentFacts> facts;
+  for (const loom::Value *v : ir::signatureValues(kernelDef, 1)) facts.push_back({std::string(v->name()), loomArgumentType(*v->type())});
+  return facts;
+}
+
+// C/C++/HIP parameters: pointers, and scalars by their element type ("i32", "u64", "bf16").
+std::vector<ArgumentFacts> cxxArgumentFacts(const cxx::Signature &kernel) {
+  std::vector<ArgumentFacts> facts;
+  for (const cxx::Parameter &p : kernel.params) {
+    std::optional<format::ScalarType> type;
+    if (p.type.kind == cxx::ValueType::Kind::Pointer) type = format::ScalarType::Pointer;
+    if (p.type.kind == cxx::ValueType::Kind::Scalar) type = format::parseScalarType(p.type.element.name());
+    facts.push_back({p.name, type});
+  }
+  return facts;
+}
+
 // The executable manifest (docs/formats/amdgpu.md): per export its kernarg layout and resources.
 std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &target, ProcessorMode mode,
                          const std::vector<std::string> &names,
-                         const std::map<std::string, const KernelContract *> &contracts) {
+                         const std::map<std::string, const KernelContract *> &contracts,
+                         const std::map<std::string, std::vector<ArgumentFacts>> &argumentFacts) {
   nlohmann::json exports = nlohmann::json::array();
   for (const std::string &name : names) {
     auto kernel = std::find_if(info.kernels.begin(), info.kernels.end(), [&](auto &k) { return k.name == name; });
@@ -252,9 +308,20 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
     for (const amdgpu::KernargSlot &slot : kernel->kernargs)
       if (!slot.valueKind.starts_with("hidden_")) slots.push_back(&slot);
     auto contract = contracts.find(name);
-    for (const amdgpu::KernargSlot *slot : slots) {
+    // The source's names and types, where its arguments are the code object's one for one.
+    const std::vector<ArgumentFacts> *facts = nullptr;
+    if (auto found = argumentFacts.find(name); found != argumentFacts.end() && found->second.size() == slots.size())
+      facts = &found->second;
+    for (size_t i = 0; i < slots.size(); ++i) {
+      const amdgpu::KernargSlot *slot = slots[i];
       bool buffer = slot->valueKind == "global_buffer";
       nlohmann::json arg = {{"offset", slot->offset}, {"size", slot->size}, {"kind", buffer ? "buffer" : "value"}};
+      if (facts) {
+        const ArgumentFacts &f = (*facts)[i];
+        if (!f.name.empty()) arg["name"] = f.name;
+        if (f.type && format::scalarTypeBytes(*f.type) == slot->size && (*f.type == format::ScalarType::Pointer) == buffer)
+          arg["type"] = std::string(format::scalarTypeName(*f.type));
+      }
       // The buffer's size relations to scalar arguments, for the runtime's pre-launch check.
       if (buffer && contract != contracts.end() && bindings < contract->second->bindings.size()) {
         nlohmann::json extents = nlohmann::json::array();
@@ -618,7 +685,11 @@ public:
     std::map<std::string, const KernelContract *> contractsByName;
     for (size_t i = 0; i < program.exports.size(); ++i)
       if (program.exports[i]->name() == "kernel.def") contractsByName[exportName(*program.exports[i])] = &program.contracts[i];
-    std::string manifest = manifestJson(*info, target, request.options.processorMode, names, contractsByName);
+    std::map<std::string, std::vector<ArgumentFacts>> argumentFacts;
+    for (const loom::Operation *def : kernels) argumentFacts[exportName(*def)] = loomArgumentFacts(*def);
+    for (const cxx::Signature *kernel : program.cxxKernels) argumentFacts[kernel->symbol] = cxxArgumentFacts(*kernel);
+    std::string manifest =
+        manifestJson(*info, target, request.options.processorMode, names, contractsByName, argumentFacts);
     std::string launch = launchJson(kernels, program.cxxKernels);
     format::ArtifactIdentity identity = artifactIdentity(request, *host);
     std::vector<format::SectionPayload> sections = {

@@ -76,6 +76,97 @@ Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
   return Status::ok();
 }
 
+namespace {
+
+// An integer argument's value, wide enough for every iN and uN.
+__int128 integerValue(format::ScalarType type, std::span<const uint8_t> bytes) {
+  uint64_t bits = 0;
+  for (size_t b = 0; b < bytes.size() && b < 8; ++b) bits |= uint64_t(bytes[b]) << (8 * b);
+  unsigned width = unsigned(format::scalarTypeBytes(type) * 8);
+  bool isSigned = type >= format::ScalarType::I8 && type <= format::ScalarType::I64;
+  if (isSigned && width < 64 && (bits >> (width - 1)) & 1) bits |= ~uint64_t(0) << width;
+  return isSigned ? __int128(int64_t(bits)) : __int128(bits);
+}
+
+// "an i32 value", "a u64 value", "raw bytes".
+std::string givenPhrase(const std::optional<format::ScalarType> &type) {
+  if (!type) return "raw bytes";
+  std::string name(format::scalarTypeName(*type));
+  return (name[0] == 'i' || name[0] == 'f' ? "an " : "a ") + name + " value";
+}
+
+std::string integerText(__int128 v) {
+  return v < 0 ? std::to_string(int64_t(v)) : std::to_string(uint64_t(v));
+}
+
+// [min, max] of an integer type.
+std::pair<__int128, __int128> integerRange(format::ScalarType type) {
+  if (type == format::ScalarType::Bool) return {0, 1};
+  unsigned width = unsigned(format::scalarTypeBytes(type) * 8);
+  bool isSigned = type >= format::ScalarType::I8 && type <= format::ScalarType::I64;
+  if (isSigned) return {-(__int128(1) << (width - 1)), (__int128(1) << (width - 1)) - 1};
+  return {0, (__int128(1) << width) - 1};
+}
+
+}  // namespace
+
+StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index,
+                                                     const ScalarArgument &given) {
+  if (index >= arguments.size() || arguments[index].kind != format::LaunchArgumentKind::Value)
+    return Status(StatusCode::InvalidArgument, format::describeLaunchArgument(arguments, index) + " is not a scalar argument");
+  const format::LaunchArgument &a = arguments[index];
+  std::string what = format::describeLaunchArgument(arguments, index);
+  std::string givenType = given.type ? std::string(format::scalarTypeName(*given.type)) : "raw bytes";
+  if (given.type && given.bytes.size() != format::scalarTypeBytes(*given.type))
+    return Status(StatusCode::InvalidArgument, what + ": " + givenPhrase(given.type) + " has " +
+                                                   std::to_string(format::scalarTypeBytes(*given.type)) + " bytes, " +
+                                                   std::to_string(given.bytes.size()) + " were given");
+  std::vector<uint8_t> bytes = given.bytes;
+  if (a.type && given.type && *a.type != *given.type) {
+    std::string expected(format::scalarTypeName(*a.type));
+    if (!format::isIntegerType(*a.type) || !format::isIntegerType(*given.type))
+      return Status(StatusCode::InvalidArgument, what + " has type " + expected + ", but " + givenPhrase(given.type) +
+                                                     " was given");
+    __int128 v = integerValue(*given.type, given.bytes);
+    auto [min, max] = integerRange(*a.type);
+    if (v < min || v > max)
+      return Status(StatusCode::InvalidArgument, what + " has type " + expected + ": the " + givenType + " value " +
+                                                     integerText(v) + " is out of its range [" + integerText(min) +
+                                                     ", " + integerText(max) + "]");
+    bytes.assign(format::scalarTypeBytes(*a.type), 0);
+    for (size_t b = 0; b < bytes.size(); ++b) bytes[b] = uint8_t(uint64_t(v) >> (8 * b));
+  }
+  if (a.type == format::ScalarType::Bool && bytes.size() == 1 && bytes[0] > 1)
+    return Status(StatusCode::InvalidArgument, what + " has type bool: the value " + std::to_string(bytes[0]) +
+                                                   " is neither 0 nor 1");
+  if (bytes.size() != a.size)
+    return Status(StatusCode::InvalidArgument, what + " is a scalar of " + std::to_string(a.size) + " bytes" +
+                                                   (a.type ? " (" + std::string(format::scalarTypeName(*a.type)) + ")" : "") +
+                                                   ", but " +
+                                                   (given.type ? givenPhrase(given.type) + " (" + std::to_string(bytes.size()) +
+                                                                     " bytes) was given"
+                                                               : std::to_string(bytes.size()) + " raw bytes were given"));
+  return bytes;
+}
+
+StatusOr<std::vector<std::byte>> packScalarArguments(const std::vector<format::LaunchArgument> &arguments,
+                                                      std::span<const ScalarArgument> scalars) {
+  std::vector<std::byte> constants;
+  size_t next = 0, values = 0;
+  for (const format::LaunchArgument &a : arguments) values += a.kind == format::LaunchArgumentKind::Value;
+  if (scalars.size() != values)
+    return Status(StatusCode::InvalidArgument, "the launch takes " + std::to_string(values) +
+                                                   " scalar argument(s), " + std::to_string(scalars.size()) +
+                                                   " were given");
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i].kind != format::LaunchArgumentKind::Value) continue;
+    auto bytes = convertScalarArgument(arguments, i, scalars[next++]);
+    if (!bytes) return bytes.status();
+    for (uint8_t byte : *bytes) constants.push_back(std::byte(byte));
+  }
+  return constants;
+}
+
 Status checkContract(const KernelContract &contract, std::span<const BufferView> views) {
   const auto &bindings = contract.bindings;
   if (views.size() != bindings.size())

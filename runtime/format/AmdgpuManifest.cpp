@@ -14,6 +14,12 @@ namespace {
 constexpr std::array<std::pair<std::string_view, LaunchArgumentKind>, 2> kKindNames{
     {{"buffer", LaunchArgumentKind::Buffer}, {"value", LaunchArgumentKind::Value}}};
 
+constexpr std::array<std::pair<std::string_view, ScalarType>, 14> kScalarTypeNames{{
+    {"bool", ScalarType::Bool}, {"i8", ScalarType::I8},     {"i16", ScalarType::I16},     {"i32", ScalarType::I32},
+    {"i64", ScalarType::I64},   {"u8", ScalarType::U8},     {"u16", ScalarType::U16},     {"u32", ScalarType::U32},
+    {"u64", ScalarType::U64},   {"f16", ScalarType::F16},   {"bf16", ScalarType::BF16},   {"f32", ScalarType::F32},
+    {"f64", ScalarType::F64},   {"pointer", ScalarType::Pointer}}};
+
 constexpr uint64_t kSchemaVersion = 1;
 
 void checkSchema(JsonObject &top) {
@@ -67,6 +73,12 @@ AmdgpuExport readExport(JsonObject object) {
     arg.offset = a.u64("offset", UINT32_MAX);
     arg.size = a.u64("size", UINT32_MAX);
     arg.kind = parseEnum<LaunchArgumentKind>(kKindNames, a.required("kind"), a.pathOf("kind"));
+    // Optional (artifacts before types were recorded have neither).
+    if (auto name = a.optional("name")) {
+      arg.name = asString(*name, a.pathOf("name"));
+      if (arg.name.empty()) failAt(a.pathOf("name"), "an argument name is not empty");
+    }
+    if (auto type = a.optional("type")) arg.type = parseEnum<ScalarType>(kScalarTypeNames, *type, a.pathOf("type"));
     if (auto extents = a.optional("extents")) {
       if (arg.kind != LaunchArgumentKind::Buffer) failAt(a.pathOf("extents"), "only buffer arguments have extents");
       const auto &list = asArray(*extents, a.pathOf("extents"));
@@ -86,6 +98,13 @@ AmdgpuExport readExport(JsonObject object) {
     if (arg.size == 0) failAt(a.pathOf("size"), "an argument has at least one byte");
     if (arg.kind == LaunchArgumentKind::Buffer && arg.size != 8)
       failAt(a.pathOf("size"), "a buffer argument is a 64-bit pointer (8 bytes), found " + std::to_string(arg.size));
+    if (arg.type && arg.kind == LaunchArgumentKind::Buffer && *arg.type != ScalarType::Pointer)
+      failAt(a.pathOf("type"), "a buffer argument has type \"pointer\", found \"" +
+                                   std::string(scalarTypeName(*arg.type)) + "\"");
+    if (arg.type && scalarTypeBytes(*arg.type) != arg.size)
+      failAt(a.pathOf("type"), "type \"" + std::string(scalarTypeName(*arg.type)) + "\" has " +
+                                   std::to_string(scalarTypeBytes(*arg.type)) + " bytes, the argument " +
+                                   std::to_string(arg.size));
     if (arg.offset < end)
       failAt(a.pathOf("offset"), "offset " + std::to_string(arg.offset) + " overlaps the previous argument (ending at " +
                                      std::to_string(end) + ")");
@@ -129,6 +148,43 @@ AmdgpuExport readExport(JsonObject object) {
 
 std::string_view launchArgumentKindName(LaunchArgumentKind kind) {
   return enumName<LaunchArgumentKind>(kKindNames, kind);
+}
+
+std::string_view scalarTypeName(ScalarType type) { return enumName<ScalarType>(kScalarTypeNames, type); }
+
+std::optional<ScalarType> parseScalarType(std::string_view name) {
+  for (const auto &[spelling, type] : kScalarTypeNames)
+    if (spelling == name) return type;
+  return std::nullopt;
+}
+
+uint64_t scalarTypeBytes(ScalarType type) {
+  switch (type) {
+  case ScalarType::Bool:
+  case ScalarType::I8:
+  case ScalarType::U8: return 1;
+  case ScalarType::I16:
+  case ScalarType::U16:
+  case ScalarType::F16:
+  case ScalarType::BF16: return 2;
+  case ScalarType::I32:
+  case ScalarType::U32:
+  case ScalarType::F32: return 4;
+  case ScalarType::I64:
+  case ScalarType::U64:
+  case ScalarType::F64:
+  case ScalarType::Pointer: return 8;
+  }
+  return 0;
+}
+
+bool isIntegerType(ScalarType type) { return type <= ScalarType::U64; }
+bool isFloatType(ScalarType type) { return type >= ScalarType::F16 && type <= ScalarType::F64; }
+
+std::string describeLaunchArgument(const std::vector<LaunchArgument> &arguments, size_t index) {
+  std::string text = "argument " + std::to_string(index);
+  if (index < arguments.size() && !arguments[index].name.empty()) text += " (%" + arguments[index].name + ")";
+  return text;
 }
 
 std::optional<uint64_t> requiredExtentBytes(const LaunchExtent &extent, const std::vector<LaunchArgument> &arguments,

@@ -221,6 +221,10 @@ StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const De
   if (requestedColumns != entry.columns)
     return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) + " column(s); " +
                                                       std::to_string(requestedColumns) + " were requested");
+  // The image must match the admitted context in every field reference §1.3 lists (profile id
+  // and revision, firmware ABI, rows, columns), as on the host device and the libamdf route.
+  if (Status s = format::xdna::checkAdmission(*entry.member->xdna, format::xdna::kStrixHalo, requestedColumns); !s)
+    return s;
   if (how == "native" && entry.member->referenceOnly()) {
     // On hardware a reference-only image (no core code) is refused exactly as before.
     Status s = checkNativeExecution(entry, device, requestedColumns);

@@ -29,9 +29,11 @@ class KfdGpuKernel final : public Kernel {
 public:
   KfdGpuKernel(std::string name, KernelContract contract, std::shared_ptr<KfdDevice> device,
                std::shared_ptr<const kfd::HostTwinProgram> program, format::CodeObjectKernel kernel,
-               DispatchGeometry geometry, GpuMemory code, GpuMemory kernargs, uint64_t constantBytes)
+               DispatchGeometry geometry, GpuMemory code, GpuMemory kernargs, uint64_t constantBytes,
+               std::vector<format::LaunchArgument> launch, std::vector<format::LaunchExtent> extents)
       : name_(std::move(name)), contract_(std::move(contract)), device_(std::move(device)), program_(std::move(program)),
-        kernel_(std::move(kernel)), geometry_(geometry), code_(code), kernargs_(kernargs), constantBytes_(constantBytes) {
+        kernel_(std::move(kernel)), geometry_(geometry), code_(code), kernargs_(kernargs), constantBytes_(constantBytes),
+        launch_(std::move(launch)), extents_(std::move(extents)) {
     buffers_.resize(contract_.bindings.size());
     ranges_.resize(contract_.bindings.size());
   }
@@ -46,6 +48,11 @@ public:
   const KernelContract &contract() const override { return contract_; }
   uint64_t imageBytes() const override { return 0; }  // code objects are not charged (reference §5.6)
   uint64_t constantBytes() const override { return constantBytes_; }
+  // As on the host device: a launch whose scalars would reach past a binding is refused before
+  // it is recorded (the guards would otherwise only catch it while the kernel runs).
+  Status checkLaunch(std::span<const BufferView> views, std::span<const std::byte> constants) const override {
+    return checkLaunchExtents(launch_, extents_, contract_, views, constants);
+  }
 
   Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) override {
     std::lock_guard lock(running_);  // one kernarg segment: one invocation at a time
@@ -76,6 +83,8 @@ private:
   DispatchGeometry geometry_;
   GpuMemory code_, kernargs_;
   uint64_t constantBytes_ = 0;
+  std::vector<format::LaunchArgument> launch_;
+  std::vector<format::LaunchExtent> extents_;
   std::vector<uint64_t> buffers_;
   std::vector<KfdDevice::HostRange> ranges_;
   std::mutex running_;
@@ -204,7 +213,9 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   }
   return std::shared_ptr<Kernel>(std::make_shared<KfdGpuKernel>(entry.name, entry.contract, *device, program,
                                                                 std::move(kernel), geometry, *code, *kernargs,
-                                                                constantBytes));
+                                                                constantBytes, launch,
+                                                                entry.gpuExport ? entry.gpuExport->extents
+                                                                                : std::vector<format::LaunchExtent>()));
 }
 
 StatusOr<std::string> describeGpuDevice(unsigned gpuIndex) {

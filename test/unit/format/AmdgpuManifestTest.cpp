@@ -77,8 +77,8 @@ TEST(AmdgpuManifest, RejectsMalformedManifests) {
   EXPECT_EQ(error(manifest(R"([{"offset":20,"size":8,"kind":"buffer"}])")),
             ".hrx.manifest: export 'add_delta': exports[0].arguments[0].offset: argument ends at byte 28, past "
             "kernarg_bytes 24");
-  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value","name":"n"}])")),
-            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].name: unknown field");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value","label":"n"}])")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].label: unknown field");
   EXPECT_EQ(error(manifest(R"([{"offset":16,"size":8,"kind":"buffer"}])")),
             ".hrx.manifest: export 'add_delta': exports[0].constant_bytes: 12 does not match the value arguments' "
             "total size 0");
@@ -100,6 +100,41 @@ TEST(AmdgpuManifest, RejectsMalformedManifests) {
   std::string flat = manifest();
   flat.replace(flat.find("\"max_flat_workgroup_size\":128"), 29, "\"max_flat_workgroup_size\":0");
   EXPECT_EQ(error(flat), ".hrx.manifest: export 'add_delta': exports[0].max_flat_workgroup_size: expected 1..1024, found 0");
+}
+
+// Names and types are optional (artifacts before they were recorded have none) and checked.
+TEST(AmdgpuManifest, ScalarArgumentTypes) {
+  auto m = readAmdgpuManifest(manifest(R"([{"offset":0,"size":8,"kind":"value","name":"n","type":"i64"},)"
+                                       R"({"offset":8,"size":4,"kind":"value","name":"delta","type":"f32"},)"
+                                       R"({"offset":16,"size":8,"kind":"buffer","name":"y","type":"pointer"}])"));
+  ASSERT_TRUE(m.isOk()) << m.status().message();
+  const auto &arguments = m->exports[0].arguments;
+  EXPECT_EQ(arguments[0].name, "n");
+  EXPECT_EQ(arguments[0].type, ScalarType::I64);
+  EXPECT_EQ(arguments[1].type, ScalarType::F32);
+  EXPECT_EQ(arguments[2].type, ScalarType::Pointer);
+  EXPECT_EQ(describeLaunchArgument(arguments, 1), "argument 1 (%delta)");
+  EXPECT_EQ(describeLaunchArgument(readAmdgpuManifest(manifest())->exports[0].arguments, 1), "argument 1");
+
+  for (ScalarType t : {ScalarType::Bool, ScalarType::I8, ScalarType::U16, ScalarType::U32, ScalarType::F16,
+                       ScalarType::BF16, ScalarType::F64, ScalarType::Pointer})
+    EXPECT_EQ(parseScalarType(scalarTypeName(t)), t);
+  EXPECT_FALSE(parseScalarType("ui32").has_value());
+
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":4,"kind":"value","type":"f33"}])", R"("binding_count":0,"constant_bytes":4)")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: expected one of \"bool\", \"i8\", "
+            "\"i16\", \"i32\", \"i64\", \"u8\", \"u16\", \"u32\", \"u64\", \"f16\", \"bf16\", \"f32\", "
+            "\"f64\", \"pointer\", found \"f33\"");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":4,"kind":"value","type":"i64"}])", R"("binding_count":0,"constant_bytes":4)")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: type \"i64\" has 8 bytes, the argument 4");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"buffer","type":"u64"}])", R"("binding_count":1,"constant_bytes":0)")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: a buffer argument has type \"pointer\", "
+            "found \"u64\"");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value","name":""}])", R"("binding_count":0,"constant_bytes":8)")),
+            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].name: an argument name is not empty");
+  EXPECT_NE(error(manifest(R"([{"offset":0,"size":8,"kind":"value","type":7}])", R"("binding_count":0,"constant_bytes":8)"))
+                .find("exports[0].arguments[0].type: expected a string"),
+            std::string::npos);
 }
 
 TEST(AmdgpuManifest, RejectsMalformedLaunchTables) {

@@ -462,3 +462,46 @@ TEST(Trace, ChromeLayout) {
   EXPECT_NE(json.find("\"measurement\":\"host-observed synchronized region latency; not device timestamps\""),
             std::string::npos);
 }
+
+// Scalar launch arguments against the types the artifact recorded (issue #26).
+TEST(Graph, ScalarArgumentTypesAreChecked) {
+  using hrx::format::LaunchArgument;
+  using hrx::format::LaunchArgumentKind;
+  using hrx::format::ScalarType;
+  std::vector<LaunchArgument> arguments = {
+      {0, 8, LaunchArgumentKind::Buffer, "out", ScalarType::Pointer},
+      {8, 4, LaunchArgumentKind::Value, "n", ScalarType::U32},
+      {12, 4, LaunchArgumentKind::Value, "bias", ScalarType::I32},
+      {16, 4, LaunchArgumentKind::Value, "scale", ScalarType::F32},
+      {20, 1, LaunchArgumentKind::Value, "negate", ScalarType::Bool},
+      {24, 4, LaunchArgumentKind::Value, "", std::nullopt},  // recorded before types were
+  };
+  auto i32 = [](int32_t v) { return ScalarArgument{ScalarType::I32, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}}; };
+  auto u32 = [](uint32_t v) { return ScalarArgument{ScalarType::U32, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}}; };
+  ScalarArgument f32{ScalarType::F32, {0, 0, 0xc0, 0x3f}};  // 1.5
+  ScalarArgument yes{ScalarType::U8, {1}};
+  ScalarArgument raw{std::nullopt, {1, 2, 3, 4}};
+
+  // An integer of the same size converts when it fits; raw bytes and untyped arguments by size.
+  std::vector<ScalarArgument> good = {i32(7), u32(5), f32, yes, raw};
+  auto packed = packScalarArguments(arguments, good);
+  ASSERT_TRUE(packed.isOk()) << packed.status().message();
+  ASSERT_EQ(packed->size(), 17u);
+  EXPECT_EQ((*packed)[0], std::byte(7));
+  EXPECT_EQ((*packed)[4], std::byte(5));
+  EXPECT_EQ((*packed)[12], std::byte(1));
+
+  auto error = [&](size_t index, const ScalarArgument &given) {
+    return convertScalarArgument(arguments, index, given).status().message();
+  };
+  EXPECT_EQ(error(1, i32(-1)), "argument 1 (%n) has type u32: the i32 value -1 is out of its range [0, 4294967295]");
+  EXPECT_EQ(error(2, u32(3000000000u)),
+            "argument 2 (%bias) has type i32: the u32 value 3000000000 is out of its range [-2147483648, 2147483647]");
+  EXPECT_EQ(error(2, f32), "argument 2 (%bias) has type i32, but an f32 value was given");
+  EXPECT_EQ(error(3, i32(1)), "argument 3 (%scale) has type f32, but an i32 value was given");
+  EXPECT_EQ(error(4, ScalarArgument{ScalarType::U8, {2}}), "argument 4 (%negate) has type bool: the u8 value 2 is out of its range [0, 1]");
+  EXPECT_EQ(error(5, ScalarArgument{std::nullopt, {1, 2}}), "argument 5 is a scalar of 4 bytes, but 2 raw bytes were given");
+  EXPECT_EQ(error(0, i32(1)), "argument 0 (%out) is not a scalar argument");
+  EXPECT_EQ(packScalarArguments(arguments, std::vector<ScalarArgument>{i32(1)}).status().message(),
+            "the launch takes 5 scalar argument(s), 1 were given");
+}

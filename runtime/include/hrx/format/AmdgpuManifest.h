@@ -27,14 +27,30 @@ struct LaunchExtent {
   friend bool operator==(const LaunchExtent &, const LaunchExtent &) = default;
 };
 
+// A launch argument's type as its source declared it: the Loom launch signature (iN signless
+// integers are recorded as signed, index as i64, offset as u64, i1 as bool) or the C/C++/HIP
+// parameter. Buffers are `pointer`.
+enum class ScalarType : uint8_t { Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, Pointer };
+std::string_view scalarTypeName(ScalarType type);  // "bool", "i32", "u64", "bf16", "pointer", ...
+std::optional<ScalarType> parseScalarType(std::string_view name);
+uint64_t scalarTypeBytes(ScalarType type);
+bool isIntegerType(ScalarType type);  // bool, iN, uN
+bool isFloatType(ScalarType type);    // f16, bf16, f32, f64
+
 // One `launch(...)` argument: a buffer (bound from a binding) or a scalar value (`size` bytes
-// taken from the dispatch's constants block).
+// taken from the dispatch's constants block). Artifacts written before types were recorded
+// have no `name` or `type`; the runtime then checks a scalar's size only.
 struct LaunchArgument {
   uint64_t offset = 0;  // in the kernarg segment
   uint64_t size = 0;
   LaunchArgumentKind kind = LaunchArgumentKind::Buffer;
+  std::string name = {};                // the source's parameter name ("" when not recorded)
+  std::optional<ScalarType> type = {};  // nullopt when not recorded
   friend bool operator==(const LaunchArgument &, const LaunchArgument &) = default;
 };
+
+// "argument 1 (%delta)" or "argument 1" when the name was not recorded.
+std::string describeLaunchArgument(const std::vector<LaunchArgument> &arguments, size_t index);
 
 // The bytes `extent` requires of its buffer for the scalar arguments in `constants` (packed in
 // launch order, as the dispatch takes them); nullopt when the product overflows.

@@ -66,6 +66,26 @@ HRX_RUNTIME_API Status checkLaunchExtents(const std::vector<format::LaunchArgume
                           const std::vector<format::LaunchExtent> &extents, const KernelContract &contract,
                           std::span<const BufferView> views, std::span<const std::byte> constants);
 
+// One scalar launch argument as a caller wrote it: its type (nullopt: raw bytes of unknown
+// type) and its little-endian bytes (exactly the type's size).
+struct ScalarArgument {
+  std::optional<format::ScalarType> type;
+  std::vector<uint8_t> bytes;
+};
+
+// The constants block of a launch of `arguments` (the value arguments' bytes, packed in launch
+// order) from one ScalarArgument per value argument. Where the artifact recorded the argument's
+// type, the value must have it, except that an integer converts to another integer type when it
+// fits (i64=6 for a u32); a float for an integer, an integer for a float, another float type, a
+// negative value for an unsigned type or a value out of range is refused naming the argument, the
+// expected and the given type. Raw bytes and arguments without a recorded type are checked for
+// size only.
+StatusOr<std::vector<std::byte>> packScalarArguments(const std::vector<format::LaunchArgument> &arguments,
+                                                      std::span<const ScalarArgument> scalars);
+// The same check for the one value argument arguments[index]: its bytes in the argument's type.
+StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index,
+                                                     const ScalarArgument &given);
+
 // Lanes as numbered in traces.
 enum class Lane : uint8_t { Upload = 0, Compute = 1, Download = 2, Npu = 3, Host = 4 };
 inline constexpr unsigned kWorkerLaneCount = 4;  // Host (4) is the caller's thread
