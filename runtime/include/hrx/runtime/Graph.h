@@ -80,10 +80,10 @@ struct ScalarArgument {
 // negative value for an unsigned type or a value out of range is refused naming the argument, the
 // expected and the given type. Raw bytes and arguments without a recorded type are checked for
 // size only.
-StatusOr<std::vector<std::byte>> packScalarArguments(const std::vector<format::LaunchArgument> &arguments,
+HRX_RUNTIME_API StatusOr<std::vector<std::byte>> packScalarArguments(const std::vector<format::LaunchArgument> &arguments,
                                                       std::span<const ScalarArgument> scalars);
 // The same check for the one value argument arguments[index]: its bytes in the argument's type.
-StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index,
+HRX_RUNTIME_API StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index,
                                                      const ScalarArgument &given);
 
 // Lanes as numbered in traces.
