@@ -683,19 +683,9 @@ private:
 
   void compare(const CheckOp &op, Env &env) {
     // check.compare<@impl[, @oracle]>(args) : (types) -> () { expectations }
-    const auto &t = op.tokens;
-    std::vector<std::string> symbols;
-    size_t i = 0;
-    if (i < t.size() && t[i].text == "<")
-      for (++i; i < t.size() && t[i].text != ">"; ++i)
-        if (t[i].kind == Token::Symbol) symbols.push_back(t[i].text.substr(1));
-    if (symbols.empty() || symbols.size() > 2) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
-    std::vector<std::string> args;
-    for (++i; i < t.size() && t[i].text != ")"; ++i)
-      if (t[i].kind == Token::Value) args.push_back(t[i].text.substr(1));
-    Env actual = copyArgs(env, args), expected = copyArgs(env, args);
     std::vector<CallShape> calls = compareCalls(op);
     if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
+    Env actual = copyArgs(env, calls.front().args), expected = copyArgs(env, calls.front().args);
     invoke(op, calls.front(), actual, target_);
     invoke(op, calls.back(), expected, RunTarget::Host);
     for (const CheckOp &e : op.region) {
