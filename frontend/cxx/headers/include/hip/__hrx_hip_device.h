@@ -15,11 +15,17 @@
 #include <float.h>
 
 #if defined(__HRX_TARGET_AMDGPU__)
+#if defined(__HRX_HOST_HEADERS__)
+// Over the host's C/C++ headers (hrxcc --host-headers): Clang's wrapper as Clang includes it,
+// with <cmath>, <cstdlib>, <algorithm>, <complex> and <new>.
+#include <__clang_hip_runtime_wrapper.h>
+#else
 // Clang's wrapper in its freestanding (hipRTC) form: attributes, malloc/free and the HIP math
 // API over ocml/ockl.
 #define __HIPCC_RTC__ 1
 #include <__clang_hip_runtime_wrapper.h>
 #undef __HIPCC_RTC__
+#endif
 // ROCm's device libraries as Debian ships them (5.2) end at gfx1036: the ISA version they read
 // for gfx1151 is defined here (major 11, minor 5, stepping 1).
 extern "C" __attribute__((weak, visibility("hidden"))) __constant__ const int __oclc_ISA_version = 11501;
@@ -35,6 +41,11 @@ extern "C" __attribute__((weak, visibility("hidden"))) __constant__ const int __
 #define __HIP_PLATFORM_AMD__ 1
 #define __HIP_PLATFORM_HCC__ 1
 #define __HIP_DEVICE_COMPILE__ 1
+// (A host's ROCm hip_version.h may have been read through Clang's wrapper: hrx's API wins.)
+#undef HIP_VERSION_MAJOR
+#undef HIP_VERSION_MINOR
+#undef HIP_VERSION_PATCH
+#undef HIP_VERSION
 #define HIP_VERSION_MAJOR 6
 #define HIP_VERSION_MINOR 0
 #define HIP_VERSION_PATCH 0

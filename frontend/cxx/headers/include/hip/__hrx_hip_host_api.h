@@ -150,6 +150,11 @@ __host__ inline hipError_t hipMemcpyFromSymbol(void *dst, const T &symbol, size_
   } while (0)
 
 // Device-side printf: the GPU's hostcall printf; the host twin's is the C library's.
+#if defined(__HRX_HOST_HEADERS__)
+// <stdio.h> declared the host's printf; device code gets its own overload, as in ROCm's headers.
+extern "C" __device__ int printf(const char *format, ...);
+#else
 extern "C" __host__ __device__ int printf(const char *format, ...);
+#endif
 
 #endif  // HRX_HIP_HOST_API_H
