@@ -136,9 +136,10 @@ const std::vector<HostIncludeDir> &probeHostIncludeDirs() {
       if (entry.IsFramework || !(entry.Group == clang::frontend::System || entry.Group == clang::frontend::CXXSystem ||
                                  entry.Group == clang::frontend::ExternCSystem || entry.Group == clang::frontend::CSystem))
         continue;
-      if (!llvm::sys::fs::is_directory(entry.Path)) continue;
-      if (llvm::any_of(out, [&](const HostIncludeDir &dir) { return dir.path == entry.Path; })) continue;
-      out.push_back({entry.Path, entry.Group == clang::frontend::ExternCSystem});
+      llvm::SmallString<256> real;
+      if (llvm::sys::fs::real_path(entry.Path, real) || !llvm::sys::fs::is_directory(real)) continue;
+      if (llvm::any_of(out, [&](const HostIncludeDir &dir) { return dir.path == real; })) continue;
+      out.push_back({real.str().str(), entry.Group == clang::frontend::ExternCSystem});
     }
     return out;
   }();
@@ -398,7 +399,8 @@ std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitN
   }
   // The unit's own directory, for `#include "sibling.h"` (Clang searches the includer's directory
   // first); the unit's text stays the one given.
-  if (!unit.directory.empty()) {
+  // HIP units only: C/C++ workers keep their quoted includes to declared headers and directories.
+  if (!unit.directory.empty() && language == Language::Hip) {
     llvm::SmallString<256> canonical;
     if (!llvm::sys::fs::real_path(unit.directory, canonical) && llvm::sys::fs::is_directory(canonical))
       files.mounts.push_back({kSourceDir.str(), unit.directory, canonical.str().str()});
@@ -579,7 +581,11 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
                                                                 : "-D__HRX_TARGET_HOST__=1"});
   }
   if (!hip) args.insert(args.end(), {"-x", cxx ? "c++" : "c"});
-  args.insert(args.end(), {"-std=" + standard, "-nostdinc", "-ffreestanding",
+  // HIP on amdgcn and units over the host's headers are hosted, as Clang compiles them (device
+  // printf is then Clang's builtin, lowered to ockl's hostcall printf).
+  bool hosted = (hip && isAmdgpu(target)) || (hostHeaders && cxx);
+  if (!hosted) args.push_back("-ffreestanding");
+  args.insert(args.end(), {"-std=" + standard, "-nostdinc",
                            "-D__HRX__=1", "-O" + std::to_string(options.optLevel), "-Xclang",
                            "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
   bool overHostHeaders = hostHeaders && cxx;
@@ -593,6 +599,17 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
     for (size_t i = 0; i < hostDirs.size(); ++i)
       args.insert(args.end(), {"-Xclang", hostDirs[i].externC ? "-internal-externc-isystem" : "-internal-isystem",
                                "-Xclang", (kHostDir + "/" + llvm::Twine(i)).str()});
+    // The host twin reads the C library's own headers first, for host and device code (the last
+    // directory with <stdlib.h> is the C library's; earlier ones are libstdc++'s wrappers).
+    if (!isAmdgpu(target))
+      for (size_t i = hostDirs.size(); i-- > 0;)
+        if (llvm::sys::fs::exists(hostDirs[i].path + "/stdlib.h")) {
+          for (const char *header : {"stdlib", "string", "math", "stdio"}) {
+            std::string macro = llvm::StringRef(header).upper();
+            args.push_back("-D__HRX_LIBC_" + macro + "_H=\"" + (kHostDir + "/" + llvm::Twine(i)).str() + "/" + header + ".h\"");
+          }
+          break;
+        }
   } else {
     if (cxx) args.insert(args.end(), {"-isystem", (kSystemRoot + "/include-c++").str()});
     args.insert(args.end(), {"-isystem", (kSystemRoot + "/include").str()});

@@ -36,6 +36,22 @@ extern "C" __attribute__((weak, visibility("hidden"))) __constant__ const int __
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __managed__ __attribute__((managed))
+#if defined(__HRX_HOST_HEADERS__)
+// The host twin over the host's headers: device code runs on the host, so the C library and
+// libstdc++'s math are callable from it (host and device), as the host libm serves the twin.
+// The C library's own headers (the importer names them: __HRX_LIBC_*_H) are read here, for host
+// and device; <new> stays host-only (Clang's CUDA wrapper adds the device operator new over
+// malloc); C++ overloads (std::sin(float)...) stay the host's alone.
+extern "C" __host__ __device__ void *malloc(size_t) noexcept;
+extern "C" __host__ __device__ void free(void *) noexcept;
+#include <new>
+#pragma clang force_cuda_host_device begin
+#include __HRX_LIBC_STDLIB_H
+#include __HRX_LIBC_STRING_H
+#include __HRX_LIBC_MATH_H
+#include __HRX_LIBC_STDIO_H
+#pragma clang force_cuda_host_device end
+#endif
 #endif
 
 #define __HIP_PLATFORM_AMD__ 1
