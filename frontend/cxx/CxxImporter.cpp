@@ -61,6 +61,9 @@ bool isHostLibraryFunction(std::string_view name) {
       set.insert(std::string(base) + "f");
     }
     set.insert("printf");
+    // What LLVM turns printf("text\n") and printf("%c", c) into.
+    set.insert("puts");
+    set.insert("putchar");
     return set;
   }();
   return names.contains(llvm::StringRef(name.data(), name.size()));

@@ -50,7 +50,13 @@ extern "C" __host__ __device__ void free(void *) noexcept;
 #include __HRX_LIBC_STRING_H
 #include __HRX_LIBC_MATH_H
 #include __HRX_LIBC_STDIO_H
+#include <mm_malloc.h>  // (x86) re-declares posix_memalign: it must agree with <stdlib.h>
 #pragma clang force_cuda_host_device end
+// What Clang's runtime wrapper includes for the GPU, so that host code parses the same way.
+#include <cmath>
+#include <cstdlib>
+#include <algorithm>
+#include <complex>
 #endif
 #endif
 
