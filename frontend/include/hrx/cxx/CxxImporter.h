@@ -2,7 +2,8 @@
 //
 // A translation unit is compiled over a private in-memory file system holding only the unit,
 // the caller's virtual headers, the real directories the caller mounts, and hrx's shipped
-// freestanding headers; the host's include directories are never searched. Diagnostics (Clang's
+// freestanding headers; the host's include directories are searched only when the unit opts in
+// (CxxUnit::hostHeaders), each mounted read-only. Diagnostics (Clang's
 // own and hrx's target restrictions, codes CXX/NNN) go to an hrx DiagnosticEngine with the
 // unit's and headers' names, lines and columns. The result is an llvm::Module in the caller's
 // LLVMContext plus the signature table of what the unit exports.
