@@ -117,6 +117,9 @@ std::vector<std::string> compileOptions(const Job &job, const Invocation &inv) {
   for (const std::string &d : inv.defines) out.push_back(d.starts_with("-U") ? d : "-D" + d);
   for (const std::string &dir : inv.includeDirs) out.push_back("--include=" + dir);
   for (const auto &[virt, file] : inv.headers) out.push_back("--header=" + virt + "=" + file);
+  for (const std::string &file : inv.preincludes) out.push_back("-include" + file);
+  if (inv.hostHeaders) out.push_back("--host-headers");
+  if (inv.fastMath) out.push_back("-ffast-math");
   return out;
 }
 

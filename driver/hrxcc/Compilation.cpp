@@ -144,6 +144,14 @@ CxxSource Compilation::cxxSource(size_t input) const {
   src.standard = inv_.standard;
   src.includeDirs = inv_.includeDirs;
   src.defines = inv_.defines;
+  src.preincludes = inv_.preincludes;
+  src.hostHeaders = inv_.hostHeaders;
+  src.fastMath = inv_.fastMath;
+  // Clang searches the directory of the file for its quoted includes; standard input has none.
+  if (const std::string &path = inv_.inputs[input].path; path != "-") {
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    src.directory = dir.empty() ? std::string(".") : dir.string();
+  }
   return src;
 }
 

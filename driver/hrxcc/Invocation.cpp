@@ -202,12 +202,16 @@ void Builder::sources() {
     else if (arg.id == OptionId::Define) inv_.defines.push_back(arg.value);
     else if (arg.id == OptionId::Undefine) inv_.defines.push_back("-U" + arg.value);
     else if (arg.id == OptionId::Include) inv_.includeDirs.push_back(arg.value);
+    else if (arg.id == OptionId::PreInclude) inv_.preincludes.push_back(arg.value);
     else if (arg.id == OptionId::Header) {
       size_t eq = arg.value.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == arg.value.size()) invalid(arg, "<virtual-path>=<file>");
       else inv_.headers.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
     }
   }
+  inv_.hostHeaders = args_.has(OptionId::HostHeaders);
+  if (const Arg *math = args_.lastOf({OptionId::FastMath, OptionId::NoFastMath}))
+    inv_.fastMath = math->id == OptionId::FastMath;
   if (const Arg *standard = args_.last(OptionId::Standard))
     if (std::none_of(inv_.inputs.begin(), inv_.inputs.end(), [](const InputFile &in) { return in.kind != InputKind::Loom; }))
       unused(*standard, "no C/C++ inputs");

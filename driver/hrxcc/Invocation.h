@@ -56,6 +56,9 @@ struct Invocation {
   std::vector<std::string> defines;  // "N=4", "-UX" (CxxSource::defines)
   std::vector<std::string> includeDirs;
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path -> real file
+  std::vector<std::string> preincludes;  // -include
+  bool hostHeaders = false;              // --host-headers
+  bool fastMath = false;                 // -ffast-math (last of -ffast-math / -fno-fast-math)
 
   // Specialization and code generation.
   std::string entry;

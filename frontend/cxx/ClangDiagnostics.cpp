@@ -155,10 +155,11 @@ void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level
     p.params = {{"attr", stringArg(info, 0)}};
   }
   // A missing header in a HIP unit: say why a host header is not there (docs/cxx.md).
-  if (id == clang::diag::err_pp_file_not_found && hipUnit_)
+  if (id == clang::diag::err_pp_file_not_found && hipUnit_ && !hostHeaders_)
     p.notes.push_back({range, "hrx compiles HIP device code over its own headers only: host headers such as "
-                              "<iostream>, <vector> and <stdio.h> are not available (there is no option yet to add the "
-                              "host's C++ include paths); pass the unit's own headers with -I or --header"});
+                              "<iostream>, <vector> and <stdio.h> are not available unless you pass --host-headers "
+                              "(the host's C/C++ include directories, mounted read-only and listed in the depfile); "
+                              "pass the unit's own headers with -I or --header"});
   if (p.id && p.range.begin == p.range.end)  // hrx-owned: underline the offending token
     p.range = mapper_.range(clang::SourceRange(info.getLocation(), info.getLocation()));
   addIncludeStack(info, p);

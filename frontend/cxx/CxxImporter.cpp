@@ -13,6 +13,7 @@
 #include <clang/Driver/CreateInvocationFromArgs.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Lex/HeaderSearchOptions.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
@@ -60,6 +61,9 @@ bool isHostLibraryFunction(std::string_view name) {
       set.insert(std::string(base) + "f");
     }
     set.insert("printf");
+    // What LLVM turns printf("text\n") and printf("%c", c) into.
+    set.insert("puts");
+    set.insert("putchar");
     return set;
   }();
   return names.contains(llvm::StringRef(name.data(), name.size()));
@@ -81,6 +85,11 @@ constexpr llvm::StringLiteral kSystemRoot = "/hrx";          // shipped: /hrx/in
 constexpr llvm::StringLiteral kSourceDir = "/hrx/src";       // the unit
 constexpr llvm::StringLiteral kVirtualDir = "/hrx/virtual";  // the unit's virtual headers
 constexpr llvm::StringLiteral kMountDir = "/hrx/mount";      // the unit's include dirs, by index
+// --host-headers: hrx's HIP headers alone (no freestanding libc/libc++ stand-ins), then the
+// host's system include directories by index.
+constexpr llvm::StringLiteral kHipOnlyDir = "/hrx/include-hip";
+constexpr llvm::StringLiteral kHostDir = "/hrx/host";
+constexpr llvm::StringLiteral kPreincludeDir = "/hrx/preinclude";  // -include files, by index
 // HIP units: Clang's resource headers (its HIP wrapper and math) and ROCm's device libraries,
 // mounted like include directories so that every file read is a declared input.
 constexpr llvm::StringLiteral kClangIncludeDir = "/hrx/clang-include";
@@ -96,6 +105,49 @@ constexpr llvm::StringLiteral kRocmBitcodeDir = "/hrx/rocm-bitcode";
 constexpr const char *kRocmDeviceLibraries[] = {
     "ocml.bc", "ockl.bc", "oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc", "oclc_daz_opt_off.bc",
     "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_off.bc", "oclc_abi_version_500.bc"};
+// -ffast-math selects the libraries Clang's HIP driver picks for it.
+constexpr const char *kRocmFastMathLibraries[] = {
+    "ocml.bc", "ockl.bc", "oclc_finite_only_on.bc", "oclc_unsafe_math_on.bc", "oclc_daz_opt_off.bc",
+    "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_off.bc", "oclc_abi_version_500.bc"};
+
+// The system include directories Clang's driver derives for a HIP unit on an x86-64 Linux host
+// (Clang's CUDA wrappers, libstdc++, Clang's resource headers, glibc), probed once on the real
+// file system; `externC` marks directories Clang searches as extern "C".
+struct HostIncludeDir {
+  std::string path;
+  bool externC = false;
+};
+const std::vector<HostIncludeDir> &probeHostIncludeDirs() {
+  static const std::vector<HostIncludeDir> dirs = [] {
+    std::vector<HostIncludeDir> out;
+    llvm::StringRef resourceInclude = HRX_CLANG_RESOURCE_INCLUDE;
+    if (resourceInclude.empty()) return out;
+    std::string resourceDir = llvm::sys::path::parent_path(resourceInclude).str();
+    std::vector<const char *> argv = {"clang",      "--target=x86_64-unknown-linux-gnu", "-x", "hip",
+                                      "--cuda-device-only", "--offload-arch=gfx1151", "-nogpuinc", "-nogpulib",
+                                      "-resource-dir", resourceDir.c_str(), "-fsyntax-only", "-"};
+    clang::DiagnosticOptions diagOptions;
+    clang::IgnoringDiagConsumer ignore;
+    clang::CreateInvocationOptions cio;
+    auto realFs = llvm::vfs::getRealFileSystem();
+    cio.Diags = clang::CompilerInstance::createDiagnostics(*realFs, diagOptions, &ignore, false);
+    cio.VFS = realFs;
+    std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(argv, cio);
+    if (!invocation) return out;
+    for (const clang::HeaderSearchOptions::Entry &entry : invocation->getHeaderSearchOpts().UserEntries) {
+      using clang::frontend::IncludeDirGroup;
+      if (entry.IsFramework || !(entry.Group == clang::frontend::System || entry.Group == clang::frontend::CXXSystem ||
+                                 entry.Group == clang::frontend::ExternCSystem || entry.Group == clang::frontend::CSystem))
+        continue;
+      llvm::SmallString<256> real;
+      if (llvm::sys::fs::real_path(entry.Path, real) || !llvm::sys::fs::is_directory(real)) continue;
+      if (llvm::any_of(out, [&](const HostIncludeDir &dir) { return dir.path == real; })) continue;
+      out.push_back({real.str().str(), entry.Group == clang::frontend::ExternCSystem});
+    }
+    return out;
+  }();
+  return dirs;
+}
 
 Language languageOf(const CxxUnit &unit) {
   if (unit.language != Language::Auto) return unit.language;
@@ -287,6 +339,8 @@ std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language l
     hash.add(contents);
   }
   for (const std::string &define : unit.defines) hash.add(define);
+  for (const std::string &file : unit.preincludes) hash.add("-include " + file);
+  hash.add(std::string(unit.hostHeaders ? "host-headers" : "") + (unit.fastMath ? "fast-math" : ""));
   for (const MountedFile &file : filesRead) {
     hash.add(file.realPath);
     auto buffer = memory.getBufferForFile(file.vfsPath);
@@ -302,6 +356,7 @@ struct UnitFiles {
   llvm::StringMap<FileIdentity> identities;
   std::string unitPath;
   std::vector<Mount> mounts;
+  std::vector<std::string> preincludes;  // in-memory paths (or names searched like #include "x")
 };
 
 std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitName, Language language,
@@ -344,6 +399,33 @@ std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitN
       continue;
     }
     files.mounts.push_back({(kMountDir + "/" + llvm::Twine(files.mounts.size())).str(), dir, canonical.str().str()});
+  }
+  // The unit's own directory, for `#include "sibling.h"` (Clang searches the includer's directory
+  // first); the unit's text stays the one given.
+  // HIP units only: C/C++ workers keep their quoted includes to declared headers and directories.
+  if (!unit.directory.empty() && language == Language::Hip) {
+    llvm::SmallString<256> canonical;
+    if (!llvm::sys::fs::real_path(unit.directory, canonical) && llvm::sys::fs::is_directory(canonical))
+      files.mounts.push_back({kSourceDir.str(), unit.directory, canonical.str().str()});
+  }
+  for (const std::string &file : unit.preincludes) {
+    llvm::SmallString<256> canonical;
+    if (llvm::sys::fs::real_path(file, canonical) || !llvm::sys::fs::is_regular_file(canonical)) {
+      files.preincludes.push_back(file);  // searched like #include "file"
+      continue;
+    }
+    std::string root = (kPreincludeDir + "/" + llvm::Twine(files.preincludes.size())).str();
+    llvm::SmallString<256> dir = llvm::sys::path::parent_path(canonical);
+    files.mounts.push_back({root, dir.str().str(), dir.str().str()});
+    files.preincludes.push_back(root + "/" + llvm::sys::path::filename(canonical).str());
+  }
+  if (unit.hostHeaders && language != Language::C) {
+    const std::vector<HostIncludeDir> &hostDirs = probeHostIncludeDirs();
+    for (size_t i = 0; i < hostDirs.size(); ++i) {
+      llvm::SmallString<256> canonical;
+      if (llvm::sys::fs::real_path(hostDirs[i].path, canonical)) continue;
+      files.mounts.push_back({(kHostDir + "/" + llvm::Twine(i)).str(), hostDirs[i].path, canonical.str().str()});
+    }
   }
   if (language == Language::Hip && isAmdgpu(target)) {
     for (auto [virtualRoot, dir, package] :
@@ -393,6 +475,7 @@ void configureInvocation(clang::CompilerInvocation &invocation, const CxxUnit &u
     else
       preprocessor.addMacroDef(d);
   }
+  for (const std::string &file : files.preincludes) preprocessor.Includes.push_back(file);
 
   // Debug info and __FILE__ name files as the user does, not by their in-memory paths.
   clang::CodeGenOptions &codegen = invocation.getCodeGenOpts();
@@ -437,20 +520,27 @@ public:
 
   std::shared_ptr<const clang::CompilerInvocation> setup(ImportTarget target, Language language,
                                                          const std::string &standard, const ImportOptions &options,
+                                                         bool hostHeaders, bool fastMath,
                                                          std::vector<std::string> &errors);
 
 private:
   SharedSetups() : shipped_(llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>()) {
     registerLoomAttributes();
     clang::getAttributePluginInstances();  // Clang fills this list lazily, without a lock: do it here
-    for (const ShippedHeader &header : kShippedHeaders)
-      shipped_->addFile(kSystemRoot + "/" + llvm::StringRef(header.path), 0,
-                        llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(header.contents.data(), header.contents.size()),
-                                                         header.path, /*RequiresNullTerminator=*/false));
+    for (const ShippedHeader &header : kShippedHeaders) {
+      llvm::StringRef path(header.path.data(), header.path.size());
+      llvm::StringRef contents(header.contents.data(), header.contents.size());
+      shipped_->addFile(kSystemRoot + "/" + path, 0,
+                        llvm::MemoryBuffer::getMemBuffer(contents, path, /*RequiresNullTerminator=*/false));
+      // hrx's HIP and kernel headers alone, for units over the host's C/C++ headers.
+      if (llvm::StringRef rest = path; rest.consume_front("include/") && (rest.starts_with("hip/") || rest.starts_with("hrx/")))
+        shipped_->addFile(kHipOnlyDir + "/" + rest, 0,
+                          llvm::MemoryBuffer::getMemBuffer(contents, path, /*RequiresNullTerminator=*/false));
+    }
     shipped_->setCurrentWorkingDirectory(kSourceDir);
   }
 
-  using Key = std::tuple<ImportTarget, Language, std::string, unsigned, bool, std::string>;
+  using Key = std::tuple<ImportTarget, Language, std::string, unsigned, bool, std::string, bool, bool>;
   std::mutex mutex_;
   std::map<Key, std::shared_ptr<const clang::CompilerInvocation>> setups_;
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shipped_;
@@ -458,10 +548,10 @@ private:
 
 std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarget target, Language language,
                                                                      const std::string &standard,
-                                                                     const ImportOptions &options,
-                                                                     std::vector<std::string> &errors) {
+                                                                     const ImportOptions &options, bool hostHeaders,
+                                                                     bool fastMath, std::vector<std::string> &errors) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Key key{target, language, standard, options.optLevel, options.debugInfo, options.hostCpu};
+  Key key{target, language, standard, options.optLevel, options.debugInfo, options.hostCpu, hostHeaders, fastMath};
   if (auto it = setups_.find(key); it != setups_.end()) return it->second;
 
 
@@ -476,7 +566,7 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
                                target == ImportTarget::AmdgpuGfx1151 ? "--offload-arch=gfx1151"
                                                                      : "--offload-arch=gfx11-generic",
                                "-D__HRX_TARGET_AMDGPU__=1"});
-      for (const char *library : kRocmDeviceLibraries)
+      for (const char *library : fastMath ? kRocmFastMathLibraries : kRocmDeviceLibraries)
         args.insert(args.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (kRocmBitcodeDir + "/" + library).str()});
     } else {
       args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu, "-x", "hip",
@@ -494,16 +584,42 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
                                                                 : "-D__HRX_TARGET_HOST__=1"});
   }
   if (!hip) args.insert(args.end(), {"-x", cxx ? "c++" : "c"});
-  args.insert(args.end(), {"-std=" + standard, "-nostdinc", "-ffreestanding",
+  // HIP on amdgcn and units over the host's headers are hosted, as Clang compiles them (device
+  // printf is then Clang's builtin, lowered to ockl's hostcall printf).
+  bool hosted = (hip && isAmdgpu(target)) || (hostHeaders && cxx);
+  if (!hosted) args.push_back("-ffreestanding");
+  args.insert(args.end(), {"-std=" + standard, "-nostdinc",
                            "-D__HRX__=1", "-O" + std::to_string(options.optLevel), "-Xclang",
                            "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
+  bool overHostHeaders = hostHeaders && cxx;
   if (cxx)
     args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec",
-                             "-fno-threadsafe-statics", "-Wno-c23-extensions", "-isystem",
-                             (kSystemRoot + "/include-c++").str()});
-  args.insert(args.end(), {"-isystem", (kSystemRoot + "/include").str()});
+                             "-fno-threadsafe-statics", "-Wno-c23-extensions"});
+  if (overHostHeaders) {
+    // hrx's HIP headers, then the host's in the order Clang's driver searches them.
+    args.insert(args.end(), {"-isystem", kHipOnlyDir.str(), "-D__HRX_HOST_HEADERS__=1"});
+    const std::vector<HostIncludeDir> &hostDirs = probeHostIncludeDirs();
+    for (size_t i = 0; i < hostDirs.size(); ++i)
+      args.insert(args.end(), {"-Xclang", hostDirs[i].externC ? "-internal-externc-isystem" : "-internal-isystem",
+                               "-Xclang", (kHostDir + "/" + llvm::Twine(i)).str()});
+    // The host twin reads the C library's own headers first, for host and device code (the last
+    // directory with <stdlib.h> is the C library's; earlier ones are libstdc++'s wrappers).
+    if (!isAmdgpu(target))
+      for (size_t i = hostDirs.size(); i-- > 0;)
+        if (llvm::sys::fs::exists(hostDirs[i].path + "/stdlib.h")) {
+          for (const char *header : {"stdlib", "string", "math", "stdio"}) {
+            std::string macro = llvm::StringRef(header).upper();
+            args.push_back("-D__HRX_LIBC_" + macro + "_H=\"" + (kHostDir + "/" + llvm::Twine(i)).str() + "/" + header + ".h\"");
+          }
+          break;
+        }
+  } else {
+    if (cxx) args.insert(args.end(), {"-isystem", (kSystemRoot + "/include-c++").str()});
+    args.insert(args.end(), {"-isystem", (kSystemRoot + "/include").str()});
+  }
+  if (fastMath) args.push_back("-ffast-math");
   if (hip) {
-    if (isAmdgpu(target)) args.insert(args.end(), {"-isystem", kClangIncludeDir.str()});
+    if (isAmdgpu(target) && !overHostHeaders) args.insert(args.end(), {"-isystem", kClangIncludeDir.str()});
     args.insert(args.end(), {"-include", "hip/__hrx_hip_device.h"});
   }
   if (options.debugInfo) args.push_back("-g");
@@ -528,6 +644,15 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
 
 
 }  // namespace
+
+const std::vector<std::string> &hostIncludeDirs() {
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> out;
+    for (const HostIncludeDir &dir : probeHostIncludeDirs()) out.push_back(dir.path);
+    return out;
+  }();
+  return paths;
+}
 
 struct CxxImporter::Impl {
   ImportOptions options;
@@ -567,7 +692,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
 
   std::vector<std::string> setupErrors;
   std::shared_ptr<const clang::CompilerInvocation> base =
-      SharedSetups::get().setup(target, language, standard, impl_->options, setupErrors);
+      SharedSetups::get().setup(target, language, standard, impl_->options, unit.hostHeaders && cxx, unit.fastMath,
+                                setupErrors);
   if (!base) {
     for (std::string &message : setupErrors)
       diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
@@ -588,6 +714,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   SourceMapper mapper(diags.sourceManager(), identities);
   mapper.fileId(unitPath, unit.text);  // the unit is the first file of this import (for -verify)
   ClangDiagnosticTranslator translator(diags, mapper, target);
+  translator.setHostHeaders(unit.hostHeaders);
 
   ImportedUnit out;
   clang::CompilerInstance ci(std::move(invocation));

@@ -72,6 +72,8 @@ public:
   void finish() override { flush(); }
   // Emits the pending diagnostic (call before reporting hrx diagnostics of the same unit).
   void flush();
+  // The unit sees the host's headers (--host-headers): a missing header is then just missing.
+  void setHostHeaders(bool on) { hostHeaders_ = on; }
 
 private:
   struct Pending {
@@ -90,6 +92,7 @@ private:
   ImportTarget target_;
   std::optional<Pending> pending_;
   bool hipUnit_ = false;
+  bool hostHeaders_ = false;
 };
 
 // Registers [[loom::kernel]], [[loom::workgroup_size]] and [[loom::workgroup_count]] with

@@ -125,6 +125,14 @@ public:
   }
 
   bool VisitGCCAsmStmt(clang::GCCAsmStmt *stmt) override {
+    if (ast_.getLangOpts().HIP) {
+      // GPU inline assembly is valid HIP on amdgcn; the host twin cannot run it, which the
+      // AMDGPU backend turns into LINK/044 (an artifact without host kernels), not a failed compile.
+      if (!isAmdgpu(target_))
+        engine_.reportExternal(diag::Severity::Error, mapper_.range(clang::SourceRange(stmt->getAsmLoc(), stmt->getAsmLoc())),
+                               "amdgcn inline assembly ('" + stmt->getAsmString() + "') has no meaning on the host");
+      return true;
+    }
     report(diag::DiagId::CxxInlineAsm, stmt->getAsmLoc());
     return true;
   }

@@ -623,6 +623,10 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
                         : source.language == CxxSource::Language::Hip ? cxx::Language::Hip
                                                                       : cxx::Language::Auto,
                         source.standard, source.headers, source.includeDirs, source.defines};
+      unit.directory = source.directory;
+      unit.preincludes = source.preincludes;
+      unit.hostHeaders = source.hostHeaders;
+      unit.fastMath = source.fastMath;
       if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))
         program.cxxUnits.push_back(std::move(*imported));
     }

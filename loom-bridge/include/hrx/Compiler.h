@@ -70,6 +70,10 @@ struct CxxSource {
   std::vector<std::string> defines;                          // "N=4", "-UX" for undefine
   // "-std=" value: "c23" (the default for C) or newer, "c++26" (the default for C++) or newer.
   std::string standard = {};
+  std::string directory = {};                 // the real directory of the source file (quoted includes)
+  std::vector<std::string> preincludes = {};  // -include files
+  bool hostHeaders = false;                   // mount the host's C/C++ headers (--host-headers)
+  bool fastMath = false;                      // -ffast-math
 };
 
 struct Specialization {

@@ -2,7 +2,8 @@
 //
 // A translation unit is compiled over a private in-memory file system holding only the unit,
 // the caller's virtual headers, the real directories the caller mounts, and hrx's shipped
-// freestanding headers; the host's include directories are never searched. Diagnostics (Clang's
+// freestanding headers; the host's include directories are searched only when the unit opts in
+// (CxxUnit::hostHeaders), each mounted read-only. Diagnostics (Clang's
 // own and hrx's target restrictions, codes CXX/NNN) go to an hrx DiagnosticEngine with the
 // unit's and headers' names, lines and columns. The result is an llvm::Module in the caller's
 // LLVMContext plus the signature table of what the unit exports.
@@ -41,7 +42,22 @@ struct CxxUnit {
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
   std::vector<std::string> includeDirs;  // real directories, searched in order after `headers`
   std::vector<std::string> defines;      // "N", "N=4"; "-UN" undefines N
+  // The real directory of the unit's file: `#include "x.h"` finds its siblings there first, as
+  // in Clang (the directory is mounted read-only; its files read are inputs). Empty: none.
+  std::string directory = {};
+  // Files included before the unit's first line (-include), resolved like `#include "file"`
+  // from the working directory, then through the search path.
+  std::vector<std::string> preincludes = {};
+  // The host's C/C++ headers (libstdc++, glibc, Clang's resource headers), in the order Clang's
+  // driver searches them, mounted read-only after hrx's own; opt-in (hrxcc --host-headers).
+  bool hostHeaders = false;
+  // -ffast-math: Clang's fast-math flags, and ROCm's finite-only and unsafe-math device libraries.
+  bool fastMath = false;
 };
+
+// The system include directories Clang's driver would search for a HIP or C++ unit on this host
+// (real paths, in search order); empty when Clang finds none.
+const std::vector<std::string> &hostIncludeDirs();
 
 enum class ImportTarget {
   AmdgpuGfx1151,

@@ -10,6 +10,8 @@ Case syntax (one line each, in the .hip file):
   // CASE: <entry> [workload=<items>] [grid=X,Y,Z block=X,Y,Z dynamic-lds=BYTES] [tol=<ulps>]
   // ARG: <hrx-run --input value>        (in launch order; "N:range" is 0..N-1, "N:range*K+C" too)
   // EXPECT: <binding> <python list expression; `i` ranges over the binding's elements>
+  // HRXCC-FLAGS: <flags>             (optional, once: extra hrxcc flags; --host-headers makes the
+                                      clang-22 reference use the host's headers too)
 Integers and exactly rounded float results compare exactly; `tol` allows that many ulps (f32).
 Prints one PASS/FAIL line per case; exits 1 on any failure.
 """
@@ -129,18 +131,34 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     ours = os.path.join(args.out, "hrx.hsaco")
     theirs = os.path.join(args.out, "clang.hsaco")
-    subprocess.run([args.hrxcc, "--offload-arch=gfx1151", "-Werror=host-twin", args.source, "-o", ours], check=True)
+    flags = []
+    for line in open(args.source):
+        if line.strip().startswith("// HRXCC-FLAGS:"):
+            flags = line.strip()[len("// HRXCC-FLAGS:"):].split()
+    host_headers = "--host-headers" in flags
+    subprocess.run([args.hrxcc, "--offload-arch=gfx1151", "-Werror=host-twin"] + flags + [args.source, "-o", ours],
+                   check=True)
     libraries = []
     for library in ("ocml", "ockl", "oclc_finite_only_off", "oclc_unsafe_math_off", "oclc_daz_opt_off",
                     "oclc_correctly_rounded_sqrt_on", "oclc_wavefrontsize64_off", "oclc_abi_version_500"):
         libraries += ["-Xclang", "-mlink-builtin-bitcode", "-Xclang", os.path.join(args.device_libs, library + ".bc")]
     resource = subprocess.run([os.path.join(args.llvm_bin, "clang"), "-print-resource-dir"], check=True,
                               capture_output=True, text=True).stdout.strip()
+    if host_headers:
+        # Clang's own include search (libstdc++, glibc), with hrx's HIP headers alone before it.
+        hip_only = os.path.join(args.out, "include-hip")
+        os.makedirs(hip_only, exist_ok=True)
+        for sub in ("hip", "hrx"):
+            link = os.path.join(hip_only, sub)
+            if not os.path.exists(link):
+                os.symlink(os.path.join(args.headers, "include", sub), link)
+        includes = ["-fno-exceptions", "-fno-rtti", "-isystem", hip_only, "-D__HRX_HOST_HEADERS__=1"]
+    else:
+        includes = ["-nostdinc", "-ffreestanding", "-isystem", os.path.join(args.headers, "include-c++"), "-isystem",
+                    os.path.join(args.headers, "include"), "-isystem", os.path.join(resource, "include")]
     subprocess.run([os.path.join(args.llvm_bin, "clang++"), "-x", "hip", "--offload-arch=gfx1151", "--cuda-device-only",
-                    "--no-gpu-bundle-output", "-nogpuinc", "-nogpulib", "-O2", "-std=c++20", "-nostdinc", "-ffreestanding",
-                    "-fdeclspec", "-isystem", os.path.join(args.headers, "include-c++"), "-isystem",
-                    os.path.join(args.headers, "include"), "-isystem", os.path.join(resource, "include"),
-                    "-include", "hip/__hrx_hip_device.h", "-D__HRX_TARGET_AMDGPU__=1", "-D__HRX__=1"] + libraries +
+                    "--no-gpu-bundle-output", "-nogpuinc", "-nogpulib", "-O2", "-std=c++20", "-fdeclspec"] + includes +
+                   ["-include", "hip/__hrx_hip_device.h", "-D__HRX_TARGET_AMDGPU__=1", "-D__HRX__=1"] + libraries +
                    [args.source, "-o", theirs], check=True)
     notes = subprocess.run([sys.executable, os.path.join(HERE, "compare_notes.py"),
                             os.path.join(args.llvm_bin, "llvm-readelf"), ours, theirs], capture_output=True, text=True)

@@ -15,11 +15,17 @@
 #include <float.h>
 
 #if defined(__HRX_TARGET_AMDGPU__)
+#if defined(__HRX_HOST_HEADERS__)
+// Over the host's C/C++ headers (hrxcc --host-headers): Clang's wrapper as Clang includes it,
+// with <cmath>, <cstdlib>, <algorithm>, <complex> and <new>.
+#include <__clang_hip_runtime_wrapper.h>
+#else
 // Clang's wrapper in its freestanding (hipRTC) form: attributes, malloc/free and the HIP math
 // API over ocml/ockl.
 #define __HIPCC_RTC__ 1
 #include <__clang_hip_runtime_wrapper.h>
 #undef __HIPCC_RTC__
+#endif
 // ROCm's device libraries as Debian ships them (5.2) end at gfx1036: the ISA version they read
 // for gfx1151 is defined here (major 11, minor 5, stepping 1).
 extern "C" __attribute__((weak, visibility("hidden"))) __constant__ const int __oclc_ISA_version = 11501;
@@ -30,11 +36,38 @@ extern "C" __attribute__((weak, visibility("hidden"))) __constant__ const int __
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __managed__ __attribute__((managed))
+#if defined(__HRX_HOST_HEADERS__)
+// The host twin over the host's headers: device code runs on the host, so the C library and
+// libstdc++'s math are callable from it (host and device), as the host libm serves the twin.
+// The C library's own headers (the importer names them: __HRX_LIBC_*_H) are read here, for host
+// and device; <new> stays host-only (Clang's CUDA wrapper adds the device operator new over
+// malloc); C++ overloads (std::sin(float)...) stay the host's alone.
+extern "C" __host__ __device__ void *malloc(size_t) noexcept;
+extern "C" __host__ __device__ void free(void *) noexcept;
+#include <new>
+#pragma clang force_cuda_host_device begin
+#include __HRX_LIBC_STDLIB_H
+#include __HRX_LIBC_STRING_H
+#include __HRX_LIBC_MATH_H
+#include __HRX_LIBC_STDIO_H
+#include <mm_malloc.h>  // (x86) re-declares posix_memalign: it must agree with <stdlib.h>
+#pragma clang force_cuda_host_device end
+// What Clang's runtime wrapper includes for the GPU, so that host code parses the same way.
+#include <cmath>
+#include <cstdlib>
+#include <algorithm>
+#include <complex>
+#endif
 #endif
 
 #define __HIP_PLATFORM_AMD__ 1
 #define __HIP_PLATFORM_HCC__ 1
 #define __HIP_DEVICE_COMPILE__ 1
+// (A host's ROCm hip_version.h may have been read through Clang's wrapper: hrx's API wins.)
+#undef HIP_VERSION_MAJOR
+#undef HIP_VERSION_MINOR
+#undef HIP_VERSION_PATCH
+#undef HIP_VERSION
 #define HIP_VERSION_MAJOR 6
 #define HIP_VERSION_MINOR 0
 #define HIP_VERSION_PATCH 0

@@ -36,6 +36,31 @@ typedef int hipDevice_t;
 #define hipStreamNonBlocking 1
 #define hipEventDefault 0
 #define hipHostMallocDefault 0
+#define hipHostMallocPortable 0x1
+#define hipHostMallocMapped 0x2
+#define hipHostMallocWriteCombined 0x4
+#define hipHostMallocNumaUser 0x20000000
+#define hipHostMallocCoherent 0x40000000
+#define hipHostMallocNonCoherent 0x80000000
+#define hipHostRegisterDefault 0x0
+#define hipHostRegisterPortable 0x1
+#define hipHostRegisterMapped 0x2
+#define hipEventBlockingSync 0x1
+#define hipEventDisableTiming 0x2
+#define hipDeviceScheduleAuto 0x0
+#define hipDeviceMapHost 0x8
+enum hipDeviceAttribute_t {
+  hipDeviceAttributeCooperativeLaunch = 2,
+  hipDeviceAttributeCooperativeMultiDeviceLaunch = 3,
+  hipDeviceAttributeMaxThreadsPerBlock = 56,
+  hipDeviceAttributeWarpSize = 87,
+  hipDeviceAttributeMultiprocessorCount = 63,
+  hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
+  hipDeviceAttributeClockRate = 5,
+  hipDeviceAttributeComputeCapabilityMajor = 23,
+  hipDeviceAttributeComputeCapabilityMinor = 61,
+  hipDeviceAttributeIntegrated = 50,
+};
 #define hipMemAttachGlobal 1
 
 struct hipDeviceProp_t {
@@ -115,6 +140,28 @@ __HRX_HOST_API unsigned __hipPushCallConfiguration(dim3 grid, dim3 block, size_t
 __HRX_HOST_API hipError_t __hipPopCallConfiguration(dim3 *grid, dim3 *block, size_t *dynamicLds, hipStream_t *stream);
 __HRX_HOST_API hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *function,
                                                             size_t dynamicLds = 0, int blockSizeLimit = 0);
+__HRX_HOST_API hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *function, int blockSize,
+                                                                       size_t dynamicLds = 0);
+__HRX_HOST_API hipError_t hipLaunchCooperativeKernel(const void *function, dim3 grid, dim3 block, void **args,
+                                                     unsigned dynamicLds = 0, hipStream_t stream = 0);
+__HRX_HOST_API hipError_t hipHostGetDevicePointer(void **device, void *host, unsigned flags);
+__HRX_HOST_API hipError_t hipHostRegister(void *host, size_t size, unsigned flags);
+__HRX_HOST_API hipError_t hipHostUnregister(void *host);
+__HRX_HOST_API hipError_t hipDeviceGetAttribute(int *value, hipDeviceAttribute_t attribute, int device);
+__HRX_HOST_API hipError_t hipSetDeviceFlags(unsigned flags);
+__HRX_HOST_API hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned flags = 0);
+__HRX_HOST_API hipError_t hipStreamQuery(hipStream_t stream);
+__HRX_HOST_API hipError_t hipEventQuery(hipEvent_t event);
+__HRX_HOST_API hipError_t hipMemGetInfo(size_t *free, size_t *total);
+__HRX_HOST_API hipError_t hipDriverGetVersion(int *version);
+__HRX_HOST_API hipError_t hipRuntimeGetVersion(int *version);
+__HRX_HOST_API hipError_t hipDeviceCanAccessPeer(int *canAccess, int device, int peer);
+__HRX_HOST_API hipError_t hipDeviceEnablePeerAccess(int peer, unsigned flags);
+__HRX_HOST_API hipError_t hipDeviceDisablePeerAccess(int peer);
+__HRX_HOST_API hipError_t hipMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t size);
+__HRX_HOST_API hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                      size_t height, hipMemcpyKind kind);
+__HRX_HOST_API hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height);
 #undef __HRX_HOST_API
 
 template <class T>
@@ -142,6 +189,33 @@ __host__ inline hipError_t hipMemcpyFromSymbol(void *dst, const T &symbol, size_
   return hipMemcpyFromSymbol(dst, (const void *)&symbol, size, offset, kind);
 }
 
+// Kernels given by name where the C API takes a function address.
+template <class F>
+__host__ inline hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, F function,
+                                                             size_t dynamicLds = 0, int blockSizeLimit = 0) {
+  return hipOccupancyMaxPotentialBlockSize(gridSize, blockSize, reinterpret_cast<const void *>(function), dynamicLds,
+                                           blockSizeLimit);
+}
+template <class F>
+__host__ inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, F function, int blockSize,
+                                                                        size_t dynamicLds = 0) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void *>(function), blockSize,
+                                                      dynamicLds);
+}
+template <class F>
+__host__ inline hipError_t hipLaunchCooperativeKernel(F function, dim3 grid, dim3 block, void **args,
+                                                      unsigned dynamicLds = 0, hipStream_t stream = 0) {
+  return hipLaunchCooperativeKernel(reinterpret_cast<const void *>(function), grid, block, args, dynamicLds, stream);
+}
+template <class T>
+__host__ inline hipError_t hipHostGetDevicePointer(T **device, void *host, unsigned flags) {
+  return hipHostGetDevicePointer((void **)device, host, flags);
+}
+template <class T>
+__host__ inline hipError_t hipMallocPitch(T **ptr, size_t *pitch, size_t width, size_t height) {
+  return hipMallocPitch((void **)ptr, pitch, width, height);
+}
+
 #define HIP_SYMBOL(symbol) symbol
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipLaunchKernelGGL(kernel, grid, block, dynamicLds, stream, ...) \
@@ -150,6 +224,13 @@ __host__ inline hipError_t hipMemcpyFromSymbol(void *dst, const T &symbol, size_
   } while (0)
 
 // Device-side printf: the GPU's hostcall printf; the host twin's is the C library's.
+#if defined(__HRX_HOST_HEADERS__) && defined(__HRX_TARGET_AMDGPU__)
+// <stdio.h> declared the host's printf; device code gets its own overload, as in ROCm's headers.
+extern "C" __device__ int printf(const char *format, ...);
+#elif defined(__HRX_HOST_HEADERS__)
+// The host twin: the C library's printf, declared for host and device by <hip/__hrx_hip_device.h>.
+#else
 extern "C" __host__ __device__ int printf(const char *format, ...);
+#endif
 
 #endif  // HRX_HIP_HOST_API_H

@@ -4,6 +4,9 @@
 #define HRX_HIP_MATH_H
 #if !defined(__HRX_TARGET_AMDGPU__)
 #define __HRX_M __host__ __device__ inline __attribute__((always_inline))
+// Over the host's headers (--host-headers) the C library and libstdc++ declare these, made
+// callable from device code by <hip/__hrx_hip_device.h>; hrx adds the HIP-only functions.
+#if !defined(__HRX_HOST_HEADERS__)
 extern "C" {
 __host__ __device__ float acosf(float);
 __host__ __device__ double acos(double);
@@ -137,6 +140,7 @@ __HRX_M int abs(int x) { return x < 0 ? -x : x; }
 __HRX_M long labs(long x) { return x < 0 ? -x : x; }
 __HRX_M long long llabs(long long x) { return x < 0 ? -x : x; }
 }  // extern "C"
+#endif  // !__HRX_HOST_HEADERS__
 
 // HIP-only functions, through double where that keeps them within 1 ulp of the exact result.
 __HRX_M float rsqrtf(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
@@ -190,6 +194,7 @@ __HRX_M double __drcp_rn(double x) { return 1.0 / x; }
 __HRX_M double __dsqrt_rn(double x) { return __builtin_sqrt(x); }
 __HRX_M double __fma_rn(double x, double y, double z) { return __builtin_fma(x, y, z); }
 
+#if !defined(__HRX_HOST_HEADERS__)
 // C++ overloads, in the global namespace and in std, as Clang's HIP headers declare them.
 __HRX_M float acos(float x) { return acosf(x); }
 __HRX_M float asin(float x) { return asinf(x); }
@@ -256,9 +261,12 @@ __HRX_M bool isfinite(float x) { return __builtin_isfinite(x); }
 __HRX_M bool isfinite(double x) { return __builtin_isfinite(x); }
 __HRX_M bool signbit(float x) { return __builtin_signbit(x); }
 __HRX_M bool signbit(double x) { return __builtin_signbit(x); }
+#endif  // !__HRX_HOST_HEADERS__
 #endif  // !__HRX_TARGET_AMDGPU__
 
-// std:: names for device code (Clang's hipRTC math header declares the global ones only).
+// std:: names for device code (Clang's hipRTC math header declares the global ones only; over
+// the host's headers libstdc++ declares them).
+#if defined(__HRX_TARGET_AMDGPU__) || !defined(__HRX_HOST_HEADERS__)
 namespace std {
 using ::acos;
 using ::asin;
@@ -318,6 +326,7 @@ using ::frexp;
 using ::ldexp;
 using ::modf;
 }  // namespace std
+#endif
 
 #define HUGE_VALF __builtin_huge_valf()
 #define HUGE_VAL __builtin_huge_val()
