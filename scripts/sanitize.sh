@@ -63,13 +63,13 @@ run_lit() { "$lit" -sv --order=lexical "$@" || status=1; }
 for stage in "${stages[@]}"; do
   case $stage in
     address)
-      # ASan+UBSan: the format and runtime unit tests, and the lit tests of hrx-run, hrx and the
+      # ASan+UBSan: the format and runtime unit tests, and the lit tests of hrx-run, hrx, hrx-mc and the
       # hostile-artifact mutations that need no compiler (their artifacts come from the format
       # library's writers: hrx-runtime-testgen, hrx-format-testgen).
       dir=${HRX_ASAN_BUILD_DIR:-$main_build-asan}
       echo "sanitize.sh: ASan+UBSan build in $dir"
       if configure_and_build "$dir" address,undefined FormatTests RuntimeTests RunnerValuesTests IndexFoldTests \
-           hrx-run hrx hrx-runtime-testgen hrx_test_host_kernels hrx-format-testgen hrx-artifact-mutate; then
+           hrx-run hrx hrx-mc hrx-runtime-testgen hrx_test_host_kernels hrx-format-testgen hrx-artifact-mutate; then
         run_lit "$dir/test/unit/format" "$dir/test/unit/runtime"
         # The compiler's constant folder (loom-bridge/core/IndexFold.h), without the rest of the bridge.
         run_lit "$dir/test/unit/bridge" --filter='IndexFoldTests'
