@@ -377,7 +377,8 @@ StatusOr<Executable> Runtime::prepare(Graph &graph) {
     bool runtimeOps = true;
     for (const auto &op : prepared->ops) {
       runtimeOps = runtimeOps && op->kind != GraphOp::Kind::Kernel;
-      bytes += op->uses[0].view.length();
+      // The destination's bytes; a kernel may have no uses at all (a HIP kernel with no parameters).
+      if (!op->uses.empty()) bytes += op->uses[0].view.length();
     }
     prepared->inlineable = runtimeOps && bytes <= kInlineBytes;
   }
