@@ -165,38 +165,28 @@ def main():
             verify_files.append(f)
         elif has_checks(text):
             check_files.append(f)
-    for target in a.targets.split(","):
-        passed = total = 0
+    def tally(label, results, verb, count):
+        """Sums (matched, total, failure lines) over `results` and prints one figure line."""
+        matched = total = 0
         failures = []
-        for f in check_files:
-            p, t, fl = run_checks(a.bin, f, target, a.verbose)
-            passed, total, failures = passed + p, total + t, failures + fl
-        pct = 100.0 * passed / total if total else 0.0
-        print(f"check cases --target={target}: {passed}/{total} pass ({pct:.1f}%) in {len(check_files)} files")
+        for m, t, fl in results:
+            matched, total, failures = matched + m, total + t, failures + fl
+        pct = 100.0 * matched / total if total else 0.0
+        print(f"{label}: {matched}/{total} {verb} ({pct:.1f}%) in {count} files")
         if a.verbose:
             for line in failures:
                 print("  " + line)
-    matched = total = 0
-    failures = []
-    for f in verify_files:
-        m, t, fl = run_verify(a.bin, f, a.verbose)
-        matched, total, failures = matched + m, total + t, failures + fl
-    pct = 100.0 * matched / total if total else 0.0
-    print(f"verify-fixture cases, -verify (codes, substrings and parameters): {matched}/{total} match ({pct:.1f}%) in {len(verify_files)} files")
-    if a.verbose:
-        for line in failures:
-            print("  " + line)
-    matched = total = 0
-    failures = []
-    for f in verify_files:
+
+    for target in a.targets.split(","):
+        tally(f"check cases --target={target}", (run_checks(a.bin, f, target, a.verbose) for f in check_files),
+              "pass", len(check_files))
+    tally("verify-fixture cases, -verify (codes, substrings and parameters)",
+          (run_verify(a.bin, f, a.verbose) for f in verify_files), "match", len(verify_files))
+
+    def code_line(f):
         m, t, failing = run_code_line(a.bin, f)
-        matched, total = matched + m, total + t
-        failures += [f"{f}: case {c}" for c in failing]
-    pct = 100.0 * matched / total if total else 0.0
-    print(f"verify-fixture cases, code and line: {matched}/{total} match ({pct:.1f}%) in {len(verify_files)} files")
-    if a.verbose:
-        for line in failures:
-            print("  " + line)
+        return m, t, [f"{f}: case {c}" for c in failing]
+    tally("verify-fixture cases, code and line", (code_line(f) for f in verify_files), "match", len(verify_files))
     return 0
 
 
