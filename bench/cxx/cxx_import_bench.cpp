@@ -54,9 +54,10 @@ double importOnce(hrx::cxx::CxxImporter &importer, const CxxUnit &unit, ImportTa
 std::vector<std::string> clangCommand(const std::string &file, ImportTarget target, const std::string &headerDir) {
   bool cxx = !llvm::StringRef(file).ends_with(".c");
   std::string headers = HRX_CXX_HEADERS_DIR;
-  std::vector<std::string> args = {HRX_CLANG, cxx ? "-std=c++26" : "-std=c23", "-nostdinc", "-ffreestanding",
-                                   "-O2", "-Xclang", "-disable-llvm-passes", "-S", "-emit-llvm", "-o", "/dev/null",
-                                   "-Wno-unknown-attributes", "-isystem", headers + "/include"};
+  std::vector<std::string> args = {
+      HRX_CLANG,   cxx ? "-std=c++26" : "-std=c23", "-nostdinc", "-ffreestanding",    "-O2",
+      "-Xclang",   "-disable-llvm-passes",          "-S",        "-emit-llvm",        "-o",
+      "/dev/null", "-Wno-unknown-attributes",       "-isystem",  headers + "/include"};
   if (cxx)
     args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec", "-fno-threadsafe-statics",
                              "-isystem", headers + "/include-c++"});

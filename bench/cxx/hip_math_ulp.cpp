@@ -65,17 +65,26 @@ int main(int argc, char **argv) {
     for (const char *c = argv[1]; *c >= '0' && *c <= '9'; ++c) count = count * 10 + (*c - '0');
   }
   const Row rows[] = {
-      {"sqrtf", 0, 1e6f, [](float x) { return sqrtf(x); }, [](float x) { return sqrt(x); }, [](double x) { return sqrt(x); }},
+      {"sqrtf", 0, 1e6f, [](float x) { return sqrtf(x); }, [](float x) { return sqrt(x); },
+       [](double x) { return sqrt(x); }},
       {"rsqrtf", 1e-6f, 1e6f, [](float x) { return rsqrtf(x); }, nullptr, rsqrtRef},
-      {"expf", -80, 80, [](float x) { return expf(x); }, [](float x) { return exp(x); }, [](double x) { return exp(x); }},
-      {"exp2f", -120, 120, [](float x) { return exp2f(x); }, [](float x) { return exp2(x); }, [](double x) { return exp2(x); }},
+      {"expf", -80, 80, [](float x) { return expf(x); }, [](float x) { return exp(x); },
+       [](double x) { return exp(x); }},
+      {"exp2f", -120, 120, [](float x) { return exp2f(x); }, [](float x) { return exp2(x); },
+       [](double x) { return exp2(x); }},
       {"exp10f", -30, 30, [](float x) { return exp10f(x); }, libmExp10f, exp10Ref},
-      {"logf", 1e-30f, 1e30f, [](float x) { return logf(x); }, [](float x) { return log(x); }, [](double x) { return log(x); }},
-      {"log2f", 1e-30f, 1e30f, [](float x) { return log2f(x); }, [](float x) { return log2(x); }, [](double x) { return log2(x); }},
-      {"sinf", -100, 100, [](float x) { return sinf(x); }, [](float x) { return sin(x); }, [](double x) { return sin(x); }},
-      {"cosf", -100, 100, [](float x) { return cosf(x); }, [](float x) { return cos(x); }, [](double x) { return cos(x); }},
-      {"tanf", -10, 10, [](float x) { return tanf(x); }, [](float x) { return tan(x); }, [](double x) { return tan(x); }},
-      {"tanhf", -10, 10, [](float x) { return tanhf(x); }, [](float x) { return tanh(x); }, [](double x) { return tanh(x); }},
+      {"logf", 1e-30f, 1e30f, [](float x) { return logf(x); }, [](float x) { return log(x); },
+       [](double x) { return log(x); }},
+      {"log2f", 1e-30f, 1e30f, [](float x) { return log2f(x); }, [](float x) { return log2(x); },
+       [](double x) { return log2(x); }},
+      {"sinf", -100, 100, [](float x) { return sinf(x); }, [](float x) { return sin(x); },
+       [](double x) { return sin(x); }},
+      {"cosf", -100, 100, [](float x) { return cosf(x); }, [](float x) { return cos(x); },
+       [](double x) { return cos(x); }},
+      {"tanf", -10, 10, [](float x) { return tanf(x); }, [](float x) { return tan(x); },
+       [](double x) { return tan(x); }},
+      {"tanhf", -10, 10, [](float x) { return tanhf(x); }, [](float x) { return tanh(x); },
+       [](double x) { return tanh(x); }},
       {"erff", -4, 4, [](float x) { return erff(x); }, [](float x) { return erf(x); }, [](double x) { return erf(x); }},
       {"powf(x,1.7)", 1e-3f, 1e3f, [](float x) { return powf(x, 1.7f); }, [](float x) { return pow(x, 1.7f); },
        [](double x) { return pow(x, double(1.7f)); }},
@@ -83,31 +92,53 @@ int main(int argc, char **argv) {
       {"cospif", -100, 100, [](float x) { return cospif(x); }, nullptr, cospiRef},
       {"rcbrtf", 1e-6f, 1e6f, [](float x) { return rcbrtf(x); }, nullptr, rcbrtRef},
       {"normcdff", -10, 10, [](float x) { return normcdff(x); }, nullptr, normcdfRef},
-      {"__expf", -80, 80, [](float x) { return __expf(x); }, [](float x) { return exp(x); }, [](double x) { return exp(x); }},
-      {"__logf", 1e-30f, 1e30f, [](float x) { return __logf(x); }, [](float x) { return log(x); }, [](double x) { return log(x); }},
-      {"__sinf", -100, 100, [](float x) { return __sinf(x); }, [](float x) { return sin(x); }, [](double x) { return sin(x); }},
-      {"__cosf", -100, 100, [](float x) { return __cosf(x); }, [](float x) { return cos(x); }, [](double x) { return cos(x); }},
-      {"__tanf", -10, 10, [](float x) { return __tanf(x); }, [](float x) { return tan(x); }, [](double x) { return tan(x); }},
-      {"__log2f", 1e-30f, 1e30f, [](float x) { return __log2f(x); }, [](float x) { return log2(x); }, [](double x) { return log2(x); }},
+      {"__expf", -80, 80, [](float x) { return __expf(x); }, [](float x) { return exp(x); },
+       [](double x) { return exp(x); }},
+      {"__logf", 1e-30f, 1e30f, [](float x) { return __logf(x); }, [](float x) { return log(x); },
+       [](double x) { return log(x); }},
+      {"__sinf", -100, 100, [](float x) { return __sinf(x); }, [](float x) { return sin(x); },
+       [](double x) { return sin(x); }},
+      {"__cosf", -100, 100, [](float x) { return __cosf(x); }, [](float x) { return cos(x); },
+       [](double x) { return cos(x); }},
+      {"__tanf", -10, 10, [](float x) { return __tanf(x); }, [](float x) { return tan(x); },
+       [](double x) { return tan(x); }},
+      {"__log2f", 1e-30f, 1e30f, [](float x) { return __log2f(x); }, [](float x) { return log2(x); },
+       [](double x) { return log2(x); }},
       {"__powf(x,1.7)", 1e-3f, 1e3f, [](float x) { return __powf(x, 1.7f); }, [](float x) { return pow(x, 1.7f); },
        [](double x) { return pow(x, double(1.7f)); }},
-      {"log10f", 1e-30f, 1e30f, [](float x) { return log10f(x); }, [](float x) { return log10(x); }, [](double x) { return log10(x); }},
-      {"sincosf.sin", -100, 100, [](float x) { float s, c; sincosf(x, &s, &c); return s; }, [](float x) { return sin(x); },
-       [](double x) { return sin(x); }},
-      {"sincosf.cos", -100, 100, [](float x) { float s, c; sincosf(x, &s, &c); return c; }, [](float x) { return cos(x); },
-       [](double x) { return cos(x); }},
+      {"log10f", 1e-30f, 1e30f, [](float x) { return log10f(x); }, [](float x) { return log10(x); },
+       [](double x) { return log10(x); }},
+      {"sincosf.sin", -100, 100,
+       [](float x) {
+         float s, c;
+         sincosf(x, &s, &c);
+         return s;
+       },
+       [](float x) { return sin(x); }, [](double x) { return sin(x); }},
+      {"sincosf.cos", -100, 100,
+       [](float x) {
+         float s, c;
+         sincosf(x, &s, &c);
+         return c;
+       },
+       [](float x) { return cos(x); }, [](double x) { return cos(x); }},
       // Exact operations: 0 ulp is the only correct answer.
-      {"fabsf", -1e6f, 1e6f, [](float x) { return fabsf(x); }, [](float x) { return fabs(x); }, [](double x) { return fabs(x); }},
-      {"floorf", -1e6f, 1e6f, [](float x) { return floorf(x); }, [](float x) { return floor(x); }, [](double x) { return floor(x); }},
-      {"ceilf", -1e6f, 1e6f, [](float x) { return ceilf(x); }, [](float x) { return ceil(x); }, [](double x) { return ceil(x); }},
-      {"truncf", -1e6f, 1e6f, [](float x) { return truncf(x); }, [](float x) { return trunc(x); }, [](double x) { return trunc(x); }},
-      {"roundf", -1e6f, 1e6f, [](float x) { return roundf(x); }, [](float x) { return round(x); }, [](double x) { return round(x); }},
+      {"fabsf", -1e6f, 1e6f, [](float x) { return fabsf(x); }, [](float x) { return fabs(x); },
+       [](double x) { return fabs(x); }},
+      {"floorf", -1e6f, 1e6f, [](float x) { return floorf(x); }, [](float x) { return floor(x); },
+       [](double x) { return floor(x); }},
+      {"ceilf", -1e6f, 1e6f, [](float x) { return ceilf(x); }, [](float x) { return ceil(x); },
+       [](double x) { return ceil(x); }},
+      {"truncf", -1e6f, 1e6f, [](float x) { return truncf(x); }, [](float x) { return trunc(x); },
+       [](double x) { return trunc(x); }},
+      {"roundf", -1e6f, 1e6f, [](float x) { return roundf(x); }, [](float x) { return round(x); },
+       [](double x) { return round(x); }},
       {"fminf(x,0.5)", -10, 10, [](float x) { return fminf(x, 0.5f); }, [](float x) { return fmin(x, 0.5f); },
        [](double x) { return fmin(x, 0.5); }},
       {"fmaxf(x,0.5)", -10, 10, [](float x) { return fmaxf(x, 0.5f); }, [](float x) { return fmax(x, 0.5f); },
        [](double x) { return fmax(x, 0.5); }},
-      {"fmaf(x,x,0.25)", -1e3f, 1e3f, [](float x) { return fmaf(x, x, 0.25f); }, [](float x) { return fma(x, x, 0.25f); },
-       [](double x) { return fma(x, x, 0.25); }},
+      {"fmaf(x,x,0.25)", -1e3f, 1e3f, [](float x) { return fmaf(x, x, 0.25f); },
+       [](float x) { return fma(x, x, 0.25f); }, [](double x) { return fma(x, x, 0.25); }},
   };
   std::printf("%-14s %10s %12s %12s %12s\n", "function", "inputs", "max ulp", "max ulp", "mean ulp");
   std::printf("%-14s %10s %12s %12s %12s\n", "", "", "vs libm f32", "vs f64 ref", "vs f64 ref");
@@ -128,9 +159,12 @@ int main(int argc, char **argv) {
       sumRef += double(d);
     }
     char libm[32];
-    if (row.libm) std::snprintf(libm, sizeof libm, "%llu", (unsigned long long)maxLibm);
-    else std::snprintf(libm, sizeof libm, "(no libm f32)");
-    std::printf("%-14s %10ld %12s %12llu %12.4f\n", row.name, count, libm, (unsigned long long)maxRef, sumRef / double(count));
+    if (row.libm)
+      std::snprintf(libm, sizeof libm, "%llu", (unsigned long long)maxLibm);
+    else
+      std::snprintf(libm, sizeof libm, "(no libm f32)");
+    std::printf("%-14s %10ld %12s %12llu %12.4f\n", row.name, count, libm, (unsigned long long)maxRef,
+                sumRef / double(count));
   }
   return 0;
 }

@@ -16,7 +16,8 @@ namespace {
 void appendUnit(std::string &out, int i) {
   std::string n = std::to_string(i);
   out += "// unit " + n + "\n";
-  out += "func.def target(@core) @tile_" + n + "(%in: buffer, %out: buffer, %n: index) {\n"
+  out += "func.def target(@core) @tile_" + n +
+         "(%in: buffer, %out: buffer, %n: index) {\n"
          "  %a, %b = buffer.assume.alignment %in, %out {minimum_alignment = 64} : buffer, buffer\n"
          "  %origin = index.constant 0 : offset\n"
          "  %src = buffer.view %a[%origin] : buffer -> view<[%n]x64xf32>\n"
@@ -72,13 +73,15 @@ int main(int argc, char **argv) {
   double parseSec = std::chrono::duration<double>(parsed - start).count();
   double totalSec = std::chrono::duration<double>(verified - start).count();
   auto seconds = [](const timeval &t) { return double(t.tv_sec) + double(t.tv_usec) / 1e6; };
-  double cpuSec = seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime);
+  double cpuSec =
+      seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime);
   double mb = double(bytes) / (1024.0 * 1024.0);
   double peakMb = double(after.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
   std::cout << "source:        " << mb << " MiB\n"
             << "parse:         " << parseSec << " s (" << mb / parseSec << " MiB/s)\n"
             << "parse+verify:  " << totalSec << " s (" << mb / totalSec << " MiB/s)\n"
-            << "CPU time:      " << cpuSec << " s (" << mb / cpuSec << " MiB/s; wall time suffers on a loaded machine)\n"
+            << "CPU time:      " << cpuSec << " s (" << mb / cpuSec
+            << " MiB/s; wall time suffers on a loaded machine)\n"
             << "IR arena:      " << double(module ? module->bytesAllocated() : 0) / (1024.0 * 1024.0) << " MiB\n"
             << "peak RSS:      " << peakMb << " MiB (" << peakMb / mb << "x source; includes the source text)\n"
             << "result:        " << (ok ? "verified" : "FAILED") << "\n";

@@ -67,7 +67,9 @@ void check(const Status &status, const char *what) {
   if (!status) die(std::string(what) + ": " + status.message());
 }
 
-double seconds(Clock::time_point from, Clock::time_point to) { return std::chrono::duration<double>(to - from).count(); }
+double seconds(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
 
 // User+system CPU seconds of every thread of this process.
 double cpuSeconds() {
@@ -106,8 +108,7 @@ unsigned parseCount(const std::string &text, const char *flag) {
     size_t used = 0;
     unsigned long value = std::stoul(text, &used);
     if (used == text.size() && value > 0 && value <= 1u << 30) return static_cast<unsigned>(value);
-  } catch (const std::exception &) {
-  }
+  } catch (const std::exception &) {}
   die(std::string(flag) + " expects a positive count, got '" + text + "'");
 }
 
@@ -247,8 +248,10 @@ nlohmann::json overhead(unsigned replays, unsigned copyMiB, unsigned runs) {
       memcpyS.push_back(t.wall);
       memcpyCpu.push_back(t.cpu);
     };
-    if (r % 2 == 0) runtimeSide(), memcpySide();
-    else memcpySide(), runtimeSide();
+    if (r % 2 == 0)
+      runtimeSide(), memcpySide();
+    else
+      memcpySide(), runtimeSide();
   }
   {
     MapGuard a = take(src.mapRead(), "map"), b = take(dst.mapRead(), "map");
@@ -293,20 +296,26 @@ nlohmann::json load(const std::string &path, unsigned runs) {
   for (unsigned r = 0; r < runs; ++r) {
     format::Artifact artifact;
     validateS.push_back(timed([&] {
-      artifact = take(format::readArtifact(bytes), path.c_str());
-      entries = take(listEntries(artifact), path.c_str()).size();
-    }).wall);
+                          artifact = take(format::readArtifact(bytes), path.c_str());
+                          entries = take(listEntries(artifact), path.c_str()).size();
+                        }).wall);
     const format::Artifact &member = artifact.members.empty() ? artifact : artifact.members.front();
     const std::vector<uint8_t> *host = member.section(format::xdna::kHostSection);
     if (!host) die(path + ": no .hrx.host section");
     hostS.push_back(timed([&] { take(HostCode::load(std::as_bytes(std::span(*host)), path), "host code"); }).wall);
   }
-  return {{"benchmark", "runtime.load"}, {"artifact", path},  {"bytes", bytes.size()},       {"entries", entries},
-          {"runs", runs},               {"validate_median_s", median(validateS)}, {"host_code_median_s", median(hostS)}};
+  return {{"benchmark", "runtime.load"},
+          {"artifact", path},
+          {"bytes", bytes.size()},
+          {"entries", entries},
+          {"runs", runs},
+          {"validate_median_s", median(validateS)},
+          {"host_code_median_s", median(hostS)}};
 }
 
 float bf16ToFloat(const std::byte *bytes) {
-  uint32_t bits = (uint32_t(std::to_integer<uint8_t>(bytes[0])) | uint32_t(std::to_integer<uint8_t>(bytes[1])) << 8) << 16;
+  uint32_t bits = (uint32_t(std::to_integer<uint8_t>(bytes[0])) | uint32_t(std::to_integer<uint8_t>(bytes[1])) << 8)
+                  << 16;
   float value;
   std::memcpy(&value, &bits, sizeof value);
   return value;
@@ -328,7 +337,8 @@ void baselineLoop(const std::string &baseline, const std::vector<std::vector<std
   } else if (baseline == "gemm-bf16") {
     // C[m] = A[m] x B[m], 8x8 operands, F32 accumulation from zero: the typed f32 loop built
     // -O3 -march=native, on the BF16 inputs widened to f32 beforehand (`widened`).
-    hrx::bench::typedGemm8x8(widened[0].data(), widened[1].data(), reinterpret_cast<float *>(out.data()), out.size() / 256);
+    hrx::bench::typedGemm8x8(widened[0].data(), widened[1].data(), reinterpret_cast<float *>(out.data()),
+                             out.size() / 256);
   } else {
     std::memcpy(out.data(), in.data(), in.size());
   }
@@ -419,10 +429,15 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
       loopS.push_back(t.wall);
       loopCpu.push_back(t.cpu);
     };
-    auto memcpySide = [&] { memcpyS.push_back(timed([&] { std::memcpy(copied.data(), input.data(), input.size()); }).wall); };
-    if (baseline.empty()) kernelSide();
-    else if (r % 2 == 0) kernelSide(), loopSide(), memcpySide();
-    else memcpySide(), loopSide(), kernelSide();
+    auto memcpySide = [&] {
+      memcpyS.push_back(timed([&] { std::memcpy(copied.data(), input.data(), input.size()); }).wall);
+    };
+    if (baseline.empty())
+      kernelSide();
+    else if (r % 2 == 0)
+      kernelSide(), loopSide(), memcpySide();
+    else
+      memcpySide(), loopSide(), kernelSide();
   }
   Statistics after = rt->statistics();
   if (!baseline.empty()) {
@@ -470,28 +485,38 @@ int main(int argc, char **argv) {
       return args[++i];
     };
     const std::string &flag = args[i];
-    if (flag == "--replays") replays = parseCount(value(), "--replays");
-    else if (flag == "--copy-mib") copyMiB = parseCount(value(), "--copy-mib");
-    else if (flag == "--runs") runs = parseCount(value(), "--runs");
-    else if (flag == "--units") units = parseCount(value(), "--units");
-    else if (flag == "--workload") workload.push_back(parseCount(value(), "--workload"));
+    if (flag == "--replays")
+      replays = parseCount(value(), "--replays");
+    else if (flag == "--copy-mib")
+      copyMiB = parseCount(value(), "--copy-mib");
+    else if (flag == "--runs")
+      runs = parseCount(value(), "--runs");
+    else if (flag == "--units")
+      units = parseCount(value(), "--units");
+    else if (flag == "--workload")
+      workload.push_back(parseCount(value(), "--workload"));
     else if (flag == "--baseline") {
       baseline = value();
       if (baseline != "double-f32" && baseline != "affine-i32" && baseline != "gemm-bf16" && baseline != "copy")
         die("--baseline is double-f32, affine-i32, gemm-bf16 or copy, got '" + baseline + "'");
-    } else if (flag.starts_with("-")) die("unknown option '" + flag + "'");
-    else if (artifact.empty()) artifact = flag;
-    else die("unexpected argument '" + flag + "'");
+    } else if (flag.starts_with("-"))
+      die("unknown option '" + flag + "'");
+    else if (artifact.empty())
+      artifact = flag;
+    else
+      die("unexpected argument '" + flag + "'");
   }
   nlohmann::json result;
-  if (args[0] == "overhead") result = overhead(replays, copyMiB, runs);
+  if (args[0] == "overhead")
+    result = overhead(replays, copyMiB, runs);
   else if (args[0] == "load") {
     if (artifact.empty()) die("load needs an artifact");
     result = load(artifact, runs);
   } else if (args[0] == "kernel") {
     if (artifact.empty()) die("kernel needs an artifact");
     result = kernel(artifact, workload, units, runs, baseline);
-  } else die("unknown benchmark '" + args[0] + "'");
+  } else
+    die("unknown benchmark '" + args[0] + "'");
   result["host_threads"] = hostThreadCount();
   std::cout << result.dump() << "\n";
   return 0;

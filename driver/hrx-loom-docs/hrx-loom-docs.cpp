@@ -60,8 +60,14 @@ const std::vector<std::pair<std::string, std::string>> &valueDefinitions() {
 
 // The value of each probe type.
 const std::map<std::string, std::string> kValueOfType = {
-    {"index", "%i4"},       {"i32", "%i"},          {"i16", "%h"},           {"f32", "%f"},
-    {"f16", "%hf"},         {"vector<4xf32>", "%vf"}, {"vector<4xi32>", "%vi"}, {"vector<4xi16>", "%vh"},
+    {"index", "%i4"},
+    {"i32", "%i"},
+    {"i16", "%h"},
+    {"f32", "%f"},
+    {"f16", "%hf"},
+    {"vector<4xf32>", "%vf"},
+    {"vector<4xi32>", "%vi"},
+    {"vector<4xi16>", "%vh"},
     {"vector<4xf16>", "%vhf"},
 };
 
@@ -104,16 +110,16 @@ std::optional<std::pair<std::string, std::string>> conversionTypes(const loom::O
 constexpr const char *kTemplateProvider =
     "template.decl @probe.family(%x: f32) -> (f32)\n"
     "template.def<@probe.family> @probe.impl(%x: f32) -> (f32) {\n  template.return %x : f32\n}";
-constexpr const char *kLowProvider =
-    "low.func.def target<amdgpu.gfx11.generic.core> @probe.low() -> (reg<amdgpu.sgpr>) asm {\n  %t = s_mov_b32 0\n  return %t\n}";
-constexpr const char *kFuncProvider = "func.template<probe.key> @probe.provider(%x: f32) -> (f32) {\n  func.return %x : f32\n}";
-constexpr const char *kWhileProbe =
-    "%r = scf.while(%w = %i : i32) -> (i32) {\n"
-    "    %more = scalar.cmpi slt, %w, %i : i32\n"
-    "    scf.condition %more, %w : i1, i32\n"
-    "  } do(%x: i32) {\n"
-    "    scf.yield %x : i32\n"
-    "  }";
+constexpr const char *kLowProvider = "low.func.def target<amdgpu.gfx11.generic.core> @probe.low() -> "
+                                     "(reg<amdgpu.sgpr>) asm {\n  %t = s_mov_b32 0\n  return %t\n}";
+constexpr const char *kFuncProvider =
+    "func.template<probe.key> @probe.provider(%x: f32) -> (f32) {\n  func.return %x : f32\n}";
+constexpr const char *kWhileProbe = "%r = scf.while(%w = %i : i32) -> (i32) {\n"
+                                    "    %more = scalar.cmpi slt, %w, %i : i32\n"
+                                    "    scf.condition %more, %w : i1, i32\n"
+                                    "  } do(%x: i32) {\n"
+                                    "    scf.yield %x : i32\n"
+                                    "  }";
 
 const std::map<std::string, Probe, std::less<>> &specialProbes() {
   static const std::map<std::string, Probe, std::less<>> probes = {
@@ -124,36 +130,56 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"template.decl", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
       {"template.def", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
       {"template.apply", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
-      {"template.return", {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
+      {"template.return",
+       {Context::Body, kTemplateProvider, "%r = template.apply<@probe.family>(%f) : (f32) -> (f32)"}},
       {"func.template", {Context::Body, kFuncProvider, "%r = func.apply<probe.key>(%f) : (f32) -> (f32)"}},
       {"func.apply", {Context::Body, kFuncProvider, "%r = func.apply<probe.key>(%f) : (f32) -> (f32)"}},
-      {"scalar.bitfield.extractu", {Context::Body, "", "%r = scalar.bitfield.extractu %i {offset = 4, width = 8} : i32 -> i32"}},
-      {"scalar.bitfield.extracts", {Context::Body, "", "%r = scalar.bitfield.extracts %i {offset = 4, width = 8} : i32 -> i32"}},
+      {"scalar.bitfield.extractu",
+       {Context::Body, "", "%r = scalar.bitfield.extractu %i {offset = 4, width = 8} : i32 -> i32"}},
+      {"scalar.bitfield.extracts",
+       {Context::Body, "", "%r = scalar.bitfield.extracts %i {offset = 4, width = 8} : i32 -> i32"}},
       {"vector.extract", {Context::Body, "", "%r = vector.extract %vi[2] : vector<4xi32> -> i32"}},
       {"vector.insert", {Context::Body, "", "%r = vector.insert %i into %vi[1] : i32, vector<4xi32>"}},
       {"vector.from_elements", {Context::Body, "", "%r = vector.from_elements %i, %i, %i, %i : vector<4xi32>"}},
       {"vector.broadcast",
-       {Context::Body, "", "%one = vector.from_elements %i : vector<1xi32>\n  %r = vector.broadcast %one : vector<1xi32> -> vector<4xi32>"}},
+       {Context::Body, "",
+        "%one = vector.from_elements %i : vector<1xi32>\n  %r = vector.broadcast %one : vector<1xi32> -> "
+        "vector<4xi32>"}},
       {"vector.dot4i",
        {Context::Body, "",
-        "%b = vector.bitcast %vi : vector<4xi32> to vector<16xi8>\n  %r = vector.dot4i<s8s8> %b, %b, %vi : vector<16xi8>, vector<16xi8>, vector<4xi32>"}},
+        "%b = vector.bitcast %vi : vector<4xi32> to vector<16xi8>\n  %r = vector.dot4i<s8s8> %b, %b, %vi : "
+        "vector<16xi8>, vector<16xi8>, vector<4xi32>"}},
       {"vector.bitunpacku", {Context::Body, "", "%r = vector.bitunpacku<8> %vi : vector<4xi32> -> vector<16xi32>"}},
       {"vector.bitunpacks", {Context::Body, "", "%r = vector.bitunpacks<8> %vi : vector<4xi32> -> vector<16xi32>"}},
-      {"vector.bitfield.extractu", {Context::Body, "", "%r = vector.bitfield.extractu %vi {offset = 4, width = 8} : vector<4xi32> -> vector<4xi32>"}},
-      {"vector.bitfield.extracts", {Context::Body, "", "%r = vector.bitfield.extracts %vi {offset = 4, width = 8} : vector<4xi32> -> vector<4xi32>"}},
-      {"vector.bitfield.insert", {Context::Body, "", "%r = vector.bitfield.insert %vi into %vi {offset = 4, width = 8} : vector<4xi32>, vector<4xi32>"}},
-      {"vector.concat", {Context::Body, "", "%r = vector.concat<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
-      {"vector.interleave", {Context::Body, "", "%r = vector.interleave<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
+      {"vector.bitfield.extractu",
+       {Context::Body, "",
+        "%r = vector.bitfield.extractu %vi {offset = 4, width = 8} : vector<4xi32> -> vector<4xi32>"}},
+      {"vector.bitfield.extracts",
+       {Context::Body, "",
+        "%r = vector.bitfield.extracts %vi {offset = 4, width = 8} : vector<4xi32> -> vector<4xi32>"}},
+      {"vector.bitfield.insert",
+       {Context::Body, "",
+        "%r = vector.bitfield.insert %vi into %vi {offset = 4, width = 8} : vector<4xi32>, vector<4xi32>"}},
+      {"vector.concat",
+       {Context::Body, "", "%r = vector.concat<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
+      {"vector.interleave",
+       {Context::Body, "", "%r = vector.interleave<0> %vi, %vi : vector<4xi32>, vector<4xi32> -> vector<8xi32>"}},
       {"vector.slice", {Context::Body, "", "%r = vector.slice %vi[1] : vector<4xi32> -> vector<2xi32>"}},
-      {"vector.deinterleave", {Context::Body, "", "%e, %o = vector.deinterleave<0> %vi : vector<4xi32> -> vector<2xi32>, vector<2xi32>"}},
-      {"vector.table.lookup", {Context::Body, "", "%r = vector.table.lookup %vi[%vi] : vector<4xi32>, vector<4xi32> -> vector<4xi32>"}},
+      {"vector.deinterleave",
+       {Context::Body, "", "%e, %o = vector.deinterleave<0> %vi : vector<4xi32> -> vector<2xi32>, vector<2xi32>"}},
+      {"vector.table.lookup",
+       {Context::Body, "", "%r = vector.table.lookup %vi[%vi] : vector<4xi32>, vector<4xi32> -> vector<4xi32>"}},
       {"vector.dot8i4", {Context::Body, "", "%r = vector.dot8i4<s4s4> %vi, %vi, %vi : vector<4xi32>"}},
-      {"view.atomic.load", {Context::Body, "", "%r = view.atomic.load %src[%i0] {ordering = acquire, scope = device} : view<4xf32> -> f32"}},
-      {"view.atomic.store", {Context::Body, "", "view.atomic.store %f, %src[%i0] {ordering = release, scope = device} : f32, view<4xf32>"}},
+      {"view.atomic.load",
+       {Context::Body, "",
+        "%r = view.atomic.load %src[%i0] {ordering = acquire, scope = device} : view<4xf32> -> f32"}},
+      {"view.atomic.store",
+       {Context::Body, "", "view.atomic.store %f, %src[%i0] {ordering = release, scope = device} : f32, view<4xf32>"}},
       {"buffer.fence", {Context::Body, "", "buffer.fence scope(device) ordering(acq_rel)"}},
       {"encoding.layout.strided",
        {Context::Body, "",
-        "%l = encoding.layout.strided [1, 2] : encoding<layout>\n  %lv = buffer.view %data[%zero] : buffer -> view<2x2xf32, %l>\n"
+        "%l = encoding.layout.strided [1, 2] : encoding<layout>\n  %lv = buffer.view %data[%zero] : buffer -> "
+        "view<2x2xf32, %l>\n"
         "  view.store %f, %lv[%i0, %i0] : f32, view<2x2xf32, %l>"}},
       {"scf.while", {Context::Body, "", kWhileProbe}},
       {"scf.condition", {Context::Body, "", kWhileProbe}},
@@ -166,7 +192,8 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"pipeline.return", {Context::Pipeline, "", ""}},
       {"group.create", {Context::Pipeline, "", ""}},
       {"pipeline.buffer",
-       {Context::Pipeline, "", "%held = pipeline.buffer %f capacity %c1 : (pipeline.flow<tile<4xf32>>, index) -> pipeline.flow<tile<4xf32>>"}},
+       {Context::Pipeline, "",
+        "%held = pipeline.buffer %f capacity %c1 : (pipeline.flow<tile<4xf32>>, index) -> pipeline.flow<tile<4xf32>>"}},
       {"pipeline.fold", {Context::Pipeline, "", "%folded = pipeline.fold<addf> %f : pipeline.flow<tile<4xf32>>"}},
       {"pipeline.scatter",
        {Context::Pipeline, "",
@@ -183,13 +210,19 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"test.fact_lane_predicate", {Context::Body, "", "%r = test.fact_lane_predicate %f : f32 -> i1"}},
       {"test.use", {Context::Body, "", "test.use %f : f32"}},
       {"kernel.workgroup.reduce", {Context::Kernel, "", "%r = kernel.workgroup.reduce<addf> %f : f32"}},
-      {"kernel.decl",
-       {Context::Kernel, "kernel.decl @declared(%count: index) launch(%data: buffer)", ""}},
-      {"func.def", {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}", "%r = func.call @callee(%f) : (f32) -> (f32)"}},
-      {"func.call", {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}", "%r = func.call @callee(%f) : (f32) -> (f32)"}},
-      {"func.return", {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}", "%r = func.call @callee(%f) : (f32) -> (f32)"}},
+      {"kernel.decl", {Context::Kernel, "kernel.decl @declared(%count: index) launch(%data: buffer)", ""}},
+      {"func.def",
+       {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}",
+        "%r = func.call @callee(%f) : (f32) -> (f32)"}},
+      {"func.call",
+       {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}",
+        "%r = func.call @callee(%f) : (f32) -> (f32)"}},
+      {"func.return",
+       {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}",
+        "%r = func.call @callee(%f) : (f32) -> (f32)"}},
       {"func.decl", {Context::Body, "func.decl @declared(%x: f32) -> (f32)", ""}},
-      {"config.decl", {Context::Body, "config.decl @probe.declared : index", "%r = config.get @probe.declared : index"}},
+      {"config.decl",
+       {Context::Body, "config.decl @probe.declared : index", "%r = config.get @probe.declared : index"}},
       {"config.def", {Context::Body, "config.def @probe.n = 4 : index", "%r = config.get @probe.n : index"}},
       {"config.get", {Context::Body, "config.def @probe.n = 4 : index", "%r = config.get @probe.n : index"}},
       {"amdgpu.target", {Context::Body, "amdgpu.target<gfx1151> @gpu {subgroup_size = 32}", ""}},
@@ -206,29 +239,39 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"vector.select", {Context::Body, "", "%r = vector.select %vc, %vf, %vf : vector<4xf32>"}},
       {"vector.load", {Context::Body, "", "%r = vector.load %src[0] : view<4xf32> -> vector<4xf32>"}},
       {"vector.store", {Context::Body, "", "vector.store %vf, %src[0] : vector<4xf32>, view<4xf32>"}},
-      {"vector.mask.range", {Context::Body, "", "%r = vector.mask.range [%i0 to %i4 step %i1] : index -> vector<4xi1>"}},
+      {"vector.mask.range",
+       {Context::Body, "", "%r = vector.mask.range [%i0 to %i4 step %i1] : index -> vector<4xi1>"}},
       {"vector.load.mask",
        {Context::Body, "", "%r = vector.load.mask %src[0], %vc, %vf : view<4xf32>, vector<4xi1>, vector<4xf32>"}},
-      {"vector.store.mask", {Context::Body, "", "vector.store.mask %vf, %src[0], %vc : vector<4xf32>, view<4xf32>, vector<4xi1>"}},
+      {"vector.store.mask",
+       {Context::Body, "", "vector.store.mask %vf, %src[0], %vc : vector<4xf32>, view<4xf32>, vector<4xi1>"}},
       {"vector.reduce", {Context::Body, "", "%r = vector.reduce<addf> %vf, %f : vector<4xf32>, f32"}},
       {"vector.dotf", {Context::Body, "", "%r = vector.dotf %vf, %vf, %f : vector<4xf32>, vector<4xf32>, f32"}},
       {"buffer.view", {Context::Body, "", "%r = buffer.view %data[%zero] : buffer -> view<2xi32>"}},
-      {"buffer.alloca", {Context::Body, "", "%bytes = index.constant 16 : offset\n  %r = buffer.alloca<private> align(16) %bytes : buffer"}},
+      {"buffer.alloca",
+       {Context::Body, "",
+        "%bytes = index.constant 16 : offset\n  %r = buffer.alloca<private> align(16) %bytes : buffer"}},
       {"buffer.length", {Context::Body, "", "view.store %f, %src[%i0] : f32, view<4xf32>\n  %r = buffer.length %data"}},
       {"buffer.assume.noalias", {Context::Body, "", "%x, %y = buffer.assume.noalias %data, %data : buffer, buffer"}},
       {"buffer.assume.same_root", {Context::Body, "", "%r = buffer.assume.same_root %data, %data : buffer"}},
-      {"cfg.br", {Context::Body, "", "cfg.br ^next(%f: f32)\n^next(%x: f32):\n  view.store %x, %src[%i0] : f32, view<4xf32>"}},
+      {"cfg.br",
+       {Context::Body, "", "cfg.br ^next(%f: f32)\n^next(%x: f32):\n  view.store %x, %src[%i0] : f32, view<4xf32>"}},
       {"cfg.cond_br",
-       {Context::Body, "", "cfg.cond_br %c, ^yes, ^no\n^yes:\n  view.store %f, %src[%i0] : f32, view<4xf32>\n  cfg.br ^no\n^no:"}},
-      {"buffer.assume.alignment", {Context::Body, "", "%r = buffer.assume.alignment %data {minimum_alignment = 16} : buffer"}},
+       {Context::Body, "",
+        "cfg.cond_br %c, ^yes, ^no\n^yes:\n  view.store %f, %src[%i0] : f32, view<4xf32>\n  cfg.br ^no\n^no:"}},
+      {"buffer.assume.alignment",
+       {Context::Body, "", "%r = buffer.assume.alignment %data {minimum_alignment = 16} : buffer"}},
       {"buffer.assume.memory_space", {Context::Body, "", "%r = buffer.assume.memory_space<global> %data : buffer"}},
       {"view.load", {Context::Body, "", "%r = view.load %src[%i0] : view<4xf32> -> f32"}},
       {"view.store", {Context::Body, "", "view.store %f, %src[%i0] : f32, view<4xf32>"}},
       {"view.atomic.reduce", {Context::Body, "", "view.atomic.reduce<addf> %f, %src[%i0] : f32, view<4xf32>"}},
       {"view.atomic.rmw", {Context::Body, "", "%r = view.atomic.rmw<addf> %f, %src[%i0] : f32, view<4xf32> -> f32"}},
-      {"view.atomic.cmpxchg", {Context::Body, "", "%r = view.atomic.cmpxchg %f, %f, %src[%i0] : f32, view<4xf32> -> f32"}},
+      {"view.atomic.cmpxchg",
+       {Context::Body, "", "%r = view.atomic.cmpxchg %f, %f, %src[%i0] : f32, view<4xf32> -> f32"}},
       {"view.subview", {Context::Body, "", "%r = view.subview %src[%i1] : view<4xf32> -> view<2xf32>"}},
-      {"vector.fragment", {Context::Body, "", "%eight = index.constant 8 : index\n"
+      {"vector.fragment",
+       {Context::Body, "",
+        "%eight = index.constant 8 : index\n"
         "  %one = scalar.constant 1.0 : bf16\n"
         "  %zeros = vector.constant 0.0 : vector<64xf32>\n"
         "  %x = vector.splat %one : vector<64xbf16>\n"
@@ -236,7 +279,9 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
         "  %yf = vector.fragment<rhs> %x shape [%eight, %eight] : vector<64xbf16>\n"
         "  %acc = vector.fragment<init> %zeros shape [%eight, %eight] : vector<64xf32>\n"
         "  %r = vector.mma %xf, %yf, %acc : vector<64xbf16>, vector<64xbf16>, vector<64xf32>"}},
-      {"vector.mma", {Context::Body, "", "%eight = index.constant 8 : index\n"
+      {"vector.mma",
+       {Context::Body, "",
+        "%eight = index.constant 8 : index\n"
         "  %one = scalar.constant 1.0 : bf16\n"
         "  %zeros = vector.constant 0.0 : vector<64xf32>\n"
         "  %x = vector.splat %one : vector<64xbf16>\n"
@@ -248,24 +293,32 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
        {Context::Body, "",
         "%r = encoding.define #encoding.operand<element_format=bfp16ebs8, payload_elements=64, "
         "payload_packing=target_fragment, payload_registers=18, rounding=flush_subnormal> : encoding<schema>"}},
-      {"vector.encode", {Context::Body, "", "%fmt = encoding.define #encoding.operand<element_format=bfp16ebs8, payload_elements=64, "
+      {"vector.encode",
+       {Context::Body, "",
+        "%fmt = encoding.define #encoding.operand<element_format=bfp16ebs8, payload_elements=64, "
         "payload_packing=target_fragment, payload_registers=18, rounding=flush_subnormal> : encoding<schema>\n"
         "  %one = scalar.constant 1.0 : bf16\n"
         "  %x = vector.splat %one : vector<64xbf16>\n"
         "  %r = vector.encode %x using %fmt : vector<64xbf16>, encoding<schema> -> vector<72xi8>"}},
-      {"vector.fragment.load", {Context::Body, "", "%c16 = index.constant 16 : index\n"
+      {"vector.fragment.load",
+       {Context::Body, "",
+        "%c16 = index.constant 16 : index\n"
         "  %av = buffer.view %data[%zero] : buffer -> view<16x16xf16>\n"
         "  %r = vector.fragment.load<lhs> %av[%i0, %i0] shape [%c16, %c16] : view<16x16xf16> -> vector<16xf16>"}},
-      {"vector.fragment.store", {Context::Body, "", "%eight = index.constant 8 : index\n"
+      {"vector.fragment.store",
+       {Context::Body, "",
+        "%eight = index.constant 8 : index\n"
         "  %zeros = vector.constant 0.0 : vector<64xf32>\n"
         "  %cv = buffer.view %data[%zero] : buffer -> view<8x8xf32>\n"
         "  vector.fragment.store<result> %zeros, %cv[0, 0] shape [%eight, %eight] : vector<64xf32>, view<8x8xf32>"}},
       {"scf.select", {Context::Body, "", "%r = scf.select %c, %f, %f : f32"}},
       {"scf.if", {Context::Body, "", "scf.if %c {\n    view.store %f, %src[%i0] : f32, view<4xf32>\n  }"}},
       {"scf.yield",
-       {Context::Body, "", "%r = scf.if %c -> (f32) {\n    scf.yield %f : f32\n  } else {\n    scf.yield %f : f32\n  }"}},
+       {Context::Body, "",
+        "%r = scf.if %c -> (f32) {\n    scf.yield %f : f32\n  } else {\n    scf.yield %f : f32\n  }"}},
       {"scf.for",
-       {Context::Body, "", "scf.for %k = [%i0 to %i4 step %i1] {\n    view.store %f, %src[%k] : f32, view<4xf32>\n  }"}},
+       {Context::Body, "",
+        "scf.for %k = [%i0 to %i4 step %i1] {\n    view.store %f, %src[%k] : f32, view<4xf32>\n  }"}},
   };
   return probes;
 }
@@ -285,12 +338,13 @@ std::optional<Probe> probeFor(const loom::OpDef &def) {
       return Probe{context, "", "%r = " + name + dimension + " : " + *type};
   }
   if (std::optional<std::pair<std::string, std::string>> types = conversionTypes(def))
-    return Probe{context, "", "%r = " + name + " " + kValueOfType.at(types->first) + " : " + types->first + " to " +
-                                  types->second};
+    return Probe{context, "",
+                 "%r = " + name + " " + kValueOfType.at(types->first) + " : " + types->first + " to " + types->second};
   std::optional<std::string> type = probeType(def.typeClass);
   if (!type) return std::nullopt;
   const std::string &value = kValueOfType.at(*type);
-  if (format == "%lhs , %rhs : !lhs|rhs|r") return Probe{context, "", "%r = " + name + " " + value + ", " + value + " : " + *type};
+  if (format == "%lhs , %rhs : !lhs|rhs|r")
+    return Probe{context, "", "%r = " + name + " " + value + ", " + value + " : " + *type};
   if (format == "%in : !in|r" || format == "%in : !in")
     return Probe{context, "", "%r = " + name + " " + value + " : " + *type};
   if (format == "%a , %b , %c : !a|b|c|r")
@@ -351,7 +405,8 @@ std::string probeModule(const Probe &probe, Context wrapper) {
          "  %g = group.create %c1 : index -> group\n"
          "  %f = pipeline.read %in on %g : view<4x4xf32>, group -> pipeline.flow<tile<4xf32>>\n" +
          flowUse +
-         "  %o = pipeline.stage @worker on %g(%f) : (group, pipeline.flow<tile<4xf32>>) -> (pipeline.flow<tile<4xf32>>)\n"
+         "  %o = pipeline.stage @worker on %g(%f) : (group, pipeline.flow<tile<4xf32>>) -> "
+         "(pipeline.flow<tile<4xf32>>)\n"
          "  pipeline.write %o to %out : pipeline.flow<tile<4xf32>>, view<4x4xf32>\n"
          "  pipeline.return\n}\n";
 }
@@ -360,7 +415,8 @@ class FirstError : public diag::DiagnosticConsumer {
 public:
   void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
     if (d.severity >= diag::Severity::Error && message.empty()) message = d.code.empty() ? d.message : d.code;
-    if (d.severity >= diag::Severity::Error && full.empty()) full = d.message + (d.code.empty() ? "" : " [" + d.code + "]");
+    if (d.severity >= diag::Severity::Error && full.empty())
+      full = d.message + (d.code.empty() ? "" : " [" + d.code + "]");
   }
   std::string message, full;
 };
@@ -404,7 +460,8 @@ std::optional<FirstError> compileProbe(const std::string &text, const std::optio
   if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     FirstError crash;
     crash.message = "compiler crash";
-    crash.full = "the compiler crashed" + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : "");
+    crash.full =
+        "the compiler crashed" + (WIFSIGNALED(status) ? " (signal " + std::to_string(WTERMSIG(status)) + ")" : "");
     return crash;
   }
   if (reply.empty()) return std::nullopt;
@@ -427,8 +484,8 @@ bool measure(std::vector<Row> &rows, bool &crashed) {
     Target target;
     Context bodyWrapper;
   };
-  const Column columns[] = {{Target::xdna(), Context::Body}, {Target::host(), Context::Kernel},
-                            {Target::gfx1151(), Context::Kernel}};
+  const Column columns[] = {
+      {Target::xdna(), Context::Body}, {Target::host(), Context::Kernel}, {Target::gfx1151(), Context::Kernel}};
   bool ok = true;
   for (const loom::OpDef *def : loom::allOpDefs()) {
     Row row{std::string(def->name), {}};
@@ -445,15 +502,16 @@ bool measure(std::vector<Row> &rows, bool &crashed) {
       Context wrapper = probe->context == Context::Body ? column.bodyWrapper : probe->context;
       std::string text = probeModule(*probe, wrapper);
       if (std::optional<FirstError> bad = compileProbe(text, std::nullopt)) {
-        std::cerr << "hrx-loom-docs: error: the probe of '" << def->name << "' is not valid Loom: " << bad->full
-                  << "\n" << text;
+        std::cerr << "hrx-loom-docs: error: the probe of '" << def->name << "' is not valid Loom: " << bad->full << "\n"
+                  << text;
         ok = false;
         break;
       }
       std::optional<FirstError> failed = compileProbe(text, column.target);
       if (failed && failed->message == "compiler crash") {
         std::cerr << "hrx-loom-docs: error: compiling the probe of '" << def->name << "' for " << column.target.name()
-                  << " crashed:\n" << text;
+                  << " crashed:\n"
+                  << text;
         crashed = true;
       }
       row.cells.push_back(failed ? "no (" + failed->message + ")" : "yes");

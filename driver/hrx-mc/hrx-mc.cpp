@@ -138,7 +138,8 @@ bool parseMemSpec(const std::string &text, MemSpec &spec, std::string &why) {
   }
   spec.type = text.substr(a + 1, b - a - 1);
   spec.rest = text.substr(b + 1);
-  if (spec.type != "i32" && spec.type != "u32" && spec.type != "i16" && spec.type != "i8" && spec.type != "f32" && spec.type != "bf16") {
+  if (spec.type != "i32" && spec.type != "u32" && spec.type != "i16" && spec.type != "i8" && spec.type != "f32" &&
+      spec.type != "bf16") {
     why = "'" + text + "': type '" + spec.type + "' is not one of i32, u32, i16, i8, f32, bf16";
     return false;
   }
@@ -217,7 +218,8 @@ int runSnippet(const Options &opt) {
   for (const auto &s : opt.set) {
     size_t eq = s.find('=');
     auto reg = parseReg(eq == std::string::npos ? s : s.substr(0, eq));
-    if (!reg || eq == std::string::npos) return fail("--set '" + s + "': expected REGISTER=VALUE with a scalar register");
+    if (!reg || eq == std::string::npos)
+      return fail("--set '" + s + "': expected REGISTER=VALUE with a scalar register");
     try {
       core.setScalar(*reg, static_cast<uint32_t>(std::stoll(s.substr(eq + 1), nullptr, 0)));
     } catch (...) {
@@ -237,8 +239,8 @@ int runSnippet(const Options &opt) {
       std::cerr << file << ": error: " << c.trap()->message() << " [SIM/001]\n";
       trapped = true;
     }
-    std::cout << who << (c.state() == CoreState::Trapped ? "trapped" : "halted") << " after " << st.cycles << " cycles ("
-              << st.stallCycles << " stall cycles, " << st.bundles << " bundles)\n";
+    std::cout << who << (c.state() == CoreState::Trapped ? "trapped" : "halted") << " after " << st.cycles
+              << " cycles (" << st.stallCycles << " stall cycles, " << st.bundles << " bundles)\n";
   }
   if (trapped) return 2;
   for (const auto &d : opt.dump) {
@@ -256,12 +258,14 @@ int runSnippet(const Options &opt) {
     char head[32];
     std::snprintf(head, sizeof head, "0x%05x:", spec.address);
     std::cout << head;
-    for (unsigned i = 0; i < count; ++i) std::cout << " " << formatValue(spec.type, bytes.data() + i * typeSize(spec.type));
+    for (unsigned i = 0; i < count; ++i)
+      std::cout << " " << formatValue(spec.type, bytes.data() + i * typeSize(spec.type));
     std::cout << "\n";
   }
   if (opt.printRegs) {
     for (unsigned i = 0; i < 32; ++i)
-      if (uint32_t v = core.scalar(Reg{RegKind::R, static_cast<uint8_t>(i)})) std::cout << "r" << i << " = " << static_cast<int32_t>(v) << "\n";
+      if (uint32_t v = core.scalar(Reg{RegKind::R, static_cast<uint8_t>(i)}))
+        std::cout << "r" << i << " = " << static_cast<int32_t>(v) << "\n";
     for (RegKind k : {RegKind::P, RegKind::M}) {
       for (unsigned i = 0; i < 8; ++i) {
         Reg r{k, static_cast<uint8_t>(i)};
@@ -295,14 +299,16 @@ int main(int argc, char **argv) {
   app.add_option("--set", opt.set, "Run: initial scalar register, REG=VALUE");
   app.add_flag("--print-regs", opt.printRegs, "Run: print the non-zero r, p and m registers after the run");
   app.add_option("--max-cycles", opt.maxCycles, "Run: cycle limit (a runaway program traps)");
-  app.add_option("--north", opt.north, "Run: a second program on the core of the tile north of the first (shared memory and locks)");
+  app.add_option("--north", opt.north,
+                 "Run: a second program on the core of the tile north of the first (shared memory and locks)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
     return app.exit(e);
   }
   if (opt.arch != "aie2p") return fail("unknown --arch '" + opt.arch + "' (supported: aie2p)");
-  if (int(opt.assemble) + int(opt.disassemble) + int(opt.run) != 1) return fail("give exactly one of --assemble, --disassemble, --run");
+  if (int(opt.assemble) + int(opt.disassemble) + int(opt.run) != 1)
+    return fail("give exactly one of --assemble, --disassemble, --run");
 
   if (opt.assemble) {
     AsmProgram program;

@@ -52,18 +52,18 @@ Status checkElementType(const Value &value, const format::BindingContract &bindi
   if (!value.type) return Status::ok();
   std::optional<ElementType> required = layoutElementType(binding.layout);
   if (!required || compatible(*value.type, *required)) return Status::ok();
-  return Status(StatusCode::InvalidArgument,
-                what + " is " + typeOf(value) + ", but binding " + std::to_string(ordinal) + " holds " +
-                    elementTypeName(*required) + " elements (" + binding.layout + "); give it as " +
-                    elementTypeName(*required) + " values, or as raw bytes (@file.bin)");
+  return Status(StatusCode::InvalidArgument, what + " is " + typeOf(value) + ", but binding " +
+                                                 std::to_string(ordinal) + " holds " + elementTypeName(*required) +
+                                                 " elements (" + binding.layout + "); give it as " +
+                                                 elementTypeName(*required) + " values, or as raw bytes (@file.bin)");
 }
 
 Status checkExpectedType(const Value &expected, const Value &actual, size_t ordinal) {
   if (!expected.type || !actual.type || compatible(*expected.type, *actual.type)) return Status::ok();
   return Status(StatusCode::InvalidArgument,
                 "--expected_output for binding " + std::to_string(ordinal) + " is " + typeOf(expected) +
-                    ", but the binding holds " + elementTypeName(*actual.type) + " values; give the expected value as " +
-                    elementTypeName(*actual.type));
+                    ", but the binding holds " + elementTypeName(*actual.type) +
+                    " values; give the expected value as " + elementTypeName(*actual.type));
 }
 
 }  // namespace hrx::run

@@ -25,11 +25,10 @@ struct TypeInfo {
   const char *npy;  // NumPy descr; null when NumPy has none
 };
 constexpr TypeInfo kTypes[] = {
-    {ElementType::I8, "i8", 1, "|i1"},     {ElementType::I16, "i16", 2, "<i2"},   {ElementType::I32, "i32", 4, "<i4"},
-    {ElementType::I64, "i64", 8, "<i8"},   {ElementType::U8, "ui8", 1, "|u1"},    {ElementType::U16, "ui16", 2, "<u2"},
-    {ElementType::U32, "ui32", 4, "<u4"},  {ElementType::U64, "ui64", 8, "<u8"},  {ElementType::F32, "f32", 4, "<f4"},
-    {ElementType::F64, "f64", 8, "<f8"},   {ElementType::BF16, "bf16", 2, nullptr},
-    {ElementType::F16, "f16", 2, "<f2"},
+    {ElementType::I8, "i8", 1, "|i1"},    {ElementType::I16, "i16", 2, "<i2"},     {ElementType::I32, "i32", 4, "<i4"},
+    {ElementType::I64, "i64", 8, "<i8"},  {ElementType::U8, "ui8", 1, "|u1"},      {ElementType::U16, "ui16", 2, "<u2"},
+    {ElementType::U32, "ui32", 4, "<u4"}, {ElementType::U64, "ui64", 8, "<u8"},    {ElementType::F32, "f32", 4, "<f4"},
+    {ElementType::F64, "f64", 8, "<f8"},  {ElementType::BF16, "bf16", 2, nullptr}, {ElementType::F16, "f16", 2, "<f2"},
 };
 
 const TypeInfo &info(ElementType type) { return kTypes[static_cast<size_t>(type)]; }
@@ -125,7 +124,8 @@ Status appendLiteral(ElementType type, const std::string &text, std::vector<uint
     unsigned bits = static_cast<unsigned>(elementSize(type) * 8);
     bool fits = errno != ERANGE && (bits == 64 || (v >= -(1ll << (bits - 1)) && v < (1ll << (bits - 1))));
     if (Status s = checkRange(fits); !s) return s;
-    for (unsigned i = 0; i < bits / 8; ++i) out.push_back(static_cast<uint8_t>(static_cast<unsigned long long>(v) >> (8 * i)));
+    for (unsigned i = 0; i < bits / 8; ++i)
+      out.push_back(static_cast<uint8_t>(static_cast<unsigned long long>(v) >> (8 * i)));
     return Status::ok();
   }
   if (text.starts_with('-')) return invalid(spec, "'" + text + "' is negative for unsigned " + elementTypeName(type));
@@ -167,7 +167,9 @@ std::string tooLarge(uint64_t maxBytes) {
 }
 
 StatusOr<Value> parseNpy(const std::string &path, const std::vector<uint8_t> &file, uint64_t maxBytes) {
-  auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, path + ": not a valid .npy file: " + what); };
+  auto bad = [&](const std::string &what) {
+    return Status(StatusCode::InvalidArgument, path + ": not a valid .npy file: " + what);
+  };
   if (file.size() < 10 || std::memcmp(file.data(), "\x93NUMPY", 6) != 0) return bad("missing the \\x93NUMPY magic");
   uint8_t major = file[6];
   size_t headerLength, headerStart;
@@ -288,8 +290,8 @@ StatusOr<Value> parseValue(const std::string &spec, uint64_t maxBytes) {
   try {
     return parseValueOrThrow(spec, maxBytes);
   } catch (const std::bad_alloc &) {
-    return Status(StatusCode::ResourceExhausted,
-                  "input '" + spec.substr(0, 64) + (spec.size() > 64 ? "...'" : "'") + ": not enough memory to hold it");
+    return Status(StatusCode::ResourceExhausted, "input '" + spec.substr(0, 64) + (spec.size() > 64 ? "...'" : "'") +
+                                                     ": not enough memory to hold it");
   }
 }
 
@@ -336,15 +338,16 @@ Status writeValue(const std::string &path, const Value &value, bool append) {
   bool npy = path.ends_with(".npy");
   if (npy && (!value.type || !info(*value.type).npy))
     return Status(StatusCode::InvalidArgument,
-                  "cannot write '" + path + "' as .npy: the binding's element type is unknown or has no NumPy dtype; "
-                                            "give it a typed --input, or write raw bytes with a .bin path");
+                  "cannot write '" + path +
+                      "' as .npy: the binding's element type is unknown or has no NumPy dtype; "
+                      "give it a typed --input, or write raw bytes with a .bin path");
   std::vector<uint8_t> file;
   if (npy) {
     std::string shape;
     for (size_t i = 0; i < value.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(value.shape[i]);
     if (value.shape.size() == 1) shape += ",";
-    std::string header = "{'descr': '" + std::string(info(*value.type).npy) + "', 'fortran_order': False, 'shape': (" +
-                         shape + "), }";
+    std::string header =
+        "{'descr': '" + std::string(info(*value.type).npy) + "', 'fortran_order': False, 'shape': (" + shape + "), }";
     size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header.push_back('\n');

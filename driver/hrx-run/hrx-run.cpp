@@ -67,7 +67,8 @@ StatusOr<std::optional<LaunchDimensions>> launchDimensions(const Options &o) {
 }
 
 void addLaunchDimensionOptions(CLI::App &app, Options &o) {
-  app.add_option("--grid", o.grid, "Workgroups X[,Y[,Z]] of a C/C++/HIP kernel (with --block; replaces the launch program)")
+  app.add_option("--grid", o.grid,
+                 "Workgroups X[,Y[,Z]] of a C/C++/HIP kernel (with --block; replaces the launch program)")
       ->delimiter(',');
   app.add_option("--block", o.block, "Work-items per workgroup X[,Y[,Z]] (with --grid), within __launch_bounds__")
       ->delimiter(',');
@@ -102,8 +103,9 @@ std::string signature(const ArtifactEntry &e) {
     for (size_t i = 0; i < e.gpuExport->arguments.size(); ++i) {
       const format::LaunchArgument &a = e.gpuExport->arguments[i];
       s += i ? ", " : "";
-      s += a.kind == format::LaunchArgumentKind::Value ? "value " + std::to_string(a.size) + " bytes"
-                                                       : "buffer " + describeBindingBrief(e.contract.bindings[binding++]);
+      s += a.kind == format::LaunchArgumentKind::Value
+               ? "value " + std::to_string(a.size) + " bytes"
+               : "buffer " + describeBindingBrief(e.contract.bindings[binding++]);
     }
     return s + ")";
   }
@@ -138,9 +140,15 @@ std::string literalHint(format::ScalarType type) {
   using T = format::ScalarType;
   switch (type) {
   case T::Bool: return "ui8=0 or ui8=1";
-  case T::U8: case T::U16: case T::U32: case T::U64:
+  case T::U8:
+  case T::U16:
+  case T::U32:
+  case T::U64:
     return "ui" + std::string(format::scalarTypeName(type)).substr(1) + "=N";  // hrx-run spells them ui8 ... ui64
-  case T::F16: case T::F32: case T::F64: case T::BF16: return std::string(format::scalarTypeName(type)) + "=X";
+  case T::F16:
+  case T::F32:
+  case T::F64:
+  case T::BF16: return std::string(format::scalarTypeName(type)) + "=X";
   case T::Pointer: return "ui64=ADDRESS";
   default: return std::string(format::scalarTypeName(type)) + "=N";
   }
@@ -166,7 +174,7 @@ std::string typedSignature(const ArtifactEntry &e) {
 // Splits the inputs of a GPU entry with a launch signature into its buffers (returned, in
 // binding order) and its scalars (appended to `constants`, packed in launch order).
 StatusOr<std::vector<run::Value>> splitLaunchArguments(const ArtifactEntry &e, std::vector<run::Value> inputs,
-                                                        std::vector<std::byte> &constants) {
+                                                       std::vector<std::byte> &constants) {
   const auto &arguments = e.gpuExport->arguments;
   if (inputs.size() != arguments.size())
     return Status(StatusCode::InvalidArgument, "entry requires " + std::to_string(arguments.size()) +
@@ -180,7 +188,10 @@ StatusOr<std::vector<run::Value>> splitLaunchArguments(const ArtifactEntry &e, s
       buffers.push_back(std::move(v));
       continue;
     }
-    std::string hint = a.type ? literalHint(*a.type) : a.size == 8 ? "i64=N" : a.size == 4 ? "i32=N or f32=X" : "i" + std::to_string(a.size * 8) + "=N";
+    std::string hint = a.type        ? literalHint(*a.type)
+                       : a.size == 8 ? "i64=N"
+                       : a.size == 4 ? "i32=N or f32=X"
+                                     : "i" + std::to_string(a.size * 8) + "=N";
     if (v.elementCount() != 1 || v.bytes.size() != a.size)
       return Status(StatusCode::InvalidArgument,
                     "input " + std::to_string(i) + " is a scalar argument of " + std::to_string(a.size) +
@@ -207,7 +218,8 @@ std::string workloadNeeds(const ArtifactEntry &e) {
   return ", --workload takes " + std::to_string(n) + (n == 1 ? " value" : " values");
 }
 
-void listArtifact(const std::string &path, const format::Artifact &artifact, const std::vector<ArtifactEntry> &entries) {
+void listArtifact(const std::string &path, const format::Artifact &artifact,
+                  const std::vector<ArtifactEntry> &entries) {
   std::cout << path << ": " << format::artifactKindName(artifact.kind) << "\n";
   const format::Artifact *member = nullptr;
   for (const ArtifactEntry &e : entries) {
@@ -299,7 +311,8 @@ StatusOr<std::vector<OutputRequest>> outputRequests(const std::vector<std::strin
                         "' (also accepted: +path to append, - for stdout, nothing to skip)");
     for (const OutputRequest &r : out)
       if (r.binding == ordinal)
-        return Status(StatusCode::InvalidArgument, "binding " + std::to_string(ordinal) + " has more than one output path");
+        return Status(StatusCode::InvalidArgument,
+                      "binding " + std::to_string(ordinal) + " has more than one output path");
     out.push_back({ordinal, spec.substr(eq + 1)});
   }
   return out;
@@ -339,7 +352,8 @@ int runMain(const Options &o) {
   if (path.empty()) return fail("no artifact: pass it as an argument or with --image (or --module)");
   if (!o.image.empty() && !o.module.empty()) return fail("--module and --image both name an artifact; pass one");
   if ((!o.image.empty() || !o.module.empty()) && !o.artifact.empty())
-    return fail("unexpected positional argument '" + o.artifact + "' with " + (o.image.empty() ? "--module" : "--image"));
+    return fail("unexpected positional argument '" + o.artifact + "' with " +
+                (o.image.empty() ? "--module" : "--image"));
   auto bytes = io::readFile(path, maxInputBytes());
   if (!bytes) return fail(bytes.status().message());
   auto artifact = format::readArtifact(*bytes);
@@ -360,7 +374,8 @@ int runMain(const Options &o) {
   const ArtifactEntry &entry = **entryOr;
   uint32_t columns = o.columns.value_or(entry.columns);
   progress("loaded " + path + ": " + std::string(format::artifactKindName(entry.member->kind)) + " for " +
-           entry.member->target + (entry.engine == Engine::Npu ? ", " + std::to_string(entry.columns) + " column(s)" : "") +
+           entry.member->target +
+           (entry.engine == Engine::Npu ? ", " + std::to_string(entry.columns) + " column(s)" : "") +
            (entry.member->referenceOnly() ? ", reference-only" : ""));
 
   auto request = parseDeviceRequest(o.device);
@@ -377,7 +392,8 @@ int runMain(const Options &o) {
                   (device->kind == DeviceKind::Npu ? "npu" : "gpu") + " device cannot run it");
     if (device->kind == DeviceKind::Gpu) {
       // GPU entries on the gpu device run through KFD (the kernel driver, or HRX_KFD=emulated).
-      if (Status supported = checkNativeExecution(entry, *device, columns); !supported) return fail(supported.message());
+      if (Status supported = checkNativeExecution(entry, *device, columns); !supported)
+        return fail(supported.message());
       kernelOr = loadOnGpu(entry, o.workload, {rt.options().gpuIndex});
     } else {
       if (npuEmulated() && entry.member->referenceOnly())
@@ -391,8 +407,8 @@ int runMain(const Options &o) {
     return fail("artifact and device targets differ: the image is for " + entry.member->target +
                 "; the host reference device runs " + kNpuTarget + " images");
   if (!native && entry.engine == Engine::Npu && columns != entry.columns)
-    return fail("the image needs exactly " + std::to_string(entry.columns) + " column(s); --columns=" +
-                std::to_string(columns) + " was requested");
+    return fail("the image needs exactly " + std::to_string(entry.columns) +
+                " column(s); --columns=" + std::to_string(columns) + " was requested");
 
   auto dimensions = launchDimensions(o);
   if (!dimensions) return fail(dimensions.status().message());
@@ -501,8 +517,8 @@ int runMain(const Options &o) {
     NativeCoreTotals totals = nativeCoreTotals();
     progress("native core code: " + std::to_string(totals.calls) + " stage call(s), " + std::to_string(totals.cycles) +
              " simulated cycles" +
-             (totals.calls ? " (" + std::to_string(totals.cycles / totals.calls) + " per call)" : std::string()) + ", " +
-             std::to_string(totals.bundles) + " bundles issued");
+             (totals.calls ? " (" + std::to_string(totals.cycles / totals.calls) + " per call)" : std::string()) +
+             ", " + std::to_string(totals.bundles) + " bundles issued");
   }
   if (!o.trace.empty()) {
     auto trace = rt.finishTrace();
@@ -532,10 +548,10 @@ int runMain(const Options &o) {
     std::sort(sorted.begin(), sorted.end());
     uint64_t sum = 0;
     for (uint64_t s : sorted) sum += s;
-    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"" << (native ? "npu" : "host") << "\",\"repeat\":" << o.repeat
-              << ",\"min_us\":" << sorted.front() << ",\"median_us\":" << percentile(sorted, 0.5)
-              << ",\"p95_us\":" << percentile(sorted, 0.95) << ",\"mean_us\":" << sum / sorted.size()
-              << ",\"statistics\":" << rt.statistics().toJson() << "}\n";
+    std::cout << "{\"entry\":\"" << entry.name << "\",\"device\":\"" << (native ? "npu" : "host")
+              << "\",\"repeat\":" << o.repeat << ",\"min_us\":" << sorted.front()
+              << ",\"median_us\":" << percentile(sorted, 0.5) << ",\"p95_us\":" << percentile(sorted, 0.95)
+              << ",\"mean_us\":" << sum / sorted.size() << ",\"statistics\":" << rt.statistics().toJson() << "}\n";
   } else {
     std::cout << "EXEC @" << entry.name << "\n";
     for (size_t i : writable)
@@ -577,9 +593,9 @@ CLI::Validator positive(bool allowZero) {
 
 int hrxRunMain(int argc, char **argv) {
   CLI::App app{"hrx-run: load an hrx artifact (.xdna, .hsaco, fat) and run one entry"};
-  app.set_version_flag("--version",
-                       std::string("hrx-run version ") + hrx::runtime::version() +
-                           " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING ")\nTargets: " HRX_SUPPORTED_TARGETS);
+  app.set_version_flag("--version", std::string("hrx-run version ") + hrx::runtime::version() +
+                                        " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING
+                                        ")\nTargets: " HRX_SUPPORTED_TARGETS);
   Options o;
   app.add_option("artifact", o.artifact, "Artifact to load");
   app.add_option("--image", o.image, "Artifact to load (iree-xdna-run spelling)");
@@ -588,7 +604,8 @@ int hrxRunMain(int argc, char **argv) {
   app.add_option("--columns", o.columns, "NPU partition width; must equal the image's")->check(CLI::Range(1, 8));
   app.add_option("--binding", o.bindings, "Raw initial bytes of the next binding (repeat, binding order)")
       ->allow_extra_args(false);
-  app.add_option("--input", o.inputs, "Typed value of the next binding or launch argument: 4xi32=1 2 3 4, i64=500, @x.npy, @x.bin")
+  app.add_option("--input", o.inputs,
+                 "Typed value of the next binding or launch argument: 4xi32=1 2 3 4, i64=500, @x.npy, @x.bin")
       ->allow_extra_args(false);
   app.add_option("--output", o.outputs,
                  "ORDINAL=PATH (raw); for the next writable binding @PATH (.npy or raw), +PATH (append), - (stdout) or "
@@ -596,7 +613,8 @@ int hrxRunMain(int argc, char **argv) {
       ->allow_extra_args(false);
   app.add_option("--expected_output", o.expected, "Expected value of the next writable binding, or (ignored)")
       ->allow_extra_args(false);
-  app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")->check(positive(true));
+  app.add_option("--tolerance", o.tolerance, "Absolute tolerance for floating-point comparisons")
+      ->check(positive(true));
   app.add_option("--array-model", o.arrayModel,
                  "host device, NPU entries: plan (run the array plan) or transaction (execute the image's own "
                  "transaction on the simulated NPU5 array); default $HRX_ARRAY_MODEL, else plan");

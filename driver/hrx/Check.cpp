@@ -47,16 +47,19 @@ void replaceAll(std::string &s, const std::string &from, const std::string &to) 
 std::mutex stderrMutex;
 
 // Runs hrxcc on `source` for `target`; its diagnostics go to stderr under the real file name.
-StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath, check::RunTarget target,
-                                               const std::map<std::string, std::string> &implied, const std::vector<std::string> &configs,
-                                               const std::vector<std::string> &links) {
+StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath,
+                                                check::RunTarget target,
+                                                const std::map<std::string, std::string> &implied,
+                                                const std::vector<std::string> &configs,
+                                                const std::vector<std::string> &links) {
   char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/hrx-check-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   (void)dirTemplate;
-  if (!mkdtemp(buf.data())) return Status(StatusCode::Internal, "cannot create a temporary directory for the code under test");
+  if (!mkdtemp(buf.data()))
+    return Status(StatusCode::Internal, "cannot create a temporary directory for the code under test");
   fs::path dir(buf.data());
   fs::path src = dir / fs::path(displayPath).filename();
   if (src.extension() != ".loom") src += ".loom";
@@ -67,9 +70,12 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   }
   std::string compiler = hrxccPath();
   std::vector<std::string> args = {compiler};
-  if (target == check::RunTarget::Host) args.insert(args.end(), {"-target", "host"});
-  else if (target == check::RunTarget::Gfx1151) args.push_back("--offload-arch=gfx1151");
-  else args.insert(args.end(), {"-target", "xdna"});
+  if (target == check::RunTarget::Host)
+    args.insert(args.end(), {"-target", "host"});
+  else if (target == check::RunTarget::Gfx1151)
+    args.push_back("--offload-arch=gfx1151");
+  else
+    args.insert(args.end(), {"-target", "xdna"});
   // The values the launches imply first: the user's --config values win (hrxcc: later settings win).
   for (const auto &[key, value] : implied) args.push_back("--config=" + key + "=" + value);
   for (const std::string &c : configs) args.push_back("--config=" + c);
@@ -94,8 +100,10 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (ok) {
     auto read = io::readFile(out.string());
-    if (read) bytes = std::move(*read);
-    else ok = false;
+    if (read)
+      bytes = std::move(*read);
+    else
+      ok = false;
   }
   std::error_code ec;
   fs::remove_all(dir, ec);
@@ -103,24 +111,29 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   std::string name = check::runTargetName(target);
   // The NPU runs pipelines: a file whose code under test has none cannot take the xdna path.
   if (target == check::RunTarget::Xdna && diagnostics.find("XDNA/011") != std::string::npos)
-    return Status(StatusCode::Unimplemented, "requires a pipeline.def export: --target=xdna runs the code under test through the NPU array plan");
+    return Status(StatusCode::Unimplemented,
+                  "requires a pipeline.def export: --target=xdna runs the code under test through the NPU array plan");
   {
     std::lock_guard lock(stderrMutex);
     std::cerr << diagnostics;
   }
-  return Status(StatusCode::InvalidArgument, "the code under test does not compile for " + name + " (hrxcc's diagnostics above)");
+  return Status(StatusCode::InvalidArgument,
+                "the code under test does not compile for " + name + " (hrxcc's diagnostics above)");
 }
 
 std::string jsonString(const std::string &s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
     else if (static_cast<unsigned char>(c) < 0x20) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", c);
       out += b;
-    } else out += c;
+    } else
+      out += c;
   }
   return out + "\"";
 }
@@ -139,9 +152,12 @@ const char *outcomeName(check::Outcome o) {
 
 int checkFiles(const CheckCommand &command) {
   check::RunOptions options;
-  if (command.target == "host") options.target = check::RunTarget::Host;
-  else if (command.target == "gfx1151") options.target = check::RunTarget::Gfx1151;
-  else if (command.target == "xdna") options.target = check::RunTarget::Xdna;
+  if (command.target == "host")
+    options.target = check::RunTarget::Host;
+  else if (command.target == "gfx1151")
+    options.target = check::RunTarget::Gfx1151;
+  else if (command.target == "xdna")
+    options.target = check::RunTarget::Xdna;
   else {
     std::cerr << "hrx: error: --target=" << command.target << " is not a check target (host, gfx1151 or xdna)\n";
     return 64;
@@ -175,10 +191,13 @@ int checkFiles(const CheckCommand &command) {
       ++fileErrors;
     }
     std::vector<check::CaseResult> results =
-        command.list ? check::listChecks(file, options) : check::runChecks(file, options, [&](const std::string &source, const std::string &display, check::RunTarget target,
-                                                        const std::map<std::string, std::string> &implied) {
-              return compileWithHrxcc(source, display, target, implied, command.configs, command.links);
-            });
+        command.list ? check::listChecks(file, options)
+                     : check::runChecks(
+                           file, options,
+                           [&](const std::string &source, const std::string &display, check::RunTarget target,
+                               const std::map<std::string, std::string> &implied) {
+                             return compileWithHrxcc(source, display, target, implied, command.configs, command.links);
+                           });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;
       if (command.list) {
@@ -195,10 +214,11 @@ int checkFiles(const CheckCommand &command) {
       } else {
         ++benchmarks;
         if (!json) {
-          if (!r.message.empty()) std::cout << "BENCH " << where << ": " << r.message << "\n";
+          if (!r.message.empty())
+            std::cout << "BENCH " << where << ": " << r.message << "\n";
           else
-            std::printf("BENCH %s: min %.1f us, median %.1f us, p95 %.1f us (%u runs)\n", where.c_str(), r.minUs, r.medianUs, r.p95Us,
-                        r.samples);
+            std::printf("BENCH %s: min %.1f us, median %.1f us, p95 %.1f us (%u runs)\n", where.c_str(), r.minUs,
+                        r.medianUs, r.p95Us, r.samples);
           std::fflush(stdout);
         }
       }
@@ -209,15 +229,17 @@ int checkFiles(const CheckCommand &command) {
     std::cout << "{\"target\":" << jsonString(command.target) << ",\"cases\":[";
     for (size_t k = 0; k < all.size(); ++k) {
       const check::CaseResult &r = all[k];
-      std::cout << (k ? "," : "") << "{\"file\":" << jsonString(r.file) << ",\"line\":" << r.line << ",\"name\":" << jsonString(r.name)
-                << ",\"status\":\"" << (command.list ? "listed" : outcomeName(r.outcome)) << "\"";
+      std::cout << (k ? "," : "") << "{\"file\":" << jsonString(r.file) << ",\"line\":" << r.line
+                << ",\"name\":" << jsonString(r.name) << ",\"status\":\""
+                << (command.list ? "listed" : outcomeName(r.outcome)) << "\"";
       if (!r.message.empty()) std::cout << ",\"message\":" << jsonString(r.message);
       if (!command.list && r.outcome == check::Outcome::Benchmark && r.message.empty())
-        std::cout << ",\"min_us\":" << r.minUs << ",\"median_us\":" << r.medianUs << ",\"p95_us\":" << r.p95Us << ",\"runs\":" << r.samples;
+        std::cout << ",\"min_us\":" << r.minUs << ",\"median_us\":" << r.medianUs << ",\"p95_us\":" << r.p95Us
+                  << ",\"runs\":" << r.samples;
       std::cout << "}";
     }
-    std::cout << "],\"passed\":" << passed << ",\"failed\":" << failed << ",\"skipped\":" << skipped << ",\"benchmarks\":" << benchmarks
-              << ",\"errors\":" << fileErrors << "}\n";
+    std::cout << "],\"passed\":" << passed << ",\"failed\":" << failed << ",\"skipped\":" << skipped
+              << ",\"benchmarks\":" << benchmarks << ",\"errors\":" << fileErrors << "}\n";
   } else if (!command.list) {
     std::cout << passed << " passed, " << failed << " failed, " << skipped << " skipped";
     if (benchmarks) std::cout << ", " << benchmarks << " benchmarked";

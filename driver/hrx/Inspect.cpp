@@ -26,8 +26,10 @@ std::string accessText(uint16_t access) {
 }
 
 std::string usageText(uint16_t usage) {
-  static constexpr std::pair<uint16_t, const char *> kBits[] = {
-      {xdna::kDeviceVisible, "device-visible"}, {xdna::kHostVisible, "host-visible"}, {xdna::kCoherent, "coherent"}, {xdna::kCached, "cached"}};
+  static constexpr std::pair<uint16_t, const char *> kBits[] = {{xdna::kDeviceVisible, "device-visible"},
+                                                                {xdna::kHostVisible, "host-visible"},
+                                                                {xdna::kCoherent, "coherent"},
+                                                                {xdna::kCached, "cached"}};
   std::string out;
   for (auto [bit, name] : kBits)
     if (usage & bit) out += (out.empty() ? "" : "|") + std::string(name);
@@ -59,13 +61,17 @@ ReportJson bindingJson(const xdna::Binding &b) {
           {"minimum_byte_length", b.minimumByteLength},
           {"minimum_alignment", b.minimumAlignment},
           {"minimum_byte_offset", b.minimumByteOffset},
-          {"maximum_byte_offset", b.maximumByteOffset == UINT64_MAX ? ReportJson(nullptr) : ReportJson(b.maximumByteOffset)}};
+          {"maximum_byte_offset",
+           b.maximumByteOffset == UINT64_MAX ? ReportJson(nullptr) : ReportJson(b.maximumByteOffset)}};
 }
 
 ReportJson contractJson(const format::KernelContract &c) {
   ReportJson bindings = ReportJson::array();
   for (const auto &b : c.bindings)
-    bindings.push_back({{"bytes", b.bytes}, {"alignment", b.alignment}, {"access", format::contractAccessName(b.access)}, {"layout", b.layout}});
+    bindings.push_back({{"bytes", b.bytes},
+                        {"alignment", b.alignment},
+                        {"access", format::contractAccessName(b.access)},
+                        {"layout", b.layout}});
   return {{"bindings", std::move(bindings)}, {"constants", c.constants}};
 }
 
@@ -84,8 +90,7 @@ ReportJson identityJson(const format::Artifact &a) {
 }
 
 ReportJson referenceOnlyJson(const format::Artifact &a) {
-  if (a.referenceOnly())
-    return {{"reference_only", true}, {"reason", a.identity->referenceOnlyReason}};
+  if (a.referenceOnly()) return {{"reference_only", true}, {"reason", a.identity->referenceOnlyReason}};
   return {{"reference_only", false}};
 }
 
@@ -93,7 +98,10 @@ ReportJson sectionsJson(const format::Artifact &a) {
   ReportJson out = ReportJson::array();
   for (const format::SectionInfo &s : a.sectionHeaders()) {
     if (s.type == 0 && s.name.empty()) continue;
-    out.push_back({{"name", s.name}, {"type", sectionType(s.type)}, {"offset", s.offset}, {"size", s.size},
+    out.push_back({{"name", s.name},
+                   {"type", sectionType(s.type)},
+                   {"offset", s.offset},
+                   {"size", s.size},
                    {"compressed", (s.flags & 0x800) != 0}});
   }
   return out;
@@ -110,36 +118,50 @@ ReportJson xdnaJson(const format::Artifact &a) {
     ReportJson invocations = ReportJson::array();
     for (uint32_t i = 0; i < e.invocationCount; ++i) {
       const xdna::Invocation &inv = img.invocations[e.firstInvocation + i];
-      invocations.push_back({{"allocation_use", inv.allocationUse}, {"byte_offset", inv.byteOffset}, {"byte_length", inv.byteLength},
+      invocations.push_back({{"allocation_use", inv.allocationUse},
+                             {"byte_offset", inv.byteOffset},
+                             {"byte_length", inv.byteLength},
                              {"next", inv.nextInvocation}});
     }
     ReportJson relocations = ReportJson::array();
     auto addRelocations = [&](uint32_t first, uint32_t count, const char *kind) {
       for (uint32_t i = 0; i < count; ++i) {
         const xdna::Relocation &r = img.relocations[first + i];
-        relocations.push_back({{"kind", kind}, {"destination_use", r.destinationUse}, {"byte_offset", r.byteOffset},
+        relocations.push_back({{"kind", kind},
+                               {"destination_use", r.destinationUse},
+                               {"byte_offset", r.byteOffset},
                                {std::string(kind) == "static" ? "source_use" : "source_binding", r.sourceOrdinal},
-                               {"addend", r.addend}, {"alignment", r.alignment}});
+                               {"addend", r.addend},
+                               {"alignment", r.alignment}});
       }
     };
     addRelocations(e.firstStaticRelocation, e.staticRelocationCount, "static");
     addRelocations(e.firstDynamicRelocation, e.dynamicRelocationCount, "dynamic");
-    ReportJson entry{{"name", e.name}, {"allocation_uses", std::move(uses)}, {"bindings", std::move(bindings)},
-                     {"relocations", std::move(relocations)}, {"invocations", std::move(invocations)}};
-    entry["contract"] = a.contracts && a.contracts->count(e.name) ? contractJson(a.contracts->at(e.name)) : ReportJson(nullptr);
+    ReportJson entry{{"name", e.name},
+                     {"allocation_uses", std::move(uses)},
+                     {"bindings", std::move(bindings)},
+                     {"relocations", std::move(relocations)},
+                     {"invocations", std::move(invocations)}};
+    entry["contract"] =
+        a.contracts && a.contracts->count(e.name) ? contractJson(a.contracts->at(e.name)) : ReportJson(nullptr);
     entry["plan"] = nullptr;
     for (const format::ArrayPlan &p : a.plans)
       if (p.name == e.name)
         entry["plan"] = {{"workers", p.workers.size()}, {"channels", p.channels.size()}, {"slots", p.slots.size()},
-                         {"locks", p.locks.size()}, {"dma", p.dmas.size()}, {"routes", p.routes.size()}};
+                         {"locks", p.locks.size()},     {"dma", p.dmas.size()},          {"routes", p.routes.size()}};
     entries.push_back(std::move(entry));
   }
   ReportJson allocations = ReportJson::array();
   for (size_t i = 0; i < img.allocations.size(); ++i) {
     const xdna::Allocation &al = img.allocations[i];
-    allocations.push_back({{"index", i}, {"domain", al.domain == xdna::Domain::Command ? "command" : "dma"},
-                           {"immutable", (al.flags & xdna::kImmutable) != 0}, {"device_write", (al.flags & xdna::kDeviceWrite) != 0},
-                           {"byte_length", al.byteLength}, {"alignment", al.alignment}, {"first_load", al.firstLoad}, {"load_count", al.loadCount}});
+    allocations.push_back({{"index", i},
+                           {"domain", al.domain == xdna::Domain::Command ? "command" : "dma"},
+                           {"immutable", (al.flags & xdna::kImmutable) != 0},
+                           {"device_write", (al.flags & xdna::kDeviceWrite) != 0},
+                           {"byte_length", al.byteLength},
+                           {"alignment", al.alignment},
+                           {"first_load", al.firstLoad},
+                           {"load_count", al.loadCount}});
   }
   return {{"profile_id", hex(img.header.profileId)},
           {"profile_revision", img.header.profileRevision},
@@ -168,7 +190,8 @@ std::vector<CoreCode> coreCode(const format::Artifact &a) {
       if (!tiles) continue;
       for (const auto &[tile, bytes] : *tiles) {
         CoreCode &c = out.emplace_back();
-        c.section = "entry " + e.name + " tile (" + std::to_string(tile.first) + "," + std::to_string(tile.second) + ")";
+        c.section =
+            "entry " + e.name + " tile (" + std::to_string(tile.first) + "," + std::to_string(tile.second) + ")";
         c.bytes = bytes.size();
         c.ok = aie2p::disassemble(bytes, c.lines, c.error);
       }
@@ -201,16 +224,22 @@ ReportJson artifactJson(const format::Artifact &a) {
     ReportJson contracts = ReportJson::object();
     if (a.contracts)
       for (const auto &[name, c] : *a.contracts) contracts[name] = contractJson(c);
-    out["amdgpu"] = {{"e_flags", hex(a.amdgpu->flags)}, {"abi_version", a.amdgpu->abiVersion}, {"contracts", std::move(contracts)},
-                     {"manifest", a.section(format::kManifestSection) ? ReportJson("present") : ReportJson(nullptr)},
-                     {"launch_program", a.section(format::kLaunchSection) ? ReportJson("present") : ReportJson(nullptr)}};
+    out["amdgpu"] = {
+        {"e_flags", hex(a.amdgpu->flags)},
+        {"abi_version", a.amdgpu->abiVersion},
+        {"contracts", std::move(contracts)},
+        {"manifest", a.section(format::kManifestSection) ? ReportJson("present") : ReportJson(nullptr)},
+        {"launch_program", a.section(format::kLaunchSection) ? ReportJson("present") : ReportJson(nullptr)}};
   }
-  out["report"] = a.report ? ReportJson{{"backend", a.report->backend()}, {"mode", a.report->mode()}} : ReportJson(nullptr);
+  out["report"] =
+      a.report ? ReportJson{{"backend", a.report->backend()}, {"mode", a.report->mode()}} : ReportJson(nullptr);
   ReportJson core = ReportJson::array();
   for (const CoreCode &c : coreCode(a)) {
     ReportJson bundles = ReportJson::array();
     for (const auto &l : c.lines) bundles.push_back({{"offset", l.offset}, {"size", l.size}, {"text", l.text}});
-    core.push_back({{"section", c.section}, {"bytes", c.bytes}, {"bundles", std::move(bundles)},
+    core.push_back({{"section", c.section},
+                    {"bytes", c.bytes},
+                    {"bundles", std::move(bundles)},
                     {"error", c.ok ? ReportJson(nullptr) : ReportJson(c.error.message + " [" + c.error.code + "]")}});
   }
   if (!core.empty()) out["core_code"] = std::move(core);
@@ -241,12 +270,14 @@ void textArtifact(std::ostringstream &out, const format::Artifact &a, const std:
     }
     return;
   }
-  out << indent << "kind: " << (a.kind == format::ArtifactKind::Xdna ? "xdna (ELF32 EM_AIE, AIE2P, metadata v2)" : "amdgpu (HSACO, ELF64 EM_AMDGPU)")
+  out << indent << "kind: "
+      << (a.kind == format::ArtifactKind::Xdna ? "xdna (ELF32 EM_AIE, AIE2P, metadata v2)"
+                                               : "amdgpu (HSACO, ELF64 EM_AMDGPU)")
       << "\n";
   out << indent << "target: " << a.target << "\n";
   if (a.referenceOnly())
-    out << indent << "reference-only: yes: " << a.identity->referenceOnlyReason
-        << "\n" << indent << "  the npu device refuses this image; run it on the host reference device (--device=host)\n";
+    out << indent << "reference-only: yes: " << a.identity->referenceOnlyReason << "\n"
+        << indent << "  the npu device refuses this image; run it on the host reference device (--device=host)\n";
   else
     out << indent << "reference-only: no\n";
   if (a.identity) {
@@ -262,14 +293,14 @@ void textArtifact(std::ostringstream &out, const format::Artifact &a, const std:
   }
   if (a.xdna) {
     const xdna::Image &img = *a.xdna;
-    out << indent << "profile: " << hex(img.header.profileId) << " revision " << img.header.profileRevision << ", firmware ABI "
-        << hex(img.header.firmwareAbiId) << "\n";
+    out << indent << "profile: " << hex(img.header.profileId) << " revision " << img.header.profileRevision
+        << ", firmware ABI " << hex(img.header.firmwareAbiId) << "\n";
     out << indent << "columns: " << img.header.columns << ", rows: " << img.header.rows << "\n";
     out << indent << "entries: " << img.entries.size() << "\n";
     for (const xdna::Entry &e : img.entries) {
-      out << indent << "  entry " << e.name << ": " << e.allocationUseCount << " allocation uses, " << e.bindingCount << " bindings, "
-          << e.staticRelocationCount << " static + " << e.dynamicRelocationCount << " dynamic relocations, " << e.invocationCount
-          << " invocations\n";
+      out << indent << "  entry " << e.name << ": " << e.allocationUseCount << " allocation uses, " << e.bindingCount
+          << " bindings, " << e.staticRelocationCount << " static + " << e.dynamicRelocationCount
+          << " dynamic relocations, " << e.invocationCount << " invocations\n";
       auto rows = img.bindingsOf(e);
       for (size_t i = 0; i < rows.size(); ++i) {
         const xdna::Binding &b = rows[i];
@@ -277,54 +308,59 @@ void textArtifact(std::ostringstream &out, const format::Artifact &a, const std:
           out << indent << "    binding " << i << ": none (unused slot)\n";
           continue;
         }
-        out << indent << "    binding " << i << ": buffer " << (b.addressSpace == xdna::AddressSpace::Global ? "global" : "host") << " "
-            << accessText(b.access) << " usage=" << usageText(b.usage) << " min-bytes=" << b.minimumByteLength
+        out << indent << "    binding " << i << ": buffer "
+            << (b.addressSpace == xdna::AddressSpace::Global ? "global" : "host") << " " << accessText(b.access)
+            << " usage=" << usageText(b.usage) << " min-bytes=" << b.minimumByteLength
             << " align=" << b.minimumAlignment << "\n";
       }
       if (a.contracts && a.contracts->count(e.name)) {
         const format::KernelContract &c = a.contracts->at(e.name);
         for (size_t i = 0; i < c.bindings.size(); ++i)
-          out << indent << "    contract " << i << ": " << c.bindings[i].bytes << " bytes aligned to " << c.bindings[i].alignment << ", "
-              << format::contractAccessName(c.bindings[i].access) << (c.bindings[i].layout.empty() ? "" : " (" + c.bindings[i].layout + ")") << "\n";
+          out << indent << "    contract " << i << ": " << c.bindings[i].bytes << " bytes aligned to "
+              << c.bindings[i].alignment << ", " << format::contractAccessName(c.bindings[i].access)
+              << (c.bindings[i].layout.empty() ? "" : " (" + c.bindings[i].layout + ")") << "\n";
         out << indent << "    constants: " << c.constants.size() << " bytes\n";
       }
       for (uint32_t i = 0; i < e.staticRelocationCount + e.dynamicRelocationCount; ++i) {
         const xdna::Relocation &r = img.relocations[e.firstStaticRelocation + i];
         bool isStatic = i < e.staticRelocationCount;
-        out << indent << "    relocation " << (isStatic ? "static " : "dynamic") << " use " << r.destinationUse << " +" << hex(r.byteOffset)
-            << " <- " << (isStatic ? "allocation use " : "binding ") << r.sourceOrdinal << (r.addend ? " addend " + std::to_string(r.addend) : "")
-            << "\n";
+        out << indent << "    relocation " << (isStatic ? "static " : "dynamic") << " use " << r.destinationUse << " +"
+            << hex(r.byteOffset) << " <- " << (isStatic ? "allocation use " : "binding ") << r.sourceOrdinal
+            << (r.addend ? " addend " + std::to_string(r.addend) : "") << "\n";
       }
       for (uint32_t i = 0; i < e.invocationCount; ++i) {
         const xdna::Invocation &inv = img.invocations[e.firstInvocation + i];
-        out << indent << "    invocation " << i << ": use " << inv.allocationUse << " [" << hex(inv.byteOffset) << ", +" << inv.byteLength
-            << ") next " << inv.nextInvocation << "\n";
+        out << indent << "    invocation " << i << ": use " << inv.allocationUse << " [" << hex(inv.byteOffset) << ", +"
+            << inv.byteLength << ") next " << inv.nextInvocation << "\n";
       }
       for (const format::ArrayPlan &p : a.plans)
         if (p.name == e.name)
-          out << indent << "    array plan: " << p.workers.size() << " workers, " << p.channels.size() << " channels, " << p.slots.size()
-              << " slots, " << p.locks.size() << " locks, " << p.dmas.size() << " dma, " << p.routes.size() << " routes\n";
+          out << indent << "    array plan: " << p.workers.size() << " workers, " << p.channels.size() << " channels, "
+              << p.slots.size() << " slots, " << p.locks.size() << " locks, " << p.dmas.size() << " dma, "
+              << p.routes.size() << " routes\n";
     }
     out << indent << "allocations: " << img.allocations.size() << "\n";
     for (size_t i = 0; i < img.allocations.size(); ++i) {
       const xdna::Allocation &al = img.allocations[i];
       out << indent << "  allocation " << i << ": " << (al.domain == xdna::Domain::Command ? "command" : "dma") << " "
           << al.byteLength << " bytes align " << al.alignment << ((al.flags & xdna::kImmutable) ? " immutable" : "")
-          << ((al.flags & xdna::kDeviceWrite) ? " device-write" : "") << ", loads " << al.firstLoad << ".." << al.firstLoad + al.loadCount - 1
-          << "\n";
+          << ((al.flags & xdna::kDeviceWrite) ? " device-write" : "") << ", loads " << al.firstLoad << ".."
+          << al.firstLoad + al.loadCount - 1 << "\n";
     }
   }
   if (a.amdgpu) {
     out << indent << "e_flags: " << hex(a.amdgpu->flags) << ", ABI version " << int(a.amdgpu->abiVersion) << "\n";
     if (a.contracts)
       for (const auto &[name, c] : *a.contracts) {
-        out << indent << "  kernel " << name << ": " << c.bindings.size() << " bindings, " << c.constants.size() << " constant bytes\n";
+        out << indent << "  kernel " << name << ": " << c.bindings.size() << " bindings, " << c.constants.size()
+            << " constant bytes\n";
         for (size_t i = 0; i < c.bindings.size(); ++i)
-          out << indent << "    contract " << i << ": " << c.bindings[i].bytes << " bytes aligned to " << c.bindings[i].alignment << ", "
-              << format::contractAccessName(c.bindings[i].access) << "\n";
+          out << indent << "    contract " << i << ": " << c.bindings[i].bytes << " bytes aligned to "
+              << c.bindings[i].alignment << ", " << format::contractAccessName(c.bindings[i].access) << "\n";
       }
   }
-  out << indent << "report: " << (a.report ? a.report->backend() + " " + a.report->mode() : std::string("none")) << "\n";
+  out << indent << "report: " << (a.report ? a.report->backend() + " " + a.report->mode() : std::string("none"))
+      << "\n";
   textCoreCode(out, a, indent);
   out << indent << "sections:\n";
   for (const format::SectionInfo &s : a.sectionHeaders()) {

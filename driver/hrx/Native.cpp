@@ -83,7 +83,8 @@ std::string verifyBundleDirectory(const fs::path &dir, const format::BundleManif
     std::string problem;
     std::string actual = fileSha256(file, problem);
     if (actual.empty()) return problem;
-    if (actual != digest) return name + " has SHA-256 " + actual + ", but the manifest pins " + digest + " (tampered file)";
+    if (actual != digest)
+      return name + " has SHA-256 " + actual + ", but the manifest pins " + digest + " (tampered file)";
   }
   return {};
 }
@@ -112,7 +113,8 @@ public:
       problem_ = "cannot open lock '" + path.string() + "': " + std::strerror(errno);
       return;
     }
-    if (::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) problem_ = "cannot lock '" + path.string() + "': " + std::strerror(errno);
+    if (::flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0)
+      problem_ = "cannot lock '" + path.string() + "': " + std::strerror(errno);
   }
   ~FileLock() {
     if (fd_ >= 0) ::close(fd_);
@@ -171,7 +173,8 @@ std::string unpackArchive(const fs::path &archive, const fs::path &staging, cons
     if (!seen.insert(entry).second) return "archive entry '" + entry + "' appears twice";
   }
   std::string ignored;
-  if (runProcess({"tar", "-xzf", archive.string(), "-C", staging.string(), "--no-same-owner", "--no-same-permissions"}, ignored) != 0)
+  if (runProcess({"tar", "-xzf", archive.string(), "-C", staging.string(), "--no-same-owner", "--no-same-permissions"},
+                 ignored) != 0)
     return "cannot unpack '" + archive.string() + "'";
   std::error_code ec;
   for (const fs::directory_entry &entry : fs::directory_iterator(staging, ec)) {
@@ -238,7 +241,8 @@ std::vector<InstalledBundle> installedBundles() {
   for (const fs::directory_entry &entry : fs::directory_iterator(fs::path(cacheRoot()) / "runtime", ec)) {
     if (!entry.is_directory() || entry.path().filename().string().starts_with(".")) continue;
     auto manifest = loadManifest(entry.path() / "manifest.json");
-    std::string problem = manifest.isOk() ? verifyBundleDirectory(entry.path(), manifest.value()) : manifest.status().message();
+    std::string problem =
+        manifest.isOk() ? verifyBundleDirectory(entry.path(), manifest.value()) : manifest.status().message();
     bundles.push_back({entry.path().string(), problem});
   }
   std::sort(bundles.begin(), bundles.end(),
@@ -266,8 +270,11 @@ int doctor() {
   for (const runtime::NpuIdentity &npu : npus) {
     qualifiedNpu |= npu.qualified();
     std::string firmware = firstLineOf(fs::path(root) / "class/accel" / npu.node / "device/fw_version");
-    std::cout << "npu " << npu.node << ": " << npu.describe() << "; firmware " << (firmware.empty() ? "unknown" : firmware) << "; "
-              << (npu.qualified() ? "qualified" : std::string("not qualified (requires PCI 1022:17f0 revision 0x11 under amdxdna)")) << "\n";
+    std::cout << "npu " << npu.node << ": " << npu.describe() << "; firmware "
+              << (firmware.empty() ? "unknown" : firmware) << "; "
+              << (npu.qualified() ? "qualified"
+                                  : std::string("not qualified (requires PCI 1022:17f0 revision 0x11 under amdxdna)"))
+              << "\n";
   }
   if (npus.empty()) std::cout << "npu: none found under " << root << "/class/accel\n";
   if (!qualifiedNpu) ++problems;
@@ -277,9 +284,11 @@ int doctor() {
   for (const runtime::GpuIdentity &gpu : gpus) {
     qualifiedGpu |= gpu.qualified();
     std::string firmware = kfdFirmware(root, gpu.node);
-    std::cout << "gpu node " << gpu.node << ": " << gpu.target() << " (gfx_target_version " << gpu.gfxTargetVersion << "); firmware "
-              << (firmware.empty() ? "unknown" : firmware) << "; "
-              << (gpu.qualified() ? "qualified" : std::string("not qualified (requires gfx1151, gfx_target_version 110501)")) << "\n";
+    std::cout << "gpu node " << gpu.node << ": " << gpu.target() << " (gfx_target_version " << gpu.gfxTargetVersion
+              << "); firmware " << (firmware.empty() ? "unknown" : firmware) << "; "
+              << (gpu.qualified() ? "qualified"
+                                  : std::string("not qualified (requires gfx1151, gfx_target_version 110501)"))
+              << "\n";
   }
   if (gpus.empty()) std::cout << "gpu: none found under " << root << "/class/kfd/kfd/topology/nodes\n";
   if (!qualifiedGpu) ++problems;
@@ -313,14 +322,16 @@ int doctor() {
   fs::path runtimes = fs::path(cacheRoot()) / "runtime";
   unsigned verified = 0;
   for (const InstalledBundle &bundle : installedBundles()) {
-    std::cout << "runtime " << bundle.directory << ": " << (bundle.problem.empty() ? "verified" : "corrupt: " + bundle.problem) << "\n";
+    std::cout << "runtime " << bundle.directory << ": "
+              << (bundle.problem.empty() ? "verified" : "corrupt: " + bundle.problem) << "\n";
     if (bundle.problem.empty())
       ++verified;
     else
       ++problems;
   }
   if (!overridden && verified == 0) {
-    std::cout << "native runtime: not prepared under " << runtimes.string() << " (doctor does not download; run `hrx prepare`)\n";
+    std::cout << "native runtime: not prepared under " << runtimes.string()
+              << " (doctor does not download; run `hrx prepare`)\n";
     ++problems;
   }
   if (qualifiedGpu) std::cout << "kfd path (--device=gpu): " << kfdProblems << " problem(s)\n";
@@ -346,16 +357,17 @@ int prepare(const std::string &archive, const std::string &manifestPath) {
     return 0;
   }
   if (archive.empty())
-    return fail("runtime bundle is missing or corrupt in " + destination.string() +
-                "; downloading is not available in this build: install offline with `HRX_OFFLINE=1 hrx prepare native.tar.gz` "
-                "(bundle.json beside the archive, or --manifest=FILE), or set HRX_RUNTIME_DIR");
+    return fail(
+        "runtime bundle is missing or corrupt in " + destination.string() +
+        "; downloading is not available in this build: install offline with `HRX_OFFLINE=1 hrx prepare native.tar.gz` "
+        "(bundle.json beside the archive, or --manifest=FILE), or set HRX_RUNTIME_DIR");
 
   std::string problem;
   std::string archiveSha = fileSha256(archive, problem);
   if (archiveSha.empty()) return fail(problem);
   if (archiveSha != sha)
-    return fail("archive '" + archive + "' has SHA-256 " + archiveSha + ", but " + manifestFile.string() + " pins " + sha +
-                " (tampered or wrong archive)");
+    return fail("archive '" + archive + "' has SHA-256 " + archiveSha + ", but " + manifestFile.string() + " pins " +
+                sha + " (tampered or wrong archive)");
 
   fs::path staging = runtimes / (".staging-" + sha + "-" + std::to_string(::getpid()));
   fs::remove_all(staging, ec);
@@ -364,7 +376,8 @@ int prepare(const std::string &archive, const std::string &manifestPath) {
   problem = unpackArchive(archive, staging, manifest.value());
   if (problem.empty()) {
     std::string text;
-    bool written = readText(manifestFile, text) && (std::ofstream(staging / "manifest.json", std::ios::binary) << text).flush();
+    bool written =
+        readText(manifestFile, text) && (std::ofstream(staging / "manifest.json", std::ios::binary) << text).flush();
     if (!written || !fsyncPath(staging / "manifest.json", O_RDONLY) || !fsyncPath(staging, O_RDONLY | O_DIRECTORY))
       problem = "cannot write '" + (staging / "manifest.json").string() + "'";
   }
@@ -384,7 +397,8 @@ int prepare(const std::string &archive, const std::string &manifestPath) {
 
 int gc(unsigned days, const std::string &manifestPath) {
   std::string pinned;
-  if (auto manifest = loadManifest(manifestPath.empty() ? defaultManifestPath("") : fs::path(manifestPath)); manifest.isOk())
+  if (auto manifest = loadManifest(manifestPath.empty() ? defaultManifestPath("") : fs::path(manifestPath));
+      manifest.isOk())
     pinned = manifest->archiveSha256;
   fs::path runtimes = fs::path(cacheRoot()) / "runtime";
   time_t cutoff = std::time(nullptr) - time_t(days) * 86400;
@@ -393,7 +407,8 @@ int gc(unsigned days, const std::string &manifestPath) {
   std::error_code ec;
   std::vector<fs::path> bundles;
   for (const fs::directory_entry &entry : fs::directory_iterator(runtimes, ec))
-    if (entry.is_directory() && !entry.is_symlink() && !entry.path().filename().string().starts_with(".")) bundles.push_back(entry.path());
+    if (entry.is_directory() && !entry.is_symlink() && !entry.path().filename().string().starts_with("."))
+      bundles.push_back(entry.path());
   std::sort(bundles.begin(), bundles.end());
   for (const fs::path &bundle : bundles) {
     std::string name = bundle.filename().string();

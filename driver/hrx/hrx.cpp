@@ -76,30 +76,36 @@ hrx::StatusOr<hrx::format::CompileReport> loadReport(const std::string &path, st
       for (size_t i = 0; i < target->members.size(); ++i)
         targets += (i ? ", " : "") + std::to_string(i) + " " + target->members[i].target;
       if (!member)
-        return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": a fat container carries one report per member (" +
-                                                                 targets + "): show one with hrx report show FILE --member=N, or extract it for report diff with "
-                                                                 "hrx inspect FILE --member=N --extract .hrx.report -o REPORT.json");
+        return hrx::Status(hrx::StatusCode::InvalidArgument,
+                           path + ": a fat container carries one report per member (" + targets +
+                               "): show one with hrx report show FILE --member=N, or extract it for report diff with "
+                               "hrx inspect FILE --member=N --extract .hrx.report -o REPORT.json");
       if (*member >= target->members.size())
-        return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": member " + std::to_string(*member) +
-                                                                 " does not exist (members: " + targets + ")");
+        return hrx::Status(hrx::StatusCode::InvalidArgument,
+                           path + ": member " + std::to_string(*member) + " does not exist (members: " + targets + ")");
       target = &target->members[*member];
     } else if (member) {
       return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": --member applies to fat containers only");
     }
     const std::vector<uint8_t> *embedded = target->section(hrx::format::xdna::kReportSection);
-    if (!target->report || !embedded) return hrx::Status(hrx::StatusCode::NotFound, path + ": the artifact carries no compile report (compile with --report=summary|details)");
+    if (!target->report || !embedded)
+      return hrx::Status(hrx::StatusCode::NotFound,
+                         path + ": the artifact carries no compile report (compile with --report=summary|details)");
     // readArtifact validated it and kept a summary; the tools read the whole document.
-    return hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(embedded->data()), embedded->size()));
+    return hrx::format::readCompileReport(
+        std::string_view(reinterpret_cast<const char *>(embedded->data()), embedded->size()));
   }
   if (member) return hrx::Status(hrx::StatusCode::InvalidArgument, path + ": --member applies to fat containers only");
-  auto report = hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
+  auto report =
+      hrx::format::readCompileReport(std::string_view(reinterpret_cast<const char *>(bytes->data()), bytes->size()));
   if (!report.isOk()) return hrx::Status(report.status().code(), path + ": " + report.status().message());
   return report;
 }
 
 // Every invocation of every entry, decoded by the runtime's transaction reader (listing or error).
 int printTransactions(const std::string &path, const hrx::format::Artifact &artifact) {
-  if (artifact.kind != hrx::format::ArtifactKind::Xdna || !artifact.xdna) return error("'" + path + "' is not an .xdna image");
+  if (artifact.kind != hrx::format::ArtifactKind::Xdna || !artifact.xdna)
+    return error("'" + path + "' is not an .xdna image");
   const hrx::format::xdna::Image &img = *artifact.xdna;
   int status = 0;
   for (const hrx::format::xdna::Entry &e : img.entries) {
@@ -111,7 +117,8 @@ int printTransactions(const std::string &path, const hrx::format::Artifact &arti
         for (uint64_t k = 0; l.allocation == a && k < l.bytes.size(); ++k)
           if (l.offset + k >= inv.byteOffset && l.offset + k < uint64_t(inv.byteOffset) + inv.byteLength)
             bytes[l.offset + k - inv.byteOffset] = l.bytes[k];
-      std::cout << "entry " << e.name << " invocation " << i << " (byte " << inv.byteOffset << ", " << inv.byteLength << " bytes):\n";
+      std::cout << "entry " << e.name << " invocation " << i << " (byte " << inv.byteOffset << ", " << inv.byteLength
+                << " bytes):\n";
       auto t = hrx::format::txn::decodeTransaction(bytes);
       if (!t.isOk()) {
         std::cerr << "hrx: error: entry '" << e.name << "' invocation " << i << ": " << t.status().message() << "\n";
@@ -132,11 +139,13 @@ int inspect(const std::string &path, bool json, bool printPlans, bool printTrans
   if (member) {
     if (target->kind != hrx::format::ArtifactKind::Fat) return error("--member applies to fat containers only");
     if (*member >= target->members.size())
-      return error("member " + std::to_string(*member) + " does not exist (the container has " + std::to_string(target->members.size()) + ")");
+      return error("member " + std::to_string(*member) + " does not exist (the container has " +
+                   std::to_string(target->members.size()) + ")");
     target = &target->members[*member];
   }
   if (!extract.empty()) {
-    if (target->kind == hrx::format::ArtifactKind::Fat) return error("'" + path + "' is a fat container: choose a member with --member=N");
+    if (target->kind == hrx::format::ArtifactKind::Fat)
+      return error("'" + path + "' is a fat container: choose a member with --member=N");
     const std::vector<uint8_t> *bytes = target->section(extract);
     if (!bytes) return error("'" + path + "' has no section " + extract + " (hrx inspect lists the sections)");
     std::string problem;
@@ -144,15 +153,18 @@ int inspect(const std::string &path, bool json, bool printPlans, bool printTrans
     return 0;
   }
   if (!planSvg.empty()) {
-    if (target->kind == hrx::format::ArtifactKind::Fat) return error("'" + path + "' is a fat container: choose a member with --member=N");
-    if (target->plans.empty()) return error("'" + path + "' carries no array plan (.hrx.plan): --plan-svg draws .xdna images");
+    if (target->kind == hrx::format::ArtifactKind::Fat)
+      return error("'" + path + "' is a fat container: choose a member with --member=N");
+    if (target->plans.empty())
+      return error("'" + path + "' carries no array plan (.hrx.plan): --plan-svg draws .xdna images");
     std::string svg = hrx::format::renderArrayPlanSvg(target->plans);
     if (planSvg == "-") {
       std::cout << svg;
       return 0;
     }
     std::string problem;
-    if (!writeFile(planSvg, std::span(reinterpret_cast<const uint8_t *>(svg.data()), svg.size()), problem)) return error(problem);
+    if (!writeFile(planSvg, std::span(reinterpret_cast<const uint8_t *>(svg.data()), svg.size()), problem))
+      return error(problem);
     return 0;
   }
   if (printTransaction) return printTransactions(path, *target);
@@ -219,19 +231,21 @@ int info() {
 
 int hrxMain(int argc, char **argv) {
   CLI::App app{"hrx: set up, check and inspect the hrx toolchain and its artifacts"};
-  app.set_version_flag("--version",
-                       std::string("hrx version ") + hrx::runtime::version() +
-                           " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING ")\nTargets: " HRX_SUPPORTED_TARGETS);
+  app.set_version_flag("--version", std::string("hrx version ") + hrx::runtime::version() +
+                                        " (artifacts from hrxcc on LLVM " HRX_LLVM_VERSION_STRING
+                                        ")\nTargets: " HRX_SUPPORTED_TARGETS);
   app.require_subcommand(0, 1);
 
   std::string path, extract, output, beforePath, afterPath, planSvg;
   bool json = false, printPlans = false, printTransaction = false;
   std::optional<unsigned> member;
-  CLI::App *inspectCmd = app.add_subcommand("inspect", "List an artifact's targets, entries, bindings, contracts, allocations, "
-                                                       "relocations, invocations, sections, identity and reference-only status");
+  CLI::App *inspectCmd =
+      app.add_subcommand("inspect", "List an artifact's targets, entries, bindings, contracts, allocations, "
+                                    "relocations, invocations, sections, identity and reference-only status");
   inspectCmd->add_option("artifact", path, "an .xdna image, an AMDGPU code object or a fat container")->required();
   inspectCmd->add_flag("--json", json, "print JSON");
-  auto *extractOpt = inspectCmd->add_option("--extract", extract, "write the (uncompressed) bytes of SECTION to -o FILE");
+  auto *extractOpt =
+      inspectCmd->add_option("--extract", extract, "write the (uncompressed) bytes of SECTION to -o FILE");
   inspectCmd->add_option("-o", output, "output file for --extract");
   inspectCmd->add_option("--member", member, "inspect member N of a fat container");
   inspectCmd->add_flag("--print-plan", printPlans, "print the array plans in the text form of hrxcc --emit=array-plan");
@@ -239,7 +253,8 @@ int hrxMain(int argc, char **argv) {
   inspectCmd->add_flag("--transactions", printTransaction,
                        "decode and print every invocation's transaction (docs/formats/transaction.md)");
 
-  CLI::App *reportCmd = app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
+  CLI::App *reportCmd =
+      app.add_subcommand("report", "Show or compare compile reports (JSON files or artifacts with .hrx.report)");
   reportCmd->require_subcommand(1);
   CLI::App *showCmd = reportCmd->add_subcommand("show", "Validate a report and print its resource summary");
   showCmd->add_option("file", path, "report JSON or artifact")->required();
@@ -252,28 +267,38 @@ int hrxMain(int argc, char **argv) {
 
   CLI::App *infoCmd = app.add_subcommand("info", "Print the runtime directory, the bundle cache and the targets");
 
-  CLI::App *doctorCmd = app.add_subcommand("doctor", "Check device nodes, device identities, glibc and the native runtime; never downloads");
+  CLI::App *doctorCmd = app.add_subcommand(
+      "doctor", "Check device nodes, device identities, glibc and the native runtime; never downloads");
   std::string archive, manifest;
-  CLI::App *prepareCmd = app.add_subcommand("prepare", "Install the native bundle pinned by bundle.json from a local archive, "
-                                                       "or print the installed bundle's directory");
+  CLI::App *prepareCmd =
+      app.add_subcommand("prepare", "Install the native bundle pinned by bundle.json from a local archive, "
+                                    "or print the installed bundle's directory");
   prepareCmd->add_option("archive", archive, "the native .tar.gz archive (downloading is not available in this build)");
-  prepareCmd->add_option("--manifest", manifest, "the bundle manifest (default: $HRX_BUNDLE_MANIFEST, else bundle.json beside the archive)");
+  prepareCmd->add_option("--manifest", manifest,
+                         "the bundle manifest (default: $HRX_BUNDLE_MANIFEST, else bundle.json beside the archive)");
   std::string daysText = "30";
-  CLI::App *gcCmd = app.add_subcommand("gc", "Remove prepared runtime bundles unused for DAYS (default 30) other than the pinned one");
+  CLI::App *gcCmd = app.add_subcommand(
+      "gc", "Remove prepared runtime bundles unused for DAYS (default 30) other than the pinned one");
   gcCmd->add_option("days", daysText, "age in days");
-  gcCmd->add_option("--manifest", manifest, "the bundle manifest naming the pinned bundle (default: $HRX_BUNDLE_MANIFEST, else ./bundle.json)");
+  gcCmd->add_option("--manifest", manifest,
+                    "the bundle manifest naming the pinned bundle (default: $HRX_BUNDLE_MANIFEST, else ./bundle.json)");
 
   hrx::tool::CheckCommand check;
-  CLI::App *checkCmd = app.add_subcommand("check", "Run the check.case, check.scenario and check.benchmark programs of .loom files "
-                                                   "on the host reference device");
+  CLI::App *checkCmd =
+      app.add_subcommand("check", "Run the check.case, check.scenario and check.benchmark programs of .loom files "
+                                  "on the host reference device");
   checkCmd->add_option("files", check.files, ".loom files")->required();
-  checkCmd->add_option("--target", check.target, "compile the code under test for host, gfx1151 or xdna (default host)");
+  checkCmd->add_option("--target", check.target,
+                       "compile the code under test for host, gfx1151 or xdna (default host)");
   checkCmd->add_option("--filter", check.filter, "run only the cases whose name matches REGEX");
   checkCmd->add_flag("--list", check.list, "list the cases instead of running them");
   checkCmd->add_option("-j,--jobs", check.jobs, "run N cases at once (default 1)");
   checkCmd->add_option("--format", check.format, "text (default) or json");
-  checkCmd->add_option("--config", check.configs, "bind a configuration value KEY=VALUE for the code under test (repeatable)");
-  checkCmd->add_option("--link", check.links, "compile FILE (Loom, C or C++) with the code under test, e.g. the kernel.loom a tests.loom declares (repeatable)");
+  checkCmd->add_option("--config", check.configs,
+                       "bind a configuration value KEY=VALUE for the code under test (repeatable)");
+  checkCmd->add_option("--link", check.links,
+                       "compile FILE (Loom, C or C++) with the code under test, e.g. the kernel.loom a tests.loom "
+                       "declares (repeatable)");
   checkCmd->add_option("--repetitions", check.repetitions, "samples per check.benchmark (default 20)");
 
   try {

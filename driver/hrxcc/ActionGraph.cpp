@@ -130,7 +130,7 @@ bool samePath(const std::string &a, const std::string &b) {
 }
 
 Job makeJob(JobKind kind, std::vector<size_t> inputs, std::vector<Target> targets = {},
-             EmitKind emit = EmitKind::Artifact) {
+            EmitKind emit = EmitKind::Artifact) {
   Job job;
   job.kind = kind;
   job.inputs = std::move(inputs);
@@ -177,7 +177,13 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
     size_t input = add(std::move(inputAction));
     if (in.kind == InputKind::Loom) {
       bool printed = inv.emit == EmitKind::Loom && !inv.syntaxOnly;
-      Action parse{Phase::LoomParse, {input}, inv.syntaxOnly ? "none" : printed ? "loom" : "loom-module", "", std::nullopt};
+      Action parse{Phase::LoomParse,
+                   {input},
+                   inv.syntaxOnly ? "none"
+                   : printed      ? "loom"
+                                  : "loom-module",
+                   "",
+                   std::nullopt};
       if (printed) parse.forms = {EmitKind::Loom};
       loomModules.push_back(add(std::move(parse)));
     } else {
@@ -206,10 +212,18 @@ std::vector<Action> buildActionGraph(const Invocation &inv) {
     if (stopped) continue;
     node = add({Phase::Lower, {node}, "llvm-ir", "", t, "", {EmitKind::Llvm}});
     if (inv.emit == EmitKind::Llvm) continue;
-    node = add({Phase::Backend, {node}, inv.emit == EmitKind::Asm ? "asm" : "object", "", t, "", {EmitKind::Asm, EmitKind::Object}});
+    node = add({Phase::Backend,
+                {node},
+                inv.emit == EmitKind::Asm ? "asm" : "object",
+                "",
+                t,
+                "",
+                {EmitKind::Asm, EmitKind::Object}});
     if (inv.emit != EmitKind::Artifact) continue;
-    if (inv.targets.size() == 1) add({Phase::Package, {node}, "artifact", "", t, "", {EmitKind::Artifact}});
-    else packaged.push_back(node);
+    if (inv.targets.size() == 1)
+      add({Phase::Package, {node}, "artifact", "", t, "", {EmitKind::Artifact}});
+    else
+      packaged.push_back(node);
   }
   if (!packaged.empty()) add({Phase::Package, packaged, "fat-artifact", "", std::nullopt, "", {EmitKind::Artifact}});
   return graph;
@@ -288,7 +302,9 @@ std::vector<Job> planJobs(const Invocation &inv, const std::vector<Action> &grap
   bool sideOutputs = inv.reportOutput || inv.manifestOutput || inv.launchOutput;
   if (sideOutputs && (finals.size() != 1 || finals.front().kind != JobKind::Compile)) {
     diags.report(diag::DiagId::DriverConflictingOptions, {})
-        .arg("first", inv.reportOutput ? "--report-output" : inv.manifestOutput ? "--manifest-output" : "--launch-output")
+        .arg("first", inv.reportOutput     ? "--report-output"
+                      : inv.manifestOutput ? "--manifest-output"
+                                           : "--launch-output")
         .arg("second", "--emit=" + std::string(emitKindName(inv.emit)))
         .arg("reason", "side outputs belong to exactly one compile job");
   } else if (sideOutputs) {
@@ -329,15 +345,14 @@ std::vector<Job> planJobs(const Invocation &inv, const std::vector<Action> &grap
           .arg("second", "-o -")
           .arg("reason", "standard output is no make target; name one with -MT");
     Job dep = makeJob(JobKind::DepFile, allInputs);
-    dep.output = inv.depFile.path ? *inv.depFile.path
-                                  : defaultDepFilePath(main == "-" ? inputStem(inv) + ".d" : main);
+    dep.output = inv.depFile.path ? *inv.depFile.path : defaultDepFilePath(main == "-" ? inputStem(inv) + ".d" : main);
     jobs.push_back(std::move(dep));
   }
   // Writing (or, on failure, removing) an output must never touch an input.
   for (const Job &job : jobs)
-    for (const std::string *out : {&job.output, job.reportOutput ? &*job.reportOutput : nullptr,
-                                   job.manifestOutput ? &*job.manifestOutput : nullptr,
-                                   job.launchOutput ? &*job.launchOutput : nullptr})
+    for (const std::string *out :
+         {&job.output, job.reportOutput ? &*job.reportOutput : nullptr,
+          job.manifestOutput ? &*job.manifestOutput : nullptr, job.launchOutput ? &*job.launchOutput : nullptr})
       if (out && !out->empty() && *out != "-")
         for (const InputFile &in : inv.inputs)
           if (samePath(*out, in.path))
@@ -353,8 +368,8 @@ void printBindings(const std::vector<Job> &jobs, const std::vector<Action> &grap
     os << "# ";
     if (job.action) {
       const Action &a = graph[*job.action];
-      os << "action " << *job.action << " (" << (a.phase == Phase::TargetStage ? std::string_view(a.stage) : phaseName(a.phase))
-         << ") -> ";
+      os << "action " << *job.action << " ("
+         << (a.phase == Phase::TargetStage ? std::string_view(a.stage) : phaseName(a.phase)) << ") -> ";
     }
     os << quoteString(jobKindName(job.kind));
     if (!job.targets.empty()) {

@@ -18,9 +18,9 @@ enum class Phase { Input, LoomParse, CxxImport, Link, Specialize, TargetStage, L
 
 struct Action {
   Phase phase;
-  std::vector<size_t> inputs;   // indices of earlier actions
-  std::string type;             // what it produces: "loom", "llvm-ir", "array-plan", ...
-  std::string path;             // Input: the file
+  std::vector<size_t> inputs;    // indices of earlier actions
+  std::string type;              // what it produces: "loom", "llvm-ir", "array-plan", ...
+  std::string path;              // Input: the file
   std::optional<Target> target;  // per-target actions
   std::string stage = {};        // TargetStage: its phase name ("plan")
   // The --emit kinds whose output is this action's result: what a job that stops here writes
@@ -44,10 +44,10 @@ enum class JobKind {
 struct Job {
   JobKind kind;
   std::optional<size_t> action;  // the action whose result it writes (none: the depfile)
-  std::vector<size_t> inputs;  // indices into Invocation::inputs
+  std::vector<size_t> inputs;    // indices into Invocation::inputs
   std::vector<Target> targets;
   EmitKind emit = EmitKind::Artifact;
-  std::string output;  // empty: none; "-": standard output
+  std::string output;         // empty: none; "-": standard output
   bool intermediate = false;  // a -save-temps copy, not the requested output
   std::optional<std::string> reportOutput, manifestOutput, launchOutput;
 };

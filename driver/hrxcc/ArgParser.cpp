@@ -162,8 +162,8 @@ private:
 };
 
 // Expands "@file" arguments; each file is split as a POSIX shell would (LLVM's GNU tokenizer).
-void expandInto(const std::vector<std::string> &args, std::vector<std::string> &stack,
-                std::vector<std::string> &out, diag::DiagnosticEngine &diags) {
+void expandInto(const std::vector<std::string> &args, std::vector<std::string> &stack, std::vector<std::string> &out,
+                diag::DiagnosticEngine &diags) {
   for (const std::string &arg : args) {
     if (!arg.starts_with('@') || arg.size() == 1) {
       out.push_back(arg);
@@ -176,7 +176,9 @@ void expandInto(const std::vector<std::string> &args, std::vector<std::string> &
     }
     auto text = io::readTextFile(path);
     if (!text) {
-      diags.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", io::failureReason(text.status(), path));
+      diags.report(DiagId::DriverCannotOpenFile, {})
+          .arg("path", path)
+          .arg("reason", io::failureReason(text.status(), path));
       continue;
     }
     llvm::BumpPtrAllocator allocator;
@@ -222,8 +224,7 @@ std::vector<const Arg *> ArgList::all(OptionId id) const {
   return out;
 }
 
-std::vector<std::string> expandResponseFiles(const std::vector<std::string> &argv,
-                                             diag::DiagnosticEngine &diags) {
+std::vector<std::string> expandResponseFiles(const std::vector<std::string> &argv, diag::DiagnosticEngine &diags) {
   std::vector<std::string> out, stack;
   expandInto(argv, stack, out, diags);
   return out;
@@ -254,8 +255,10 @@ ArgList parseArgs(const std::vector<std::string> &args, diag::DiagnosticEngine &
     const std::string &arg = args[index];
     // Everything after "--" is an input.
     if (onlyInputs || arg == "--") {
-      if (!onlyInputs) onlyInputs = true;
-      else list.args.push_back({OptionId::None, "", arg});
+      if (!onlyInputs)
+        onlyInputs = true;
+      else
+        list.args.push_back({OptionId::None, "", arg});
       ++index;
       continue;
     }

@@ -13,9 +13,9 @@
 namespace hrx::driver {
 
 struct Arg {
-  OptionId id = OptionId::None;  // the canonical option (aliases resolved); None for an input
-  std::string spelling;          // as written: "-target", "--target=", "" for an input
-  std::string value;             // the value, or the input path
+  OptionId id = OptionId::None;             // the canonical option (aliases resolved); None for an input
+  std::string spelling;                     // as written: "-target", "--target=", "" for an input
+  std::string value;                        // the value, or the input path
   std::vector<std::string> values() const;  // CommaJoined: the value split at commas
   // How the user wrote it, for messages: "-target xdna", "--emit=llvm", "in.loom".
   std::string asWritten() const;
@@ -34,8 +34,7 @@ public:
 
 // Expands "@file" arguments (GNU quoting: quotes and backslashes; nested files allowed, relative
 // to the working directory; recursion is an error).
-std::vector<std::string> expandResponseFiles(const std::vector<std::string> &argv,
-                                             diag::DiagnosticEngine &diags);
+std::vector<std::string> expandResponseFiles(const std::vector<std::string> &argv, diag::DiagnosticEngine &diags);
 
 // Parses expanded arguments (without argv[0]).
 ArgList parseArgs(const std::vector<std::string> &args, diag::DiagnosticEngine &diags);

@@ -96,7 +96,9 @@ bool Compilation::readFile(const std::string &path, std::string &text) {
   }
   auto read = io::readTextFile(path);
   if (!read) {
-    diags_.report(DiagId::DriverCannotOpenFile, {}).arg("path", path).arg("reason", io::failureReason(read.status(), path));
+    diags_.report(DiagId::DriverCannotOpenFile, {})
+        .arg("path", path)
+        .arg("reason", io::failureReason(read.status(), path));
     return false;
   }
   text = std::move(*read);
@@ -124,9 +126,12 @@ bool Compilation::readConfigFiles(std::map<std::string, std::string> &config) {
     if (doc.is_discarded()) return invalid("not valid JSON");
     if (!doc.is_object()) return invalid("expected a JSON object of configuration constants");
     for (const auto &[key, value] : doc.items()) {
-      if (value.is_string()) config[key] = value.get<std::string>();
-      else if (value.is_number() || value.is_boolean()) config[key] = value.dump();
-      else return invalid("member '" + key + "' must be a string, number or boolean");
+      if (value.is_string())
+        config[key] = value.get<std::string>();
+      else if (value.is_number() || value.is_boolean())
+        config[key] = value.dump();
+      else
+        return invalid("member '" + key + "' must be a string, number or boolean");
     }
   }
   for (const auto &[key, value] : inv_.configs) config[key] = value;
@@ -300,9 +305,12 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
   std::vector<const Job *> inputJobs, compileJobs;
   const Job *depFileJob = nullptr;
   for (const Job &job : jobs) {
-    if (job.kind == JobKind::Compile) compileJobs.push_back(&job);
-    else if (job.kind == JobKind::DepFile) depFileJob = &job;
-    else inputJobs.push_back(&job);
+    if (job.kind == JobKind::Compile)
+      compileJobs.push_back(&job);
+    else if (job.kind == JobKind::DepFile)
+      depFileJob = &job;
+    else
+      inputJobs.push_back(&job);
   }
   auto announce = [&](const std::vector<const Job *> &batch) {
     if (verbose)

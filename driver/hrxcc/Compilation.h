@@ -52,7 +52,7 @@ private:
   diag::DiagnosticEngine &diags_;
   std::vector<std::optional<SourceText>> inputs_;
   std::vector<std::pair<std::string, std::string>> headers_;  // virtual path -> contents
-  std::vector<std::string> libraryFilesRead_;  // CompileResult::filesRead, for the depfile
+  std::vector<std::string> libraryFilesRead_;                 // CompileResult::filesRead, for the depfile
   OutputSet outputs_;
 };
 

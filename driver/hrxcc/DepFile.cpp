@@ -7,8 +7,10 @@ namespace hrx::driver {
 std::string escapeMakeTarget(std::string_view name) {
   std::string out;
   for (char c : name) {
-    if (c == ' ' || c == '#') out += '\\';
-    else if (c == '$') out += '$';
+    if (c == ' ' || c == '#')
+      out += '\\';
+    else if (c == '$')
+      out += '$';
     out += c;
   }
   return out;

@@ -68,10 +68,14 @@ std::optional<InputKind> kindFromExtension(std::string_view path) {
 }
 
 void Builder::immediateActions() {
-  if (args_.has(OptionId::Help)) inv_.immediate = ImmediateAction::Help;
-  else if (args_.has(OptionId::HelpMarkdown)) inv_.immediate = ImmediateAction::HelpMarkdown;
-  else if (args_.has(OptionId::Version)) inv_.immediate = ImmediateAction::Version;
-  else if (args_.has(OptionId::PrintTargets)) inv_.immediate = ImmediateAction::PrintTargets;
+  if (args_.has(OptionId::Help))
+    inv_.immediate = ImmediateAction::Help;
+  else if (args_.has(OptionId::HelpMarkdown))
+    inv_.immediate = ImmediateAction::HelpMarkdown;
+  else if (args_.has(OptionId::Version))
+    inv_.immediate = ImmediateAction::Version;
+  else if (args_.has(OptionId::PrintTargets))
+    inv_.immediate = ImmediateAction::PrintTargets;
   else if (const Arg *a = args_.last(OptionId::Explain)) {
     inv_.immediate = ImmediateAction::Explain;
     inv_.explainCode = a->value;
@@ -82,12 +86,18 @@ void Builder::inputs() {
   std::optional<InputKind> forced;  // -x, for the inputs after it
   for (const Arg &arg : args_.args) {
     if (arg.id == OptionId::Language) {
-      if (arg.value == "loom") forced = InputKind::Loom;
-      else if (arg.value == "c") forced = InputKind::C;
-      else if (arg.value == "c++") forced = InputKind::Cxx;
-      else if (arg.value == "hip") forced = InputKind::Hip;
-      else if (arg.value == "none") forced.reset();
-      else invalid(arg, "loom, c, c++, hip or none");
+      if (arg.value == "loom")
+        forced = InputKind::Loom;
+      else if (arg.value == "c")
+        forced = InputKind::C;
+      else if (arg.value == "c++")
+        forced = InputKind::Cxx;
+      else if (arg.value == "hip")
+        forced = InputKind::Hip;
+      else if (arg.value == "none")
+        forced.reset();
+      else
+        invalid(arg, "loom, c, c++, hip or none");
       continue;
     }
     if (arg.id != OptionId::None) continue;
@@ -129,8 +139,10 @@ void Builder::targets() {
       inv_.targets.push_back(*target);
   };
   for (const Arg &arg : args_.args) {
-    if (arg.id == OptionId::Target) add(arg, false);
-    else if (arg.id == OptionId::OffloadArch) add(arg, true);
+    if (arg.id == OptionId::Target)
+      add(arg, false);
+    else if (arg.id == OptionId::OffloadArch)
+      add(arg, true);
   }
   if (inv_.targets.empty())
     if (std::optional<Target> fallback = defaultTarget()) inv_.targets.push_back(*fallback);
@@ -143,17 +155,24 @@ void Builder::phases() {
         .arg("option", rdc->asWritten())
         .arg("reason", "relocatable device code is not supported; each HIP unit is compiled on its own (-fno-gpu-rdc)");
   if (!args_.last(OptionId::Emit)) {  // Clang's -c and -S, when --emit does not say otherwise
-    if (args_.has(OptionId::CompileOnly)) inv_.emit = EmitKind::Object;
-    else if (args_.has(OptionId::AssembleOnly)) inv_.emit = EmitKind::Asm;
+    if (args_.has(OptionId::CompileOnly))
+      inv_.emit = EmitKind::Object;
+    else if (args_.has(OptionId::AssembleOnly))
+      inv_.emit = EmitKind::Asm;
   }
   if (const Arg *emit = args_.last(OptionId::Emit)) {
-    static constexpr std::pair<std::string_view, EmitKind> kinds[] = {
-        {"loom", EmitKind::Loom},           {"llvm", EmitKind::Llvm},     {"asm", EmitKind::Asm},
-        {"array-plan", EmitKind::ArrayPlan}, {"array-plan-svg", EmitKind::ArrayPlanSvg},
-        {"object", EmitKind::Object},       {"artifact", EmitKind::Artifact}};
+    static constexpr std::pair<std::string_view, EmitKind> kinds[] = {{"loom", EmitKind::Loom},
+                                                                      {"llvm", EmitKind::Llvm},
+                                                                      {"asm", EmitKind::Asm},
+                                                                      {"array-plan", EmitKind::ArrayPlan},
+                                                                      {"array-plan-svg", EmitKind::ArrayPlanSvg},
+                                                                      {"object", EmitKind::Object},
+                                                                      {"artifact", EmitKind::Artifact}};
     auto it = std::find_if(std::begin(kinds), std::end(kinds), [&](auto &k) { return k.first == emit->value; });
-    if (it == std::end(kinds)) invalid(*emit, "loom, llvm, asm, array-plan, array-plan-svg, object or artifact");
-    else inv_.emit = it->second;
+    if (it == std::end(kinds))
+      invalid(*emit, "loom, llvm, asm, array-plan, array-plan-svg, object or artifact");
+    else
+      inv_.emit = it->second;
     if (const Arg *syntaxOnly = args_.last(OptionId::SyntaxOnly))
       conflict(*syntaxOnly, *emit, "-fsyntax-only writes no output");
   }
@@ -178,15 +197,20 @@ void Builder::phases() {
     for (const Target &t : inv_.targets)
       if (!t.info->stageEmitting(inv_.emit)) {
         EmitKind emit = inv_.emit;
-        std::string producers = backendNames([&](const TargetInfo &info) { return info.stageEmitting(emit) != nullptr; });
-        conflict(*args_.last(OptionId::Emit), target ? *target : implicitTarget, stage->what + " exist for " + producers + " only");
+        std::string producers =
+            backendNames([&](const TargetInfo &info) { return info.stageEmitting(emit) != nullptr; });
+        conflict(*args_.last(OptionId::Emit), target ? *target : implicitTarget,
+                 stage->what + " exist for " + producers + " only");
         break;
       }
   }
   if (const Arg *s = args_.lastOf({OptionId::SaveTemps, OptionId::SaveTempsEq})) {
-    if (s->id == OptionId::SaveTemps || s->value == "cwd") inv_.saveTemps = SaveTemps::Cwd;
-    else if (s->value == "obj") inv_.saveTemps = SaveTemps::Obj;
-    else invalid(*s, "cwd or obj");
+    if (s->id == OptionId::SaveTemps || s->value == "cwd")
+      inv_.saveTemps = SaveTemps::Cwd;
+    else if (s->value == "obj")
+      inv_.saveTemps = SaveTemps::Obj;
+    else
+      invalid(*s, "cwd or obj");
   }
   if (const Arg *j = args_.last(OptionId::Jobs))
     if (std::optional<unsigned> n = number(*j, 1, 256)) inv_.jobs = *n;
@@ -198,22 +222,30 @@ void Builder::phases() {
 
 void Builder::sources() {
   for (const Arg &arg : args_.args) {
-    if (arg.id == OptionId::Standard) inv_.standard = arg.value;  // checked by the importer
-    else if (arg.id == OptionId::Define) inv_.defines.push_back(arg.value);
-    else if (arg.id == OptionId::Undefine) inv_.defines.push_back("-U" + arg.value);
-    else if (arg.id == OptionId::Include) inv_.includeDirs.push_back(arg.value);
-    else if (arg.id == OptionId::PreInclude) inv_.preincludes.push_back(arg.value);
+    if (arg.id == OptionId::Standard)
+      inv_.standard = arg.value;  // checked by the importer
+    else if (arg.id == OptionId::Define)
+      inv_.defines.push_back(arg.value);
+    else if (arg.id == OptionId::Undefine)
+      inv_.defines.push_back("-U" + arg.value);
+    else if (arg.id == OptionId::Include)
+      inv_.includeDirs.push_back(arg.value);
+    else if (arg.id == OptionId::PreInclude)
+      inv_.preincludes.push_back(arg.value);
     else if (arg.id == OptionId::Header) {
       size_t eq = arg.value.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == arg.value.size()) invalid(arg, "<virtual-path>=<file>");
-      else inv_.headers.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
+      if (eq == std::string::npos || eq == 0 || eq + 1 == arg.value.size())
+        invalid(arg, "<virtual-path>=<file>");
+      else
+        inv_.headers.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
     }
   }
   inv_.hostHeaders = args_.has(OptionId::HostHeaders);
   if (const Arg *math = args_.lastOf({OptionId::FastMath, OptionId::NoFastMath}))
     inv_.fastMath = math->id == OptionId::FastMath;
   if (const Arg *standard = args_.last(OptionId::Standard))
-    if (std::none_of(inv_.inputs.begin(), inv_.inputs.end(), [](const InputFile &in) { return in.kind != InputKind::Loom; }))
+    if (std::none_of(inv_.inputs.begin(), inv_.inputs.end(),
+                     [](const InputFile &in) { return in.kind != InputKind::Loom; }))
       unused(*standard, "no C/C++ inputs");
 }
 
@@ -221,8 +253,10 @@ void Builder::specialization() {
   for (const Arg &arg : args_.args) {
     if (arg.id == OptionId::Config) {
       size_t eq = arg.value.find('=');
-      if (eq == std::string::npos || eq == 0) invalid(arg, "<key>=<value>");
-      else inv_.configs.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
+      if (eq == std::string::npos || eq == 0)
+        invalid(arg, "<key>=<value>");
+      else
+        inv_.configs.emplace_back(arg.value.substr(0, eq), arg.value.substr(eq + 1));
     } else if (arg.id == OptionId::ConfigFile) {
       inv_.configFiles.push_back(arg.value);
     }
@@ -232,10 +266,14 @@ void Builder::specialization() {
     if (inv_.entry.empty()) invalid(*e, "an export name");
   }
   if (const Arg *r = args_.last(OptionId::Report)) {
-    if (r->value == "none") inv_.report = ReportMode::None;
-    else if (r->value == "summary") inv_.report = ReportMode::Summary;
-    else if (r->value == "details") inv_.report = ReportMode::Details;
-    else invalid(*r, "none, summary or details");
+    if (r->value == "none")
+      inv_.report = ReportMode::None;
+    else if (r->value == "summary")
+      inv_.report = ReportMode::Summary;
+    else if (r->value == "details")
+      inv_.report = ReportMode::Details;
+    else
+      invalid(*r, "none, summary or details");
   }
 }
 
@@ -243,13 +281,16 @@ void Builder::codeGeneration() {
   CompilerOptions &opts = inv_.compilerOptions;
   opts.workers = inv_.jobs;
   if (const Arg *o = args_.last(OptionId::OptLevel)) {
-    if (o->value.size() == 1 && o->value[0] >= '0' && o->value[0] <= '3') opts.optLevel = o->value[0] - '0';
-    else invalid(*o, "0, 1, 2 or 3");
+    if (o->value.size() == 1 && o->value[0] >= '0' && o->value[0] <= '3')
+      opts.optLevel = o->value[0] - '0';
+    else
+      invalid(*o, "0, 1, 2 or 3");
   }
   opts.debugInfo = args_.has(OptionId::DebugInfo);
   // Target options apply to the targets that read them (TargetInfo::options).
   auto anyReads = [&](std::string_view option) {
-    return std::any_of(inv_.targets.begin(), inv_.targets.end(), [&](const Target &t) { return t.info->reads(option); });
+    return std::any_of(inv_.targets.begin(), inv_.targets.end(),
+                       [&](const Target &t) { return t.info->reads(option); });
   };
   auto readers = [](std::string_view option) {
     return backendNames([&](const TargetInfo &info) { return info.reads(option); });
@@ -261,10 +302,14 @@ void Builder::codeGeneration() {
       unused(*c, std::string(option.substr(0, option.size() - 1)) + " applies to " + readers(option) + " only");
   }
   if (const Arg *p = args_.last(OptionId::ProcessorMode)) {
-    if (p->value == "default") opts.processorMode = ProcessorMode::Default;
-    else if (p->value == "cu") opts.processorMode = ProcessorMode::Cu;
-    else if (p->value == "wgp") opts.processorMode = ProcessorMode::Wgp;
-    else invalid(*p, "default, cu or wgp");
+    if (p->value == "default")
+      opts.processorMode = ProcessorMode::Default;
+    else if (p->value == "cu")
+      opts.processorMode = ProcessorMode::Cu;
+    else if (p->value == "wgp")
+      opts.processorMode = ProcessorMode::Wgp;
+    else
+      invalid(*p, "default, cu or wgp");
     if (opts.processorMode != ProcessorMode::Default)
       for (const Target &t : inv_.targets)
         if (!t.info->reads(optionInfo(OptionId::ProcessorMode).spelling))
@@ -308,10 +353,14 @@ void Builder::diagnostics() {
     } else if (arg.id == OptionId::ErrorLimit) {
       if (std::optional<unsigned> n = number(arg, 0, 1000000)) d.errorLimit = *n;
     } else if (arg.id == OptionId::DiagnosticsFormat) {
-      if (arg.value == "text") inv_.diagFormat = DiagnosticsFormat::Text;
-      else if (arg.value == "json") inv_.diagFormat = DiagnosticsFormat::Json;
-      else if (arg.value == "sarif") inv_.diagFormat = DiagnosticsFormat::Sarif;
-      else invalid(arg, "text, json or sarif");
+      if (arg.value == "text")
+        inv_.diagFormat = DiagnosticsFormat::Text;
+      else if (arg.value == "json")
+        inv_.diagFormat = DiagnosticsFormat::Json;
+      else if (arg.value == "sarif")
+        inv_.diagFormat = DiagnosticsFormat::Sarif;
+      else
+        invalid(arg, "text, json or sarif");
     } else if (arg.id == OptionId::SplitInputFile) {
       inv_.splitInputFile = true;
     } else if (arg.id == OptionId::Verify || arg.id == OptionId::VerifyEq) {
@@ -322,7 +371,8 @@ void Builder::diagnostics() {
                   std::all_of(prefix.begin(), prefix.end(), [](char c) {
                     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
                   });
-        if (!ok) invalid(arg, "prefixes that start with a letter and contain only letters, digits, '-' and '_'");
+        if (!ok)
+          invalid(arg, "prefixes that start with a letter and contain only letters, digits, '-' and '_'");
         else if (std::find(inv_.verifyPrefixes.begin(), inv_.verifyPrefixes.end(), prefix) == inv_.verifyPrefixes.end())
           inv_.verifyPrefixes.push_back(prefix);
       }
@@ -357,8 +407,6 @@ std::string_view inputKindName(InputKind kind) {
   return "";
 }
 
-Invocation buildInvocation(const ArgList &args, diag::DiagnosticEngine &diags) {
-  return Builder(args, diags).build();
-}
+Invocation buildInvocation(const ArgList &args, diag::DiagnosticEngine &diags) { return Builder(args, diags).build(); }
 
 }  // namespace hrx::driver

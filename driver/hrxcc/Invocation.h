@@ -46,19 +46,19 @@ struct Invocation {
   SaveTemps saveTemps = SaveTemps::None;
   unsigned jobs = 1;
 
-  bool printJobs = false;    // -###
-  bool printPhases = false;  // --print-phases
+  bool printJobs = false;      // -###
+  bool printPhases = false;    // --print-phases
   bool printBindings = false;  // --print-bindings
-  bool verbose = false;      // -v
+  bool verbose = false;        // -v
 
   // C/C++ sources.
   std::string standard;              // -std= (CxxSource::standard; empty: c23 / c++26)
   std::vector<std::string> defines;  // "N=4", "-UX" (CxxSource::defines)
   std::vector<std::string> includeDirs;
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path -> real file
-  std::vector<std::string> preincludes;  // -include
-  bool hostHeaders = false;              // --host-headers
-  bool fastMath = false;                 // -ffast-math (last of -ffast-math / -fno-fast-math)
+  std::vector<std::string> preincludes;                      // -include
+  bool hostHeaders = false;                                  // --host-headers
+  bool fastMath = false;                                     // -ffast-math (last of -ffast-math / -fno-fast-math)
 
   // Specialization and code generation.
   std::string entry;
@@ -77,7 +77,6 @@ struct Invocation {
   bool verify = false;
   std::vector<std::string> verifyPrefixes;
   bool splitInputFile = false;  // --split-input-file (SplitInput.h)
-
 };
 
 // Builds the invocation; reports every problem to `diags` (all are usage errors).

@@ -8,9 +8,9 @@ namespace hrx::driver {
 namespace {
 
 constexpr OptionInfo kOptions[] = {
-#define HRXCC_OPTION(ID, SPELLING, KIND, GROUP, ALIAS, METAVAR, FLAGS, HELP)                     \
-  {OptionId::ID, SPELLING, OptionKind::KIND, OptionGroup::GROUP, OptionId::ALIAS, METAVAR,      \
-   OptionVisibility::FLAGS, HELP},
+#define HRXCC_OPTION(ID, SPELLING, KIND, GROUP, ALIAS, METAVAR, FLAGS, HELP)                                           \
+  {OptionId::ID,    SPELLING, OptionKind::KIND,        OptionGroup::GROUP,                                             \
+   OptionId::ALIAS, METAVAR,  OptionVisibility::FLAGS, HELP},
 #include "Options.def"
 #undef HRXCC_OPTION
 };
@@ -35,8 +35,7 @@ template <typename Fn> void forEachGroupWithVisibleOptions(Fn fn) {
   for (size_t g = 0; g < std::size(kGroupTitles); ++g) {
     std::vector<const OptionInfo *> rows;
     for (const OptionInfo &opt : kOptions)
-      if (opt.group == OptionGroup(g) && opt.visibility == OptionVisibility::Visible)
-        rows.push_back(&opt);
+      if (opt.group == OptionGroup(g) && opt.visibility == OptionVisibility::Visible) rows.push_back(&opt);
     if (!rows.empty()) fn(kGroupTitles[g], rows);
   }
 }
@@ -87,8 +86,10 @@ void printHelp(std::ostream &os) {
     os << '\n' << title << ":\n";
     for (const OptionInfo *opt : rows) {
       std::string left = "  " + synopsis(*opt);
-      if (left.size() + 1 > kColumn) os << left << '\n' << std::string(kColumn, ' ');
-      else os << left << std::string(kColumn - left.size(), ' ');
+      if (left.size() + 1 > kColumn)
+        os << left << '\n' << std::string(kColumn, ' ');
+      else
+        os << left << std::string(kColumn - left.size(), ' ');
       os << opt->help << '\n';
     }
   });

@@ -61,8 +61,7 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::expect(const std::string &path) {
-  if (path != "-" && std::find(expected_.begin(), expected_.end(), path) == expected_.end())
-    expected_.push_back(path);
+  if (path != "-" && std::find(expected_.begin(), expected_.end(), path) == expected_.end()) expected_.push_back(path);
 }
 
 bool OutputSet::stage(const std::string &path, std::span<const uint8_t> bytes, std::string &error) {
@@ -100,7 +99,8 @@ bool OutputSet::stage(const std::string &path, std::span<const uint8_t> bytes, s
 
 bool OutputSet::commit(std::string &failedPath, std::string &error) {
   for (const Staged &s : staged_) {
-    bool ok = s.tempPath.empty() ? writeInPlace(s.path, s.bytes, error) : std::rename(s.tempPath.c_str(), s.path.c_str()) == 0;
+    bool ok = s.tempPath.empty() ? writeInPlace(s.path, s.bytes, error)
+                                 : std::rename(s.tempPath.c_str(), s.path.c_str()) == 0;
     if (!ok) {
       failedPath = s.path;
       if (!s.tempPath.empty()) error = std::strerror(errno);

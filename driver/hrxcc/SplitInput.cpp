@@ -184,8 +184,10 @@ int runSplitInputFile(const Invocation &inv) {
         size_t k = 0;
         while (k < want.size() && k < got.size() && want[k] == got[k]) ++k;
         if (k < want.size() || k < got.size()) {
-          std::cerr << name << ":" << c.firstLine << ": error: case " << c.number << ": the canonical print differs from the expected section at its IR line "
-                    << k + 1 << ":\n  expected: " << (k < want.size() ? want[k] : "(end)") << "\n  printed:  " << (k < got.size() ? got[k] : "(end)") << "\n";
+          std::cerr << name << ":" << c.firstLine << ": error: case " << c.number
+                    << ": the canonical print differs from the expected section at its IR line " << k + 1
+                    << ":\n  expected: " << (k < want.size() ? want[k] : "(end)")
+                    << "\n  printed:  " << (k < got.size() ? got[k] : "(end)") << "\n";
           failed.push_back(&c);
           continue;
         }

@@ -25,8 +25,7 @@ uint32_t SourceMapper::fileId(clang::FileID fid) {
   if (cached != fileIds_.end()) return cached->second;
   uint32_t id = 0;
   if (clang::OptionalFileEntryRef entry = clangSM_->getFileEntryRefForID(fid)) {
-    if (std::optional<llvm::StringRef> data = clangSM_->getBufferDataOrNone(fid))
-      id = fileId(entry->getName(), *data);
+    if (std::optional<llvm::StringRef> data = clangSM_->getBufferDataOrNone(fid)) id = fileId(entry->getName(), *data);
   }
   fileIds_[fid] = id;  // 0 for Clang's own buffers (<built-in>, <scratch space>)
   return id;
@@ -49,8 +48,7 @@ diag::SourceRange SourceMapper::range(const clang::CharSourceRange &range) {
   diag::SourceLocation begin = location(range.getBegin());
   if (!begin.isValid() || range.getEnd().isInvalid()) return begin;
   clang::SourceLocation endLoc = clangSM_->getFileLoc(range.getEnd());
-  if (range.isTokenRange() && lang_)
-    endLoc = clang::Lexer::getLocForEndOfToken(endLoc, 0, *clangSM_, *lang_);
+  if (range.isTokenRange() && lang_) endLoc = clang::Lexer::getLocForEndOfToken(endLoc, 0, *clangSM_, *lang_);
   diag::SourceLocation end = location(endLoc);
   if (end.file != begin.file || end.offset < begin.offset) return begin;
   return {begin, end};
@@ -60,12 +58,12 @@ namespace {
 
 diag::Severity severityOf(clang::DiagnosticsEngine::Level level) {
   switch (level) {
-    case clang::DiagnosticsEngine::Ignored: return diag::Severity::Ignored;
-    case clang::DiagnosticsEngine::Note: return diag::Severity::Note;
-    case clang::DiagnosticsEngine::Remark: return diag::Severity::Remark;
-    case clang::DiagnosticsEngine::Warning: return diag::Severity::Warning;
-    case clang::DiagnosticsEngine::Error: return diag::Severity::Error;
-    case clang::DiagnosticsEngine::Fatal: return diag::Severity::Fatal;
+  case clang::DiagnosticsEngine::Ignored: return diag::Severity::Ignored;
+  case clang::DiagnosticsEngine::Note: return diag::Severity::Note;
+  case clang::DiagnosticsEngine::Remark: return diag::Severity::Remark;
+  case clang::DiagnosticsEngine::Warning: return diag::Severity::Warning;
+  case clang::DiagnosticsEngine::Error: return diag::Severity::Error;
+  case clang::DiagnosticsEngine::Fatal: return diag::Severity::Fatal;
   }
   return diag::Severity::Error;
 }
@@ -73,9 +71,9 @@ diag::Severity severityOf(clang::DiagnosticsEngine::Level level) {
 std::string stringArg(const clang::Diagnostic &info, unsigned index) {
   if (index >= info.getNumArgs()) return {};
   switch (info.getArgKind(index)) {
-    case clang::DiagnosticsEngine::ak_c_string: return info.getArgCStr(index);
-    case clang::DiagnosticsEngine::ak_std_string: return info.getArgStdStr(index);
-    default: return {};
+  case clang::DiagnosticsEngine::ak_c_string: return info.getArgCStr(index);
+  case clang::DiagnosticsEngine::ak_std_string: return info.getArgStdStr(index);
+  default: return {};
   }
 }
 
@@ -96,8 +94,7 @@ void ClangDiagnosticTranslator::flush() {
     for (diag::RelatedNote &note : p.notes) builder.note(note.range, std::move(note.message));
     return;
   }
-  engine_.reportExternal(p.severity, p.range, std::move(p.message), std::move(p.flag),
-                         std::move(p.notes));
+  engine_.reportExternal(p.severity, p.range, std::move(p.message), std::move(p.flag), std::move(p.notes));
 }
 
 void ClangDiagnosticTranslator::addIncludeStack(const clang::Diagnostic &info, Pending &pending) {
@@ -111,8 +108,7 @@ void ClangDiagnosticTranslator::addIncludeStack(const clang::Diagnostic &info, P
   }
 }
 
-void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                                                 const clang::Diagnostic &info) {
+void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) {
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);  // keeps Clang's error counts
   llvm::SmallString<256> message;
   info.FormatDiagnostic(message);
@@ -138,19 +134,17 @@ void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level
   if (level == clang::DiagnosticsEngine::Warning || level == clang::DiagnosticsEngine::Remark ||
       level == clang::DiagnosticsEngine::Error) {
     llvm::StringRef option = info.getDiags()->getDiagnosticIDs()->getWarningOptionForDiag(id);
-    if (!option.empty())
-      p.flag = (level == clang::DiagnosticsEngine::Remark ? "-R" : "-W") + option.str();
+    if (!option.empty()) p.flag = (level == clang::DiagnosticsEngine::Remark ? "-R" : "-W") + option.str();
   }
   if (id == clang::diag::err_exceptions_disabled) {
     p.id = diag::DiagId::CxxExceptions;
     p.params = {{"target", targetName(target_)}, {"construct", stringArg(info, 0)}};
-  } else if (id == clang::diag::err_no_typeid_with_fno_rtti ||
-             id == clang::diag::err_no_dynamic_cast_with_fno_rtti) {
+  } else if (id == clang::diag::err_no_typeid_with_fno_rtti || id == clang::diag::err_no_dynamic_cast_with_fno_rtti) {
     p.id = diag::DiagId::CxxRtti;
     p.params = {{"target", targetName(target_)},
                 {"construct", id == clang::diag::err_no_typeid_with_fno_rtti ? "typeid" : "dynamic_cast"}};
-  } else if (id == info.getDiags()->getDiagnosticIDs()->getCustomDiagID(
-                        clang::DiagnosticIDs::Error, kBadLaunchAttributeFormat)) {
+  } else if (id == info.getDiags()->getDiagnosticIDs()->getCustomDiagID(clang::DiagnosticIDs::Error,
+                                                                        kBadLaunchAttributeFormat)) {
     p.id = diag::DiagId::CxxBadLaunchAttribute;
     p.params = {{"attr", stringArg(info, 0)}};
   }

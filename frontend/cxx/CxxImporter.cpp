@@ -40,10 +40,10 @@ std::string clangVersion() { return CLANG_VERSION_STRING; }
 
 const char *targetName(ImportTarget target) {
   switch (target) {
-    case ImportTarget::AmdgpuGfx1151: return "gfx1151";
-    case ImportTarget::AmdgpuGfx11Generic: return "gfx11-generic";
-    case ImportTarget::Host: return "host";
-    case ImportTarget::XdnaWorker: return "xdna-worker";
+  case ImportTarget::AmdgpuGfx1151: return "gfx1151";
+  case ImportTarget::AmdgpuGfx11Generic: return "gfx11-generic";
+  case ImportTarget::Host: return "host";
+  case ImportTarget::XdnaWorker: return "xdna-worker";
   }
   return "?";
 }
@@ -52,11 +52,12 @@ const char *targetName(ImportTarget target) {
 bool isHostLibraryFunction(std::string_view name) {
   static const llvm::StringSet<> names = [] {
     llvm::StringSet<> set;
-    for (const char *base : {"acos", "asin", "atan", "acosh", "asinh", "atanh", "cbrt", "cos", "cosh", "erf", "erfc",
-                             "exp", "exp10", "exp2", "expm1", "lgamma", "log", "log10", "log1p", "log2", "logb", "sin",
-                             "sinh", "tan", "tanh", "tgamma", "j0", "j1", "y0", "y1", "atan2", "fmod", "hypot", "pow",
-                             "remainder", "nextafter", "fdim", "frexp", "ldexp", "modf", "ilogb", "scalbn", "scalbln",
-                             "remquo", "jn", "yn", "sincos"}) {
+    for (const char *base :
+         {"acos",  "asin",   "atan",    "acosh",  "asinh",     "atanh",     "cbrt",  "cos",   "cosh",  "erf",
+          "erfc",  "exp",    "exp10",   "exp2",   "expm1",     "lgamma",    "log",   "log10", "log1p", "log2",
+          "logb",  "sin",    "sinh",    "tan",    "tanh",      "tgamma",    "j0",    "j1",    "y0",    "y1",
+          "atan2", "fmod",   "hypot",   "pow",    "remainder", "nextafter", "fdim",  "frexp", "ldexp", "modf",
+          "ilogb", "scalbn", "scalbln", "remquo", "jn",        "yn",        "sincos"}) {
       set.insert(base);
       set.insert(std::string(base) + "f");
     }
@@ -102,13 +103,23 @@ constexpr llvm::StringLiteral kRocmBitcodeDir = "/hrx/rocm-bitcode";
 #endif
 // The device libraries linked into every HIP unit for amdgcn, with the control settings Clang's
 // HIP driver picks by default (IEEE denormals, correctly rounded sqrt, no fast-math, wave32).
-constexpr const char *kRocmDeviceLibraries[] = {
-    "ocml.bc", "ockl.bc", "oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc", "oclc_daz_opt_off.bc",
-    "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_off.bc", "oclc_abi_version_500.bc"};
+constexpr const char *kRocmDeviceLibraries[] = {"ocml.bc",
+                                                "ockl.bc",
+                                                "oclc_finite_only_off.bc",
+                                                "oclc_unsafe_math_off.bc",
+                                                "oclc_daz_opt_off.bc",
+                                                "oclc_correctly_rounded_sqrt_on.bc",
+                                                "oclc_wavefrontsize64_off.bc",
+                                                "oclc_abi_version_500.bc"};
 // -ffast-math selects the libraries Clang's HIP driver picks for it.
-constexpr const char *kRocmFastMathLibraries[] = {
-    "ocml.bc", "ockl.bc", "oclc_finite_only_on.bc", "oclc_unsafe_math_on.bc", "oclc_daz_opt_off.bc",
-    "oclc_correctly_rounded_sqrt_on.bc", "oclc_wavefrontsize64_off.bc", "oclc_abi_version_500.bc"};
+constexpr const char *kRocmFastMathLibraries[] = {"ocml.bc",
+                                                  "ockl.bc",
+                                                  "oclc_finite_only_on.bc",
+                                                  "oclc_unsafe_math_on.bc",
+                                                  "oclc_daz_opt_off.bc",
+                                                  "oclc_correctly_rounded_sqrt_on.bc",
+                                                  "oclc_wavefrontsize64_off.bc",
+                                                  "oclc_abi_version_500.bc"};
 
 // The system include directories Clang's driver derives for a HIP unit on an x86-64 Linux host
 // (Clang's CUDA wrappers, libstdc++, Clang's resource headers, glibc), probed once on the real
@@ -123,9 +134,18 @@ const std::vector<HostIncludeDir> &probeHostIncludeDirs() {
     llvm::StringRef resourceInclude = HRX_CLANG_RESOURCE_INCLUDE;
     if (resourceInclude.empty()) return out;
     std::string resourceDir = llvm::sys::path::parent_path(resourceInclude).str();
-    std::vector<const char *> argv = {"clang",      "--target=x86_64-unknown-linux-gnu", "-x", "hip",
-                                      "--cuda-device-only", "--offload-arch=gfx1151", "-nogpuinc", "-nogpulib",
-                                      "-resource-dir", resourceDir.c_str(), "-fsyntax-only", "-"};
+    std::vector<const char *> argv = {"clang",
+                                      "--target=x86_64-unknown-linux-gnu",
+                                      "-x",
+                                      "hip",
+                                      "--cuda-device-only",
+                                      "--offload-arch=gfx1151",
+                                      "-nogpuinc",
+                                      "-nogpulib",
+                                      "-resource-dir",
+                                      resourceDir.c_str(),
+                                      "-fsyntax-only",
+                                      "-"};
     clang::DiagnosticOptions diagOptions;
     clang::IgnoringDiagConsumer ignore;
     clang::CreateInvocationOptions cio;
@@ -136,8 +156,9 @@ const std::vector<HostIncludeDir> &probeHostIncludeDirs() {
     if (!invocation) return out;
     for (const clang::HeaderSearchOptions::Entry &entry : invocation->getHeaderSearchOpts().UserEntries) {
       using clang::frontend::IncludeDirGroup;
-      if (entry.IsFramework || !(entry.Group == clang::frontend::System || entry.Group == clang::frontend::CXXSystem ||
-                                 entry.Group == clang::frontend::ExternCSystem || entry.Group == clang::frontend::CSystem))
+      if (entry.IsFramework ||
+          !(entry.Group == clang::frontend::System || entry.Group == clang::frontend::CXXSystem ||
+            entry.Group == clang::frontend::ExternCSystem || entry.Group == clang::frontend::CSystem))
         continue;
       llvm::SmallString<256> real;
       if (llvm::sys::fs::real_path(entry.Path, real) || !llvm::sys::fs::is_directory(real)) continue;
@@ -196,8 +217,7 @@ public:
       : clang::EmitLLVMOnlyAction(&context), checks_(std::move(checks)) {}
 
 protected:
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci,
-                                                        llvm::StringRef file) override {
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(std::move(checks_));
     consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
@@ -229,8 +249,7 @@ void stripLoomAnnotations(llvm::Module &module) {
   std::vector<llvm::GlobalVariable *> strings;
   for (llvm::Use &entry : array->operands())
     for (llvm::Use &field : llvm::cast<llvm::ConstantStruct>(entry.get())->operands())
-      if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(field->stripPointerCasts()))
-        strings.push_back(global);
+      if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(field->stripPointerCasts())) strings.push_back(global);
   if (kept.empty()) {
     annotations->eraseFromParent();
   } else {
@@ -300,9 +319,9 @@ void giveHipSharedVariablesWorkgroupStorage(llvm::Module &module) {
     }
     if (!dynamic) {
       auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), kHostDynamicSharedBytes);
-      dynamic = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
-                                         llvm::UndefValue::get(type), "__hrx_dynamic_shared", nullptr,
-                                         llvm::GlobalValue::GeneralDynamicTLSModel);
+      dynamic =
+          new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(type),
+                                   "__hrx_dynamic_shared", nullptr, llvm::GlobalValue::GeneralDynamicTLSModel);
       dynamic->setAlignment(llvm::Align(16));
     }
     global.replaceAllUsesWith(dynamic);
@@ -323,9 +342,9 @@ private:
   llvm::SHA256 sha_;
 };
 
-std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language language,
-                       llvm::StringRef standard, ImportTarget target, const ImportOptions &options,
-                       const std::vector<MountedFile> &filesRead, llvm::vfs::FileSystem &memory) {
+std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language language, llvm::StringRef standard,
+                       ImportTarget target, const ImportOptions &options, const std::vector<MountedFile> &filesRead,
+                       llvm::vfs::FileSystem &memory) {
   IdentityHasher hash;
   hash.add(CLANG_VERSION_STRING);
   hash.add(targetName(target));
@@ -452,10 +471,10 @@ void configureInvocation(clang::CompilerInvocation &invocation, const CxxUnit &u
                          const std::string &unitName, Language language, const diag::DiagnosticOptions &engineOptions) {
   // The driver asks Clang to leak its AST at exit (-disable-free); a long-lived importer may not.
   invocation.getFrontendOpts().DisableFree = false;
-  invocation.getFrontendOpts().Inputs = {clang::FrontendInputFile(
-      files.unitPath, clang::InputKind(language == Language::Cxx   ? clang::Language::CXX
-                                       : language == Language::Hip ? clang::Language::HIP
-                                                                   : clang::Language::C))};
+  invocation.getFrontendOpts().Inputs = {
+      clang::FrontendInputFile(files.unitPath, clang::InputKind(language == Language::Cxx   ? clang::Language::CXX
+                                                                : language == Language::Hip ? clang::Language::HIP
+                                                                                            : clang::Language::C))};
 
   // Virtual headers, then mounted directories, for #include and #embed (the unit's own directory
   // holds only the unit); hrx's headers come last from the setup.
@@ -533,7 +552,8 @@ private:
       shipped_->addFile(kSystemRoot + "/" + path, 0,
                         llvm::MemoryBuffer::getMemBuffer(contents, path, /*RequiresNullTerminator=*/false));
       // hrx's HIP and kernel headers alone, for units over the host's C/C++ headers.
-      if (llvm::StringRef rest = path; rest.consume_front("include/") && (rest.starts_with("hip/") || rest.starts_with("hrx/")))
+      if (llvm::StringRef rest = path;
+          rest.consume_front("include/") && (rest.starts_with("hip/") || rest.starts_with("hrx/")))
         shipped_->addFile(kHipOnlyDir + "/" + rest, 0,
                           llvm::MemoryBuffer::getMemBuffer(contents, path, /*RequiresNullTerminator=*/false));
     }
@@ -554,7 +574,6 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   Key key{target, language, standard, options.optLevel, options.debugInfo, options.hostCpu, hostHeaders, fastMath};
   if (auto it = setups_.find(key); it != setups_.end()) return it->second;
 
-
   bool hip = language == Language::Hip;
   bool cxx = language == Language::Cxx || hip;
   std::vector<std::string> args = {"/hrx/bin/clang"};
@@ -562,39 +581,39 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
     // Clang's HIP device mode (--cuda-device-only semantics: host code is parsed and not
     // emitted). The host twin is the same mode with the x86-64 host as the device.
     if (isAmdgpu(target)) {
-      args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-x", "hip", "--cuda-device-only",
-                               target == ImportTarget::AmdgpuGfx1151 ? "--offload-arch=gfx1151"
-                                                                     : "--offload-arch=gfx11-generic",
-                               "-D__HRX_TARGET_AMDGPU__=1"});
+      args.insert(args.end(),
+                  {"--target=x86_64-unknown-linux-gnu", "-x", "hip", "--cuda-device-only",
+                   target == ImportTarget::AmdgpuGfx1151 ? "--offload-arch=gfx1151" : "--offload-arch=gfx11-generic",
+                   "-D__HRX_TARGET_AMDGPU__=1"});
       for (const char *library : fastMath ? kRocmFastMathLibraries : kRocmDeviceLibraries)
-        args.insert(args.end(), {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (kRocmBitcodeDir + "/" + library).str()});
+        args.insert(args.end(),
+                    {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (kRocmBitcodeDir + "/" + library).str()});
     } else {
-      args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu, "-x", "hip",
-                               "--cuda-host-only", "-Xclang", "-fcuda-is-device", "-fno-math-errno", "-fPIC",
-                               target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1"
-                                                                  : "-D__HRX_TARGET_HOST__=1"});
+      args.insert(args.end(),
+                  {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu, "-x", "hip", "--cuda-host-only",
+                   "-Xclang", "-fcuda-is-device", "-fno-math-errno", "-fPIC",
+                   target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1" : "-D__HRX_TARGET_HOST__=1"});
     }
     args.insert(args.end(), {"-nogpuinc", "-nogpulib", "-fno-gpu-rdc", "-Wno-unknown-cuda-version"});
   } else if (isAmdgpu(target)) {
     args.insert(args.end(), {"--target=amdgcn-amd-amdhsa", "-nogpulib", "-D__HRX_TARGET_AMDGPU__=1",
                              target == ImportTarget::AmdgpuGfx1151 ? "-mcpu=gfx1151" : "-mcpu=gfx11-generic"});
   } else {
-    args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu,
-                             target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1"
-                                                                : "-D__HRX_TARGET_HOST__=1"});
+    args.insert(args.end(),
+                {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu,
+                 target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1" : "-D__HRX_TARGET_HOST__=1"});
   }
   if (!hip) args.insert(args.end(), {"-x", cxx ? "c++" : "c"});
   // HIP on amdgcn and units over the host's headers are hosted, as Clang compiles them (device
   // printf is then Clang's builtin, lowered to ockl's hostcall printf).
   bool hosted = (hip && isAmdgpu(target)) || (hostHeaders && cxx);
   if (!hosted) args.push_back("-ffreestanding");
-  args.insert(args.end(), {"-std=" + standard, "-nostdinc",
-                           "-D__HRX__=1", "-O" + std::to_string(options.optLevel), "-Xclang",
-                           "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
+  args.insert(args.end(), {"-std=" + standard, "-nostdinc", "-D__HRX__=1", "-O" + std::to_string(options.optLevel),
+                           "-Xclang", "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
   bool overHostHeaders = hostHeaders && cxx;
   if (cxx)
-    args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec",
-                             "-fno-threadsafe-statics", "-Wno-c23-extensions"});
+    args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec", "-fno-threadsafe-statics",
+                             "-Wno-c23-extensions"});
   if (overHostHeaders) {
     // hrx's HIP headers, then the host's in the order Clang's driver searches them.
     args.insert(args.end(), {"-isystem", kHipOnlyDir.str(), "-D__HRX_HOST_HEADERS__=1"});
@@ -609,7 +628,8 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
         if (llvm::sys::fs::exists(hostDirs[i].path + "/stdlib.h")) {
           for (const char *header : {"stdlib", "string", "math", "stdio"}) {
             std::string macro = llvm::StringRef(header).upper();
-            args.push_back("-D__HRX_LIBC_" + macro + "_H=\"" + (kHostDir + "/" + llvm::Twine(i)).str() + "/" + header + ".h\"");
+            args.push_back("-D__HRX_LIBC_" + macro + "_H=\"" + (kHostDir + "/" + llvm::Twine(i)).str() + "/" + header +
+                           ".h\"");
           }
           break;
         }
@@ -642,7 +662,6 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   return invocation;
 }
 
-
 }  // namespace
 
 const std::vector<std::string> &hostIncludeDirs() {
@@ -665,8 +684,8 @@ CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()
 
 CxxImporter::~CxxImporter() = default;
 
-std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target,
-                                                llvm::LLVMContext &context, diag::DiagnosticEngine &diags) {
+std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
+                                                diag::DiagnosticEngine &diags) {
   unsigned errorsBefore = diags.errorCount();
   Language language = languageOf(unit);
   bool hip = language == Language::Hip;
@@ -676,7 +695,9 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   std::string standard = unit.standard.empty() ? (hip ? "c++20" : cxx ? "c++26" : "c23") : unit.standard;
   const clang::LangStandard *langStandard = clang::LangStandard::getLangStandardForName(standard);
   bool accepted = langStandard && (langStandard->getLanguage() == clang::Language::CXX) == cxx &&
-                  (hip ? langStandard->isCPlusPlus17() : cxx ? langStandard->isCPlusPlus26() : langStandard->isC23());
+                  (hip   ? langStandard->isCPlusPlus17()
+                   : cxx ? langStandard->isCPlusPlus26()
+                         : langStandard->isC23());
   if (!accepted) {
     diags.report(diag::DiagId::CxxUnsupportedStandard, {})
         .arg("standard", standard)
@@ -691,9 +712,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   if (!files) return std::nullopt;
 
   std::vector<std::string> setupErrors;
-  std::shared_ptr<const clang::CompilerInvocation> base =
-      SharedSetups::get().setup(target, language, standard, impl_->options, unit.hostHeaders && cxx, unit.fastMath,
-                                setupErrors);
+  std::shared_ptr<const clang::CompilerInvocation> base = SharedSetups::get().setup(
+      target, language, standard, impl_->options, unit.hostHeaders && cxx, unit.fastMath, setupErrors);
   if (!base) {
     for (std::string &message : setupErrors)
       diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);

@@ -31,20 +31,18 @@ struct KernelAttrInfo : ParsedAttrInfo {
                                             {clang::ParsedAttr::AS_C23, "loom::kernel"}};
   KernelAttrInfo() { Spellings = kSpellings; }
 
-  bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr,
-                            const clang::Decl *decl) const override {
+  bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr, const clang::Decl *decl) const override {
     return appertainsToFunction(sema, attr, decl);
   }
 
-  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
-                                   const clang::ParsedAttr &attr) const override {
+  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl, const clang::ParsedAttr &attr) const override {
     auto *function = llvm::cast<clang::FunctionDecl>(decl);
     clang::ASTContext &ctx = sema.Context;
     function->addAttr(clang::AnnotateAttr::CreateImplicit(ctx, kKernelAnnotation, nullptr, 0, attr.getRange()));
     if (ctx.getTargetInfo().getTriple().isAMDGPU()) {
       const auto *type = function->getType()->castAs<clang::FunctionType>();
-      function->setType(clang::QualType(
-          ctx.adjustFunctionType(type, type->getExtInfo().withCallingConv(clang::CC_DeviceKernel)), 0));
+      function->setType(
+          clang::QualType(ctx.adjustFunctionType(type, type->getExtInfo().withCallingConv(clang::CC_DeviceKernel)), 0));
       // The code object's loader finds kernels by symbol, so they are never hidden.
       function->addAttr(clang::VisibilityAttr::CreateImplicit(ctx, clang::VisibilityAttr::Protected, attr.getRange()));
     }
@@ -54,14 +52,12 @@ struct KernelAttrInfo : ParsedAttrInfo {
 
 // workgroup_size / workgroup_count: three integer constants ≥ 1, kept as "name=x,y,z".
 struct LaunchShapeAttrInfo : ParsedAttrInfo {
-  LaunchShapeAttrInfo(llvm::ArrayRef<Spelling> spellings, llvm::StringLiteral annotation)
-      : annotation_(annotation) {
+  LaunchShapeAttrInfo(llvm::ArrayRef<Spelling> spellings, llvm::StringLiteral annotation) : annotation_(annotation) {
     Spellings = spellings;
     NumArgs = 3;
   }
 
-  bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr,
-                            const clang::Decl *decl) const override {
+  bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr, const clang::Decl *decl) const override {
     if (!attr.getScopeName() || attr.getScopeName()->getName() != "loom") {
       sema.Diag(attr.getLoc(), clang::diag::warn_unknown_attribute_ignored) << attr << attr.getRange();
       return false;
@@ -70,17 +66,14 @@ struct LaunchShapeAttrInfo : ParsedAttrInfo {
   }
   bool isParamExpr(size_t) const override { return true; }
 
-  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
-                                   const clang::ParsedAttr &attr) const override {
+  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl, const clang::ParsedAttr &attr) const override {
     uint64_t values[3] = {};
     for (unsigned i = 0; i < 3; ++i) {
       clang::Expr *arg = i < attr.getNumArgs() && attr.isArgExpr(i) ? attr.getArgAsExpr(i) : nullptr;
       std::optional<llvm::APSInt> value;
-      if (arg && !arg->isValueDependent() && !arg->isTypeDependent())
-        value = arg->getIntegerConstantExpr(sema.Context);
+      if (arg && !arg->isValueDependent() && !arg->isTypeDependent()) value = arg->getIntegerConstantExpr(sema.Context);
       if (!value || value->isNegative() || value->isZero() || value->getActiveBits() > 32) {
-        unsigned id = sema.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error,
-                                                            kBadLaunchAttributeFormat);
+        unsigned id = sema.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, kBadLaunchAttributeFormat);
         sema.Diag(arg ? arg->getBeginLoc() : attr.getLoc(), id) << attr.getNormalizedFullName();
         return AttributeNotApplied;
       }
@@ -95,8 +88,8 @@ struct LaunchShapeAttrInfo : ParsedAttrInfo {
         return clang::IntegerLiteral::Create(ctx, llvm::APInt(32, n), ctx.IntTy, attr.getLoc());
       };
       uint64_t items = values[0] * values[1] * values[2];
-      decl->addAttr(clang::AMDGPUFlatWorkGroupSizeAttr::CreateImplicit(ctx, literal(items), literal(items),
-                                                                       attr.getRange()));
+      decl->addAttr(
+          clang::AMDGPUFlatWorkGroupSizeAttr::CreateImplicit(ctx, literal(items), literal(items), attr.getRange()));
     }
     return AttributeApplied;
   }
@@ -127,12 +120,11 @@ struct WorkgroupCountAttrInfo : LaunchShapeAttrInfo {
 }  // namespace
 
 void registerLoomAttributes() {
-  static clang::ParsedAttrInfoRegistry::Add<KernelAttrInfo> kernel(
-      "loom-kernel", "[[loom::kernel]]");
-  static clang::ParsedAttrInfoRegistry::Add<WorkgroupSizeAttrInfo> size(
-      "loom-workgroup-size", "[[loom::workgroup_size(x, y, z)]]");
-  static clang::ParsedAttrInfoRegistry::Add<WorkgroupCountAttrInfo> count(
-      "loom-workgroup-count", "[[loom::workgroup_count(x, y, z)]]");
+  static clang::ParsedAttrInfoRegistry::Add<KernelAttrInfo> kernel("loom-kernel", "[[loom::kernel]]");
+  static clang::ParsedAttrInfoRegistry::Add<WorkgroupSizeAttrInfo> size("loom-workgroup-size",
+                                                                        "[[loom::workgroup_size(x, y, z)]]");
+  static clang::ParsedAttrInfoRegistry::Add<WorkgroupCountAttrInfo> count("loom-workgroup-count",
+                                                                          "[[loom::workgroup_count(x, y, z)]]");
 }
 
 }  // namespace hrx::cxx

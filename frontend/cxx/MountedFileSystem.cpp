@@ -7,22 +7,20 @@
 namespace hrx::cxx {
 
 MountedFileSystem::MountedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory,
-                                     std::vector<Mount> mounts,
-                                     llvm::StringMap<FileIdentity> &identities,
+                                     std::vector<Mount> mounts, llvm::StringMap<FileIdentity> &identities,
                                      std::vector<MountedFile> &filesRead)
-    : ProxyFileSystem(memory), memory_(std::move(memory)), mounts_(std::move(mounts)),
-      identities_(identities), filesRead_(filesRead) {}
+    : ProxyFileSystem(memory), memory_(std::move(memory)), mounts_(std::move(mounts)), identities_(identities),
+      filesRead_(filesRead) {}
 
 const Mount *MountedFileSystem::resolve(llvm::StringRef path, std::string &relative) const {
   for (const Mount &mount : mounts_) {
     llvm::StringRef rest = path;
-    if (!rest.consume_front(mount.virtualRoot) || (!rest.empty() && !rest.starts_with("/")))
-      continue;
+    if (!rest.consume_front(mount.virtualRoot) || (!rest.empty() && !rest.starts_with("/"))) continue;
     rest = rest.ltrim('/');
     llvm::SmallString<128> normalized(rest);
     llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/false, llvm::sys::path::Style::posix);
-    for (llvm::StringRef component : llvm::make_range(llvm::sys::path::begin(normalized),
-                                                      llvm::sys::path::end(normalized)))
+    for (llvm::StringRef component :
+         llvm::make_range(llvm::sys::path::begin(normalized), llvm::sys::path::end(normalized)))
       if (component == "..") return nullptr;
     relative = normalized.str().str();
     return &mount;
@@ -46,8 +44,7 @@ llvm::ErrorOr<llvm::vfs::Status> MountedFileSystem::status(const llvm::Twine &pa
 
   // Symlinks must not lead out of the mounted directory.
   llvm::SmallString<256> canonical;
-  if (llvm::sys::fs::real_path(real, canonical) ||
-      !llvm::StringRef(canonical).starts_with(mount->canonicalDir + "/"))
+  if (llvm::sys::fs::real_path(real, canonical) || !llvm::StringRef(canonical).starts_with(mount->canonicalDir + "/"))
     return std::make_error_code(std::errc::no_such_file_or_directory);
   auto buffer = llvm::MemoryBuffer::getFile(real, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) return buffer.getError();

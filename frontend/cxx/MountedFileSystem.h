@@ -17,9 +17,9 @@ struct MountedFile {
 };
 
 struct Mount {
-  std::string virtualRoot;  // "/hrx/mount/0"
-  std::string realDir;      // as the user spelled it (what diagnostics and depfiles print)
-  std::string canonicalDir; // realpath of realDir (symlinks may not leave it)
+  std::string virtualRoot;   // "/hrx/mount/0"
+  std::string realDir;       // as the user spelled it (what diagnostics and depfiles print)
+  std::string canonicalDir;  // realpath of realDir (symlinks may not leave it)
 };
 
 // Serves paths under each mount's virtual root from its real directory. A file is copied into
@@ -27,9 +27,8 @@ struct Mount {
 // answered by `memory` alone. Paths with ".." components never resolve.
 class MountedFileSystem : public llvm::vfs::ProxyFileSystem {
 public:
-  MountedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory,
-                    std::vector<Mount> mounts, llvm::StringMap<FileIdentity> &identities,
-                    std::vector<MountedFile> &filesRead);
+  MountedFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory, std::vector<Mount> mounts,
+                    llvm::StringMap<FileIdentity> &identities, std::vector<MountedFile> &filesRead);
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override;

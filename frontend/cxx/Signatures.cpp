@@ -21,12 +21,12 @@ bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation) {
 
 std::string ElementType::name() const {
   switch (kind) {
-    case ScalarKind::Void: return "void";
-    case ScalarKind::Bool: return "bool";
-    case ScalarKind::SignedInt: return "i" + std::to_string(bits);
-    case ScalarKind::UnsignedInt: return "u" + std::to_string(bits);
-    case ScalarKind::Float: return "f" + std::to_string(bits);
-    case ScalarKind::BFloat: return "bf16";
+  case ScalarKind::Void: return "void";
+  case ScalarKind::Bool: return "bool";
+  case ScalarKind::SignedInt: return "i" + std::to_string(bits);
+  case ScalarKind::UnsignedInt: return "u" + std::to_string(bits);
+  case ScalarKind::Float: return "f" + std::to_string(bits);
+  case ScalarKind::BFloat: return "bf16";
   }
   return "?";
 }
@@ -97,8 +97,7 @@ ValueType valueTypeOf(const clang::ASTContext &ast, clang::QualType type) {
   return out;
 }
 
-std::optional<std::array<uint32_t, 3>> launchShape(const clang::FunctionDecl *function,
-                                                   llvm::StringRef prefix) {
+std::optional<std::array<uint32_t, 3>> launchShape(const clang::FunctionDecl *function, llvm::StringRef prefix) {
   for (const auto *attr : function->specific_attrs<clang::AnnotateAttr>()) {
     llvm::StringRef text = attr->getAnnotation();
     if (!text.consume_front(prefix)) continue;

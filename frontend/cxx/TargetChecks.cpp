@@ -28,16 +28,14 @@ std::string displayName(const clang::FunctionDecl *function) {
 
 bool isFloatAtomicMax(const clang::AtomicExpr *expr) {
   switch (expr->getOp()) {
-    case clang::AtomicExpr::AO__atomic_fetch_max:
-    case clang::AtomicExpr::AO__atomic_max_fetch:
-    case clang::AtomicExpr::AO__c11_atomic_fetch_max:
-    case clang::AtomicExpr::AO__hip_atomic_fetch_max:
-    case clang::AtomicExpr::AO__opencl_atomic_fetch_max:
-    case clang::AtomicExpr::AO__scoped_atomic_fetch_max:
-    case clang::AtomicExpr::AO__scoped_atomic_max_fetch:
-      return expr->getValueType()->isRealFloatingType();
-    default:
-      return false;
+  case clang::AtomicExpr::AO__atomic_fetch_max:
+  case clang::AtomicExpr::AO__atomic_max_fetch:
+  case clang::AtomicExpr::AO__c11_atomic_fetch_max:
+  case clang::AtomicExpr::AO__hip_atomic_fetch_max:
+  case clang::AtomicExpr::AO__opencl_atomic_fetch_max:
+  case clang::AtomicExpr::AO__scoped_atomic_fetch_max:
+  case clang::AtomicExpr::AO__scoped_atomic_max_fetch: return expr->getValueType()->isRealFloatingType();
+  default: return false;
   }
 }
 
@@ -54,9 +52,8 @@ bool isHipHostOnly(const clang::Decl *decl) {
 
 class RestrictionChecker : public clang::DynamicRecursiveASTVisitor {
 public:
-  RestrictionChecker(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
-                     SourceMapper &mapper, diag::DiagnosticEngine &engine,
-                     std::vector<ExternalCall> &externalCalls)
+  RestrictionChecker(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls, SourceMapper &mapper,
+                     diag::DiagnosticEngine &engine, std::vector<ExternalCall> &externalCalls)
       : ast_(ast), sm_(ast.getSourceManager()), target_(target), requireDefinedCalls_(requireDefinedCalls),
         mapper_(mapper), engine_(engine), externalCalls_(externalCalls), names_(ast) {
     ShouldVisitTemplateInstantiations = true;
@@ -73,7 +70,7 @@ public:
     if (decl->getLocation().isValid() && sm_.isInSystemHeader(decl->getLocation())) return true;
     auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl);
     if (function && function->isDependentContext()) return true;  // checked per instantiation
-    if (isHipHostOnly(decl)) return true;  // HIP host code is parsed, never compiled
+    if (isHipHostOnly(decl)) return true;                         // HIP host code is parsed, never compiled
     const clang::FunctionDecl *saved = current_;
     if (function && function->doesThisDeclarationHaveABody()) current_ = function;
     bool result = clang::DynamicRecursiveASTVisitor::TraverseDecl(decl);
@@ -113,8 +110,7 @@ public:
   bool VisitCXXNewExpr(clang::CXXNewExpr *expr) override {
     const clang::FunctionDecl *op = expr->getOperatorNew();
     if (op && op->isReservedGlobalPlacementOperator()) return true;  // placement new allocates nothing
-    report(diag::DiagId::CxxDynamicAllocation, expr->getBeginLoc())
-        .arg("construct", expr->isArray() ? "new[]" : "new");
+    report(diag::DiagId::CxxDynamicAllocation, expr->getBeginLoc()).arg("construct", expr->isArray() ? "new[]" : "new");
     return true;
   }
 
@@ -129,7 +125,8 @@ public:
       // GPU inline assembly is valid HIP on amdgcn; the host twin cannot run it, which the
       // AMDGPU backend turns into LINK/044 (an artifact without host kernels), not a failed compile.
       if (!isAmdgpu(target_))
-        engine_.reportExternal(diag::Severity::Error, mapper_.range(clang::SourceRange(stmt->getAsmLoc(), stmt->getAsmLoc())),
+        engine_.reportExternal(diag::Severity::Error,
+                               mapper_.range(clang::SourceRange(stmt->getAsmLoc(), stmt->getAsmLoc())),
                                "amdgcn inline assembly ('" + stmt->getAsmString() + "') has no meaning on the host");
       return true;
     }
@@ -142,8 +139,7 @@ public:
   }
 
   bool VisitAtomicExpr(clang::AtomicExpr *expr) override {
-    if (isAmdgpu(target_) && isFloatAtomicMax(expr))
-      report(diag::DiagId::CxxFloatAtomicMax, expr->getBuiltinLoc());
+    if (isAmdgpu(target_) && isFloatAtomicMax(expr)) report(diag::DiagId::CxxFloatAtomicMax, expr->getBuiltinLoc());
     return true;
   }
 
@@ -193,8 +189,8 @@ private:
         report(diag::DiagId::CxxFloatAtomicMax, loc);
       return;
     }
-    static const llvm::StringSet<> kAllocators = {"malloc", "calloc", "realloc", "free",
-                                                  "aligned_alloc", "posix_memalign"};
+    static const llvm::StringSet<> kAllocators = {"malloc", "calloc",        "realloc",
+                                                  "free",   "aligned_alloc", "posix_memalign"};
     if (callee->getDeclContext()->getRedeclContext()->isFileContext() && callee->getIdentifier() &&
         kAllocators.contains(callee->getName())) {
       report(diag::DiagId::CxxDynamicAllocation, loc).arg("construct", callee->getName().str());
@@ -291,8 +287,7 @@ private:
     const clang::FunctionDecl *caller = nullptr;
     for (const clang::FunctionDecl *f : component)
       for (const CallEdge &edge : edgesOf(f))
-        if (members.count(edge.callee) &&
-            (!first || sm_.isBeforeInTranslationUnit(edge.loc, first->loc))) {
+        if (members.count(edge.callee) && (!first || sm_.isBeforeInTranslationUnit(edge.loc, first->loc))) {
           first = &edge;
           caller = f;
         }

@@ -34,8 +34,10 @@ std::string cell(std::string_view text) {
 std::string prose(std::string_view text) {
   std::string out;
   for (char c : cell(text)) {
-    if (c == '<') out += "&lt;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else
+      out += c;
   }
   return out;
 }

@@ -8,7 +8,7 @@ namespace hrx::diag {
 namespace {
 
 constexpr DiagInfo kRegistry[] = {
-#define HRX_DIAG(ID, CODE, SEVERITY, GROUP, MESSAGE, DOC) \
+#define HRX_DIAG(ID, CODE, SEVERITY, GROUP, MESSAGE, DOC)                                                              \
   {DiagId::ID, CODE, Severity::SEVERITY, GROUP, MESSAGE, DOC, #ID},
 #include "hrx/diag/Diagnostics.def"
 #undef HRX_DIAG
@@ -154,19 +154,29 @@ bool parseDiagnosticFlag(std::string_view arg, DiagnosticOptions &o) {
   if (v.empty() || v.starts_with("l,") || v.starts_with("a,") || v.starts_with("p,")) return false;
   if (remark) {
     if (v.find('=') != std::string_view::npos) return false;  // -Rpass=<regex>: LLVM's, not a group
-    if (v == "everything") o.enableAllRemarks = true;
-    else if (v == "no-everything") o.enableAllRemarks = false, o.enabledRemarks.clear();
-    else if (v.starts_with("no-")) std::erase(o.enabledRemarks, v.substr(3));
-    else addUnique(o.enabledRemarks, v);
+    if (v == "everything")
+      o.enableAllRemarks = true;
+    else if (v == "no-everything")
+      o.enableAllRemarks = false, o.enabledRemarks.clear();
+    else if (v.starts_with("no-"))
+      std::erase(o.enabledRemarks, v.substr(3));
+    else
+      addUnique(o.enabledRemarks, v);
     if (!v.ends_with("everything")) o.groupFlags.emplace_back(arg);
     return true;
   }
-  if (v == "error") o.warningsAsErrors = true;
-  else if (v == "no-error") o.warningsAsErrors = false;
-  else if (v == "everything") o.enableAllWarnings = true, o.ignoreAllWarnings = false;
-  else if (v == "no-everything") o.enableAllWarnings = false, o.ignoreAllWarnings = true;
-  else if (v == "fatal-errors") o.fatalErrors = true;
-  else if (v == "no-fatal-errors") o.fatalErrors = false;
+  if (v == "error")
+    o.warningsAsErrors = true;
+  else if (v == "no-error")
+    o.warningsAsErrors = false;
+  else if (v == "everything")
+    o.enableAllWarnings = true, o.ignoreAllWarnings = false;
+  else if (v == "no-everything")
+    o.enableAllWarnings = false, o.ignoreAllWarnings = true;
+  else if (v == "fatal-errors")
+    o.fatalErrors = true;
+  else if (v == "no-fatal-errors")
+    o.fatalErrors = false;
   else {
     if (v.starts_with("error=")) {
       std::string_view g = v.substr(6);
@@ -216,8 +226,10 @@ void reportUnknownDiagnosticFlags(DiagnosticEngine &engine, std::span<const std:
     for (std::string_view candidate : known) {
       size_t d = editDistance(group, candidate);
       if (d > threshold) continue;
-      if (d < best) best = d, nearest = candidate, tie = false;
-      else if (d == best && candidate != nearest) tie = true;
+      if (d < best)
+        best = d, nearest = candidate, tie = false;
+      else if (d == best && candidate != nearest)
+        tie = true;
     }
     std::string suggestion;
     if (!nearest.empty() && !tie) suggestion = "; did you mean '" + std::string(prefix) + std::string(nearest) + "'?";
@@ -241,8 +253,8 @@ DiagnosticBuilder DiagnosticEngine::report(DiagId id, SourceRange range) {
   return DiagnosticBuilder(this, std::move(d));
 }
 
-void DiagnosticEngine::reportExternal(Severity severity, SourceRange range, std::string message,
-                                      std::string flag, std::vector<RelatedNote> notes) {
+void DiagnosticEngine::reportExternal(Severity severity, SourceRange range, std::string message, std::string flag,
+                                      std::vector<RelatedNote> notes) {
   Mapping m = mapSeverity(severity, groupOfFlag(flag));
   if (!admit(m.severity)) return;
   Diagnostic d;
@@ -307,8 +319,10 @@ bool DiagnosticEngine::admit(Severity severity) {
     for (DiagnosticConsumer *c : consumers_) c->handle(limit, sm_);
     return false;
   }
-  if (severity >= Severity::Error) ++errors_;
-  else if (severity == Severity::Warning) ++warnings_;
+  if (severity >= Severity::Error)
+    ++errors_;
+  else if (severity == Severity::Warning)
+    ++warnings_;
   if (severity == Severity::Fatal) stopped_ = true;
   lastDropped_ = false;
   return true;

@@ -18,9 +18,7 @@ void writeJson(std::ostream &os, const Json &doc) {
   os.flush();
 }
 
-std::string_view jsonSeverity(Severity s) {
-  return s == Severity::Fatal ? std::string_view("fatal") : severityName(s);
-}
+std::string_view jsonSeverity(Severity s) { return s == Severity::Fatal ? std::string_view("fatal") : severityName(s); }
 
 // End of a half-open range, or its start when the range is a point or spans files.
 SourceLocation rangeEnd(SourceRange r) {
@@ -118,8 +116,7 @@ Json sarifRegion(SourceRange range, const SourceManager &sm, bool widenPoint) {
 }
 
 Json sarifPhysicalLocation(SourceRange range, const SourceManager &sm) {
-  return {{"artifactLocation", {{"uri", toUri(sm.name(range.begin.file))}}},
-          {"region", sarifRegion(range, sm, true)}};
+  return {{"artifactLocation", {{"uri", toUri(sm.name(range.begin.file))}}}, {"region", sarifRegion(range, sm, true)}};
 }
 
 std::string_view sarifLevel(Severity s) {
@@ -161,9 +158,9 @@ public:
       if (!f.range.isValid()) continue;
       Json replacement = {{"deletedRegion", sarifRegion(f.range, sm, false)},
                           {"insertedContent", {{"text", f.replacement}}}};
-      fixes.push_back({{"artifactChanges",
-                        Json::array({{{"artifactLocation", {{"uri", toUri(sm.name(f.range.begin.file))}}},
-                                      {"replacements", Json::array({replacement})}}})}});
+      fixes.push_back(
+          {{"artifactChanges", Json::array({{{"artifactLocation", {{"uri", toUri(sm.name(f.range.begin.file))}}},
+                                             {"replacements", Json::array({replacement})}}})}});
     }
     if (!fixes.empty()) result["fixes"] = std::move(fixes);
     if (!d.params.empty()) {
@@ -181,9 +178,10 @@ public:
                 {"invocations", Json::array({{{"executionSuccessful", !failed_}}})},
                 {"columnKind", "unicodeCodePoints"},
                 {"results", results_}};
-    Json log = {{"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
-                {"version", "2.1.0"},
-                {"runs", Json::array({std::move(run)})}};
+    Json log = {
+        {"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
+        {"version", "2.1.0"},
+        {"runs", Json::array({std::move(run)})}};
     writeJson(os_, log);
   }
 
@@ -236,11 +234,15 @@ std::optional<std::string> explain(std::string_view code) {
   if (!d->group.empty()) {
     bool remark = d->severity == Severity::Remark;
     std::string flag = (remark ? "-R" : "-W") + std::string(d->group);
-    if (remark) group = flag + " (remarks are off unless -R" + std::string(d->group) + " is given)";
-    else if (d->severity == Severity::Ignored) group = flag + " (off by default; enable with " + flag + ")";
-    else if (d->severity == Severity::Error) group = flag + " (downgrade with -Wno-error=" + std::string(d->group) + ")";
-    else group = flag + " (disable with -Wno-" + std::string(d->group) + ", make it an error with -Werror=" +
-                 std::string(d->group) + ")";
+    if (remark)
+      group = flag + " (remarks are off unless -R" + std::string(d->group) + " is given)";
+    else if (d->severity == Severity::Ignored)
+      group = flag + " (off by default; enable with " + flag + ")";
+    else if (d->severity == Severity::Error)
+      group = flag + " (downgrade with -Wno-error=" + std::string(d->group) + ")";
+    else
+      group = flag + " (disable with -Wno-" + std::string(d->group) +
+              ", make it an error with -Werror=" + std::string(d->group) + ")";
   }
   std::string params;
   for (std::string_view p : templateParameters(d->message)) params += (params.empty() ? "" : ", ") + std::string(p);

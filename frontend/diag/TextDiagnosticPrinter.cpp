@@ -28,8 +28,7 @@ const char *severityColor(Severity s) {
 // Terminal columns taken by a printable code point: combining marks take none, East Asian wide
 // and emoji ranges take two.
 unsigned columnWidth(uint32_t cp) {
-  if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0xFE20 && cp <= 0xFE2F))
-    return 0;
+  if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0xFE20 && cp <= 0xFE2F)) return 0;
   if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
       (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
       (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
@@ -95,14 +94,18 @@ std::string escapeFixit(std::string_view text) {
   std::string out;
   for (char ch : text) {
     unsigned char c = static_cast<unsigned char>(ch);
-    if (c == '\\' || c == '"') out += '\\', out += ch;
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
+    if (c == '\\' || c == '"')
+      out += '\\', out += ch;
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
     else if (c < 0x20 || c == 0x7F) {
       char buffer[8];
       std::snprintf(buffer, sizeof buffer, "\\%03o", c);
       out += buffer;
-    } else out += ch;
+    } else
+      out += ch;
   }
   return out;
 }
@@ -128,10 +131,8 @@ void TextDiagnosticPrinter::printHeader(Severity severity, SourceRange range, st
   os_ << '\n';
 }
 
-void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<FixIt> &fixits,
-                                         const SourceManager &sm) {
-  if (!options_.showSourceSnippet || !range.isValid() || sm.lineText(range.begin).size() > kMaxSnippetLineBytes)
-    return;
+void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<FixIt> &fixits, const SourceManager &sm) {
+  if (!options_.showSourceSnippet || !range.isValid() || sm.lineText(range.begin).size() > kMaxSnippetLineBytes) return;
   uint32_t file = range.begin.file;
   uint32_t firstLine = sm.lineColumn(range.begin).line;
   // The range is half-open; its last byte decides the last line shown.
@@ -169,8 +170,10 @@ void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<Fi
     std::string blank = gutter(0);
     if (options_.showLineNumbers && marker.empty()) trimTrailingSpaces(blank);
     os_ << blank;
-    if (options_.color && !marker.empty()) os_ << kCaretColor << marker << kReset;
-    else os_ << marker;
+    if (options_.color && !marker.empty())
+      os_ << kCaretColor << marker << kReset;
+    else
+      os_ << marker;
     os_ << '\n';
 
     if (line != firstLine) continue;
@@ -178,9 +181,8 @@ void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<Fi
     // its column (pushed right past a previous hint that would overlap it).
     std::string hints;
     for (const FixIt &fix : fixits) {
-      if (fix.range.begin.file != file || fix.replacement.find('\n') != std::string::npos ||
-          fix.replacement.empty() || fix.range.begin.offset < start.offset ||
-          fix.range.begin.offset > start.offset + text.size())
+      if (fix.range.begin.file != file || fix.replacement.find('\n') != std::string::npos || fix.replacement.empty() ||
+          fix.range.begin.offset < start.offset || fix.range.begin.offset > start.offset + text.size())
         continue;
       size_t column = display.column(fix.range.begin.offset - start.offset);
       if (!hints.empty() && column < hints.size()) column = hints.size() + 1;
@@ -189,8 +191,10 @@ void TextDiagnosticPrinter::printSnippet(SourceRange range, const std::vector<Fi
     }
     if (hints.empty()) continue;
     os_ << blank;
-    if (options_.color) os_ << kFixitColor << hints << kReset;
-    else os_ << hints;
+    if (options_.color)
+      os_ << kFixitColor << hints << kReset;
+    else
+      os_ << hints;
     os_ << '\n';
   }
 }
@@ -202,17 +206,20 @@ void TextDiagnosticPrinter::printParseableFixits(const std::vector<FixIt> &fixit
     LineColumn e = fix.range.end.file == fix.range.begin.file && fix.range.end.offset > fix.range.begin.offset
                        ? sm.lineColumn(fix.range.end)
                        : b;
-    os_ << "fix-it:\"" << sm.name(fix.range.begin.file) << "\":{" << b.line << ':' << b.column << '-' << e.line
-        << ':' << e.column << "}:\"" << escapeFixit(fix.replacement) << "\"\n";
+    os_ << "fix-it:\"" << sm.name(fix.range.begin.file) << "\":{" << b.line << ':' << b.column << '-' << e.line << ':'
+        << e.column << "}:\"" << escapeFixit(fix.replacement) << "\"\n";
   }
 }
 
 void TextDiagnosticPrinter::handle(const Diagnostic &diag, const SourceManager &sm) {
   std::string suffix;
   std::string flag = diag.warningAsError && !diag.flag.empty() ? "-Werror," + diag.flag : diag.flag;
-  if (!diag.code.empty() && !flag.empty()) suffix = " [" + diag.code + ", " + flag + "]";
-  else if (!diag.code.empty()) suffix = " [" + diag.code + "]";
-  else if (!flag.empty()) suffix = " [" + flag + "]";
+  if (!diag.code.empty() && !flag.empty())
+    suffix = " [" + diag.code + ", " + flag + "]";
+  else if (!diag.code.empty())
+    suffix = " [" + diag.code + "]";
+  else if (!flag.empty())
+    suffix = " [" + flag + "]";
   printHeader(diag.severity, diag.range, diag.message, suffix, sm);
   printSnippet(diag.range, diag.fixits, sm);
   if (options_.parseableFixits) printParseableFixits(diag.fixits, sm);
@@ -239,8 +246,7 @@ void printDiagnosticSummary(std::ostream &os, const DiagnosticEngine &engine) {
   std::string text = line.str();
   if (text.size() < 2) return;
   text.resize(text.size() - 2);  // drop ".\n"
-  os << text << " (" << suppressed << " follow-on diagnostic" << (suppressed == 1 ? "" : "s")
-     << " suppressed).\n";
+  os << text << " (" << suppressed << " follow-on diagnostic" << (suppressed == 1 ? "" : "s") << " suppressed).\n";
 }
 
 }  // namespace hrx::diag

@@ -31,18 +31,18 @@ enum class Style : uint8_t { Clang, Loom };
 
 struct Directive {
   Style style;
-  Severity kind;           // Error, Warning, Remark or Note
-  std::string label;       // "expected-error", "foo-note", "ERROR"
-  uint32_t file = 0;       // where the directive is written
+  Severity kind;      // Error, Warning, Remark or Note
+  std::string label;  // "expected-error", "foo-note", "ERROR"
+  uint32_t file = 0;  // where the directive is written
   uint32_t line = 0;
-  uint32_t targetFile = 0; // where the expected diagnostic is; unused with anyLocation
-  uint32_t targetLine = 0; // unused with anyLocation or anyLine
+  uint32_t targetFile = 0;   // where the expected diagnostic is; unused with anyLocation
+  uint32_t targetLine = 0;   // unused with anyLocation or anyLine
   bool anyLocation = false;  // @*: any file, any line, or no location
   bool anyLine = false;      // @file:*
   unsigned min = 1, max = 1;
-  std::string text;        // clang: the text; Loom: the expectation as written
+  std::string text;  // clang: the text; Loom: the expectation as written
   std::optional<std::regex> regex;
-  std::string code;        // Loom: "PARSE/006", a domain "PARSE", or empty
+  std::string code;  // Loom: "PARSE/006", a domain "PARSE", or empty
   std::vector<std::string> substrings;
   std::vector<std::pair<std::string, std::string>> params;
   bool missing = false;
@@ -82,7 +82,8 @@ bool parseNumber(std::string_view s, size_t &p, unsigned &value) {
 size_t skipLiteral(std::string_view text, size_t i) {
   char quote = text[i];
   bool raw = quote == '"' && i > 0 && text[i - 1] == 'R' &&
-             (i == 1 || !isIdentifierChar(text[i - 2]) || std::string_view("8uUL").find(text[i - 2]) != std::string_view::npos);
+             (i == 1 || !isIdentifierChar(text[i - 2]) ||
+              std::string_view("8uUL").find(text[i - 2]) != std::string_view::npos);
   if (raw) {
     size_t open = text.find('(', i + 1);
     if (open != std::string_view::npos && open - i <= 17) {
@@ -92,8 +93,10 @@ size_t skipLiteral(std::string_view text, size_t i) {
     }
   }
   for (size_t j = i + 1; j < text.size() && text[j] != '\n'; ++j) {
-    if (text[j] == '\\') ++j;
-    else if (text[j] == quote) return j + 1;
+    if (text[j] == '\\')
+      ++j;
+    else if (text[j] == quote)
+      return j + 1;
   }
   return i + 1;
 }
@@ -123,8 +126,10 @@ std::optional<std::string> buildRegex(std::string_view text, std::string &error)
   }
   unsigned depth = 0, deepest = 0;
   for (char c : out) {
-    if (c == '(') deepest = std::max(deepest, ++depth);
-    else if (c == ')' && depth) --depth;
+    if (c == '(')
+      deepest = std::max(deepest, ++depth);
+    else if (c == ')' && depth)
+      --depth;
   }
   if (out.size() > kMaxRegexLength || deepest > kMaxRegexNesting) {
     error = "regex is too long or too deeply nested";
@@ -138,8 +143,8 @@ std::optional<std::string> buildRegex(std::string_view text, std::string &error)
 struct VerifyDiagnosticConsumer::Impl {
   enum class Status : uint8_t { None, NoDiagnostics, Others };
 
-  std::vector<std::string> prefixes;  // sorted, unique
-  bool loomAnnotations = false;       // Loom's // ERROR: form is active
+  std::vector<std::string> prefixes;   // sorted, unique
+  bool loomAnnotations = false;        // Loom's // ERROR: form is active
   bool implicitNoDiagnostics = false;  // no annotation = no diagnostics expected
   std::vector<Directive> directives;
   std::vector<Seen> seen;
@@ -474,11 +479,14 @@ bool VerifyDiagnosticConsumer::Impl::parseLoomAnnotation(size_t begin, size_t en
     if (!committed && !hasSlash && std::any_of(code.begin(), code.end(), isLower)) return false;
     size_t slash = std::min(code.find('/'), code.size());
     std::string_view domain = code.substr(0, slash), number = code.substr(std::min(slash + 1, code.size()));
-    bool valid = isUpper(domain.front()) &&
-                 std::all_of(domain.begin(), domain.end(), [](char c) { return isUpper(c) || isDigit(c) || c == '_'; }) &&
-                 (!hasSlash || (!number.empty() && std::all_of(number.begin(), number.end(), isDigit)));
+    bool valid =
+        isUpper(domain.front()) &&
+        std::all_of(domain.begin(), domain.end(), [](char c) { return isUpper(c) || isDigit(c) || c == '_'; }) &&
+        (!hasSlash || (!number.empty() && std::all_of(number.begin(), number.end(), isDigit)));
     if (!valid) {
-      engine->report(DiagId::VerifyLoomMalformedCode, at(codeBegin)).arg("code", std::string(code)).arg("kind", kindText);
+      engine->report(DiagId::VerifyLoomMalformedCode, at(codeBegin))
+          .arg("code", std::string(code))
+          .arg("kind", kindText);
       return true;
     }
     committed = committed || hasSlash || p >= end;
@@ -603,8 +611,10 @@ void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostrea
     std::string label = loomLabels ? loomWord(kind) : prefixes.front() + "-" + kindText;
     auto header = [&](bool expected) {
       const char *what = expected ? "expected but not seen:" : "seen but not expected:";
-      if (multi) os << "error: diagnostics with '" << kindText << "' severity " << what << '\n';
-      else os << "error: '" << label << "' diagnostics " << what << '\n';
+      if (multi)
+        os << "error: diagnostics with '" << kindText << "' severity " << what << '\n';
+      else
+        os << "error: '" << label << "' diagnostics " << what << '\n';
       ++failures;
     };
     bool any = false;
@@ -623,8 +633,10 @@ void VerifyDiagnosticConsumer::Impl::report(const SourceManager &sm, std::ostrea
     for (const Seen &s : seen) {
       if (s.kind != kind || s.matched) continue;
       if (!any) header(false), any = true;
-      if (s.file == 0) os << "  (frontend): " << s.message << '\n';
-      else os << "  File " << sm.name(s.file) << " Line " << s.line << ": " << s.message << '\n';
+      if (s.file == 0)
+        os << "  (frontend): " << s.message << '\n';
+      else
+        os << "  File " << sm.name(s.file) << " Line " << s.line << ": " << s.message << '\n';
     }
   }
 }
@@ -663,8 +675,7 @@ bool VerifyDiagnosticConsumer::check(const SourceManager &sm, std::ostream &os) 
   Impl &impl = *impl_;
   impl.failures = 0;
   if (impl.status == Impl::Status::None && !impl.implicitNoDiagnostics) {
-    os << "error: no expected directives found: consider use of '" << impl.prefixes.front()
-       << "-no-diagnostics'\n";
+    os << "error: no expected directives found: consider use of '" << impl.prefixes.front() << "-no-diagnostics'\n";
     ++impl.failures;
   }
   impl.matchAll();

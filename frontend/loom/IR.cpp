@@ -273,9 +273,7 @@ Attribute *AttrBuilder::predicate(std::string_view name, const std::vector<Attri
 
 Operation *Block::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
 
-Operation *Block::terminator() const {
-  return last_ && isTerminator(*last_) ? last_ : nullptr;
-}
+Operation *Block::terminator() const { return last_ && isTerminator(*last_) ? last_ : nullptr; }
 
 Operation *Operation::parentOp() const { return block_ ? block_->parentOp() : nullptr; }
 
@@ -310,17 +308,15 @@ Value *Operation::operandNamed(std::string_view name) const {
 }
 
 bool isTerminator(const Operation &op) { return op.def() && op.def()->has(opflag::Term); }
-bool isSymbolOp(const Operation &op) {
-  return op.isOpaque() ? op.hasAttr("sym_name") : op.def()->has(opflag::Symbol);
-}
+bool isSymbolOp(const Operation &op) { return op.isOpaque() ? op.hasAttr("sym_name") : op.def()->has(opflag::Symbol); }
 bool isIsolatedFromAbove(const Operation &op) {
   return op.isOpaque() ? op.parentOp() == nullptr : op.def()->has(opflag::Isolated);
 }
 
 IRBuilder::IRBuilder(Module &module) : arena_(module.arena()) {}
 
-Operation *IRBuilder::createOp(OpCode opcode, const OpDef *def, std::string_view name,
-                               diag::SourceRange loc, size_t numResults, size_t numRegions) {
+Operation *IRBuilder::createOp(OpCode opcode, const OpDef *def, std::string_view name, diag::SourceRange loc,
+                               size_t numResults, size_t numRegions) {
   Operation *op = arena_.create<Operation>();
   op->opcode_ = opcode;
   op->def_ = def;
@@ -461,9 +457,7 @@ void IRBuilder::append(Block *block, Operation *op) {
   block->last_ = op;
 }
 
-Module::Module(uint32_t file) : types_(arena_), attrs_(arena_), file_(file) {
-  body_ = arena_.create<Block>();
-}
+Module::Module(uint32_t file) : types_(arena_), attrs_(arena_), file_(file) { body_ = arena_.create<Block>(); }
 
 Operation *Module::lookupSymbol(std::string_view name) const {
   auto it = symbols_.find(name);

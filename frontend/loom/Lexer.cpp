@@ -88,8 +88,7 @@ Token Lexer::lex() {
       size_t end = buf_.find('\n', pos_);
       if (end == std::string_view::npos) end = buf_.size();
       std::string_view text = buf_.substr(pos_, end - pos_);
-      while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\t'))
-        text.remove_suffix(1);
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\r' || text.back() == '\t')) text.remove_suffix(1);
       // A blank line before a comment block is recorded on the token it attaches to.
       if (comments_.size() == t.firstComment && newlines >= 2) t.blankLineBefore = true;
       for (size_t i = 0; i < text.size();) {
@@ -129,7 +128,8 @@ Token Lexer::lex() {
   };
   auto scanName = [&](uint32_t from, bool dots) {
     uint32_t e = from;
-    while (e < buf_.size() && (isIdentChar(p[e]) || (dots && p[e] == '.' && e + 1 < buf_.size() && isIdentChar(p[e + 1]))))
+    while (e < buf_.size() &&
+           (isIdentChar(p[e]) || (dots && p[e] == '.' && e + 1 < buf_.size() && isIdentChar(p[e + 1]))))
       ++e;
     return e;
   };
@@ -196,8 +196,7 @@ Token Lexer::lex() {
       return finish(Tok::Error, start + 1);
     }
     [[fallthrough]];
-  default:
-    break;
+  default: break;
   }
   if (isDigit(c) || c == '-') {
     uint32_t e = start + (c == '-' ? 1 : 0);
@@ -319,9 +318,7 @@ std::string Lexer::unescape(const Token &t) {
       put(cp);
       break;
     }
-    default:
-      error(diag::DiagId::ParseBadEscape, at, 2, "escape", std::string("\\") + e);
-      return out;
+    default: error(diag::DiagId::ParseBadEscape, at, 2, "escape", std::string("\\") + e); return out;
     }
   }
   return out;

@@ -20,7 +20,7 @@ struct Row {
 };
 
 constexpr Row kRows[] = {
-#define HRX_LOOM_OP(ID, NAME, FORMAT, RESULTS, CLASS, TEMPLATE, HOOK, FLAGS) \
+#define HRX_LOOM_OP(ID, NAME, FORMAT, RESULTS, CLASS, TEMPLATE, HOOK, FLAGS)                                           \
   {OpCode::ID, NAME, FORMAT, RESULTS, CLASS, TEMPLATE, VerifyHook::HOOK, FLAGS},
 #include "hrx/loom/Ops.def"
 #undef HRX_LOOM_OP
@@ -37,11 +37,18 @@ const std::vector<EnumSet> &enumSets() {
       {"dimension", {"x", "y", "z"}, false},
       {"memory_space", {"global", "workgroup", "private", "constant", "generic", "host", "descriptor"}, false},
       {"cmpi", {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}, false},
-      {"cmpf", {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"}, false},
+      {"cmpf",
+       {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno",
+        "true"},
+       false},
       {"fast_math", {"reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast"}, true},
       {"int_flags", {"nsw", "nuw"}, true},
       {"gelu", {"erf", "tanh", "logistic", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast"}, true},
-      {"combining", {"addf", "addi", "mulf", "muli", "maxnumf", "minnumf", "maximumf", "minimumf", "maxsi", "minsi", "maxui", "minui", "andi", "ori", "xori", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast", "noftz"}, false},
+      {"combining",
+       {"addf",  "addi",  "mulf",  "muli",  "maxnumf",  "minnumf", "maximumf", "minimumf",
+        "maxsi", "minsi", "maxui", "minui", "andi",     "ori",     "xori",     "reassoc",
+        "nnan",  "ninf",  "nsz",   "arcp",  "contract", "afn",     "fast",     "noftz"},
+       false},
       {"shuffle_mode", {"xor", "up", "down", "index"}, false},
       {"fragment_role", {"lhs", "rhs", "init", "result"}, false},
       {"aie2p_kind", {"core", "array"}, false},

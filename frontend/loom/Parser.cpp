@@ -40,9 +40,9 @@ struct LabelTable {
 
 bool isPunct(std::string_view s, Tok &kind) {
   static const std::pair<std::string_view, Tok> table[] = {
-      {",", Tok::Comma}, {":", Tok::Colon}, {"->", Tok::Arrow}, {"(", Tok::LParen},
-      {")", Tok::RParen}, {"[", Tok::LSquare}, {"]", Tok::RSquare}, {"=", Tok::Equal},
-      {"<", Tok::Less}, {">", Tok::Greater}, {"{", Tok::LBrace}, {"}", Tok::RBrace}, {"|", Tok::Pipe}};
+      {",", Tok::Comma},   {":", Tok::Colon},   {"->", Tok::Arrow}, {"(", Tok::LParen}, {")", Tok::RParen},
+      {"[", Tok::LSquare}, {"]", Tok::RSquare}, {"=", Tok::Equal},  {"<", Tok::Less},   {">", Tok::Greater},
+      {"{", Tok::LBrace},  {"}", Tok::RBrace},  {"|", Tok::Pipe}};
   for (auto &[text, k] : table)
     if (text == s) {
       kind = k;
@@ -148,7 +148,8 @@ private:
   bool define(Scope *scope, Value *v, const Token &t) {
     auto [it, inserted] = scope->values.emplace(v->name(), v);
     if (!inserted) {
-      error(DiagId::ParseDuplicateValue, t).arg("name", std::string(t.text))
+      error(DiagId::ParseDuplicateValue, t)
+          .arg("name", std::string(t.text))
           .note(it->second->loc(), "previous definition is here");
       return false;
     }
@@ -305,7 +306,8 @@ void Parser::parseOp(Block *block, bool topLevel) {
     // One mistake is one error: the failed op's results still exist (as poison of unknown type),
     // so later uses of them are not "undefined SSA value" cascades.
     for (const Token &r : resultToks)
-      if (!scope_->values.count(r.name())) define(scope_, b_.createArgument(r.name(), m_.types().unknown(), range(r)), r);
+      if (!scope_->values.count(r.name()))
+        define(scope_, b_.createArgument(r.name(), m_.types().unknown(), range(r)), r);
     return recover(first.offset);
   }
   b_.setComments(op, comments, blank);
@@ -336,8 +338,10 @@ void Parser::skipLoc() {
 Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vector<Token> &resultToks) {
   size_t want = def->results.empty() ? 0 : def->results == "r*" ? resultToks.size() : def->results == "r+i1" ? 2 : 1;
   if (resultToks.size() != want) {
-    error(DiagId::ParseResultCount, nameTok).arg("op", std::string(def->name))
-        .arg("expected", (long long)want).arg("count", (long long)resultToks.size());
+    error(DiagId::ParseResultCount, nameTok)
+        .arg("op", std::string(def->name))
+        .arg("expected", (long long)want)
+        .arg("count", (long long)resultToks.size());
     return nullptr;
   }
   OpState st;
@@ -359,14 +363,19 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
   if (rs == "r+i1") st.resultTypes[1] = m_.types().integer(1);  // a value and its validity
   for (size_t i = 0; i < st.resultTypes.size(); ++i) {
     if (st.resultTypes[i]) continue;
-    if (rs == "r:i1") st.resultTypes[i] = m_.types().integer(1);
-    else if (rs == "r:offset") st.resultTypes[i] = m_.types().offset();
-    else if (rs == "r:index") st.resultTypes[i] = m_.types().index();
+    if (rs == "r:i1")
+      st.resultTypes[i] = m_.types().integer(1);
+    else if (rs == "r:offset")
+      st.resultTypes[i] = m_.types().offset();
+    else if (rs == "r:index")
+      st.resultTypes[i] = m_.types().index();
   }
   for (Type *t : st.resultTypes)
     if (!t) {
-      error(DiagId::ParseResultCount, nameTok).arg("op", std::string(def->name))
-          .arg("expected", 0LL).arg("count", (long long)resultToks.size());
+      error(DiagId::ParseResultCount, nameTok)
+          .arg("op", std::string(def->name))
+          .arg("expected", 0LL)
+          .arg("count", (long long)resultToks.size());
       return nullptr;
     }
   finishOp(st, resultToks);
@@ -379,8 +388,11 @@ std::pair<Value *, Type *> Parser::parseTypedUse(const OpState &st, const Token 
   Type *written = parseType(scope_);
   if (!written) return {nullptr, nullptr};
   if (value->type() != written && !value->type()->isUnknown())
-    error(DiagId::TypeOperandMismatch, valueTok).arg("op", std::string(st.def->name)).arg("field", std::string(field))
-        .arg("actual", value->type()->str()).arg("expected", written->str());
+    error(DiagId::TypeOperandMismatch, valueTok)
+        .arg("op", std::string(st.def->name))
+        .arg("field", std::string(field))
+        .arg("actual", value->type()->str())
+        .arg("expected", written->str());
   return {value, written};
 }
 
@@ -718,8 +730,11 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   for (size_t i = 0; i < n; ++i) {
     if (i) {
       if (!lex_.peek().is(Tok::Comma)) {
-        error(DiagId::ParseOperandCount, typeToks.back()).arg("op", std::string(st.def->name))
-            .arg("field", std::string(list->name)).arg("count", (long long)i).arg("expected", (long long)n);
+        error(DiagId::ParseOperandCount, typeToks.back())
+            .arg("op", std::string(st.def->name))
+            .arg("field", std::string(list->name))
+            .arg("count", (long long)i)
+            .arg("expected", (long long)n);
         return false;
       }
       lex_.next();
@@ -731,15 +746,20 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   }
   if (list && lex_.peek().is(Tok::Comma) && lex_.peek(1).is(Tok::Ident)) {
     // More types than values.
-    error(DiagId::ParseOperandCount, lex_.peek()).arg("op", std::string(st.def->name))
-        .arg("field", std::string(list->name)).arg("count", (long long)n + 1).arg("expected", (long long)n);
+    error(DiagId::ParseOperandCount, lex_.peek())
+        .arg("op", std::string(st.def->name))
+        .arg("field", std::string(list->name))
+        .arg("count", (long long)n + 1)
+        .arg("expected", (long long)n);
     return false;
   }
   for (const auto &b : d.bindings) {
     size_t count = bindingCount(st, b.name);
     if (b.elementwise && count != n) {
       error(DiagId::ParseResultCount, typeToks.empty() ? lex_.peek() : typeToks[0])
-          .arg("op", std::string(st.def->name)).arg("expected", (long long)n).arg("count", (long long)count);
+          .arg("op", std::string(st.def->name))
+          .arg("expected", (long long)n)
+          .arg("count", (long long)count);
       return false;
     }
     if (b.name == "r") {
@@ -758,8 +778,11 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
         v->setType(t);  // a value produced by an unchecked op takes the type written at its use
         continue;
       }
-      error(DiagId::TypeOperandMismatch, at).arg("op", std::string(st.def->name)).arg("field", std::string(b.name))
-          .arg("actual", v->type()->str()).arg("expected", t->str())
+      error(DiagId::TypeOperandMismatch, at)
+          .arg("op", std::string(st.def->name))
+          .arg("field", std::string(b.name))
+          .arg("actual", v->type()->str())
+          .arg("expected", t->str())
           .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
     }
   }
@@ -859,8 +882,7 @@ bool Parser::parseRegion(std::vector<Block *> &blocks, Scope *scope, const std::
   // Comments before the closing brace belong to the last block.
   std::vector<std::string_view> lead(block->leadingComments().begin(), block->leadingComments().end());
   b_.setBlockComments(block, lead, commentsOf(close));
-  for (auto &[b, tok] : labels.pending)
-    error(DiagId::ParseUndefinedLabel, tok).arg("label", std::string(tok.text));
+  for (auto &[b, tok] : labels.pending) error(DiagId::ParseUndefinedLabel, tok).arg("label", std::string(tok.text));
   scope_ = savedScope;
   labels_ = savedLabels;
   --depth_;
@@ -977,8 +999,11 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     error(DiagId::ParseUnterminatedAngle, open);
     return false;
   };
-  TypeKind shaped = s == "view" ? TypeKind::View : s == "vector" ? TypeKind::Vector : s == "tensor" ? TypeKind::Tensor
-                  : s == "tile" ? TypeKind::Tile : TypeKind::Unknown;
+  TypeKind shaped = s == "view"     ? TypeKind::View
+                    : s == "vector" ? TypeKind::Vector
+                    : s == "tensor" ? TypeKind::Tensor
+                    : s == "tile"   ? TypeKind::Tile
+                                    : TypeKind::Unknown;
   if (shaped != TypeKind::Unknown) {
     auto open = openAngle();
     return open ? parseShaped(shaped, *open, scope, declaration) : nullptr;
@@ -1055,7 +1080,8 @@ Type *Parser::parseShaped(TypeKind kind, const Token &open, Scope *scope, bool d
       skipSpace();
       if (pos >= buf.size() || buf[pos] != '%') return dimError("a dynamic dimension is written [%name]");
       uint32_t start = pos++;
-      while (pos < buf.size() && (std::isalnum(static_cast<unsigned char>(buf[pos])) || buf[pos] == '_' || buf[pos] == '$'))
+      while (pos < buf.size() &&
+             (std::isalnum(static_cast<unsigned char>(buf[pos])) || buf[pos] == '_' || buf[pos] == '$'))
         ++pos;
       Token nameTok;
       nameTok.kind = Tok::ValueId;
@@ -1165,7 +1191,9 @@ Attribute *Parser::parseAttrOfKind(std::string_view kind, Scope *scope) {
     return nullptr;
   }
   if (!contains(cases, t.text)) {
-    error(DiagId::ParseUnknownEnum, t).arg("kind", std::string(kind)).arg("value", std::string(t.text))
+    error(DiagId::ParseUnknownEnum, t)
+        .arg("kind", std::string(kind))
+        .arg("value", std::string(t.text))
         .arg("expected", joinCases(cases));
     return nullptr;
   }
@@ -1185,8 +1213,10 @@ Attribute *Parser::parseTemplateItem(std::string_view kind) {
     }
     if (!cases.empty() && !contains(cases, f.text)) {
       bool flagSet = isFlagSet(kind) || lex_.peek().is(Tok::Pipe) || !flags.empty();
-      error(flagSet ? DiagId::ParseUnknownFlag : DiagId::ParseUnknownEnum, f).arg("kind", std::string(kind))
-          .arg("value", std::string(f.text)).arg("expected", joinCases(cases));
+      error(flagSet ? DiagId::ParseUnknownFlag : DiagId::ParseUnknownEnum, f)
+          .arg("kind", std::string(kind))
+          .arg("value", std::string(f.text))
+          .arg("expected", joinCases(cases));
       return nullptr;
     }
     flags.push_back(m_.attrs().ident(f.text));
@@ -1371,7 +1401,9 @@ Attribute *Parser::parsePredicates(Scope *scope) {
     }
     if (!expect(Tok::RParen)) return nullptr;
     if (int(args.size()) != arity) {
-      error(DiagId::ParsePredicateArity, name).arg("name", std::string(name.text)).arg("expected", (long long)arity)
+      error(DiagId::ParsePredicateArity, name)
+          .arg("name", std::string(name.text))
+          .arg("expected", (long long)arity)
           .arg("count", (long long)args.size());
       return nullptr;
     }

@@ -243,8 +243,7 @@ private:
         if (d.text == ",") {
           if (i + 1 < end) {
             const Directive &n = def.directives[i + 1];
-            if (n.kind == Directive::TypeSlot && n.bindings[0].elementwise && count(op, n.bindings[0].name) == 0)
-              break;
+            if (n.kind == Directive::TypeSlot && n.bindings[0].elementwise && count(op, n.bindings[0].name) == 0) break;
           }
           attach(",");
         } else if (d.text == ")" || d.text == "]" || d.text == ">") {
@@ -275,8 +274,10 @@ private:
         }
         s += "]";
         // `%v[%i]`, and a second list right after the first (`%view[%i][%offsets]`), attach.
-        if (lastWasOperand_ || lastWasIndexList_) attach(s);
-        else word(s);
+        if (lastWasOperand_ || lastWasIndexList_)
+          attach(s);
+        else
+          word(s);
         lastWasOperand_ = false;
         lastWasIndexList_ = true;
         continue;
@@ -346,9 +347,7 @@ private:
         }
         break;
       }
-      case Directive::InductionVar:
-        word("%" + std::string(op.region(0)->entryBlock()->argument(0)->name()));
-        break;
+      case Directive::InductionVar: word("%" + std::string(op.region(0)->entryBlock()->argument(0)->name())); break;
       case Directive::Successors: {
         unsigned s = c.successor++;
         const Successor &succ = op.successors()[s];

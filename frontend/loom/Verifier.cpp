@@ -60,13 +60,14 @@ std::string dimStr(const Dim &d) {
 
 // What the flow analysis knows about a record stream.
 struct FlowInfo {
-  int64_t lanes = -1;          // -1: not a compile-time constant
-  std::vector<Dim> temporal;   // the record sequence shape of each lane
+  int64_t lanes = -1;         // -1: not a compile-time constant
+  std::vector<Dim> temporal;  // the record sequence shape of each lane
 };
 
 class Verifier {
 public:
-  Verifier(const Module &m, diag::DiagnosticEngine &diags, const VerifyOptions &options) : m_(m), diags_(diags), options_(options) {}
+  Verifier(const Module &m, diag::DiagnosticEngine &diags, const VerifyOptions &options)
+      : m_(m), diags_(diags), options_(options) {}
 
   bool run() {
     std::unordered_map<std::string_view, const Operation *> seen;
@@ -75,7 +76,8 @@ public:
       if (!sym.empty()) {
         auto [it, inserted] = seen.emplace(sym, &op);
         if (!inserted)
-          report(DiagId::SymbolRedefined, op).arg("name", "@" + std::string(sym))
+          report(DiagId::SymbolRedefined, op)
+              .arg("name", "@" + std::string(sym))
               .note(it->second->loc(), "previous definition is here");
       }
       if (!op.isOpaque() && !op.def()->has(opflag::Symbol))
@@ -91,12 +93,18 @@ private:
     return diags_.report(id, op.loc());
   }
   void operandError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
-    report(DiagId::TypeOperandMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
-        .arg("actual", actual ? actual->str() : "none").arg("expected", std::move(expected));
+    report(DiagId::TypeOperandMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", std::string(field))
+        .arg("actual", actual ? actual->str() : "none")
+        .arg("expected", std::move(expected));
   }
   void resultError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
-    report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
-        .arg("actual", actual ? actual->str() : "none").arg("expected", std::move(expected));
+    report(DiagId::TypeResultMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", std::string(field))
+        .arg("actual", actual ? actual->str() : "none")
+        .arg("expected", std::move(expected));
   }
   bool requireOperand(const Operation &op, std::string_view field, bool cond, std::string expected) {
     Value *v = op.operandNamed(field);
@@ -115,8 +123,10 @@ private:
       return nullptr;
     }
     if (std::find(kinds.begin(), kinds.end(), target->opcode()) == kinds.end()) {
-      report(DiagId::SymbolWrongKind, op).arg("name", "@" + std::string(a->str()))
-          .arg("kind", std::string(target->name())).arg("expected", std::string(expected))
+      report(DiagId::SymbolWrongKind, op)
+          .arg("name", "@" + std::string(a->str()))
+          .arg("kind", std::string(target->name()))
+          .arg("expected", std::string(expected))
           .note(target->loc(), "defined here");
       return nullptr;
     }
@@ -146,7 +156,8 @@ private:
     std::string_view head = text[0];
     size_t arrow = head.rfind("->");
     std::string declared = arrow == std::string_view::npos ? "" : squeeze(head.substr(arrow + 2));
-    if (declared.size() >= 2 && declared.front() == '(' && declared.back() == ')') declared = declared.substr(1, declared.size() - 2);
+    if (declared.size() >= 2 && declared.front() == '(' && declared.back() == ')')
+      declared = declared.substr(1, declared.size() - 2);
     if (declared.ends_with("asm")) return;
     for (Region &r : fn.regions())
       for (Block *b : r.blocks())
@@ -156,7 +167,9 @@ private:
           std::string_view written = types ? *types : std::string_view();
           while (written.starts_with(' ')) written.remove_prefix(1);
           if (squeeze(written) != declared)
-            report(DiagId::TypeOperandMismatch, inner).arg("op", "low.return").arg("field", "values")
+            report(DiagId::TypeOperandMismatch, inner)
+                .arg("op", "low.return")
+                .arg("field", "values")
                 .arg("actual", written.empty() ? "()" : std::string(written))
                 .arg("expected", "the function results (" + declared + ")");
         }
@@ -214,9 +227,10 @@ private:
     const Region &region = *op.region(r);
     std::string spelled;
     std::vector<OpCode> terms = terminatorsFor(op, r, spelled);
-    bool declaration = op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl ||
-                       op.opcode() == OpCode::ConfigDecl;
-    bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncTemplate || (op.opcode() == OpCode::KernelDef && r == 1);
+    bool declaration =
+        op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl || op.opcode() == OpCode::ConfigDecl;
+    bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncTemplate ||
+                             (op.opcode() == OpCode::KernelDef && r == 1);
     if (!declaration && region.blocks().size() > 1 && !multiBlockAllowed) {
       report(DiagId::StructureRegionShape, op).arg("op", std::string(op.name())).arg("expected", "a single block");
       terms.clear();  // the terminator rule is moot once the shape is wrong
@@ -225,13 +239,15 @@ private:
       for (const Operation &inner : *b) {
         if (isTerminator(inner) && inner.nextInBlock() && !inner.nextInBlock()->implicitTerminator())
           report(DiagId::StructureOpAfterTerminator, *inner.nextInBlock())
-              .arg("op", std::string(inner.nextInBlock()->name())).arg("terminator", std::string(inner.name()));
+              .arg("op", std::string(inner.nextInBlock()->name()))
+              .arg("terminator", std::string(inner.name()));
         verifyOp(inner, kernel, pipeline);
       }
       if (declaration || terms.empty()) continue;
       const Operation *last = b->back();
       if (!last || std::find(terms.begin(), terms.end(), last->opcode()) == terms.end()) {
-        auto builder = last ? report(DiagId::StructureMissingTerminator, *last) : report(DiagId::StructureMissingTerminator, op);
+        auto builder =
+            last ? report(DiagId::StructureMissingTerminator, *last) : report(DiagId::StructureMissingTerminator, op);
         builder.arg("op", std::string(op.name())).arg("terminator", "'" + spelled + "'");
       }
     }
@@ -261,8 +277,10 @@ private:
         if (d.kind != Directive::TypeSlot) continue;
         bool typed = false, resultBound = false;
         for (const auto &b : d.bindings) {
-          if (b.name == "r") resultBound = true;
-          else if (!op.operandGroup(b.name).empty()) typed = true;
+          if (b.name == "r")
+            resultBound = true;
+          else if (!op.operandGroup(b.name).empty())
+            typed = true;
         }
         if (!typed) continue;
         // With the result bound, the result's type is the written one, and an operand of another
@@ -315,13 +333,13 @@ private:
     case VerifyHook::ConfigDef: {
       // The value must be one of the declared type (upstream rejects `2 : i1`, `1.5 : index`).
       Attribute *v = op.attr("value"), *t = op.attr("type");
-      if (v && t && t->type() && (v->kind() == AttrKind::Integer || v->kind() == AttrKind::Float || v->kind() == AttrKind::Bool))
+      if (v && t && t->type() &&
+          (v->kind() == AttrKind::Integer || v->kind() == AttrKind::Float || v->kind() == AttrKind::Bool))
         checkLiteral(op, *v, *t->type(), "value");
       return;
     }
     case VerifyHook::Function: {
-      if (op.hasAttr("target"))
-        resolve(op, "target", kTargetRecords, "a target record");
+      if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
       // A pipeline's launch arguments are the buffers its flows read and write.
       if (op.opcode() == OpCode::PipelineDef)
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
@@ -379,8 +397,8 @@ private:
           return operandError(op, "base", view, "trailing axes that hold the vector " + vec->str());
       }
       if (Value *mask = op.operandNamed("mask"))
-        if (!unknown(mask->type()) && (!isKind(mask->type(), TypeKind::Vector) || !mask->type()->elementType()->isInteger(1) ||
-                                       !sameShape(mask->type(), vec)))
+        if (!unknown(mask->type()) && (!isKind(mask->type(), TypeKind::Vector) ||
+                                       !mask->type()->elementType()->isInteger(1) || !sameShape(mask->type(), vec)))
           operandError(op, "mask", mask->type(), "an i1 vector shaped like " + vec->str());
       return;
     }
@@ -478,13 +496,14 @@ private:
       if (!isKind(r0, TypeKind::Buffer)) resultError(op, "result", r0, "buffer");
       Attribute *align = op.attr("align");
       if (align && (align->integer() <= 0 || (align->integer() & (align->integer() - 1))))
-        report(DiagId::TypeOperandMismatch, op).arg("op", std::string(op.name())).arg("field", "align")
-            .arg("actual", std::to_string(align->integer())).arg("expected", "a power of two");
+        report(DiagId::TypeOperandMismatch, op)
+            .arg("op", std::string(op.name()))
+            .arg("field", "align")
+            .arg("actual", std::to_string(align->integer()))
+            .arg("expected", "a power of two");
       return;
     }
-    case VerifyHook::BufferOperand:
-      requireOperand(op, "in", isKind(in("in"), TypeKind::Buffer), "buffer");
-      return;
+    case VerifyHook::BufferOperand: requireOperand(op, "in", isKind(in("in"), TypeKind::Buffer), "buffer"); return;
     case VerifyHook::Subview: {
       Type *base = in("base");
       checkIndices(op, "offsets");
@@ -498,8 +517,12 @@ private:
     }
     case VerifyHook::For: {
       // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
-      if (const Attribute *schedule = op.attr("schedule"); schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
-        report(DiagId::TypeOperandMismatch, op).arg("op", "scf.for").arg("field", "schedule").arg("actual", "interleaved")
+      if (const Attribute *schedule = op.attr("schedule");
+          schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
+        report(DiagId::TypeOperandMismatch, op)
+            .arg("op", "scf.for")
+            .arg("field", "schedule")
+            .arg("actual", "interleaved")
             .arg("expected", "an unroll (schedule(interleaved) interleaves unrolled iterations)");
       Type *lo = in("lo");
       for (std::string_view n : {"lo", "hi", "step"})
@@ -521,21 +544,23 @@ private:
     case VerifyHook::If:
       requireOperand(op, "cond", in("cond")->isInteger(1), "i1");
       if (op.numResults() && op.region(1)->empty())
-        report(DiagId::StructureRegionShape, op).arg("op", "scf.if").arg("expected", "an else region when it has results");
+        report(DiagId::StructureRegionShape, op)
+            .arg("op", "scf.if")
+            .arg("expected", "an else region when it has results");
       return;
     case VerifyHook::Yield: {
       const Operation *parent = op.parentOp();
       if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf &&
                       parent->opcode() != OpCode::ScfWhile)) {
-        report(DiagId::StructureMisplacedOp, op).arg("op", "scf.yield").arg("parent", "an scf.for, scf.if or scf.while region");
+        report(DiagId::StructureMisplacedOp, op)
+            .arg("op", "scf.yield")
+            .arg("parent", "an scf.for, scf.if or scf.while region");
         return;
       }
       checkValuesAgainst(op, "values", parent->results());
       return;
     }
-    case VerifyHook::Select:
-      requireOperand(op, "cond", in("cond")->isInteger(1), "i1");
-      return;
+    case VerifyHook::Select: requireOperand(op, "cond", in("cond")->isInteger(1), "i1"); return;
     case VerifyHook::Branch: {
       if (Value *c = op.operandNamed("cond"))
         if (!unknown(c->type()) && !c->type()->isInteger(1)) operandError(op, "cond", c->type(), "i1");
@@ -543,7 +568,8 @@ private:
         Block *target = op.successors()[s].block;
         auto args = op.successorOperands(s);
         bool match = args.size() == target->arguments().size();
-        for (size_t k = 0; match && k < args.size(); ++k) match = args[k]->type() == target->argument(unsigned(k))->type();
+        for (size_t k = 0; match && k < args.size(); ++k)
+          match = args[k]->type() == target->argument(unsigned(k))->type();
         if (!match) {
           std::string want = "(";
           for (size_t k = 0; k < target->arguments().size(); ++k)
@@ -556,10 +582,12 @@ private:
     case VerifyHook::Call: {
       // check.* programs call kernels directly (a launch of the kernel with the case's tensors).
       bool inCheck = false;
-      for (const Operation *p = op.parentOp(); p && !inCheck; p = p->parentOp()) inCheck = p->isOpaque() && p->name().starts_with("check.");
-      const Operation *callee = inCheck ? resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl, OpCode::KernelDef, OpCode::KernelDecl},
-                                                  "a func.def, func.decl or kernel")
-                                        : resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+      for (const Operation *p = op.parentOp(); p && !inCheck; p = p->parentOp())
+        inCheck = p->isOpaque() && p->name().starts_with("check.");
+      const Operation *callee =
+          inCheck ? resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl, OpCode::KernelDef, OpCode::KernelDecl},
+                            "a func.def, func.decl or kernel")
+                  : resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
       if (callee && (callee->opcode() == OpCode::KernelDef || callee->opcode() == OpCode::KernelDecl)) return;
       if (!callee) return;
       checkCallSignature(op, *callee, op.operandGroup("args"));
@@ -576,7 +604,8 @@ private:
              fn->opcode() != OpCode::TemplateDef && fn->opcode() != OpCode::FuncTemplate)
         fn = fn->parentOp();
       if (!fn || !isOwner(fn->opcode())) {
-        report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name()))
+        report(DiagId::StructureMisplacedOp, op)
+            .arg("op", std::string(op.name()))
             .arg("parent", templateReturn ? "a template.def body" : "a func.def or func.template body");
         return;
       }
@@ -617,13 +646,15 @@ private:
       if (!isKind(in("source"), TypeKind::Flow)) return operandError(op, "source", in("source"), "a pipeline.flow");
       // The combining kind fits the tile's elements: addf/mulf/... on floats, addi/maxsi/... on integers.
       if (const Attribute *kind = op.templateParam(0)) {
-        std::string_view k = kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
+        std::string_view k =
+            kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
         const Type *tile = in("source")->elementType();
         const Type *element = tile ? tile->elementType() : nullptr;
         bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
         if (element && ((floatKind && !element->isFloat()) || (intKind && !element->isInteger())))
           return operandError(op, "source", in("source"),
-                              std::string("a flow of ") + (floatKind ? "float" : "integer") + " tiles for <" + std::string(k) + ">");
+                              std::string("a flow of ") + (floatKind ? "float" : "integer") + " tiles for <" +
+                                  std::string(k) + ">");
       }
       if (auto it = flows_.find(op.operandNamed("source")); it != flows_.end()) {
         FlowInfo info = it->second;
@@ -635,7 +666,8 @@ private:
     case VerifyHook::FlowReduce: return checkFlowReduce(op);
     case VerifyHook::FlowWrite: return checkFlowWrite(op);
     case VerifyHook::ConfigGet: {
-      const Operation *cfg = resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "a config.decl or config.def");
+      const Operation *cfg =
+          resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "a config.decl or config.def");
       if (!cfg) return;
       Attribute *t = cfg->attr("type");
       if (t && t->type() != r0 && !unknown(r0))
@@ -653,12 +685,14 @@ private:
       std::optional<int64_t> offset = intAttr(op, "offset"), width = intAttr(op, "width");
       bool insert = op.opcode() == OpCode::VectorBitfieldInsert;
       Type *from = insert ? in("dest") : in("in");
-      if (!offset || !width) return operandError(op, insert ? "dest" : "in", from, "{offset = N, width = M} attributes");
+      if (!offset || !width)
+        return operandError(op, insert ? "dest" : "in", from, "{offset = N, width = M} attributes");
       if (unknown(from) || !elementOf(from)->isInteger()) return;
       int64_t bits = elementOf(from)->width();
       if (*offset < 0 || *width < 1 || *offset + *width > bits)
-        operandError(op, insert ? "dest" : "in", from, "a field inside its " + std::to_string(bits) + " bits (offset " +
-                     std::to_string(*offset) + ", width " + std::to_string(*width) + ")");
+        operandError(op, insert ? "dest" : "in", from,
+                     "a field inside its " + std::to_string(bits) + " bits (offset " + std::to_string(*offset) +
+                         ", width " + std::to_string(*width) + ")");
       if (!unknown(r0) && !elementOf(r0)->isInteger()) resultError(op, "result", r0, "an integer type");
       return;
     }
@@ -667,7 +701,8 @@ private:
       checkIndices(op, "position");
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::Vector)) return operandError(op, "in", v, "a vector");
-      if (indexCount(op, "position") != v->rank()) return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
+      if (indexCount(op, "position") != v->rank())
+        return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
       if (r0 != v->elementType()) resultError(op, "result", r0, v->elementType()->str());
       return;
     }
@@ -676,8 +711,10 @@ private:
       checkIndices(op, "position");
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::Vector)) return operandError(op, "dest", v, "a vector");
-      if (indexCount(op, "position") != v->rank()) return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
-      if (!unknown(in("value")) && in("value") != v->elementType()) operandError(op, "value", in("value"), v->elementType()->str());
+      if (indexCount(op, "position") != v->rank())
+        return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
+      if (!unknown(in("value")) && in("value") != v->elementType())
+        operandError(op, "value", in("value"), v->elementType()->str());
       return;
     }
     case VerifyHook::FromElements: {
@@ -686,13 +723,15 @@ private:
       if (r0->hasStaticShape() && int64_t(elements.size()) != r0->staticElementCount())
         return operandError(op, "elements", nullptr, std::to_string(r0->staticElementCount()) + " elements");
       for (Value *e : elements)
-        if (!unknown(e->type()) && e->type() != r0->elementType()) return operandError(op, "elements", e->type(), r0->elementType()->str());
+        if (!unknown(e->type()) && e->type() != r0->elementType())
+          return operandError(op, "elements", e->type(), r0->elementType()->str());
       return;
     }
     case VerifyHook::Broadcast: {
       Type *v = in("in");
       if (unknown(v) || !isKind(r0, TypeKind::Vector)) return;
-      if (elementOf(v) != r0->elementType()) return operandError(op, "in", v, r0->elementType()->str() + " or a vector of it");
+      if (elementOf(v) != r0->elementType())
+        return operandError(op, "in", v, r0->elementType()->str() + " or a vector of it");
       if (isKind(v, TypeKind::Vector) && v->hasStaticShape() && v->staticElementCount() != 1 && !sameShape(v, r0))
         operandError(op, "in", v, "a single element (vector<1x...>) or a vector shaped like the result");
       return;
@@ -702,17 +741,23 @@ private:
       const Block *before = op.region(0)->entryBlock(), *after = op.region(1)->entryBlock();
       if (!after || !before) return;
       if (after->arguments().size() != op.numResults())
-        return report(DiagId::StructureRegionShape, op).arg("op", "scf.while")
-            .arg("expected", "a do region with one argument per result"), void();
+        return report(DiagId::StructureRegionShape, op)
+                   .arg("op", "scf.while")
+                   .arg("expected", "a do region with one argument per result"),
+               void();
       for (unsigned k = 0; k < op.numResults(); ++k)
         if (after->argument(k)->type() != op.result(k)->type())
-          return resultError(op, "result", op.result(k)->type(), after->argument(k)->type()->str() + " (the do region's argument)");
+          return resultError(op, "result", op.result(k)->type(),
+                             after->argument(k)->type()->str() + " (the do region's argument)");
       return;
     }
     case VerifyHook::Condition: {
       const Operation *parent = op.parentOp();
       if (!parent || parent->opcode() != OpCode::ScfWhile || op.parentBlock() != parent->region(0)->entryBlock())
-        return report(DiagId::StructureMisplacedOp, op).arg("op", "scf.condition").arg("parent", "the first region of an scf.while"), void();
+        return report(DiagId::StructureMisplacedOp, op)
+                   .arg("op", "scf.condition")
+                   .arg("parent", "the first region of an scf.while"),
+               void();
       auto args = op.operandGroup("args");
       if (!args.empty() && !unknown(args[0]->type()) && !args[0]->type()->isInteger(1))
         return operandError(op, "args", args[0]->type(), "i1 (the condition)");
@@ -723,9 +768,7 @@ private:
           return operandError(op, "args", args[k + 1]->type(), parent->result(k)->type()->str());
       return;
     }
-    case VerifyHook::Apply:
-      checkApply(op);
-      return;
+    case VerifyHook::Apply: checkApply(op); return;
     case VerifyHook::Exchange: {
       Type *v = in("in");
       if (!unknown(v) && !v->isScalar() && !v->isIndex() && !isKind(v, TypeKind::Vector))
@@ -744,8 +787,11 @@ private:
           Attribute *x = op.attr(key);
           std::string given = x ? std::string(x->str()) : "";
           if (x && given != a && given != b)
-            report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(key))
-                .arg("actual", given).arg("expected", std::string(a) + " or " + std::string(b));
+            report(DiagId::TypeResultMismatch, op)
+                .arg("op", std::string(op.name()))
+                .arg("field", std::string(key))
+                .arg("actual", given)
+                .arg("expected", std::string(a) + " or " + std::string(b));
         };
         oneOf("direction", "forward", "reverse");
         oneOf("mode", "inclusive", "exclusive");
@@ -771,7 +817,8 @@ private:
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::View)) return operandError(op, "in", v, "a view");
       if (!isKind(r0, TypeKind::View) || r0->elementType() != v->elementType() || r0->rank() != v->rank())
-        resultError(op, "result", r0, "a view of " + v->elementType()->str() + " with " + std::to_string(v->rank()) + " axes");
+        resultError(op, "result", r0,
+                    "a view of " + v->elementType()->str() + " with " + std::to_string(v->rank()) + " axes");
       return;
     }
     case VerifyHook::LowInvoke:
@@ -792,8 +839,11 @@ private:
   // offsets are not negative), floats are written with a fraction or exponent.
   void checkLiteral(const Operation &op, const Attribute &v, const Type &type, std::string_view field) {
     auto reject = [&](std::string expected) {
-      report(DiagId::TypeResultMismatch, op).arg("op", std::string(op.name())).arg("field", std::string(field))
-          .arg("actual", literalText(v) + " : " + type.str()).arg("expected", std::move(expected));
+      report(DiagId::TypeResultMismatch, op)
+          .arg("op", std::string(op.name()))
+          .arg("field", std::string(field))
+          .arg("actual", literalText(v) + " : " + type.str())
+          .arg("expected", std::move(expected));
     };
     if (type.isFloat()) {
       if (v.kind() != AttrKind::Float) reject("a floating-point literal (written 1.0, not 1) for " + type.str());
@@ -811,7 +861,9 @@ private:
       unsigned w = type.width();
       int64_t lo = w == 1 ? 0 : -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
       if (x < lo || x > hi)
-        reject(w == 1 ? std::string("0 or 1 for i1") : "a value that fits " + type.str() + " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+        reject(w == 1
+                   ? std::string("0 or 1 for i1")
+                   : "a value that fits " + type.str() + " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
     }
   }
   static std::string literalText(const Attribute &v) {
@@ -850,8 +902,11 @@ private:
       return;
     }
     if (decl->opcode() != OpCode::TemplateDecl)
-      report(DiagId::SymbolWrongKind, op).arg("name", "@" + std::string(family->str()))
-          .arg("kind", std::string(decl->name())).arg("expected", "a template.decl").note(decl->loc(), "defined here");
+      report(DiagId::SymbolWrongKind, op)
+          .arg("name", "@" + std::string(family->str()))
+          .arg("kind", std::string(decl->name()))
+          .arg("expected", "a template.decl")
+          .note(decl->loc(), "defined here");
   }
 
   // template.apply<@family> / func.apply<key>: the family exists (template.apply) and the use
@@ -865,8 +920,11 @@ private:
       return;
     }
     if (decl->opcode() != OpCode::TemplateDecl) {
-      report(DiagId::SymbolWrongKind, op).arg("name", "@" + std::string(family->str()))
-          .arg("kind", std::string(decl->name())).arg("expected", "a template.decl").note(decl->loc(), "defined here");
+      report(DiagId::SymbolWrongKind, op)
+          .arg("name", "@" + std::string(family->str()))
+          .arg("kind", std::string(decl->name()))
+          .arg("expected", "a template.decl")
+          .note(decl->loc(), "defined here");
       return;
     }
     checkCallSignature(op, *decl, op.operandGroup("args"));
@@ -883,12 +941,30 @@ private:
     bool ok = false;
     std::string want;
     switch (hook) {
-    case VerifyHook::ExtendInt: ok = a->isInteger() && b->isInteger() && b->width() > a->width(); want = "a wider integer type"; break;
-    case VerifyHook::TruncateInt: ok = a->isInteger() && b->isInteger() && b->width() < a->width(); want = "a narrower integer type"; break;
-    case VerifyHook::ExtendFloat: ok = a->isFloat() && b->isFloat() && b->width() > a->width(); want = "a wider float type"; break;
-    case VerifyHook::TruncateFloat: ok = a->isFloat() && b->isFloat() && b->width() < a->width(); want = "a narrower float type"; break;
-    case VerifyHook::IntToFloat: ok = a->isInteger() && b->isFloat(); want = "a float type (from an integer)"; break;
-    case VerifyHook::FloatToInt: ok = a->isFloat() && b->isInteger(); want = "an integer type (from a float)"; break;
+    case VerifyHook::ExtendInt:
+      ok = a->isInteger() && b->isInteger() && b->width() > a->width();
+      want = "a wider integer type";
+      break;
+    case VerifyHook::TruncateInt:
+      ok = a->isInteger() && b->isInteger() && b->width() < a->width();
+      want = "a narrower integer type";
+      break;
+    case VerifyHook::ExtendFloat:
+      ok = a->isFloat() && b->isFloat() && b->width() > a->width();
+      want = "a wider float type";
+      break;
+    case VerifyHook::TruncateFloat:
+      ok = a->isFloat() && b->isFloat() && b->width() < a->width();
+      want = "a narrower float type";
+      break;
+    case VerifyHook::IntToFloat:
+      ok = a->isInteger() && b->isFloat();
+      want = "a float type (from an integer)";
+      break;
+    case VerifyHook::FloatToInt:
+      ok = a->isFloat() && b->isInteger();
+      want = "an integer type (from a float)";
+      break;
     default: {
       int64_t na = from->kind() == TypeKind::Vector ? from->staticElementCount() : 1;
       int64_t nb = to->kind() == TypeKind::Vector ? to->staticElementCount() : 1;
@@ -920,7 +996,8 @@ private:
       for (size_t k = 0; k < n && detail.empty(); ++k) {
         Type *want = sig->argument(unsigned(k))->type();
         if (args[k]->type() != want && !unknown(args[k]->type()) && want->hasStaticShape())
-          detail = "argument " + std::to_string(k) + " has type " + args[k]->type()->str() + ", expected " + want->str();
+          detail =
+              "argument " + std::to_string(k) + " has type " + args[k]->type()->str() + ", expected " + want->str();
       }
     }
     Attribute *types = callee.attr("result_types");
@@ -928,11 +1005,14 @@ private:
     if (detail.empty() && nr != op.numResults())
       detail = std::to_string(op.numResults()) + " result(s) bound, " + std::to_string(nr) + " returned";
     for (size_t k = 0; detail.empty() && k < nr; ++k)
-      if (op.result(unsigned(k))->type() != types->elements()[k]->type() && types->elements()[k]->type()->hasStaticShape())
+      if (op.result(unsigned(k))->type() != types->elements()[k]->type() &&
+          types->elements()[k]->type()->hasStaticShape())
         detail = "result " + std::to_string(k) + " has type " + op.result(unsigned(k))->type()->str() + ", expected " +
                  types->elements()[k]->type()->str();
     if (!detail.empty())
-      report(DiagId::SymbolSignatureMismatch, op).arg("name", "@" + std::string(callee.symbolName())).arg("detail", detail)
+      report(DiagId::SymbolSignatureMismatch, op)
+          .arg("name", "@" + std::string(callee.symbolName()))
+          .arg("detail", detail)
           .note(callee.loc(), "declared here");
   }
 
@@ -993,7 +1073,8 @@ private:
     bool allBuffers = true;
     for (size_t k = 0; k < n; ++k) allBuffers &= isKind(sig->argument(unsigned(k))->type(), TypeKind::Buffer);
     if (n != expectedBuffers || !allBuffers)
-      report(DiagId::SymbolSignatureMismatch, op).arg("name", "@" + std::string(callee->symbolName()))
+      report(DiagId::SymbolSignatureMismatch, op)
+          .arg("name", "@" + std::string(callee->symbolName()))
           .arg("detail", "the callee must take " + std::to_string(expectedBuffers) +
                              " buffer argument(s), one per input and output record")
           .note(callee->loc(), "declared here");
@@ -1003,7 +1084,8 @@ private:
     auto inputs = op.operandGroup("inputs");
     requireOperand(op, "group", isKind(op.operandNamed("group")->type(), TypeKind::Group), "group");
     for (Value *v : inputs)
-      if (!unknown(v->type()) && !flowTile(v->type())) operandError(op, "inputs", v->type(), "a pipeline.flow<tile<...>>");
+      if (!unknown(v->type()) && !flowTile(v->type()))
+        operandError(op, "inputs", v->type(), "a pipeline.flow<tile<...>>");
     for (Value &r : op.results())
       if (!flowTile(r.type())) resultError(op, "result", r.type(), "a pipeline.flow<tile<...>>");
     checkStageCallee(op, inputs.size() + op.numResults());
@@ -1046,21 +1128,27 @@ private:
       report(DiagId::LoweringMissingLaneAxis, op).arg("lane_count", (long long)info.lanes);
       return;
     }
-    if (laneAxis && outer > 0 && info.lanes > 0 && view->shape()[0].isStatic() && view->shape()[0].extent != info.lanes) {
-      report(DiagId::LoweringLaneExtent, op).arg("extent", (long long)view->shape()[0].extent)
+    if (laneAxis && outer > 0 && info.lanes > 0 && view->shape()[0].isStatic() &&
+        view->shape()[0].extent != info.lanes) {
+      report(DiagId::LoweringLaneExtent, op)
+          .arg("extent", (long long)view->shape()[0].extent)
           .arg("lane_count", (long long)info.lanes);
       return;
     }
     size_t written = outer - (laneAxis && outer > 0 ? 1 : 0);
     if (written != temporalRank) {
-      report(DiagId::LoweringTemporalRank, op).arg("rank", (long long)written).arg("expected_rank", (long long)temporalRank);
+      report(DiagId::LoweringTemporalRank, op)
+          .arg("rank", (long long)written)
+          .arg("expected_rank", (long long)temporalRank);
       return;
     }
     size_t first = outer - written;
     for (size_t k = 0; k < written; ++k) {
       const Dim &w = view->shape()[first + k], &p = info.temporal[k];
       if (w.isStatic() && p.isStatic() && w.extent != p.extent) {
-        report(DiagId::LoweringTemporalExtent, op).arg("dimension", (long long)k).arg("extent", dimStr(w))
+        report(DiagId::LoweringTemporalExtent, op)
+            .arg("dimension", (long long)k)
+            .arg("extent", dimStr(w))
             .arg("expected_extent", dimStr(p));
         return;
       }
@@ -1113,7 +1201,8 @@ private:
             const Block *def = blockInRegion(origin);
             if (!def || def == blocks[i]) continue;
             if (!dom[i][index[def]])
-              report(DiagId::DominanceViolation, op).arg("name", "%" + std::string(v->name()))
+              report(DiagId::DominanceViolation, op)
+                  .arg("name", "%" + std::string(v->name()))
                   .note(v->loc(), "defined here");
           }
         });

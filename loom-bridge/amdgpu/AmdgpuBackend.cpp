@@ -46,14 +46,14 @@ public:
 
   std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &) const override { return {}; }
 
-  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind,
-                          unsigned dim) const override {
+  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind, unsigned dim) const override {
     if (dim > 2) return nullptr;
     if (kind == "workitem.id") return itemId(b, dim);
     if (kind == "workgroup.id") return groupId(b, dim);
     if (kind == "workgroup.size") return groupSize(b, dim);
     if (kind == "workgroup.count") return implicitArg(b, 4 * dim, b.getInt32Ty());
-    if (kind == "workitem.dispatch.id") return b.CreateAdd(b.CreateMul(groupId(b, dim), groupSize(b, dim)), itemId(b, dim));
+    if (kind == "workitem.dispatch.id")
+      return b.CreateAdd(b.CreateMul(groupId(b, dim), groupSize(b, dim)), itemId(b, dim));
     if (kind == "subgroup.size") return b.getInt64(wave_);
     if (kind == "subgroup.lane.id") {
       llvm::Value *lane = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_mbcnt_lo, {}, {b.getInt32(~0u), b.getInt32(0)});
@@ -80,9 +80,9 @@ public:
   llvm::Value *workgroupStorage(llvm::IRBuilder<> &b, uint64_t bytes, uint64_t alignment) const override {
     llvm::Module &module = *b.GetInsertBlock()->getModule();
     auto *type = llvm::ArrayType::get(b.getInt8Ty(), bytes);
-    auto *storage = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
-                                             llvm::PoisonValue::get(type), "lds", nullptr,
-                                             llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
+    auto *storage =
+        new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage, llvm::PoisonValue::get(type),
+                                 "lds", nullptr, llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
     storage->setAlignment(llvm::Align(alignment));
     return b.CreateAddrSpaceCast(storage, b.getPtrTy());
   }
@@ -92,11 +92,16 @@ public:
   llvm::Value *subgroupReduce(llvm::IRBuilder<> &b, std::string_view kind, llvm::Value *value,
                               std::string &why) const override {
     static const std::map<std::string_view, std::pair<llvm::Intrinsic::ID, bool>> kinds = {
-        {"addi", {llvm::Intrinsic::amdgcn_wave_reduce_add, false}},  {"andi", {llvm::Intrinsic::amdgcn_wave_reduce_and, false}},
-        {"ori", {llvm::Intrinsic::amdgcn_wave_reduce_or, false}},    {"xori", {llvm::Intrinsic::amdgcn_wave_reduce_xor, false}},
-        {"maxsi", {llvm::Intrinsic::amdgcn_wave_reduce_max, true}},  {"minsi", {llvm::Intrinsic::amdgcn_wave_reduce_min, true}},
-        {"maxui", {llvm::Intrinsic::amdgcn_wave_reduce_umax, false}}, {"minui", {llvm::Intrinsic::amdgcn_wave_reduce_umin, false}},
-        {"addf", {llvm::Intrinsic::amdgcn_wave_reduce_fadd, false}}, {"maxnumf", {llvm::Intrinsic::amdgcn_wave_reduce_fmax, false}},
+        {"addi", {llvm::Intrinsic::amdgcn_wave_reduce_add, false}},
+        {"andi", {llvm::Intrinsic::amdgcn_wave_reduce_and, false}},
+        {"ori", {llvm::Intrinsic::amdgcn_wave_reduce_or, false}},
+        {"xori", {llvm::Intrinsic::amdgcn_wave_reduce_xor, false}},
+        {"maxsi", {llvm::Intrinsic::amdgcn_wave_reduce_max, true}},
+        {"minsi", {llvm::Intrinsic::amdgcn_wave_reduce_min, true}},
+        {"maxui", {llvm::Intrinsic::amdgcn_wave_reduce_umax, false}},
+        {"minui", {llvm::Intrinsic::amdgcn_wave_reduce_umin, false}},
+        {"addf", {llvm::Intrinsic::amdgcn_wave_reduce_fadd, false}},
+        {"maxnumf", {llvm::Intrinsic::amdgcn_wave_reduce_fmax, false}},
         {"minnumf", {llvm::Intrinsic::amdgcn_wave_reduce_fmin, false}}};
     auto found = kinds.find(kind);
     llvm::Type *type = value->getType();
@@ -121,10 +126,13 @@ public:
 private:
   unsigned wave_;
 
-  static llvm::Value *groupSize(llvm::IRBuilder<> &b, unsigned dim) { return implicitArg(b, 12 + 2 * dim, b.getInt16Ty()); }
+  static llvm::Value *groupSize(llvm::IRBuilder<> &b, unsigned dim) {
+    return implicitArg(b, 12 + 2 * dim, b.getInt16Ty());
+  }
   static llvm::Value *linearItem(llvm::IRBuilder<> &b) {
-    return b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(itemId(b, 2), groupSize(b, 1)), itemId(b, 1)), groupSize(b, 0)),
-                       itemId(b, 0));
+    return b.CreateAdd(
+        b.CreateMul(b.CreateAdd(b.CreateMul(itemId(b, 2), groupSize(b, 1)), itemId(b, 1)), groupSize(b, 0)),
+        itemId(b, 0));
   }
   static llvm::Value *itemId(llvm::IRBuilder<> &b, unsigned dim) {
     static constexpr llvm::Intrinsic::ID ids[] = {llvm::Intrinsic::amdgcn_workitem_id_x,
@@ -207,7 +215,8 @@ void requireWorkgroupSize(llvm::Function &entry, const std::array<uint64_t, 3> &
   if (items > 1024) return;
   llvm::LLVMContext &context = entry.getContext();
   std::vector<llvm::Metadata *> dims;
-  for (uint64_t n : size) dims.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), n)));
+  for (uint64_t n : size)
+    dims.push_back(llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), n)));
   entry.setMetadata("reqd_work_group_size", llvm::MDNode::get(context, dims));
   entry.addFnAttr("amdgpu-flat-work-group-size", std::to_string(items) + "," + std::to_string(items));
 }
@@ -276,7 +285,8 @@ std::optional<format::ScalarType> loomArgumentType(const loom::Type &type) {
 
 std::vector<ArgumentFacts> loomArgumentFacts(const loom::Operation &kernelDef) {
   std::vector<ArgumentFacts> facts;
-  for (const loom::Value *v : ir::signatureValues(kernelDef, 1)) facts.push_back({std::string(v->name()), loomArgumentType(*v->type())});
+  for (const loom::Value *v : ir::signatureValues(kernelDef, 1))
+    facts.push_back({std::string(v->name()), loomArgumentType(*v->type())});
   return facts;
 }
 
@@ -319,7 +329,8 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
       if (facts) {
         const ArgumentFacts &f = (*facts)[i];
         if (!f.name.empty()) arg["name"] = f.name;
-        if (f.type && format::scalarTypeBytes(*f.type) == slot->size && (*f.type == format::ScalarType::Pointer) == buffer)
+        if (f.type && format::scalarTypeBytes(*f.type) == slot->size &&
+            (*f.type == format::ScalarType::Pointer) == buffer)
           arg["type"] = std::string(format::scalarTypeName(*f.type));
       }
       // The buffer's size relations to scalar arguments, for the runtime's pre-launch check.
@@ -329,7 +340,8 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
           bool scalar = r.argument < slots.size() && slots[r.argument]->valueKind != "global_buffer" &&
                         (slots[r.argument]->size == 4 || slots[r.argument]->size == 8);
           if (scalar)
-            extents.push_back({{"argument", r.argument}, {"bytes_per_unit", r.bytesPerUnit}, {"base_bytes", r.baseBytes}});
+            extents.push_back(
+                {{"argument", r.argument}, {"bytes_per_unit", r.bytesPerUnit}, {"base_bytes", r.baseBytes}});
         }
         if (!extents.empty()) arg["extents"] = extents;
       }
@@ -337,25 +349,25 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
       if (!buffer) constantBytes += slot->size;
       args.push_back(arg);
     }
-    exports.push_back({{"name", name},
-                       {"kernarg_bytes", kernel->kernargSegmentSize},
-                       {"arguments", args},
-                       {"binding_count", bindings},
-                       {"constant_bytes", constantBytes},
-                       {"lds_bytes", optional(kernel->ldsBytes)},
-                       {"private_bytes", optional(kernel->privateBytes)},
-                       {"wavefront_size", optional(kernel->wavefrontSize)},
-                       {"max_flat_workgroup_size", optional(kernel->maxFlatWorkgroupSize)},
-                       {"resources",
-                        {{"code_bytes", optional(kernel->codeBytes)},
-                         {"vgpr_count", optional(kernel->vgprCount)},
-                         {"sgpr_count", optional(kernel->sgprCount)},
-                         {"vgpr_spill_count", optional(kernel->vgprSpillCount)},
-                         {"sgpr_spill_count", optional(kernel->sgprSpillCount)},
-                         {"occupancy_waves_per_simd", optional(kernel->occupancyWavesPerSimd)},
-                         {"workgroup_processor_mode", kernel->workgroupProcessorMode
-                                                          ? nlohmann::json(*kernel->workgroupProcessorMode)
-                                                          : nlohmann::json(nullptr)}}}});
+    exports.push_back(
+        {{"name", name},
+         {"kernarg_bytes", kernel->kernargSegmentSize},
+         {"arguments", args},
+         {"binding_count", bindings},
+         {"constant_bytes", constantBytes},
+         {"lds_bytes", optional(kernel->ldsBytes)},
+         {"private_bytes", optional(kernel->privateBytes)},
+         {"wavefront_size", optional(kernel->wavefrontSize)},
+         {"max_flat_workgroup_size", optional(kernel->maxFlatWorkgroupSize)},
+         {"resources",
+          {{"code_bytes", optional(kernel->codeBytes)},
+           {"vgpr_count", optional(kernel->vgprCount)},
+           {"sgpr_count", optional(kernel->sgprCount)},
+           {"vgpr_spill_count", optional(kernel->vgprSpillCount)},
+           {"sgpr_spill_count", optional(kernel->sgprSpillCount)},
+           {"occupancy_waves_per_simd", optional(kernel->occupancyWavesPerSimd)},
+           {"workgroup_processor_mode", kernel->workgroupProcessorMode ? nlohmann::json(*kernel->workgroupProcessorMode)
+                                                                       : nlohmann::json(nullptr)}}}});
   }
   return nlohmann::json{{"schema_version", 1},
                         {"target", target.profile},
@@ -418,14 +430,16 @@ std::string launchJson(const std::vector<const loom::Operation *> &kernels,
                        const std::vector<const cxx::Signature *> &cxxKernels) {
   nlohmann::json exports = nlohmann::json::array();
   auto add = [&](const std::string &name, const std::string &symbol, const nlohmann::json &workload) {
-    exports.push_back({{"name", name}, {"symbol", symbol}, {"workload_bits", workload}, {"evaluator", "hrx.launch." + symbol}});
+    exports.push_back(
+        {{"name", name}, {"symbol", symbol}, {"workload_bits", workload}, {"evaluator", "hrx.launch." + symbol}});
   };
   for (const loom::Operation *def : kernels) {
     nlohmann::json workload = nlohmann::json::array();
     for (const loom::Type *type : ir::signatureTypes(*def, 0)) workload.push_back(ir::elementBytes(*type) * 8);
     add(exportName(*def), std::string(def->symbolName()), workload);
   }
-  for (const cxx::Signature *kernel : cxxKernels) add(kernel->symbol, kernel->symbol, Lowering::cxxWorkloadBits(*kernel));
+  for (const cxx::Signature *kernel : cxxKernels)
+    add(kernel->symbol, kernel->symbol, Lowering::cxxWorkloadBits(*kernel));
   return nlohmann::json{{"schema_version", 1}, {"exports", exports}}.dump(2);
 }
 
@@ -436,7 +450,8 @@ bool linkCxxUnits(const Program &program, llvm::Module &module) {
     if (llvm::NamedMDNode *flags = unit->getModuleFlagsMetadata()) {
       std::vector<llvm::MDNode *> kept;
       for (llvm::MDNode *flag : flags->operands())
-        if (auto *key = llvm::dyn_cast<llvm::MDString>(flag->getOperand(1)); !key || key->getString() != "amdhsa_code_object_version")
+        if (auto *key = llvm::dyn_cast<llvm::MDString>(flag->getOperand(1));
+            !key || key->getString() != "amdhsa_code_object_version")
           kept.push_back(flag);
       flags->clearOperands();
       for (llvm::MDNode *flag : kept) flags->addOperand(flag);
@@ -503,8 +518,9 @@ public:
   TargetInfo info() const override {
     TargetInfo info;
     info.backend = "amdgpu";
-    info.profiles = {{"gfx1151", "gfx1151", {{"gfx1151", "Strix Halo iGPU (Radeon 8060S), RDNA 3.5"}}, {}},
-                     {"gfx11-generic", "gfx11-generic", {{"gfx11-generic", "any gfx11 GPU (generic code object)"}}, {}}};
+    info.profiles = {
+        {"gfx1151", "gfx1151", {{"gfx1151", "Strix Halo iGPU (Radeon 8060S), RDNA 3.5"}}, {}},
+        {"gfx11-generic", "gfx11-generic", {{"gfx11-generic", "any gfx11 GPU (generic code object)"}}, {}}};
     info.offloadArch = true;
     info.runsCxxKernels = true;
     info.options = {"--processor-mode="};
@@ -561,7 +577,8 @@ public:
       phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phaseStart).count());
       phaseStart = now;
     };
-    Lowering lowering(program, module, diags, "the " + target.profile + " target", LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu"});
+    Lowering lowering(program, module, diags, "the " + target.profile + " target",
+                      LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu"});
     AmdgpuCoordinates coordinates(*wave);
     std::vector<std::string> names;
     for (const loom::Operation *def : kernels) {
@@ -569,7 +586,8 @@ public:
       if (!item || item->isDeclaration()) continue;
       names.push_back(exportName(*def));
       llvm::Function &entry = emitKernelEntry(module, *item, names.back());
-      if (std::optional<std::array<uint64_t, 3>> size = fixedWorkgroupSize(program, *def)) requireWorkgroupSize(entry, *size);
+      if (std::optional<std::array<uint64_t, 3>> size = fixedWorkgroupSize(program, *def))
+        requireWorkgroupSize(entry, *size);
     }
     if (lowering.failed()) return std::nullopt;
     if (!linkCxxUnits(program, module)) return fail(diag::DiagId::LinkCodegenFailed, "cannot link the C/C++ code");
@@ -612,7 +630,8 @@ public:
         diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "this output kind for AMDGPU targets");
         return std::nullopt;
       }
-      auto output = emitModule(module, **machine, request.emit == EmitKind::Asm ? EmitFile::Assembly : EmitFile::Object);
+      auto output =
+          emitModule(module, **machine, request.emit == EmitKind::Asm ? EmitFile::Assembly : EmitFile::Object);
       if (!output) return fail(diag::DiagId::LinkCodegenFailed, output.error());
       return BackendOutput{std::move(*output), {}};
     }
@@ -647,8 +666,8 @@ public:
       twinDiags.setOptions(diags.options());
       DiagnosticRecorder twin;
       twinDiags.addConsumer(&twin);
-      hostProgram = request.hostReference ? retargetCxx(program, *request.hostReference, request.options, twinDiags)
-                                          : nullptr;
+      hostProgram =
+          request.hostReference ? retargetCxx(program, *request.hostReference, request.options, twinDiags) : nullptr;
       // A Clang error the GPU compile did not have: a construct with no CPU meaning.
       bool hostOnlyError = twin.first && twin.first->id == diag::DiagId::External;
       if (!hostProgram && kernels.empty() && hostOnlyError) {
@@ -660,8 +679,7 @@ public:
       hostImported = hostProgram != nullptr;
     }
     std::optional<std::vector<uint8_t>> host;
-    if (hostImported)
-      host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags, "amdgpu");
+    if (hostImported) host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags, "amdgpu");
     codeObject.join();
     if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);
@@ -684,7 +702,8 @@ public:
 
     std::map<std::string, const KernelContract *> contractsByName;
     for (size_t i = 0; i < program.exports.size(); ++i)
-      if (program.exports[i]->name() == "kernel.def") contractsByName[exportName(*program.exports[i])] = &program.contracts[i];
+      if (program.exports[i]->name() == "kernel.def")
+        contractsByName[exportName(*program.exports[i])] = &program.contracts[i];
     std::map<std::string, std::vector<ArgumentFacts>> argumentFacts;
     for (const loom::Operation *def : kernels) argumentFacts[exportName(*def)] = loomArgumentFacts(*def);
     for (const cxx::Signature *kernel : program.cxxKernels) argumentFacts[kernel->symbol] = cxxArgumentFacts(*kernel);
@@ -702,7 +721,8 @@ public:
     if (!report.empty()) sections.push_back({".hrx.report", bytesOf(report), false});
     StatusOr<std::vector<uint8_t>> artifact = format::appendElf64Sections(*hsaco, sections);
     if (!artifact) return fail(diag::DiagId::LinkCodegenFailed, artifact.status().message());
-    return BackendOutput{std::move(*artifact), std::move(report), {{"manifest", std::move(manifest)}, {"launch", std::move(launch)}}};
+    return BackendOutput{
+        std::move(*artifact), std::move(report), {{"manifest", std::move(manifest)}, {"launch", std::move(launch)}}};
   }
 };
 

@@ -93,8 +93,10 @@ std::expected<CodeObjectInfo, std::string> readCodeObjectInfo(std::span<const ui
     }
     for (const auto &symbol : *symbols) {
       if (symbol.getType() != llvm::ELF::STT_FUNC) continue;
-      if (auto name = symbol.getName(*names)) symbolSizes[name->str()] = symbol.st_size;
-      else llvm::consumeError(name.takeError());
+      if (auto name = symbol.getName(*names))
+        symbolSizes[name->str()] = symbol.st_size;
+      else
+        llvm::consumeError(name.takeError());
     }
   }
 

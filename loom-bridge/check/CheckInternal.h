@@ -41,7 +41,7 @@ std::string joinTokens(const std::vector<Token> &toks, size_t begin, size_t end)
 // A func.call in a check program and the wrapper kernel that performs it.
 struct CallShape {
   std::string callee;
-  std::vector<std::string> args;  // SSA names
+  std::vector<std::string> args;                   // SSA names
   std::vector<std::string> argTypes, resultTypes;  // as written
 };
 std::optional<CallShape> callShape(const CheckOp &op);

@@ -66,8 +66,10 @@ std::vector<RawToken> tokenize(std::string_view text) {
         char d = text[i];
         bool exponentSign = (d == '+' || d == '-') && (text[i - 1] == 'e' || text[i - 1] == 'E') &&
                             !(begin + 1 < text.size() && (text[begin + 1] == 'x' || text[begin + 2] == 'x'));
-        if (std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '_' || exponentSign) ++i;
-        else break;
+        if (std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '_' || exponentSign)
+          ++i;
+        else
+          break;
       }
       push(Token::Number, begin, i);
     } else if (identStart(c)) {
@@ -103,7 +105,8 @@ public:
       if (!op.name.empty()) ops.push_back(std::move(op));
       i = next;
     }
-    problems_.push_back({t_.empty() ? 0 : t_.back().line, t_.empty() ? 0 : t_.back().column, "unterminated region: expected '}'"});
+    problems_.push_back(
+        {t_.empty() ? 0 : t_.back().line, t_.empty() ? 0 : t_.back().column, "unterminated region: expected '}'"});
     return i;
   }
 
@@ -116,11 +119,15 @@ private:
     while (j < t_.size() && t_[j].kind == Token::Value) {
       results.push_back(t_[j].text.substr(1));
       ++j;
-      if (j < t_.size() && isPunct(t_[j], ',')) ++j;
-      else break;
+      if (j < t_.size() && isPunct(t_[j], ','))
+        ++j;
+      else
+        break;
     }
-    if (!results.empty() && j < t_.size() && isPunct(t_[j], '=')) i = j + 1;
-    else results.clear();
+    if (!results.empty() && j < t_.size() && isPunct(t_[j], '='))
+      i = j + 1;
+    else
+      results.clear();
     if (i >= t_.size() || t_[i].kind != Token::Ident) {
       const RawToken &at = t_[std::min(i, t_.size() - 1)];
       problems_.push_back({at.line, at.column, "expected an op name, found '" + at.text + "'"});
@@ -162,8 +169,8 @@ private:
 // The ExtentRules of the definition whose parameters start at toks[open] ('(') and whose body
 // runs to `end`: `%x = config.get @key` results used as the one dynamic dimension of a
 // `buffer.view %param[...] : buffer -> view<...>` (through buffer.assume.* renames).
-static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t end, const std::set<std::string> &configs,
-                 std::vector<ExtentRule> &out) {
+static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t end,
+                        const std::set<std::string> &configs, std::vector<ExtentRule> &out) {
   std::map<std::string, size_t> params;
   size_t k = open + 1;
   for (int depth = 1; k < end && depth > 0; ++k) {
@@ -183,8 +190,10 @@ static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t e
       while (j < end && toks[j].kind == Token::Value) {
         results.push_back(toks[j].text.substr(1));
         ++j;
-        if (j < end && isPunct(toks[j], ',')) ++j;
-        else break;
+        if (j < end && isPunct(toks[j], ','))
+          ++j;
+        else
+          break;
       }
       if (j + 1 < end && isPunct(toks[j], '=')) {
         const RawToken &opTok = toks[j + 1];
@@ -218,9 +227,12 @@ static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t e
           rule.elementBytes = elementInfo(spec->element)->bytes;
           int dynamic = 0;
           for (const DimSpec &d : spec->dims) {
-            if (d.size >= 0) rule.staticElements *= d.size;
-            else if (auto c = configOf.find(d.name); c != configOf.end()) rule.key = c->second, ++dynamic;
-            else dynamic += 2;  // sized by something else: no rule
+            if (d.size >= 0)
+              rule.staticElements *= d.size;
+            else if (auto c = configOf.find(d.name); c != configOf.end())
+              rule.key = c->second, ++dynamic;
+            else
+              dynamic += 2;  // sized by something else: no rule
           }
           if (dynamic == 1 && rule.staticElements > 0) out.push_back(rule);
         }
@@ -244,7 +256,8 @@ CheckFile discoverChecks(std::string path, std::string text) {
       if (isPunct(toks[i], '}')) --d;
       if (d == 0 && toks[i].lineStart && toks[i].kind == Token::Ident) {
         starts.push_back(i);
-        if (toks[i].text == "config.decl" && i + 1 < toks.size() && toks[i + 1].kind == Token::Symbol) configs.insert(toks[i + 1].text.substr(1));
+        if (toks[i].text == "config.decl" && i + 1 < toks.size() && toks[i + 1].kind == Token::Symbol)
+          configs.insert(toks[i + 1].text.substr(1));
       }
     }
     starts.push_back(toks.size());
@@ -304,12 +317,13 @@ CheckFile discoverChecks(std::string path, std::string text) {
       };
       size_t after = params(k + 1, sig.workload);
       for (size_t m = after; m < toks.size(); ++m) {
-        if (toks[m].kind == Token::Ident && toks[m].text == "launch" && m + 1 < toks.size() && isPunct(toks[m + 1], '(')) {
+        if (toks[m].kind == Token::Ident && toks[m].text == "launch" && m + 1 < toks.size() &&
+            isPunct(toks[m + 1], '(')) {
           params(m + 1, sig.launch);
           break;
         }
-        if (toks[m].lineStart && toks[m].kind == Token::Ident && toks[m].text.find('.') != std::string::npos && m > after + 1 &&
-            toks[m - 1].text == "}" && toks[m - 1].lineStart)
+        if (toks[m].lineStart && toks[m].kind == Token::Ident && toks[m].text.find('.') != std::string::npos &&
+            m > after + 1 && toks[m - 1].text == "}" && toks[m - 1].lineStart)
           break;  // the next top-level op: a declaration without launch(...)
       }
       file.kernels[toks[k].text.substr(1)] = std::move(sig);
@@ -324,15 +338,18 @@ CheckFile discoverChecks(std::string path, std::string text) {
     size_t j = i + 1;
     if (def.kind == "check.benchmark") {
       // check.benchmark<@case> @name {k = v, ...}
-      if (j + 2 < toks.size() && isPunct(toks[j], '<') && toks[j + 1].kind == Token::Symbol && isPunct(toks[j + 2], '>')) {
+      if (j + 2 < toks.size() && isPunct(toks[j], '<') && toks[j + 1].kind == Token::Symbol &&
+          isPunct(toks[j + 2], '>')) {
         def.benchmarkOf = toks[j + 1].text.substr(1);
         j += 3;
       } else {
         file.problems.push_back({t.line, t.column, "check.benchmark expects <@case> after its name"});
       }
       // Without its own @name, a benchmark is named after its case.
-      if (j < toks.size() && toks[j].kind == Token::Symbol && !toks[j].lineStart) def.name = toks[j++].text.substr(1);
-      else def.name = def.benchmarkOf;
+      if (j < toks.size() && toks[j].kind == Token::Symbol && !toks[j].lineStart)
+        def.name = toks[j++].text.substr(1);
+      else
+        def.name = def.benchmarkOf;
       def.endOffset = j > 0 ? toks[j - 1].end : t.end;
       if (j < toks.size() && isPunct(toks[j], '{') && !toks[j].lineStart) {
         ++j;
@@ -343,7 +360,8 @@ CheckFile discoverChecks(std::string path, std::string text) {
             def.fixed.emplace_back(toks[j].text, value);
             j += 3;
           } else {
-            file.problems.push_back({toks[j].line, toks[j].column, "expected 'name = value' in check.benchmark, found '" + toks[j].text + "'"});
+            file.problems.push_back({toks[j].line, toks[j].column,
+                                     "expected 'name = value' in check.benchmark, found '" + toks[j].text + "'"});
             ++j;
           }
           if (j < toks.size() && isPunct(toks[j], ',')) ++j;
@@ -355,10 +373,13 @@ CheckFile discoverChecks(std::string path, std::string text) {
       continue;
     }
     while (j < toks.size() && toks[j].kind == Token::Ident && !toks[j].lineStart) ++j;  // public, retain
-    if (j < toks.size() && toks[j].kind == Token::Symbol) def.name = toks[j++].text.substr(1);
-    else file.problems.push_back({t.line, t.column, def.kind + " expects a @name"});
+    if (j < toks.size() && toks[j].kind == Token::Symbol)
+      def.name = toks[j++].text.substr(1);
+    else
+      file.problems.push_back({t.line, t.column, def.kind + " expects a @name"});
     // configure[N](%x: index, %entropy: check.entropy)
-    if (j + 3 < toks.size() && toks[j].kind == Token::Ident && toks[j].text == "configure" && isPunct(toks[j + 1], '[')) {
+    if (j + 3 < toks.size() && toks[j].kind == Token::Ident && toks[j].text == "configure" &&
+        isPunct(toks[j + 1], '[')) {
       def.configureCount = std::strtoll(toks[j + 2].text.c_str(), nullptr, 10);
       j += 3;
       if (j < toks.size() && isPunct(toks[j], ']')) ++j;
@@ -368,7 +389,9 @@ CheckFile discoverChecks(std::string path, std::string text) {
         ++j;
       }
       if (def.configureCount < 1 || def.configureArgs.size() != 2)
-        file.problems.push_back({t.line, t.column, "configure is written configure[N](%value: index, %entropy: check.entropy) with N >= 1"});
+        file.problems.push_back(
+            {t.line, t.column,
+             "configure is written configure[N](%value: index, %entropy: check.entropy) with N >= 1"});
     }
     if (j >= toks.size() || !isPunct(toks[j], '{')) {
       file.problems.push_back({t.line, t.column, def.kind + " expects a '{' body"});
@@ -511,21 +534,22 @@ std::string wrapperKey(const CallShape &shape) {
 
 namespace {
 
-void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::vector<CallShape> &calls, std::set<std::string> &seen) {
+void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::vector<CallShape> &calls,
+                  std::set<std::string> &seen) {
   for (const CheckOp &op : ops) {
     std::vector<CallShape> shapes;
     if (op.name == "func.call")
       if (auto shape = callShape(op)) shapes.push_back(*shape);
     if (op.name == "check.compare") shapes = compareCalls(op);
     for (const CallShape &shape : shapes)
-      if (!file.kernels.count(shape.callee) && !file.pipelines.count(shape.callee) && seen.insert(wrapperKey(shape)).second) calls.push_back(shape);
+      if (!file.kernels.count(shape.callee) && !file.pipelines.count(shape.callee) &&
+          seen.insert(wrapperKey(shape)).second)
+        calls.push_back(shape);
     collectCalls(file, op.region, calls, seen);
   }
 }
 
-std::string loomType(const std::string &written) {
-  return written.starts_with("tensor<") ? "buffer" : written;
-}
+std::string loomType(const std::string &written) { return written.starts_with("tensor<") ? "buffer" : written; }
 
 }  // namespace
 
@@ -560,9 +584,10 @@ std::string codeUnderTest(const CheckFile &file) {
     std::string body = "\n// hrx check: calls @" + c.callee + " from a check program\nkernel.def @" + wrapperName(n) +
                        "() {\n  %one = index.constant 1 : index\n"
                        "  kernel.launch.config workgroups(%one, %one, %one) workgroup_size(%one, %one, %one) : index\n"
-                       "} launch(" + params + ") {\n";
-    body += "  " + (results.empty() ? std::string() : results + " = ") + "func.call @" + c.callee + "(" + args + ") : (" +
-            types + ")" + (resultTypes.empty() ? "" : " -> (" + resultTypes + ")") + "\n";
+                       "} launch(" +
+                       params + ") {\n";
+    body += "  " + (results.empty() ? std::string() : results + " = ") + "func.call @" + c.callee + "(" + args +
+            ") : (" + types + ")" + (resultTypes.empty() ? "" : " -> (" + resultTypes + ")") + "\n";
     if (!c.resultTypes.empty()) body += "  %base = index.constant 0 : offset\n  %first = index.constant 0 : index\n";
     for (size_t k = 0; k < c.resultTypes.size(); ++k) {
       std::string r = std::to_string(k);

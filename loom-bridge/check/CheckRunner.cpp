@@ -60,7 +60,7 @@ using Env = std::map<std::string, Value>;
 // A problem in the check program itself (located), a skip, or an expectation that failed.
 constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 30;
 constexpr int64_t kMaxRepeats = int64_t(1) << 20;  // trials, configurations, parameter values
-constexpr size_t kMaxSamples = size_t(1) << 16;     // parameter assignments of one case
+constexpr size_t kMaxSamples = size_t(1) << 16;    // parameter assignments of one case
 
 struct Malformed {
   unsigned line, column;
@@ -159,7 +159,8 @@ int64_t decodeInt(const ElementInfo &e, uint64_t bits) {
   return int64_t((bits ^ sign) - sign);
 }
 std::string formatElement(const ElementInfo &e, uint64_t bits) {
-  if (e.kind == ElementKind::Int) return e.bits == 1 ? ((bits & 1) ? "true" : "false") : std::to_string(decodeInt(e, bits));
+  if (e.kind == ElementKind::Int)
+    return e.bits == 1 ? ((bits & 1) ? "true" : "false") : std::to_string(decodeInt(e, bits));
   double v = decodeFloat(e, bits);
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
@@ -212,13 +213,14 @@ struct Sample {
 
 class Evaluator {
 public:
-  Evaluator(const CheckFile &file, const CheckDefinition &def, CodeCache &code, const std::map<std::string, size_t> &wrappers,
-            RunTarget target)
+  Evaluator(const CheckFile &file, const CheckDefinition &def, CodeCache &code,
+            const std::map<std::string, size_t> &wrappers, RunTarget target)
       : file_(file), def_(def), code_(code), wrappers_(wrappers), target_(target) {}
 
   void run(const Sample &sample) {
     sample_ = &sample;
-    if (def_.configureCount > kMaxRepeats) throw Malformed{def_.line, def_.column, "configure[N] must be at most 1048576"};
+    if (def_.configureCount > kMaxRepeats)
+      throw Malformed{def_.line, def_.column, "configure[N] must be at most 1048576"};
     if (def_.configureCount > 0 && def_.configureArgs.size() == 2) {
       for (int64_t c = 0; c < def_.configureCount; ++c) {
         Env env;
@@ -238,7 +240,9 @@ public:
   }
 
 private:
-  [[noreturn]] void malformed(const CheckOp &op, std::string message) { throw Malformed{op.line, op.column, std::move(message)}; }
+  [[noreturn]] void malformed(const CheckOp &op, std::string message) {
+    throw Malformed{op.line, op.column, std::move(message)};
+  }
 
   // Tokens inside `key( ... )`, or nullopt when the op has no such group.
   std::optional<std::vector<Token>> group(const CheckOp &op, std::string_view key) {
@@ -300,7 +304,8 @@ private:
   }
   const Value &lookup(const CheckOp &op, const Env &env, const std::string &name) {
     auto it = env.find(name);
-    if (it == env.end()) malformed(op, op.name + " uses %" + name + ", which no earlier op of the check program defines");
+    if (it == env.end())
+      malformed(op, op.name + " uses %" + name + ", which no earlier op of the check program defines");
     return it->second;
   }
   const Scalar &scalar(const CheckOp &op, const Env &env, const std::string &name) {
@@ -325,8 +330,10 @@ private:
     if (toks.size() == 1 && toks[0].kind == Token::Value) {
       const Scalar &s = scalar(op, env, toks[0].text.substr(1));
       ElementInfo e = *elementInfo(s.element);
-      if (isFloat(e)) n.f = decodeFloat(e, s.bits), n.isFloat = true;
-      else n.i = decodeInt(e, s.bits), n.f = double(n.i);
+      if (isFloat(e))
+        n.f = decodeFloat(e, s.bits), n.isFloat = true;
+      else
+        n.i = decodeInt(e, s.bits), n.f = double(n.i);
       return n;
     }
     if (text == "true" || text == "false") return {text == "true" ? 1 : 0, text == "true" ? 1.0 : 0.0, false};
@@ -352,7 +359,8 @@ private:
       if (errno == ERANGE) n.i = int64_t(std::strtoull(text.c_str(), &end, 10)), errno = 0;
       n.f = double(n.i);
     }
-    if (text.empty() || !end || *end != '\0' || errno == ERANGE) malformed(op, "invalid number '" + text + "' in " + op.name);
+    if (text.empty() || !end || *end != '\0' || errno == ERANGE)
+      malformed(op, "invalid number '" + text + "' in " + op.name);
     return n;
   }
   Tensor allocate(const CheckOp &op, const std::string &element, std::vector<int64_t> dims) {
@@ -363,10 +371,12 @@ private:
     // not an exhausted machine.
     uint64_t count = 1;
     for (int64_t d : t.shape) {
-      if (d < 0 || (d > 0 && count > kMaxTensorBytes / uint64_t(d))) malformed(op, "tensor too large for hrx check (over 1 GiB)");
+      if (d < 0 || (d > 0 && count > kMaxTensorBytes / uint64_t(d)))
+        malformed(op, "tensor too large for hrx check (over 1 GiB)");
       count *= uint64_t(d);
     }
-    if (count * elementInfo(element)->bytes > kMaxTensorBytes) malformed(op, "tensor too large for hrx check (over 1 GiB)");
+    if (count * elementInfo(element)->bytes > kMaxTensorBytes)
+      malformed(op, "tensor too large for hrx check (over 1 GiB)");
     t.storage = std::make_shared<std::vector<uint8_t>>(std::max<size_t>(t.bytes(), 1), 0);
     return t;
   }
@@ -388,15 +398,18 @@ private:
       auto nameToks = group(op, "name");
       std::string pname = nameToks && !nameToks->empty() && (*nameToks)[0].text.size() >= 2
                               ? (*nameToks)[0].text.substr(1, (*nameToks)[0].text.size() - 2)
-                              : op.results.empty() ? "" : op.results[0];
+                          : op.results.empty() ? ""
+                                               : op.results[0];
       auto it = sample_->params.find(pname);
       if (it == sample_->params.end()) malformed(op, "parameter '" + pname + "' has no value");
       define(op, env, it->second);
     } else if (n == "check.literal" || n == "index.constant" || n == "scalar.constant") {
       TypeSpec t = type(op, writtenType(op));
       std::vector<Token> v;
-      if (n == "check.literal") v = required(op, "value");
-      else v.assign(op.tokens.begin(), op.tokens.begin() + std::min<size_t>(op.tokens.size(), 1));
+      if (n == "check.literal")
+        v = required(op, "value");
+      else
+        v.assign(op.tokens.begin(), op.tokens.begin() + std::min<size_t>(op.tokens.size(), 1));
       if (t.tensor) {
         Tensor out = allocate(op, t.element, shape(op, t, env));
         ElementInfo e = *elementInfo(t.element);
@@ -404,7 +417,8 @@ private:
         for (const Token &k : v)
           if (k.text != "[" && k.text != "]" && k.text != ",") items.push_back(k);
         if (items.size() != out.count())
-          malformed(op, "check.literal has " + std::to_string(items.size()) + " values for " + std::to_string(out.count()) + " elements");
+          malformed(op, "check.literal has " + std::to_string(items.size()) + " values for " +
+                            std::to_string(out.count()) + " elements");
         for (size_t k = 0; k < items.size(); ++k) {
           Number num = number(op, {items[k]}, env);
           storeBits(out.data() + k * e.bytes, e.bytes, encodeNumber(e, num.f, num.i, num.isFloat));
@@ -431,7 +445,8 @@ private:
         auto per = group(op, "period");
         Number o = off ? number(op, *off, env) : Number{}, s = step ? number(op, *step, env) : Number{1, 1.0, false};
         Number p = per ? number(op, *per, env) : Number{0, 0.0, false};
-        if (per && p.i <= 0) malformed(op, "check.generate.iota period(" + std::to_string(p.i) + ") must be at least 1");
+        if (per && p.i <= 0)
+          malformed(op, "check.generate.iota period(" + std::to_string(p.i) + ") must be at least 1");
         for (size_t k = 0; k < count; ++k) {
           bool fl = isFloat(e) || o.isFloat || s.isFloat;
           size_t position = p.i > 0 ? k % size_t(p.i) : k;
@@ -455,7 +470,8 @@ private:
             double u = double(r >> 11) * 0x1.0p-53;
             bits = encodeNumber(e, lo.f + u * (hi.f - lo.f), 0, true);
           } else {
-            if (hi.i < lo.i) malformed(op, "range(" + std::to_string(lo.i) + " to " + std::to_string(hi.i) + ") is empty");
+            if (hi.i < lo.i)
+              malformed(op, "range(" + std::to_string(lo.i) + " to " + std::to_string(hi.i) + ") is empty");
             uint64_t span = uint64_t(hi.i) - uint64_t(lo.i) + 1;  // 0: the whole 64-bit range
             bits = encodeNumber(e, 0, int64_t(uint64_t(lo.i) + (span ? r % span : r)), false);
           }
@@ -464,7 +480,8 @@ private:
       }
       define(op, env, out);
     } else if (n == "check.tensor.view") {
-      if (op.tokens.empty() || op.tokens[0].kind != Token::Value) malformed(op, "check.tensor.view expects a tensor operand");
+      if (op.tokens.empty() || op.tokens[0].kind != Token::Value)
+        malformed(op, "check.tensor.view expects a tensor operand");
       Tensor base = tensor(op, env, op.tokens[0].text.substr(1));
       Number off = number(op, required(op, "offset"), env);
       TypeSpec t = type(op, writtenType(op, true));
@@ -474,17 +491,19 @@ private:
       view.element = t.element;
       view.shape = shape(op, t, env);
       if (off.i < 0 || view.offset + view.bytes() > base.offset + base.bytes())
-        malformed(op, "check.tensor.view of " + std::to_string(view.bytes()) + " bytes at offset " + std::to_string(off.i) +
-                          " leaves its " + std::to_string(base.bytes()) + "-byte tensor");
+        malformed(op, "check.tensor.view of " + std::to_string(view.bytes()) + " bytes at offset " +
+                          std::to_string(off.i) + " leaves its " + std::to_string(base.bytes()) + "-byte tensor");
       define(op, env, view);
     } else if (n == "check.entropy.fork") {
-      if (op.tokens.empty() || op.tokens[0].kind != Token::Value) malformed(op, "check.entropy.fork expects an entropy operand");
+      if (op.tokens.empty() || op.tokens[0].kind != Token::Value)
+        malformed(op, "check.entropy.fork expects an entropy operand");
       const Value &v = lookup(op, env, op.tokens[0].text.substr(1));
       if (!std::holds_alternative<Entropy>(v)) malformed(op, "check.entropy.fork expects a check.entropy value");
       auto name = required(op, "name");
       define(op, env, Entropy{splitmix(std::get<Entropy>(v).state ^ fnv(name[0].text))});
     } else if (n == "check.entropy.read") {
-      if (op.tokens.size() < 4 || op.tokens[0].kind != Token::Value) malformed(op, "check.entropy.read is written '%e[INDEX]'");
+      if (op.tokens.size() < 4 || op.tokens[0].kind != Token::Value)
+        malformed(op, "check.entropy.read is written '%e[INDEX]'");
       const Value &v = lookup(op, env, op.tokens[0].text.substr(1));
       if (!std::holds_alternative<Entropy>(v)) malformed(op, "check.entropy.read expects a check.entropy value");
       Number index = number(op, {op.tokens[2]}, env);
@@ -516,11 +535,12 @@ private:
     const auto &t = op.tokens;
     size_t i = 0;
     if (i < t.size() && t[i].text == "<") {
-      for (++i; i < t.size() && t[i].text != ">"; ++i) provider += t[i].kind == Token::String ? t[i].text.substr(1, t[i].text.size() - 2) : t[i].text;
+      for (++i; i < t.size() && t[i].text != ">"; ++i)
+        provider += t[i].kind == Token::String ? t[i].text.substr(1, t[i].text.size() - 2) : t[i].text;
       ++i;
     }
     if (i < t.size() && t[i].text == "{")
-      for (++i; i + 2 < t.size() && t[i].text != "}"; ) {
+      for (++i; i + 2 < t.size() && t[i].text != "}";) {
         std::string value = t[i + 2].text;
         if (t[i + 2].kind == Token::String) value = value.substr(1, value.size() - 2);
         attrs[t[i].text] = value;
@@ -541,17 +561,21 @@ private:
     if (provider == "target" || provider == "device") {
       holds = true;
       for (const auto &[k, v] : attrs)
-        if ((k == "target" || k == "name" || k == "arch") && v != target && !(target == "gfx1151" && (v == "amdgpu" || v == "gfx11-generic")))
+        if ((k == "target" || k == "name" || k == "arch") && v != target &&
+            !(target == "gfx1151" && (v == "amdgpu" || v == "gfx11-generic")))
           holds = false;
     } else if (provider.starts_with("hal.amdgpu") || provider == "amdgpu") {
       // gfx1151 is RDNA 3.5: a descriptor set of another family (cdna3, gfx9) does not hold.
       holds = target_ == RunTarget::Gfx1151;
-      if (auto d = attrs.find("descriptor_set"); d != attrs.end() && d->second.find("rdna3") == std::string::npos) holds = false;
+      if (auto d = attrs.find("descriptor_set"); d != attrs.end() && d->second.find("rdna3") == std::string::npos)
+        holds = false;
     } else if (provider.starts_with("hal.xdna") || provider == "xdna" || provider == "aie2p") {
       holds = target_ == RunTarget::Xdna;
     }
     bool skip = op.name == "check.skip_if" ? holds : !holds;
-    if (skip) throw Skipped{(op.name == "check.skip_if" ? "skip_if " : "requires ") + spelled + " (running --target=" + target + " on the host reference device)"};
+    if (skip)
+      throw Skipped{(op.name == "check.skip_if" ? "skip_if " : "requires ") + spelled + " (running --target=" + target +
+                    " on the host reference device)"};
   }
 
   void event(const CheckOp &op) {
@@ -561,8 +585,8 @@ private:
     std::string type = attrs.count("type") ? attrs["type"] : "any";
     // The host reference device reports no device events (no sanitizer runs here).
     if (count != 0)
-      throw Failed{"expected " + std::to_string(count) + " " + provider + " event(s) of type \"" + type + "\", got 0 (line " +
-                   std::to_string(op.line) + ")"};
+      throw Failed{"expected " + std::to_string(count) + " " + provider + " event(s) of type \"" + type +
+                   "\", got 0 (line " + std::to_string(op.line) + ")"};
   }
 
   // `actual(%a) expected(%e) [atol(x) rtol(y) nan(same|any)] : T`
@@ -579,7 +603,8 @@ private:
     std::vector<int64_t> dims;
     uint64_t as = 0, es = 0;
     if (t.tensor) {
-      if (!std::holds_alternative<Tensor>(av) || !std::holds_alternative<Tensor>(ev)) malformed(op, op.name + " on a tensor type compares tensors");
+      if (!std::holds_alternative<Tensor>(av) || !std::holds_alternative<Tensor>(ev))
+        malformed(op, op.name + " on a tensor type compares tensors");
       const Tensor &at = std::get<Tensor>(av), &et = std::get<Tensor>(ev);
       if (at.element != t.element || et.element != t.element || at.count() != et.count())
         malformed(op, op.name + ": the operands' types differ from '" + joinTokens({}, 0, 0) + writtenType(op) + "'");
@@ -588,7 +613,8 @@ private:
       count = at.count();
       dims = at.shape;
     } else {
-      if (!std::holds_alternative<Scalar>(av) || !std::holds_alternative<Scalar>(ev)) malformed(op, op.name + " on a scalar type compares scalars");
+      if (!std::holds_alternative<Scalar>(av) || !std::holds_alternative<Scalar>(ev))
+        malformed(op, op.name + " on a scalar type compares scalars");
       as = std::get<Scalar>(av).bits;
       es = std::get<Scalar>(ev).bits;
       ap = reinterpret_cast<const uint8_t *>(&as);
@@ -600,8 +626,11 @@ private:
       if (auto g = group(op, "atol")) atol = number(op, *g, actualEnv).f;
       if (auto g = group(op, "rtol")) rtol = number(op, *g, actualEnv).f;
       if (auto g = group(op, "nan"); g && !g->empty()) nan = (*g)[0].text;
-      if (nan != "same" && nan != "any" && nan != "never" && nan != "distinct") malformed(op, "nan(" + nan + ") is not a NaN policy (same, any, never)");
-      if (!isFloat(info)) malformed(op, "check.expect.close compares floating-point values; use check.expect.equal for '" + t.element + "'");
+      if (nan != "same" && nan != "any" && nan != "never" && nan != "distinct")
+        malformed(op, "nan(" + nan + ") is not a NaN policy (same, any, never)");
+      if (!isFloat(info))
+        malformed(op,
+                  "check.expect.close compares floating-point values; use check.expect.equal for '" + t.element + "'");
     }
     for (size_t k = 0; k < count; ++k) {
       uint64_t x = loadBits(ap + k * info.bytes, info.bytes), y = loadBits(ep + k * info.bytes, info.bytes);
@@ -610,9 +639,12 @@ private:
         ok = info.bits == 1 ? ((x ^ y) & 1) == 0 : x == y;
       } else {
         double xf = decodeFloat(info, x), yf = decodeFloat(info, y);
-        if (std::isnan(xf) || std::isnan(yf)) ok = std::isnan(xf) && std::isnan(yf) && (op.name != "check.expect.close" || nan == "same" || nan == "any");
-        else if (op.name == "check.expect.close") ok = std::fabs(xf - yf) <= atol + rtol * std::fabs(yf) || xf == yf;
-        else ok = xf == yf;
+        if (std::isnan(xf) || std::isnan(yf))
+          ok = std::isnan(xf) && std::isnan(yf) && (op.name != "check.expect.close" || nan == "same" || nan == "any");
+        else if (op.name == "check.expect.close")
+          ok = std::fabs(xf - yf) <= atol + rtol * std::fabs(yf) || xf == yf;
+        else
+          ok = xf == yf;
       }
       if (ok) continue;
       std::string where;
@@ -627,26 +659,34 @@ private:
           where += "]";
         }
       }
-      std::string shown = op.name == "check.expect.bitwise"
-                              ? " (bits 0x" + [&] { std::ostringstream s; s << std::hex << y << " vs 0x" << x; return s.str(); }() + ")"
-                              : "";
+      std::string shown = op.name == "check.expect.bitwise" ? " (bits 0x" +
+                                                                  [&] {
+                                                                    std::ostringstream s;
+                                                                    s << std::hex << y << " vs 0x" << x;
+                                                                    return s.str();
+                                                                  }() +
+                                                                  ")"
+                                                            : "";
       auto shortest = [](double v) {
         std::ostringstream s;
         s << v;  // 6 significant digits: tolerances are written that way
         return s.str();
       };
-      std::string tol = op.name == "check.expect.close" ? " within atol " + shortest(atol) + ", rtol " + shortest(rtol) : "";
-      throw Failed{"expected " + formatElement(info, y) + ", got " + formatElement(info, x) + where + tol + shown + " (" + op.name +
-                   " at line " + std::to_string(op.line) + ")"};
+      std::string tol =
+          op.name == "check.expect.close" ? " within atol " + shortest(atol) + ", rtol " + shortest(rtol) : "";
+      throw Failed{"expected " + formatElement(info, y) + ", got " + formatElement(info, x) + where + tol + shown +
+                   " (" + op.name + " at line " + std::to_string(op.line) + ")"};
     }
   }
 
   void trial(const CheckOp &op, Env &env) {
     // check.trial[N](%trial: index, %entropy: check.entropy) { ... }
     const auto &t = op.tokens;
-    if (t.size() < 3 || t[0].text != "[") malformed(op, "check.trial is written check.trial[N](%trial: index, %entropy: check.entropy)");
+    if (t.size() < 3 || t[0].text != "[")
+      malformed(op, "check.trial is written check.trial[N](%trial: index, %entropy: check.entropy)");
     Number count = number(op, {t[1]}, env);
-    if (count.i < 0 || count.i > kMaxRepeats) malformed(op, "check.trial[" + std::to_string(count.i) + "] must be between 0 and 1048576");
+    if (count.i < 0 || count.i > kMaxRepeats)
+      malformed(op, "check.trial[" + std::to_string(count.i) + "] must be between 0 and 1048576");
     std::vector<std::string> args;
     for (const Token &k : t)
       if (k.kind == Token::Value) args.push_back(k.text.substr(1));
@@ -690,15 +730,18 @@ private:
     invoke(op, calls.back(), expected, RunTarget::Host);
     for (const CheckOp &e : op.region) {
       if (e.name == "check.return" || e.name == "check.yield") continue;
-      if (!e.name.starts_with("check.expect.")) malformed(e, "a check.compare region holds expectations only, found '" + e.name + "'");
-      if (e.name == "check.expect.event") event(e);
-      else expect(e, actual, expected);
+      if (!e.name.starts_with("check.expect."))
+        malformed(e, "a check.compare region holds expectations only, found '" + e.name + "'");
+      if (e.name == "check.expect.event")
+        event(e);
+      else
+        expect(e, actual, expected);
     }
   }
 
   // The configuration a launch of `callee` with `args` implies (docs/hrx.md: extent rules).
-  std::map<std::string, std::string> impliedConfig(const CheckOp &op, const std::string &callee, const std::vector<std::string> &args,
-                                                   const Env &env) {
+  std::map<std::string, std::string> impliedConfig(const CheckOp &op, const std::string &callee,
+                                                   const std::vector<std::string> &args, const Env &env) {
     std::map<std::string, std::string> config;
     auto it = file_.extentRules.find(callee);
     if (it == file_.extentRules.end()) return config;
@@ -721,14 +764,15 @@ private:
     }
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
-      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, env, code, where);
+      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {},
+              env, code, where);
       return;
     }
     auto it = wrappers_.find(wrapperKey(shape));
     if (it == wrappers_.end()) malformed(op, "no wrapper for the call of @" + shape.callee + " (internal)");
     if (op.name == "func.call" && op.results.size() != shape.resultTypes.size())
-      malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " + std::to_string(shape.resultTypes.size()) +
-                        " result type(s)");
+      malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " +
+                        std::to_string(shape.resultTypes.size()) + " result type(s)");
     execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code, where);
   }
 
@@ -744,7 +788,8 @@ private:
     } else {
       // kernel.launch @k[%w, ...](%a, ...) : [types](types)
       const auto &t = op.tokens;
-      if (t.empty() || t[0].kind != Token::Symbol) malformed(op, "kernel.launch names its kernel: kernel.launch @k(...)");
+      if (t.empty() || t[0].kind != Token::Symbol)
+        malformed(op, "kernel.launch names its kernel: kernel.launch @k(...)");
       symbol = t[0].text.substr(1);
       size_t i = 1;
       if (i < t.size() && t[i].text == "[") {
@@ -762,7 +807,8 @@ private:
       if (types.starts_with("[")) types = types.substr(types.find(']') + 1);
       argTypes = splitTypeList(types);
       if (argTypes.size() != argNames.size())
-        malformed(op, "kernel.launch passes " + std::to_string(argNames.size()) + " argument(s) with " + std::to_string(argTypes.size()) + " type(s)");
+        malformed(op, "kernel.launch passes " + std::to_string(argNames.size()) + " argument(s) with " +
+                          std::to_string(argTypes.size()) + " type(s)");
     }
     if (file_.pipelines.count(symbol)) return executePipeline(op, symbol, argNames, argTypes, env);
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
@@ -790,11 +836,12 @@ private:
     }
     const auto &contract = (*entry)->contract.bindings;
     if (contract.size() != bindings.size())
-      malformed(op, "@" + symbol + " takes " + std::to_string(contract.size()) + " buffer(s), this launch passes " + std::to_string(bindings.size()));
+      malformed(op, "@" + symbol + " takes " + std::to_string(contract.size()) + " buffer(s), this launch passes " +
+                        std::to_string(bindings.size()));
     for (size_t k = 0; k < contract.size(); ++k)
       if (bindings[k].length < contract[k].bytes)
-        malformed(op, "argument %" + argNames[k] + " has " + std::to_string(bindings[k].length) + " bytes; @" + symbol + " reads " +
-                          std::to_string(contract[k].bytes) + " bytes from binding " + std::to_string(k));
+        malformed(op, "argument %" + argNames[k] + " has " + std::to_string(bindings[k].length) + " bytes; @" + symbol +
+                          " reads " + std::to_string(contract[k].bytes) + " bytes from binding " + std::to_string(k));
     auto kernel = runtime::loadOnHost(**entry, {});
     if (!kernel) throw Failed{"cannot load @" + symbol + ": " + kernel.status().message()};
     auto started = std::chrono::steady_clock::now();
@@ -804,14 +851,16 @@ private:
 
   // The workload of a launch that writes none: each workload parameter takes the launch
   // argument of the same name.
-  std::vector<uint64_t> implicitWorkload(const CheckOp &op, const std::string &kernel, const std::vector<std::string> &args, const Env &env) {
+  std::vector<uint64_t> implicitWorkload(const CheckOp &op, const std::string &kernel,
+                                         const std::vector<std::string> &args, const Env &env) {
     auto it = file_.kernels.find(kernel);
     if (it == file_.kernels.end()) return {};
     std::vector<uint64_t> workload;
     for (const std::string &w : it->second.workload) {
       auto at = std::find(it->second.launch.begin(), it->second.launch.end(), w);
       if (at == it->second.launch.end() || size_t(at - it->second.launch.begin()) >= args.size())
-        malformed(op, "@" + kernel + " takes the workload %" + w + ", which this launch does not give: write kernel.launch @" + kernel + "[...](...)");
+        malformed(op, "@" + kernel + " takes the workload %" + w +
+                          ", which this launch does not give: write kernel.launch @" + kernel + "[...](...)");
       workload.push_back(scalar(op, env, args[size_t(at - it->second.launch.begin())]).bits);
     }
     return workload;
@@ -821,8 +870,10 @@ private:
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
                const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, RunTarget where) {
     if (where == RunTarget::Xdna)
-      throw Skipped{"requires a kernel target (host or gfx1151): --target=xdna runs pipeline.def code through the NPU array plan, "
-                    "and @" + symbol + " is not a pipeline"};
+      throw Skipped{"requires a kernel target (host or gfx1151): --target=xdna runs pipeline.def code through the NPU "
+                    "array plan, "
+                    "and @" +
+                    symbol + " is not a pipeline"};
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -866,7 +917,8 @@ private:
     launchMicros += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
     for (size_t k = 0; k < results.size(); ++k) {
       ElementInfo e = *elementInfo(results[k].element);
-      env[op.results[k]] = Scalar{resultTypes[k], loadBits(results[k].data(), e.bytes) & (resultTypes[k] == "i1" ? 1 : ~0ull)};
+      env[op.results[k]] =
+          Scalar{resultTypes[k], loadBits(results[k].data(), e.bytes) & (resultTypes[k] == "i1" ? 1 : ~0ull)};
     }
   }
 
@@ -903,10 +955,13 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
     };
     // Without name("..."), a parameter is named after its result.
     auto name = find("name");
-    if (!name.empty() && name[0].kind == Token::String) p.name = name[0].text.substr(1, name[0].text.size() - 2);
-    else if (op.results.size() == 1) p.name = op.results[0];
+    if (!name.empty() && name[0].kind == Token::String)
+      p.name = name[0].text.substr(1, name[0].text.size() - 2);
+    else if (op.results.size() == 1)
+      p.name = op.results[0];
     else {
-      problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name + " requires name(\"...\") or one result";
+      problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name +
+                " requires name(\"...\") or one result";
       return {};
     }
     size_t colon = op.tokens.size();
@@ -915,7 +970,8 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
     p.element = joinTokens(op.tokens, colon + 1, op.tokens.size());
     auto info = elementInfo(p.element);
     if (!info) {
-      problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name + " has the unsupported type '" + p.element + "'";
+      problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name +
+                " has the unsupported type '" + p.element + "'";
       return {};
     }
     auto integer = [&](const std::vector<Token> &toks) -> std::optional<int64_t> {
@@ -930,7 +986,8 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
         if (t.text != "[" && t.text != "]" && t.text != ",") {
           auto v = integer({t});
           if (!v) {
-            problem = std::to_string(t.line) + ":" + std::to_string(t.column) + ": invalid parameter value '" + t.text + "'";
+            problem =
+                std::to_string(t.line) + ":" + std::to_string(t.column) + ": invalid parameter value '" + t.text + "'";
             return {};
           }
           p.values.push_back(encodeNumber(*info, 0, *v, false));
@@ -938,11 +995,13 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
     } else if (op.name == "check.param.seed") {
       auto base = integer(find("base")), count = integer(find("count"));
       if (!base || !count || *count < 1) {
-        problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.seed requires base(N) count(N >= 1)";
+        problem = std::to_string(op.line) + ":" + std::to_string(op.column) +
+                  ": check.param.seed requires base(N) count(N >= 1)";
         return {};
       }
       if (*count > kMaxRepeats) {
-        problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.seed count must be at most 1048576";
+        problem = std::to_string(op.line) + ":" + std::to_string(op.column) +
+                  ": check.param.seed count must be at most 1048576";
         return {};
       }
       for (int64_t k = 0; k < *count; ++k) p.values.push_back(uint64_t(*base + k));
@@ -950,14 +1009,17 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
       auto lo = integer(find("begin")), hi = integer(find("end"));
       auto step = integer(find("step"));
       if (!lo || !hi) {
-        problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.range requires begin(N) end(N) [step(N)]";
+        problem = std::to_string(op.line) + ":" + std::to_string(op.column) +
+                  ": check.param.range requires begin(N) end(N) [step(N)]";
         return {};
       }
       if (step.value_or(1) < 1) {
-        problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.range step must be at least 1";
+        problem =
+            std::to_string(op.line) + ":" + std::to_string(op.column) + ": check.param.range step must be at least 1";
         return {};
       }
-      for (int64_t v = *lo; v < *hi && p.values.size() <= size_t(kMaxRepeats); v += step.value_or(1)) p.values.push_back(uint64_t(v));
+      for (int64_t v = *lo; v < *hi && p.values.size() <= size_t(kMaxRepeats); v += step.value_or(1))
+        p.values.push_back(uint64_t(v));
     }
     if (p.values.empty()) {
       problem = std::to_string(op.line) + ":" + std::to_string(op.column) + ": " + op.name + " has no values";
@@ -979,7 +1041,9 @@ std::vector<CaseResult> listChecks(const CheckFile &file, const RunOptions &opti
   if (!options.filter.empty()) filter = std::regex(options.filter);
   std::vector<CaseResult> out;
   for (const CheckDefinition &def : file.definitions)
-    if (selected(def, filter)) out.push_back({file.path, def.line, def.name, def.kind == "check.benchmark" ? Outcome::Benchmark : Outcome::Pass, def.kind});
+    if (selected(def, filter))
+      out.push_back({file.path, def.line, def.name, def.kind == "check.benchmark" ? Outcome::Benchmark : Outcome::Pass,
+                     def.kind});
   return out;
 }
 
@@ -1013,8 +1077,10 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       }
       loaded.artifact = std::make_shared<format::Artifact>(std::move(*artifact));
       auto entries = runtime::listEntries(*loaded.artifact);
-      if (!entries) loaded.problem = entries.status().message();
-      else loaded.entries = std::move(*entries);
+      if (!entries)
+        loaded.problem = entries.status().message();
+      else
+        loaded.entries = std::move(*entries);
       return loaded;
     }
     if (target != RunTarget::Host) {
@@ -1026,10 +1092,13 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       }
       hostCode = section->bytes;
     }
-    auto code = runtime::HostCode::load(std::span(reinterpret_cast<const std::byte *>(hostCode.data()), hostCode.size()),
-                                        file.path + " (" + runTargetName(target) + ")");
-    if (!code) loaded.problem = code.status().message();
-    else loaded.code = *code;
+    auto code =
+        runtime::HostCode::load(std::span(reinterpret_cast<const std::byte *>(hostCode.data()), hostCode.size()),
+                                file.path + " (" + runTargetName(target) + ")");
+    if (!code)
+      loaded.problem = code.status().message();
+    else
+      loaded.code = *code;
     return loaded;
   };
   CodeCache cache(load);
@@ -1068,8 +1137,8 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
         auto p = std::find_if(params.begin(), params.end(), [&](const Param &q) { return q.name == name; });
         if (p == params.end()) {
           r.outcome = Outcome::Fail;
-          r.message = file.path + ":" + std::to_string(def.line) + ":" + std::to_string(def.column) + ": @" + def.benchmarkOf +
-                      " has no parameter '" + name + "'";
+          r.message = file.path + ":" + std::to_string(def.line) + ":" + std::to_string(def.column) + ": @" +
+                      def.benchmarkOf + " has no parameter '" + name + "'";
           return;
         }
         p->values = {uint64_t(std::strtoll(value.c_str(), nullptr, 0))};
@@ -1078,7 +1147,8 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     std::vector<Sample> samples(1);
     size_t assignments = 1;
     for (const Param &p : params) {
-      assignments = p.values.size() && assignments > kMaxSamples / p.values.size() ? kMaxSamples + 1 : assignments * p.values.size();
+      assignments = p.values.size() && assignments > kMaxSamples / p.values.size() ? kMaxSamples + 1
+                                                                                   : assignments * p.values.size();
       if (assignments > kMaxSamples) {
         r.outcome = Outcome::Fail;
         r.message = file.path + ":" + std::to_string(body->line) + ":" + std::to_string(body->column) +
@@ -1099,7 +1169,8 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     auto describe = [&](const Sample &s) {
       std::string out;
       for (const Param &p : params)
-        out += (out.empty() ? "" : ", ") + p.name + "=" + formatElement(*elementInfo(p.element), s.params.at(p.name).bits);
+        out +=
+            (out.empty() ? "" : ", ") + p.name + "=" + formatElement(*elementInfo(p.element), s.params.at(p.name).bits);
       return out;
     };
     std::vector<double> timings;
@@ -1115,7 +1186,8 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
             if (!describe(s).empty()) f.message += " [" + describe(s) + "]";
             throw;
           }
-          timings.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count());
+          timings.push_back(
+              std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count());
           ++r.samples;
         }
       }

@@ -34,8 +34,7 @@ llvm::Function *declareBuiltin(llvm::Module &module, llvm::StringRef name) {
 
 bool linkBuiltins(llvm::Module &module, std::string &error) {
   bool needed = false;
-  for (llvm::Function &f : module)
-    needed |= f.isDeclaration() && isBuiltin(f.getName());
+  for (llvm::Function &f : module) needed |= f.isDeclaration() && isBuiltin(f.getName());
   if (!needed) return true;
   llvm::Expected<std::unique_ptr<llvm::Module>> numerics = loadNumerics(module.getContext());
   if (!numerics) {

@@ -51,8 +51,7 @@ void initializeTargets() {
 }
 
 std::expected<std::unique_ptr<llvm::TargetMachine>, std::string>
-createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features,
-                    unsigned optLevel) {
+createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features, unsigned optLevel) {
   initializeTargets();
   llvm::Triple tt(triple);
   std::string error;
@@ -84,13 +83,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
                                   : optLevel == 1 ? llvm::OptimizationLevel::O1
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                                   : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager passes = optLevel == 0 ? builder.buildO0DefaultPipeline(level)
-                                                 : builder.buildPerModuleDefaultPipeline(level);
+  llvm::ModulePassManager passes =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(level) : builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, mam);
 }
 
-std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module,
-                                                            llvm::TargetMachine &machine,
+std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,
                                                             EmitFile kind) {
   module.setDataLayout(machine.createDataLayout());
   module.setTargetTriple(machine.getTargetTriple());
@@ -104,8 +102,8 @@ std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module
   return std::vector<uint8_t>(buffer.begin(), buffer.end());
 }
 
-std::expected<std::vector<uint8_t>, std::string>
-linkElf(const std::vector<std::string> &arguments, const std::vector<std::vector<uint8_t>> &objects) {
+std::expected<std::vector<uint8_t>, std::string> linkElf(const std::vector<std::string> &arguments,
+                                                         const std::vector<std::vector<uint8_t>> &objects) {
   TempDir dir;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("hrx-link", dir.path))
     return std::unexpected("cannot create a temporary directory: " + ec.message());

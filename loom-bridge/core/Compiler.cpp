@@ -20,9 +20,7 @@
 
 namespace hrx {
 
-CompilerIdentity compilerIdentity() {
-  return {"hrxcc", HRX_VERSION_STRING, LLVM_VERSION_STRING, cxx::clangVersion()};
-}
+CompilerIdentity compilerIdentity() { return {"hrxcc", HRX_VERSION_STRING, LLVM_VERSION_STRING, cxx::clangVersion()}; }
 
 std::vector<std::string> cxxWarningGroups() {
   std::vector<std::string> groups;
@@ -74,7 +72,11 @@ std::vector<uint8_t> buildFat(const bridge::Program &program, const CompileReque
     member.offloadKind = target.info->fatMember->offloadKind;
     member.strings = {{"triple", target.info->fatMember->triple}, {"arch", target.profile}};
     std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(target);
-    bridge::BackendRequest memberRequest{program, target, request.options, request.emit, request.specialization,
+    bridge::BackendRequest memberRequest{program,
+                                         target,
+                                         request.options,
+                                         request.emit,
+                                         request.specialization,
                                          hostReference ? &*hostReference : nullptr};
     std::optional<bridge::BackendOutput> output = backend->emit(memberRequest, diags);
     if (!output) return {};
@@ -156,8 +158,9 @@ CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticE
   }
   std::unique_ptr<bridge::TargetBackend> backend = bridge::createBackend(targets.front());
   std::optional<Target> hostReference = hostReferenceTarget();
-  bridge::BackendRequest backendRequest{*program, targets.front(), request.options, request.emit,
-                                        request.specialization, hostReference ? &*hostReference : nullptr};
+  bridge::BackendRequest backendRequest{
+      *program,     targets.front(),        request.options,
+      request.emit, request.specialization, hostReference ? &*hostReference : nullptr};
   std::optional<bridge::BackendOutput> output = backend->emit(backendRequest, diags);
   if (!output || failed()) return result;
   result.bytes = std::move(output->bytes);
@@ -180,9 +183,7 @@ namespace {
 // Records every diagnostic of one request so that compileAll can replay them in request order.
 class RecordingConsumer : public diag::DiagnosticConsumer {
 public:
-  void handle(const diag::Diagnostic &diag, const diag::SourceManager &) override {
-    recorded.push_back(diag);
-  }
+  void handle(const diag::Diagnostic &diag, const diag::SourceManager &) override { recorded.push_back(diag); }
   std::vector<diag::Diagnostic> recorded;
 };
 
@@ -199,8 +200,8 @@ void replay(const std::vector<diag::Diagnostic> &recorded, const diag::SourceMan
             diag::DiagnosticEngine &to) {
   std::vector<uint32_t> fileMap;
   for (uint32_t file = 1; file <= from.fileCount(); ++file)
-    fileMap.push_back(to.sourceManager().addBuffer(std::string(from.name(file)),
-                                                   std::string(from.contents(file)), from.isVirtual(file)));
+    fileMap.push_back(to.sourceManager().addBuffer(std::string(from.name(file)), std::string(from.contents(file)),
+                                                   from.isVirtual(file)));
   for (const diag::Diagnostic &d : recorded) {
     if (d.id == diag::DiagId::External) {
       std::vector<diag::RelatedNote> notes;

@@ -50,7 +50,7 @@ struct Usage {
   uint64_t elementAlignment = 0;
   std::string layout;
   std::string failure;  // why bytes could not be derived
-  bool sized = false;    // some view of the buffer gave a length (possibly 0)
+  bool sized = false;   // some view of the buffer gave a length (possibly 0)
   std::vector<ExtentRelation> extents;
   bool coherent = false;  // assumed memory_space<host>: coherent, host-visible memory
   void merge(const Usage &o) {
@@ -196,7 +196,8 @@ private:
       std::string_view n = user->name();
       if (n == "buffer.assume.alignment") {
         Usage u = analyzeBuffer(def, user->result(index));
-        if (std::optional<int64_t> a = ir::integerAttr(*user, "minimum_alignment")) u.alignmentFact = std::max<uint64_t>(u.alignmentFact, *a);
+        if (std::optional<int64_t> a = ir::integerAttr(*user, "minimum_alignment"))
+          u.alignmentFact = std::max<uint64_t>(u.alignmentFact, *a);
         total.merge(u);
       } else if (n.starts_with("buffer.assume.")) {
         Usage u = analyzeBuffer(def, user->result(index < user->numResults() ? index : 0));
@@ -243,7 +244,8 @@ private:
       bool isBase = user->operandNamed("base") == view;
       if ((n == "view.load" || n == "vector.load" || n == "vector.load.mask" || n == "vector.fragment.load") && isBase)
         total.access = total.access | Access::Read;
-      else if ((n == "view.store" || n == "vector.store" || n == "vector.store.mask" || n == "vector.fragment.store") && isBase)
+      else if ((n == "view.store" || n == "vector.store" || n == "vector.store.mask" || n == "vector.fragment.store") &&
+               isBase)
         total.access = total.access | Access::Write;
       else if (n == "view.subview")
         total.merge(analyzeView(def, user->result(0)));
@@ -269,8 +271,7 @@ private:
       const SymbolEntry *callee = program_.lookup(ir::symbolRef(use));
       if (!callee || !callee->op) return;  // C/C++ workers state no alignment facts
       std::span<Value *const> params = ir::signatureValues(*callee->op, 0);
-      if (position < params.size())
-        best = std::max(best, analyzeBuffer(*callee->op, params[position]).alignmentFact);
+      if (position < params.size()) best = std::max(best, analyzeBuffer(*callee->op, params[position]).alignmentFact);
     };
     // Consumers of the flow.
     if (auto found = uses(pipeline).find(flow); found != uses(pipeline).end())

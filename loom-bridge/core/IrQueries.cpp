@@ -4,8 +4,8 @@
 
 namespace hrx::bridge::ir {
 
-using loom::AttrKind;
 using loom::Attribute;
+using loom::AttrKind;
 using loom::Operation;
 
 std::span<loom::Value *const> signatureValues(const Operation &op, unsigned region) {
@@ -114,8 +114,7 @@ std::optional<bool> evaluatePredicate(const Attribute &predicate, const ConfigVa
   std::string_view name = predicate.str();
   auto arity = [&](size_t n) { return args.size() == n; };
   if (name == "range" && arity(3)) return args[0] >= args[1] && args[0] <= args[2];
-  if (name == "mul" && arity(2))
-    return args[1] != 0 && std::fmod(args[0], args[1]) == 0;
+  if (name == "mul" && arity(2)) return args[1] != 0 && std::fmod(args[0], args[1]) == 0;
   if (name == "pow2" && arity(1)) {
     int64_t v = int64_t(args[0]);
     return double(v) == args[0] && v > 0 && (v & (v - 1)) == 0;
@@ -218,7 +217,8 @@ bool requirementsHold(const loom::Operation &provider, uint64_t subgroupSize) {
   for (const loom::Attribute *r : requires_->elements()) {
     if (r->str() != "target.subgroup.size") continue;
     for (const loom::NamedAttr &p : r->entries())
-      if (p.value && p.value->kind() == loom::AttrKind::Integer && uint64_t(p.value->integer()) != subgroupSize) return false;
+      if (p.value && p.value->kind() == loom::AttrKind::Integer && uint64_t(p.value->integer()) != subgroupSize)
+        return false;
   }
   return true;
 }
@@ -245,14 +245,22 @@ bool factsHold(const Program &program, const loom::Operation &provider, const lo
     if (!known) continue;
     std::string_view k = p->str();
     bool holds = true;
-    if (k == "eq" && v.size() == 2) holds = *v[0] == *v[1];
-    else if (k == "ne" && v.size() == 2) holds = *v[0] != *v[1];
-    else if (k == "lt" && v.size() == 2) holds = *v[0] < *v[1];
-    else if (k == "le" && v.size() == 2) holds = *v[0] <= *v[1];
-    else if (k == "gt" && v.size() == 2) holds = *v[0] > *v[1];
-    else if (k == "ge" && v.size() == 2) holds = *v[0] >= *v[1];
-    else if (k == "range" && v.size() == 3) holds = *v[0] >= *v[1] && *v[0] <= *v[2];
-    else if (k == "mul" && v.size() == 2) holds = *v[1] != 0 && *v[0] % *v[1] == 0;
+    if (k == "eq" && v.size() == 2)
+      holds = *v[0] == *v[1];
+    else if (k == "ne" && v.size() == 2)
+      holds = *v[0] != *v[1];
+    else if (k == "lt" && v.size() == 2)
+      holds = *v[0] < *v[1];
+    else if (k == "le" && v.size() == 2)
+      holds = *v[0] <= *v[1];
+    else if (k == "gt" && v.size() == 2)
+      holds = *v[0] > *v[1];
+    else if (k == "ge" && v.size() == 2)
+      holds = *v[0] >= *v[1];
+    else if (k == "range" && v.size() == 3)
+      holds = *v[0] >= *v[1] && *v[0] <= *v[2];
+    else if (k == "mul" && v.size() == 2)
+      holds = *v[1] != 0 && *v[0] % *v[1] == 0;
     if (!holds) return false;
   }
   return true;
@@ -260,8 +268,8 @@ bool factsHold(const Program &program, const loom::Operation &provider, const lo
 
 }  // namespace
 
-const loom::Operation *selectProvider(const Program &program, const loom::Operation &apply, std::string_view targetFamily,
-                                      uint64_t subgroupSize) {
+const loom::Operation *selectProvider(const Program &program, const loom::Operation &apply,
+                                      std::string_view targetFamily, uint64_t subgroupSize) {
   const loom::Operation *best = nullptr;
   int64_t bestPriority = 0;
   for (const loom::Operation *candidate : providerCandidates(program, apply)) {

@@ -62,7 +62,8 @@ std::vector<std::unique_ptr<llvm::Module>> Program::cxxModules(llvm::LLVMContext
     llvm::SmallVector<char, 0> bitcode;
     llvm::raw_svector_ostream stream(bitcode);
     llvm::WriteBitcodeToFile(*unit.module, stream);
-    auto copy = llvm::parseBitcodeFile(llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "cxx"), context);
+    auto copy =
+        llvm::parseBitcodeFile(llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()), "cxx"), context);
     if (!copy) {
       llvm::consumeError(copy.takeError());
       continue;  // cannot happen for bitcode we just wrote
@@ -260,8 +261,7 @@ private:
     std::vector<const Operation *> work(program_.exports.begin(), program_.exports.end());
     for (const loom::OwningModule &module : program_.modules)
       for (const Operation &op : module->body())
-        if (op.hasAttr("retain") && isDefinition(op) && symbolKind(op) != SymbolKind::Config)
-          work.push_back(&op);
+        if (op.hasAttr("retain") && isDefinition(op) && symbolKind(op) != SymbolKind::Config) work.push_back(&op);
     std::set<const Operation *> seen;
     while (!work.empty()) {
       const Operation *root = work.back();
@@ -348,8 +348,8 @@ private:
       };
       for (size_t i = 0; detail.empty() && i < args.size(); ++i)
         if (!compatible(args[i]->type(), params[i]))
-          detail = "argument " + std::to_string(i) + " has type " + args[i]->type()->str() + ", the definition expects " +
-                   params[i]->str();
+          detail = "argument " + std::to_string(i) + " has type " + args[i]->type()->str() +
+                   ", the definition expects " + params[i]->str();
       if (detail.empty() && use.numResults() != results.size())
         detail = "expects " + std::to_string(use.numResults()) + " result(s), the definition returns " +
                  std::to_string(results.size());
@@ -362,13 +362,12 @@ private:
       // output flow.
       size_t records = stageRecordCount(use);
       if (params.size() != records)
-        detail = "the " + std::string(n) + " passes " + std::to_string(records) + " record buffer(s), the function takes " +
-                 std::to_string(params.size()) + " argument(s)";
+        detail = "the " + std::string(n) + " passes " + std::to_string(records) +
+                 " record buffer(s), the function takes " + std::to_string(params.size()) + " argument(s)";
       for (size_t i = 0; detail.empty() && i < params.size(); ++i)
         if (params[i]->kind() != loom::TypeKind::Buffer)
           detail = "argument " + std::to_string(i) + " of a stage function must be a buffer, not " + params[i]->str();
-      if (detail.empty() && !ir::functionResultTypes(*callee.op).empty())
-        detail = "a stage function returns no values";
+      if (detail.empty() && !ir::functionResultTypes(*callee.op).empty()) detail = "a stage function returns no values";
     }
     if (!detail.empty())
       diags_.report(diag::DiagId::LinkSignatureMismatch, use.loc())
@@ -380,9 +379,11 @@ private:
   // Loom types against a C/C++ signature: buffer ↔ pointer, vector<NxT> ↔ an N-lane GCC vector
   // of the same bytes, scalars ↔ scalars of the same width and kind.
   static bool scalarMatches(const loom::Type &t, const cxx::ElementType &e) {
-    if (t.isAddress()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == 64;
+    if (t.isAddress())
+      return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == 64;
     if (t.isInteger(1)) return e.kind == cxx::ScalarKind::Bool;
-    if (t.isInteger()) return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == t.width();
+    if (t.isInteger())
+      return (e.kind == cxx::ScalarKind::SignedInt || e.kind == cxx::ScalarKind::UnsignedInt) && e.bits == t.width();
     if (t.isFloat() && t.floatKind() == loom::FloatKind::BF16) return e.kind == cxx::ScalarKind::BFloat;
     if (t.isFloat()) return e.kind == cxx::ScalarKind::Float && e.bits == t.width();
     return false;
@@ -407,10 +408,12 @@ private:
     if (c.pointeeBytes == 0) return "";  // void *: the worker reinterprets the bytes itself
     bool elementWise = c.lanes == 0 && c.pointeeBytes == elementBytes && scalarMatches(*element, c.element);
     bool vectorWise = c.lanes > 0 && recordBytes % c.pointeeBytes == 0 && scalarMatches(*element, c.element);
-    bool wholeRecord = c.pointeeBytes == recordBytes && (c.element.kind == cxx::ScalarKind::Void || scalarMatches(*element, c.element));
+    bool wholeRecord = c.pointeeBytes == recordBytes &&
+                       (c.element.kind == cxx::ScalarKind::Void || scalarMatches(*element, c.element));
     if (elementWise || vectorWise || wholeRecord) return "";
-    std::string pointee = c.element.kind == cxx::ScalarKind::Void ? std::to_string(c.pointeeBytes) + "-byte"
-                                                                  : c.element.name() + (c.lanes ? " x" + std::to_string(c.lanes) : "");
+    std::string pointee = c.element.kind == cxx::ScalarKind::Void
+                              ? std::to_string(c.pointeeBytes) + "-byte"
+                              : c.element.name() + (c.lanes ? " x" + std::to_string(c.lanes) : "");
     return given + " (" + pointee + " elements), but " + records;
   }
 
@@ -418,14 +421,15 @@ private:
     using Kind = cxx::ValueType::Kind;
     std::string expected = "'" + c.spelling + "'";
     switch (loomType.kind()) {
-    case loom::TypeKind::Buffer:
-      return c.kind == Kind::Pointer ? "" : "a buffer needs a pointer, not " + expected;
+    case loom::TypeKind::Buffer: return c.kind == Kind::Pointer ? "" : "a buffer needs a pointer, not " + expected;
     case loom::TypeKind::Vector: {
       int64_t lanes = loomType.staticElementCount();
       uint64_t bytes = uint64_t(lanes) * ir::elementBytes(*loomType.elementType());
-      if (c.kind == Kind::Vector && int64_t(c.lanes) == lanes && c.bytes == bytes && scalarMatches(*loomType.elementType(), c.element))
+      if (c.kind == Kind::Vector && int64_t(c.lanes) == lanes && c.bytes == bytes &&
+          scalarMatches(*loomType.elementType(), c.element))
         return "";
-      return loomType.str() + " needs a " + std::to_string(bytes) + "-byte vector of " + std::to_string(lanes) + " lanes, not " + expected;
+      return loomType.str() + " needs a " + std::to_string(bytes) + "-byte vector of " + std::to_string(lanes) +
+             " lanes, not " + expected;
     }
     default:
       if (c.kind == Kind::Scalar && scalarMatches(loomType, c.element)) return "";
@@ -440,23 +444,26 @@ private:
     if (n == "func.call") {
       std::span<Value *const> args = use.operands();
       if (args.size() != sig.params.size())
-        detail = "passes " + std::to_string(args.size()) + " argument(s), the C/C++ function takes " + std::to_string(sig.params.size());
+        detail = "passes " + std::to_string(args.size()) + " argument(s), the C/C++ function takes " +
+                 std::to_string(sig.params.size());
       for (size_t i = 0; detail.empty() && i < args.size(); ++i)
         if (std::string m = cxxMismatch(*args[i]->type(), sig.params[i].type); !m.empty())
           detail = "argument " + std::to_string(i) + ": " + m;
       bool returnsValue = sig.result.kind != cxx::ValueType::Kind::Void;
       if (detail.empty() && use.numResults() != (returnsValue ? 1u : 0u))
-        detail = "expects " + std::to_string(use.numResults()) + " result(s), the C/C++ function returns '" + sig.result.spelling + "'";
+        detail = "expects " + std::to_string(use.numResults()) + " result(s), the C/C++ function returns '" +
+                 sig.result.spelling + "'";
       if (detail.empty() && returnsValue)
         if (std::string m = cxxMismatch(*use.result(0)->type(), sig.result); !m.empty()) detail = "result: " + m;
     } else {
       size_t records = stageRecordCount(use);
       if (sig.params.size() != records)
-        detail = "the " + std::string(n) + " passes " + std::to_string(records) + " record pointer(s), the C/C++ function takes " +
-                 std::to_string(sig.params.size()) + " parameter(s)";
+        detail = "the " + std::string(n) + " passes " + std::to_string(records) +
+                 " record pointer(s), the C/C++ function takes " + std::to_string(sig.params.size()) + " parameter(s)";
       for (size_t i = 0; detail.empty() && i < sig.params.size(); ++i)
         if (sig.params[i].type.kind != cxx::ValueType::Kind::Pointer)
-          detail = "parameter '" + sig.params[i].name + "' of a stage function must be a pointer, not '" + sig.params[i].type.spelling + "'";
+          detail = "parameter '" + sig.params[i].name + "' of a stage function must be a pointer, not '" +
+                   sig.params[i].type.spelling + "'";
       if (detail.empty() && sig.result.kind != cxx::ValueType::Kind::Void) detail = "a stage function returns void";
       // The record types the stage passes, in parameter order: partials (once per source
       // lane), inputs, then outputs.
@@ -581,7 +588,7 @@ private:
   diag::DiagnosticEngine &diags_;
   unsigned errorsAtStart_ = diags_.errorCount();
   std::map<std::string, const Operation *> configDecls_, configDefs_;
-  bool failedExport_ = false;  // an export named a target record hrxcc cannot compile for
+  bool failedExport_ = false;                             // an export named a target record hrxcc cannot compile for
   std::map<std::string, const Operation *> configReads_;  // key → first reachable read
 };
 
@@ -617,12 +624,16 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
       return false;
     }
     for (const CxxSource &source : cxx) {
-      cxx::CxxUnit unit{source.name, source.text,
+      cxx::CxxUnit unit{source.name,
+                        source.text,
                         source.language == CxxSource::Language::C     ? cxx::Language::C
                         : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
                         : source.language == CxxSource::Language::Hip ? cxx::Language::Hip
                                                                       : cxx::Language::Auto,
-                        source.standard, source.headers, source.includeDirs, source.defines};
+                        source.standard,
+                        source.headers,
+                        source.includeDirs,
+                        source.defines};
       unit.directory = source.directory;
       unit.preincludes = source.preincludes;
       unit.hostHeaders = source.hostHeaders;
@@ -662,8 +673,8 @@ std::unique_ptr<Program> retargetCxx(const Program &program, const Target &targe
             if (candidate.name == old.name && candidate.isKernel == old.isKernel) return it->second = &candidate;
     diags.report(diag::DiagId::LinkUndefinedSymbol, old.location)
         .arg("name", old.name)
-        .note(old.location, "defined when the unit is compiled for " + program.cxxTarget.name() +
-                                " but not for " + target.name() + " (its preprocessing leaves it out)");
+        .note(old.location, "defined when the unit is compiled for " + program.cxxTarget.name() + " but not for " +
+                                target.name() + " (its preprocessing leaves it out)");
     return nullptr;
   };
   unsigned errors = diags.errorCount();
@@ -681,9 +692,7 @@ std::unique_ptr<Program> retargetCxx(const Program &program, const Target &targe
 
 const Program *programForTarget(const Program &program, const Target &target, const CompilerOptions &options,
                                 std::unique_ptr<Program> &storage, diag::DiagnosticEngine &diags) {
-  if (program.cxxSources.empty() ||
-      program.cxxTarget == target)
-    return &program;
+  if (program.cxxSources.empty() || program.cxxTarget == target) return &program;
   storage = retargetCxx(program, target, options, diags);
   return storage.get();
 }

@@ -6,9 +6,10 @@ std::unique_ptr<TargetBackend> createBackend(const Target &target) {
   return target.info && target.info->create ? target.info->create() : nullptr;
 }
 
-std::optional<std::vector<uint8_t>> TargetBackend::hostReferenceCode(const Program &, const CompilerOptions &, std::string_view,
-                                                                     diag::DiagnosticEngine &diags) {
-  diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "host reference code from the " + info().backend + " backend");
+std::optional<std::vector<uint8_t>> TargetBackend::hostReferenceCode(const Program &, const CompilerOptions &,
+                                                                     std::string_view, diag::DiagnosticEngine &diags) {
+  diags.report(diag::DiagId::LinkNotImplemented, {})
+      .arg("what", "host reference code from the " + info().backend + " backend");
   return std::nullopt;
 }
 
@@ -17,7 +18,8 @@ std::optional<std::vector<uint8_t>> buildHostReferenceCode(const BackendRequest 
                                                            std::string_view providerFamily) {
   std::unique_ptr<TargetBackend> host = request.hostReference ? createBackend(*request.hostReference) : nullptr;
   if (!host) {
-    diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "host reference code (this build has no host backend)");
+    diags.report(diag::DiagId::LinkNotImplemented, {})
+        .arg("what", "host reference code (this build has no host backend)");
     return std::nullopt;
   }
   return host->hostReferenceCode(program, request.options, providerFamily, diags);

@@ -93,7 +93,8 @@ Target Target::host() { return parse("host").value_or(Target{}); }
 std::optional<Target> Target::parse(std::string_view name) {
   for (const TargetInfo *info : registeredTargets())
     for (const TargetProfile &p : info->profiles) {
-      bool listed = std::any_of(p.listed.begin(), p.listed.end(), [&](const TargetSpelling &s) { return s.spelling == name; });
+      bool listed =
+          std::any_of(p.listed.begin(), p.listed.end(), [&](const TargetSpelling &s) { return s.spelling == name; });
       if (listed || p.name == name || std::find(p.aliases.begin(), p.aliases.end(), name) != p.aliases.end())
         return Target{info, p.profile};
     }

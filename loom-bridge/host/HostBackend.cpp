@@ -51,8 +51,7 @@ public:
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     return {llvm::PointerType::getUnqual(context), i64, i64, i64};
   }
-  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind,
-                          unsigned dim) const override {
+  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind, unsigned dim) const override {
     llvm::Value *dispatch = f.getArg(0);
     if (kind == "workitem.id") return f.getArg(1 + dim);
     if (kind == "workgroup.id") return loadDispatchField(b, dispatch, kWorkgroupIdOffset, dim);
@@ -135,9 +134,9 @@ WorkgroupSize constantWorkgroupSize(const llvm::Function *config) {
   // Elements no insert sets come from the aggregate the chain starts with (all of them when the
   // builder folded a constant result).
   for (unsigned index = 3; index < 6; ++index)
-    if (!size[index - 3] && !take(index, llvm::isa<llvm::Constant>(value)
-                                             ? llvm::cast<llvm::Constant>(value)->getAggregateElement(index)
-                                             : nullptr))
+    if (!size[index - 3] &&
+        !take(index, llvm::isa<llvm::Constant>(value) ? llvm::cast<llvm::Constant>(value)->getAggregateElement(index)
+                                                      : nullptr))
       return std::nullopt;
   return size;
 }
@@ -153,7 +152,8 @@ void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, c
   markDispatchParameter(item);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
   llvm::Value *dispatch = entry->getArg(0);
-  llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
+  llvm::Value *argv =
+      b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
   std::vector<llvm::Value *> args = {dispatch, nullptr, nullptr, nullptr};
   const size_t leading = args.size();
   for (size_t i = 0; i < launchArgs; ++i) {
@@ -179,7 +179,8 @@ void emitKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, c
 // "hrx.kernel.<sym>" for a kernel with barriers: each phase runs over every work-item before the
 // next phase starts; values crossing a barrier live in a per-item spill area, workgroup
 // allocations in storage shared by the whole workgroup.
-void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, size_t launchArgs, const std::string &symbol) {
+void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, size_t launchArgs,
+                      const std::string &symbol) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
@@ -187,7 +188,8 @@ void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, 
   for (llvm::Function *phase : plan.phases) markDispatchParameter(*phase);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
   llvm::Value *dispatch = entry->getArg(0);
-  llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
+  llvm::Value *argv =
+      b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
   llvm::Value *sizes[3];
   for (unsigned d = 0; d < 3; ++d) sizes[d] = loadDispatchField(b, dispatch, kWorkgroupSizeOffset, d);
   llvm::Value *items = b.CreateMul(b.CreateMul(sizes[0], sizes[1]), sizes[2]);
@@ -231,7 +233,8 @@ void emitLaunch(llvm::Module &module, llvm::Function &config, const std::string 
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
   std::vector<llvm::Value *> args;
   for (unsigned i = 0; i < config.arg_size(); ++i) {
-    llvm::Value *word = b.CreateAlignedLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), entry->getArg(0), i), llvm::Align(8));
+    llvm::Value *word = b.CreateAlignedLoad(
+        b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), entry->getArg(0), i), llvm::Align(8));
     llvm::Type *type = config.getArg(i)->getType();
     if (type->isIntegerTy())
       args.push_back(b.CreateTrunc(word, type));
@@ -304,7 +307,8 @@ bool inlineQueryCallers(llvm::Function &f, const std::set<const llvm::Function *
 
 // values[dim] for a dimension operand; like the amdgcn header, anything above 2 is z.
 llvm::Value *pickDimension(llvm::IRBuilder<> &b, llvm::Value *dim, const std::array<llvm::Value *, 3> &values) {
-  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(dim)) return values[std::min<uint64_t>(constant->getZExtValue(), 2)];
+  if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(dim))
+    return values[std::min<uint64_t>(constant->getZExtValue(), 2)];
   llvm::Value *yz = b.CreateSelect(b.CreateICmpEQ(dim, b.getInt32(1)), values[1], values[2]);
   return b.CreateSelect(b.CreateICmpEQ(dim, b.getInt32(0)), values[0], yz);
 }
@@ -373,12 +377,14 @@ void emitCooperativeKernel(llvm::Module &module, llvm::Function &item, size_t la
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
   auto *fiberType = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, i64, i64, i64}, false);
-  auto *fiber = llvm::Function::Create(fiberType, llvm::GlobalValue::InternalLinkage, item.getName() + ".fiber", module);
+  auto *fiber =
+      llvm::Function::Create(fiberType, llvm::GlobalValue::InternalLinkage, item.getName() + ".fiber", module);
   markDispatchParameter(*fiber);
   markDispatchParameter(item);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", fiber));
   llvm::Value *dispatch = fiber->getArg(0);
-  llvm::Value *argv = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
+  llvm::Value *argv =
+      b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), dispatch, kArgsOffset), llvm::Align(8));
   std::vector<llvm::Value *> args = {dispatch, fiber->getArg(1), fiber->getArg(2), fiber->getArg(3)};
   for (size_t i = 0; i < launchArgs; ++i) {
     llvm::Value *slot = b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, argv, i), llvm::Align(8));
@@ -465,7 +471,8 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
   std::set<std::string> stages;
   for (const loom::Operation *def : program.reachable)
     def->walk([&](const loom::Operation &op) {
-      if (op.name() == "pipeline.stage" || op.name() == "pipeline.reduce") stages.insert(std::string(ir::symbolRef(op)));
+      if (op.name() == "pipeline.stage" || op.name() == "pipeline.reduce")
+        stages.insert(std::string(ir::symbolRef(op)));
     });
   for (const loom::Operation *def : program.exports)
     if (isStageCandidate(*def)) stages.insert(std::string(def->symbolName()));
@@ -497,7 +504,9 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
   }
   for (std::unique_ptr<llvm::Module> &cxxModule : program.cxxModules(context))
     if (llvm::Linker::linkModules(*module, std::move(cxxModule)))
-      diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "host").arg("message", "cannot link the C/C++ code");
+      diags.report(diag::DiagId::LinkCodegenFailed, {})
+          .arg("target", "host")
+          .arg("message", "cannot link the C/C++ code");
   if (diags.errorCount() == errorsAtStart) emitCxxKernels(program, *module, lowering, forHostTarget, diags);
   if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
   return module;
@@ -506,7 +515,8 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
 std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const HostCodeOptions &options,
                                                   diag::DiagnosticEngine &diags) {
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = lowerForHost(program, context, diags, /*forHostTarget=*/false, options.providerFamily);
+  std::unique_ptr<llvm::Module> module =
+      lowerForHost(program, context, diags, /*forHostTarget=*/false, options.providerFamily);
   if (!module) return std::nullopt;
   auto so = hostSharedObject(*module, options);
   if (!so) {
@@ -523,7 +533,8 @@ public:
   TargetInfo info() const override {
     TargetInfo info;
     info.backend = "host";
-    info.profiles = {{"host", "x86_64",
+    info.profiles = {{"host",
+                      "x86_64",
                       {{"host", "x86-64 host reference device (code the runtime's host device executes)"}},
                       {"x86_64"}}};
     info.isDefault = true;

@@ -19,13 +19,13 @@ namespace {
 // routines LLVM itself emits for copy loops, the dynamic loader's TLS lookup (C/C++ __shared__
 // variables are thread_local on the host), and libm (always loaded beside libstdc++).
 bool mayStayUndefined(llvm::StringRef name) {
-  static const llvm::StringRef allowed[] = {
-      "memcpy", "memmove", "memset", "__tls_get_addr", "expf", "exp2f", "expm1f", "logf", "log2f", "log10f",
-      "log1pf", "sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf",
-      "tanhf", "asinhf", "acoshf", "atanhf", "erff", "erfcf", "cbrtf", "powf", "fmodf", "exp",
-      "exp2", "log", "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh",
-      // the cooperative workgroup scheduler's stacks (builtins/Workgroup.c)
-      "mmap", "munmap", "mprotect"};
+  static const llvm::StringRef allowed[] = {"memcpy", "memmove", "memset", "__tls_get_addr", "expf", "exp2f", "expm1f",
+                                            "logf", "log2f", "log10f", "log1pf", "sinf", "cosf", "tanf", "asinf",
+                                            "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf", "asinhf", "acoshf",
+                                            "atanhf", "erff", "erfcf", "cbrtf", "powf", "fmodf", "exp", "exp2", "log",
+                                            "log2", "log10", "sin", "cos", "tan", "pow", "fmod", "erf", "tanh",
+                                            // the cooperative workgroup scheduler's stacks (builtins/Workgroup.c)
+                                            "mmap", "munmap", "mprotect"};
   for (llvm::StringRef a : allowed)
     if (name == a) return true;
   // HIP units' host twins: the rest of the host libm, and printf.
@@ -133,15 +133,15 @@ std::expected<std::string, std::string> hostAssembly(llvm::Module &module, const
 }
 
 std::expected<std::vector<uint8_t>, HostCodeError> hostSharedObject(llvm::Module &module,
-                                                                     const HostCodeOptions &options) {
+                                                                    const HostCodeOptions &options) {
   auto machine = hostMachine(options);
   if (!machine) return std::unexpected(HostCodeError{false, machine.error()});
   if (auto prepared = prepare(module, **machine, options); !prepared)
     return std::unexpected(HostCodeError{false, prepared.error()});
   auto object = emitModule(module, **machine, EmitFile::Object);
   if (!object) return std::unexpected(HostCodeError{false, object.error()});
-  auto linked = linkElf({"-shared", "-z", "noexecstack", "--build-id=none", "--hash-style=gnu", "-soname", "hrx-host.so"},
-                        {*object});
+  auto linked = linkElf(
+      {"-shared", "-z", "noexecstack", "--build-id=none", "--hash-style=gnu", "-soname", "hrx-host.so"}, {*object});
   if (!linked) return std::unexpected(HostCodeError{true, linked.error()});
   return std::move(*linked);
 }

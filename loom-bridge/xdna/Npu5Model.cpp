@@ -34,8 +34,14 @@ constexpr TileResources kCompute{
     .mm2sChannels = 2,
     .bufferDescriptors = 16,
     .taskQueueDepth = 4,
-    .bd = {.bufferLengthBits = 14, .baseAddressBits = 14, .addressDims = 3, .stepBits = 13,
-           .wrapBits = 8, .iterationStepBits = 13, .iterationWrapBits = 6, .nextBdBits = 4,
+    .bd = {.bufferLengthBits = 14,
+           .baseAddressBits = 14,
+           .addressDims = 3,
+           .stepBits = 13,
+           .wrapBits = 8,
+           .iterationStepBits = 13,
+           .iterationWrapBits = 6,
+           .nextBdBits = 4,
            .lockIdBits = 4},
     .ports = kComputePorts,
     .lockBase = 0x1F000,
@@ -55,8 +61,14 @@ constexpr TileResources kMemTile{
     .mm2sChannels = 6,
     .bufferDescriptors = 48,
     .taskQueueDepth = 4,
-    .bd = {.bufferLengthBits = 17, .baseAddressBits = 19, .addressDims = 4, .stepBits = 17,
-           .wrapBits = 10, .iterationStepBits = 17, .iterationWrapBits = 6, .nextBdBits = 6,
+    .bd = {.bufferLengthBits = 17,
+           .baseAddressBits = 19,
+           .addressDims = 4,
+           .stepBits = 17,
+           .wrapBits = 10,
+           .iterationStepBits = 17,
+           .iterationWrapBits = 6,
+           .nextBdBits = 6,
            .lockIdBits = 8},
     .ports = kMemTilePorts,
     .lockBase = 0xC0000,
@@ -78,8 +90,14 @@ constexpr TileResources kShim{
     .mm2sChannels = 2,
     .bufferDescriptors = 16,
     .taskQueueDepth = 4,
-    .bd = {.bufferLengthBits = 32, .baseAddressBits = 46, .addressDims = 3, .stepBits = 20,
-           .wrapBits = 10, .iterationStepBits = 20, .iterationWrapBits = 6, .nextBdBits = 4,
+    .bd = {.bufferLengthBits = 32,
+           .baseAddressBits = 46,
+           .addressDims = 3,
+           .stepBits = 20,
+           .wrapBits = 10,
+           .iterationStepBits = 20,
+           .iterationWrapBits = 6,
+           .nextBdBits = 4,
            .lockIdBits = 4},
     .ports = kShimPorts,
     .lockBase = 0x14000,
@@ -95,44 +113,32 @@ constexpr unsigned kMemTileBdsPerParity = 24;
 }  // namespace
 
 TileKind Npu5Model::kindOfRow(unsigned row) {
-  if (row == kShimRow)
-    return TileKind::Shim;
-  if (row == kMemTileRow)
-    return TileKind::MemTile;
+  if (row == kShimRow) return TileKind::Shim;
+  if (row == kMemTileRow) return TileKind::MemTile;
   return TileKind::Compute;
 }
 
 const TileResources &Npu5Model::resources(TileKind kind) {
   switch (kind) {
-  case TileKind::Shim:
-    return kShim;
-  case TileKind::MemTile:
-    return kMemTile;
-  case TileKind::Compute:
-    break;
+  case TileKind::Shim: return kShim;
+  case TileKind::MemTile: return kMemTile;
+  case TileKind::Compute: break;
   }
   return kCompute;
 }
 
 std::optional<uint32_t> Npu5Model::coreWindow(TileCoord core, TileCoord memory) {
-  if (kindOfRow(core.row) != TileKind::Compute || kindOfRow(memory.row) != TileKind::Compute)
-    return std::nullopt;
-  if (memory == core)
-    return kOwnWindow;
-  if (memory.column == core.column && memory.row == core.row + 1)
-    return kNorthWindow;
-  if (memory.column == core.column && memory.row + 1 == core.row)
-    return kSouthWindow;
-  if (memory.row == core.row && memory.column + 1 == core.column)
-    return kWestWindow;
+  if (kindOfRow(core.row) != TileKind::Compute || kindOfRow(memory.row) != TileKind::Compute) return std::nullopt;
+  if (memory == core) return kOwnWindow;
+  if (memory.column == core.column && memory.row == core.row + 1) return kNorthWindow;
+  if (memory.column == core.column && memory.row + 1 == core.row) return kSouthWindow;
+  if (memory.row == core.row && memory.column + 1 == core.column) return kWestWindow;
   return std::nullopt;
 }
 
 bool Npu5Model::isBdAccessible(TileKind kind, unsigned channel, unsigned bd) {
-  if (bd >= resources(kind).bufferDescriptors)
-    return false;
-  if (kind != TileKind::MemTile)
-    return true;
+  if (bd >= resources(kind).bufferDescriptors) return false;
+  if (kind != TileKind::MemTile) return true;
   return (bd / kMemTileBdsPerParity) == (channel % 2);
 }
 
@@ -141,11 +147,13 @@ unsigned Npu5Model::firstBdForChannel(TileKind kind, unsigned channel) {
 }
 
 std::optional<uint32_t> Npu5Model::switchPortIndex(TileKind kind, PortBundle bundle, uint32_t index, bool master) {
-  static constexpr PortBundle kComputeOrder[] = {PortBundle::Core,  PortBundle::Dma,  PortBundle::Ctrl,  PortBundle::Fifo,
-                                                 PortBundle::South, PortBundle::West, PortBundle::North, PortBundle::East};
-  static constexpr PortBundle kMemTileOrder[] = {PortBundle::Dma, PortBundle::Ctrl, PortBundle::South, PortBundle::North};
-  static constexpr PortBundle kShimOrder[] = {PortBundle::Ctrl,  PortBundle::Fifo,  PortBundle::South,
-                                              PortBundle::West,  PortBundle::North, PortBundle::East};
+  static constexpr PortBundle kComputeOrder[] = {PortBundle::Core,  PortBundle::Dma,   PortBundle::Ctrl,
+                                                 PortBundle::Fifo,  PortBundle::South, PortBundle::West,
+                                                 PortBundle::North, PortBundle::East};
+  static constexpr PortBundle kMemTileOrder[] = {PortBundle::Dma, PortBundle::Ctrl, PortBundle::South,
+                                                 PortBundle::North};
+  static constexpr PortBundle kShimOrder[] = {PortBundle::Ctrl, PortBundle::Fifo,  PortBundle::South,
+                                              PortBundle::West, PortBundle::North, PortBundle::East};
   std::span<const PortBundle> order = kind == TileKind::Compute   ? std::span<const PortBundle>(kComputeOrder)
                                       : kind == TileKind::MemTile ? std::span<const PortBundle>(kMemTileOrder)
                                                                   : std::span<const PortBundle>(kShimOrder);
@@ -153,8 +161,7 @@ std::optional<uint32_t> Npu5Model::switchPortIndex(TileKind kind, PortBundle bun
   uint32_t first = 0;
   for (PortBundle b : order) {
     unsigned count = master ? ports.masterCount(b) : ports.slaveCount(b);
-    if (b == bundle)
-      return index < count ? std::optional(first + index) : std::nullopt;
+    if (b == bundle) return index < count ? std::optional(first + index) : std::nullopt;
     first += count;
   }
   return std::nullopt;
@@ -171,31 +178,21 @@ std::optional<uint32_t> Npu5Model::shimMuxFieldShift(uint32_t southPort) {
 }
 
 std::optional<uint32_t> Npu5Model::shimDemuxFieldShift(uint32_t southPort) {
-  if (southPort < 2 || southPort > 5)
-    return std::nullopt;
+  if (southPort < 2 || southPort > 5) return std::nullopt;
   return 4 + 2 * (southPort - 2);
 }
 
 std::string_view portBundleName(PortBundle bundle) {
   switch (bundle) {
-  case PortBundle::Dma:
-    return "dma";
-  case PortBundle::Core:
-    return "core";
-  case PortBundle::Ctrl:
-    return "ctrl";
-  case PortBundle::Fifo:
-    return "fifo";
-  case PortBundle::South:
-    return "south";
-  case PortBundle::West:
-    return "west";
-  case PortBundle::North:
-    return "north";
-  case PortBundle::East:
-    return "east";
-  case PortBundle::Noc:
-    return "noc";
+  case PortBundle::Dma: return "dma";
+  case PortBundle::Core: return "core";
+  case PortBundle::Ctrl: return "ctrl";
+  case PortBundle::Fifo: return "fifo";
+  case PortBundle::South: return "south";
+  case PortBundle::West: return "west";
+  case PortBundle::North: return "north";
+  case PortBundle::East: return "east";
+  case PortBundle::Noc: return "noc";
   }
   return "?";
 }

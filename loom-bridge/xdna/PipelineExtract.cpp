@@ -81,14 +81,14 @@ std::optional<PipelineGraph> Extractor::run() {
   graph_.loc = pipeline_.loc();
   const loom::Attribute *scope = pipeline_.templateParam();
   if (scope && !scope->isIdent("kernel")) {
-    unsupported(pipeline_.loc(), "a pipeline.def<" + std::string(scope->str()) + "> (only <kernel> becomes an NPU entry)");
+    unsupported(pipeline_.loc(),
+                "a pipeline.def<" + std::string(scope->str()) + "> (only <kernel> becomes an NPU entry)");
     return std::nullopt;
   }
   uint32_t position = 0;
   for (const Value *argument : bridge::ir::signatureValues(pipeline_, 0)) {
     const Value &arg = *argument;
-    if (arg.type()->kind() != loom::TypeKind::Buffer)
-      continue;
+    if (arg.type()->kind() != loom::TypeKind::Buffer) continue;
     const bridge::BindingContract *c = position < contract_.bindings.size() ? &contract_.bindings[position] : nullptr;
     GraphBinding b;
     b.name = "%" + std::string(arg.name());
@@ -110,8 +110,7 @@ std::optional<PipelineGraph> Extractor::run() {
       ok = false;
     }
   const loom::Region *body = pipeline_.numRegions() ? pipeline_.region(0) : nullptr;
-  if (!body || !body->entryBlock())
-    return std::nullopt;
+  if (!body || !body->entryBlock()) return std::nullopt;
   for (const Operation &op : *body->entryBlock()) {
     std::string_view n = op.name();
     if (n == "group.create")
@@ -135,18 +134,16 @@ std::optional<PipelineGraph> Extractor::run() {
       continue;  // terminator and address arithmetic, folded through evaluateInteger
     else
       ok &= unsupported(op.loc(), "'" + std::string(n) + "' in a pipeline body");
-    if (diags_.stopped())
-      return std::nullopt;
+    if (diags_.stopped()) return std::nullopt;
   }
   for (const Value *value : flowOrder_)
     if (!flows_.at(value).consumed && ok)
       ok = unsupported(flows_.at(value).loc, "a flow that is never written or consumed");
-  if (!ok)
-    return std::nullopt;
+  if (!ok) return std::nullopt;
   for (size_t b = 0; b < graph_.bindings.size(); ++b)
     graph_.bindings[b].access = access_[b] == (kRead | kWrite) ? PlanAccess::ReadWrite
-                                : access_[b] == kWrite        ? PlanAccess::Write
-                                                              : PlanAccess::Read;
+                                : access_[b] == kWrite         ? PlanAccess::Write
+                                                               : PlanAccess::Read;
   return std::move(graph_);
 }
 
@@ -213,19 +210,15 @@ std::optional<uint32_t> Extractor::tileBytes(const loom::Type *flowType, diag::S
 // read: every lane gets view[temporal..., tile]; scatter: view[lane, temporal..., tile].
 bool Extractor::source(const Operation &op, bool scatter) {
   uint32_t g = groupOf(op.operand(1));
-  if (g == UINT32_MAX)
-    return unsupported(op.loc(), "a flow on a value that is not a group.create");
+  if (g == UINT32_MAX) return unsupported(op.loc(), "a flow on a value that is not a group.create");
   std::optional<ViewInfo> v = view(op.operand(0), op.loc());
   std::optional<uint32_t> record = tileBytes(op.result(0)->type(), op.loc());
-  if (!v || !record)
-    return false;
+  if (!v || !record) return false;
   size_t tileRank = op.result(0)->type()->elementType()->rank();
   size_t leading = v->shape.size() >= tileRank ? v->shape.size() - tileRank : 0;
   uint64_t records = 1;
-  for (size_t i = scatter ? 1 : 0; i < leading; ++i)
-    records *= v->shape[i];
-  if (records > UINT32_MAX)
-    return unsupported(op.loc(), "a flow of more than 2^32 records");
+  for (size_t i = scatter ? 1 : 0; i < leading; ++i) records *= v->shape[i];
+  if (records > UINT32_MAX) return unsupported(op.loc(), "a flow of more than 2^32 records");
   access_[v->binding] |= kRead;
   BindingWalk walk;
   walk.byteOffset = v->byteOffset;
@@ -261,8 +254,7 @@ FlowSource *Extractor::take(const Value *flow, diag::SourceRange at) {
 bool Extractor::buffer(const Operation &op) {
   FlowSource *s = take(op.operand(0), op.loc());
   std::optional<int64_t> capacity = evaluate(op.operand(1));
-  if (!s)
-    return false;
+  if (!s) return false;
   if (!capacity || *capacity < 1 || *capacity > int64_t(UINT32_MAX))
     return unsupported(op.loc(), "a pipeline.buffer capacity that is not a positive specialization constant");
   FlowSource raised = *s;
@@ -295,8 +287,7 @@ void Extractor::connect(FlowSource &from, FlowEnd to, LaneMap map, diag::SourceR
 bool Extractor::stage(const Operation &op, bool reduce) {
   std::string callee(bridge::ir::symbolRef(op));
   uint32_t g = groupOf(op.operandNamed(reduce ? "target_group" : "group"));
-  if (g == UINT32_MAX)
-    return unsupported(op.loc(), "a stage on a value that is not a group.create");
+  if (g == UINT32_MAX) return unsupported(op.loc(), "a stage on a value that is not a group.create");
   if (workerOfGroup_.count(g))
     return unsupported(op.loc(), "a second stage on one group (fusing stages into one worker entry is not "
                                  "generated by the host code yet)");
@@ -311,8 +302,7 @@ bool Extractor::stage(const Operation &op, bool reduce) {
   uint32_t iterations = 0;
   auto input = [&](const Value *flowValue, LaneMap map) -> bool {
     FlowSource *s = take(flowValue, op.loc());
-    if (!s)
-      return false;
+    if (!s) return false;
     uint32_t lanes = map == LaneMap::Gather ? graph_.groups[s->group].lanes : 1;
     if (map == LaneMap::Gather && s->end.kind != FlowEnd::Kind::Worker)
       return unsupported(op.loc(), "a reduce partial that does not come from a stage");
@@ -330,16 +320,13 @@ bool Extractor::stage(const Operation &op, bool reduce) {
   };
   if (reduce)
     for (const Value *partial : op.operandGroup("partials"))
-      if (!input(partial, LaneMap::Gather))
-        return false;
+      if (!input(partial, LaneMap::Gather)) return false;
   for (const Value *in : op.operandGroup("inputs"))
-    if (!input(in, LaneMap::PerLane))
-      return false;
+    if (!input(in, LaneMap::PerLane)) return false;
   worker.iterations = std::max<uint32_t>(iterations, 1);
   for (const Value &out : op.results()) {
     std::optional<uint32_t> record = tileBytes(out.type(), op.loc());
-    if (!record)
-      return false;
+    if (!record) return false;
     uint32_t port = uint32_t(worker.ports.size());
     GraphPort p;
     p.direction = PortDirection::Output;
@@ -362,8 +349,7 @@ bool Extractor::stage(const Operation &op, bool reduce) {
 bool Extractor::write(const Operation &op) {
   FlowSource *s = take(op.operand(0), op.loc());
   std::optional<ViewInfo> v = view(op.operand(1), op.loc());
-  if (!s || !v)
-    return false;
+  if (!s || !v) return false;
   access_[v->binding] |= kWrite;
   uint32_t lanes = graph_.groups[s->group].lanes;
   BindingWalk walk;
@@ -385,19 +371,15 @@ uint32_t estimateCodeBytes(const bridge::Program &program, std::string_view call
   while (!work.empty()) {
     std::string name = std::move(work.back());
     work.pop_back();
-    if (!seen.insert(name).second)
-      continue;
+    if (!seen.insert(name).second) continue;
     const bridge::SymbolEntry *entry = program.lookup(name);
-    if (!entry || !entry->op || entry->op->name() != "func.def")
-      continue;
+    if (!entry || !entry->op || entry->op->name() != "func.def") continue;
     entry->op->walk([&](const Operation &op) {
       ++ops;
-      if (op.name() == "func.call")
-        work.push_back(std::string(bridge::ir::symbolRef(op)));
+      if (op.name() == "func.call") work.push_back(std::string(bridge::ir::symbolRef(op)));
     });
   }
-  if (ops == 0)
-    return 0;
+  if (ops == 0) return 0;
   return uint32_t(std::min<uint64_t>(64 + 32 * ops, UINT32_MAX));
 }
 

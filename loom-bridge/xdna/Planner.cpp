@@ -27,9 +27,7 @@ using format::RouteKind;
 using format::SwitchPort;
 using format::Transport;
 
-std::string tileText(TileCoord t) {
-  return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")";
-}
+std::string tileText(TileCoord t) { return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")"; }
 
 // The shim switch south port of a DMA channel (Npu5Model: MM2S 0/1 on south slaves 3/7,
 // S2MM 0/1 on south masters 2/3, the only ports aie-rt's shim mux and demux connect to DMA).
@@ -40,16 +38,11 @@ uint32_t shimMuxPort(DmaDirection direction, uint32_t channel) {
 
 PortBundle opposite(PortBundle b) {
   switch (b) {
-  case PortBundle::North:
-    return PortBundle::South;
-  case PortBundle::South:
-    return PortBundle::North;
-  case PortBundle::East:
-    return PortBundle::West;
-  case PortBundle::West:
-    return PortBundle::East;
-  default:
-    return b;
+  case PortBundle::North: return PortBundle::South;
+  case PortBundle::South: return PortBundle::North;
+  case PortBundle::East: return PortBundle::West;
+  case PortBundle::West: return PortBundle::East;
+  default: return b;
   }
 }
 
@@ -62,15 +55,13 @@ struct TileUsage {
   uint32_t privateBytes = 0;
   std::array<unsigned, 9> masters{};
   std::array<unsigned, 9> slaves{};
-  std::vector<uint32_t> slots;  // plan slot indices owned here, in channel order
+  std::vector<uint32_t> slots;   // plan slot indices owned here, in channel order
   std::vector<uint32_t> flows;   // graph flows with slots, locks or DMA here (for notes)
   std::vector<uint32_t> routed;  // graph flows whose streams pass through the switch
 };
 
 struct TileLess {
-  bool operator()(TileCoord a, TileCoord b) const {
-    return std::pair(a.column, a.row) < std::pair(b.column, b.row);
-  }
+  bool operator()(TileCoord a, TileCoord b) const { return std::pair(a.column, a.row) < std::pair(b.column, b.row); }
 };
 
 // One plan channel before resources: which flow and lane it carries and its two ends.
@@ -110,11 +101,9 @@ private:
                 std::optional<TileCoord> receiverCore);
   void addLockPair(uint32_t channel, TileCoord tile);
   void addComputeDma(uint32_t channel, TileCoord tile, DmaDirection direction);
-  void addShimDma(uint32_t channel, uint32_t shimColumn, DmaDirection direction,
-                  const BindingTransfer &transfer);
+  void addShimDma(uint32_t channel, uint32_t shimColumn, DmaDirection direction, const BindingTransfer &transfer);
   std::optional<uint32_t> pickShimColumn(uint32_t nearColumn, DmaDirection direction);
-  void route(uint32_t channel, TileCoord from, SwitchPort source, TileCoord to,
-             SwitchPort destination);
+  void route(uint32_t channel, TileCoord from, SwitchPort source, TileCoord to, SwitchPort destination);
   SwitchPort hop(uint32_t channel, TileCoord &at, SwitchPort source, PortBundle out);
   void layoutSlots();
   BindingTransfer transferFor(const FlowEnd &end, uint32_t lane) const;
@@ -126,16 +115,15 @@ private:
   diag::DiagnosticEngine &diags_;
   ArrayPlan plan_;
   std::vector<std::optional<uint32_t>> planBinding_;  // graph binding -> plan binding
-  std::vector<uint32_t> firstWorker_;                  // graph worker -> first plan worker
+  std::vector<uint32_t> firstWorker_;                 // graph worker -> first plan worker
   std::vector<ChannelSpec> specs_;
   std::map<TileCoord, TileUsage, TileLess> usage_;
   unsigned shimDemand_[2] = {0, 0};  // by DmaDirection
-  bool allocationError_ = false;  // an error reported while allocating (no plan results)
+  bool allocationError_ = false;     // an error reported while allocating (no plan results)
 };
 
 std::optional<ArrayPlan> ArrayPlanner::run() {
-  if (!checkGraph())
-    return std::nullopt;
+  if (!checkGraph()) return std::nullopt;
   plan_.name = graph_.name;
   plan_.columns = columns_;
   plan_.groups = uint32_t(graph_.groups.size());
@@ -150,11 +138,9 @@ std::optional<ArrayPlan> ArrayPlanner::run() {
   createWorkers();
   place();
   createChannels();
-  for (uint32_t c = 0; c < plan_.channels.size(); ++c)
-    allocateChannel(c);
+  for (uint32_t c = 0; c < plan_.channels.size(); ++c) allocateChannel(c);
   layoutSlots();
-  if (!checkResources() || allocationError_)
-    return std::nullopt;
+  if (!checkResources() || allocationError_) return std::nullopt;
   return std::move(plan_);
 }
 
@@ -168,51 +154,47 @@ bool ArrayPlanner::checkStructure() {
     return end.index < graph_.workers.size();
   };
   for (const GraphGroup &g : graph_.groups)
-    if (g.lanes == 0)
-      problem = "a group with no lanes";
+    if (g.lanes == 0) problem = "a group with no lanes";
   for (const GraphWorker &w : graph_.workers)
-    if (w.group >= graph_.groups.size())
-      problem = "a worker of an unknown group";
+    if (w.group >= graph_.groups.size()) problem = "a worker of an unknown group";
   for (const GraphFlow &f : graph_.flows) {
     if (!endOk(f.from) || !endOk(f.to))
       problem = "a flow with an unknown or unused end";
     else if (f.recordBytes == 0)
       problem = "a flow of empty records";
   }
-  if (problem.empty())
-    return true;
-  diags_.report(DiagId::XdnaUnsupportedConstruct, graph_.loc).arg("construct", "a malformed pipeline graph (" + problem + ")");
+  if (problem.empty()) return true;
+  diags_.report(DiagId::XdnaUnsupportedConstruct, graph_.loc)
+      .arg("construct", "a malformed pipeline graph (" + problem + ")");
   return false;
 }
 
 bool ArrayPlanner::checkGraph() {
   bool ok = true;
-  if (!checkStructure())
-    return false;
+  if (!checkStructure()) return false;
   if (!Npu5Model::isValidContextWidth(columns_)) {
     diags_.report(DiagId::XdnaColumnsOutOfRange, graph_.loc).arg("columns", (long long)columns_);
     return false;
   }
   unsigned used = 0;
-  for (const GraphBinding &b : graph_.bindings)
-    used += b.used;
+  for (const GraphBinding &b : graph_.bindings) used += b.used;
   if (used > Npu5Model::kMaxBindingsPerCommand) {
     auto builder = diags_.report(DiagId::XdnaTooManyBindings, graph_.loc);
     builder.arg("name", graph_.name).arg("count", (long long)used);
     for (size_t i = Npu5Model::kMaxBindingsPerCommand; i < graph_.bindings.size(); ++i)
       if (graph_.bindings[i].used)
-        builder.note(graph_.bindings[i].loc, "binding " + std::to_string(i) + " (" +
-                                                 graph_.bindings[i].name + ") is over the limit");
+        builder.note(graph_.bindings[i].loc,
+                     "binding " + std::to_string(i) + " (" + graph_.bindings[i].name + ") is over the limit");
     ok = false;
   }
   uint32_t needed = graph_.totalWorkers();
   uint32_t available = Npu5Model::computeTiles(columns_);
   if (needed > available) {
     unsigned fit = (needed + Npu5Model::kComputeRowsPerColumn - 1) / Npu5Model::kComputeRowsPerColumn;
-    std::string hint = fit <= Npu5Model::kMaxContextColumns
-                           ? " (use --columns=" + std::to_string(fit) + ")"
-                           : " (the whole array has " +
-                                 std::to_string(Npu5Model::computeTiles(Npu5Model::kColumns)) + ")";
+    std::string hint =
+        fit <= Npu5Model::kMaxContextColumns
+            ? " (use --columns=" + std::to_string(fit) + ")"
+            : " (the whole array has " + std::to_string(Npu5Model::computeTiles(Npu5Model::kColumns)) + ")";
     auto builder = diags_.report(DiagId::XdnaTooManyWorkers, graph_.loc);
     builder.arg("needed", (long long)needed)
         .arg("columns", (long long)columns_)
@@ -233,13 +215,11 @@ bool ArrayPlanner::checkGraph() {
     std::string unsupported;
     if (f.from.kind == FlowEnd::Kind::Binding && f.to.kind == FlowEnd::Kind::Binding)
       unsupported = "a flow from a binding straight to a binding (no stage)";
-    else if (f.map == LaneMap::Gather &&
-             (f.from.kind != FlowEnd::Kind::Worker || f.to.kind != FlowEnd::Kind::Worker))
+    else if (f.map == LaneMap::Gather && (f.from.kind != FlowEnd::Kind::Worker || f.to.kind != FlowEnd::Kind::Worker))
       unsupported = "a reduce whose source or target is not a worker group";
     else if (f.map == LaneMap::Gather && graph_.laneCount(f.to.index) != 1)
       unsupported = "a reduce onto a group with more than one lane";
-    else if (f.map == LaneMap::PerLane && f.from.kind == FlowEnd::Kind::Worker &&
-             f.to.kind == FlowEnd::Kind::Worker &&
+    else if (f.map == LaneMap::PerLane && f.from.kind == FlowEnd::Kind::Worker && f.to.kind == FlowEnd::Kind::Worker &&
              graph_.laneCount(f.from.index) != graph_.laneCount(f.to.index))
       unsupported = "a flow between groups with different lane counts";
     if (!unsupported.empty()) {
@@ -265,15 +245,14 @@ bool ArrayPlanner::checkPorts() {
     std::vector<std::vector<uint32_t>> producers(worker.ports.size());
     for (uint32_t f = 0; f < graph_.flows.size(); ++f) {
       const GraphFlow &flow = graph_.flows[f];
-      if (flow.to.kind != FlowEnd::Kind::Worker || flow.to.index != w)
-        continue;
+      if (flow.to.kind != FlowEnd::Kind::Worker || flow.to.index != w) continue;
       bool gather = flow.map == LaneMap::Gather && flow.from.kind == FlowEnd::Kind::Worker;
       uint32_t span = gather ? graph_.laneCount(flow.from.index) : 1;
       for (uint32_t p = flow.to.port; p < flow.to.port + span; ++p) {
         if (p >= producers.size()) {
           diags_.report(DiagId::XdnaUnsupportedConstruct, flow.loc)
-              .arg("construct", "a flow into port " + std::to_string(p) + " of @" + worker.entry +
-                                    ", which has " + std::to_string(worker.ports.size()) + " ports");
+              .arg("construct", "a flow into port " + std::to_string(p) + " of @" + worker.entry + ", which has " +
+                                    std::to_string(worker.ports.size()) + " ports");
           ok = false;
           break;
         }
@@ -281,12 +260,10 @@ bool ArrayPlanner::checkPorts() {
       }
     }
     for (uint32_t p = 0; p < producers.size(); ++p) {
-      if (producers[p].size() <= 1)
-        continue;
+      if (producers[p].size() <= 1) continue;
       auto builder = diags_.report(DiagId::XdnaMultiProducerChannel, graph_.flows[producers[p][1]].loc);
       builder.arg("port", (long long)p).arg("entry", worker.entry).arg("count", (long long)producers[p].size());
-      for (uint32_t f : producers[p])
-        builder.note(graph_.flows[f].loc, "producer flow created here");
+      for (uint32_t f : producers[p]) builder.note(graph_.flows[f].loc, "producer flow created here");
       ok = false;
     }
   }
@@ -312,8 +289,7 @@ void ArrayPlanner::createWorkers() {
 // own when the consumer reaches it, else the consumer's own when the producer reaches it.
 std::optional<TileCoord> ArrayPlanner::sharedMemory(TileCoord producer, TileCoord consumer) const {
   for (TileCoord m : {producer, consumer})
-    if (Npu5Model::coreWindow(producer, m) && Npu5Model::coreWindow(consumer, m))
-      return m;
+    if (Npu5Model::coreWindow(producer, m) && Npu5Model::coreWindow(consumer, m)) return m;
   return std::nullopt;
 }
 
@@ -327,13 +303,12 @@ std::optional<TileCoord> ArrayPlanner::sharedMemory(TileCoord producer, TileCoor
 void ArrayPlanner::place() {
   std::vector<std::vector<uint32_t>> linked(plan_.workers.size());
   auto planWorker = [&](const FlowEnd &end, uint32_t lane) -> std::optional<uint32_t> {
-    if (end.kind != FlowEnd::Kind::Worker)
-      return std::nullopt;
+    if (end.kind != FlowEnd::Kind::Worker) return std::nullopt;
     return firstWorker_[end.index] + lane;
   };
   for (const GraphFlow &f : graph_.flows) {
-    uint32_t lanes = f.from.kind == FlowEnd::Kind::Worker ? graph_.laneCount(f.from.index)
-                                                           : graph_.laneCount(f.to.index);
+    uint32_t lanes =
+        f.from.kind == FlowEnd::Kind::Worker ? graph_.laneCount(f.from.index) : graph_.laneCount(f.to.index);
     for (uint32_t lane = 0; lane < lanes; ++lane) {
       auto a = planWorker(f.from, lane);
       auto b = planWorker(f.to, f.map == LaneMap::Gather ? 0 : lane);
@@ -367,11 +342,9 @@ void ArrayPlanner::place() {
     std::optional<uint32_t> best;
     std::pair<size_t, size_t> bestKey{};
     for (uint32_t w = 0; w < plan_.workers.size(); ++w) {
-      if (placed[w])
-        continue;
+      if (placed[w]) continue;
       size_t placedLinks = 0;
-      for (uint32_t other : linked[w])
-        placedLinks += placed[other];
+      for (uint32_t other : linked[w]) placedLinks += placed[other];
       std::pair<size_t, size_t> key{placedLinks, linked[w].size()};
       if (!best || key > bestKey) {
         best = w;
@@ -383,21 +356,17 @@ void ArrayPlanner::place() {
   for (size_t step = 0; step < plan_.workers.size(); ++step) {
     uint32_t w = nextWorker();
     unsigned unplacedLinks = 0;
-    for (uint32_t other : linked[w])
-      unplacedLinks += !placed[other];
+    for (uint32_t other : linked[w]) unplacedLinks += !placed[other];
     std::optional<TileCoord> best;
     std::pair<unsigned, unsigned> bestScore{};
     for (uint32_t c = 0; c < columns_; ++c)
       for (uint32_t r = Npu5Model::kFirstComputeRow; r < Npu5Model::kRows; ++r) {
         TileCoord t{c, r};
-        if (taken[index(t)])
-          continue;
+        if (taken[index(t)]) continue;
         unsigned adjacent = 0;
-        for (uint32_t other : linked[w])
-          adjacent += placed[other] && sharedMemory(t, workerTile(other)).has_value();
+        for (uint32_t other : linked[w]) adjacent += placed[other] && sharedMemory(t, workerTile(other)).has_value();
         std::pair<unsigned, unsigned> score{adjacent, std::min(freeNeighbours(t), unplacedLinks)};
-        bool better = !best || score > bestScore ||
-                      (linked[w].empty() && columnLoad[c] < columnLoad[best->column]);
+        bool better = !best || score > bestScore || (linked[w].empty() && columnLoad[c] < columnLoad[best->column]);
         if (better) {
           best = t;
           bestScore = score;
@@ -469,12 +438,10 @@ void ArrayPlanner::createChannels() {
         for (uint32_t c = 0; c < plan_.channels.size(); ++c) {
           const auto &end = gp.direction == PortDirection::Output ? plan_.channels[c].sender.worker
                                                                   : plan_.channels[c].receiver.worker;
-          if (end && end->worker == pw && end->port == p)
-            port.channel = c;
+          if (end && end->worker == pw && end->port == p) port.channel = c;
         }
         plan_.workers[pw].ports.push_back(port);
-        if (gp.direction == PortDirection::State)
-          usage_[plan_.workers[pw].tile].privateBytes += gp.recordBytes;
+        if (gp.direction == PortDirection::State) usage_[plan_.workers[pw].tile].privateBytes += gp.recordBytes;
       }
     }
   }
@@ -516,8 +483,7 @@ void ArrayPlanner::allocateChannel(uint32_t c) {
   uint32_t tileChannel = plan_.dmas.back().engineChannel;
   ++shimDemand_[unsigned(shimDirection)];
   std::optional<uint32_t> shimColumn = pickShimColumn(tile.column, shimDirection);
-  if (!shimColumn)
-    return;  // reported by checkResources from shimDemand_
+  if (!shimColumn) return;  // reported by checkResources from shimDemand_
   addShimDma(c, *shimColumn, shimDirection, transfer);
   TileCoord shim{*shimColumn, Npu5Model::kShimRow};
   uint32_t shimChannel = plan_.dmas.back().engineChannel;
@@ -542,10 +508,8 @@ void ArrayPlanner::addSlots(uint32_t channel, TileCoord owner, std::optional<Til
     slot.bytes = ch.recordBytes;
     // Addresses are filled in by layoutSlots once every slot of the tile is known; the
     // window of each side is kept in the optional until then.
-    if (senderCore)
-      slot.senderAddress = *Npu5Model::coreWindow(*senderCore, owner);
-    if (receiverCore)
-      slot.receiverAddress = *Npu5Model::coreWindow(*receiverCore, owner);
+    if (senderCore) slot.senderAddress = *Npu5Model::coreWindow(*senderCore, owner);
+    if (receiverCore) slot.receiverAddress = *Npu5Model::coreWindow(*receiverCore, owner);
     usage_[owner].slots.push_back(uint32_t(plan_.slots.size()));
     plan_.slots.push_back(slot);
   }
@@ -577,12 +541,10 @@ std::optional<uint32_t> ArrayPlanner::pickShimColumn(uint32_t nearColumn, DmaDir
   for (uint32_t distance = 0; distance < columns_; ++distance) {
     for (int sign : {-1, 1}) {
       int c = int(nearColumn) + sign * int(distance);
-      if (c < 0 || c >= int(columns_) || (distance == 0 && sign == 1))
-        continue;
+      if (c < 0 || c >= int(columns_) || (distance == 0 && sign == 1)) continue;
       TileUsage &u = usage_[TileCoord{uint32_t(c), Npu5Model::kShimRow}];
       unsigned used = direction == DmaDirection::StreamToMemory ? u.s2mm : u.mm2s;
-      if (used < supply)
-        return uint32_t(c);
+      if (used < supply) return uint32_t(c);
     }
   }
   return std::nullopt;
@@ -615,8 +577,7 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
   p.address = t.byteOffset;
   p.repeatCount = t.repeatCount;
   uint64_t recordBytes = uint64_t(t.runBytes);
-  for (const AccessDim &d : t.dims)
-    recordBytes *= d.size;
+  for (const AccessDim &d : t.dims) recordBytes *= d.size;
   auto fail = [&](std::string field, std::string needed, std::string available) {
     diags_.report(DiagId::XdnaDmaPatternUnrepresentable, graph_.flows[flow].loc)
         .arg("binding", (long long)plan_.bindings[t.binding].ordinal)
@@ -631,12 +592,10 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
     return fail(std::move(field), std::to_string(needed), std::to_string(available));
   };
   auto unaligned = [&](std::string field, uint64_t bytes) -> std::optional<BdPattern> {
-    if (bytes % 4 == 0)
-      return BdPattern{};
+    if (bytes % 4 == 0) return BdPattern{};
     return fail(std::move(field), std::to_string(bytes), "multiples of 4 bytes");
   };
-  if (!unaligned("byte_offset", t.byteOffset) || !unaligned("run_bytes", t.runBytes))
-    return std::nullopt;
+  if (!unaligned("byte_offset", t.byteOffset) || !unaligned("run_bytes", t.runBytes)) return std::nullopt;
   if (t.repeatCount < 1 || t.repeatCount > Npu5Model::kMaxRepeatCount)
     return tooLarge("repeat_count", t.repeatCount, Npu5Model::kMaxRepeatCount);
   uint64_t totalWords = recordBytes / 4 * t.recordCount;
@@ -644,27 +603,21 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
     return tooLarge("buffer_length (words)", totalWords, BdFieldWidths::maxOf(bd.bufferLengthBits));
   p.lengthWords = uint32_t(totalWords);
   bool contiguous = t.dims.empty() && (t.recordCount == 1 || t.recordStride == t.runBytes);
-  if (contiguous)
-    return p;
+  if (contiguous) return p;
   // d0: the run (split in two when it is longer than a wrap); then the walk's dims; then the
   // record dimension.
   uint32_t runWords = t.runBytes / 4, d0 = runWords;
   uint64_t maxWrap = BdFieldWidths::maxOf(bd.wrapBits);
-  while (d0 > maxWrap || runWords % d0 != 0)
-    --d0;
+  while (d0 > maxWrap || runWords % d0 != 0) --d0;
   std::vector<AccessDim> dims{{d0, 4}};
-  if (d0 != runWords)
-    dims.push_back({runWords / d0, uint64_t(d0) * 4});
+  if (d0 != runWords) dims.push_back({runWords / d0, uint64_t(d0) * 4});
   dims.insert(dims.end(), t.dims.begin(), t.dims.end());
   bool recordsAsIteration = dims.size() >= bd.addressDims;
-  if (!recordsAsIteration && t.recordCount > 1)
-    dims.push_back({t.recordCount, t.recordStride});
-  if (dims.size() > bd.addressDims)
-    return tooLarge("address dimensions", dims.size(), bd.addressDims);
+  if (!recordsAsIteration && t.recordCount > 1) dims.push_back({t.recordCount, t.recordStride});
+  if (dims.size() > bd.addressDims) return tooLarge("address dimensions", dims.size(), bd.addressDims);
   for (size_t i = 0; i < dims.size(); ++i) {
     std::string d = "d" + std::to_string(i);
-    if (!unaligned(d + "_step (bytes)", dims[i].strideBytes))
-      return std::nullopt;
+    if (!unaligned(d + "_step (bytes)", dims[i].strideBytes)) return std::nullopt;
     uint64_t step = dims[i].strideBytes / 4;
     if (step > BdFieldWidths::maxOf(bd.stepBits))
       return tooLarge(d + "_step_size (words)", step, BdFieldWidths::maxOf(bd.stepBits));
@@ -674,8 +627,7 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
       return tooLarge(d + "_wrap", dims[i].size, BdFieldWidths::maxOf(bd.wrapBits));
   }
   if (recordsAsIteration && t.recordCount > 1) {
-    if (!unaligned("record_stride (bytes)", t.recordStride))
-      return std::nullopt;
+    if (!unaligned("record_stride (bytes)", t.recordStride)) return std::nullopt;
     if (t.recordStride / 4 > BdFieldWidths::maxOf(bd.iterationStepBits))
       return tooLarge("iteration_step (words)", t.recordStride / 4, BdFieldWidths::maxOf(bd.iterationStepBits));
     if (t.recordCount > BdFieldWidths::maxOf(bd.iterationWrapBits))
@@ -694,21 +646,17 @@ std::optional<BdPattern> ArrayPlanner::shimPattern(const BindingTransfer &t, uin
 // Routes a stream from `source` at tile `from` to `destination` at tile `to`: first along the
 // row (the shim row for external transfers; memory tiles have no east/west ports), then along
 // the column.
-void ArrayPlanner::route(uint32_t channel, TileCoord from, SwitchPort source, TileCoord to,
-                         SwitchPort destination) {
+void ArrayPlanner::route(uint32_t channel, TileCoord from, SwitchPort source, TileCoord to, SwitchPort destination) {
   TileCoord at = from;
   if (to.row == Npu5Model::kShimRow)
-    while (at.row > to.row)
-      source = hop(channel, at, source, PortBundle::South);
+    while (at.row > to.row) source = hop(channel, at, source, PortBundle::South);
   while (at.column != to.column)
     source = hop(channel, at, source, at.column < to.column ? PortBundle::East : PortBundle::West);
-  while (at.row != to.row)
-    source = hop(channel, at, source, at.row < to.row ? PortBundle::North : PortBundle::South);
+  while (at.row != to.row) source = hop(channel, at, source, at.row < to.row ? PortBundle::North : PortBundle::South);
   plan_.routes.push_back({channel, at, RouteKind::Switch, source, destination});
   TileUsage &u = usage_[at];
   if (destination.bundle != PortBundle::Dma)
-    u.masters[unsigned(destination.bundle)] =
-        std::max(u.masters[unsigned(destination.bundle)], destination.index + 1);
+    u.masters[unsigned(destination.bundle)] = std::max(u.masters[unsigned(destination.bundle)], destination.index + 1);
 }
 
 // One switch hop out of `at` through bundle `out`; returns the slave port it arrives on.
@@ -716,18 +664,10 @@ SwitchPort ArrayPlanner::hop(uint32_t channel, TileCoord &at, SwitchPort source,
   TileUsage &here = usage_[at];
   TileCoord next = at;
   switch (out) {
-  case PortBundle::North:
-    ++next.row;
-    break;
-  case PortBundle::South:
-    --next.row;
-    break;
-  case PortBundle::East:
-    ++next.column;
-    break;
-  default:
-    --next.column;
-    break;
+  case PortBundle::North: ++next.row; break;
+  case PortBundle::South: --next.row; break;
+  case PortBundle::East: ++next.column; break;
+  default: --next.column; break;
   }
   TileUsage &there = usage_[next];
   here.routed.push_back(specs_[channel].flow);
@@ -746,8 +686,7 @@ SwitchPort ArrayPlanner::hop(uint32_t channel, TileCoord &at, SwitchPort source,
 void ArrayPlanner::layoutSlots() {
   const TileResources &compute = Npu5Model::resources(TileKind::Compute);
   for (auto &[tile, usage] : usage_) {
-    if (usage.slots.empty())
-      continue;
+    if (usage.slots.empty()) continue;
     bool banked = usage.slots.size() <= compute.bankCount;
     for (size_t i = 0; i < usage.slots.size() && banked; ++i) {
       uint32_t end = uint32_t(i) * Npu5Model::kBankBytes + plan_.slots[usage.slots[i]].bytes;
@@ -758,12 +697,10 @@ void ArrayPlanner::layoutSlots() {
     for (uint32_t s : usage.slots) {
       PlanSlot &slot = plan_.slots[s];
       slot.offset = offset;
-      if (slot.senderAddress)
-        *slot.senderAddress += offset;
-      if (slot.receiverAddress)
-        *slot.receiverAddress += offset;
-      uint32_t aligned = (slot.bytes + Npu5Model::kSlotAlignment - 1) / Npu5Model::kSlotAlignment *
-                         Npu5Model::kSlotAlignment;
+      if (slot.senderAddress) *slot.senderAddress += offset;
+      if (slot.receiverAddress) *slot.receiverAddress += offset;
+      uint32_t aligned =
+          (slot.bytes + Npu5Model::kSlotAlignment - 1) / Npu5Model::kSlotAlignment * Npu5Model::kSlotAlignment;
       offset += banked ? Npu5Model::kBankBytes : aligned;
     }
   }
@@ -800,8 +737,7 @@ bool ArrayPlanner::checkResources() {
   for (const auto &[tile, u] : usage_) {
     const TileResources &res = Npu5Model::resources(tile);
     auto check = [&](DiagId id, uint64_t needed, uint64_t available) {
-      if (needed <= available)
-        return;
+      if (needed <= available) return;
       auto builder = reportAtTile(id, u.flows);
       builder.arg("column", (long long)tile.column)
           .arg("row", (long long)tile.row)
@@ -817,7 +753,8 @@ bool ArrayPlanner::checkResources() {
       bool hasWorker = std::any_of(plan_.workers.begin(), plan_.workers.end(),
                                    [&](const format::PlanWorker &w) { return w.tile == tile; });
       const GraphWorker *deepest = deepestStackOn(tile);
-      uint64_t stack = hasWorker ? std::max<uint64_t>(Npu5Model::kStackReserveBytes, deepest ? deepest->stackBytes : 0) : 0;
+      uint64_t stack =
+          hasWorker ? std::max<uint64_t>(Npu5Model::kStackReserveBytes, deepest ? deepest->stackBytes : 0) : 0;
       bytes += u.privateBytes + stack;
       if (bytes > res.dataMemoryBytes && deepest && deepest->stackBytes > Npu5Model::kStackReserveBytes) {
         // The worker's own locals tipped the tile over: say so at the stage, with demand and supply.
@@ -827,7 +764,8 @@ bool ArrayPlanner::checkResources() {
             .arg("needed", (long long)bytes)
             .arg("available", (long long)res.dataMemoryBytes)
             .note(deepest->loc, "worker @" + deepest->entry + " needs a stack of at least " +
-                                    std::to_string(deepest->stackBytes) + " bytes for its local variables (the tile's " +
+                                    std::to_string(deepest->stackBytes) +
+                                    " bytes for its local variables (the tile's " +
                                     std::to_string(res.dataMemoryBytes) + " bytes also hold its record slots)");
         ok = false;
       } else {
@@ -835,11 +773,9 @@ bool ArrayPlanner::checkResources() {
       }
       check(DiagId::XdnaLocksExhausted, u.locks, res.locks);
       check(DiagId::XdnaBdsExhausted, u.bds, res.bufferDescriptors);
-      for (auto [count, supply, name] :
-           {std::tuple{u.s2mm, res.s2mmChannels, "stream-to-memory"},
-            std::tuple{u.mm2s, res.mm2sChannels, "memory-to-stream"}}) {
-        if (count <= supply)
-          continue;
+      for (auto [count, supply, name] : {std::tuple{u.s2mm, res.s2mmChannels, "stream-to-memory"},
+                                         std::tuple{u.mm2s, res.mm2sChannels, "memory-to-stream"}}) {
+        if (count <= supply) continue;
         reportAtTile(DiagId::XdnaDmaChannelsExhausted, u.flows)
             .arg("where", "tile " + tileText(tile))
             .arg("needed", (long long)count)
@@ -852,8 +788,7 @@ bool ArrayPlanner::checkResources() {
       for (bool master : {true, false}) {
         unsigned needed = master ? u.masters[b] : u.slaves[b];
         unsigned available = master ? res.ports.masters[b] : res.ports.slaves[b];
-        if (needed <= available)
-          continue;
+        if (needed <= available) continue;
         reportAtTile(DiagId::XdnaStreamPortsExhausted, u.routed)
             .arg("column", (long long)tile.column)
             .arg("row", (long long)tile.row)
@@ -871,8 +806,7 @@ bool ArrayPlanner::checkResources() {
         std::tuple{DmaDirection::MemoryToStream, shim.mm2sChannels, "memory-to-stream"}}) {
     unsigned needed = shimDemand_[unsigned(direction)];
     unsigned available = supply * columns_;
-    if (needed <= available)
-      continue;
+    if (needed <= available) continue;
     std::string hint;
     unsigned fit = (needed + supply - 1) / supply;
     auto builder = diags_.report(DiagId::XdnaDmaChannelsExhausted, graph_.loc);

@@ -14,24 +14,24 @@ using format::PlanDma;
 using format::PortBundle;
 
 // Transaction 0.1 (the legacy, naturally aligned aie-rt op layout; docs/formats/transaction.md).
-constexpr uint32_t kWrite32Bytes = 24;          // op, col, row, pad, u64 address, value, size
-constexpr uint32_t kMaskWrite32Bytes = 28;      // op, col, row, pad, u64 address, value, mask, size
-constexpr uint32_t kBlockWriteHeaderBytes = 16; // op, col, row, pad, address at +8, size at +12
-constexpr uint32_t kSyncBytes = 16;             // mlir-aie appendSync (XAIE_IO_CUSTOM_OP_TCT)
+constexpr uint32_t kWrite32Bytes = 24;           // op, col, row, pad, u64 address, value, size
+constexpr uint32_t kMaskWrite32Bytes = 28;       // op, col, row, pad, u64 address, value, mask, size
+constexpr uint32_t kBlockWriteHeaderBytes = 16;  // op, col, row, pad, address at +8, size at +12
+constexpr uint32_t kSyncBytes = 16;              // mlir-aie appendSync (XAIE_IO_CUSTOM_OP_TCT)
 // Buffer-descriptor fields (xaie2pgbl_params.h MEMORY_MODULE_DMA_BDn_5 for compute tiles,
 // NOC_MODULE_DMA_BDn_7 for shims; both words have the same layout).
-constexpr uint32_t kNextBdShift = 27;         // [30:27]
+constexpr uint32_t kNextBdShift = 27;  // [30:27]
 constexpr uint32_t kUseNextBd = 1u << 26;
 constexpr uint32_t kValidBd = 1u << 25;
 constexpr uint32_t kLockReleaseValueShift = 18;  // [24:18], signed 7 bits
 constexpr uint32_t kLockReleaseIdShift = 13;     // [16:13]
 constexpr uint32_t kLockAcquireEnable = 1u << 12;
-constexpr uint32_t kLockAcquireValueShift = 5;   // [11:5], signed 7 bits
-constexpr uint32_t kEnableTokenIssue = 1u << 31; // channel task queue [31]
-constexpr uint32_t kRepeatCountShift = 16;       // channel task queue [23:16]
-constexpr uint32_t kSwitchEnable = 1u << 31;     // stream-switch master and slave configuration
-constexpr uint32_t kShimBurstShift = 30;         // NOC_MODULE_DMA_BDn_4 [31:30]
-constexpr uint32_t kShimBurst512 = 3;            // burst-length encoding 3 = 512 bytes (npu5-hardware §2.2)
+constexpr uint32_t kLockAcquireValueShift = 5;    // [11:5], signed 7 bits
+constexpr uint32_t kEnableTokenIssue = 1u << 31;  // channel task queue [31]
+constexpr uint32_t kRepeatCountShift = 16;        // channel task queue [23:16]
+constexpr uint32_t kSwitchEnable = 1u << 31;      // stream-switch master and slave configuration
+constexpr uint32_t kShimBurstShift = 30;          // NOC_MODULE_DMA_BDn_4 [31:30]
+constexpr uint32_t kShimBurst512 = 3;             // burst-length encoding 3 = 512 bytes (npu5-hardware §2.2)
 
 class CommandWriter {
 public:
@@ -56,8 +56,7 @@ public:
     u32(uint32_t(Npu5Model::registerAddress(tile, offset)));
     u32(kBlockWriteHeaderBytes + 4 * uint32_t(words.size()));
     uint32_t first = uint32_t(body_.size());
-    for (uint32_t w : words)
-      u32(w);
+    for (uint32_t w : words) u32(w);
     ++ops_;
     return first;
   }
@@ -97,13 +96,11 @@ private:
     u8(uint8_t(op));
     u8(uint8_t(tile.column));
     u8(uint8_t(tile.row));
-    for (int i = 0; i < 5; ++i)
-      u8(0);
+    for (int i = 0; i < 5; ++i) u8(0);
   }
   void u8(uint8_t v) { body_.push_back(v); }
   void u32(uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-      body_.push_back(uint8_t(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i) body_.push_back(uint8_t(v >> (8 * i)));
   }
   void u64(uint64_t v) {
     u32(uint32_t(v));
@@ -126,8 +123,7 @@ uint32_t controlBase(const TileResources &r, DmaDirection d) {
 
 uint32_t lockId(const format::ArrayPlan &plan, uint32_t channel, TileCoord tile, LockRole role) {
   for (const format::PlanLock &l : plan.locks)
-    if (l.channel == channel && l.tile == tile && l.role == role)
-      return l.id;
+    if (l.channel == channel && l.tile == tile && l.role == role) return l.id;
   return 0;
 }
 
@@ -136,10 +132,10 @@ uint32_t lockId(const format::ArrayPlan &plan, uint32_t channel, TileCoord tile,
 // 7-bit: acquire -1 waits for a value of at least 1 and takes it, release +1 adds one).
 uint32_t controlWord(std::optional<uint32_t> nextBd, uint32_t acquireId, int acquireValue, uint32_t releaseId,
                      int releaseValue) {
-  uint32_t w = kValidBd | (acquireId & 0xF) | (uint32_t(acquireValue) & 0x7F) << kLockAcquireValueShift | kLockAcquireEnable |
-               (releaseId & 0xF) << kLockReleaseIdShift | (uint32_t(releaseValue) & 0x7F) << kLockReleaseValueShift;
-  if (nextBd)
-    w |= (*nextBd & 0xF) << kNextBdShift | kUseNextBd;
+  uint32_t w = kValidBd | (acquireId & 0xF) | (uint32_t(acquireValue) & 0x7F) << kLockAcquireValueShift |
+               kLockAcquireEnable | (releaseId & 0xF) << kLockReleaseIdShift |
+               (uint32_t(releaseValue) & 0x7F) << kLockReleaseValueShift;
+  if (nextBd) w |= (*nextBd & 0xF) << kNextBdShift | kUseNextBd;
   return w;
 }
 
@@ -148,8 +144,7 @@ void encodeComputeRing(CommandWriter &w, const format::ArrayPlan &plan, const Pl
   const TileResources &res = Npu5Model::resources(dma.tile);
   std::vector<const format::PlanSlot *> slots;
   for (const format::PlanSlot &s : plan.slots)
-    if (s.channel == dma.channel && s.owner == dma.tile)
-      slots.push_back(&s);
+    if (s.channel == dma.channel && s.owner == dma.tile) slots.push_back(&s);
   bool intoMemory = dma.direction == DmaDirection::StreamToMemory;
   uint32_t credit = lockId(plan, dma.channel, dma.tile, LockRole::Credit);
   uint32_t ready = lockId(plan, dma.channel, dma.tile, LockRole::Ready);
@@ -172,17 +167,17 @@ void encodeShimTask(CommandWriter &w, const PlanDma &dma, const format::ArrayPla
   const TileResources &res = Npu5Model::resources(dma.tile);
   const format::BdPattern &p = *dma.shimPattern;
   auto dim = [&](size_t d) -> std::pair<uint32_t, uint32_t> {
-    if (d >= p.dims.size())
-      return {0, 0};
+    if (d >= p.dims.size()) return {0, 0};
     return {uint32_t(p.dims[d].strideBytes / 4 - 1) & 0xFFFFF, p.dims[d].size & 0x3FF};
   };
   auto [s0, w0] = dim(0);
   auto [s1, w1] = dim(1);
   auto [s2, w2] = dim(2);
   (void)w2;  // the outermost wrap is implied by the length
-  uint32_t iteration = p.iterationWrap ? ((p.iterationStepWords - 1) & 0xFFFFF) | ((p.iterationWrap - 1) & 0x3F) << 20 : 0;
-  std::vector<uint32_t> words{p.lengthWords, 0, 0, s0 | w0 << 20, s1 | w1 << 20 | kShimBurst512 << kShimBurstShift,
-                              s2, iteration, kValidBd};
+  uint32_t iteration =
+      p.iterationWrap ? ((p.iterationStepWords - 1) & 0xFFFFF) | ((p.iterationWrap - 1) & 0x3F) << 20 : 0;
+  std::vector<uint32_t> words{
+      p.lengthWords, 0, 0, s0 | w0 << 20, s1 | w1 << 20 | kShimBurst512 << kShimBurstShift, s2, iteration, kValidBd};
   uint32_t first = w.blockWrite(dma.tile, res.bdBase + res.bdStride * dma.bdStart, words);
   w.patchAt(first + 4, plan.bindings[p.binding].ordinal, p.address);
   uint32_t queue = controlBase(res, dma.direction) + 8 * dma.engineChannel + 4;
@@ -199,8 +194,7 @@ EncodedPlan encodeTransactions(const format::ArrayPlan &plan, const std::vector<
   CommandWriter establish, repeat;
   for (const TileCode &c : code) {
     std::vector<uint32_t> words((c.bytes.size() + 3) / 4, 0);
-    for (size_t i = 0; i < c.bytes.size(); ++i)
-      words[i / 4] |= uint32_t(c.bytes[i]) << (8 * (i % 4));
+    for (size_t i = 0; i < c.bytes.size(); ++i) words[i / 4] |= uint32_t(c.bytes[i]) << (8 * (i % 4));
     establish.blockWrite(c.tile, Npu5Model::kProgramMemoryOffset, words);
   }
   for (const format::PlanLock &l : plan.locks)
@@ -222,11 +216,9 @@ EncodedPlan encodeTransactions(const format::ArrayPlan &plan, const std::vector<
     establish.write32(r.tile, base + 4 * switchPortId(r.tile, r.destination, true), kSwitchEnable | (slave & 0x7F));
   }
   for (const format::PlanDma &d : plan.dmas)
-    if (d.tile.row != Npu5Model::kShimRow)
-      encodeComputeRing(establish, plan, d);
+    if (d.tile.row != Npu5Model::kShimRow) encodeComputeRing(establish, plan, d);
   for (const format::PlanDma &d : plan.dmas)
-    if (d.tile.row == Npu5Model::kShimRow)
-      encodeShimTask(repeat, d, plan);
+    if (d.tile.row == Npu5Model::kShimRow) encodeShimTask(repeat, d, plan);
   for (const format::PlanDma &d : plan.dmas)
     if (d.tile.row == Npu5Model::kShimRow && d.direction == DmaDirection::StreamToMemory)
       repeat.sync(d.tile, d.direction, d.engineChannel);

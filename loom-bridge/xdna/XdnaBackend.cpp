@@ -91,10 +91,12 @@ public:
   TargetInfo info() const override {
     TargetInfo info;
     info.backend = "xdna";
-    info.profiles = {{"xdna", "amd.xdna.strix_halo.17f0_11",
-                      {{"xdna", "Strix Halo NPU5 (alias of amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11)"},
-                       {"amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11", "Strix Halo NPU5, XDNA2/AIE2P array, PCI 1022:17f0 rev 0x11"}},
-                      {"amd.xdna.strix_halo.17f0_11"}}};
+    info.profiles = {
+        {"xdna",
+         "amd.xdna.strix_halo.17f0_11",
+         {{"xdna", "Strix Halo NPU5 (alias of amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11)"},
+          {"amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11", "Strix Halo NPU5, XDNA2/AIE2P array, PCI 1022:17f0 rev 0x11"}},
+         {"amd.xdna.strix_halo.17f0_11"}}};
     info.options = {"--columns="};
     info.stagesBeforeLowering = {{"plan", "array-plan", {EmitKind::ArrayPlan, EmitKind::ArrayPlanSvg}, "array plans"}};
     // The NPU5 planner's only intermediate form is the array plan (XDNA/011 for the others).
@@ -123,9 +125,9 @@ public:
     bool ok = true;
     for (size_t i = 0; i < program.exports.size(); ++i) {
       const loom::Operation &op = *program.exports[i];
-      if (op.name() != "pipeline.def")
-        continue;  // workers and GPU kernels are not NPU entries
-      std::optional<xdna::PipelineGraph> graph = xdna::extractPipelineGraph(program, op, program.contracts.at(i), diags);
+      if (op.name() != "pipeline.def") continue;  // workers and GPU kernels are not NPU entries
+      std::optional<xdna::PipelineGraph> graph =
+          xdna::extractPipelineGraph(program, op, program.contracts.at(i), diags);
       std::optional<format::ArrayPlan> plan = graph ? xdna::planArray(*graph, {columns}, diags) : std::nullopt;
       if (!plan) {
         ok = false;
@@ -133,8 +135,7 @@ public:
       }
       entries.push_back({std::move(*plan), program.contracts.at(i), op.loc(), {}});
     }
-    if (!ok)
-      return std::nullopt;
+    if (!ok) return std::nullopt;
     if (entries.empty()) {
       diags.report(diag::DiagId::XdnaUnsupportedConstruct, {})
           .arg("construct", "a program without a pipeline.def<kernel> export (the NPU runs pipelines)");
@@ -142,26 +143,22 @@ public:
     }
     if (request.emit == EmitKind::ArrayPlan) {
       std::string text;
-      for (const PlannedEntry &e : entries)
-        text += format::printArrayPlan(e.plan);
+      for (const PlannedEntry &e : entries) text += format::printArrayPlan(e.plan);
       return BackendOutput{bytesOf(text), {}};
     }
     if (request.emit == EmitKind::ArrayPlanSvg) {
       std::vector<format::ArrayPlan> plans;
-      for (const PlannedEntry &e : entries)
-        plans.push_back(e.plan);
+      for (const PlannedEntry &e : entries) plans.push_back(e.plan);
       return BackendOutput{bytesOf(format::renderArrayPlanSvg(plans)), {}};
     }
     std::map<std::string, WorkerCode> workerCode;
-    if (!compileWorkers(program, entries, workerCode, diags))
-      return std::nullopt;
+    if (!compileWorkers(program, entries, workerCode, diags)) return std::nullopt;
     if (request.emit == EmitKind::Asm) {
       std::string text;
       std::set<std::string> printed;
       for (const PlannedEntry &e : entries)
         for (const format::PlanWorker &w : e.plan.workers) {
-          if (!printed.insert(w.entry).second)
-            continue;
+          if (!printed.insert(w.entry).second) continue;
           const WorkerCode &wc = workerCode.at(w.entry);
           if (!wc.code) {
             text += "// worker @" + w.entry + ": no native code (" + wc.twinReason + ")\n";
@@ -179,8 +176,7 @@ public:
       return std::nullopt;
     }
     std::optional<std::vector<uint8_t>> host = buildHostReferenceCode(request, program, diags);
-    if (!host)
-      return std::nullopt;
+    if (!host) return std::nullopt;
     xdna::ImageSections sections;
     sections.hostCode = std::move(*host);
     sections.referenceOnlyReason = nativeCodeStatus(entries, workerCode);
@@ -192,8 +188,7 @@ public:
                                               reportModeName(request.specialization.report));
     std::string reportJson = sections.reportJson;
     std::optional<format::xdna::Image> image = xdna::buildImage(entries, columns, std::move(sections), diags);
-    if (!image)
-      return std::nullopt;
+    if (!image) return std::nullopt;
     StatusOr<std::vector<uint8_t>> bytes = format::xdna::writeImage(*image);
     if (!bytes) {
       diags.report(diag::DiagId::LinkCodegenFailed, {}).arg("target", "xdna").arg("message", bytes.status().message());

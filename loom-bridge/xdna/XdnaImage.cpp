@@ -14,18 +14,13 @@ namespace {
 
 namespace fx = format::xdna;
 
-uint16_t accessBits(bridge::Access access) {
-  return uint16_t(access) & (fx::kAccessRead | fx::kAccessWrite);
-}
+uint16_t accessBits(bridge::Access access) { return uint16_t(access) & (fx::kAccessRead | fx::kAccessWrite); }
 
 format::ContractAccess contractAccess(bridge::Access access) {
   switch (access) {
-  case bridge::Access::Write:
-    return format::ContractAccess::Write;
-  case bridge::Access::ReadWrite:
-    return format::ContractAccess::ReadWrite;
-  default:
-    return format::ContractAccess::Read;
+  case bridge::Access::Write: return format::ContractAccess::Write;
+  case bridge::Access::ReadWrite: return format::ContractAccess::ReadWrite;
+  default: return format::ContractAccess::Read;
   }
 }
 
@@ -55,8 +50,7 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
             .arg("available", (long long)Npu5Model::kMaxCommandBytes);
         ok = false;
       }
-    if (!ok)
-      continue;
+    if (!ok) continue;
     // Both invocations start on the NPU2 instruction alignment; the gap between them is not
     // initialised (gaps are undefined, hrx-product §1.2), so the file holds only the commands.
     uint32_t repeatOffset = alignUp(uint32_t(encoded.establish.bytes.size()), fx::kNpu2InstructionAlignment);
@@ -111,21 +105,20 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
     contracts[e.plan.name] = std::move(contract);
     plans.push_back(e.plan);
   }
-  if (!ok)
-    return std::nullopt;
+  if (!ok) return std::nullopt;
   // Payloads are zstd-compressed where large.
   auto add = [&](std::string_view name, std::vector<uint8_t> bytes) {
     bool large = bytes.size() > kCompressAboveBytes;
     image.sections.push_back({std::string(name), std::move(bytes), large});
   };
   add(fx::kContractSection, bytesOf(format::writeContractTable(contracts)));
-  if (!sections.reportJson.empty())
-    add(fx::kReportSection, bytesOf(sections.reportJson));
+  if (!sections.reportJson.empty()) add(fx::kReportSection, bytesOf(sections.reportJson));
   add(fx::kPlanSection, bytesOf(format::writeArrayPlans(plans)));
   add(fx::kHostSection, std::move(sections.hostCode));
   sections.identity.referenceOnly = true;
   sections.identity.referenceOnlyReason = sections.referenceOnlyReason;
-  image.sections.push_back({std::string(fx::kIdentitySection), bytesOf(format::writeIdentity(sections.identity)), false});
+  image.sections.push_back(
+      {std::string(fx::kIdentitySection), bytesOf(format::writeIdentity(sections.identity)), false});
   return image;
 }
 
@@ -134,19 +127,14 @@ std::string buildReport(const std::vector<PlannedEntry> &entries, std::string_vi
   for (const PlannedEntry &e : entries) {
     const format::ArrayPlan &p = e.plan;
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> slotBytes;
-    for (const format::PlanSlot &s : p.slots)
-      slotBytes[{s.owner.column, s.owner.row}] += s.bytes;
+    for (const format::PlanSlot &s : p.slots) slotBytes[{s.owner.column, s.owner.row}] += s.bytes;
     uint64_t maxSlotBytes = 0;
-    for (const auto &[tile, bytes] : slotBytes)
-      maxSlotBytes = std::max(maxSlotBytes, bytes);
+    for (const auto &[tile, bytes] : slotBytes) maxSlotBytes = std::max(maxSlotBytes, bytes);
     uint64_t bds = 0, program = 0;
-    for (const format::PlanDma &d : p.dmas)
-      bds += d.bdCount;
-    for (const format::PlanWorker &w : p.workers)
-      program = std::max<uint64_t>(program, w.codeBytes);
+    for (const format::PlanDma &d : p.dmas) bds += d.bdCount;
+    for (const format::PlanWorker &w : p.workers) program = std::max<uint64_t>(program, w.codeBytes);
     uint64_t measured = 0;  // native code: the largest of any core (0 when no worker has it)
-    for (const TileCode &c : e.code)
-      measured = std::max<uint64_t>(measured, c.bytes.size());
+    for (const TileCode &c : e.code) measured = std::max<uint64_t>(measured, c.bytes.size());
     format::ReportJson array{{"columns", p.columns},
                              {"worker_count", p.workers.size()},
                              {"channel_count", p.channels.size()},
@@ -159,20 +147,16 @@ std::string buildReport(const std::vector<PlannedEntry> &entries, std::string_vi
                              {"program_bytes", measured},
                              {"native_cores", e.code.size()}};
     format::ReportJson row{{"function", p.name}, {"array", array}};
-    if (mode == "details")
-      row["array_plan"] = format::printArrayPlan(p);
+    if (mode == "details") row["array_plan"] = format::printArrayPlan(p);
     rows.push_back(row);
   }
   format::CompileReport report;
   report.compiler = std::string(compiler);
   report.target = std::string(Npu5Model::kProfileName);
   report.processorMode = "Default";
-  report.document = {{"kind", "loom.compile_report"},
-                     {"schema_version", 0},
-                     {"backend", "xdna-array"},
-                     {"target_key", std::string(Npu5Model::kProfileName)},
-                     {"mode", std::string(mode)},
-                     {"entries", {{"count", rows.size()}, {"rows", rows}}}};
+  report.document = {{"kind", "loom.compile_report"}, {"schema_version", 0},
+                     {"backend", "xdna-array"},       {"target_key", std::string(Npu5Model::kProfileName)},
+                     {"mode", std::string(mode)},     {"entries", {{"count", rows.size()}, {"rows", rows}}}};
   return format::writeCompileReport(report);
 }
 

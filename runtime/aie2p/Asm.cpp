@@ -84,8 +84,8 @@ struct Attempt {
 };
 
 // Matches one instruction's operand tokens against a form's syntax.
-bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned endColumn, unsigned line, ParsedInstr &out,
-               Attempt &attempt) {
+bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned endColumn, unsigned line,
+               ParsedInstr &out, Attempt &attempt) {
   out.instr.id = info.id;
   out.instr.ops.assign(info.operands.size(), Operand{});
   out.labelRefs.clear();
@@ -97,21 +97,26 @@ bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned
     return false;
   };
   auto here = [&]() { return t < tokens.size() ? tokens[t].column : endColumn; };
-  auto got = [&]() { return t < tokens.size() ? "'" + tokens[t].text + "'" : std::string("the end of the instruction"); };
+  auto got = [&]() {
+    return t < tokens.size() ? "'" + tokens[t].text + "'" : std::string("the end of the instruction");
+  };
   for (const auto &part : info.syntaxParts) {
     if (!part.isOperand) {
       for (const auto &lit : tokenize(part.text, 0)) {
         if (t >= tokens.size() || lower(tokens[t].text) != lower(lit.text))
-          return fail(here(), "MC/002", "invalid operands for '" + std::string(info.mnemonic) + "': expected '" + lit.text + "', got " + got());
+          return fail(here(), "MC/002",
+                      "invalid operands for '" + std::string(info.mnemonic) + "': expected '" + lit.text + "', got " +
+                          got());
         ++t, ++progress;
       }
       continue;
     }
     const auto &opInfo = info.operands[part.operand];
     if (t >= tokens.size())
-      return fail(here(), "MC/002", "invalid operands for '" + std::string(info.mnemonic) + "': expected " +
-                                        (isImmediateClass(opInfo.cls) ? "an immediate" : "a register") + " (" +
-                                        operandClassDescription(opInfo.cls) + "), got the end of the instruction");
+      return fail(here(), "MC/002",
+                  "invalid operands for '" + std::string(info.mnemonic) + "': expected " +
+                      (isImmediateClass(opInfo.cls) ? "an immediate" : "a register") + " (" +
+                      operandClassDescription(opInfo.cls) + "), got the end of the instruction");
     out.operandColumns[part.operand] = tokens[t].column;
     if (isImmediateClass(opInfo.cls)) {
       unsigned column = tokens[t].column;
@@ -127,8 +132,9 @@ bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned
         out.instr.ops[part.operand] = Operand::i(0);
         out.labelRefs.push_back({static_cast<size_t>(part.operand), text, column});
       } else {
-        return fail(column, "MC/002", "invalid operands for '" + std::string(info.mnemonic) + "': expected an immediate (" +
-                                          operandClassDescription(opInfo.cls) + "), got '" + text + "'");
+        return fail(column, "MC/002",
+                    "invalid operands for '" + std::string(info.mnemonic) + "': expected an immediate (" +
+                        operandClassDescription(opInfo.cls) + "), got '" + text + "'");
       }
       ++progress;
       // Range and step are checked now so that the diagnostic points at the value.
@@ -142,13 +148,15 @@ bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned
     }
     auto reg = parseReg(tokens[t].text);
     if (!reg)
-      return fail(tokens[t].column, "MC/002", "invalid operands for '" + std::string(info.mnemonic) + "': expected a register (" +
-                                                   operandClassDescription(opInfo.cls) + "), got '" + tokens[t].text + "'");
+      return fail(tokens[t].column, "MC/002",
+                  "invalid operands for '" + std::string(info.mnemonic) + "': expected a register (" +
+                      operandClassDescription(opInfo.cls) + "), got '" + tokens[t].text + "'");
     out.instr.ops[part.operand] = Operand::r(*reg);
     if (int tied = opInfo.tiedTo; tied >= 0 && !(out.instr.ops[tied] == out.instr.ops[part.operand])) {
       progress += 500;
-      return fail(tokens[t].column, "MC/003", "operand " + regName(*reg) + " must be the same register as " +
-                                                  regName(out.instr.ops[tied].reg) + " (the instruction writes its result there)");
+      return fail(tokens[t].column, "MC/003",
+                  "operand " + regName(*reg) + " must be the same register as " + regName(out.instr.ops[tied].reg) +
+                      " (the instruction writes its result there)");
     }
     uint64_t bits;
     std::string why;
@@ -159,7 +167,8 @@ bool matchForm(const InstrInfo &info, const std::vector<Token> &tokens, unsigned
     ++t, ++progress;
   }
   if (t < tokens.size())
-    return fail(tokens[t].column, "MC/002", "invalid operands for '" + std::string(info.mnemonic) + "': unexpected '" + tokens[t].text + "'");
+    return fail(tokens[t].column, "MC/002",
+                "invalid operands for '" + std::string(info.mnemonic) + "': unexpected '" + tokens[t].text + "'");
   return true;
 }
 
@@ -214,7 +223,8 @@ bool assemble(std::string_view source, AsmProgram &program, std::vector<AsmDiagn
       if (j > col && j < line.size() && line[j] == ':' && isLabelName(line.substr(col, j - col))) {
         std::string name(line.substr(col, j - col));
         if (labelLines.count(name))
-          error(lineNo, static_cast<unsigned>(col + 1), "MC/008", "label '" + name + "' is already defined on line " + std::to_string(labelLines[name]));
+          error(lineNo, static_cast<unsigned>(col + 1), "MC/008",
+                "label '" + name + "' is already defined on line " + std::to_string(labelLines[name]));
         else
           labelLines[name] = lineNo, pendingLabels.push_back({name, {lineNo, static_cast<unsigned>(col + 1)}});
         col = j + 1;
@@ -259,7 +269,8 @@ bool assemble(std::string_view source, AsmProgram &program, std::vector<AsmDiagn
           ParsedInstr parsed;
           bool matched = false;
           for (auto it = first; it != last && !matched; ++it) {
-            matched = matchForm(instructions()[it->second], tokens, pieceColumn + static_cast<unsigned>(text.size()), lineNo, parsed, attempt);
+            matched = matchForm(instructions()[it->second], tokens, pieceColumn + static_cast<unsigned>(text.size()),
+                                lineNo, parsed, attempt);
           }
           if (!matched) {
             error(attempt.diag.line, attempt.diag.column, attempt.diag.code, attempt.diag.message);
@@ -341,7 +352,9 @@ bool assemble(std::string_view source, AsmProgram &program, std::vector<AsmDiagn
     program.bundles.push_back({bundle.offset, static_cast<uint32_t>(program.bytes.size() - before), bundle.line});
   }
   for (const auto &[name, off] : labels) program.labels.push_back({name, off});
-  std::sort(program.labels.begin(), program.labels.end(), [](const auto &a, const auto &b) { return a.offset < b.offset || (a.offset == b.offset && a.name < b.name); });
+  std::sort(program.labels.begin(), program.labels.end(), [](const auto &a, const auto &b) {
+    return a.offset < b.offset || (a.offset == b.offset && a.name < b.name);
+  });
   return diagnostics.empty();
 }
 
@@ -374,11 +387,15 @@ void put32(std::vector<uint8_t> &b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
 }
 uint16_t get16(std::span<const uint8_t> b, size_t o) { return uint16_t(b[o] | (b[o + 1] << 8)); }
-uint32_t get32(std::span<const uint8_t> b, size_t o) { return uint32_t(b[o]) | (uint32_t(b[o + 1]) << 8) | (uint32_t(b[o + 2]) << 16) | (uint32_t(b[o + 3]) << 24); }
+uint32_t get32(std::span<const uint8_t> b, size_t o) {
+  return uint32_t(b[o]) | (uint32_t(b[o + 1]) << 8) | (uint32_t(b[o + 2]) << 16) | (uint32_t(b[o + 3]) << 24);
+}
 
 }  // namespace
 
-bool looksLikeElf(std::span<const uint8_t> file) { return file.size() >= 4 && file[0] == 0x7f && file[1] == 'E' && file[2] == 'L' && file[3] == 'F'; }
+bool looksLikeElf(std::span<const uint8_t> file) {
+  return file.size() >= 4 && file[0] == 0x7f && file[1] == 'E' && file[2] == 'L' && file[3] == 'F';
+}
 
 std::vector<uint8_t> writeObject(const AsmProgram &program) {
   // Layout: header, .text, .symtab, .strtab, .shstrtab, section headers.
@@ -412,9 +429,10 @@ std::vector<uint8_t> writeObject(const AsmProgram &program) {
   out.insert(out.end(), shstrtab.begin(), shstrtab.end());
   align(4);
   size_t shOff = out.size();
-  auto section = [&](uint32_t name, uint32_t type, uint32_t flags, size_t off, size_t size, uint32_t link, uint32_t info, uint32_t align,
-                     uint32_t entsize) {
-    put32(out, name), put32(out, type), put32(out, flags), put32(out, 0), put32(out, uint32_t(off)), put32(out, uint32_t(size));
+  auto section = [&](uint32_t name, uint32_t type, uint32_t flags, size_t off, size_t size, uint32_t link,
+                     uint32_t info, uint32_t align, uint32_t entsize) {
+    put32(out, name), put32(out, type), put32(out, flags), put32(out, 0), put32(out, uint32_t(off)),
+        put32(out, uint32_t(size));
     put32(out, link), put32(out, info), put32(out, align), put32(out, entsize);
   };
   section(0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -423,7 +441,8 @@ std::vector<uint8_t> writeObject(const AsmProgram &program) {
   section(15, 3 /*STRTAB*/, 0, strOff, strtab.size(), 0, 0, 1, 0);
   section(23, 3, 0, shstrOff, shstrtab.size(), 0, 0, 1, 0);
   // ELF header.
-  std::vector<uint8_t> h = {0x7f, 'E', 'L', 'F', 1 /*ELFCLASS32*/, 1 /*LSB*/, 1 /*EV_CURRENT*/, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<uint8_t> h = {0x7f, 'E', 'L', 'F', 1 /*ELFCLASS32*/, 1 /*LSB*/, 1 /*EV_CURRENT*/, 0, 0, 0, 0, 0,
+                            0,    0,   0,   0};
   put16(h, 1 /*ET_REL*/), put16(h, kElfMachineAie), put32(h, 1), put32(h, 0), put32(h, 0), put32(h, uint32_t(shOff));
   put32(h, kElfFlagsAie2p), put16(h, 52), put16(h, 0), put16(h, 0), put16(h, 40), put16(h, 5), put16(h, 4);
   std::copy(h.begin(), h.end(), out.begin());
@@ -438,11 +457,13 @@ bool readObjectText(std::span<const uint8_t> f, std::vector<uint8_t> &text, std:
   if (f.size() < 52 || !looksLikeElf(f)) return bad("not an ELF file (need a 52-byte ELF32 header)");
   if (f[4] != 1) return bad("ELF class " + std::to_string(f[4]) + ": expected ELFCLASS32 (1)");
   if (f[5] != 1) return bad("ELF data encoding " + std::to_string(f[5]) + ": expected little-endian (1)");
-  if (get16(f, 18) != kElfMachineAie) return bad("e_machine " + std::to_string(get16(f, 18)) + ": expected EM_AIE (264)");
+  if (get16(f, 18) != kElfMachineAie)
+    return bad("e_machine " + std::to_string(get16(f, 18)) + ": expected EM_AIE (264)");
   uint32_t shoff = get32(f, 32);
   uint16_t shentsize = get16(f, 46), shnum = get16(f, 48), shstrndx = get16(f, 50);
   if (shentsize != 40) return bad("e_shentsize " + std::to_string(shentsize) + ": expected 40");
-  if (shoff > f.size() || uint64_t(shnum) * 40 > f.size() - shoff) return bad("section headers at offset " + std::to_string(shoff) + " run past the end of the file");
+  if (shoff > f.size() || uint64_t(shnum) * 40 > f.size() - shoff)
+    return bad("section headers at offset " + std::to_string(shoff) + " run past the end of the file");
   if (shstrndx >= shnum) return bad("e_shstrndx " + std::to_string(shstrndx) + " is not a section");
   auto sh = [&](unsigned i, unsigned field) { return get32(f, shoff + 40 * i + 4 * field); };
   uint32_t strOff = sh(shstrndx, 4), strSize = sh(shstrndx, 5);
@@ -456,7 +477,9 @@ bool readObjectText(std::span<const uint8_t> f, std::vector<uint8_t> &text, std:
     if (n != ".text") continue;
     uint32_t off = sh(i, 4), size = sh(i, 5);
     if (sh(i, 1) == 8 /*NOBITS*/) return bad(".text is NOBITS");
-    if (off > f.size() || size > f.size() - off) return bad(".text (offset " + std::to_string(off) + ", " + std::to_string(size) + " bytes) runs past the end of the file");
+    if (off > f.size() || size > f.size() - off)
+      return bad(".text (offset " + std::to_string(off) + ", " + std::to_string(size) +
+                 " bytes) runs past the end of the file");
     text.assign(f.begin() + off, f.begin() + off + size);
     return true;
   }

@@ -35,10 +35,10 @@ struct RegFileInfo {
   unsigned count;  // 0: a single register named by the prefix
 };
 constexpr RegFileInfo kRegFiles[] = {
-    {RegKind::R, "r", 32},   {RegKind::P, "p", 8},    {RegKind::M, "m", 8},     {RegKind::DN, "dn", 8},
-    {RegKind::DJ, "dj", 8},  {RegKind::DC, "dc", 8},  {RegKind::LR, "lr", 0},   {RegKind::SP, "sp", 0},
-    {RegKind::LS, "ls", 0},  {RegKind::LE, "le", 0},  {RegKind::LC, "lc", 0},   {RegKind::CoreId, "core_id", 0},
-    {RegKind::X, "x", 12},   {RegKind::DM, "dm", 5},  {RegKind::CML, "cml", 5}, {RegKind::CMH, "cmh", 5},
+    {RegKind::R, "r", 32},  {RegKind::P, "p", 8},   {RegKind::M, "m", 8},     {RegKind::DN, "dn", 8},
+    {RegKind::DJ, "dj", 8}, {RegKind::DC, "dc", 8}, {RegKind::LR, "lr", 0},   {RegKind::SP, "sp", 0},
+    {RegKind::LS, "ls", 0}, {RegKind::LE, "le", 0}, {RegKind::LC, "lc", 0},   {RegKind::CoreId, "core_id", 0},
+    {RegKind::X, "x", 12},  {RegKind::DM, "dm", 5}, {RegKind::CML, "cml", 5}, {RegKind::CMH, "cmh", 5},
     {RegKind::D, "d", 8},
 };
 
@@ -146,7 +146,8 @@ std::optional<OperandClass> classByName(std::string_view name) {
 using Member = std::pair<Reg, uint64_t>;
 
 void addFile(std::vector<Member> &out, RegKind kind, unsigned count, unsigned shift, uint64_t tag) {
-  for (unsigned i = 0; i < count; ++i) out.push_back({Reg{kind, static_cast<uint8_t>(i)}, (uint64_t(i) << shift) | tag});
+  for (unsigned i = 0; i < count; ++i)
+    out.push_back({Reg{kind, static_cast<uint8_t>(i)}, (uint64_t(i) << shift) | tag});
 }
 
 // Members and their codes. The composite encoders are llvm-aie's
@@ -301,7 +302,8 @@ bool encodeOperand(OperandClass cls, unsigned fieldWidth, const Operand &op, uin
       bits = code & fieldMask;
       return true;
     }
-  error = "register " + regName(op.reg) + " is not in class " + std::string(c.name) + " (" + operandClassDescription(cls) + ")";
+  error = "register " + regName(op.reg) + " is not in class " + std::string(c.name) + " (" +
+          operandClassDescription(cls) + ")";
   return false;
 }
 
@@ -341,7 +343,7 @@ struct InstrRow {
 };
 
 constexpr InstrRow kInstrRows[] = {
-#define AIE2P_INSTR(Name, SlotName, Mnemonic, Syntax, Encoding, Sem, Mode, Delay, Timing) \
+#define AIE2P_INSTR(Name, SlotName, Mnemonic, Syntax, Encoding, Sem, Mode, Delay, Timing)                              \
   {#Name, Slot::SlotName, Mnemonic, Syntax, Encoding, Semantic::Sem, AddrMode::Mode, Delay, Timing},
 #include "Instructions.def"
 #undef AIE2P_INSTR
@@ -372,7 +374,9 @@ std::vector<std::string_view> splitSpaces(std::string_view s) {
   return out;
 }
 
-bool isBits(std::string_view t) { return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c == '0' || c == '1'; }); }
+bool isBits(std::string_view t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c == '0' || c == '1'; });
+}
 
 unsigned parseUnsigned(std::string_view row, std::string_view t) {
   unsigned v = 0;
@@ -407,7 +411,8 @@ void parseSyntax(InstrInfo &info) {
       std::string_view tied = s.substr(k + 1, t - k - 1);
       for (size_t o = 0; o + 1 < info.operands.size(); ++o)
         if (info.operands[o].field == tied) info.operands.back().tiedTo = static_cast<int>(o);
-      if (info.operands.back().tiedTo < 0) tableError(info.name, "operand $" + field + " is tied to unknown '" + std::string(tied) + "'");
+      if (info.operands.back().tiedTo < 0)
+        tableError(info.name, "operand $" + field + " is tied to unknown '" + std::string(tied) + "'");
       k = t;
     }
     i = k;
@@ -433,7 +438,8 @@ void parseEncoding(InstrInfo &info) {
       if (bracket != std::string_view::npos) {
         field = t.substr(0, bracket);
         size_t close = t.find(']');
-        if (colon == std::string_view::npos || close == std::string_view::npos) tableError(info.name, "bad field " + std::string(t));
+        if (colon == std::string_view::npos || close == std::string_view::npos)
+          tableError(info.name, "bad field " + std::string(t));
         hi = parseUnsigned(info.name, t.substr(bracket + 1, colon - bracket - 1));
         lo = parseUnsigned(info.name, t.substr(colon + 1, close - colon - 1));
       } else if (colon != std::string_view::npos) {
@@ -561,7 +567,8 @@ const Table &table() {
           tableError(row.name, "bad layout token '" + std::string(tok) + "'");
         }
       }
-      if (bit != row.bits) tableError(row.name, "layout has " + std::to_string(bit) + " bits, not " + std::to_string(row.bits));
+      if (bit != row.bits)
+        tableError(row.name, "layout has " + std::to_string(bit) + " bits, not " + std::to_string(row.bits));
       t.formats.push_back(f);
     }
     return t;
@@ -614,8 +621,8 @@ bool encodeInstr(const Instr &instr, uint64_t &slotBits, std::string &error) {
   std::vector<uint64_t> fieldBits(info.operands.size());
   for (size_t i = 0; i < info.operands.size(); ++i) {
     if (int t = info.operands[i].tiedTo; t >= 0 && !(instr.ops[i] == instr.ops[t])) {
-      error = "operand " + std::to_string(i + 1) + " of " + std::string(info.mnemonic) + " must be the same register as operand " +
-              std::to_string(t + 1);
+      error = "operand " + std::to_string(i + 1) + " of " + std::string(info.mnemonic) +
+              " must be the same register as operand " + std::to_string(t + 1);
       return false;
     }
     std::string why;
@@ -693,8 +700,8 @@ bool encodeBundle(const Bundle &bundle, std::vector<uint8_t> &out, std::string &
     }
     Slot s = instr.info().slot;
     if (bySlot[static_cast<unsigned>(s)]) {
-      error = "two instructions for the " + std::string(slotName(s)) + " slot: '" + formatInstr(*bySlot[static_cast<unsigned>(s)]) +
-              "' and '" + formatInstr(instr) + "'";
+      error = "two instructions for the " + std::string(slotName(s)) + " slot: '" +
+              formatInstr(*bySlot[static_cast<unsigned>(s)]) + "' and '" + formatInstr(instr) + "'";
       return false;
     }
     bySlot[static_cast<unsigned>(s)] = &instr;
@@ -769,7 +776,8 @@ bool decodeBundle(std::span<const uint8_t> bytes, Bundle &bundle, unsigned &size
   }
   bundle.slots.clear();
   // llvm-aie prints a bundle's slots in this order (lda, ldb, st, alu or lng, mv, vec).
-  static constexpr Slot kPrintOrder[] = {Slot::Lda, Slot::Ldb, Slot::St, Slot::Alu, Slot::Lng, Slot::Mv, Slot::Vec, Slot::Nop};
+  static constexpr Slot kPrintOrder[] = {Slot::Lda, Slot::Ldb, Slot::St,  Slot::Alu,
+                                         Slot::Lng, Slot::Mv,  Slot::Vec, Slot::Nop};
   for (Slot slot : kPrintOrder) {
     unsigned s = static_cast<unsigned>(slot);
     if (format->slotBit[s] < 0) continue;

@@ -15,8 +15,8 @@ namespace {
 
 constexpr uint16_t kScalarBytes = 78 * 4;  // r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id
 static_assert(kScalarBytes <= 320);
-constexpr uint16_t kVectorBase = 320;                // 12 x 64 bytes
-constexpr uint16_t kAccBase = kVectorBase + 12 * 64;   // 5 x 256 bytes
+constexpr uint16_t kVectorBase = 320;                 // 12 x 64 bytes
+constexpr uint16_t kAccBase = kVectorBase + 12 * 64;  // 5 x 256 bytes
 constexpr uint16_t kRegBytes = kAccBase + 5 * 256;
 
 unsigned scalarIndex(Reg r) {
@@ -94,8 +94,9 @@ Core::Core(std::vector<uint8_t> program, CoreMemoryMap memory, uint64_t cycleLim
     : program_(std::move(program)), memory_(memory), cycleLimit_(cycleLimit), coreId_(coreId), regs_(kRegBytes, 0) {
   store32(regs_.data() + 4 * scalarIndex(Reg{RegKind::CoreId, 0}), coreId_);
   if (program_.size() > kProgramMemorySize) {
-    trap_ = Trap{0, 0, "", "the program is " + std::to_string(program_.size()) + " bytes; program memory holds " +
-                                std::to_string(kProgramMemorySize)};
+    trap_ = Trap{0, 0, "",
+                 "the program is " + std::to_string(program_.size()) + " bytes; program memory holds " +
+                     std::to_string(kProgramMemorySize)};
     state_ = CoreState::Trapped;
   }
 }
@@ -130,7 +131,8 @@ void Core::readBytes(Reg reg, unsigned readCycle, uint8_t *out) const {
   uint64_t readAt = cycle_ + readCycle - 1;
   for (const auto &p : pending_) {
     if (p.commitCycle >= readAt) continue;
-    unsigned lo = std::max<unsigned>(p.offset, loc.offset), hi = std::min<unsigned>(p.offset + p.size, loc.offset + loc.size);
+    unsigned lo = std::max<unsigned>(p.offset, loc.offset),
+             hi = std::min<unsigned>(p.offset + p.size, loc.offset + loc.size);
     if (lo < hi) std::memcpy(out + (lo - loc.offset), p.bytes.data() + (lo - p.offset), hi - lo);
   }
 }
@@ -185,17 +187,20 @@ bool Core::mapAddress(uint32_t address, uint32_t size, TileMemory *&tile, uint32
   tile = tiles[window];
   offset = address % kDataMemorySize;
   if (!tile) {
-    why = "address " + hex(address) + " is in the " + kNames[window] + " neighbour's memory, which this core does not have";
+    why = "address " + hex(address) + " is in the " + kNames[window] +
+          " neighbour's memory, which this core does not have";
     return false;
   }
   if (offset + size > kDataMemorySize) {
-    why = "access of " + std::to_string(size) + " bytes at " + hex(address) + " crosses the end of a 64 KiB memory window";
+    why = "access of " + std::to_string(size) + " bytes at " + hex(address) +
+          " crosses the end of a 64 KiB memory window";
     return false;
   }
   // Scalar words need 4-byte alignment; vectors the 256-bit memory word (32 bytes).
   uint32_t align = std::min<uint32_t>(size, 32);
   if (address % align) {
-    why = "misaligned " + std::to_string(size * 8) + "-bit access at " + hex(address) + " (needs " + std::to_string(align) + "-byte alignment)";
+    why = "misaligned " + std::to_string(size * 8) + "-bit access at " + hex(address) + " (needs " +
+          std::to_string(align) + "-byte alignment)";
     return false;
   }
   return true;
@@ -249,7 +254,8 @@ bool Core::lockAvailable(const Instr &instr, std::string &why) {
   uint32_t id = idOp.isReg ? readScalar(idOp.reg, 1) : static_cast<uint32_t>(idOp.imm);
   int32_t *l = lock(id);
   if (!l) {
-    why = "lock " + std::to_string(id) + " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
+    why = "lock " + std::to_string(id) +
+          " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
     return false;
   }
   int32_t amount = static_cast<int32_t>(readScalar(instr.ops[operandIndex(info, "s1")].reg, 1));
@@ -322,9 +328,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Nop:
   case Semantic::Event: return true;
   case Semantic::Done: done_ = true; return true;
-  case Semantic::Add:
-    wr(0, rd(1) + (instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))));
-    return true;
+  case Semantic::Add: wr(0, rd(1) + (instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2)))); return true;
   case Semantic::Sub: wr(0, rd(1) - rd(2)); return true;
   case Semantic::And: wr(0, rd(1) & rd(2)); return true;
   case Semantic::Or: wr(0, rd(1) | rd(2)); return true;
@@ -349,7 +353,9 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   }
   case Semantic::CountLeadingZeros: wr(0, static_cast<uint32_t>(std::countl_zero(rd(1)))); return true;
   case Semantic::ExtendS8: wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(rd(1))))); return true;
-  case Semantic::ExtendS16: wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(rd(1))))); return true;
+  case Semantic::ExtendS16:
+    wr(0, static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(rd(1)))));
+    return true;
   case Semantic::ExtendU8: wr(0, rd(1) & 0xFFu); return true;
   case Semantic::ExtendU16: wr(0, rd(1) & 0xFFFFu); return true;
   case Semantic::SelEqz:
@@ -374,7 +380,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     uint32_t id = idOp.isReg ? rd(field("id")) : static_cast<uint32_t>(idOp.imm);
     int32_t *l = lock(id);
     if (!l) {
-      why = "lock " + std::to_string(id) + " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
+      why = "lock " + std::to_string(id) +
+            " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
       return false;
     }
     int32_t amount = static_cast<int32_t>(rd(field("s1")));
@@ -395,7 +402,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::JumpNonZero:
   case Semantic::JumpZero: {
     bool nonzero = rd(field("s0")) != 0;
-    if (nonzero == (info.semantic == Semantic::JumpNonZero)) return branch(static_cast<uint32_t>(imm(field("i"))), false);
+    if (nonzero == (info.semantic == Semantic::JumpNonZero))
+      return branch(static_cast<uint32_t>(imm(field("i"))), false);
     return true;
   }
   case Semantic::JumpNonZeroDecrement: {
@@ -459,7 +467,9 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Store16: {
     // Byte and halfword accesses need their own alignment only; loads extend to 32 bits.
     bool load = info.semantic != Semantic::Store8 && info.semantic != Semantic::Store16;
-    uint32_t size = info.semantic == Semantic::LoadS8 || info.semantic == Semantic::LoadU8 || info.semantic == Semantic::Store8 ? 1 : 2;
+    uint32_t size =
+        info.semantic == Semantic::LoadS8 || info.semantic == Semantic::LoadU8 || info.semantic == Semantic::Store8 ? 1
+                                                                                                                    : 2;
     uint32_t addr;
     address(addr);
     TileMemory *tile;
@@ -652,7 +662,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     unsigned lane = static_cast<unsigned>(instr.ops[2].isReg ? rd(2) : static_cast<uint32_t>(imm(2))) % (64 / width);
     uint32_t v = 0;
     std::memcpy(&v, a + lane * width, width);
-    if (width == 2 && info.syntax.ends_with("vaddsign1")) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
+    if (width == 2 && info.syntax.ends_with("vaddsign1"))
+      v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
     wr(0, v);
     return true;
   }
@@ -874,7 +885,8 @@ CoreState runCores(std::span<Core *const> cores) {
     if (!anyActive) return CoreState::Halted;
     if (!anyProgress) {
       for (Core *core : cores)
-        if (core->state() == CoreState::Stalled) core->raiseTrap("deadlock: every running core waits on a lock that no core can release");
+        if (core->state() == CoreState::Stalled)
+          core->raiseTrap("deadlock: every running core waits on a lock that no core can release");
       return CoreState::Trapped;
     }
   }

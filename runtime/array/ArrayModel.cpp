@@ -23,10 +23,10 @@ struct KindTable {
   uint32_t lockBase, lockCount;
   uint32_t masterBase, masterCount, slaveBase, slaveCount, slotBase;
 };
-constexpr KindTable kCompute{0x10000, 0x4000, 0x1D000, 16, 6, 0x1DE00, 0x1DE10, 2, 0x1F000, 16,
-                             0x3F000, 23, 0x3F100, 25, 0x3F200};
-constexpr KindTable kMemTile{0x80000, 0, 0xA0000, 48, 8, 0xA0600, 0xA0630, 6, 0xC0000, 64,
-                             0xB0000, 17, 0xB0100, 18, 0xB0200};
+constexpr KindTable kCompute{0x10000, 0x4000, 0x1D000, 16, 6,       0x1DE00, 0x1DE10, 2,
+                             0x1F000, 16,     0x3F000, 23, 0x3F100, 25,      0x3F200};
+constexpr KindTable kMemTile{0x80000, 0,  0xA0000, 48, 8,       0xA0600, 0xA0630, 6,
+                             0xC0000, 64, 0xB0000, 17, 0xB0100, 18,      0xB0200};
 constexpr KindTable kShim{0, 0, 0x1D000, 16, 8, 0x1D200, 0x1D210, 2, 0x14000, 16, 0x3F000, 22, 0x3F100, 24, 0x3F200};
 constexpr uint32_t kProgramMemoryBase = 0x20000;
 constexpr uint32_t kCoreControl = 0x32000;
@@ -48,26 +48,33 @@ struct BundleRange {
   uint32_t firstRegister;
   uint32_t count;
 };
-constexpr BundleRange kComputeMasters[] = {{Bundle::Core, 0x3F000, 1},  {Bundle::Dma, 0x3F004, 2},  {Bundle::Ctrl, 0x3F00C, 1},
-                                           {Bundle::Fifo, 0x3F010, 1},  {Bundle::South, 0x3F014, 4}, {Bundle::West, 0x3F024, 4},
-                                           {Bundle::North, 0x3F034, 6}, {Bundle::East, 0x3F04C, 4}};
-constexpr BundleRange kComputeSlaves[] = {{Bundle::Core, 0x3F100, 1},  {Bundle::Dma, 0x3F104, 2},   {Bundle::Ctrl, 0x3F10C, 1},
-                                          {Bundle::Fifo, 0x3F110, 1},  {Bundle::South, 0x3F114, 6}, {Bundle::West, 0x3F12C, 4},
-                                          {Bundle::North, 0x3F13C, 4}, {Bundle::East, 0x3F14C, 4},  {Bundle::Trace, 0x3F15C, 2}};
-constexpr BundleRange kMemTileMasters[] = {{Bundle::Dma, 0xB0000, 6}, {Bundle::Ctrl, 0xB0018, 1}, {Bundle::South, 0xB001C, 4},
-                                           {Bundle::North, 0xB002C, 6}};
-constexpr BundleRange kMemTileSlaves[] = {{Bundle::Dma, 0xB0100, 6},   {Bundle::Ctrl, 0xB0118, 1}, {Bundle::South, 0xB011C, 6},
-                                          {Bundle::North, 0xB0134, 4}, {Bundle::Trace, 0xB0144, 1}};
-constexpr BundleRange kShimMasters[] = {{Bundle::Ctrl, 0x3F000, 1}, {Bundle::Fifo, 0x3F004, 1},  {Bundle::South, 0x3F008, 6},
-                                        {Bundle::West, 0x3F020, 4}, {Bundle::North, 0x3F030, 6}, {Bundle::East, 0x3F048, 4}};
-constexpr BundleRange kShimSlaves[] = {{Bundle::Ctrl, 0x3F100, 1},  {Bundle::Fifo, 0x3F104, 1},  {Bundle::South, 0x3F108, 8},
-                                       {Bundle::West, 0x3F128, 4},  {Bundle::North, 0x3F138, 4}, {Bundle::East, 0x3F148, 4},
-                                       {Bundle::Trace, 0x3F158, 2}};
+constexpr BundleRange kComputeMasters[] = {
+    {Bundle::Core, 0x3F000, 1},  {Bundle::Dma, 0x3F004, 2},  {Bundle::Ctrl, 0x3F00C, 1},  {Bundle::Fifo, 0x3F010, 1},
+    {Bundle::South, 0x3F014, 4}, {Bundle::West, 0x3F024, 4}, {Bundle::North, 0x3F034, 6}, {Bundle::East, 0x3F04C, 4}};
+constexpr BundleRange kComputeSlaves[] = {
+    {Bundle::Core, 0x3F100, 1},  {Bundle::Dma, 0x3F104, 2},   {Bundle::Ctrl, 0x3F10C, 1},
+    {Bundle::Fifo, 0x3F110, 1},  {Bundle::South, 0x3F114, 6}, {Bundle::West, 0x3F12C, 4},
+    {Bundle::North, 0x3F13C, 4}, {Bundle::East, 0x3F14C, 4},  {Bundle::Trace, 0x3F15C, 2}};
+constexpr BundleRange kMemTileMasters[] = {
+    {Bundle::Dma, 0xB0000, 6}, {Bundle::Ctrl, 0xB0018, 1}, {Bundle::South, 0xB001C, 4}, {Bundle::North, 0xB002C, 6}};
+constexpr BundleRange kMemTileSlaves[] = {{Bundle::Dma, 0xB0100, 6},
+                                          {Bundle::Ctrl, 0xB0118, 1},
+                                          {Bundle::South, 0xB011C, 6},
+                                          {Bundle::North, 0xB0134, 4},
+                                          {Bundle::Trace, 0xB0144, 1}};
+constexpr BundleRange kShimMasters[] = {{Bundle::Ctrl, 0x3F000, 1},  {Bundle::Fifo, 0x3F004, 1},
+                                        {Bundle::South, 0x3F008, 6}, {Bundle::West, 0x3F020, 4},
+                                        {Bundle::North, 0x3F030, 6}, {Bundle::East, 0x3F048, 4}};
+constexpr BundleRange kShimSlaves[] = {
+    {Bundle::Ctrl, 0x3F100, 1},  {Bundle::Fifo, 0x3F104, 1}, {Bundle::South, 0x3F108, 8}, {Bundle::West, 0x3F128, 4},
+    {Bundle::North, 0x3F138, 4}, {Bundle::East, 0x3F148, 4}, {Bundle::Trace, 0x3F158, 2}};
 
 std::span<const BundleRange> ranges(TileKind kind, bool master) {
   switch (kind) {
-  case TileKind::Compute: return master ? std::span<const BundleRange>(kComputeMasters) : std::span<const BundleRange>(kComputeSlaves);
-  case TileKind::MemTile: return master ? std::span<const BundleRange>(kMemTileMasters) : std::span<const BundleRange>(kMemTileSlaves);
+  case TileKind::Compute:
+    return master ? std::span<const BundleRange>(kComputeMasters) : std::span<const BundleRange>(kComputeSlaves);
+  case TileKind::MemTile:
+    return master ? std::span<const BundleRange>(kMemTileMasters) : std::span<const BundleRange>(kMemTileSlaves);
   case TileKind::Shim: break;
   }
   return master ? std::span<const BundleRange>(kShimMasters) : std::span<const BundleRange>(kShimSlaves);
@@ -96,7 +103,9 @@ struct BdFields {
 }  // namespace
 
 std::string tileName(TileId t) { return "(" + std::to_string(t.column) + "," + std::to_string(t.row) + ")"; }
-TileKind kindOfRow(uint32_t row) { return row == 0 ? TileKind::Shim : row == 1 ? TileKind::MemTile : TileKind::Compute; }
+TileKind kindOfRow(uint32_t row) {
+  return row == 0 ? TileKind::Shim : row == 1 ? TileKind::MemTile : TileKind::Compute;
+}
 
 std::string_view bundleName(Bundle b) {
   switch (b) {
@@ -117,14 +126,16 @@ std::optional<Port> switchPort(TileKind kind, uint32_t physical, bool master) {
   uint32_t base = master ? table(kind).masterBase : table(kind).slaveBase;
   uint32_t reg = base + 4 * physical;
   for (const BundleRange &r : ranges(kind, master))
-    if (reg >= r.firstRegister && reg < r.firstRegister + 4 * r.count) return Port{r.bundle, (reg - r.firstRegister) / 4};
+    if (reg >= r.firstRegister && reg < r.firstRegister + 4 * r.count)
+      return Port{r.bundle, (reg - r.firstRegister) / 4};
   return std::nullopt;
 }
 
 std::optional<uint32_t> switchIndex(TileKind kind, Port port, bool master) {
   uint32_t base = master ? table(kind).masterBase : table(kind).slaveBase;
   for (const BundleRange &r : ranges(kind, master))
-    if (r.bundle == port.bundle) return port.index < r.count ? std::optional((r.firstRegister - base) / 4 + port.index) : std::nullopt;
+    if (r.bundle == port.bundle)
+      return port.index < r.count ? std::optional((r.firstRegister - base) / 4 + port.index) : std::nullopt;
   return std::nullopt;
 }
 
@@ -143,7 +154,8 @@ std::optional<RegisterInfo> classifyRegister(TileKind kind, uint32_t offset) {
     uint32_t base = s2mm ? t.s2mmBase : t.mm2sBase;
     if (offset >= base && offset < base + 8 * t.channelCount) {
       uint32_t ch = (offset - base) / 8;
-      return RegisterInfo{(offset - base) % 8 ? RegisterClass::ChannelQueue : RegisterClass::ChannelControl, ch, 0, s2mm};
+      return RegisterInfo{(offset - base) % 8 ? RegisterClass::ChannelQueue : RegisterClass::ChannelControl, ch, 0,
+                          s2mm};
     }
   }
   if (offset >= t.lockBase && offset < t.lockBase + 0x10 * t.lockCount && (offset - t.lockBase) % 0x10 == 0)
@@ -174,7 +186,8 @@ std::string describeRegister(TileKind kind, uint32_t offset) {
   case RegisterClass::LockValue: return k + " lock " + n + " value";
   case RegisterClass::SwitchMaster: return k + " stream-switch master " + portText(kind, info->index, true) + " config";
   case RegisterClass::SwitchSlave: return k + " stream-switch slave " + portText(kind, info->index, false) + " config";
-  case RegisterClass::SwitchSlot: return k + " stream-switch slave " + portText(kind, info->index, false) + " slot " + std::to_string(info->word);
+  case RegisterClass::SwitchSlot:
+    return k + " stream-switch slave " + portText(kind, info->index, false) + " slot " + std::to_string(info->word);
   case RegisterClass::ShimMux: return "shim mux config";
   case RegisterClass::ShimDemux: return "shim demux config";
   case RegisterClass::CoreControl: return "core control";
@@ -308,7 +321,8 @@ uint32_t ArrayModel::registerValue(TileId tile, uint32_t offset) const {
 StatusOr<bool> ArrayModel::tryAcquire(TileId id, uint32_t lock, int value) {
   Tile *t = tileAt(id);
   if (!t || lock >= t->locks.size())
-    return Status(StatusCode::InvalidArgument, "lock " + std::to_string(lock) + " of tile " + tileName(id) + " does not exist");
+    return Status(StatusCode::InvalidArgument,
+                  "lock " + std::to_string(lock) + " of tile " + tileName(id) + " does not exist");
   int &v = t->locks[lock];
   if (value < 0) {
     if (v < -value) return false;
@@ -321,12 +335,13 @@ StatusOr<bool> ArrayModel::tryAcquire(TileId id, uint32_t lock, int value) {
 Status ArrayModel::release(TileId id, uint32_t lock, int value) {
   Tile *t = tileAt(id);
   if (!t || lock >= t->locks.size())
-    return Status(StatusCode::InvalidArgument, "lock " + std::to_string(lock) + " of tile " + tileName(id) + " does not exist");
+    return Status(StatusCode::InvalidArgument,
+                  "lock " + std::to_string(lock) + " of tile " + tileName(id) + " does not exist");
   int &v = t->locks[lock];
   if (v + value > 63 || v + value < -64)
-    return Status(StatusCode::FailedPrecondition, "releasing " + std::to_string(value) + " on lock " + std::to_string(lock) +
-                                                      " of tile " + tileName(id) + " (value " + std::to_string(v) +
-                                                      ") leaves the lock range -64..63");
+    return Status(StatusCode::FailedPrecondition, "releasing " + std::to_string(value) + " on lock " +
+                                                      std::to_string(lock) + " of tile " + tileName(id) + " (value " +
+                                                      std::to_string(v) + ") leaves the lock range -64..63");
   v += value;
   return Status::ok();
 }
@@ -335,20 +350,23 @@ StatusOr<std::byte *> ArrayModel::dataMemory(TileId id, uint32_t offset, uint32_
   Tile *t = tileAt(id);
   if (!t) return Status(StatusCode::InvalidArgument, "tile " + tileName(id) + " is outside the context");
   if (uint64_t(offset) + bytes > t->memory.size())
-    return Status(StatusCode::InvalidArgument, "bytes " + hex(offset) + ".." + hex(uint64_t(offset) + bytes) + " lie outside the " +
-                                                   std::to_string(t->memory.size()) + "-byte data memory of tile " + tileName(id));
+    return Status(StatusCode::InvalidArgument, "bytes " + hex(offset) + ".." + hex(uint64_t(offset) + bytes) +
+                                                   " lie outside the " + std::to_string(t->memory.size()) +
+                                                   "-byte data memory of tile " + tileName(id));
   return t->memory.data() + offset;
 }
 
-Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint32_t value, uint32_t mask, const std::string &where) {
+Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint32_t value, uint32_t mask,
+                         const std::string &where) {
   TileId id{uint32_t(address >> 25) & 0x7F, uint32_t(address >> 20) & 0x1F};
   uint32_t offset = uint32_t(address & 0xFFFFF);
   auto fail = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, where + ": " + what); };
   if (address >> 32) return fail("register address " + hex(address) + " does not fit 32 bits");
   if (id.column >= columns_)
-    return fail("register " + hex(address) + " is in column " + std::to_string(id.column) + ", outside the " + std::to_string(columns_) +
-                "-column context");
-  if (id.row >= 6) return fail("register " + hex(address) + " is in row " + std::to_string(id.row) + "; the array has rows 0-5");
+    return fail("register " + hex(address) + " is in column " + std::to_string(id.column) + ", outside the " +
+                std::to_string(columns_) + "-column context");
+  if (id.row >= 6)
+    return fail("register " + hex(address) + " is in row " + std::to_string(id.row) + "; the array has rows 0-5");
   Tile &t = *tileAt(id);
   auto info = classifyRegister(t.kind, offset);
   if (!info)
@@ -371,22 +389,27 @@ Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint3
   case RegisterClass::ChannelControl: apply((info->s2mm ? t.s2mm : t.mm2s)[info->index]->control); return Status::ok();
   case RegisterClass::ChannelQueue: {
     Channel &ch = *(info->s2mm ? t.s2mm : t.mm2s)[info->index];
-    if (mask != 0xFFFFFFFFu) return fail("a masked write to the task queue of " + ch.name() + " (tasks are pushed whole)");
+    if (mask != 0xFFFFFFFFu)
+      return fail("a masked write to the task queue of " + ch.name() + " (tasks are pushed whole)");
     uint32_t bdBits = t.kind == TileKind::MemTile ? 0x3F : 0xF;
     if (value & ~(0x80FF0000u | bdBits))
       return fail("task queue value " + hex(value) + " of " + ch.name() + " sets reserved bits");
     Task task{value & bdBits, ((value >> 16) & 0xFF) + 1, (value >> 31) != 0};
     if (task.startBd >= t.bds.size())
-      return fail("task for " + ch.name() + " starts at BD " + std::to_string(task.startBd) + "; the tile has " + std::to_string(t.bds.size()));
+      return fail("task for " + ch.name() + " starts at BD " + std::to_string(task.startBd) + "; the tile has " +
+                  std::to_string(t.bds.size()));
     if (ch.queue.size() >= kQueueDepth)
-      return fail("the task queue of " + ch.name() + " already holds " + std::to_string(kQueueDepth) + " tasks (overflow)");
+      return fail("the task queue of " + ch.name() + " already holds " + std::to_string(kQueueDepth) +
+                  " tasks (overflow)");
     ch.queue.push_back(task);
     return Status::ok();
   }
   case RegisterClass::LockValue: {
     uint32_t v = uint32_t(t.locks[info->index]);
     apply(v);
-    if (v > 63) return fail("lock " + std::to_string(info->index) + " of " + tileName(id) + " set to " + std::to_string(v) + "; lock values are 0..63");
+    if (v > 63)
+      return fail("lock " + std::to_string(info->index) + " of " + tileName(id) + " set to " + std::to_string(v) +
+                  "; lock values are 0..63");
     t.locks[info->index] = int(v);
     return Status::ok();
   }
@@ -403,13 +426,14 @@ Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint3
 Status ArrayModel::execute(const format::txn::Transaction &command, const std::string &label) {
   using format::txn::Opcode;
   if (command.deviceGeneration != 4 || command.rows != 6 || command.memTileRows != 1 || command.columns != columns_)
-    return Status(StatusCode::InvalidArgument, label + ": transaction header is for generation " + std::to_string(command.deviceGeneration) +
-                                                   ", " + std::to_string(command.rows) + " rows, " + std::to_string(command.columns) +
-                                                   " columns; the array is AIE2P (4), 6 rows, " + std::to_string(columns_) + " columns");
+    return Status(StatusCode::InvalidArgument,
+                  label + ": transaction header is for generation " + std::to_string(command.deviceGeneration) + ", " +
+                      std::to_string(command.rows) + " rows, " + std::to_string(command.columns) +
+                      " columns; the array is AIE2P (4), 6 rows, " + std::to_string(columns_) + " columns");
   for (uint32_t i = 0; i < command.operations.size(); ++i) {
     const format::txn::Operation &op = command.operations[i];
-    std::string where = label + " op " + std::to_string(i) + " (" + std::string(format::txn::opcodeName(uint8_t(op.opcode))) + ") at byte " +
-                        hex(op.byteOffset);
+    std::string where = label + " op " + std::to_string(i) + " (" +
+                        std::string(format::txn::opcodeName(uint8_t(op.opcode))) + ") at byte " + hex(op.byteOffset);
     switch (op.opcode) {
     case Opcode::Write:
     case Opcode::MaskWrite:
@@ -417,28 +441,34 @@ Status ArrayModel::execute(const format::txn::Transaction &command, const std::s
       break;
     case Opcode::BlockWrite:
       for (uint32_t w = 0; w < op.words.size(); ++w)
-        if (Status s = write(op, op.address + 4 * w, op.words[w], 0xFFFFFFFFu, where + " word " + std::to_string(w)); !s) return s;
+        if (Status s = write(op, op.address + 4 * w, op.words[w], 0xFFFFFFFFu, where + " word " + std::to_string(w));
+            !s)
+          return s;
       break;
     case Opcode::Tct: {
       TileId id{op.sync.column, op.sync.row};
       Tile *t = tileAt(id);
-      if (!t) return Status(StatusCode::InvalidArgument, where + ": sync names tile " + tileName(id) + ", outside the context");
+      if (!t)
+        return Status(StatusCode::InvalidArgument,
+                      where + ": sync names tile " + tileName(id) + ", outside the context");
       auto &list = op.sync.direction == 0 ? t->s2mm : t->mm2s;
       if (op.sync.channel >= list.size())
-        return Status(StatusCode::InvalidArgument, where + ": sync names channel " + std::to_string(op.sync.channel) + " of " + tileName(id) +
-                                                       ", which has " + std::to_string(list.size()));
+        return Status(StatusCode::InvalidArgument, where + ": sync names channel " + std::to_string(op.sync.channel) +
+                                                       " of " + tileName(id) + ", which has " +
+                                                       std::to_string(list.size()));
       if (op.sync.rowCount != 1 || op.sync.columnCount != 1)
         return Status(StatusCode::Unimplemented, where + ": syncs over " + std::to_string(op.sync.columnCount) + "x" +
-                                                     std::to_string(op.sync.rowCount) + " tiles are not modelled (1x1 only)");
+                                                     std::to_string(op.sync.rowCount) +
+                                                     " tiles are not modelled (1x1 only)");
       Channel &ch = *list[op.sync.channel];
-      if (Status s = runUntil([&] { return ch.tokens > ch.tokensTaken; }, "the task-completion token of " + ch.name() + " (" + where + ")");
+      if (Status s = runUntil([&] { return ch.tokens > ch.tokensTaken; },
+                              "the task-completion token of " + ch.name() + " (" + where + ")");
           !s)
         return s;
       ++ch.tokensTaken;
       break;
     }
-    default:
-      return Status(StatusCode::Unimplemented, where + ": the array model does not execute this op");
+    default: return Status(StatusCode::Unimplemented, where + ": the array model does not execute this op");
     }
   }
   return Status::ok();
@@ -446,9 +476,7 @@ Status ArrayModel::execute(const format::txn::Transaction &command, const std::s
 
 Status ArrayModel::finishInvocation(const std::string &label) {
   if (Status s = runUntil(
-          [&] {
-            return std::all_of(cores_.begin(), cores_.end(), [](const auto &c) { return c->finished(); });
-          },
+          [&] { return std::all_of(cores_.begin(), cores_.end(), [](const auto &c) { return c->finished(); }); },
           "every core to finish (" + label + ")");
       !s)
     return s;
@@ -458,8 +486,9 @@ Status ArrayModel::finishInvocation(const std::string &label) {
     for (auto *list : {&t->mm2s, &t->s2mm})
       for (const auto &ch : *list)
         if (ch->active && ch->loaded && ch->acquired && ch->moved > 0 && ch->moved < ch->fields.lengthWords)
-          return Status(StatusCode::FailedPrecondition, label + ": " + ch->name() + " BD " + std::to_string(ch->bd) + " stopped part-way (" +
-                                                            std::to_string(ch->moved) + " of " + std::to_string(ch->fields.lengthWords) +
+          return Status(StatusCode::FailedPrecondition, label + ": " + ch->name() + " BD " + std::to_string(ch->bd) +
+                                                            " stopped part-way (" + std::to_string(ch->moved) + " of " +
+                                                            std::to_string(ch->fields.lengthWords) +
                                                             " words) when the invocation ended");
   for (const auto &t : tiles_)
     for (const auto &ch : t->s2mm)
@@ -474,8 +503,9 @@ Status ArrayModel::runUntil(const std::function<bool()> &done, const std::string
   for (uint64_t round = 0;; ++round) {
     if (done()) return Status::ok();
     if (round == roundLimit_)
-      return Status(StatusCode::DeadlineExceeded, "livelock: waiting for " + waitingFor + ", the array moved data for " +
-                                                      std::to_string(round) + " scheduling rounds without reaching it" + waitingReport());
+      return Status(StatusCode::DeadlineExceeded, "livelock: waiting for " + waitingFor +
+                                                      ", the array moved data for " + std::to_string(round) +
+                                                      " scheduling rounds without reaching it" + waitingReport());
     bool progressed = false;
     for (auto &t : tiles_)
       for (auto *list : {&t->mm2s, &t->s2mm})
@@ -490,7 +520,8 @@ Status ArrayModel::runUntil(const std::function<bool()> &done, const std::string
       progressed |= *p;
     }
     if (!progressed && !done())
-      return Status(StatusCode::DeadlineExceeded, "deadlock: waiting for " + waitingFor + ", nothing in the array can move" + waitingReport());
+      return Status(StatusCode::DeadlineExceeded,
+                    "deadlock: waiting for " + waitingFor + ", nothing in the array can move" + waitingReport());
   }
 }
 
@@ -500,13 +531,14 @@ std::string waitText(const ArrayModel::Channel &ch) {
   switch (ch.wait) {
   case ArrayModel::Channel::Wait::Idle: return "idle";
   case ArrayModel::Channel::Wait::Lock:
-    return bd + " waits to acquire lock " + std::to_string(ch.fields.acquireId) + " (value " + std::to_string(ch.waitLockValue) +
-           ", needs >= " + std::to_string(-ch.fields.acquireValue) + ")";
+    return bd + " waits to acquire lock " + std::to_string(ch.fields.acquireId) + " (value " +
+           std::to_string(ch.waitLockValue) + ", needs >= " + std::to_string(-ch.fields.acquireValue) + ")";
   case ArrayModel::Channel::Wait::StreamData:
-    return bd + " waits for stream data (" + std::to_string(ch.moved) + " of " + std::to_string(ch.fields.lengthWords) + " words)";
+    return bd + " waits for stream data (" + std::to_string(ch.moved) + " of " + std::to_string(ch.fields.lengthWords) +
+           " words)";
   case ArrayModel::Channel::Wait::StreamRoom:
-    return bd + " waits for room in its stream (" + std::to_string(ch.moved) + " of " + std::to_string(ch.fields.lengthWords) +
-           " words sent)";
+    return bd + " waits for room in its stream (" + std::to_string(ch.moved) + " of " +
+           std::to_string(ch.fields.lengthWords) + " words sent)";
   }
   return "";
 }
@@ -525,9 +557,10 @@ std::string ArrayModel::waitingReport() const {
 
 StatusOr<std::byte *> ArrayModel::hostBytes(uint64_t address, uint32_t bytes, const std::function<std::string()> &who) {
   for (HostRegion &r : host_)
-    if (address >= r.deviceAddress && address - r.deviceAddress + bytes <= r.length) return r.data + (address - r.deviceAddress);
-  return Status(StatusCode::InvalidArgument, who() + " addresses host bytes " + hex(address) + ".." + hex(address + bytes) +
-                                                 ", which no binding covers");
+    if (address >= r.deviceAddress && address - r.deviceAddress + bytes <= r.length)
+      return r.data + (address - r.deviceAddress);
+  return Status(StatusCode::InvalidArgument, who() + " addresses host bytes " + hex(address) + ".." +
+                                                 hex(address + bytes) + ", which no binding covers");
 }
 
 Status ArrayModel::startBd(Tile &t, Channel &ch) {
@@ -543,7 +576,8 @@ Status ArrayModel::startBd(Tile &t, Channel &ch) {
     if (w[1] >> 30) return fail("packet mode and compression (word 1 bits 31:30) are not modelled");
     f.step[0] = (w[2] & 0x1FFF) + 1, f.step[1] = ((w[2] >> 13) & 0x1FFF) + 1;
     f.step[2] = (w[3] & 0x1FFF) + 1, f.wrap[0] = (w[3] >> 13) & 0xFF, f.wrap[1] = (w[3] >> 21) & 0xFF;
-    f.iterationStep = (w[4] & 0x1FFF) + 1, f.iterationWrap = ((w[4] >> 13) & 0x3F) + 1, f.iterationCurrent = (w[4] >> 19) & 0x3F;
+    f.iterationStep = (w[4] & 0x1FFF) + 1, f.iterationWrap = ((w[4] >> 13) & 0x3F) + 1,
+    f.iterationCurrent = (w[4] >> 19) & 0x3F;
     control = w[5];
   } else if (t.kind == TileKind::Shim) {
     f.lengthWords = w[0];
@@ -553,7 +587,8 @@ Status ArrayModel::startBd(Tile &t, Channel &ch) {
     f.step[0] = (w[3] & 0xFFFFF) + 1, f.wrap[0] = (w[3] >> 20) & 0x3FF;
     f.step[1] = (w[4] & 0xFFFFF) + 1, f.wrap[1] = (w[4] >> 20) & 0x3FF;
     f.step[2] = (w[5] & 0xFFFFF) + 1;
-    f.iterationStep = (w[6] & 0xFFFFF) + 1, f.iterationWrap = ((w[6] >> 20) & 0x3F) + 1, f.iterationCurrent = w[6] >> 26;
+    f.iterationStep = (w[6] & 0xFFFFF) + 1, f.iterationWrap = ((w[6] >> 20) & 0x3F) + 1,
+    f.iterationCurrent = w[6] >> 26;
     control = w[7];
   } else {
     return fail("memory-tile DMA execution is not modelled");
@@ -564,8 +599,10 @@ Status ArrayModel::startBd(Tile &t, Channel &ch) {
   f.acquireEnable = control >> 12 & 1, f.acquireValue = signed7(control >> 5), f.acquireId = control & 0xF;
   if (!f.valid) return fail("the BD is not valid (valid_bd, bit 25 of its last word, is clear)");
   if (f.lengthWords == 0) return fail("buffer length is 0 words");
-  if (f.acquireEnable && f.acquireId >= t.locks.size()) return fail("acquires lock " + std::to_string(f.acquireId) + "; the tile has " + std::to_string(t.locks.size()));
-  if (f.releaseValue && f.releaseId >= t.locks.size()) return fail("releases lock " + std::to_string(f.releaseId) + "; the tile has " + std::to_string(t.locks.size()));
+  if (f.acquireEnable && f.acquireId >= t.locks.size())
+    return fail("acquires lock " + std::to_string(f.acquireId) + "; the tile has " + std::to_string(t.locks.size()));
+  if (f.releaseValue && f.releaseId >= t.locks.size())
+    return fail("releases lock " + std::to_string(f.releaseId) + "; the tile has " + std::to_string(t.locks.size()));
   if (f.acquireEnable && f.acquireValue > 0)
     return fail("acquire-equal (a positive acquire value " + std::to_string(f.acquireValue) + ") is not modelled");
   ch.fields = f;
@@ -586,8 +623,11 @@ StatusOr<ArrayModel::Stream *> ArrayModel::routeFrom(Tile &t, Channel &ch) {
     uint32_t south = ch.index == 0 ? 3 : 7;  // xaie_noc.c: shim DMA into the array on south 3 / 7
     uint32_t field = (t.mux >> (south == 3 ? 10 : 14)) & 3;
     if (field != 1)
-      return fail("enters the switch at south slave " + std::to_string(south) + " through the shim mux, whose field for south " +
-                  std::to_string(south) + " selects " + (field == 0 ? "PL (0, the reset value)" : field == 2 ? "NoC (2)" : "3") +
+      return fail("enters the switch at south slave " + std::to_string(south) +
+                  " through the shim mux, whose field for south " + std::to_string(south) + " selects " +
+                  (field == 0   ? "PL (0, the reset value)"
+                   : field == 2 ? "NoC (2)"
+                                : "3") +
                   ", not DMA (1)");
     slave = {Bundle::South, south};
   } else {
@@ -598,7 +638,8 @@ StatusOr<ArrayModel::Stream *> ArrayModel::routeFrom(Tile &t, Channel &ch) {
     if (!s) return fail("arrives at " + portName(slave) + " of " + tileName(at->id) + ", which has no such slave port");
     route += " -> " + tileName(at->id) + " " + portName(slave);
     uint32_t scfg = at->slaves[*s];
-    if (!(scfg >> 31)) return fail("is not accepted: slave " + portName(slave) + " of " + tileName(at->id) + " is not enabled");
+    if (!(scfg >> 31))
+      return fail("is not accepted: slave " + portName(slave) + " of " + tileName(at->id) + " is not enabled");
     if (scfg >> 30 & 1) return fail("reaches a packet-switched slave, which is not modelled");
     std::optional<uint32_t> found;
     for (uint32_t m = 0; m < at->masters.size(); ++m) {
@@ -615,7 +656,9 @@ StatusOr<ArrayModel::Stream *> ArrayModel::routeFrom(Tile &t, Channel &ch) {
     TileId next = at->id;
     switch (master.bundle) {
     case Bundle::Dma:
-      if (master.index >= at->s2mm.size()) return fail("ends at DMA master " + std::to_string(master.index) + " of " + tileName(at->id) + ", which has no such channel");
+      if (master.index >= at->s2mm.size())
+        return fail("ends at DMA master " + std::to_string(master.index) + " of " + tileName(at->id) +
+                    ", which has no such channel");
       at->s2mm[master.index]->input.route = route;
       return &at->s2mm[master.index]->input;
     case Bundle::South:
@@ -623,7 +666,8 @@ StatusOr<ArrayModel::Stream *> ArrayModel::routeFrom(Tile &t, Channel &ch) {
         uint32_t field = master.index >= 2 && master.index <= 5 ? (at->demux >> (4 + 2 * (master.index - 2))) & 3 : 0;
         if ((master.index != 2 && master.index != 3) || field != 1)
           return fail("leaves the array at south master " + std::to_string(master.index) + " of " + tileName(at->id) +
-                      ", which the shim demux does not hand to a DMA channel (S2MM 0/1 take south 2/3 when their demux field is DMA (1))");
+                      ", which the shim demux does not hand to a DMA channel (S2MM 0/1 take south 2/3 when their demux "
+                      "field is DMA (1))");
         Channel &dst = *at->s2mm[master.index - 2];
         dst.input.route = route + " -> " + dst.name();
         return &dst.input;
@@ -635,14 +679,20 @@ StatusOr<ArrayModel::Stream *> ArrayModel::routeFrom(Tile &t, Channel &ch) {
       next.row += 1, slave = {Bundle::South, master.index};
       break;
     case Bundle::East:
-      if (at->id.column + 1 >= columns_) return fail("leaves the context through east master " + std::to_string(master.index) + " of " + tileName(at->id));
+      if (at->id.column + 1 >= columns_)
+        return fail("leaves the context through east master " + std::to_string(master.index) + " of " +
+                    tileName(at->id));
       next.column += 1, slave = {Bundle::West, master.index};
       break;
     case Bundle::West:
-      if (at->id.column == 0) return fail("leaves the context through west master " + std::to_string(master.index) + " of " + tileName(at->id));
+      if (at->id.column == 0)
+        return fail("leaves the context through west master " + std::to_string(master.index) + " of " +
+                    tileName(at->id));
       next.column -= 1, slave = {Bundle::East, master.index};
       break;
-    default: return fail("ends at " + portName(master) + " of " + tileName(at->id) + " (core, control and FIFO streams are not modelled)");
+    default:
+      return fail("ends at " + portName(master) + " of " + tileName(at->id) +
+                  " (core, control and FIFO streams are not modelled)");
     }
     at = tileAt(next);
   }
@@ -671,8 +721,9 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
         auto out = routeFrom(t, ch);
         if (!out) return out.status();
         if ((*out)->producer && (*out)->producer != &ch)
-          return Status(StatusCode::FailedPrecondition, "the streams from " + (*out)->producer->name() + " and " + ch.name() +
-                                                            " both reach " + (*out)->route + " (merging is not modelled)");
+          return Status(StatusCode::FailedPrecondition, "the streams from " + (*out)->producer->name() + " and " +
+                                                            ch.name() + " both reach " + (*out)->route +
+                                                            " (merging is not modelled)");
         (*out)->producer = &ch;
         ch.output = *out;
       }
@@ -698,10 +749,13 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
       } else {
         index0 = n % f.wrap[0];
         uint64_t rest = n / f.wrap[0];
-        if (f.wrap[1] == 0) index1 = rest;
-        else index1 = rest % f.wrap[1], index2 = rest / f.wrap[1];
+        if (f.wrap[1] == 0)
+          index1 = rest;
+        else
+          index1 = rest % f.wrap[1], index2 = rest / f.wrap[1];
       }
-      uint64_t address = f.base + 4 * (iteration * f.iterationStep + index0 * f.step[0] + index1 * f.step[1] + index2 * f.step[2]);
+      uint64_t address =
+          f.base + 4 * (iteration * f.iterationStep + index0 * f.step[0] + index1 * f.step[1] + index2 * f.step[2]);
       std::byte *p;
       if (t.kind == TileKind::Shim) {
         auto h = hostBytes(address, 4, [&] { return who() + " word " + std::to_string(n); });
@@ -709,7 +763,8 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
         p = *h;
       } else {
         if (address + 4 > t.memory.size())
-          return Status(StatusCode::InvalidArgument, who() + " word " + std::to_string(n) + " addresses byte " + hex(address) + ", outside the tile's " +
+          return Status(StatusCode::InvalidArgument, who() + " word " + std::to_string(n) + " addresses byte " +
+                                                         hex(address) + ", outside the tile's " +
                                                          std::to_string(t.memory.size()) + "-byte data memory");
         p = t.memory.data() + address;
       }
@@ -735,7 +790,8 @@ StatusOr<bool> ArrayModel::stepChannel(Tile &t, Channel &ch) {
     }
     // The BD is done: release, then follow the chain or finish one run of the task.
     if (f.releaseValue)
-      if (Status s = release(t.id, f.releaseId, f.releaseValue); !s) return Status(s.code(), who() + ": " + s.message());
+      if (Status s = release(t.id, f.releaseId, f.releaseValue); !s)
+        return Status(s.code(), who() + ": " + s.message());
     ch.loaded = false;
     if (f.useNext) {
       ch.bd = f.next;

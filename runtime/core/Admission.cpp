@@ -32,8 +32,7 @@ uint32_t readHex(const fs::path &path) {
 std::vector<fs::path> sortedChildren(const fs::path &dir) {
   std::vector<fs::path> out;
   std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    out.push_back(it->path());
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) out.push_back(it->path());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -69,13 +68,11 @@ std::string NpuIdentity::describe() const {
 }
 
 bool NpuIdentity::qualified() const {
-  return vendor == kAmdVendor && device == kStrixDevice && revision == kNpu5Revision &&
-         driver == "amdxdna";
+  return vendor == kAmdVendor && device == kStrixDevice && revision == kNpu5Revision && driver == "amdxdna";
 }
 
 std::string GpuIdentity::target() const {
-  uint32_t major = gfxTargetVersion / 10000, minor = gfxTargetVersion / 100 % 100,
-           stepping = gfxTargetVersion % 100;
+  uint32_t major = gfxTargetVersion / 10000, minor = gfxTargetVersion / 100 % 100, stepping = gfxTargetVersion % 100;
   return "gfx" + std::to_string(major) + std::to_string(minor) + hex(stepping, 1);
 }
 
@@ -122,8 +119,8 @@ StatusOr<AdmittedNpu> admitNpu(const std::string &root, unsigned index) {
                                                std::to_string(npus.size()) + " accel device(s) found");
   const NpuIdentity &id = npus[index];
   if (!id.qualified())
-    return Status(StatusCode::FailedPrecondition, "unqualified NPU " + id.node + ": found " + id.describe() +
-                                                      "; " + kNpuRequirement);
+    return Status(StatusCode::FailedPrecondition,
+                  "unqualified NPU " + id.node + ": found " + id.describe() + "; " + kNpuRequirement);
   return AdmittedNpu{id};
 }
 
@@ -138,9 +135,9 @@ StatusOr<AdmittedGpu> admitGpu(const std::string &root, unsigned index) {
                                                std::to_string(gpus.size()) + " GPU node(s) found");
   const GpuIdentity &id = gpus[index];
   if (!id.qualified())
-    return Status(StatusCode::FailedPrecondition,
-                  "unqualified GPU at KFD node " + id.node + ": found " + id.target() + " (gfx_target_version " +
-                      std::to_string(id.gfxTargetVersion) + "); " + required);
+    return Status(StatusCode::FailedPrecondition, "unqualified GPU at KFD node " + id.node + ": found " + id.target() +
+                                                      " (gfx_target_version " + std::to_string(id.gfxTargetVersion) +
+                                                      "); " + required);
   return AdmittedGpu{id};
 }
 

@@ -94,11 +94,11 @@ private:
   struct Task {  // one worker
     const format::PlanWorker *worker;
     hrx_host_stage_fn stage;
-    std::vector<void *> records;   // per port, passed to the stage
-    std::vector<size_t> stateAt;   // per State port: offset in stateStorage_
-    uint32_t iteration = 0;        // the next iteration to reserve
+    std::vector<void *> records;                   // per port, passed to the stage
+    std::vector<size_t> stateAt;                   // per State port: offset in stateStorage_
+    uint32_t iteration = 0;                        // the next iteration to reserve
     const std::vector<uint8_t> *native = nullptr;  // the tile's core code: run instead of the twin
-    std::vector<uint32_t> recordBytes;              // per port, for the native run
+    std::vector<uint32_t> recordBytes;             // per port, for the native run
   };
   // Iterations [first, first + count) of one task, reserved in one round.
   struct Batch {
@@ -145,8 +145,8 @@ Status HostNpuKernel::initialize() {
   };
   for (size_t i = 0; i < plan_.bindings.size(); ++i)
     if (plan_.bindings[i].ordinal >= contract_.bindings.size())
-      return bad("bindings[" + std::to_string(i) + "].ordinal", "no contract binding " +
-                                                                   std::to_string(plan_.bindings[i].ordinal));
+      return bad("bindings[" + std::to_string(i) + "].ordinal",
+                 "no contract binding " + std::to_string(plan_.bindings[i].ordinal));
   size_t storage = 0;
   for (size_t c = 0; c < plan_.channels.size(); ++c) {
     const format::PlanChannel &pc = plan_.channels[c];
@@ -182,7 +182,9 @@ Status HostNpuKernel::initialize() {
   for (size_t w = 0; w < plan_.workers.size(); ++w) {
     const format::PlanWorker &pw = plan_.workers[w];
     auto stage = code_->stage(pw.entry);
-    if (!stage) return Status(stage.status().code(), where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
+    if (!stage)
+      return Status(stage.status().code(),
+                    where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
     Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0, nullptr, {}};
     if (auto code = native_.find({pw.tile.column, pw.tile.row}); code != native_.end()) task.native = &code->second;
     for (const format::WorkerPort &port : pw.ports) task.recordBytes.push_back(port.recordBytes);
@@ -330,8 +332,8 @@ Status HostNpuKernel::deadlock(const std::vector<Blocked> &taskBlocked,
   auto lockText = [&](const Blocked &b) {
     const Channel &c = channels_[b.channel];
     std::ostringstream s;
-    s << (b.onCredit ? "credit" : "ready") << " on channel " << b.channel << " ("
-      << (b.onCredit ? c.credit : c.ready) << " of " << c.capacity << (b.onCredit ? " slots free)" : " slots ready)");
+    s << (b.onCredit ? "credit" : "ready") << " on channel " << b.channel << " (" << (b.onCredit ? c.credit : c.ready)
+      << " of " << c.capacity << (b.onCredit ? " slots free)" : " slots ready)");
     return s.str();
   };
   for (size_t i = 0; i < tasks_.size(); ++i) {
@@ -360,18 +362,18 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
     const BindingTransfer &p = *t.pattern;
     uint64_t end = p.byteOffset + uint64_t(p.recordCount - 1) * p.recordStride + recordSpan(p);
     if (p.recordCount == 0 || end > bindings[t.bindingIndex].length)
-      return Status(StatusCode::InvalidArgument,
-                    where_ + ": channel " + std::to_string(t.channel) + " transfers bytes up to " + std::to_string(end) +
-                        " of binding " + std::to_string(t.bindingIndex) + ", which has " +
-                        std::to_string(bindings[t.bindingIndex].length) + " bytes");
+      return Status(StatusCode::InvalidArgument, where_ + ": channel " + std::to_string(t.channel) +
+                                                     " transfers bytes up to " + std::to_string(end) + " of binding " +
+                                                     std::to_string(t.bindingIndex) + ", which has " +
+                                                     std::to_string(bindings[t.bindingIndex].length) + " bytes");
   }
   if (nextInvocation_ == 0) {
     if (Status s = establish(); !s) return s;
   } else {
     for (size_t c = 0; c < channels_.size(); ++c)
       if (channels_[c].credit != channels_[c].capacity || channels_[c].ready != 0)
-        return Status(StatusCode::Internal, where_ + ": resident state of channel " + std::to_string(c) +
-                                                " is not intact for invocation 1");
+        return Status(StatusCode::Internal,
+                      where_ + ": resident state of channel " + std::to_string(c) + " is not intact for invocation 1");
   }
   for (Task &t : tasks_) t.iteration = 0;
   for (Transfer &t : transfers_) t.moved = 0;
@@ -387,7 +389,8 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
     batches_.clear();
     for (size_t i = 0; i < tasks_.size(); ++i) {
       uint32_t first = tasks_[i].iteration;
-      if (uint32_t count = reserve(tasks_[i], taskBlocked_[i])) batches_.push_back(Batch{&tasks_[i], first, count, 0, Status::ok()});
+      if (uint32_t count = reserve(tasks_[i], taskBlocked_[i]))
+        batches_.push_back(Batch{&tasks_[i], first, count, 0, Status::ok()});
       unfinished |= tasks_[i].iteration < tasks_[i].worker->iterations;
     }
     if (batches_.empty()) {
@@ -418,9 +421,9 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
   for (size_t c = 0; c < channels_.size(); ++c)
     if (channels_[c].credit != channels_[c].capacity || channels_[c].ready != 0) {
       nextInvocation_ = 0;
-      return Status(StatusCode::FailedPrecondition,
-                    where_ + ": channel " + std::to_string(c) + " holds " + std::to_string(channels_[c].ready) +
-                        " unconsumed record(s) after every task finished");
+      return Status(StatusCode::FailedPrecondition, where_ + ": channel " + std::to_string(c) + " holds " +
+                                                        std::to_string(channels_[c].ready) +
+                                                        " unconsumed record(s) after every task finished");
     }
   nextInvocation_ = 1;  // terminal completion: continue 0 -> 1 -> 1
   return Status::ok();
@@ -438,7 +441,8 @@ StatusOr<KernelContract> contractFromPlan(const ArrayPlan &plan) {
       return Status(StatusCode::InvalidArgument, "array plan '" + plan.name + "': bindings[" + std::to_string(i) +
                                                      "].ordinal: binding ordinals must be dense and unique");
     seen[b.ordinal] = true;
-    contract.bindings[b.ordinal] = BindingContract{b.bytes, 1, contractAccessOf(b.access), "binding " + std::to_string(b.ordinal)};
+    contract.bindings[b.ordinal] =
+        BindingContract{b.bytes, 1, contractAccessOf(b.access), "binding " + std::to_string(b.ordinal)};
   }
   return contract;
 }
@@ -446,7 +450,8 @@ StatusOr<KernelContract> contractFromPlan(const ArrayPlan &plan) {
 StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(ArrayPlan plan, std::shared_ptr<HostCode> code,
                                                     KernelContract contract, TileCodeMap native) {
   if (Status s = contract.validate(); !s) return s;
-  auto kernel = std::make_shared<HostNpuKernel>(std::move(plan), std::move(code), std::move(contract), std::move(native));
+  auto kernel =
+      std::make_shared<HostNpuKernel>(std::move(plan), std::move(code), std::move(contract), std::move(native));
   if (Status s = kernel->initialize(); !s) return s;
   return std::shared_ptr<Kernel>(std::move(kernel));
 }

@@ -124,7 +124,7 @@ void installHandler() {
   std::call_once(once, [] {
     const char *mode = std::getenv("HRX_GUARD_FAULTS");
     crashOnGuardFault = mode && std::strcmp(mode, "crash") == 0;
-    struct sigaction action {};
+    struct sigaction action{};
     action.sa_sigaction = onFault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);

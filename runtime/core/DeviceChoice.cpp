@@ -48,7 +48,8 @@ StatusOr<DeviceRequest> parseDeviceRequest(std::string_view flag) {
   if (name == "host") return DeviceRequest::Host;
   if (name == "npu") return DeviceRequest::Npu;
   if (name == "gpu") return DeviceRequest::Gpu;
-  return Status(StatusCode::InvalidArgument, "unknown device '" + name + "'; expected host, npu or gpu, or auto (the default)");
+  return Status(StatusCode::InvalidArgument,
+                "unknown device '" + name + "'; expected host, npu or gpu, or auto (the default)");
 }
 
 Status nativeExecutionSupport(Engine engine) {
@@ -57,8 +58,8 @@ Status nativeExecutionSupport(Engine engine) {
   if (engine == Engine::Gpu) {
     for (const KfdRequirement &requirement : checkKfdRequirements())
       if (!requirement.satisfied)
-        return Status(StatusCode::FailedPrecondition, "the KFD path is not usable (" + requirement.name + ": " +
-                                                          requirement.detail + ")");
+        return Status(StatusCode::FailedPrecondition,
+                      "the KFD path is not usable (" + requirement.name + ": " + requirement.detail + ")");
     return Status();
   }
   auto library = findNativeLibrary();
@@ -79,8 +80,9 @@ StatusOr<DeviceChoice> chooseDevice(const Runtime &runtime, DeviceRequest reques
     return DeviceChoice{runtime.host(), hostAnnouncement("no qualified " + std::string(engineTitle(engine)) + " (" +
                                                          missingDeviceReason(engine) + ")")};
   if (Status native = nativeExecutionSupport(engine); !native)
-    return DeviceChoice{runtime.host(), hostAnnouncement("qualified " + std::string(engineTitle(engine)) + " " +
-                                                         device->target + ", but " + withoutHostHint(native.message()))};
+    return DeviceChoice{runtime.host(),
+                        hostAnnouncement("qualified " + std::string(engineTitle(engine)) + " " + device->target +
+                                         ", but " + withoutHostHint(native.message()))};
   return DeviceChoice{*device, ""};
 }
 
@@ -103,15 +105,15 @@ std::string describeDevices() {
   if (npus.empty()) out += "npu: none (no accel node under " + root + "/class/accel)\n";
   for (size_t i = 0; i < npus.size(); ++i) {
     auto admitted = admitNpu(root, static_cast<unsigned>(i));
-    out += "npu " + std::to_string(i) + " (" + npus[i].node + "): " +
-           (admitted ? "qualified, " + npus[i].describe() : admitted.status().message()) + "\n";
+    out += "npu " + std::to_string(i) + " (" + npus[i].node +
+           "): " + (admitted ? "qualified, " + npus[i].describe() : admitted.status().message()) + "\n";
   }
   std::vector<GpuIdentity> gpus = enumerateGpus(root);
   if (gpus.empty()) out += "gpu: none (no GPU node in the KFD topology under " + root + "/class/kfd)\n";
   for (size_t i = 0; i < gpus.size(); ++i) {
     auto admitted = admitGpu(root, static_cast<unsigned>(i));
-    out += "gpu " + std::to_string(i) + " (KFD node " + gpus[i].node + "): " +
-           (admitted ? "qualified, " + gpus[i].target() : admitted.status().message()) + "\n";
+    out += "gpu " + std::to_string(i) + " (KFD node " + gpus[i].node +
+           "): " + (admitted ? "qualified, " + gpus[i].target() : admitted.status().message()) + "\n";
   }
   if (!npus.empty() || !gpus.empty()) {
     Status npu = nativeExecutionSupport(Engine::Npu);

@@ -54,11 +54,13 @@ Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
   auto scalars = std::span(reinterpret_cast<const uint8_t *>(constants.data()), constants.size());
   for (const format::LaunchExtent &extent : extents) {
     size_t b = 0;  // the binding: buffers before extent.buffer
-    for (size_t i = 0; i < extent.buffer && i < arguments.size(); ++i) b += arguments[i].kind == format::LaunchArgumentKind::Buffer;
+    for (size_t i = 0; i < extent.buffer && i < arguments.size(); ++i)
+      b += arguments[i].kind == format::LaunchArgumentKind::Buffer;
     if (b >= views.size()) continue;
     std::optional<uint64_t> required = format::requiredExtentBytes(extent, arguments, scalars);
     std::string relation = (extent.baseBytes ? std::to_string(extent.baseBytes) + " + " : std::string()) +
-                           std::to_string(extent.bytesPerUnit) + " x launch argument " + std::to_string(extent.argument);
+                           std::to_string(extent.bytesPerUnit) + " x launch argument " +
+                           std::to_string(extent.argument);
     const std::string &layout = b < contract.bindings.size() ? contract.bindings[b].layout : "";
     std::string what = "binding " + std::to_string(b) + (layout.empty() ? "" : " (" + layout + ")");
     if (!required)
@@ -95,9 +97,7 @@ std::string givenPhrase(const std::optional<format::ScalarType> &type) {
   return (name[0] == 'i' || name[0] == 'f' ? "an " : "a ") + name + " value";
 }
 
-std::string integerText(__int128 v) {
-  return v < 0 ? std::to_string(int64_t(v)) : std::to_string(uint64_t(v));
-}
+std::string integerText(__int128 v) { return v < 0 ? std::to_string(int64_t(v)) : std::to_string(uint64_t(v)); }
 
 // [min, max] of an integer type.
 std::pair<__int128, __int128> integerRange(format::ScalarType type) {
@@ -113,7 +113,8 @@ std::pair<__int128, __int128> integerRange(format::ScalarType type) {
 StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index,
                                                      const ScalarArgument &given) {
   if (index >= arguments.size() || arguments[index].kind != format::LaunchArgumentKind::Value)
-    return Status(StatusCode::InvalidArgument, format::describeLaunchArgument(arguments, index) + " is not a scalar argument");
+    return Status(StatusCode::InvalidArgument,
+                  format::describeLaunchArgument(arguments, index) + " is not a scalar argument");
   const format::LaunchArgument &a = arguments[index];
   std::string what = format::describeLaunchArgument(arguments, index);
   std::string givenType = given.type ? std::string(format::scalarTypeName(*given.type)) : "raw bytes";
@@ -125,8 +126,8 @@ StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::L
   if (a.type && given.type && *a.type != *given.type) {
     std::string expected(format::scalarTypeName(*a.type));
     if (!format::isIntegerType(*a.type) || !format::isIntegerType(*given.type))
-      return Status(StatusCode::InvalidArgument, what + " has type " + expected + ", but " + givenPhrase(given.type) +
-                                                     " was given");
+      return Status(StatusCode::InvalidArgument,
+                    what + " has type " + expected + ", but " + givenPhrase(given.type) + " was given");
     __int128 v = integerValue(*given.type, given.bytes);
     auto [min, max] = integerRange(*a.type);
     if (v < min || v > max)
@@ -137,27 +138,25 @@ StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::L
     for (size_t b = 0; b < bytes.size(); ++b) bytes[b] = uint8_t(uint64_t(v) >> (8 * b));
   }
   if (a.type == format::ScalarType::Bool && bytes.size() == 1 && bytes[0] > 1)
-    return Status(StatusCode::InvalidArgument, what + " has type bool: the value " + std::to_string(bytes[0]) +
-                                                   " is neither 0 nor 1");
+    return Status(StatusCode::InvalidArgument,
+                  what + " has type bool: the value " + std::to_string(bytes[0]) + " is neither 0 nor 1");
   if (bytes.size() != a.size)
-    return Status(StatusCode::InvalidArgument, what + " is a scalar of " + std::to_string(a.size) + " bytes" +
-                                                   (a.type ? " (" + std::string(format::scalarTypeName(*a.type)) + ")" : "") +
-                                                   ", but " +
-                                                   (given.type ? givenPhrase(given.type) + " (" + std::to_string(bytes.size()) +
-                                                                     " bytes) was given"
-                                                               : std::to_string(bytes.size()) + " raw bytes were given"));
+    return Status(StatusCode::InvalidArgument,
+                  what + " is a scalar of " + std::to_string(a.size) + " bytes" +
+                      (a.type ? " (" + std::string(format::scalarTypeName(*a.type)) + ")" : "") + ", but " +
+                      (given.type ? givenPhrase(given.type) + " (" + std::to_string(bytes.size()) + " bytes) was given"
+                                  : std::to_string(bytes.size()) + " raw bytes were given"));
   return bytes;
 }
 
 StatusOr<std::vector<std::byte>> packScalarArguments(const std::vector<format::LaunchArgument> &arguments,
-                                                      std::span<const ScalarArgument> scalars) {
+                                                     std::span<const ScalarArgument> scalars) {
   std::vector<std::byte> constants;
   size_t next = 0, values = 0;
   for (const format::LaunchArgument &a : arguments) values += a.kind == format::LaunchArgumentKind::Value;
   if (scalars.size() != values)
-    return Status(StatusCode::InvalidArgument, "the launch takes " + std::to_string(values) +
-                                                   " scalar argument(s), " + std::to_string(scalars.size()) +
-                                                   " were given");
+    return Status(StatusCode::InvalidArgument, "the launch takes " + std::to_string(values) + " scalar argument(s), " +
+                                                   std::to_string(scalars.size()) + " were given");
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (arguments[i].kind != format::LaunchArgumentKind::Value) continue;
     auto bytes = convertScalarArgument(arguments, i, scalars[next++]);
@@ -176,14 +175,13 @@ Status checkContract(const KernelContract &contract, std::span<const BufferView>
   for (size_t i = 0; i < views.size(); ++i) {
     const BindingContract &b = bindings[i];
     const BufferView &v = views[i];
-    if (!v.allocation())
-      return Status(StatusCode::InvalidArgument, "binding " + std::to_string(i) + " has no buffer");
+    if (!v.allocation()) return Status(StatusCode::InvalidArgument, "binding " + std::to_string(i) + " has no buffer");
     if (v.length() < b.bytes || v.offset() % b.alignment != 0)
       return Status(StatusCode::InvalidArgument,
-                    "binding " + std::to_string(i) + " does not satisfy " + (b.layout.empty() ? "its contract" : b.layout) +
-                        ": " + std::to_string(b.bytes) + " bytes aligned to " + std::to_string(b.alignment) +
-                        " required; the view has " + std::to_string(v.length()) + " bytes at offset " +
-                        std::to_string(v.offset()));
+                    "binding " + std::to_string(i) + " does not satisfy " +
+                        (b.layout.empty() ? "its contract" : b.layout) + ": " + std::to_string(b.bytes) +
+                        " bytes aligned to " + std::to_string(b.alignment) + " required; the view has " +
+                        std::to_string(v.length()) + " bytes at offset " + std::to_string(v.offset()));
     auto address = reinterpret_cast<uintptr_t>(v.allocation()->data) + v.offset();
     if (address % b.alignment != 0)
       return Status(StatusCode::InvalidArgument, "binding " + std::to_string(i) +
@@ -257,7 +255,8 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
                                                    " kernel and cannot be recorded as a " + engineName(engine) +
                                                    " operation");
   const KernelContract &contract = kernel->contract();
-  if (Status s = checkContract(contract, views); !s) return Status(s.code(), "kernel '" + kernel->name() + "': " + s.message());
+  if (Status s = checkContract(contract, views); !s)
+    return Status(s.code(), "kernel '" + kernel->name() + "': " + s.message());
   if (constants.size() != kernel->constantBytes())
     return Status(StatusCode::InvalidArgument, "kernel '" + kernel->name() + "': its scalar arguments take " +
                                                    std::to_string(kernel->constantBytes()) + " constant bytes, " +
@@ -270,8 +269,8 @@ Status Graph::recordKernel(std::shared_ptr<Kernel> kernel, std::vector<BufferVie
       return Status(StatusCode::InvalidArgument,
                     "binding " + std::to_string(i) + ": NPU-local storage cannot bind to the GPU");
     if (engine == Engine::Npu && kind == Placement::Kind::GpuLocal)
-      return Status(StatusCode::InvalidArgument, "binding " + std::to_string(i) +
-                                                     ": GPU-local memory cannot bind to the NPU; use Shared placement");
+      return Status(StatusCode::InvalidArgument,
+                    "binding " + std::to_string(i) + ": GPU-local memory cannot bind to the NPU; use Shared placement");
     if (!checkAliasing) continue;
     for (size_t j = 0; j < i; ++j)
       if (views[i].overlaps(views[j]) &&
@@ -419,8 +418,8 @@ Status executeRegion(PreparedGraph &graph, const Region &region, uint64_t &copie
       }
       GuardedLaunch guarded(op.kernel->name().c_str(), op.spans);
       if (Status s = op.kernel->run(op.spans, op.constants); !s)
-        return Status(s.code(), "kernel '" + op.kernel->name() + "' on the " + laneName(op.lane) + " lane: " +
-                                    s.message());
+        return Status(s.code(),
+                      "kernel '" + op.kernel->name() + "' on the " + laneName(op.lane) + " lane: " + s.message());
       break;
     }
     }

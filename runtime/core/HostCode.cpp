@@ -29,13 +29,21 @@ struct DynamicTable {
   int64_t addressTag, sizeTag;
   const char *name;
 };
-constexpr DynamicTable kDynamicTables[] = {
-    {DT_PLTGOT, 0, "DT_PLTGOT"},       {DT_HASH, 0, "DT_HASH"},          {kDtStrtab, kDtStrsz, "DT_STRTAB"},
-    {DT_SYMTAB, 0, "DT_SYMTAB"},       {kDtRela, kDtRelasz, "DT_RELA"}, {DT_INIT, 0, "DT_INIT"},
-    {DT_FINI, 0, "DT_FINI"},           {DT_REL, DT_RELSZ, "DT_REL"},     {kDtJmprel, kDtPltrelsz, "DT_JMPREL"},
-    {DT_INIT_ARRAY, DT_INIT_ARRAYSZ, "DT_INIT_ARRAY"}, {DT_FINI_ARRAY, DT_FINI_ARRAYSZ, "DT_FINI_ARRAY"},
-    {DT_RELR, DT_RELRSZ, "DT_RELR"},   {DT_GNU_HASH, 0, "DT_GNU_HASH"}, {DT_VERSYM, 0, "DT_VERSYM"},
-    {DT_VERNEED, 0, "DT_VERNEED"}};
+constexpr DynamicTable kDynamicTables[] = {{DT_PLTGOT, 0, "DT_PLTGOT"},
+                                           {DT_HASH, 0, "DT_HASH"},
+                                           {kDtStrtab, kDtStrsz, "DT_STRTAB"},
+                                           {DT_SYMTAB, 0, "DT_SYMTAB"},
+                                           {kDtRela, kDtRelasz, "DT_RELA"},
+                                           {DT_INIT, 0, "DT_INIT"},
+                                           {DT_FINI, 0, "DT_FINI"},
+                                           {DT_REL, DT_RELSZ, "DT_REL"},
+                                           {kDtJmprel, kDtPltrelsz, "DT_JMPREL"},
+                                           {DT_INIT_ARRAY, DT_INIT_ARRAYSZ, "DT_INIT_ARRAY"},
+                                           {DT_FINI_ARRAY, DT_FINI_ARRAYSZ, "DT_FINI_ARRAY"},
+                                           {DT_RELR, DT_RELRSZ, "DT_RELR"},
+                                           {DT_GNU_HASH, 0, "DT_GNU_HASH"},
+                                           {DT_VERSYM, 0, "DT_VERSYM"},
+                                           {DT_VERNEED, 0, "DT_VERNEED"}};
 constexpr uint64_t kDfTextrel = DF_TEXTREL;
 constexpr uint8_t kSttObject = STT_OBJECT;
 // What the host target's lld output may import from: the C runtime the process has loaded anyway.
@@ -93,13 +101,14 @@ public:
 
 private:
   Status fail(const std::string &where, const std::string &what) const {
-    return Status(StatusCode::InvalidArgument, name_ + ": host code is not a loadable x86-64 shared object: " + where +
-                                                   ": " + what);
+    return Status(StatusCode::InvalidArgument,
+                  name_ + ": host code is not a loadable x86-64 shared object: " + where + ": " + what);
   }
 
   Status header() {
     if (elf_.size() < kElfHeaderBytes)
-      return fail("ELF header", "the object has " + std::to_string(elf_.size()) + " bytes, fewer than the 64-byte header");
+      return fail("ELF header",
+                  "the object has " + std::to_string(elf_.size()) + " bytes, fewer than the 64-byte header");
     for (unsigned i = 0; i < 4; ++i)
       if (elf_.read(i, 1) != kElfMagic[i]) return fail("ELF header e_ident", "bad ELF magic");
     if (elf_.read(4, 1) != 2 || elf_.read(5, 1) != 1)
@@ -146,7 +155,8 @@ private:
       if (type != kPtLoad) continue;
       where += " (PT_LOAD)";
       if (!isPowerOfTwo(align) || align < 4096)
-        return fail(where + " p_align", std::to_string(align) + " is not a power of two of at least the 4096-byte page");
+        return fail(where + " p_align",
+                    std::to_string(align) + " is not a power of two of at least the 4096-byte page");
       if (offset % align != vaddr % align)
         return fail(where + " p_offset", std::to_string(offset) + " and p_vaddr " + std::to_string(vaddr) +
                                              " differ modulo p_align " + std::to_string(align));
@@ -154,11 +164,12 @@ private:
         return fail(where + " p_filesz", "[" + std::to_string(offset) + ", +" + std::to_string(fileSize) +
                                              ") ends past the " + std::to_string(elf_.size()) + "-byte object");
       if (fileSize > memSize)
-        return fail(where + " p_memsz", std::to_string(memSize) + " is smaller than p_filesz " + std::to_string(fileSize));
+        return fail(where + " p_memsz",
+                    std::to_string(memSize) + " is smaller than p_filesz " + std::to_string(fileSize));
       if (memSize > kMaxMappedBytes - mapped || vaddr > kMaxMappedBytes * 4 || vaddr < previousEnd)
         return fail(where + " p_vaddr", "segments must ascend without overlapping and map at most " +
-                                            std::to_string(kMaxMappedBytes) + " bytes (p_vaddr " + std::to_string(vaddr) +
-                                            ", p_memsz " + std::to_string(memSize) + ")");
+                                            std::to_string(kMaxMappedBytes) + " bytes (p_vaddr " +
+                                            std::to_string(vaddr) + ", p_memsz " + std::to_string(memSize) + ")");
       mapped += memSize;
       previousEnd = vaddr + memSize;
       loads_.push_back({offset, vaddr, fileSize, memSize});
@@ -176,7 +187,8 @@ private:
                                             std::to_string(shnum_ * kSectionHeaderBytes) + ") ends past the " +
                                             std::to_string(elf_.size()) + "-byte object");
     if (shstrndx_ >= shnum_)
-      return fail("ELF header e_shstrndx", std::to_string(shstrndx_) + " is not below e_shnum " + std::to_string(shnum_));
+      return fail("ELF header e_shstrndx",
+                  std::to_string(shstrndx_) + " is not below e_shnum " + std::to_string(shnum_));
     for (unsigned i = 0; i < shnum_; ++i) {
       uint64_t at = shoff_ + i * kSectionHeaderBytes;
       uint32_t type = elf_.u32(at + 4);
@@ -188,7 +200,8 @@ private:
       if (type == kShtDynsym) {
         uint32_t link = elf_.u32(at + 40);
         if (link >= shnum_)
-          return fail("section header " + std::to_string(i) + " (.dynsym) sh_link", std::to_string(link) + " names no section");
+          return fail("section header " + std::to_string(i) + " (.dynsym) sh_link",
+                      std::to_string(link) + " names no section");
         uint64_t linked = shoff_ + link * kSectionHeaderBytes;
         dynsym_ = {offset, size, elf_.u64(linked + 24), elf_.u64(linked + 32)};
         if (!fits(dynsym_->strtabOffset, dynsym_->strtabSize, elf_.size()))
@@ -201,7 +214,8 @@ private:
   // The file offset of `size` bytes at virtual address `vaddr`, when a PT_LOAD holds them.
   std::optional<uint64_t> fileOffsetOf(uint64_t vaddr, uint64_t size) const {
     for (const LoadSegment &load : loads_)
-      if (vaddr >= load.vaddr && fits(vaddr - load.vaddr, size, load.fileSize)) return load.offset + (vaddr - load.vaddr);
+      if (vaddr >= load.vaddr && fits(vaddr - load.vaddr, size, load.fileSize))
+        return load.offset + (vaddr - load.vaddr);
     return std::nullopt;
   }
 
@@ -242,8 +256,8 @@ private:
       if (!address) continue;
       uint64_t size = table.sizeTag ? value(table.sizeTag).value_or(0) : 1;
       if (!inMemory(*address, size))
-        return fail(where + " " + table.name, "[" + std::to_string(*address) + ", +" + std::to_string(size) +
-                                                  ") is outside the loaded segments");
+        return fail(where + " " + table.name,
+                    "[" + std::to_string(*address) + ", +" + std::to_string(size) + ") is outside the loaded segments");
     }
     if (Status s = relocations("DT_RELA", value(kDtRela), value(kDtRelasz)); !s) return s;
     if (Status s = relocations("DT_JMPREL", value(kDtJmprel), value(kDtPltrelsz)); !s) return s;
@@ -282,8 +296,9 @@ private:
         return fail(where + " entry " + std::to_string(k) + " r_offset",
                     std::to_string(target) + " is outside the loaded segments");
       if (symbol >= std::max<uint64_t>(symbols, 1))
-        return fail(where + " entry " + std::to_string(k) + " r_info",
-                    "symbol " + std::to_string(symbol) + " is not in .dynsym (" + std::to_string(symbols) + " symbols)");
+        return fail(where + " entry " + std::to_string(k) + " r_info", "symbol " + std::to_string(symbol) +
+                                                                           " is not in .dynsym (" +
+                                                                           std::to_string(symbols) + " symbols)");
     }
     return Status::ok();
   }
@@ -299,8 +314,8 @@ private:
       uint64_t value = elf_.u64(at + 8), size = elf_.u64(at + 16);
       // At least 4 bytes: sanitizer builds pad instrumented globals.
       if (type != kSttObject || section == 0 || size < 4)
-        return fail(where, "expected a defined object of at least 4 bytes (st_type " + std::to_string(type) + ", st_shndx " +
-                               std::to_string(section) + ", st_size " + std::to_string(size) + ")");
+        return fail(where, "expected a defined object of at least 4 bytes (st_type " + std::to_string(type) +
+                               ", st_shndx " + std::to_string(section) + ", st_size " + std::to_string(size) + ")");
       if (!fileOffsetOf(value, size))
         return fail(where + " st_value", std::to_string(value) + " is not inside a loaded segment's file bytes");
       return Status::ok();
@@ -351,7 +366,8 @@ StatusOr<std::shared_ptr<HostCode>> HostCode::load(std::span<const std::byte> el
   std::shared_ptr<HostCode> code(new HostCode(handle, fd, std::move(name), elf.size()));
   auto *abi = static_cast<const uint32_t *>(dlsym(handle, HRX_HOST_ABI_VERSION_SYMBOL));
   if (!abi)
-    return Status(StatusCode::InvalidArgument, code->name_ + ": host code does not export " HRX_HOST_ABI_VERSION_SYMBOL);
+    return Status(StatusCode::InvalidArgument,
+                  code->name_ + ": host code does not export " HRX_HOST_ABI_VERSION_SYMBOL);
   if (*abi != HRX_HOST_ABI_VERSION)
     return Status(StatusCode::FailedPrecondition, code->name_ + ": host code ABI version " + std::to_string(*abi) +
                                                       " differs from the runtime's " +
@@ -367,8 +383,7 @@ HostCode::~HostCode() {
 StatusOr<void *> HostCode::resolve(const char *prefix, std::string_view symbol) const {
   std::string full = prefix + std::string(symbol);
   void *address = dlsym(handle_, full.c_str());
-  if (!address)
-    return Status(StatusCode::NotFound, name_ + ": host code has no symbol '" + full + "'");
+  if (!address) return Status(StatusCode::NotFound, name_ + ": host code has no symbol '" + full + "'");
   return address;
 }
 

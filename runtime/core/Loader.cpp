@@ -47,8 +47,8 @@ Status collect(const format::Artifact &artifact, std::vector<ArtifactEntry> &out
   }
   case format::ArtifactKind::Amdgpu:
     if (!artifact.contracts)
-      return Status(StatusCode::InvalidArgument,
-                    "AMDGPU artifact for " + artifact.target + " has no .hrx.contract section: its entries are unknown");
+      return Status(StatusCode::InvalidArgument, "AMDGPU artifact for " + artifact.target +
+                                                     " has no .hrx.contract section: its entries are unknown");
     for (const auto &[name, contract] : *artifact.contracts) {
       ArtifactEntry e{name, Engine::Gpu, &artifact, contract, 0};
       if (artifact.manifest) {
@@ -116,7 +116,8 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
 StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
   if (name == "plan") return ArrayModelKind::Plan;
   if (name == "transaction") return ArrayModelKind::Transaction;
-  return Status(StatusCode::InvalidArgument, "unknown array model '" + std::string(name) + "'; expected plan or transaction");
+  return Status(StatusCode::InvalidArgument,
+                "unknown array model '" + std::string(name) + "'; expected plan or transaction");
 }
 
 StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
@@ -136,7 +137,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
   if (!host)
     return Status(StatusCode::FailedPrecondition, "the " + artifact.target +
                                                       " artifact has no host code (.hrx.host): the host reference "
-                                                      "device cannot run entry '" + entry.name + "'");
+                                                      "device cannot run entry '" +
+                                                      entry.name + "'");
   if (artifact.identity && !artifact.identity->hostSha256.empty()) {
     format::Sha256 sha;
     sha.update(*host);
@@ -161,8 +163,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
       if (workload.size() != expected && !(dimensions && workload.empty()))
         return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name + "' takes " + std::to_string(expected) +
                                                        " workload value(s) (the kernel definition's arguments, for its "
-                                                       "launch program); " + std::to_string(workload.size()) +
-                                                       " were given with --workload");
+                                                       "launch program); " +
+                                                       std::to_string(workload.size()) + " were given with --workload");
     } else if (workload.empty() && !dimensions) {
       return Status(StatusCode::InvalidArgument, "GPU entry '" + entry.name +
                                                      "' needs its workload (the kernel definition's u64 workload "
@@ -195,7 +197,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
     native = std::move(*code);
   }
   if (arrayModel == ArrayModelKind::Transaction) {
-    if (!artifact.xdna) return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
+    if (!artifact.xdna)
+      return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
     return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract, std::move(native));
   }
   return makeHostNpuKernel(*plan, *code, entry.contract, std::move(native));

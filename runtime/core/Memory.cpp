@@ -79,8 +79,7 @@ StatusOr<MapGuard> Buffer::map(bool writable, bool wait) const {
   for (;;) {
     if (a.poisoned.load())
       return Status(StatusCode::DeviceLost, "allocation is poisoned: its device work could not be proven retired");
-    if (a.hostWriter || (writable && a.hostReaders > 0))
-      return Status(StatusCode::Busy, "conflicting host mapping");
+    if (a.hostWriter || (writable && a.hostReaders > 0)) return Status(StatusCode::Busy, "conflicting host mapping");
     if (!deviceConflict()) break;
     if (!wait) return Status(StatusCode::Busy, "allocation is in device use");
     a.changed.wait(lock);
@@ -98,7 +97,8 @@ MapGuard::MapGuard(std::shared_ptr<Allocation> allocation, bool writable)
     : allocation_(std::move(allocation)), data_(allocation_->data), length_(allocation_->size), writable_(writable) {}
 
 MapGuard::MapGuard(MapGuard &&other) noexcept
-    : allocation_(std::move(other.allocation_)), data_(other.data_), length_(other.length_), writable_(other.writable_) {}
+    : allocation_(std::move(other.allocation_)), data_(other.data_), length_(other.length_),
+      writable_(other.writable_) {}
 
 MapGuard &MapGuard::operator=(MapGuard &&other) noexcept {
   if (this != &other) {

@@ -32,7 +32,8 @@ StatusOr<CoreModelKind> parseCoreModel(std::string_view name) {
 
 StatusOr<TileCodeMap> nativeCoreCode(const format::xdna::Image &image, const std::string &name) {
   namespace fx = format::xdna;
-  auto entry = std::find_if(image.entries.begin(), image.entries.end(), [&](const fx::Entry &e) { return e.name == name; });
+  auto entry =
+      std::find_if(image.entries.begin(), image.entries.end(), [&](const fx::Entry &e) { return e.name == name; });
   TileCodeMap code;
   if (entry == image.entries.end() || entry->invocationCount == 0 || entry->allocationUseCount == 0) return code;
   if (entry->firstAllocationUse >= image.allocationUses.size()) return code;
@@ -54,7 +55,8 @@ StatusOr<TileCodeMap> nativeCoreCode(const format::xdna::Image &image, const std
   for (const format::txn::RegisterWrite &w : format::txn::registerWrites(*decoded)) {
     uint32_t column = uint32_t(w.address >> 25), row = uint32_t(w.address >> 20) & 0x1F;
     uint32_t offset = uint32_t(w.address & 0xFFFFF);
-    if (row < kFirstComputeRow || offset < kProgramMemoryOffset || offset >= kProgramMemoryOffset + kProgramMemoryBytes) continue;
+    if (row < kFirstComputeRow || offset < kProgramMemoryOffset || offset >= kProgramMemoryOffset + kProgramMemoryBytes)
+      continue;
     std::vector<uint8_t> &bytes = code[{column, row}];
     uint32_t at = offset - kProgramMemoryOffset;
     if (bytes.size() < at + 4) bytes.resize(at + 4, 0);
@@ -64,8 +66,8 @@ StatusOr<TileCodeMap> nativeCoreCode(const format::xdna::Image &image, const std
   return code;
 }
 
-Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> records, std::span<const uint32_t> recordBytes,
-                      const std::string &who) {
+Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> records,
+                      std::span<const uint32_t> recordBytes, const std::string &who) {
   aie2p::TileMemory memory;
   std::vector<uint32_t> at(records.size());
   uint32_t next = 0;
@@ -75,8 +77,9 @@ Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> r
   }
   uint32_t arrayAt = aie2p::kDataMemorySize - kStackRegion;
   if (next > arrayAt || 4 * records.size() > 512)
-    return Status(StatusCode::ResourceExhausted, who + ": its records (" + std::to_string(next) +
-                                                     " bytes) do not fit one simulated tile's data memory beside the stack");
+    return Status(StatusCode::ResourceExhausted,
+                  who + ": its records (" + std::to_string(next) +
+                      " bytes) do not fit one simulated tile's data memory beside the stack");
   for (size_t i = 0; i < records.size(); ++i) {
     std::memcpy(memory.data.data() + at[i], records[i], recordBytes[i]);
     uint32_t address = aie2p::kOwnMemoryBase + at[i];

@@ -49,8 +49,7 @@ void RuntimeState::uncharge(uint64_t bytes) { budgetUsed.fetch_sub(bytes); }
 
 void RuntimeState::addLive(uint64_t bytes) {
   uint64_t live = liveBytes.fetch_add(bytes) + bytes, peak = peakBytes.load();
-  while (live > peak && !peakBytes.compare_exchange_weak(peak, live)) {
-  }
+  while (live > peak && !peakBytes.compare_exchange_weak(peak, live)) {}
 }
 
 StatusOr<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options) {
@@ -200,7 +199,8 @@ void RuntimeState::recordTrace(Clock::time_point start, Clock::time_point end, L
   std::lock_guard lock(traceMutex);
   if (!tracing) return;
   auto us = [](Clock::duration d) {
-    return static_cast<uint64_t>(std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::microseconds>(d).count()));
+    return static_cast<uint64_t>(
+        std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::microseconds>(d).count()));
   };
   size_t capacity = traceRing.size();
   traceRing[traceNext] = TraceEvent{us(start - traceStart), us(end - start), lane, copied, failed};
@@ -216,8 +216,9 @@ std::string ExecutionTrace::toJson() const {
   os << "{\"traceEvents\":[";
   for (size_t i = 0; i < events.size(); ++i) {
     const TraceEvent &e = events[i];
-    os << (i ? "," : "") << "\n  {\"name\":\"native region (host-observed)\",\"cat\":\"hrx.host\",\"ph\":\"X\",\"ts\":"
-       << e.startUs << ",\"dur\":" << e.durationUs << ",\"pid\":0,\"tid\":" << static_cast<unsigned>(e.lane)
+    os << (i ? "," : "")
+       << "\n  {\"name\":\"native region (host-observed)\",\"cat\":\"hrx.host\",\"ph\":\"X\",\"ts\":" << e.startUs
+       << ",\"dur\":" << e.durationUs << ",\"pid\":0,\"tid\":" << static_cast<unsigned>(e.lane)
        << ",\"args\":{\"copied_bytes\":" << e.copiedBytes << ",\"failed\":" << (e.failed ? "true" : "false") << "}}";
   }
   os << "],\n \"displayTimeUnit\":\"ms\",\"dropped_events\":" << dropped

@@ -45,7 +45,7 @@ struct GraphOp {
   Engine engine = Engine::Gpu;
   uint8_t fillValue = 0;
   std::shared_ptr<Kernel> kernel;
-  std::vector<Use> uses;           // copy: {dst, src}; kernel: one per binding
+  std::vector<Use> uses;             // copy: {dst, src}; kernel: one per binding
   std::vector<BindingSpan> spans;    // preallocated kernel argument spans
   std::vector<std::byte> constants;  // the kernel's scalar launch arguments
 };
@@ -81,8 +81,8 @@ struct SubmissionSlot {
   std::vector<uint8_t> regionDone;
   std::vector<RegionRun> runs;
   unsigned remainingRegions = 0;
-  unsigned blockingSubmissions = 0;           // earlier conflicting submissions still running
-  std::vector<SubmissionSlot *> dependents;   // reserved to max_submissions at prepare
+  unsigned blockingSubmissions = 0;          // earlier conflicting submissions still running
+  std::vector<SubmissionSlot *> dependents;  // reserved to max_submissions at prepare
   SubmissionSlot *inflightPrev = nullptr, *inflightNext = nullptr;
   Clock::time_point submitted, started, finished;
   bool hasStarted = false;

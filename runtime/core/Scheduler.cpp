@@ -25,7 +25,8 @@ Status reserveAllocations(PreparedGraph &graph) {
     Allocation &a = *f.allocation;
     std::lock_guard lock(a.mutex);
     if (a.poisoned.load()) {
-      status = Status(StatusCode::DeviceLost, "a bound allocation is poisoned (quarantined after uncertain completion)");
+      status =
+          Status(StatusCode::DeviceLost, "a bound allocation is poisoned (quarantined after uncertain completion)");
       break;
     }
     if (a.hostWriter || (f.write && a.hostReaders > 0)) {
@@ -364,7 +365,9 @@ CompletionProfile Completion::profile() const {
   if (!slot_) return {};
   std::lock_guard lock(graph_->runtime->mutex);
   if (slot_->state == SubmissionSlot::State::Active || !slot_->hasStarted) return {};
-  auto us = [](Clock::duration d) { return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(d).count()); };
+  auto us = [](Clock::duration d) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(d).count());
+  };
   return CompletionProfile{us(slot_->finished - slot_->started), us(slot_->started - slot_->submitted)};
 }
 

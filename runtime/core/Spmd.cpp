@@ -89,16 +89,18 @@ private:
 Status checkLaunchDimensions(const LaunchDimensions &dims, std::optional<uint64_t> maxFlatWorkgroupSize) {
   for (int d = 0; d < 3; ++d)
     if (dims.grid[d] == 0 || dims.block[d] == 0)
-      return Status(StatusCode::InvalidArgument, "launch dimensions must be at least 1 (grid " + std::to_string(dims.grid[0]) +
-                                                     "," + std::to_string(dims.grid[1]) + "," + std::to_string(dims.grid[2]) +
-                                                     ", block " + std::to_string(dims.block[0]) + "," +
-                                                     std::to_string(dims.block[1]) + "," + std::to_string(dims.block[2]) + ")");
+      return Status(StatusCode::InvalidArgument,
+                    "launch dimensions must be at least 1 (grid " + std::to_string(dims.grid[0]) + "," +
+                        std::to_string(dims.grid[1]) + "," + std::to_string(dims.grid[2]) + ", block " +
+                        std::to_string(dims.block[0]) + "," + std::to_string(dims.block[1]) + "," +
+                        std::to_string(dims.block[2]) + ")");
   uint64_t flat = uint64_t(dims.block[0]) * dims.block[1] * dims.block[2];
   uint64_t limit = maxFlatWorkgroupSize.value_or(1024);
   if (flat > limit)
     return Status(StatusCode::InvalidArgument,
                   "the block " + std::to_string(dims.block[0]) + "x" + std::to_string(dims.block[1]) + "x" +
-                      std::to_string(dims.block[2]) + " (" + std::to_string(flat) + " work-items) exceeds the kernel's " +
+                      std::to_string(dims.block[2]) + " (" + std::to_string(flat) +
+                      " work-items) exceeds the kernel's " +
                       (maxFlatWorkgroupSize ? "max_flat_workgroup_size (__launch_bounds__) " : "workgroup limit ") +
                       std::to_string(limit));
   if (dims.dynamicLdsBytes > kMaxGpuLdsBytes)
@@ -118,7 +120,8 @@ unsigned hostThreadCount() {
     unsigned long value = std::strtoul(text, &end, 10);
     if (errno == 0 && *end == '\0' && text[0] != '-' && value >= 1 && value <= kMaxHostThreads)
       return static_cast<unsigned>(value);
-    std::fprintf(stderr, "hrx: warning: ignoring HRX_HOST_THREADS='%s' (expected a thread count from 1 to %u); using %u\n",
+    std::fprintf(stderr,
+                 "hrx: warning: ignoring HRX_HOST_THREADS='%s' (expected a thread count from 1 to %u); using %u\n",
                  text, kMaxHostThreads, machine);
     return machine;
   }();
@@ -129,7 +132,9 @@ StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::sha
                                                     KernelContract contract, std::vector<uint64_t> workload,
                                                     GpuLaunchLayout layout) {
   if (Status s = contract.validate(); !s) return s;
-  auto fail = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, "kernel '" + symbol + "': " + what); };
+  auto fail = [&](const std::string &what) {
+    return Status(StatusCode::InvalidArgument, "kernel '" + symbol + "': " + what);
+  };
   if (layout.arguments.empty())
     layout.arguments.assign(contract.bindings.size(), format::LaunchArgument{0, 8, format::LaunchArgumentKind::Buffer});
   size_t buffers = 0;
@@ -154,10 +159,12 @@ StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::sha
   uint64_t flat = uint64_t(grid[3]) * grid[4] * grid[5];
   if (layout.maxFlatWorkgroupSize && flat > *layout.maxFlatWorkgroupSize)
     return fail("the launch program's workgroup size " + std::to_string(grid[3]) + "x" + std::to_string(grid[4]) + "x" +
-                std::to_string(grid[5]) + " (" + std::to_string(flat) + " work-items) exceeds the code object's "
-                "max_flat_workgroup_size " + std::to_string(*layout.maxFlatWorkgroupSize));
-  return std::shared_ptr<Kernel>(std::make_shared<HostGpuKernel>(std::move(symbol), std::move(code), std::move(contract),
-                                                                 std::move(layout), grid, *kernel));
+                std::to_string(grid[5]) + " (" + std::to_string(flat) +
+                " work-items) exceeds the code object's "
+                "max_flat_workgroup_size " +
+                std::to_string(*layout.maxFlatWorkgroupSize));
+  return std::shared_ptr<Kernel>(std::make_shared<HostGpuKernel>(
+      std::move(symbol), std::move(code), std::move(contract), std::move(layout), grid, *kernel));
 }
 
 }  // namespace hrx::runtime

@@ -30,14 +30,15 @@ public:
     uint32_t period = 1, recordBytes = 0;
     TileId owner;
     uint32_t creditLock = 0, readyLock = 0;
-    std::vector<uint32_t> slots;  // offsets in the owner's data memory, by ring index
-    std::vector<std::byte> state; // State ports: the worker's private record
-    uint64_t ringBase = 0;        // records of earlier invocations: the ring position persists
+    std::vector<uint32_t> slots;   // offsets in the owner's data memory, by ring index
+    std::vector<std::byte> state;  // State ports: the worker's private record
+    uint64_t ringBase = 0;         // records of earlier invocations: the ring position persists
   };
 
   HostTwinCore(uint32_t index, const format::PlanWorker &worker, hrx_host_stage_fn stage, std::vector<Port> ports,
                const std::vector<uint8_t> *native)
-      : index_(index), worker_(worker), stage_(stage), ports_(std::move(ports)), records_(ports_.size()), native_(native) {
+      : index_(index), worker_(worker), stage_(stage), ports_(std::move(ports)), records_(ports_.size()),
+        native_(native) {
     for (const Port &p : ports_) recordBytes_.push_back(p.recordBytes);
   }
 
@@ -54,9 +55,10 @@ public:
   std::string waitingOn() const override {
     const Port &p = ports_[waitPort_];
     bool input = p.direction == format::PortDirection::Input;
-    return "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(iteration_) + " of " +
-           std::to_string(worker_.iterations) + " waits to acquire lock " + std::to_string(input ? p.readyLock : p.creditLock) +
-           " of " + array::tileName(p.owner) + " (" + (input ? "ready" : "credit") + ", value " + std::to_string(waitValue_) + ")";
+    return "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(iteration_) +
+           " of " + std::to_string(worker_.iterations) + " waits to acquire lock " +
+           std::to_string(input ? p.readyLock : p.creditLock) + " of " + array::tileName(p.owner) + " (" +
+           (input ? "ready" : "credit") + ", value " + std::to_string(waitValue_) + ")";
   }
 
   StatusOr<bool> step(ArrayModel &array) override {
@@ -92,7 +94,8 @@ public:
       }
       if (native_) {
         if (Status s = runNativeStage(*native_, records_, recordBytes_,
-                                      "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(it));
+                                      "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " +
+                                          std::to_string(it));
             !s)
           return s;
       } else {
@@ -126,8 +129,8 @@ private:
 
 class TransactionNpuKernel final : public Kernel {
 public:
-  TransactionNpuKernel(const fx::Image &image, const fx::Entry &entry, format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                       KernelContract contract, TileCodeMap native)
+  TransactionNpuKernel(const fx::Image &image, const fx::Entry &entry, format::ArrayPlan plan,
+                       std::shared_ptr<HostCode> code, KernelContract contract, TileCodeMap native)
       : image_(image), entry_(entry), plan_(std::move(plan)), code_(std::move(code)), contract_(std::move(contract)),
         native_(std::move(native)) {}
 
@@ -166,13 +169,15 @@ Status TransactionNpuKernel::initialize() {
   where_ = "entry '" + entry_.name + "' (transaction array model)";
   auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, where_ + ": " + what); };
   if (entry_.allocationUseCount != 1)
-    return Status(StatusCode::Unimplemented, where_ + ": " + std::to_string(entry_.allocationUseCount) +
-                                                 " allocation uses; the model runs entries with one COMMAND allocation");
+    return Status(StatusCode::Unimplemented,
+                  where_ + ": " + std::to_string(entry_.allocationUseCount) +
+                      " allocation uses; the model runs entries with one COMMAND allocation");
   if (entry_.staticRelocationCount)
     return Status(StatusCode::Unimplemented, where_ + ": static relocations (DMA-domain allocations) are not modelled");
   uint32_t a = image_.allocationUses[entry_.firstAllocationUse];
   const fx::Allocation &alloc = image_.allocations[a];
-  if (alloc.domain != fx::Domain::Command) return bad("allocation " + std::to_string(a) + " is not a COMMAND allocation");
+  if (alloc.domain != fx::Domain::Command)
+    return bad("allocation " + std::to_string(a) + " is not a COMMAND allocation");
   if (alloc.alignment < fx::kNpu2InstructionAlignment)
     return bad("COMMAND allocation " + std::to_string(a) + " is aligned to " + std::to_string(alloc.alignment) +
                " bytes; the NPU2 instruction alignment is " + std::to_string(fx::kNpu2InstructionAlignment));
@@ -193,7 +198,8 @@ Status TransactionNpuKernel::initialize() {
                       image_.relocations.begin() + entry_.firstDynamicRelocation + entry_.dynamicRelocationCount);
   for (const fx::Relocation &r : relocations_)
     if (r.sourceOrdinal >= contract_.bindings.size())
-      return bad("a relocation names binding " + std::to_string(r.sourceOrdinal) + " of " + std::to_string(contract_.bindings.size()));
+      return bad("a relocation names binding " + std::to_string(r.sourceOrdinal) + " of " +
+                 std::to_string(contract_.bindings.size()));
   auto cores = makeCores();  // checks the plan against the host code now
   if (!cores) return cores.status();
   return Status::ok();
@@ -201,15 +207,15 @@ Status TransactionNpuKernel::initialize() {
 
 }  // namespace
 
-StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
-                                                                            const StageResolver &resolve,
-                                                                            const TileCodeMap *native) {
+StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>>
+makeHostTwinCores(const format::ArrayPlan &plan, const StageResolver &resolve, const TileCodeMap *native) {
   const std::string where = "array plan '" + plan.name + "'";
   std::vector<std::unique_ptr<array::CoreProgram>> cores;
   for (uint32_t w = 0; w < plan.workers.size(); ++w) {
     const format::PlanWorker &pw = plan.workers[w];
     auto stage = resolve(pw.entry);
-    if (!stage) return Status(stage.status().code(), where + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
+    if (!stage)
+      return Status(stage.status().code(), where + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
     std::vector<HostTwinCore::Port> ports;
     for (size_t p = 0; p < pw.ports.size(); ++p) {
       const format::WorkerPort &wp = pw.ports[p];
@@ -223,13 +229,15 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
         continue;
       }
       std::string field = where + ": workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
-      if (!wp.channel || *wp.channel >= plan.channels.size()) return Status(StatusCode::InvalidArgument, field + ": no channel");
+      if (!wp.channel || *wp.channel >= plan.channels.size())
+        return Status(StatusCode::InvalidArgument, field + ": no channel");
       uint32_t c = *wp.channel;
       std::vector<const format::PlanSlot *> slots;
       for (const format::PlanSlot &s : plan.slots)
         if (s.channel == c) slots.push_back(&s);
       std::sort(slots.begin(), slots.end(), [](auto *x, auto *y) { return x->index < y->index; });
-      if (slots.empty()) return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) + " has no slots");
+      if (slots.empty())
+        return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) + " has no slots");
       port.owner = tileOf(slots[0]->owner);
       for (const format::PlanSlot *s : slots) port.slots.push_back(s->offset);
       bool credit = false, ready = false;
@@ -239,7 +247,8 @@ StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(con
           (l.role == format::LockRole::Credit ? credit : ready) = true;
         }
       if (!credit || !ready)
-        return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) + " lacks a credit or ready lock on tile " +
+        return Status(StatusCode::InvalidArgument, field + ": channel " + std::to_string(c) +
+                                                       " lacks a credit or ready lock on tile " +
                                                        array::tileName(port.owner));
       ports.push_back(std::move(port));
     }
@@ -261,9 +270,13 @@ Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {
   std::vector<uint8_t> command = command_;
   for (const fx::Relocation &r : relocations_) {
     if (uint64_t(r.byteOffset) + 8 > command.size())
-      return Status(StatusCode::InvalidArgument, where_ + ": a relocation at byte " + std::to_string(r.byteOffset) + " leaves the command");
-    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(command.data() + r.byteOffset, 8), bindingAddress(r.sourceOrdinal), r); !s)
-      return Status(s.code(), where_ + ": relocation of binding " + std::to_string(r.sourceOrdinal) + ": " + s.message());
+      return Status(StatusCode::InvalidArgument,
+                    where_ + ": a relocation at byte " + std::to_string(r.byteOffset) + " leaves the command");
+    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(command.data() + r.byteOffset, 8),
+                                        bindingAddress(r.sourceOrdinal), r);
+        !s)
+      return Status(s.code(),
+                    where_ + ": relocation of binding " + std::to_string(r.sourceOrdinal) + ": " + s.message());
   }
   if (!array_) {
     array_ = std::make_unique<ArrayModel>(image_.header.columns);
@@ -280,7 +293,9 @@ Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {
   for (uint32_t i : order) {
     const fx::Invocation &inv = invocations_[i];
     auto decoded = format::txn::decodeTransaction(std::span(command).subspan(inv.byteOffset, inv.byteLength));
-    if (!decoded) return Status(decoded.status().code(), where_ + ": invocation " + std::to_string(i) + ": " + decoded.status().message());
+    if (!decoded)
+      return Status(decoded.status().code(),
+                    where_ + ": invocation " + std::to_string(i) + ": " + decoded.status().message());
     if (Status s = array_->execute(*decoded, where_ + ": invocation " + std::to_string(i)); !s) return s;
     next_ = inv.nextInvocation;
   }
@@ -290,7 +305,8 @@ Status TransactionNpuKernel::dispatch(std::span<const BindingSpan> bindings) {
 Status TransactionNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const std::byte>) {
   std::lock_guard lock(running_);
   if (bindings.size() != contract_.bindings.size())
-    return Status(StatusCode::InvalidArgument, where_ + ": " + std::to_string(bindings.size()) + " bindings given, the entry has " +
+    return Status(StatusCode::InvalidArgument, where_ + ": " + std::to_string(bindings.size()) +
+                                                   " bindings given, the entry has " +
                                                    std::to_string(contract_.bindings.size()));
   Status s = dispatch(bindings);
   if (!s) {
@@ -304,14 +320,15 @@ Status TransactionNpuKernel::run(std::span<const BindingSpan> bindings, std::spa
 
 }  // namespace
 
-StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entryName,
-                                                           format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                           KernelContract contract, TileCodeMap native) {
+StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image,
+                                                           const std::string &entryName, format::ArrayPlan plan,
+                                                           std::shared_ptr<HostCode> code, KernelContract contract,
+                                                           TileCodeMap native) {
   if (Status s = contract.validate(); !s) return s;
   const fx::Entry *entry = image.entry(entryName);
   if (!entry) return Status(StatusCode::NotFound, "the image has no entry '" + entryName + "'");
-  auto kernel = std::make_shared<TransactionNpuKernel>(image, *entry, std::move(plan), std::move(code), std::move(contract),
-                                                       std::move(native));
+  auto kernel = std::make_shared<TransactionNpuKernel>(image, *entry, std::move(plan), std::move(code),
+                                                       std::move(contract), std::move(native));
   if (Status s = kernel->initialize(); !s) return s;
   return std::shared_ptr<Kernel>(std::move(kernel));
 }

@@ -34,8 +34,8 @@ struct Msg {
   bool negative = false;
   uint64_t integer = 0;  // magnitude when negative
   std::string text;
-  std::vector<Msg> items;                       // Array
-  std::vector<Msg> keys, values;               // Map, parallel
+  std::vector<Msg> items;         // Array
+  std::vector<Msg> keys, values;  // Map, parallel
   const Msg *get(std::string_view key) const {
     for (size_t i = 0; i < keys.size(); ++i)
       if (keys[i].kind == Kind::String && keys[i].text == key) return &values[i];
@@ -62,24 +62,40 @@ public:
     if ((tag & 0xe0) == 0xa0) return string(out, tag & 0x1f, Msg::Kind::String);
     switch (tag) {
     case 0xc0: out.kind = Msg::Kind::Nil; return Status::ok();
-    case 0xc2: case 0xc3: out.kind = Msg::Kind::Bool; out.boolean = tag == 0xc3; return Status::ok();
-    case 0xc4: case 0xc5: case 0xc6: case 0xd9: case 0xda: case 0xdb: {
+    case 0xc2:
+    case 0xc3:
+      out.kind = Msg::Kind::Bool;
+      out.boolean = tag == 0xc3;
+      return Status::ok();
+    case 0xc4:
+    case 0xc5:
+    case 0xc6:
+    case 0xd9:
+    case 0xda:
+    case 0xdb: {
       uint64_t n;
       unsigned width = (tag == 0xc4 || tag == 0xd9) ? 1 : (tag == 0xc5 || tag == 0xda) ? 2 : 4;
       if (Status s = big(width, n); !s) return s;
       return string(out, n, tag <= 0xc6 ? Msg::Kind::Binary : Msg::Kind::String);
     }
-    case 0xca: case 0xcb: {
+    case 0xca:
+    case 0xcb: {
       uint64_t ignored;
       out.kind = Msg::Kind::Float;
       return big(tag == 0xca ? 4 : 8, ignored);
     }
-    case 0xcc: case 0xcd: case 0xce: case 0xcf: {
+    case 0xcc:
+    case 0xcd:
+    case 0xce:
+    case 0xcf: {
       uint64_t n;
       if (Status s = big(1u << (tag - 0xcc), n); !s) return s;
       return integer(out, n);
     }
-    case 0xd0: case 0xd1: case 0xd2: case 0xd3: {
+    case 0xd0:
+    case 0xd1:
+    case 0xd2:
+    case 0xd3: {
       unsigned width = 1u << (tag - 0xd0);
       uint64_t n;
       if (Status s = big(width, n); !s) return s;
@@ -89,12 +105,14 @@ public:
       out.integer = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
       return Status::ok();
     }
-    case 0xdc: case 0xdd: {
+    case 0xdc:
+    case 0xdd: {
       uint64_t n;
       if (Status s = big(tag == 0xdc ? 2 : 4, n); !s) return s;
       return array(out, n, depth);
     }
-    case 0xde: case 0xdf: {
+    case 0xde:
+    case 0xdf: {
       uint64_t n;
       if (Status s = big(tag == 0xde ? 2 : 4, n); !s) return s;
       return map(out, n, depth);
@@ -134,7 +152,8 @@ private:
     return Status::ok();
   }
   Status array(Msg &out, uint64_t n, unsigned depth) {
-    if (n > bytes_.size() - at_) return fail("metadata array at byte " + std::to_string(at_) + " claims too many items");
+    if (n > bytes_.size() - at_)
+      return fail("metadata array at byte " + std::to_string(at_) + " claims too many items");
     out.kind = Msg::Kind::Array;
     out.items.resize(n);
     for (Msg &item : out.items)
@@ -142,7 +161,8 @@ private:
     return Status::ok();
   }
   Status map(Msg &out, uint64_t n, unsigned depth) {
-    if (n > (bytes_.size() - at_) / 2) return fail("metadata map at byte " + std::to_string(at_) + " claims too many entries");
+    if (n > (bytes_.size() - at_) / 2)
+      return fail("metadata map at byte " + std::to_string(at_) + " claims too many entries");
     out.kind = Msg::Kind::Map;
     out.keys.resize(n);
     out.values.resize(n);
@@ -184,10 +204,19 @@ constexpr KindInfo kKinds[] = {
 
 // Value kinds a kernel may list but this runtime cannot serve (no printf/hostcall buffers, no
 // device-side enqueue, no heap, no OpenCL local-pointer arguments).
-constexpr const char *kUnsupportedKinds[] = {
-    "dynamic_shared_pointer", "image", "sampler", "pipe", "queue", "hidden_printf_buffer", "hidden_hostcall_buffer",
-    "hidden_default_queue", "hidden_completion_action", "hidden_multigrid_sync_arg", "hidden_heap_v1",
-    "hidden_private_base", "hidden_shared_base"};
+constexpr const char *kUnsupportedKinds[] = {"dynamic_shared_pointer",
+                                             "image",
+                                             "sampler",
+                                             "pipe",
+                                             "queue",
+                                             "hidden_printf_buffer",
+                                             "hidden_hostcall_buffer",
+                                             "hidden_default_queue",
+                                             "hidden_completion_action",
+                                             "hidden_multigrid_sync_arg",
+                                             "hidden_heap_v1",
+                                             "hidden_private_base",
+                                             "hidden_shared_base"};
 
 StatusOr<uint64_t> unsignedField(const Msg &map, std::string_view key, const std::string &where, bool required = true) {
   const Msg *v = map.get(key);
@@ -195,7 +224,8 @@ StatusOr<uint64_t> unsignedField(const Msg &map, std::string_view key, const std
     if (!required) return uint64_t(0);
     return fail(where + ": " + std::string(key) + " is missing");
   }
-  if (v->kind != Msg::Kind::Int || v->negative) return fail(where + ": " + std::string(key) + " is not an unsigned integer");
+  if (v->kind != Msg::Kind::Int || v->negative)
+    return fail(where + ": " + std::string(key) + " is not an unsigned integer");
   return v->integer;
 }
 
@@ -213,8 +243,8 @@ Status readArgs(const Msg &list, CodeObjectKernel &kernel, const std::string &wh
     if (!size) return size.status();
     for (const char *unsupported : kUnsupportedKinds)
       if (kind->text == unsupported)
-        return Status(StatusCode::Unimplemented, "code object: " + at + ": value kind " + kind->text +
-                                                     " is not supported by the hrx runtime");
+        return Status(StatusCode::Unimplemented,
+                      "code object: " + at + ": value kind " + kind->text + " is not supported by the hrx runtime");
     const KindInfo *info = nullptr;
     for (const KindInfo &k : kKinds)
       if (kind->text == k.name) info = &k;
@@ -223,8 +253,9 @@ Status readArgs(const Msg &list, CodeObjectKernel &kernel, const std::string &wh
       return fail(at + " (" + kind->text + "): .size is " + std::to_string(*size) +
                   (info->size ? ", expected " + std::to_string(info->size) : ", expected at least 1"));
     if (*offset > kernel.kernargSegmentSize || *size > kernel.kernargSegmentSize - *offset)
-      return fail(at + " (" + kind->text + "): bytes " + std::to_string(*offset) + ".." + std::to_string(*offset + *size) +
-                  " lie outside .kernarg_segment_size " + std::to_string(kernel.kernargSegmentSize));
+      return fail(at + " (" + kind->text + "): bytes " + std::to_string(*offset) + ".." +
+                  std::to_string(*offset + *size) + " lie outside .kernarg_segment_size " +
+                  std::to_string(kernel.kernargSegmentSize));
     for (const KernargField &other : kernel.args)
       if (*offset < other.offset + other.size && other.offset < *offset + *size)
         return fail(at + " (" + kind->text + ") overlaps the " + other.valueKind + " argument at offset " +
@@ -280,7 +311,11 @@ void AmdgpuCodeObject::loadImage(std::span<const uint8_t> elf, uint64_t base, st
 }
 
 StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
-  if (elf.size() < 64 || std::memcmp(elf.data(), "\x7f" "ELF", 4) != 0) return fail("not an ELF file");
+  if (elf.size() < 64 || std::memcmp(elf.data(),
+                                     "\x7f"
+                                     "ELF",
+                                     4) != 0)
+    return fail("not an ELF file");
   if (elf[4] != 2 || elf[5] != 1) return fail("not a 64-bit little-endian ELF file");
   if (load<uint16_t>(elf, 16) != kEtDyn) return fail("e_type is not ET_DYN (a loadable code object)");
   if (load<uint16_t>(elf, 18) != kEmAmdgpu) return fail("e_machine is not EM_AMDGPU (224)");
@@ -313,7 +348,8 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
       if (!inside(offset, filesz, elf.size())) return fail(where + " (PT_NOTE): its bytes lie outside the file");
       // Notes: namesz, descsz, type, name (padded to 4), desc (padded to 4).
       for (uint64_t p = offset; p + 12 <= offset + filesz;) {
-        uint32_t namesz = load<uint32_t>(elf, p), descsz = load<uint32_t>(elf, p + 4), ntype = load<uint32_t>(elf, p + 8);
+        uint32_t namesz = load<uint32_t>(elf, p), descsz = load<uint32_t>(elf, p + 4),
+                 ntype = load<uint32_t>(elf, p + 8);
         uint64_t name = p + 12, desc = name + (uint64_t(namesz) + 3) / 4 * 4;
         uint64_t end = desc + (uint64_t(descsz) + 3) / 4 * 4;
         if (desc + descsz > offset + filesz) return fail(where + " (PT_NOTE): a note runs past the segment");
@@ -335,7 +371,8 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
   MsgReader reader(note);
   if (Status s = reader.read(root); !s) return s;
   if (root.kind != Msg::Kind::Map) return fail("the metadata is not a msgpack map");
-  if (const Msg *target = root.get("amdhsa.target"); target && target->kind == Msg::Kind::String) object.target = target->text;
+  if (const Msg *target = root.get("amdhsa.target"); target && target->kind == Msg::Kind::String)
+    object.target = target->text;
   if (const Msg *version = root.get("amdhsa.version"); version && version->kind == Msg::Kind::Array)
     for (const Msg &v : version->items)
       if (v.kind == Msg::Kind::Int) object.version.push_back(v.integer);
@@ -361,8 +398,7 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
         if (uint32_t(info) != kRAmdgpuRelative64)
           return fail(where + ": relocation type " + std::to_string(uint32_t(info)) +
                       " is not supported (only R_AMDGPU_RELATIVE64)");
-        if (target > object.imageBytes - 8)
-          return fail(where + ": a relocation target lies outside the loaded image");
+        if (target > object.imageBytes - 8) return fail(where + ": a relocation target lies outside the loaded image");
         object.relativeRelocations.push_back(target);
         object.relocationAddends.push_back(addend);
       }
@@ -416,12 +452,14 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
       return fail(where + ": .kernarg_segment_align " + std::to_string(kernel.kernargSegmentAlign) +
                   " is not a power of two up to 4096");
     if (kernel.kernargSegmentSize > 65536) return fail(where + ": .kernarg_segment_size exceeds 64 KiB");
-    if (kernel.wavefrontSize != 32 && kernel.wavefrontSize != 64) return fail(where + ": .wavefront_size is not 32 or 64");
+    if (kernel.wavefrontSize != 32 && kernel.wavefrontSize != 64)
+      return fail(where + ": .wavefront_size is not 32 or 64");
     if (kernel.maxFlatWorkgroupSize < 1 || kernel.maxFlatWorkgroupSize > 1024)
       return fail(where + ": .max_flat_workgroup_size is not in 1..1024");
     if (kernel.groupSegmentFixedSize > 65536) return fail(where + ": .group_segment_fixed_size exceeds 64 KiB");
     if (const Msg *reqd = k.get(".reqd_workgroup_size")) {
-      if (reqd->kind != Msg::Kind::Array || reqd->items.size() != 3) return fail(where + ": .reqd_workgroup_size is not 3 integers");
+      if (reqd->kind != Msg::Kind::Array || reqd->items.size() != 3)
+        return fail(where + ": .reqd_workgroup_size is not 3 integers");
       std::array<uint32_t, 3> size{};
       for (int d = 0; d < 3; ++d) {
         const Msg &v = reqd->items[d];
@@ -437,28 +475,33 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
       if (Status s = readArgs(*args, kernel, where); !s) return s;
 
     auto found = symbols.find(kernel.symbol);
-    if (found == symbols.end()) return fail(where + ": its kernel descriptor symbol '" + kernel.symbol + "' is not defined");
+    if (found == symbols.end())
+      return fail(where + ": its kernel descriptor symbol '" + kernel.symbol + "' is not defined");
     const Symbol &kd = found->second;
     if (kd.size != kKernelDescriptorBytes)
-      return fail(where + ": '" + kernel.symbol + "' is " + std::to_string(kd.size) + " bytes, a kernel descriptor is 64");
+      return fail(where + ": '" + kernel.symbol + "' is " + std::to_string(kd.size) +
+                  " bytes, a kernel descriptor is 64");
     const LoadSegment *home = nullptr;
     for (const LoadSegment &s : object.segments)
       if (kd.value >= s.vaddr && kd.value + 64 <= s.vaddr + s.filesz) home = &s;
-    if (!home || kd.value % 64) return fail(where + ": the kernel descriptor is not a 64-byte-aligned part of a loaded segment's file bytes");
+    if (!home || kd.value % 64)
+      return fail(where + ": the kernel descriptor is not a 64-byte-aligned part of a loaded segment's file bytes");
     kernel.descriptorAddress = kd.value;
     kernel.descriptor = decodeKernelDescriptor(elf.subspan(home->offset + (kd.value - home->vaddr)).first<64>());
     const KernelDescriptor &d = kernel.descriptor;
     if (d.kernargSize != kernel.kernargSegmentSize)
       return fail(where + ": the kernel descriptor's kernarg_size " + std::to_string(d.kernargSize) +
                   " differs from .kernarg_segment_size " + std::to_string(kernel.kernargSegmentSize));
-    if (d.groupSegmentFixedSize != kernel.groupSegmentFixedSize || d.privateSegmentFixedSize != kernel.privateSegmentFixedSize)
+    if (d.groupSegmentFixedSize != kernel.groupSegmentFixedSize ||
+        d.privateSegmentFixedSize != kernel.privateSegmentFixedSize)
       return fail(where + ": the kernel descriptor's group/private segment sizes differ from the metadata");
     int64_t entry = int64_t(kd.value) + d.kernelCodeEntryByteOffset;
     bool executable = false;
     for (const LoadSegment &s : object.segments)
       if ((s.flags & kPfX) && entry >= int64_t(s.vaddr) && entry < int64_t(s.vaddr + s.memsz)) executable = true;
     if (!executable || entry % 256)
-      return fail(where + ": the kernel descriptor's entry point (offset " + std::to_string(d.kernelCodeEntryByteOffset) +
+      return fail(where + ": the kernel descriptor's entry point (offset " +
+                  std::to_string(d.kernelCodeEntryByteOffset) +
                   ") is not a 256-byte-aligned address in an executable segment");
     object.kernels.push_back(std::move(kernel));
   }

@@ -14,11 +14,20 @@ namespace {
 constexpr std::array<std::pair<std::string_view, LaunchArgumentKind>, 2> kKindNames{
     {{"buffer", LaunchArgumentKind::Buffer}, {"value", LaunchArgumentKind::Value}}};
 
-constexpr std::array<std::pair<std::string_view, ScalarType>, 14> kScalarTypeNames{{
-    {"bool", ScalarType::Bool}, {"i8", ScalarType::I8},     {"i16", ScalarType::I16},     {"i32", ScalarType::I32},
-    {"i64", ScalarType::I64},   {"u8", ScalarType::U8},     {"u16", ScalarType::U16},     {"u32", ScalarType::U32},
-    {"u64", ScalarType::U64},   {"f16", ScalarType::F16},   {"bf16", ScalarType::BF16},   {"f32", ScalarType::F32},
-    {"f64", ScalarType::F64},   {"pointer", ScalarType::Pointer}}};
+constexpr std::array<std::pair<std::string_view, ScalarType>, 14> kScalarTypeNames{{{"bool", ScalarType::Bool},
+                                                                                    {"i8", ScalarType::I8},
+                                                                                    {"i16", ScalarType::I16},
+                                                                                    {"i32", ScalarType::I32},
+                                                                                    {"i64", ScalarType::I64},
+                                                                                    {"u8", ScalarType::U8},
+                                                                                    {"u16", ScalarType::U16},
+                                                                                    {"u32", ScalarType::U32},
+                                                                                    {"u64", ScalarType::U64},
+                                                                                    {"f16", ScalarType::F16},
+                                                                                    {"bf16", ScalarType::BF16},
+                                                                                    {"f32", ScalarType::F32},
+                                                                                    {"f64", ScalarType::F64},
+                                                                                    {"pointer", ScalarType::Pointer}}};
 
 constexpr uint64_t kSchemaVersion = 1;
 
@@ -99,20 +108,21 @@ AmdgpuExport readExport(JsonObject object) {
     if (arg.kind == LaunchArgumentKind::Buffer && arg.size != 8)
       failAt(a.pathOf("size"), "a buffer argument is a 64-bit pointer (8 bytes), found " + std::to_string(arg.size));
     if (arg.type && arg.kind == LaunchArgumentKind::Buffer && *arg.type != ScalarType::Pointer)
-      failAt(a.pathOf("type"), "a buffer argument has type \"pointer\", found \"" +
-                                   std::string(scalarTypeName(*arg.type)) + "\"");
+      failAt(a.pathOf("type"),
+             "a buffer argument has type \"pointer\", found \"" + std::string(scalarTypeName(*arg.type)) + "\"");
     if (arg.type && scalarTypeBytes(*arg.type) != arg.size)
       failAt(a.pathOf("type"), "type \"" + std::string(scalarTypeName(*arg.type)) + "\" has " +
                                    std::to_string(scalarTypeBytes(*arg.type)) + " bytes, the argument " +
                                    std::to_string(arg.size));
     if (arg.offset < end)
-      failAt(a.pathOf("offset"), "offset " + std::to_string(arg.offset) + " overlaps the previous argument (ending at " +
-                                     std::to_string(end) + ")");
+      failAt(a.pathOf("offset"), "offset " + std::to_string(arg.offset) +
+                                     " overlaps the previous argument (ending at " + std::to_string(end) + ")");
     end = arg.offset + arg.size;
     if (end > e.kernargBytes)
-      failAt(a.pathOf("offset"), "argument ends at byte " + std::to_string(end) + ", past kernarg_bytes " +
-                                     std::to_string(e.kernargBytes));
-    (arg.kind == LaunchArgumentKind::Buffer ? buffers : constants) += arg.kind == LaunchArgumentKind::Buffer ? 1 : arg.size;
+      failAt(a.pathOf("offset"),
+             "argument ends at byte " + std::to_string(end) + ", past kernarg_bytes " + std::to_string(e.kernargBytes));
+    (arg.kind == LaunchArgumentKind::Buffer ? buffers : constants) +=
+        arg.kind == LaunchArgumentKind::Buffer ? 1 : arg.size;
     e.arguments.push_back(arg);
   }
   for (size_t k = 0; k < e.extents.size(); ++k) {
@@ -124,8 +134,8 @@ AmdgpuExport readExport(JsonObject object) {
   }
   e.bindingCount = object.u64("binding_count");
   if (e.bindingCount != buffers)
-    failAt(object.pathOf("binding_count"), std::to_string(e.bindingCount) + " does not match the " +
-                                               std::to_string(buffers) + " buffer argument(s)");
+    failAt(object.pathOf("binding_count"),
+           std::to_string(e.bindingCount) + " does not match the " + std::to_string(buffers) + " buffer argument(s)");
   e.constantBytes = object.u64("constant_bytes");
   if (e.constantBytes != constants)
     failAt(object.pathOf("constant_bytes"), std::to_string(e.constantBytes) +
@@ -138,7 +148,8 @@ AmdgpuExport readExport(JsonObject object) {
     failAt(object.pathOf("wavefront_size"), "expected 32 or 64, found " + std::to_string(*e.wavefrontSize));
   e.maxFlatWorkgroupSize = optionalU64(object, "max_flat_workgroup_size");
   if (e.maxFlatWorkgroupSize && (*e.maxFlatWorkgroupSize == 0 || *e.maxFlatWorkgroupSize > 1024))
-    failAt(object.pathOf("max_flat_workgroup_size"), "expected 1..1024, found " + std::to_string(*e.maxFlatWorkgroupSize));
+    failAt(object.pathOf("max_flat_workgroup_size"),
+           "expected 1..1024, found " + std::to_string(*e.maxFlatWorkgroupSize));
   e.resources = readResources(JsonObject(object.required("resources"), object.pathOf("resources")));
   object.finish();
   return e;
@@ -198,7 +209,8 @@ std::optional<uint64_t> requiredExtentBytes(const LaunchExtent &extent, const st
   uint64_t units = 0;
   for (uint64_t b = 0; b < size && b < 8; ++b) units |= uint64_t(constants[offset + b]) << (8 * b);
   uint64_t bytes = 0;
-  if (__builtin_mul_overflow(units, extent.bytesPerUnit, &bytes) || __builtin_add_overflow(bytes, extent.baseBytes, &bytes))
+  if (__builtin_mul_overflow(units, extent.bytesPerUnit, &bytes) ||
+      __builtin_add_overflow(bytes, extent.baseBytes, &bytes))
     return std::nullopt;
   return bytes;
 }
@@ -247,7 +259,8 @@ StatusOr<std::vector<AmdgpuLaunch>> readAmdgpuLaunches(std::string_view json) {
       JsonObject object(exports[i], path);
       AmdgpuLaunch launch;
       launch.name = object.string("name");
-      if (!names.insert(launch.name).second) failAt(object.pathOf("name"), "export '" + launch.name + "' appears twice");
+      if (!names.insert(launch.name).second)
+        failAt(object.pathOf("name"), "export '" + launch.name + "' appears twice");
       withinExport(launch.name, [&] {
         launch.symbol = object.string("symbol");
         if (launch.symbol.empty()) failAt(object.pathOf("symbol"), "empty symbol");
@@ -261,7 +274,8 @@ StatusOr<std::vector<AmdgpuLaunch>> readAmdgpuLaunches(std::string_view json) {
         }
         launch.evaluator = object.string("evaluator");
         if (launch.evaluator != "hrx.launch." + launch.symbol)
-          failAt(object.pathOf("evaluator"), "expected \"hrx.launch." + launch.symbol + "\", found \"" + launch.evaluator + "\"");
+          failAt(object.pathOf("evaluator"),
+                 "expected \"hrx.launch." + launch.symbol + "\", found \"" + launch.evaluator + "\"");
         object.finish();
       });
       launches.push_back(std::move(launch));
@@ -278,7 +292,8 @@ Status checkManifestAgainstLaunches(const AmdgpuManifest &manifest, const std::v
   for (const AmdgpuExport &e : manifest.exports) {
     bool found = false;
     for (const AmdgpuLaunch &launch : launches) found |= launch.name == e.name;
-    if (!found) return Status(StatusCode::InvalidArgument, ".hrx.manifest: export '" + e.name + "' has no .hrx.launch entry");
+    if (!found)
+      return Status(StatusCode::InvalidArgument, ".hrx.manifest: export '" + e.name + "' has no .hrx.launch entry");
   }
   return Status::ok();
 }

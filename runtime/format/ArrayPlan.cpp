@@ -22,10 +22,10 @@ constexpr std::pair<std::string_view, PlanAccess> kAccesses[] = {
     {"read", PlanAccess::Read}, {"write", PlanAccess::Write}, {"read-write", PlanAccess::ReadWrite}};
 constexpr std::pair<std::string_view, PortDirection> kDirections[] = {
     {"in", PortDirection::Input}, {"out", PortDirection::Output}, {"state", PortDirection::State}};
-constexpr std::pair<std::string_view, Transport> kTransports[] = {
-    {"external-dma", Transport::ExternalDma}, {"neighbor-memory", Transport::NeighborMemory}};
+constexpr std::pair<std::string_view, Transport> kTransports[] = {{"external-dma", Transport::ExternalDma},
+                                                                  {"neighbor-memory", Transport::NeighborMemory}};
 constexpr std::pair<std::string_view, LockRole> kLockRoles[] = {{"credit", LockRole::Credit},
-                                                                 {"ready", LockRole::Ready}};
+                                                                {"ready", LockRole::Ready}};
 constexpr std::pair<std::string_view, DmaDirection> kDmaDirections[] = {
     {"stream-to-memory", DmaDirection::StreamToMemory}, {"memory-to-stream", DmaDirection::MemoryToStream}};
 constexpr std::pair<std::string_view, PortBundle> kBundles[] = {
@@ -33,7 +33,7 @@ constexpr std::pair<std::string_view, PortBundle> kBundles[] = {
     {"fifo", PortBundle::Fifo},   {"south", PortBundle::South}, {"west", PortBundle::West},
     {"north", PortBundle::North}, {"east", PortBundle::East},   {"noc", PortBundle::Noc}};
 constexpr std::pair<std::string_view, RouteKind> kRouteKinds[] = {{"shim-mux", RouteKind::ShimMux},
-                                                                   {"switch", RouteKind::Switch}};
+                                                                  {"switch", RouteKind::Switch}};
 
 template <typename E, size_t N> std::string_view nameOf(const std::pair<std::string_view, E> (&names)[N], E v) {
   return enumName<E>(names, v);
@@ -54,8 +54,10 @@ struct TileResources {
   std::array<uint32_t, 9> slaves, masters;
 };
 // Order: Dma, Core, Ctrl, Fifo, South, West, North, East, Noc.
-constexpr TileResources kCompute{npu5::kComputeDataBytes, 16, 2, 16, {2, 1, 1, 1, 6, 4, 4, 4, 0}, {2, 1, 1, 1, 4, 4, 6, 4, 0}};
-constexpr TileResources kMemTile{npu5::kMemTileDataBytes, 64, 6, 48, {6, 0, 1, 0, 6, 0, 4, 0, 0}, {6, 0, 1, 0, 4, 0, 6, 0, 0}};
+constexpr TileResources kCompute{npu5::kComputeDataBytes,    16, 2, 16, {2, 1, 1, 1, 6, 4, 4, 4, 0},
+                                 {2, 1, 1, 1, 4, 4, 6, 4, 0}};
+constexpr TileResources kMemTile{npu5::kMemTileDataBytes,    64, 6, 48, {6, 0, 1, 0, 6, 0, 4, 0, 0},
+                                 {6, 0, 1, 0, 4, 0, 6, 0, 0}};
 constexpr TileResources kShim{0, 16, 2, 16, {0, 0, 1, 1, 8, 4, 4, 4, 0}, {0, 0, 1, 1, 6, 4, 6, 4, 0}};
 // The shim mux connects the shim DMA and NoC to the switch's 8 south slaves and 6 south masters
 // (its "north" side; MM2S 1 enters at south slave 7, aie-rt xaie_noc.c).
@@ -111,8 +113,12 @@ Json planJson(const ArrayPlan &plan) {
       port["period"] = p.period;
       ports.push_back(std::move(port));
     }
-    workers.push_back({{"entry", w.entry},         {"group", w.group},           {"lane", w.lane},
-                       {"tile", tileJson(w.tile)}, {"code_bytes", w.codeBytes},  {"iterations", w.iterations},
+    workers.push_back({{"entry", w.entry},
+                       {"group", w.group},
+                       {"lane", w.lane},
+                       {"tile", tileJson(w.tile)},
+                       {"code_bytes", w.codeBytes},
+                       {"iterations", w.iterations},
                        {"ports", std::move(ports)}});
   }
   Json &channels = j["channels"] = Json::array();
@@ -123,20 +129,28 @@ Json planJson(const ArrayPlan &plan) {
             {"sender", endJson(c.sender)},
             {"receiver", endJson(c.receiver)}};
     if (c.partition)
-      ch["partition"] = {{"lane", c.partition->lane}, {"lanes", c.partition->lanes}, {"lane_bytes", c.partition->laneBytes}};
+      ch["partition"] = {
+          {"lane", c.partition->lane}, {"lanes", c.partition->lanes}, {"lane_bytes", c.partition->laneBytes}};
     channels.push_back(std::move(ch));
   }
   Json &slots = j["slots"] = Json::array();
   for (const PlanSlot &s : plan.slots) {
-    Json slot{{"channel", s.channel}, {"index", s.index}, {"owner", tileJson(s.owner)}, {"offset", s.offset}, {"bytes", s.bytes}};
+    Json slot{{"channel", s.channel},
+              {"index", s.index},
+              {"owner", tileJson(s.owner)},
+              {"offset", s.offset},
+              {"bytes", s.bytes}};
     if (s.senderAddress) slot["sender_address"] = *s.senderAddress;
     if (s.receiverAddress) slot["receiver_address"] = *s.receiverAddress;
     slots.push_back(std::move(slot));
   }
   Json &locks = j["locks"] = Json::array();
   for (const PlanLock &l : plan.locks)
-    locks.push_back({{"channel", l.channel}, {"tile", tileJson(l.tile)}, {"id", l.id},
-                     {"role", nameOf(kLockRoles, l.role)}, {"initial", l.initial}});
+    locks.push_back({{"channel", l.channel},
+                     {"tile", tileJson(l.tile)},
+                     {"id", l.id},
+                     {"role", nameOf(kLockRoles, l.role)},
+                     {"initial", l.initial}});
   Json &dmas = j["dma"] = Json::array();
   for (const PlanDma &d : plan.dmas) {
     Json dma{{"channel", d.channel},
@@ -146,17 +160,23 @@ Json planJson(const ArrayPlan &plan) {
              {"bd_start", d.bdStart},
              {"bd_count", d.bdCount}};
     if (const auto &p = d.shimPattern)
-      dma["shim_bd"] = {{"binding", p->binding},         {"address", p->address},
-                        {"length_words", p->lengthWords}, {"dims", dimsJson(p->dims)},
+      dma["shim_bd"] = {{"binding", p->binding},
+                        {"address", p->address},
+                        {"length_words", p->lengthWords},
+                        {"dims", dimsJson(p->dims)},
                         {"iteration_step_words", p->iterationStepWords},
-                        {"iteration_wrap", p->iterationWrap}, {"repeat_count", p->repeatCount}};
+                        {"iteration_wrap", p->iterationWrap},
+                        {"repeat_count", p->repeatCount}};
     dmas.push_back(std::move(dma));
   }
   Json &routes = j["routes"] = Json::array();
   auto portJson = [](SwitchPort p) { return Json{{"bundle", nameOf(kBundles, p.bundle)}, {"index", p.index}}; };
   for (const PlanRoute &r : plan.routes)
-    routes.push_back({{"channel", r.channel}, {"tile", tileJson(r.tile)}, {"kind", nameOf(kRouteKinds, r.kind)},
-                      {"source", portJson(r.source)}, {"destination", portJson(r.destination)}});
+    routes.push_back({{"channel", r.channel},
+                      {"tile", tileJson(r.tile)},
+                      {"kind", nameOf(kRouteKinds, r.kind)},
+                      {"source", portJson(r.source)},
+                      {"destination", portJson(r.destination)}});
   return j;
 }
 
@@ -280,7 +300,8 @@ ArrayPlan readPlan(JsonValue value, const std::string &path) {
     return s;
   });
   plan.locks = readRows<PlanLock>(o, "locks", [](JsonObject &r) {
-    return PlanLock{r.u32("channel"), readTile(r, "tile"), r.u32("id"), enumAt(kLockRoles, r, "role"), r.u32("initial")};
+    return PlanLock{r.u32("channel"), readTile(r, "tile"), r.u32("id"), enumAt(kLockRoles, r, "role"),
+                    r.u32("initial")};
   });
   plan.dmas = readRows<PlanDma>(o, "dma", [](JsonObject &r) {
     PlanDma d;
@@ -357,14 +378,15 @@ private:
 
   void checkTile(TileCoord t, const RowPath &path) const {
     if (t.column >= plan_.columns)
-      failAt(path.text(), "tile " + tileText(t) + " lies outside the " + std::to_string(plan_.columns) + "-column partition");
+      failAt(path.text(),
+             "tile " + tileText(t) + " lies outside the " + std::to_string(plan_.columns) + "-column partition");
     if (t.row >= npu5::kRows) failAt(path.text(), "tile " + tileText(t) + " lies outside the 6-row array");
   }
 
   void checkChannelIndex(uint32_t channel, const RowPath &path) const {
     if (channel >= plan_.channels.size())
       failAt(path.text(), "refers to channel " + std::to_string(channel) + " but the plan has " +
-                       std::to_string(plan_.channels.size()) + " channels");
+                              std::to_string(plan_.channels.size()) + " channels");
   }
 
   void checkBindings() const {
@@ -387,21 +409,24 @@ private:
         failAt(row("workers", i, "group"), "group " + std::to_string(w.group) + " but the plan declares " +
                                                std::to_string(plan_.groups) + " groups");
       if (!lanes.insert({w.group, w.lane}).second)
-        failAt(row("workers", i, "lane"), "lane " + std::to_string(w.lane) + " of group " + std::to_string(w.group) + " appears twice");
+        failAt(row("workers", i, "lane"),
+               "lane " + std::to_string(w.lane) + " of group " + std::to_string(w.group) + " appears twice");
       checkTile(w.tile, RowPath{"workers", i, "tile"});
       if (w.tile.kind() != TileKind::Compute)
         failAt(row("workers", i, "tile"), "workers need a compute tile (rows 2-5), found " + tileText(w.tile));
       if (!tiles.insert({w.tile.column, w.tile.row}).second)
         failAt(row("workers", i, "tile"), "tile " + tileText(w.tile) + " already holds another worker");
       if (w.codeBytes > npu5::kProgramMemoryBytes)
-        failAt(row("workers", i, "code_bytes"), std::to_string(w.codeBytes) + " bytes exceed the 16384-byte program memory");
+        failAt(row("workers", i, "code_bytes"),
+               std::to_string(w.codeBytes) + " bytes exceed the 16384-byte program memory");
       if (w.iterations == 0) failAt(row("workers", i, "iterations"), "must be at least 1");
       for (size_t p = 0; p < w.ports.size(); ++p) {
         const WorkerPort &port = w.ports[p];
         auto path = [&] { return row("workers", i, "ports") + "[" + std::to_string(p) + "]"; };
         if (port.recordBytes == 0) failAt(path() + ".record_bytes", "must be nonzero");
         if (port.period == 0 || w.iterations % port.period != 0)
-          failAt(path() + ".period", "must be nonzero and divide the worker's " + std::to_string(w.iterations) + " iterations");
+          failAt(path() + ".period",
+                 "must be nonzero and divide the worker's " + std::to_string(w.iterations) + " iterations");
         if (port.direction == PortDirection::State) {
           if (port.channel) failAt(path() + ".channel", "a state port has no channel");
           continue;
@@ -412,10 +437,10 @@ private:
         const ChannelEnd &end = port.direction == PortDirection::Input ? c.receiver : c.sender;
         if (!end.worker || end.worker->worker != i || end.worker->port != p)
           failAt(path() + ".channel", "channel " + std::to_string(*port.channel) + " does not name this port as its " +
-                                        (port.direction == PortDirection::Input ? "receiver" : "sender"));
+                                          (port.direction == PortDirection::Input ? "receiver" : "sender"));
         if (port.recordBytes != c.recordBytes)
           failAt(path() + ".record_bytes", std::to_string(port.recordBytes) + " differs from channel " +
-                                             std::to_string(*port.channel) + "'s " + std::to_string(c.recordBytes));
+                                               std::to_string(*port.channel) + "'s " + std::to_string(c.recordBytes));
       }
     }
   }
@@ -430,7 +455,7 @@ private:
       const WorkerEndpoint &we = *end.worker;
       if (we.worker >= plan_.workers.size())
         failAt(path() + ".worker", "refers to worker " + std::to_string(we.worker) + " but the plan has " +
-                                     std::to_string(plan_.workers.size()) + " workers");
+                                       std::to_string(plan_.workers.size()) + " workers");
       const PlanWorker &w = plan_.workers[we.worker];
       if (we.port >= w.ports.size())
         failAt(path() + ".port", "worker " + std::to_string(we.worker) + " has no port " + std::to_string(we.port));
@@ -438,13 +463,13 @@ private:
       PortDirection expected = sends ? PortDirection::Output : PortDirection::Input;
       if (port.direction != expected || port.channel != channel)
         failAt(path() + ".port", "port " + std::to_string(we.port) + " of worker " + std::to_string(we.worker) +
-                                   " is not an " + (sends ? "out" : "in") + " port on this channel");
+                                     " is not an " + (sends ? "out" : "in") + " port on this channel");
       return w.iterations / port.period;
     }
     const BindingTransfer &t = *end.binding;
     if (t.binding >= plan_.bindings.size())
       failAt(path() + ".binding", "refers to binding " + std::to_string(t.binding) + " but the plan has " +
-                                    std::to_string(plan_.bindings.size()) + " bindings");
+                                      std::to_string(plan_.bindings.size()) + " bindings");
     const PlanBinding &b = plan_.bindings[t.binding];
     if (sends && b.access == PlanAccess::Write)
       failAt(path() + ".binding", "binding " + std::to_string(t.binding) + " is write-only but this end reads it");
@@ -463,11 +488,12 @@ private:
       if (recordBytes > UINT32_MAX || last > UINT64_MAX) failAt(path() + ".dims", "address pattern overflows");
     }
     if (recordBytes != c.recordBytes)
-      failAt(path() + ".dims", "pattern moves " + std::to_string(uint64_t(recordBytes)) + " bytes per record, channel records are " +
-                                 std::to_string(c.recordBytes));
+      failAt(path() + ".dims", "pattern moves " + std::to_string(uint64_t(recordBytes)) +
+                                   " bytes per record, channel records are " + std::to_string(c.recordBytes));
     if (last + t.runBytes > b.bytes)
-      failAt(path() + ".offset", "pattern reaches byte " + std::to_string(uint64_t(last + t.runBytes)) + " of binding " +
-                                   std::to_string(t.binding) + ", which has " + std::to_string(b.bytes));
+      failAt(path() + ".offset", "pattern reaches byte " + std::to_string(uint64_t(last + t.runBytes)) +
+                                     " of binding " + std::to_string(t.binding) + ", which has " +
+                                     std::to_string(b.bytes));
     return t.recordsMoved();
   }
 
@@ -476,8 +502,8 @@ private:
       const PlanChannel &c = plan_.channels[i];
       if (c.recordBytes == 0) failAt(row("channels", i, "record_bytes"), "must be nonzero");
       if (c.capacity < 1 || c.capacity > npu5::kMaxLockValue)
-        failAt(row("channels", i, "capacity"), "must be in 1..63 (a credit lock counts the free slots), found " +
-                                                   std::to_string(c.capacity));
+        failAt(row("channels", i, "capacity"),
+               "must be in 1..63 (a credit lock counts the free slots), found " + std::to_string(c.capacity));
       uint64_t sent = checkEnd(c.sender, i, "sender", true);
       uint64_t received = checkEnd(c.receiver, i, "receiver", false);
       if (c.sender.binding && c.receiver.binding)
@@ -492,7 +518,8 @@ private:
         uint32_t distance = (a.column > b.column ? a.column - b.column : b.column - a.column) +
                             (a.row > b.row ? a.row - b.row : b.row - a.row);
         if (distance != 1)
-          failAt(row("channels", i, "transport"), "neighbor-memory needs adjacent tiles, found " + tileText(a) + " and " + tileText(b));
+          failAt(row("channels", i, "transport"),
+                 "neighbor-memory needs adjacent tiles, found " + tileText(a) + " and " + tileText(b));
       }
       if (c.partition) {
         if (c.partition->lanes == 0 || c.partition->lane >= c.partition->lanes)
@@ -522,10 +549,12 @@ private:
       const TileResources &r = resourcesOf(s.owner.kind());
       if (r.dataBytes == 0) failAt(row("slots", i, "owner"), "shim tiles have no data memory");
       if (s.bytes < c.recordBytes)
-        failAt(row("slots", i, "bytes"), std::to_string(s.bytes) + " bytes cannot hold a " + std::to_string(c.recordBytes) + "-byte record");
+        failAt(row("slots", i, "bytes"),
+               std::to_string(s.bytes) + " bytes cannot hold a " + std::to_string(c.recordBytes) + "-byte record");
       if (uint64_t(s.offset) + s.bytes > r.dataBytes)
         failAt(row("slots", i, "offset"), "slot " + hex(s.offset) + "+" + std::to_string(s.bytes) + " exceeds the " +
-                                              std::to_string(r.dataBytes) + "-byte data memory of tile " + tileText(s.owner));
+                                              std::to_string(r.dataBytes) + "-byte data memory of tile " +
+                                              tileText(s.owner));
       if (c.transport == Transport::NeighborMemory) {
         TileCoord a = plan_.workers[c.sender.worker->worker].tile, b = plan_.workers[c.receiver.worker->worker].tile;
         if (!(s.owner == a) && !(s.owner == b))
@@ -559,19 +588,24 @@ private:
       checkTile(l.tile, RowPath{"locks", i, "tile"});
       uint32_t available = resourcesOf(l.tile.kind()).locks;
       if (l.id >= available)
-        failAt(row("locks", i, "id"), "lock " + std::to_string(l.id) + " but a " + std::string(tileKindName(l.tile.kind())) +
-                                          " tile has " + std::to_string(available));
+        failAt(row("locks", i, "id"), "lock " + std::to_string(l.id) + " but a " +
+                                          std::string(tileKindName(l.tile.kind())) + " tile has " +
+                                          std::to_string(available));
       if (!ids.insert({l.tile.column, l.tile.row, l.id}).second)
-        failAt(row("locks", i, "id"), "lock " + std::to_string(l.id) + " of tile " + tileText(l.tile) + " is used twice");
+        failAt(row("locks", i, "id"),
+               "lock " + std::to_string(l.id) + " of tile " + tileText(l.tile) + " is used twice");
       uint32_t expected = l.role == LockRole::Credit ? plan_.channels[l.channel].capacity : 0;
       if (l.initial != expected)
-        failAt(row("locks", i, "initial"), std::string(l.role == LockRole::Credit ? "a credit lock starts at the capacity " : "a ready lock starts at ") +
-                                               std::to_string(expected) + ", found " + std::to_string(l.initial));
+        failAt(row("locks", i, "initial"),
+               std::string(l.role == LockRole::Credit ? "a credit lock starts at the capacity "
+                                                      : "a ready lock starts at ") +
+                   std::to_string(expected) + ", found " + std::to_string(l.initial));
       (l.role == LockRole::Credit ? roles[l.channel].first : roles[l.channel].second) = true;
     }
     for (size_t c = 0; c < roles.size(); ++c)
       if (!roles[c].first || !roles[c].second)
-        failAt(row("channels", c, "locks"), std::string("channel has no ") + (roles[c].first ? "ready" : "credit") + " lock");
+        failAt(row("channels", c, "locks"),
+               std::string("channel has no ") + (roles[c].first ? "ready" : "credit") + " lock");
   }
 
   void checkDmas() const {
@@ -585,21 +619,26 @@ private:
       const TileResources &r = resourcesOf(kind);
       if (d.engineChannel >= r.dmaChannels)
         failAt(row("dma", i, "engine_channel"), "channel " + std::to_string(d.engineChannel) + " but a " +
-                                                    std::string(tileKindName(kind)) + " tile has " + std::to_string(r.dmaChannels) + " per direction");
+                                                    std::string(tileKindName(kind)) + " tile has " +
+                                                    std::to_string(r.dmaChannels) + " per direction");
       if (!engines.insert({d.tile.column, d.tile.row, int(d.direction), d.engineChannel}).second)
         failAt(row("dma", i, "engine_channel"), "engine channel already used on tile " + tileText(d.tile));
       if (d.bdCount == 0 || uint64_t(d.bdStart) + d.bdCount > r.bds)
-        failAt(row("dma", i, "bd_count"), "BDs " + std::to_string(d.bdStart) + "+" + std::to_string(d.bdCount) + " exceed the " +
-                                              std::to_string(r.bds) + " buffer descriptors of tile " + tileText(d.tile));
+        failAt(row("dma", i, "bd_count"), "BDs " + std::to_string(d.bdStart) + "+" + std::to_string(d.bdCount) +
+                                              " exceed the " + std::to_string(r.bds) + " buffer descriptors of tile " +
+                                              tileText(d.tile));
       if (kind == TileKind::MemTile) {
         // Even memtile channels reach BDs 0-23, odd ones 24-47.
         uint32_t low = d.engineChannel % 2 == 0 ? 0 : 24;
         if (d.bdStart < low || d.bdStart + d.bdCount > low + 24)
-          failAt(row("dma", i, "bd_start"), "memtile channel " + std::to_string(d.engineChannel) + " may only use BDs " +
-                                                std::to_string(low) + "-" + std::to_string(low + 23));
+          failAt(row("dma", i, "bd_start"), "memtile channel " + std::to_string(d.engineChannel) +
+                                                " may only use BDs " + std::to_string(low) + "-" +
+                                                std::to_string(low + 23));
       }
       auto [it, inserted] = bdRanges.insert({{d.tile.column, d.tile.row, d.bdStart}, {d.bdCount, i}});
-      if (!inserted) failAt(row("dma", i, "bd_start"), "BD " + std::to_string(d.bdStart) + " is already used by dma[" + std::to_string(it->second.second) + "]");
+      if (!inserted)
+        failAt(row("dma", i, "bd_start"), "BD " + std::to_string(d.bdStart) + " is already used by dma[" +
+                                              std::to_string(it->second.second) + "]");
       if (kind == TileKind::Shim) {
         if (!d.shimPattern) failAt(row("dma", i, "shim_bd"), "a shim DMA needs its buffer-descriptor pattern");
         checkShimPattern(*d.shimPattern, RowPath{"dma", i, "shim_bd"});
@@ -623,7 +662,7 @@ private:
     auto path = [&] { return where.text(); };
     if (p.binding >= plan_.bindings.size())
       failAt(path() + ".binding", "refers to binding " + std::to_string(p.binding) + " but the plan has " +
-                                    std::to_string(plan_.bindings.size()) + " bindings");
+                                      std::to_string(plan_.bindings.size()) + " bindings");
     if (p.address % 4 != 0 || p.address > (uint64_t(1) << 48) - 1)
       failAt(path() + ".address", "must be a 4-byte aligned 48-bit address, found " + hex(p.address));
     if (p.lengthWords == 0) failAt(path() + ".length_words", "must be nonzero");
@@ -658,8 +697,9 @@ private:
 
   void checkPort(SwitchPort port, uint32_t available, const RowPath &path, TileCoord tile) const {
     if (port.index >= available)
-      failAt(path.text(), std::string(nameOf(kBundles, port.bundle)) + "[" + std::to_string(port.index) + "] does not exist on tile " +
-                       tileText(tile) + " (" + std::to_string(available) + " ports)");
+      failAt(path.text(), std::string(nameOf(kBundles, port.bundle)) + "[" + std::to_string(port.index) +
+                              "] does not exist on tile " + tileText(tile) + " (" + std::to_string(available) +
+                              " ports)");
   }
 
   const ArrayPlan &plan_;
@@ -713,8 +753,8 @@ namespace {
 std::string endText(const ChannelEnd &end) {
   if (end.worker) return "w" + std::to_string(end.worker->worker) + "." + std::to_string(end.worker->port);
   const BindingTransfer &t = *end.binding;
-  std::string text = "b" + std::to_string(t.binding) + "[" + hex(t.byteOffset) + " stride=" + std::to_string(t.recordStride) +
-                     " records=" + std::to_string(t.recordCount);
+  std::string text = "b" + std::to_string(t.binding) + "[" + hex(t.byteOffset) +
+                     " stride=" + std::to_string(t.recordStride) + " records=" + std::to_string(t.recordCount);
   if (t.repeatCount != 1) text += " repeat=" + std::to_string(t.repeatCount);
   if (!t.dims.empty()) {
     text += " run=" + std::to_string(t.runBytes) + " dims=";
@@ -723,18 +763,20 @@ std::string endText(const ChannelEnd &end) {
   }
   return text + "]";
 }
-std::string portText(SwitchPort p) { return std::string(nameOf(kBundles, p.bundle)) + "[" + std::to_string(p.index) + "]"; }
+std::string portText(SwitchPort p) {
+  return std::string(nameOf(kBundles, p.bundle)) + "[" + std::to_string(p.index) + "]";
+}
 }  // namespace
 
 std::string printArrayPlan(const ArrayPlan &plan) {
   std::ostringstream out;
   out << "array @" << plan.name << " family=" << plan.family << " columns=" << plan.columns << " groups=" << plan.groups
-      << " workers=" << plan.workers.size() << " bindings=" << plan.bindings.size() << " channels=" << plan.channels.size()
-      << " slots=" << plan.slots.size() << " locks=" << plan.locks.size() << " dma=" << plan.dmas.size()
-      << " routes=" << plan.routes.size() << "\n";
+      << " workers=" << plan.workers.size() << " bindings=" << plan.bindings.size()
+      << " channels=" << plan.channels.size() << " slots=" << plan.slots.size() << " locks=" << plan.locks.size()
+      << " dma=" << plan.dmas.size() << " routes=" << plan.routes.size() << "\n";
   for (size_t i = 0; i < plan.bindings.size(); ++i)
-    out << "  binding index=" << i << " ordinal=" << plan.bindings[i].ordinal << " access=" << planAccessName(plan.bindings[i].access)
-        << " bytes=" << plan.bindings[i].bytes << "\n";
+    out << "  binding index=" << i << " ordinal=" << plan.bindings[i].ordinal
+        << " access=" << planAccessName(plan.bindings[i].access) << " bytes=" << plan.bindings[i].bytes << "\n";
   for (size_t i = 0; i < plan.workers.size(); ++i) {
     const PlanWorker &w = plan.workers[i];
     out << "  worker index=" << i << " group=" << w.group << " lane=" << w.lane << " entry=@" << w.entry
@@ -757,12 +799,13 @@ std::string printArrayPlan(const ArrayPlan &plan) {
       out << "\n";
     }
   for (const PlanSlot &s : plan.slots)
-    out << "  slot channel=" << s.channel << " index=" << s.index << " owner=" << tileText(s.owner) << " offset=" << hex(s.offset)
-        << " bytes=" << s.bytes << " sender=" << (s.senderAddress ? hex(*s.senderAddress) : "external")
+    out << "  slot channel=" << s.channel << " index=" << s.index << " owner=" << tileText(s.owner)
+        << " offset=" << hex(s.offset) << " bytes=" << s.bytes
+        << " sender=" << (s.senderAddress ? hex(*s.senderAddress) : "external")
         << " receiver=" << (s.receiverAddress ? hex(*s.receiverAddress) : "external") << "\n";
   for (const PlanLock &l : plan.locks)
-    out << "  lock channel=" << l.channel << " tile=" << tileText(l.tile) << " id=" << l.id << " role=" << nameOf(kLockRoles, l.role)
-        << " initial=" << l.initial << "\n";
+    out << "  lock channel=" << l.channel << " tile=" << tileText(l.tile) << " id=" << l.id
+        << " role=" << nameOf(kLockRoles, l.role) << " initial=" << l.initial << "\n";
   for (const PlanDma &d : plan.dmas) {
     out << "  dma channel=" << d.channel << " tile=" << tileText(d.tile) << " side=" << tileKindName(d.tile.kind())
         << " direction=" << nameOf(kDmaDirections, d.direction) << " engine-channel=" << d.engineChannel

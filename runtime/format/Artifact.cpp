@@ -14,7 +14,9 @@ namespace hrx::format {
 
 namespace {
 
-std::string_view text(const std::vector<uint8_t> &bytes) { return {reinterpret_cast<const char *>(bytes.data()), bytes.size()}; }
+std::string_view text(const std::vector<uint8_t> &bytes) {
+  return {reinterpret_cast<const char *>(bytes.data()), bytes.size()};
+}
 
 Status prefixed(const Status &status, std::string_view where) {
   return Status(status.code(), std::string(where) + status.message());
@@ -37,13 +39,15 @@ Status readCommonSections(Artifact &artifact) {
     auto elf = readElf64Sections(*host);
     if (!elf.isOk()) return prefixed(elf.status(), ".hrx.host: ");
     if (elf->machine != kMachineX86_64 || elf->type != kElfTypeShared)
-      return Status(StatusCode::InvalidArgument, ".hrx.host: expected an x86-64 shared object (e_machine 62, e_type 3), found e_machine " +
-                                                     std::to_string(elf->machine) + ", e_type " + std::to_string(elf->type));
+      return Status(StatusCode::InvalidArgument,
+                    ".hrx.host: expected an x86-64 shared object (e_machine 62, e_type 3), found e_machine " +
+                        std::to_string(elf->machine) + ", e_type " + std::to_string(elf->type));
   }
   if (const auto *report = artifact.section(xdna::kReportSection)) {
     auto parsed = readCompileReport(text(*report));
     if (!parsed.isOk()) return prefixed(parsed.status(), ".hrx.report: ");
-    artifact.report = ReportSummary{parsed->compiler, parsed->target, parsed->processorMode, parsed->backend(), parsed->mode()};
+    artifact.report =
+        ReportSummary{parsed->compiler, parsed->target, parsed->processorMode, parsed->backend(), parsed->mode()};
   }
   return Status::ok();
 }
@@ -68,12 +72,14 @@ Status checkAmdgpuCodeObject(const Elf64File &elf, std::string_view processor) {
   uint32_t genericVersion = elf.flags >> kGenericVersionShift;
   uint32_t reserved = elf.flags & ~(kMachMask | kFeatureMask | (0xFFu << kGenericVersionShift));
   if (reserved != 0 || (genericVersion != 0) != generic)
-    return bad("e_flags 0x" + [&] {
-      char hex[9];
-      std::snprintf(hex, sizeof hex, "%08x", elf.flags);
-      return std::string(hex);
-    }() + " has reserved bits set or a generic version that does not match " + std::string(processor));
-  static constexpr std::string_view known[] = {kManifestSection, kLaunchSection, xdna::kContractSection,
+    return bad("e_flags 0x" +
+               [&] {
+                 char hex[9];
+                 std::snprintf(hex, sizeof hex, "%08x", elf.flags);
+                 return std::string(hex);
+               }() +
+               " has reserved bits set or a generic version that does not match " + std::string(processor));
+  static constexpr std::string_view known[] = {kManifestSection,       kLaunchSection,     xdna::kContractSection,
                                                xdna::kIdentitySection, xdna::kHostSection, xdna::kReportSection};
   for (const SectionPayload &section : elf.hrxSections)
     if (std::find(std::begin(known), std::end(known), section.name) == std::end(known))
@@ -93,29 +99,30 @@ Status readAmdgpuSections(Artifact &artifact) {
   // hrxcc writes these beside the manifest; one renamed away would otherwise read as absent.
   for (std::string_view required : {xdna::kContractSection, xdna::kIdentitySection, xdna::kHostSection})
     if (!artifact.section(required))
-      return Status(StatusCode::InvalidArgument, std::string(required) + ": section is missing (an AMDGPU artifact with " +
+      return Status(StatusCode::InvalidArgument, std::string(required) +
+                                                     ": section is missing (an AMDGPU artifact with " +
                                                      std::string(kManifestSection) + " carries it)");
   auto manifest = readAmdgpuManifest(text(*manifestBytes));
   if (!manifest.isOk()) return manifest.status();
   constexpr unsigned kAbiVersionOffset = 2;  // EI_ABIVERSION 3 is code object v5, 4 is v6
   if (manifest->codeObjectVersion != artifact.amdgpu->abiVersion + kAbiVersionOffset)
-    return Status(StatusCode::InvalidArgument, ".hrx.manifest: code_object_version is " +
-                                                   std::to_string(manifest->codeObjectVersion) +
-                                                   ", but the ELF header's EI_ABIVERSION " +
-                                                   std::to_string(artifact.amdgpu->abiVersion) + " means v" +
-                                                   std::to_string(artifact.amdgpu->abiVersion + kAbiVersionOffset));
+    return Status(StatusCode::InvalidArgument,
+                  ".hrx.manifest: code_object_version is " + std::to_string(manifest->codeObjectVersion) +
+                      ", but the ELF header's EI_ABIVERSION " + std::to_string(artifact.amdgpu->abiVersion) +
+                      " means v" + std::to_string(artifact.amdgpu->abiVersion + kAbiVersionOffset));
   auto launches = readAmdgpuLaunches(text(*launchBytes));
   if (!launches.isOk()) return launches.status();
   if (Status s = checkManifestAgainstLaunches(*manifest, *launches); !s.isOk()) return s;
   if (artifact.contracts)
     for (const auto &[name, contract] : *artifact.contracts) {
       const AmdgpuExport *e = manifest->find(name);
-      if (!e) return Status(StatusCode::InvalidArgument, ".hrx.contract: contract for '" + name + "' names no .hrx.manifest export");
+      if (!e)
+        return Status(StatusCode::InvalidArgument,
+                      ".hrx.contract: contract for '" + name + "' names no .hrx.manifest export");
       if (contract.bindings.size() != e->bindingCount)
-        return Status(StatusCode::InvalidArgument, ".hrx.contract: contract for '" + name + "' has " +
-                                                       std::to_string(contract.bindings.size()) +
-                                                       " binding(s), .hrx.manifest says binding_count " +
-                                                       std::to_string(e->bindingCount));
+        return Status(StatusCode::InvalidArgument,
+                      ".hrx.contract: contract for '" + name + "' has " + std::to_string(contract.bindings.size()) +
+                          " binding(s), .hrx.manifest says binding_count " + std::to_string(e->bindingCount));
     }
   artifact.manifest = std::move(manifest.value());
   artifact.launches = std::move(launches.value());
@@ -127,7 +134,9 @@ Status checkXdnaAgreement(Artifact &artifact) {
   if (artifact.contracts) {
     for (const auto &[name, contract] : *artifact.contracts) {
       const xdna::Entry *entry = image.entry(name);
-      if (!entry) return Status(StatusCode::InvalidArgument, ".hrx.contract: contract for '" + name + "' names no entry of the image");
+      if (!entry)
+        return Status(StatusCode::InvalidArgument,
+                      ".hrx.contract: contract for '" + name + "' names no entry of the image");
       Status agree = checkContractAgainstBindings(name, contract, image.bindingsOf(*entry));
       if (!agree.isOk()) return prefixed(agree, ".hrx.contract: ");
     }
@@ -138,19 +147,23 @@ Status checkXdnaAgreement(Artifact &artifact) {
     std::set<std::string> seen;
     for (const ArrayPlan &p : plans.value()) {
       const xdna::Entry *entry = image.entry(p.name);
-      auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, ".hrx.plan: plan '" + p.name + "' " + what); };
+      auto bad = [&](const std::string &what) {
+        return Status(StatusCode::InvalidArgument, ".hrx.plan: plan '" + p.name + "' " + what);
+      };
       if (!entry) return bad("names no entry of the image");
       if (!seen.insert(p.name).second) return bad("appears twice");
       if (p.columns != image.header.columns)
-        return bad("uses " + std::to_string(p.columns) + " columns, the image header says " + std::to_string(image.header.columns));
+        return bad("uses " + std::to_string(p.columns) + " columns, the image header says " +
+                   std::to_string(image.header.columns));
       auto rows = image.bindingsOf(*entry);
       for (size_t i = 0; i < p.bindings.size(); ++i) {
         const PlanBinding &b = p.bindings[i];
         if (b.ordinal >= rows.size() || rows[b.ordinal].kind != xdna::BindingKind::Buffer)
-          return bad("binding " + std::to_string(i) + " uses ordinal " + std::to_string(b.ordinal) + ", which is not a BUFFER row of the entry");
+          return bad("binding " + std::to_string(i) + " uses ordinal " + std::to_string(b.ordinal) +
+                     ", which is not a BUFFER row of the entry");
         if (b.bytes > rows[b.ordinal].minimumByteLength)
-          return bad("binding " + std::to_string(i) + " touches " + std::to_string(b.bytes) + " bytes, the binding row guarantees only " +
-                     std::to_string(rows[b.ordinal].minimumByteLength));
+          return bad("binding " + std::to_string(i) + " touches " + std::to_string(b.bytes) +
+                     " bytes, the binding row guarantees only " + std::to_string(rows[b.ordinal].minimumByteLength));
       }
     }
     artifact.plans = std::move(plans.value());
@@ -192,12 +205,16 @@ StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
     for (size_t i = 0; i < entries->size(); ++i) {
       const FatEntry &entry = (*entries)[i];
       if (isFatContainer(entry.image))
-        return Status(StatusCode::InvalidArgument, "fat container: member " + std::to_string(i) + " is itself a fat container");
+        return Status(StatusCode::InvalidArgument,
+                      "fat container: member " + std::to_string(i) + " is itself a fat container");
       auto member = readArtifact(entry.image);
-      if (!member.isOk()) return prefixed(member.status(), "fat container: member " + std::to_string(i) + " (" + std::string(entry.string("arch")) + "): ");
+      if (!member.isOk())
+        return prefixed(member.status(), "fat container: member " + std::to_string(i) + " (" +
+                                             std::string(entry.string("arch")) + "): ");
       if (member->target != entry.string("arch"))
-        return Status(StatusCode::InvalidArgument, "fat container: member " + std::to_string(i) + " is labelled arch \"" +
-                                                       std::string(entry.string("arch")) + "\" but holds a " + member->target + " artifact");
+        return Status(StatusCode::InvalidArgument, "fat container: member " + std::to_string(i) +
+                                                       " is labelled arch \"" + std::string(entry.string("arch")) +
+                                                       "\" but holds a " + member->target + " artifact");
       artifact.members.push_back(std::move(member.value()));
     }
     return artifact;
@@ -206,11 +223,13 @@ StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
     auto elf = readElf64Sections(bytes);
     if (!elf.isOk()) return elf.status();
     if (elf->machine != kMachineAmdgpu)
-      return Status(StatusCode::InvalidArgument, "ELF64: e_machine is " + std::to_string(elf->machine) + ", expected 224 (EM_AMDGPU)");
+      return Status(StatusCode::InvalidArgument,
+                    "ELF64: e_machine is " + std::to_string(elf->machine) + ", expected 224 (EM_AMDGPU)");
     artifact.kind = ArtifactKind::Amdgpu;
     artifact.target = std::string(amdgpuProcessorName(elf->flags));
     if (artifact.target.empty())
-      return Status(StatusCode::InvalidArgument, "ELF64: e_flags processor " + std::to_string(elf->flags & 0xFF) + " is not a supported AMDGPU target");
+      return Status(StatusCode::InvalidArgument, "ELF64: e_flags processor " + std::to_string(elf->flags & 0xFF) +
+                                                     " is not a supported AMDGPU target");
     if (Status header = checkAmdgpuCodeObject(*elf, artifact.target); !header.isOk()) return header;
     artifact.amdgpu = std::move(elf.value());
     artifact.codeObject.assign(bytes.begin(), bytes.end());
@@ -223,7 +242,8 @@ StatusOr<Artifact> readArtifact(std::span<const uint8_t> bytes) {
   auto image = xdna::readImage(bytes);
   if (!image.isOk()) return image.status();
   artifact.kind = ArtifactKind::Xdna;
-  artifact.target = image->header.profileId == xdna::kStrixHalo.id ? std::string(xdna::kStrixHalo.key) : std::string("unknown-xdna-profile");
+  artifact.target = image->header.profileId == xdna::kStrixHalo.id ? std::string(xdna::kStrixHalo.key)
+                                                                   : std::string("unknown-xdna-profile");
   artifact.xdna = std::move(image.value());
   Status common = readCommonSections(artifact);
   if (!common.isOk()) return common;

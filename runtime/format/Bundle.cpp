@@ -18,8 +18,8 @@ bool isFlatFileName(std::string_view name) {
 }
 
 bool isSha256Hex(std::string_view digest) {
-  return digest.size() == 64 &&
-         std::all_of(digest.begin(), digest.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return digest.size() == 64 && std::all_of(digest.begin(), digest.end(),
+                                            [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 namespace {
@@ -51,10 +51,13 @@ StatusOr<BundleManifest> readBundleManifest(std::string_view json) {
     JsonObject object(document.root(), "");
     BundleManifest manifest;
     uint64_t schema = object.u64("schema");
-    if (schema != 1) failAt(object.pathOf("schema"), "unsupported schema " + std::to_string(schema) + " (this hrx reads schema 1)");
+    if (schema != 1)
+      failAt(object.pathOf("schema"), "unsupported schema " + std::to_string(schema) + " (this hrx reads schema 1)");
     manifest.target = object.string("target");
-    if (!manifest.target.starts_with(kTargetPrefix) || !isGfxKey(std::string_view(manifest.target).substr(kTargetPrefix.size())))
-      failAt(object.pathOf("target"), "expected \"" + std::string(kTargetPrefix) + "<gfx key>\", found \"" + manifest.target + "\"");
+    if (!manifest.target.starts_with(kTargetPrefix) ||
+        !isGfxKey(std::string_view(manifest.target).substr(kTargetPrefix.size())))
+      failAt(object.pathOf("target"),
+             "expected \"" + std::string(kTargetPrefix) + "<gfx key>\", found \"" + manifest.target + "\"");
     manifest.revision = object.string("revision");
     manifest.url = object.string("url");
     manifest.archiveSha256 = requireDigest(object.required("archive_sha256"), object.pathOf("archive_sha256"));

@@ -14,10 +14,12 @@ std::vector<uint8_t> zstdCompress(std::span<const uint8_t> data) {
   return out;
 }
 
-StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, uint64_t expectedBytes, std::string_view what) {
+StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, uint64_t expectedBytes,
+                                              std::string_view what) {
   if (expectedBytes > kMaxDecompressedBytes)
-    return Status(StatusCode::InvalidArgument, std::string(what) + ": declared uncompressed size " + std::to_string(expectedBytes) +
-                                                   " exceeds the " + std::to_string(kMaxDecompressedBytes) + "-byte limit");
+    return Status(StatusCode::InvalidArgument, std::string(what) + ": declared uncompressed size " +
+                                                   std::to_string(expectedBytes) + " exceeds the " +
+                                                   std::to_string(kMaxDecompressedBytes) + "-byte limit");
   // One decompression context per thread, reused: creating one costs more than decompressing a
   // small section.
   struct FreeContext {
@@ -28,10 +30,12 @@ StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, ui
   std::vector<uint8_t> out(expectedBytes);
   size_t produced = ZSTD_decompressDCtx(context.get(), out.data(), out.size(), frame.data(), frame.size());
   if (ZSTD_isError(produced))
-    return Status(StatusCode::InvalidArgument, std::string(what) + ": zstd payload is corrupt (" + ZSTD_getErrorName(produced) + ")");
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) + ": zstd payload is corrupt (" + ZSTD_getErrorName(produced) + ")");
   if (produced != expectedBytes)
     return Status(StatusCode::InvalidArgument, std::string(what) + ": zstd payload holds " + std::to_string(produced) +
-                                                   " bytes, the compression header declares " + std::to_string(expectedBytes));
+                                                   " bytes, the compression header declares " +
+                                                   std::to_string(expectedBytes));
   return out;
 }
 

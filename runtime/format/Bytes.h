@@ -79,6 +79,7 @@ private:
 
 std::vector<uint8_t> zstdCompress(std::span<const uint8_t> data);
 // Decompresses exactly `expectedBytes`; `what` names the section in errors.
-StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, uint64_t expectedBytes, std::string_view what);
+StatusOr<std::vector<uint8_t>> zstdDecompress(std::span<const uint8_t> frame, uint64_t expectedBytes,
+                                              std::string_view what);
 
 }  // namespace hrx::format::detail

@@ -39,7 +39,8 @@ constexpr ReportField kFields[] = {
 const char *kUnsupported = "compile report schema or compiler identity is unsupported; regenerate the report";
 
 bool validTargetKey(const std::string &key) {
-  static const std::regex gfx("gfx[0-9a-f]{3,4}|gfx11-generic|amd\\.xdna\\.[a-z0-9_]+\\.[0-9a-f]{4}_[0-9a-f]{2}|x86_64");
+  static const std::regex gfx(
+      "gfx[0-9a-f]{3,4}|gfx11-generic|amd\\.xdna\\.[a-z0-9_]+\\.[0-9a-f]{4}_[0-9a-f]{2}|x86_64");
   return std::regex_match(key, gfx);
 }
 
@@ -49,7 +50,8 @@ void checkSection(JsonValue section, const std::string &path) {
   uint64_t count = o.u64("count");
   auto rows = o.optional("rows");
   if (!rows) {
-    if (count != 0) failAt(o.pathOf("rows"), "rows may be omitted only when count is 0 (count is " + std::to_string(count) + ")");
+    if (count != 0)
+      failAt(o.pathOf("rows"), "rows may be omitted only when count is 0 (count is " + std::to_string(count) + ")");
     return;
   }
   const auto &array = asArray(*rows, o.pathOf("rows"));
@@ -99,15 +101,21 @@ StatusOr<CompileReport> readCompileReport(std::string_view json) {
     JsonValue d = top.required("document");
     top.finish();
     if (report.compiler.empty() || !validTargetKey(report.target))
-      return Status(StatusCode::InvalidArgument, std::string(kUnsupported) + " (compiler \"" + report.compiler + "\", target \"" + report.target + "\")");
-    if (report.processorMode != "Default" && report.processorMode != "ComputeUnit" && report.processorMode != "WorkgroupProcessor")
-      failAt("processor_mode", "expected Default, ComputeUnit or WorkgroupProcessor, found \"" + report.processorMode + "\"");
+      return Status(StatusCode::InvalidArgument, std::string(kUnsupported) + " (compiler \"" + report.compiler +
+                                                     "\", target \"" + report.target + "\")");
+    if (report.processorMode != "Default" && report.processorMode != "ComputeUnit" &&
+        report.processorMode != "WorkgroupProcessor")
+      failAt("processor_mode",
+             "expected Default, ComputeUnit or WorkgroupProcessor, found \"" + report.processorMode + "\"");
     if (!d.isObject()) failAt("document", "expected an object");
-    auto isString = [](std::optional<JsonValue> v, std::string_view text) { return v && v->isString() && v->string() == text; };
+    auto isString = [](std::optional<JsonValue> v, std::string_view text) {
+      return v && v->isString() && v->string() == text;
+    };
     auto kind = d.find("kind");
     auto schema = d.find("schema_version");
     if (!isString(kind, "loom.compile_report") || !schema || !schema->isUnsigned() || schema->unsignedValue() != 0)
-      return Status(StatusCode::InvalidArgument, std::string(kUnsupported) + " (document kind/schema_version must be \"loom.compile_report\"/0)");
+      return Status(StatusCode::InvalidArgument,
+                    std::string(kUnsupported) + " (document kind/schema_version must be \"loom.compile_report\"/0)");
     if (auto mode = d.find("mode"); mode && !isString(mode, "summary") && !isString(mode, "details"))
       failAt("document.mode", "expected \"summary\" or \"details\"");
     if (auto entries = d.find("entries")) {
@@ -116,7 +124,8 @@ StatusOr<CompileReport> readCompileReport(std::string_view json) {
         for (size_t i = 0; i < rows->size(); ++i) {
           auto f = (*rows)[i].find("function");
           if (!f || !f->isString() || f->string().empty())
-            failAt("document.entries.rows[" + std::to_string(i) + "].function", "every entry row needs a function name");
+            failAt("document.entries.rows[" + std::to_string(i) + "].function",
+                   "every entry row needs a function name");
         }
     }
     if (auto waits = d.find("wait_reason_summary_rows")) checkSection(*waits, "document.wait_reason_summary_rows");
@@ -127,7 +136,10 @@ StatusOr<CompileReport> readCompileReport(std::string_view json) {
 }
 
 std::string writeCompileReport(const CompileReport &report) {
-  Json j{{"compiler", report.compiler}, {"target", report.target}, {"processor_mode", report.processorMode}, {"document", report.document}};
+  Json j{{"compiler", report.compiler},
+         {"target", report.target},
+         {"processor_mode", report.processorMode},
+         {"document", report.document}};
   return j.dump(2) + "\n";
 }
 

@@ -21,8 +21,8 @@ namespace {
 constexpr uint32_t kHeaderBytes = sizeof(Elf64_Ehdr), kShdrBytes = sizeof(Elf64_Shdr), kChdrBytes = sizeof(Elf64_Chdr);
 constexpr uint32_t kShtStrtab = SHT_STRTAB, kShtNobits = SHT_NOBITS;
 
-using text::num;
 using text::hex;  // hrx/support/Text.h
+using text::num;
 Status bad(const std::string &what) { return Status(StatusCode::InvalidArgument, "ELF64: " + what); }
 
 struct RawHeader {
@@ -39,9 +39,11 @@ StatusOr<RawHeader> readHeader(std::span<const uint8_t> b) {
   RawHeader h{le16(b, 18), le16(b, 60), le16(b, 62), le16(b, 58), le64(b, 40)};
   if (h.shoff == 0 || h.shnum == 0) return bad("the file has no section headers");
   if (h.shentsize != kShdrBytes) return bad("e_shentsize is " + num(h.shentsize) + ", expected 64");
-  if (h.shstrndx >= h.shnum) return bad("e_shstrndx is " + num(h.shstrndx) + ", expected below e_shnum " + num(h.shnum));
+  if (h.shstrndx >= h.shnum)
+    return bad("e_shstrndx is " + num(h.shstrndx) + ", expected below e_shnum " + num(h.shnum));
   if (!fits(h.shoff, uint64_t(h.shnum) * kShdrBytes, b.size()))
-    return bad("the section-header table (" + hex(h.shoff) + ", " + num(h.shnum) + " headers) lies outside the " + num(b.size()) + "-byte file");
+    return bad("the section-header table (" + hex(h.shoff) + ", " + num(h.shnum) + " headers) lies outside the " +
+               num(b.size()) + "-byte file");
   if (h.shoff < kHeaderBytes) return bad("the section-header table overlaps the ELF header");
   return h;
 }
@@ -80,11 +82,13 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
     uint64_t offset = le64(s, 24), size = le64(s, 32);
     if (type == kShtNobits) return std::span<const uint8_t>();
     if (!fits(offset, size, b.size()))
-      return bad("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " + num(b.size()) + "-byte file");
+      return bad("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " +
+                 num(b.size()) + "-byte file");
     return b.subspan(offset, size);
   };
   if (uint32_t type = le32(shdr(h.shstrndx), 4); h.shstrndx == 0 || type != kShtStrtab)
-    return bad("e_shstrndx " + num(h.shstrndx) + " does not name a section-name table (SHT_STRTAB), found type " + num(type));
+    return bad("e_shstrndx " + num(h.shstrndx) + " does not name a section-name table (SHT_STRTAB), found type " +
+               num(type));
   auto strtab = payload(h.shstrndx);
   PayloadBudget budget;
   if (!strtab.isOk()) return strtab.status();
@@ -95,7 +99,9 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
     uint32_t nameOffset = le32(s, 0);
     std::string name;
     if (i != 0) {
-      if (nameOffset >= strtab->size()) return bad("section header " + num(i) + ": sh_name " + num(nameOffset) + " lies outside the section-name table");
+      if (nameOffset >= strtab->size())
+        return bad("section header " + num(i) + ": sh_name " + num(nameOffset) +
+                   " lies outside the section-name table");
       auto end = std::find(strtab->begin() + nameOffset, strtab->end(), 0);
       if (end == strtab->end()) return bad("section header " + num(i) + ": section name is not NUL-terminated");
       name.assign(strtab->begin() + nameOffset, end);
@@ -107,8 +113,10 @@ StatusOr<Elf64File> readElf64Sections(std::span<const uint8_t> b) {
       uint64_t size = p.compress && data->size() >= kChdrBytes ? le64(*data, 8) : data->size();
       if (Status take = budget.take(size, "ELF64: section " + name); !take.isOk()) return take;
       if (p.compress) {
-        if (data->size() < kChdrBytes) return bad("section " + name + ": compressed section is shorter than its 24-byte header");
-        if (le32(*data, 0) != kElfCompressZstd) return bad("section " + name + ": ch_type " + num(le32(*data, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");
+        if (data->size() < kChdrBytes)
+          return bad("section " + name + ": compressed section is shorter than its 24-byte header");
+        if (le32(*data, 0) != kElfCompressZstd)
+          return bad("section " + name + ": ch_type " + num(le32(*data, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");
         auto raw = zstdDecompress(data->subspan(kChdrBytes), le64(*data, 8), "ELF64: section " + name);
         if (!raw.isOk()) return raw.status();
         p.bytes = std::move(raw.value());

@@ -33,18 +33,22 @@ StatusOr<std::vector<FatEntry>> readFat(std::span<const uint8_t> all) {
     std::string where = "fat container: offload binary " + num(entries.size()) + " (at byte " + num(at) + ")";
     auto bad = [&](const std::string &what) { return Status(StatusCode::InvalidArgument, where + ": " + what); };
     auto b = all.subspan(at);
-    if (b.size() < kHeaderBytes) return bad("only " + num(b.size()) + " bytes remain, an offload binary header needs 32");
+    if (b.size() < kHeaderBytes)
+      return bad("only " + num(b.size()) + " bytes remain, an offload binary header needs 32");
     if (!isFatContainer(b)) return bad("magic is not 10 FF 10 AD");
     uint32_t version = le32(b, 4);
     if (version != kVersion) return bad("version " + num(version) + ", expected 1");
     uint64_t size = le64(b, 8), entryOffset = le64(b, 16), entrySize = le64(b, 24);
-    if (size < kHeaderBytes || size > b.size()) return bad("size " + num(size) + " exceeds the " + num(b.size()) + " remaining bytes");
+    if (size < kHeaderBytes || size > b.size())
+      return bad("size " + num(size) + " exceeds the " + num(b.size()) + " remaining bytes");
     b = b.subspan(0, size);
     if (entrySize < kEntryBytes || !fits(entryOffset, entrySize, size))
-      return bad("entry " + num(entryOffset) + "+" + num(entrySize) + " does not fit in the binary's " + num(size) + " bytes");
+      return bad("entry " + num(entryOffset) + "+" + num(entrySize) + " does not fit in the binary's " + num(size) +
+                 " bytes");
     FatEntry e;
     e.imageKind = OffloadImageKind(le16(b, entryOffset));
-    if (uint16_t(e.imageKind) > uint16_t(OffloadImageKind::Spirv)) return bad("image kind " + num(uint16_t(e.imageKind)) + " is unknown");
+    if (uint16_t(e.imageKind) > uint16_t(OffloadImageKind::Spirv))
+      return bad("image kind " + num(uint16_t(e.imageKind)) + " is unknown");
     e.offloadKind = le16(b, entryOffset + 2);
     if (e.offloadKind >= 16) return bad("offload kind " + num(e.offloadKind) + " has unknown bits");
     e.flags = le32(b, entryOffset + 4);
@@ -52,7 +56,8 @@ StatusOr<std::vector<FatEntry>> readFat(std::span<const uint8_t> all) {
     uint64_t imageOffset = le64(b, entryOffset + 24), imageSize = le64(b, entryOffset + 32);
     if (stringCount > size / kStringEntryBytes || !fits(stringOffset, stringCount * kStringEntryBytes, size))
       return bad("string table " + num(stringOffset) + " with " + num(stringCount) + " entries does not fit");
-    if (!fits(imageOffset, imageSize, size)) return bad("image " + num(imageOffset) + "+" + num(imageSize) + " does not fit");
+    if (!fits(imageOffset, imageSize, size))
+      return bad("image " + num(imageOffset) + "+" + num(imageSize) + " does not fit");
     auto cString = [&](uint64_t offset, std::string &out) {
       if (offset >= size) return false;
       auto end = std::find(b.begin() + offset, b.end(), 0);

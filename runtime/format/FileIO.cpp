@@ -123,7 +123,8 @@ Status writeFileAtomically(const std::string &path, std::span<const uint8_t> byt
   if (base.empty()) return cannot("write", path, "the path names a directory");
   std::string temporary = directory + "." + base + ".tmp-XXXXXX";
   int raw = ::mkstemp(temporary.data());
-  if (raw < 0) return cannot("write", path, std::string(std::strerror(errno)) + " (creating a temporary file beside it)");
+  if (raw < 0)
+    return cannot("write", path, std::string(std::strerror(errno)) + " (creating a temporary file beside it)");
   ::fcntl(raw, F_SETFD, FD_CLOEXEC);
   FileDescriptor fd(raw);
   mode_t mask = ::umask(0);

@@ -9,7 +9,11 @@ using namespace detail;
 std::string writeIdentity(const ArtifactIdentity &id) {
   Json j{{"format", "hrx.identity"},
          {"version", 1},
-         {"compiler", {{"name", id.compilerName}, {"version", id.compilerVersion}, {"llvm", id.llvmVersion}, {"sha256", id.compilerDigest}}},
+         {"compiler",
+          {{"name", id.compilerName},
+           {"version", id.compilerVersion},
+           {"llvm", id.llvmVersion},
+           {"sha256", id.compilerDigest}}},
          {"target", id.target},
          {"specialization", {{"symbol", id.symbol}, {"config", id.config}}},
          {"report_mode", id.reportMode},

@@ -42,7 +42,8 @@ inline bool endsPlainRun(uint64_t word) {
 class JsonParser {
 public:
   JsonParser(JsonDocument &document, std::string_view text, size_t maxDepth)
-      : document_(document), begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), maxDepth_(maxDepth) {}
+      : document_(document), begin_(text.data()), p_(text.data()), end_(text.data() + text.size()),
+        maxDepth_(maxDepth) {}
 
   void run() {
     // Rough shares of a pretty-printed document (about 16 bytes a value), so that the arrays
@@ -190,18 +191,28 @@ private:
 
   // One UTF-8 sequence starting at p_ (a byte >= 0x80), as nlohmann's lexer accepts them.
   void utf8Sequence() {
-    auto in = [&](ptrdiff_t k, uint8_t lo, uint8_t hi) { return end_ - p_ > k && uint8_t(p_[k]) >= lo && uint8_t(p_[k]) <= hi; };
+    auto in = [&](ptrdiff_t k, uint8_t lo, uint8_t hi) {
+      return end_ - p_ > k && uint8_t(p_[k]) >= lo && uint8_t(p_[k]) <= hi;
+    };
     uint8_t b = uint8_t(*p_);
     size_t length;
     bool ok;
-    if (b >= 0xC2 && b <= 0xDF) length = 2, ok = in(1, 0x80, 0xBF);
-    else if (b == 0xE0) length = 3, ok = in(1, 0xA0, 0xBF) && in(2, 0x80, 0xBF);
-    else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) length = 3, ok = in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF);
-    else if (b == 0xED) length = 3, ok = in(1, 0x80, 0x9F) && in(2, 0x80, 0xBF);
-    else if (b == 0xF0) length = 4, ok = in(1, 0x90, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
-    else if (b >= 0xF1 && b <= 0xF3) length = 4, ok = in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
-    else if (b == 0xF4) length = 4, ok = in(1, 0x80, 0x8F) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
-    else length = 0, ok = false;
+    if (b >= 0xC2 && b <= 0xDF)
+      length = 2, ok = in(1, 0x80, 0xBF);
+    else if (b == 0xE0)
+      length = 3, ok = in(1, 0xA0, 0xBF) && in(2, 0x80, 0xBF);
+    else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF)
+      length = 3, ok = in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF);
+    else if (b == 0xED)
+      length = 3, ok = in(1, 0x80, 0x9F) && in(2, 0x80, 0xBF);
+    else if (b == 0xF0)
+      length = 4, ok = in(1, 0x90, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
+    else if (b >= 0xF1 && b <= 0xF3)
+      length = 4, ok = in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
+    else if (b == 0xF4)
+      length = 4, ok = in(1, 0x80, 0x8F) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
+    else
+      length = 0, ok = false;
     if (!ok) throw Reject{};
     p_ += length;
   }
@@ -246,8 +257,10 @@ private:
       }
       if (c == '\\') break;
       if (c < 0x20) throw Reject{};
-      if (c >= 0x80) utf8Sequence();
-      else ++p_;
+      if (c >= 0x80)
+        utf8Sequence();
+      else
+        ++p_;
     }
     // Escapes: decode into the document. Decoded text is never longer than its source, so one
     // reservation of the rest of the text (from the first string with an escape) keeps every
@@ -388,7 +401,8 @@ private:
       uint32_t sketch[16];
       for (size_t i = 0; i < count && !duplicate; ++i) {
         std::string_view key = first[ptrdiff_t(i)].key;
-        sketch[i] = key.empty() ? 0 : uint32_t(key.size()) << 16 | uint32_t(uint8_t(key.front())) << 8 | uint8_t(key.back());
+        sketch[i] =
+            key.empty() ? 0 : uint32_t(key.size()) << 16 | uint32_t(uint8_t(key.front())) << 8 | uint8_t(key.back());
         for (size_t j = 0; j < i; ++j)
           if (sketch[j] == sketch[i] && first[ptrdiff_t(j)].key == key) {
             duplicate = true;
@@ -440,7 +454,6 @@ bool JsonDocument::parse(std::string_view text, size_t maxDepth) {
   }
 }
 
-
 std::string_view JsonValue::typeName() const {
   switch (type()) {
   case JsonType::Null: return "null";
@@ -472,9 +485,6 @@ std::string JsonValue::numberText() const {
   std::string_view token = document_->nodes_[index_].text;
   return nlohmann::ordered_json::parse(token.begin(), token.end()).dump();
 }
-
-
-
 
 std::optional<JsonValue> JsonValue::find(std::string_view key) const {
   for (const JsonMember &m : members())

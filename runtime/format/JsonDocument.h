@@ -32,7 +32,9 @@ public:
   bool isNull() const { return type() == JsonType::Null; }
   bool isBoolean() const { return type() == JsonType::Boolean; }
   bool isUnsigned() const { return type() == JsonType::Unsigned; }
-  bool isNumber() const { return type() == JsonType::Unsigned || type() == JsonType::Integer || type() == JsonType::Float; }
+  bool isNumber() const {
+    return type() == JsonType::Unsigned || type() == JsonType::Integer || type() == JsonType::Float;
+  }
   bool isString() const { return type() == JsonType::String; }
   bool isArray() const { return type() == JsonType::Array; }
   bool isObject() const { return type() == JsonType::Object; }
@@ -106,7 +108,8 @@ inline size_t JsonValue::size() const {
 
 inline JsonValue JsonValue::operator[](size_t i) const {
   const auto &node = document_->nodes_[index_];
-  uint32_t child = node.type == JsonType::Object ? document_->members_[node.first + i].value : document_->elements_[node.first + i];
+  uint32_t child =
+      node.type == JsonType::Object ? document_->members_[node.first + i].value : document_->elements_[node.first + i];
   return JsonValue(*document_, child);
 }
 

@@ -18,8 +18,10 @@ static bool nestsDeeper(std::string_view text, size_t maxDepth) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
       continue;
     }
     if (c == ']' || c == '}') {
@@ -28,8 +30,10 @@ static bool nestsDeeper(std::string_view text, size_t maxDepth) {
     }
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') continue;
     if (depth > maxDepth) return true;
-    if (c == '"') inString = true;
-    else if (c == '[' || c == '{') ++depth;
+    if (c == '"')
+      inString = true;
+    else if (c == '[' || c == '{')
+      ++depth;
   }
   return false;
 }
@@ -43,11 +47,14 @@ constexpr size_t kMaxDepth = 64;
 [[noreturn]] static void failAsNlohmann(std::string_view text, std::string_view what) {
   try {
     auto limitDepth = [&](int depth, Json::parse_event_t, Json &) {
-      if (size_t(depth) > kMaxDepth) fail(std::string(what) + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
+      if (size_t(depth) > kMaxDepth)
+        fail(std::string(what) + " nests deeper than " + std::to_string(kMaxDepth) + " levels");
       return true;
     };
-    if (!nestsDeeper(text, kMaxDepth)) (void)Json::parse(text.begin(), text.end());
-    else (void)Json::parse(text.begin(), text.end(), limitDepth);
+    if (!nestsDeeper(text, kMaxDepth))
+      (void)Json::parse(text.begin(), text.end());
+    else
+      (void)Json::parse(text.begin(), text.end(), limitDepth);
   } catch (const nlohmann::json::parse_error &error) {
     fail(std::string(what) + " is not valid JSON (byte " + std::to_string(error.byte) + ")");
   }

@@ -13,7 +13,10 @@ constexpr std::pair<std::string_view, ContractAccess> kAccessNames[] = {
 Json contractJson(const KernelContract &contract) {
   Json bindings = Json::array();
   for (const BindingContract &b : contract.bindings)
-    bindings.push_back({{"bytes", b.bytes}, {"alignment", b.alignment}, {"access", contractAccessName(b.access)}, {"layout", b.layout}});
+    bindings.push_back({{"bytes", b.bytes},
+                        {"alignment", b.alignment},
+                        {"access", contractAccessName(b.access)},
+                        {"layout", b.layout}});
   return {{"bindings", std::move(bindings)}, {"constants", contract.constants}};
 }
 
@@ -33,7 +36,8 @@ KernelContract readContract(JsonValue value, const std::string &path) {
   }
   const auto &constants = o.array("constants");
   for (size_t i = 0; i < constants.size(); ++i)
-    contract.constants.push_back(uint8_t(asU64(constants[i], o.pathOf("constants") + "[" + std::to_string(i) + "]", 255)));
+    contract.constants.push_back(
+        uint8_t(asU64(constants[i], o.pathOf("constants") + "[" + std::to_string(i) + "]", 255)));
   o.finish();
   Status valid = contract.validate();
   if (!valid.isOk()) failAt(path, valid.message());
@@ -58,8 +62,9 @@ Status KernelContract::validate() const {
     const BindingContract &b = bindings[i];
     bool alignmentOk = b.alignment != 0 && (b.alignment & (b.alignment - 1)) == 0;
     if (b.bytes == 0 || b.bytes > uint64_t(INT64_MAX) || !alignmentOk)
-      return Status(StatusCode::InvalidArgument, "invalid kernel binding extent or alignment: binding " + std::to_string(i) + " has " +
-                                                     std::to_string(b.bytes) + " bytes aligned to " + std::to_string(b.alignment));
+      return Status(StatusCode::InvalidArgument, "invalid kernel binding extent or alignment: binding " +
+                                                     std::to_string(i) + " has " + std::to_string(b.bytes) +
+                                                     " bytes aligned to " + std::to_string(b.alignment));
   }
   return Status::ok();
 }
@@ -94,23 +99,30 @@ StatusOr<ContractTable> readContractTable(std::string_view json) {
   });
 }
 
-Status checkContractAgainstBindings(std::string_view entry, const KernelContract &contract, std::span<const xdna::Binding> rows) {
+Status checkContractAgainstBindings(std::string_view entry, const KernelContract &contract,
+                                    std::span<const xdna::Binding> rows) {
   auto mismatch = [&](const std::string &what) {
-    return Status(StatusCode::InvalidArgument, "contract of entry '" + std::string(entry) + "' disagrees with its binding rows: " + what);
+    return Status(StatusCode::InvalidArgument,
+                  "contract of entry '" + std::string(entry) + "' disagrees with its binding rows: " + what);
   };
   if (contract.bindings.size() != rows.size())
-    return mismatch("the contract has " + std::to_string(contract.bindings.size()) + " bindings, the entry " + std::to_string(rows.size()));
+    return mismatch("the contract has " + std::to_string(contract.bindings.size()) + " bindings, the entry " +
+                    std::to_string(rows.size()));
   for (size_t i = 0; i < rows.size(); ++i) {
     const BindingContract &c = contract.bindings[i];
     const xdna::Binding &r = rows[i];
     std::string where = "binding " + std::to_string(i) + ": ";
-    if (r.kind != xdna::BindingKind::Buffer) return mismatch(where + "the row is NONE (unused) but the contract describes a buffer");
+    if (r.kind != xdna::BindingKind::Buffer)
+      return mismatch(where + "the row is NONE (unused) but the contract describes a buffer");
     if (r.minimumByteLength != c.bytes)
-      return mismatch(where + "minimum_byte_length " + std::to_string(r.minimumByteLength) + ", contract bytes " + std::to_string(c.bytes));
+      return mismatch(where + "minimum_byte_length " + std::to_string(r.minimumByteLength) + ", contract bytes " +
+                      std::to_string(c.bytes));
     if (r.minimumAlignment != c.alignment)
-      return mismatch(where + "minimum_alignment " + std::to_string(r.minimumAlignment) + ", contract alignment " + std::to_string(c.alignment));
+      return mismatch(where + "minimum_alignment " + std::to_string(r.minimumAlignment) + ", contract alignment " +
+                      std::to_string(c.alignment));
     if (r.access != accessBits(c.access))
-      return mismatch(where + "access bits " + std::to_string(r.access) + ", contract access " + std::string(contractAccessName(c.access)));
+      return mismatch(where + "access bits " + std::to_string(r.access) + ", contract access " +
+                      std::string(contractAccessName(c.access)));
   }
   return Status::ok();
 }

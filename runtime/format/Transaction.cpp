@@ -16,20 +16,20 @@ using detail::le64;
 constexpr uint32_t kHeaderBytes = 16;
 // Legacy (0.1) op layouts, naturally aligned as aie-rt's XAie_*Hdr structs and as mlir-aie's
 // AIETargetNPU writes them (docs/formats/transaction.md):
-constexpr uint32_t kWriteBytes = 24;       // op col row pad[5] | u64 address | value | size
-constexpr uint32_t kMaskWriteBytes = 28;   // ... | value | mask | size
-constexpr uint32_t kBlockHeaderBytes = 16; // op col row pad[5] | u32 address | u32 size | words
-constexpr uint32_t kTctBytes = 16;         // op pad[3] | size | dir row col 0 | 0 rows cols channel
-constexpr uint32_t kDdrPatchBytes = 48;    // op pad[3] | size | ... | address @24 | arg @32 | plus @40
-constexpr uint32_t kLoadPdiBytes = 16;     // op pad | u16 id | u32 size | u64 address
+constexpr uint32_t kWriteBytes = 24;        // op col row pad[5] | u64 address | value | size
+constexpr uint32_t kMaskWriteBytes = 28;    // ... | value | mask | size
+constexpr uint32_t kBlockHeaderBytes = 16;  // op col row pad[5] | u32 address | u32 size | words
+constexpr uint32_t kTctBytes = 16;          // op pad[3] | size | dir row col 0 | 0 rows cols channel
+constexpr uint32_t kDdrPatchBytes = 48;     // op pad[3] | size | ... | address @24 | arg @32 | plus @40
+constexpr uint32_t kLoadPdiBytes = 16;      // op pad | u16 id | u32 size | u64 address
 
 // Bytes 1-2 and 4-5 of a register op's 8-byte header may name the column and row (aie-rt's
 // XAie_OpHdr; mlir-aie writes them at 4-5 for BLOCKWRITE); bytes 3, 6 and 7 are padding.
 Status headerPadding(std::span<const uint8_t> b, uint32_t at, const std::string &where) {
   for (uint32_t i : {3u, 6u, 7u})
     if (b[at + i])
-      return Status(StatusCode::InvalidArgument,
-                    "transaction: " + where + ": header byte " + std::to_string(i) + " is " + std::to_string(b[at + i]) + ", expected 0");
+      return Status(StatusCode::InvalidArgument, "transaction: " + where + ": header byte " + std::to_string(i) +
+                                                     " is " + std::to_string(b[at + i]) + ", expected 0");
   return Status::ok();
 }
 
@@ -61,7 +61,8 @@ std::string_view opcodeName(uint8_t opcode) {
 
 StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
   auto bad = [](const std::string &what) { return Status(StatusCode::InvalidArgument, "transaction: " + what); };
-  if (b.size() < kHeaderBytes) return bad("command is " + std::to_string(b.size()) + " bytes, shorter than the 16-byte header");
+  if (b.size() < kHeaderBytes)
+    return bad("command is " + std::to_string(b.size()) + " bytes, shorter than the 16-byte header");
   Transaction t;
   t.major = b[0], t.minor = b[1], t.deviceGeneration = b[2], t.rows = b[3], t.columns = b[4], t.memTileRows = b[5];
   t.operationCount = le32(b, 8);
@@ -70,7 +71,8 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
     return bad("header: version " + std::to_string(t.major) + "." + std::to_string(t.minor) +
                ", expected 0.1 (the legacy op encoding; 1.0 is aie-rt's optimized encoding)");
   if (t.totalBytes != b.size())
-    return bad("header: total length " + std::to_string(t.totalBytes) + " bytes, the command holds " + std::to_string(b.size()));
+    return bad("header: total length " + std::to_string(t.totalBytes) + " bytes, the command holds " +
+               std::to_string(b.size()));
   uint32_t at = kHeaderBytes;
   for (uint32_t index = 0; at < b.size(); ++index) {
     uint8_t code = b[at];
@@ -78,7 +80,8 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
     uint32_t left = uint32_t(b.size()) - at;
     auto need = [&](uint32_t bytes) -> Status {
       if (left < bytes)
-        return bad(where + ": needs " + std::to_string(bytes) + " bytes, " + std::to_string(left) + " remain in the command");
+        return bad(where + ": needs " + std::to_string(bytes) + " bytes, " + std::to_string(left) +
+                   " remain in the command");
       return Status::ok();
     };
     Operation op;
@@ -98,8 +101,7 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
       op.byteLength = le32(b, at + fixed - 4);
       if (op.byteLength != fixed)
         return bad(where + ": size field " + std::to_string(op.byteLength) + ", expected " + std::to_string(fixed));
-      if (op.address >> 32)
-        return bad(where + ": register address " + hex(op.address) + " does not fit 32 bits");
+      if (op.address >> 32) return bad(where + ": register address " + hex(op.address) + " does not fit 32 bits");
       break;
     }
     case Opcode::BlockWrite: {
@@ -127,16 +129,18 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
         return bad(where + ": reserved bytes are nonzero (word 2 " + hex(w2) + ", word 3 " + hex(w3) + ")");
       op.sync.direction = uint8_t(w2), op.sync.row = uint8_t(w2 >> 8), op.sync.column = uint8_t(w2 >> 16);
       op.sync.rowCount = uint8_t(w3 >> 8), op.sync.columnCount = uint8_t(w3 >> 16), op.sync.channel = uint8_t(w3 >> 24);
-      if (op.sync.direction > 1) return bad(where + ": direction " + std::to_string(op.sync.direction) + ", expected 0 (S2MM) or 1 (MM2S)");
+      if (op.sync.direction > 1)
+        return bad(where + ": direction " + std::to_string(op.sync.direction) + ", expected 0 (S2MM) or 1 (MM2S)");
       break;
     }
     case Opcode::DdrPatch: {
       if (Status s = need(kDdrPatchBytes); !s) return s;
       op.byteLength = le32(b, at + 4);
       if (op.byteLength != kDdrPatchBytes)
-        return bad(where + ": size field " + std::to_string(op.byteLength) + ", expected " + std::to_string(kDdrPatchBytes));
+        return bad(where + ": size field " + std::to_string(op.byteLength) + ", expected " +
+                   std::to_string(kDdrPatchBytes));
       op.address = le32(b, at + 24);
-      op.value = le32(b, at + 32);  // argument index
+      op.value = le32(b, at + 32);                      // argument index
       op.words = {le32(b, at + 40), le32(b, at + 44)};  // argument offset (u64)
       break;
     }
@@ -150,7 +154,8 @@ StatusOr<Transaction> decodeTransaction(std::span<const uint8_t> b) {
       break;
     }
     default:
-      return bad(where + ": opcode " + hex(code) + " is not supported by this reader (docs/formats/transaction.md lists the ops it decodes)");
+      return bad(where + ": opcode " + hex(code) +
+                 " is not supported by this reader (docs/formats/transaction.md lists the ops it decodes)");
     }
     t.operations.push_back(std::move(op));
     at += t.operations.back().byteLength;
@@ -202,7 +207,9 @@ std::string printTransaction(const Transaction &t) {
          << int(op.sync.rowCount) << "\n";
       break;
     case Opcode::DdrPatch: os << "ddr_patch " << tile(op.address) << " argument " << op.value << "\n"; break;
-    case Opcode::LoadPdi: os << "load_pdi id " << op.value << " size " << op.mask << " address " << hex(op.address) << "\n"; break;
+    case Opcode::LoadPdi:
+      os << "load_pdi id " << op.value << " size " << op.mask << " address " << hex(op.address) << "\n";
+      break;
     default: os << opcodeName(uint8_t(op.opcode)) << "\n"; break;
     }
   }

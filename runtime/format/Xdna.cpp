@@ -78,7 +78,8 @@ private:
     if (!std::equal(kMagic, kMagic + 4, bytes_.begin())) fail("ELF header: e_ident magic is not 7F 45 4C 46");
     auto ident = [&](unsigned index, uint8_t expected, const char *name, const char *meaning) {
       if (bytes_[index] != expected)
-        fail(std::string("ELF header: e_ident[") + name + "] is " + num(bytes_[index]) + ", expected " + num(expected) + " (" + meaning + ")");
+        fail(std::string("ELF header: e_ident[") + name + "] is " + num(bytes_[index]) + ", expected " + num(expected) +
+             " (" + meaning + ")");
     };
     ident(4, 1, "EI_CLASS", "ELFCLASS32");
     ident(5, 1, "EI_DATA", "little-endian");
@@ -90,7 +91,8 @@ private:
     auto field = [&](size_t offset, unsigned width, uint64_t expected, const char *name, const char *meaning) {
       uint64_t v = readLE(bytes_, offset, width);
       if (v != expected)
-        fail(std::string("ELF header: ") + name + " is " + num(v) + ", expected " + num(expected) + " (" + meaning + ")");
+        fail(std::string("ELF header: ") + name + " is " + num(v) + ", expected " + num(expected) + " (" + meaning +
+             ")");
     };
     field(16, 2, 2, "e_type", "ET_EXEC");
     field(18, 2, kMachineAie, "e_machine", "EM_AIE");
@@ -111,13 +113,19 @@ private:
     shnum_ = le16(bytes_, 48);
     shstrndx_ = le16(bytes_, 50);
     if (shoff_ || shentsize || shnum_ || shstrndx_) {
-      if (shoff_ == 0 || shoff_ % 4) fail("ELF header: e_shoff is " + num(shoff_) + ", expected a nonzero multiple of 4 when section headers are present");
-      if (shentsize != kSectionHeaderBytes) fail("ELF header: e_shentsize is " + num(shentsize) + ", expected 40 (Elf32_Shdr size)");
-      if (shnum_ < 1 || shnum_ > kMaxSectionHeaders) fail("ELF header: e_shnum is " + num(shnum_) + ", expected 1..4096");
-      if (shstrndx_ >= shnum_) fail("ELF header: e_shstrndx is " + num(shstrndx_) + ", expected below e_shnum " + num(shnum_));
+      if (shoff_ == 0 || shoff_ % 4)
+        fail("ELF header: e_shoff is " + num(shoff_) +
+             ", expected a nonzero multiple of 4 when section headers are present");
+      if (shentsize != kSectionHeaderBytes)
+        fail("ELF header: e_shentsize is " + num(shentsize) + ", expected 40 (Elf32_Shdr size)");
+      if (shnum_ < 1 || shnum_ > kMaxSectionHeaders)
+        fail("ELF header: e_shnum is " + num(shnum_) + ", expected 1..4096");
+      if (shstrndx_ >= shnum_)
+        fail("ELF header: e_shstrndx is " + num(shstrndx_) + ", expected below e_shnum " + num(shnum_));
       shTable_ = {shoff_, shoff_ + uint64_t(shnum_) * kSectionHeaderBytes};
       if (shTable_.end > bytes_.size())
-        fail("ELF header: the section-header table ends at byte " + num(shTable_.end) + ", past the " + num(bytes_.size()) + "-byte file");
+        fail("ELF header: the section-header table ends at byte " + num(shTable_.end) + ", past the " +
+             num(bytes_.size()) + "-byte file");
       if (shTable_.overlaps({0, kElfHeaderBytes}) || shTable_.overlaps(phTable_))
         fail("ELF header: the section-header table overlaps the ELF header or the program-header table");
     }
@@ -127,17 +135,19 @@ private:
     std::vector<std::pair<Range, uint32_t>> ranges;
     for (uint32_t i = 0; i < phnum_; ++i) {
       size_t o = kElfHeaderBytes + size_t(i) * kProgramHeaderBytes;
-      ProgramHeader h{le32(bytes_, o), le32(bytes_, o + 4), le32(bytes_, o + 8), le32(bytes_, o + 12), le32(bytes_, o + 16),
-                      le32(bytes_, o + 20), le32(bytes_, o + 24), le32(bytes_, o + 28)};
+      ProgramHeader h{le32(bytes_, o),      le32(bytes_, o + 4),  le32(bytes_, o + 8),  le32(bytes_, o + 12),
+                      le32(bytes_, o + 16), le32(bytes_, o + 20), le32(bytes_, o + 24), le32(bytes_, o + 28)};
       std::string where = "program header " + num(i);
       if (h.flags & ~(kFlagR | kFlagW | kFlagX)) failField(where, "unknown permission flags " + hex(h.flags));
       if (!isPowerOfTwo(h.align)) failField(where, "p_align " + num(h.align) + " is not a nonzero power of two");
       if (h.offset % h.align != h.vaddr % h.align)
-        failField(where, "p_offset " + hex(h.offset) + " and p_vaddr " + hex(h.vaddr) + " differ modulo p_align " + num(h.align));
+        failField(where, "p_offset " + hex(h.offset) + " and p_vaddr " + hex(h.vaddr) + " differ modulo p_align " +
+                             num(h.align));
       if (h.filesz > h.memsz) failField(where, "p_filesz " + num(h.filesz) + " exceeds p_memsz " + num(h.memsz));
       Range r{h.offset, uint64_t(h.offset) + h.filesz};
       if (r.end > bytes_.size())
-        failField(where, "file range " + hex(r.begin) + ".." + hex(r.end) + " lies outside the " + num(bytes_.size()) + "-byte file");
+        failField(where, "file range " + hex(r.begin) + ".." + hex(r.end) + " lies outside the " + num(bytes_.size()) +
+                             "-byte file");
       if (h.filesz) {
         if (r.overlaps({0, kElfHeaderBytes})) failField(where, "file range overlaps the ELF header");
         if (r.overlaps(phTable_)) failField(where, "file range overlaps the program-header table");
@@ -155,8 +165,9 @@ private:
       const auto &[cur, curIndex] = ranges[k];
       bool identical = prev.begin == cur.begin && prev.end == cur.end;
       if (!identical && prev.overlaps(cur))
-        fail("program header " + num(std::max(prevIndex, curIndex)) + ": file range partially overlaps program header " +
-             num(std::min(prevIndex, curIndex)) + " (ranges must be identical or disjoint)");
+        fail("program header " + num(std::max(prevIndex, curIndex)) +
+             ": file range partially overlaps program header " + num(std::min(prevIndex, curIndex)) +
+             " (ranges must be identical or disjoint)");
     }
     const ProgramHeader &m = headers_[0];
     auto bounded = [&](bool ok, const std::string &why) {
@@ -175,7 +186,9 @@ private:
   void readMetadata() {
     auto md = metadata_;
     auto expect = [&](uint64_t v, uint64_t expected, const char *field, const std::string &meaning) {
-      if (v != expected) fail(std::string("metadata header.") + field + ": " + hex(v) + ", expected " + hex(expected) + " (" + meaning + ")");
+      if (v != expected)
+        fail(std::string("metadata header.") + field + ": " + hex(v) + ", expected " + hex(expected) + " (" + meaning +
+             ")");
     };
     expect(le32(md, 0), kMetadataMagic, "magic", "\"XDNA\"");
     expect(le16(md, 4), kMetadataVersion, "version", "metadata version 2");
@@ -191,8 +204,8 @@ private:
     expect(h.targetGeneration, kTargetGenerationAie2p, "target_generation", "AIE2P");
     if (h.columns < 1 || h.columns > 8) fail("metadata header.column_count: " + num(h.columns) + ", expected 1..8");
     expect(h.rows, kStrixHalo.rows, "row_count", "shim + memory-tile + 4 compute rows");
-    static constexpr const char *kCountNames[] = {"allocation_count", "allocation_use_count", "entry_count", "binding_count",
-                                                  "relocation_count", "invocation_count"};
+    static constexpr const char *kCountNames[] = {"allocation_count", "allocation_use_count", "entry_count",
+                                                  "binding_count",    "relocation_count",     "invocation_count"};
     uint32_t counts[6];
     for (unsigned k = 0; k < 6; ++k) {
       counts[k] = le32(md, 36 + 4 * k);
@@ -202,13 +215,15 @@ private:
     uint32_t stringBytes = le32(md, 60);
     uint64_t need = metadataBytes(counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], stringBytes);
     if (need != md.size())
-      fail("metadata header: the tables and " + num(stringBytes) + " name bytes need " + num(need) + " bytes, the METADATA segment holds " +
-           num(md.size()));
+      fail("metadata header: the tables and " + num(stringBytes) + " name bytes need " + num(need) +
+           " bytes, the METADATA segment holds " + num(md.size()));
     if (counts[0] == 0 || counts[2] == 0)
-      fail("metadata header: no executable storage or entries (allocation_count " + num(counts[0]) + ", entry_count " + num(counts[2]) + ")");
+      fail("metadata header: no executable storage or entries (allocation_count " + num(counts[0]) + ", entry_count " +
+           num(counts[2]) + ")");
     size_t o = kMetadataHeaderBytes;
     for (uint32_t i = 0; i < counts[0]; ++i, o += kAllocationRowBytes) {
-      Allocation a{Domain(le32(md, o)), le32(md, o + 4), le64(md, o + 8), le64(md, o + 16), le32(md, o + 24), le32(md, o + 28)};
+      Allocation a{Domain(le32(md, o)), le32(md, o + 4),  le64(md, o + 8),
+                   le64(md, o + 16),    le32(md, o + 24), le32(md, o + 28)};
       std::string where = "metadata allocation[" + num(i) + "]";
       if (a.domain != Domain::Command && a.domain != Domain::Dma)
         failField(where + ".domain", num(uint32_t(a.domain)) + ", expected 1 (COMMAND) or 2 (DMA)");
@@ -220,14 +235,16 @@ private:
     for (uint32_t i = 0; i < counts[1]; ++i, o += 4) {
       uint32_t use = le32(md, o);
       if (use >= counts[0])
-        fail("metadata allocation_use[" + num(i) + "]: allocation " + num(use) + ", expected below allocation_count " + num(counts[0]));
+        fail("metadata allocation_use[" + num(i) + "]: allocation " + num(use) + ", expected below allocation_count " +
+             num(counts[0]));
       image_.allocationUses.push_back(use);
     }
     size_t entryTable = o;
     o += size_t(counts[2]) * kEntryRowBytes;
     for (uint32_t i = 0; i < counts[3]; ++i, o += kBindingRowBytes)
-      image_.bindings.push_back({BindingKind(le16(md, o)), AddressSpace(le16(md, o + 2)), le16(md, o + 4), le16(md, o + 6),
-                                 le64(md, o + 8), le64(md, o + 16), le64(md, o + 24), le64(md, o + 32)});
+      image_.bindings.push_back({BindingKind(le16(md, o)), AddressSpace(le16(md, o + 2)), le16(md, o + 4),
+                                 le16(md, o + 6), le64(md, o + 8), le64(md, o + 16), le64(md, o + 24),
+                                 le64(md, o + 32)});
     for (uint32_t i = 0; i < counts[4]; ++i, o += kRelocationRowBytes)
       image_.relocations.push_back({le32(md, o), le32(md, o + 4), le32(md, o + 8), RelocationKind(le32(md, o + 12)),
                                     int64_t(le64(md, o + 16)), le64(md, o + 24), le64(md, o + 32), le64(md, o + 40)});
@@ -238,14 +255,15 @@ private:
       size_t e = entryTable + size_t(i) * kEntryRowBytes;
       uint32_t nameOffset = le32(md, e), nameLength = le32(md, e + 4);
       std::string where = "metadata entry[" + num(i) + "]";
-      if (nameLength < 1 || nameLength > kMaxNameBytes) failField(where + ".name_length", num(nameLength) + ", expected 1..4096");
+      if (nameLength < 1 || nameLength > kMaxNameBytes)
+        failField(where + ".name_length", num(nameLength) + ", expected 1..4096");
       if (!fits(nameOffset, nameLength, stringBytes))
-        failField(where + ".name_offset", "name " + num(nameOffset) + "+" + num(nameLength) + " lies outside the " + num(stringBytes) +
-                                              " name bytes");
+        failField(where + ".name_offset", "name " + num(nameOffset) + "+" + num(nameLength) + " lies outside the " +
+                                              num(stringBytes) + " name bytes");
       Entry entry;
       entry.name.assign(names.begin() + nameOffset, names.begin() + nameOffset + nameLength);
-      uint32_t *fields[] = {&entry.firstAllocationUse,     &entry.allocationUseCount,    &entry.firstBinding,
-                            &entry.bindingCount,           &entry.firstStaticRelocation, &entry.staticRelocationCount,
+      uint32_t *fields[] = {&entry.firstAllocationUse,     &entry.allocationUseCount,     &entry.firstBinding,
+                            &entry.bindingCount,           &entry.firstStaticRelocation,  &entry.staticRelocationCount,
                             &entry.firstDynamicRelocation, &entry.dynamicRelocationCount, &entry.firstInvocation,
                             &entry.invocationCount};
       for (unsigned k = 0; k < 10; ++k) *fields[k] = le32(md, e + 8 + 4 * k);
@@ -261,32 +279,38 @@ private:
       std::string where = "metadata allocation[" + num(a) + "]";
       if (alloc.firstLoad != next) failField(where + ".first_load", num(alloc.firstLoad) + ", expected " + num(next));
       if (alloc.loadCount > phnum_ - next)
-        failField(where + ".load_count", num(alloc.loadCount) + " loads from header " + num(next) + " exceed the " + num(phnum_) +
-                                             " program headers");
+        failField(where + ".load_count", num(alloc.loadCount) + " loads from header " + num(next) + " exceed the " +
+                                             num(phnum_) + " program headers");
       uint64_t previousEnd = 0;
       for (uint32_t k = 0; k < alloc.loadCount; ++k, ++next) {
         const ProgramHeader &h = headers_[next];
         std::string ph = "program header " + num(next);
         if (h.type != kPtLoad) failField(ph, "p_type " + hex(h.type) + ", expected 1 (PT_LOAD)");
         if (h.flags != kFlagR) failField(ph, "p_flags " + num(h.flags) + ", expected 4 (R only)");
-        if (h.paddr != a) failField(ph, "p_paddr " + num(h.paddr) + " but allocation " + num(a) + " owns it (loads are grouped by allocation)");
+        if (h.paddr != a)
+          failField(ph, "p_paddr " + num(h.paddr) + " but allocation " + num(a) +
+                            " owns it (loads are grouped by allocation)");
         if (h.memsz == 0) failField(ph, "p_memsz must be nonzero");
         if (k && h.vaddr < previousEnd)
-          failField(ph, "p_vaddr " + hex(h.vaddr) + " overlaps or precedes the previous load of allocation " + num(a) + " (ends at " +
-                            hex(previousEnd) + ")");
+          failField(ph, "p_vaddr " + hex(h.vaddr) + " overlaps or precedes the previous load of allocation " + num(a) +
+                            " (ends at " + hex(previousEnd) + ")");
         previousEnd = uint64_t(h.vaddr) + h.memsz;
         if (previousEnd > alloc.byteLength)
-          failField(ph, "load " + hex(h.vaddr) + "+" + num(h.memsz) + " exceeds allocation " + num(a) + "'s " + num(alloc.byteLength) + " bytes");
+          failField(ph, "load " + hex(h.vaddr) + "+" + num(h.memsz) + " exceeds allocation " + num(a) + "'s " +
+                            num(alloc.byteLength) + " bytes");
         // Aliased payloads are copied once per load: bound the total so that a small file
         // cannot make the reader allocate gigabytes.
         copiedBytes_ += h.filesz;
         if (copiedBytes_ > kMaxLoadCopyBytes)
-          failField(ph, "loads carry more than " + num(kMaxLoadCopyBytes) + " payload bytes in total (aliases count once per load)");
+          failField(ph, "loads carry more than " + num(kMaxLoadCopyBytes) +
+                            " payload bytes in total (aliases count once per load)");
         auto payload = bytes_.subspan(h.offset, h.filesz);
         image_.loads.push_back({a, h.vaddr, {payload.begin(), payload.end()}, h.memsz});
       }
     }
-    if (next != phnum_) fail("program header " + num(next) + ": unowned load headers (no allocation claims headers " + num(next) + ".." + num(phnum_ - 1) + ")");
+    if (next != phnum_)
+      fail("program header " + num(next) + ": unowned load headers (no allocation claims headers " + num(next) + ".." +
+           num(phnum_ - 1) + ")");
     // Where the run of back-to-back loads starting at each load ends, so that a coverage
     // query costs one binary search however many loads (or queries) the file has.
     coverageEnd_.resize(image_.loads.size());
@@ -314,29 +338,39 @@ private:
     for (size_t i = 0; i < image_.entries.size(); ++i) {
       const Entry &e = image_.entries[i];
       std::string where = "metadata entry[" + num(i) + "] '" + e.name + "'";
-      auto slice = [&](uint32_t first, uint32_t count, uint32_t &running, uint32_t total, const char *firstName, const char *countName) {
-        if (first != running) failField(where + "." + firstName, num(first) + ", expected " + num(running) + " (entries consume tables in order)");
+      auto slice = [&](uint32_t first, uint32_t count, uint32_t &running, uint32_t total, const char *firstName,
+                       const char *countName) {
+        if (first != running)
+          failField(where + "." + firstName,
+                    num(first) + ", expected " + num(running) + " (entries consume tables in order)");
         if (count > total - running)
-          failField(where + "." + countName, num(first) + "+" + num(count) + " exceeds the table's " + num(total) + " rows");
+          failField(where + "." + countName,
+                    num(first) + "+" + num(count) + " exceeds the table's " + num(total) + " rows");
         running += count;
       };
       if (e.allocationUseCount == 0) failField(where + ".allocation_use_count", "must be nonzero");
-      slice(e.firstAllocationUse, e.allocationUseCount, use, uint32_t(image_.allocationUses.size()), "first_allocation_use", "allocation_use_count");
+      slice(e.firstAllocationUse, e.allocationUseCount, use, uint32_t(image_.allocationUses.size()),
+            "first_allocation_use", "allocation_use_count");
       for (uint32_t k = 1; k < e.allocationUseCount; ++k)
         if (image_.allocationUses[e.firstAllocationUse + k] <= image_.allocationUses[e.firstAllocationUse + k - 1])
-          fail("metadata allocation_use[" + num(e.firstAllocationUse + k) + "]: uses of entry '" + e.name + "' must be unique and strictly increasing");
-      slice(e.firstBinding, e.bindingCount, binding, uint32_t(image_.bindings.size()), "first_binding", "binding_count");
+          fail("metadata allocation_use[" + num(e.firstAllocationUse + k) + "]: uses of entry '" + e.name +
+               "' must be unique and strictly increasing");
+      slice(e.firstBinding, e.bindingCount, binding, uint32_t(image_.bindings.size()), "first_binding",
+            "binding_count");
       if (e.bindingCount > kStrixHalo.maxBindings)
         failField(where + ".binding_count", num(e.bindingCount) + " bindings, an NPU command carries at most 5");
-      slice(e.firstStaticRelocation, e.staticRelocationCount, relocation, uint32_t(image_.relocations.size()), "first_static_relocation",
-            "static_relocation_count");
-      slice(e.firstDynamicRelocation, e.dynamicRelocationCount, relocation, uint32_t(image_.relocations.size()), "first_dynamic_relocation",
-            "dynamic_relocation_count");
+      slice(e.firstStaticRelocation, e.staticRelocationCount, relocation, uint32_t(image_.relocations.size()),
+            "first_static_relocation", "static_relocation_count");
+      slice(e.firstDynamicRelocation, e.dynamicRelocationCount, relocation, uint32_t(image_.relocations.size()),
+            "first_dynamic_relocation", "dynamic_relocation_count");
       if (e.invocationCount == 0) failField(where + ".invocation_count", "must be nonzero");
-      slice(e.firstInvocation, e.invocationCount, invocation, uint32_t(image_.invocations.size()), "first_invocation", "invocation_count");
+      slice(e.firstInvocation, e.invocationCount, invocation, uint32_t(image_.invocations.size()), "first_invocation",
+            "invocation_count");
     }
     auto owned = [&](uint32_t running, size_t total, const char *table) {
-      if (running != total) fail(std::string("metadata ") + table + " table contains unowned rows (" + num(running) + "..." + num(total - 1) + ")");
+      if (running != total)
+        fail(std::string("metadata ") + table + " table contains unowned rows (" + num(running) + "..." +
+             num(total - 1) + ")");
     };
     owned(use, image_.allocationUses.size(), "allocation_use");
     owned(binding, image_.bindings.size(), "binding");
@@ -357,24 +391,33 @@ private:
                             : b.minimumByteOffset                ? "minimum_byte_offset"
                             : b.maximumByteOffset                ? "maximum_byte_offset"
                                                                  : nullptr;
-        if (field) failField(where + "." + field, "invalid unused XDNA binding " + num(i) + " (a NONE row must be all zero)");
+        if (field)
+          failField(where + "." + field, "invalid unused XDNA binding " + num(i) + " (a NONE row must be all zero)");
         continue;
       }
-      if (b.kind != BindingKind::Buffer) failField(where + ".kind", num(uint16_t(b.kind)) + ", expected 0 (NONE) or 1 (BUFFER)");
+      if (b.kind != BindingKind::Buffer)
+        failField(where + ".kind", num(uint16_t(b.kind)) + ", expected 0 (NONE) or 1 (BUFFER)");
       if (b.addressSpace != AddressSpace::Global && b.addressSpace != AddressSpace::Host)
         failField(where + ".address_space", num(uint16_t(b.addressSpace)) + ", expected 1 (GLOBAL) or 2 (HOST)");
       if (b.access == 0 || (b.access & ~(kAccessRead | kAccessWrite)))
         failField(where + ".access", num(b.access) + ", expected READ (1), WRITE (2) or both");
-      if (b.usage & ~(kDeviceVisible | kHostVisible | kCoherent | kCached)) failField(where + ".usage", "unknown usage bits in " + hex(b.usage));
+      if (b.usage & ~(kDeviceVisible | kHostVisible | kCoherent | kCached))
+        failField(where + ".usage", "unknown usage bits in " + hex(b.usage));
       if (b.minimumByteOffset > b.maximumByteOffset)
-        failField(where + ".minimum_byte_offset", num(b.minimumByteOffset) + " exceeds maximum_byte_offset " + num(b.maximumByteOffset));
-      if (!isPowerOfTwo(b.minimumAlignment)) failField(where + ".minimum_alignment", num(b.minimumAlignment) + " is not a power of two");
+        failField(where + ".minimum_byte_offset",
+                  num(b.minimumByteOffset) + " exceeds maximum_byte_offset " + num(b.maximumByteOffset));
+      if (!isPowerOfTwo(b.minimumAlignment))
+        failField(where + ".minimum_alignment", num(b.minimumAlignment) + " is not a power of two");
     }
   }
 
   // The allocation behind an entry-relative use.
-  const Allocation &allocationOfUse(const Entry &e, uint32_t use) const { return image_.allocations[image_.allocationUses[e.firstAllocationUse + use]]; }
-  uint32_t allocationIndexOfUse(const Entry &e, uint32_t use) const { return image_.allocationUses[e.firstAllocationUse + use]; }
+  const Allocation &allocationOfUse(const Entry &e, uint32_t use) const {
+    return image_.allocations[image_.allocationUses[e.firstAllocationUse + use]];
+  }
+  uint32_t allocationIndexOfUse(const Entry &e, uint32_t use) const {
+    return image_.allocationUses[e.firstAllocationUse + use];
+  }
 
   // Whether [offset, offset+length) of allocation `a` is covered by its loads (the zero-filled
   // tails count as initialised).
@@ -390,35 +433,48 @@ private:
         for (uint32_t k = 0; k < count; ++k) {
           uint32_t index = first + k;
           const Relocation &r = image_.relocations[index];
-          std::string where = "metadata relocation[" + num(index) + "] (" + (isStatic ? "static" : "dynamic") + ", entry '" + e.name + "')";
-          if (r.kind != RelocationKind::ShimAddress) failField(where + ".kind", num(uint32_t(r.kind)) + ", expected 1 (SHIM_ADDRESS)");
+          std::string where = "metadata relocation[" + num(index) + "] (" + (isStatic ? "static" : "dynamic") +
+                              ", entry '" + e.name + "')";
+          if (r.kind != RelocationKind::ShimAddress)
+            failField(where + ".kind", num(uint32_t(r.kind)) + ", expected 1 (SHIM_ADDRESS)");
           if (r.destinationUse >= e.allocationUseCount)
-            failField(where + ".destination_use", num(r.destinationUse) + ", expected below the entry's " + num(e.allocationUseCount) + " allocation uses");
-          if (r.maximumValue > kMaxShimAddress) failField(where + ".maximum_value", hex(r.maximumValue) + " exceeds 2^48-1");
-          if (r.minimumValue > r.maximumValue) failField(where + ".minimum_value", hex(r.minimumValue) + " exceeds maximum_value " + hex(r.maximumValue));
-          if (!isPowerOfTwo(r.alignment) || r.alignment < 4) failField(where + ".alignment", num(r.alignment) + ", expected a power of two >= 4");
+            failField(where + ".destination_use", num(r.destinationUse) + ", expected below the entry's " +
+                                                      num(e.allocationUseCount) + " allocation uses");
+          if (r.maximumValue > kMaxShimAddress)
+            failField(where + ".maximum_value", hex(r.maximumValue) + " exceeds 2^48-1");
+          if (r.minimumValue > r.maximumValue)
+            failField(where + ".minimum_value", hex(r.minimumValue) + " exceeds maximum_value " + hex(r.maximumValue));
+          if (!isPowerOfTwo(r.alignment) || r.alignment < 4)
+            failField(where + ".alignment", num(r.alignment) + ", expected a power of two >= 4");
           uint32_t destination = allocationIndexOfUse(e, r.destinationUse);
           const Allocation &dest = image_.allocations[destination];
           if (uint64_t(r.byteOffset) + 8 > dest.byteLength)
-            failField(where + ".byte_offset", hex(r.byteOffset) + "+8 lies outside allocation " + num(destination) + "'s " + num(dest.byteLength) + " bytes");
+            failField(where + ".byte_offset", hex(r.byteOffset) + "+8 lies outside allocation " + num(destination) +
+                                                  "'s " + num(dest.byteLength) + " bytes");
           if (!initialised(destination, r.byteOffset, 8))
-            failField(where + ".byte_offset", hex(r.byteOffset) + "+8 is not covered by initialised load bytes of allocation " + num(destination));
+            failField(where + ".byte_offset", hex(r.byteOffset) +
+                                                  "+8 is not covered by initialised load bytes of allocation " +
+                                                  num(destination));
           if (k && (r.destinationUse < previousUse || (r.destinationUse == previousUse && r.byteOffset < previousEnd)))
             failField(where, "relocations must be sorted by (destination_use, byte_offset) without overlap");
           previousUse = r.destinationUse;
           previousEnd = uint64_t(r.byteOffset) + 8;
           if (isStatic) {
             if (r.sourceOrdinal >= e.allocationUseCount)
-              failField(where + ".source_ordinal", num(r.sourceOrdinal) + ", expected an allocation use below " + num(e.allocationUseCount));
+              failField(where + ".source_ordinal",
+                        num(r.sourceOrdinal) + ", expected an allocation use below " + num(e.allocationUseCount));
             if (allocationOfUse(e, r.sourceOrdinal).domain != Domain::Dma)
               failField(where + ".source_ordinal", "static relocation sources must be DMA-domain allocations");
           } else {
             if (r.sourceOrdinal >= e.bindingCount)
-              failField(where + ".source_ordinal", num(r.sourceOrdinal) + ", expected a binding ordinal below " + num(e.bindingCount));
+              failField(where + ".source_ordinal",
+                        num(r.sourceOrdinal) + ", expected a binding ordinal below " + num(e.bindingCount));
             if (image_.bindings[e.firstBinding + r.sourceOrdinal].kind == BindingKind::None)
-              failField(where + ".source_ordinal", "XDNA dynamic relocation sources unused binding " + num(r.sourceOrdinal));
+              failField(where + ".source_ordinal",
+                        "XDNA dynamic relocation sources unused binding " + num(r.sourceOrdinal));
             if (dest.flags & kImmutable)
-              failField(where + ".destination_use", "dynamic relocations cannot patch IMMUTABLE allocation " + num(destination));
+              failField(where + ".destination_use",
+                        "dynamic relocations cannot patch IMMUTABLE allocation " + num(destination));
           }
         }
       };
@@ -429,10 +485,14 @@ private:
       uint32_t d = e.firstDynamicRelocation, dEnd = d + e.dynamicRelocationCount;
       while (s < sEnd && d < dEnd) {
         const Relocation &a = image_.relocations[s], &b = image_.relocations[d];
-        if (a.destinationUse == b.destinationUse && a.byteOffset < uint64_t(b.byteOffset) + 8 && b.byteOffset < uint64_t(a.byteOffset) + 8)
-          fail("metadata relocation[" + num(d) + "]: dynamic relocation overlaps static relocation " + num(s) + " of entry '" + e.name + "'");
-        if (std::pair(a.destinationUse, a.byteOffset) < std::pair(b.destinationUse, b.byteOffset)) ++s;
-        else ++d;
+        if (a.destinationUse == b.destinationUse && a.byteOffset < uint64_t(b.byteOffset) + 8 &&
+            b.byteOffset < uint64_t(a.byteOffset) + 8)
+          fail("metadata relocation[" + num(d) + "]: dynamic relocation overlaps static relocation " + num(s) +
+               " of entry '" + e.name + "'");
+        if (std::pair(a.destinationUse, a.byteOffset) < std::pair(b.destinationUse, b.byteOffset))
+          ++s;
+        else
+          ++d;
       }
     }
   }
@@ -444,36 +504,45 @@ private:
         const Invocation &inv = image_.invocations[index];
         std::string where = "metadata invocation[" + num(index) + "] (entry '" + e.name + "')";
         if (inv.allocationUse >= e.allocationUseCount)
-          failField(where + ".allocation_use", num(inv.allocationUse) + ", expected below the entry's " + num(e.allocationUseCount) + " allocation uses");
+          failField(where + ".allocation_use", num(inv.allocationUse) + ", expected below the entry's " +
+                                                   num(e.allocationUseCount) + " allocation uses");
         uint32_t a = allocationIndexOfUse(e, inv.allocationUse);
         const Allocation &alloc = image_.allocations[a];
-        if (alloc.domain != Domain::Command) failField(where + ".allocation_use", "allocation " + num(a) + " is not a COMMAND-domain allocation");
+        if (alloc.domain != Domain::Command)
+          failField(where + ".allocation_use", "allocation " + num(a) + " is not a COMMAND-domain allocation");
         if (alloc.alignment < kStrixHalo.instructionAlignment)
-          failField("metadata allocation[" + num(a) + "].alignment", num(alloc.alignment) + " is below the instruction alignment " +
-                                                                          num(kStrixHalo.instructionAlignment));
+          failField("metadata allocation[" + num(a) + "].alignment", num(alloc.alignment) +
+                                                                         " is below the instruction alignment " +
+                                                                         num(kStrixHalo.instructionAlignment));
         if (inv.byteOffset % kStrixHalo.instructionAlignment)
-          failField(where + ".byte_offset", num(inv.byteOffset) + " is not a multiple of the instruction alignment " + num(kStrixHalo.instructionAlignment));
-        if (inv.byteLength == 0 || inv.byteLength % 4) failField(where + ".byte_length", num(inv.byteLength) + ", expected a nonzero multiple of 4");
+          failField(where + ".byte_offset", num(inv.byteOffset) + " is not a multiple of the instruction alignment " +
+                                                num(kStrixHalo.instructionAlignment));
+        if (inv.byteLength == 0 || inv.byteLength % 4)
+          failField(where + ".byte_length", num(inv.byteLength) + ", expected a nonzero multiple of 4");
         if (inv.byteLength > kStrixHalo.maxCommandBytes)
           failField(where + ".byte_length", num(inv.byteLength) + " bytes exceed the 32768-byte native command limit");
         if (uint64_t(inv.byteOffset) + inv.byteLength > alloc.byteLength)
           failField(where + ".byte_length", "command range lies outside allocation " + num(a));
         if (!initialised(a, inv.byteOffset, inv.byteLength))
-          failField(where + ".byte_offset", "command range is not fully initialised by the loads of allocation " + num(a));
+          failField(where + ".byte_offset",
+                    "command range is not fully initialised by the loads of allocation " + num(a));
         if (inv.nextInvocation >= e.invocationCount)
-          failField(where + ".next_invocation", num(inv.nextInvocation) + ", expected below invocation_count " + num(e.invocationCount));
+          failField(where + ".next_invocation",
+                    num(inv.nextInvocation) + ", expected below invocation_count " + num(e.invocationCount));
         std::vector<uint8_t> head = readAllocation(a, inv.byteOffset, std::min<uint32_t>(inv.byteLength, 16));
         auto decoded = decodeTransactionHeader(head, image_.header.columns);
         if (!decoded.isOk()) failField(where, decoded.status().message());
         if (decoded->totalBytes != inv.byteLength)
-          failField(where + ".byte_length", num(inv.byteLength) + " but the transaction header declares " + num(decoded->totalBytes) + " bytes");
+          failField(where + ".byte_length", num(inv.byteLength) + " but the transaction header declares " +
+                                                num(decoded->totalBytes) + " bytes");
       }
       const Invocation *inv = &image_.invocations[e.firstInvocation];
       bool protocol = (e.invocationCount == 1 && inv[0].nextInvocation == 0) ||
                       (e.invocationCount == 2 && inv[0].nextInvocation == 1 && inv[1].nextInvocation == 1);
       if (!protocol)
-        fail("metadata invocation[" + num(e.firstInvocation) + "]: entry '" + e.name +
-             "' must follow the invocation protocol 0 -> 1 -> 1 (two invocations) or 0 -> 0 (one self-contained range)");
+        fail(
+            "metadata invocation[" + num(e.firstInvocation) + "]: entry '" + e.name +
+            "' must follow the invocation protocol 0 -> 1 -> 1 (two invocations) or 0 -> 0 (one self-contained range)");
     }
   }
 
@@ -492,13 +561,16 @@ private:
   // Section headers are diagnostic (§1.1); ours carry the .hrx.* payloads.
   void readSections() {
     if (!shnum_) return;
-    auto header = [&](uint32_t i) { return bytes_.subspan(shoff_ + size_t(i) * kSectionHeaderBytes, kSectionHeaderBytes); };
+    auto header = [&](uint32_t i) {
+      return bytes_.subspan(shoff_ + size_t(i) * kSectionHeaderBytes, kSectionHeaderBytes);
+    };
     auto data = [&](uint32_t i) -> std::span<const uint8_t> {
       auto h = header(i);
       uint32_t type = le32(h, 4), offset = le32(h, 16), size = le32(h, 20);
       if (type == kShtNobits) return {};
       if (!fits(offset, size, bytes_.size()))
-        fail("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " + num(bytes_.size()) + "-byte file");
+        fail("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " +
+             num(bytes_.size()) + "-byte file");
       return bytes_.subspan(offset, size);
     };
     // Without a section-name table there is nothing of ours to find (section headers are
@@ -508,11 +580,13 @@ private:
     for (uint32_t i = 1; i < shnum_; ++i) {
       auto h = header(i);
       uint32_t nameOffset = le32(h, 0);
-      if (nameOffset >= strtab.size()) fail("section header " + num(i) + ": sh_name " + num(nameOffset) + " lies outside the section-name table");
+      if (nameOffset >= strtab.size())
+        fail("section header " + num(i) + ": sh_name " + num(nameOffset) + " lies outside the section-name table");
       auto end = std::find(strtab.begin() + nameOffset, strtab.end(), 0);
       if (end == strtab.end()) fail("section header " + num(i) + ": section name is not NUL-terminated");
       std::string name(strtab.begin() + nameOffset, end);
-      image_.sectionHeaders.push_back({name, le32(h, 4), le32(h, 8), le32(h, 16), le32(h, 4) == kShtNobits ? 0 : le32(h, 20)});
+      image_.sectionHeaders.push_back(
+          {name, le32(h, 4), le32(h, 8), le32(h, 16), le32(h, 4) == kShtNobits ? 0 : le32(h, 20)});
       if (!name.starts_with(".hrx.")) continue;
       if (image_.section(name)) fail("section header " + num(i) + ": section " + name + " appears twice");
       auto payload = data(i);
@@ -521,8 +595,10 @@ private:
       if (Status budget = budget_.take(size, "section " + name); !budget.isOk()) fail(budget.message());
       if (section.compress) {
         std::string where = "section " + name;
-        if (payload.size() < kCompressionHeaderBytes) fail(where + ": compressed section is shorter than its 12-byte header");
-        if (le32(payload, 0) != kElfCompressZstd) fail(where + ": ch_type " + num(le32(payload, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");
+        if (payload.size() < kCompressionHeaderBytes)
+          fail(where + ": compressed section is shorter than its 12-byte header");
+        if (le32(payload, 0) != kElfCompressZstd)
+          fail(where + ": ch_type " + num(le32(payload, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");
         auto raw = zstdDecompress(payload.subspan(kCompressionHeaderBytes), le32(payload, 4), where);
         if (!raw.isOk()) fail(raw.status().message());
         section.bytes = std::move(raw.value());
@@ -578,9 +654,9 @@ std::vector<uint8_t> encodeMetadata(const Image &image, const std::vector<Alloca
   for (uint32_t use : image.allocationUses) w.u32(use);
   for (size_t i = 0; i < image.entries.size(); ++i) {
     const Entry &e = image.entries[i];
-    for (uint32_t v : {nameSlices[i].first, nameSlices[i].second, e.firstAllocationUse, e.allocationUseCount, e.firstBinding, e.bindingCount,
-                       e.firstStaticRelocation, e.staticRelocationCount, e.firstDynamicRelocation, e.dynamicRelocationCount,
-                       e.firstInvocation, e.invocationCount})
+    for (uint32_t v : {nameSlices[i].first, nameSlices[i].second, e.firstAllocationUse, e.allocationUseCount,
+                       e.firstBinding, e.bindingCount, e.firstStaticRelocation, e.staticRelocationCount,
+                       e.firstDynamicRelocation, e.dynamicRelocationCount, e.firstInvocation, e.invocationCount})
       w.u32(v);
   }
   for (const Binding &b : image.bindings) {
@@ -606,16 +682,16 @@ std::vector<uint8_t> encodeMetadata(const Image &image, const std::vector<Alloca
   return w.take();
 }
 
-void putProgramHeader(ByteWriter &w, uint32_t type, uint32_t offset, uint32_t vaddr, uint32_t paddr, uint32_t filesz, uint32_t memsz,
-                      uint32_t align) {
+void putProgramHeader(ByteWriter &w, uint32_t type, uint32_t offset, uint32_t vaddr, uint32_t paddr, uint32_t filesz,
+                      uint32_t memsz, uint32_t align) {
   for (uint32_t v : {type, offset, vaddr, paddr, filesz, memsz, kFlagR, align}) w.u32(v);
 }
 
 }  // namespace
 
 Binding Binding::buffer(uint16_t access, uint64_t minimumByteLength, uint64_t minimumAlignment) {
-  return {BindingKind::Buffer, AddressSpace::Global, access, uint16_t(kDeviceVisible | kCoherent), minimumByteLength, minimumAlignment, 0,
-          UINT64_MAX};
+  return {BindingKind::Buffer, AddressSpace::Global, access, uint16_t(kDeviceVisible | kCoherent),
+          minimumByteLength,   minimumAlignment,     0,      UINT64_MAX};
 }
 
 const Section *Image::section(std::string_view name) const {
@@ -653,7 +729,8 @@ StatusOr<std::vector<uint8_t>> writeImage(const Image &input) {
   uint32_t next = 1;
   for (uint32_t a = 0; a < allocations.size(); ++a) {
     allocations[a].firstLoad = next;
-    allocations[a].loadCount = uint32_t(std::count_if(loads.begin(), loads.end(), [&](const Load &l) { return l.allocation == a; }));
+    allocations[a].loadCount =
+        uint32_t(std::count_if(loads.begin(), loads.end(), [&](const Load &l) { return l.allocation == a; }));
     next += allocations[a].loadCount;
   }
   if (next - 1 != loads.size())
@@ -714,7 +791,8 @@ StatusOr<std::vector<uint8_t>> writeImage(const Image &input) {
   const uint64_t shoff = alignUp(cursor, 4);
   const uint32_t shnum = uint32_t(sections.size() + 2);
   const uint64_t fileBytes = shoff + uint64_t(shnum) * kSectionHeaderBytes;
-  if (fileBytes > UINT32_MAX) return Status(StatusCode::InvalidArgument, "XDNA writer: image exceeds the 4 GiB ELF32 limit");
+  if (fileBytes > UINT32_MAX)
+    return Status(StatusCode::InvalidArgument, "XDNA writer: image exceeds the 4 GiB ELF32 limit");
 
   ByteWriter w;
   static constexpr uint8_t kIdent[16] = {0x7F, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -732,10 +810,11 @@ StatusOr<std::vector<uint8_t>> writeImage(const Image &input) {
   w.u16(kSectionHeaderBytes);
   w.u16(uint16_t(shnum));
   w.u16(uint16_t(shnum - 1));
-  putProgramHeader(w, kMetadataSegmentType, uint32_t(metadataOffset), 0, 0, uint32_t(metadata.size()), uint32_t(metadata.size()), 8);
+  putProgramHeader(w, kMetadataSegmentType, uint32_t(metadataOffset), 0, 0, uint32_t(metadata.size()),
+                   uint32_t(metadata.size()), 8);
   for (size_t i = 0; i < loads.size(); ++i)
-    putProgramHeader(w, kPtLoad, uint32_t(loadOffsets[i]), uint32_t(loads[i].offset), loads[i].allocation, uint32_t(loads[i].bytes.size()),
-                     uint32_t(loads[i].memoryBytes), kLoadAlign);
+    putProgramHeader(w, kPtLoad, uint32_t(loadOffsets[i]), uint32_t(loads[i].offset), loads[i].allocation,
+                     uint32_t(loads[i].bytes.size()), uint32_t(loads[i].memoryBytes), kLoadAlign);
   w.zeros(metadataOffset - w.size());
   w.append(std::span<const uint8_t>(metadata));
   for (size_t i = 0; i < loads.size(); ++i) {
@@ -760,7 +839,8 @@ StatusOr<std::vector<uint8_t>> writeImage(const Image &input) {
 
   // The writer emits only what the reader accepts.
   auto check = readImage(bytes);
-  if (!check.isOk()) return Status(StatusCode::InvalidArgument, "XDNA writer refused an invalid image: " + check.status().message());
+  if (!check.isOk())
+    return Status(StatusCode::InvalidArgument, "XDNA writer refused an invalid image: " + check.status().message());
   return bytes;
 }
 
@@ -770,19 +850,21 @@ Status checkAdmission(const Image &image, const DeviceProfile &profile, uint32_t
     return Status(StatusCode::FailedPrecondition, "XDNA image does not match the admitted native context: " + what);
   };
   if (h.profileId != profile.id || h.profileRevision != profile.revision)
-    return mismatch("device profile " + hex(h.profileId) + " revision " + num(h.profileRevision) + ", the device is " + hex(profile.id) +
-                    " revision " + num(profile.revision) + " (" + std::string(profile.key) + ")");
+    return mismatch("device profile " + hex(h.profileId) + " revision " + num(h.profileRevision) + ", the device is " +
+                    hex(profile.id) + " revision " + num(profile.revision) + " (" + std::string(profile.key) + ")");
   if (h.firmwareAbiId != profile.firmwareAbiId)
     return mismatch("firmware ABI " + hex(h.firmwareAbiId) + ", the device expects " + hex(profile.firmwareAbiId));
   if (h.columns != requestedColumns)
     return mismatch("the image needs " + num(h.columns) + " columns, the context has " + num(requestedColumns));
-  if (h.rows != profile.rows) return mismatch("the image has " + num(h.rows) + " rows, the array has " + num(profile.rows));
+  if (h.rows != profile.rows)
+    return mismatch("the image has " + num(h.rows) + " rows, the array has " + num(profile.rows));
   return Status::ok();
 }
 
 std::vector<uint8_t> encodeTransactionHeader(const TransactionHeader &header) {
   ByteWriter w;
-  for (uint8_t v : {uint8_t(0), uint8_t(1), uint8_t(4), uint8_t(6), header.columns, uint8_t(1), uint8_t(0), uint8_t(0)}) w.u8(v);
+  for (uint8_t v : {uint8_t(0), uint8_t(1), uint8_t(4), uint8_t(6), header.columns, uint8_t(1), uint8_t(0), uint8_t(0)})
+    w.u8(v);
   w.u32(header.operationCount);
   w.u32(header.totalBytes);
   return w.take();
@@ -794,7 +876,8 @@ StatusOr<TransactionHeader> decodeTransactionHeader(std::span<const uint8_t> b, 
   if (b[0] != 0 || b[1] != 1) return bad("version " + num(b[0]) + "." + num(b[1]) + ", expected 0.1");
   if (b[2] != 4) return bad("device generation " + num(b[2]) + ", expected 4 (AIE2P)");
   if (b[3] != 6) return bad("rows " + num(b[3]) + ", expected 6");
-  if (b[4] != expectedColumns) return bad("columns " + num(b[4]) + ", expected " + num(expectedColumns) + " (the image's column_count)");
+  if (b[4] != expectedColumns)
+    return bad("columns " + num(b[4]) + ", expected " + num(expectedColumns) + " (the image's column_count)");
   if (b[5] != 1) return bad("memory-tile rows " + num(b[5]) + ", expected 1");
   if (b[6] || b[7]) return bad("padding bytes 6..8 must be zero");
   return TransactionHeader{b[4], le32(b, 8), le32(b, 12)};
@@ -803,7 +886,8 @@ StatusOr<TransactionHeader> decodeTransactionHeader(std::span<const uint8_t> b, 
 Status applyShimAddress(std::span<uint8_t, 8> field, uint64_t sourceAddress, const Relocation &r) {
   uint64_t a = sourceAddress + uint64_t(r.addend);
   if (a < r.minimumValue || a > r.maximumValue)
-    return Status(StatusCode::InvalidArgument, "SHIM_ADDRESS " + hex(a) + " lies outside [" + hex(r.minimumValue) + ", " + hex(r.maximumValue) + "]");
+    return Status(StatusCode::InvalidArgument, "SHIM_ADDRESS " + hex(a) + " lies outside [" + hex(r.minimumValue) +
+                                                   ", " + hex(r.maximumValue) + "]");
   if (!isPowerOfTwo(r.alignment) || a % r.alignment)
     return Status(StatusCode::InvalidArgument, "SHIM_ADDRESS " + hex(a) + " is not aligned to " + num(r.alignment));
   uint32_t low = le32(field, 0), high = le32(field, 4);

@@ -80,8 +80,8 @@ struct SyncobjTimelineWait {
 inline constexpr uint32_t kSyncobjWaitAll = 1;
 static_assert(sizeof(SyncobjTimelineWait) == 40 && offsetof(SyncobjTimelineWait, countHandles) == 24);
 static_assert(sizeof(QosInfo) == 24);
-static_assert(sizeof(CreateHwctx) == 56 && offsetof(CreateHwctx, numTiles) == 36 && offsetof(CreateHwctx, handle) == 48 &&
-              offsetof(CreateHwctx, syncobjHandle) == 52);
+static_assert(sizeof(CreateHwctx) == 56 && offsetof(CreateHwctx, numTiles) == 36 &&
+              offsetof(CreateHwctx, handle) == 48 && offsetof(CreateHwctx, syncobjHandle) == 52);
 static_assert(sizeof(DestroyHwctx) == 8);
 static_assert(sizeof(CreateBo) == 32 && offsetof(CreateBo, type) == 24 && offsetof(CreateBo, handle) == 28);
 static_assert(sizeof(GetBoInfo) == 48 && offsetof(GetBoInfo, handle) == 16 && offsetof(GetBoInfo, mapOffset) == 24 &&
@@ -94,8 +94,17 @@ static_assert(sizeof(WaitCmd) == 16 && offsetof(WaitCmd, seq) == 8);
 // ERT command packet (drivers/accel/amdxdna/amdxdna_ctx.h): header word = state [3:0],
 // count of payload words [22:12], opcode [27:23]; ERT_START_NPU's payload is a CU mask word
 // then {u64 instruction buffer address, u32 size, u32 property count, properties}.
-enum CmdState : uint32_t { kStateNew = 1, kStateQueued = 2, kStateRunning = 3, kStateCompleted = 4, kStateError = 5,
-                           kStateAbort = 6, kStateSubmitted = 7, kStateTimeout = 8, kStateNoResponse = 9 };
+enum CmdState : uint32_t {
+  kStateNew = 1,
+  kStateQueued = 2,
+  kStateRunning = 3,
+  kStateCompleted = 4,
+  kStateError = 5,
+  kStateAbort = 6,
+  kStateSubmitted = 7,
+  kStateTimeout = 8,
+  kStateNoResponse = 9
+};
 inline constexpr uint32_t kOpcodeStartNpu = 20;
 inline uint32_t ertHeader(uint32_t state, uint32_t payloadWords, uint32_t opcode) {
   return (state & 0xF) | (payloadWords & 0x7FF) << 12 | (opcode & 0x1F) << 23;
@@ -106,7 +115,7 @@ const char *cmdStateName(uint32_t state);
 struct Bo {
   uint32_t handle = 0;
   uint64_t size = 0;
-  uint64_t xdnaAddr = 0;    // device address (commands, BDs)
+  uint64_t xdnaAddr = 0;      // device address (commands, BDs)
   std::byte *host = nullptr;  // CPU mapping
 };
 

@@ -69,7 +69,8 @@ public:
     return handle;
   }
   Status destroyHwctx(uint32_t hwctx) override {
-    if (!contexts_.erase(hwctx)) return Status(StatusCode::InvalidArgument, describe() + ": DESTROY_HWCTX of unknown context");
+    if (!contexts_.erase(hwctx))
+      return Status(StatusCode::InvalidArgument, describe() + ": DESTROY_HWCTX of unknown context");
     return Status::ok();
   }
   StatusOr<Bo> createBo(BoType type, uint64_t size) override {
@@ -78,7 +79,9 @@ public:
     s.type = type;
     // Zeroed like the driver's BOs; calloc leaves untouched pages (the 64 MiB heap) unmapped.
     s.bytes.reset(static_cast<std::byte *>(std::calloc(size + kBoAlignment, 1)));
-    if (!s.bytes) return Status(StatusCode::ResourceExhausted, describe() + ": CREATE_BO of " + std::to_string(size) + " bytes (ENOMEM)");
+    if (!s.bytes)
+      return Status(StatusCode::ResourceExhausted,
+                    describe() + ": CREATE_BO of " + std::to_string(size) + " bytes (ENOMEM)");
     Bo bo;
     bo.handle = ++lastHandle_;
     bo.size = size;
@@ -95,11 +98,13 @@ public:
     return bo;
   }
   Status destroyBo(const Bo &bo) override {
-    if (!bos_.erase(bo.handle)) return Status(StatusCode::InvalidArgument, describe() + ": unknown BO " + std::to_string(bo.handle));
+    if (!bos_.erase(bo.handle))
+      return Status(StatusCode::InvalidArgument, describe() + ": unknown BO " + std::to_string(bo.handle));
     return Status::ok();
   }
   Status syncBo(const Bo &bo, uint32_t direction) override {
-    if (!bos_.count(bo.handle) || direction > 1) return Status(StatusCode::InvalidArgument, describe() + ": SYNC_BO (EINVAL)");
+    if (!bos_.count(bo.handle) || direction > 1)
+      return Status(StatusCode::InvalidArgument, describe() + ": SYNC_BO (EINVAL)");
     return Status::ok();  // one coherent memory
   }
   Status attachHostTwins(uint32_t hwctx, std::vector<std::unique_ptr<array::CoreProgram>> cores) override {
@@ -116,12 +121,15 @@ public:
 
   StatusOr<uint64_t> execCmd(uint32_t hwctx, const Bo &cmd, const std::vector<uint32_t> &argBos) override {
     auto c = contexts_.find(hwctx);
-    if (c == contexts_.end()) return Status(StatusCode::InvalidArgument, describe() + ": EXEC_CMD on unknown context (EINVAL)");
+    if (c == contexts_.end())
+      return Status(StatusCode::InvalidArgument, describe() + ": EXEC_CMD on unknown context (EINVAL)");
     auto cb = bos_.find(cmd.handle);
     if (cb == bos_.end() || cb->second.type != kBoCmd)
       return Status(StatusCode::InvalidArgument, describe() + ": EXEC_CMD handle is not a CMD BO (EINVAL)");
     for (uint32_t h : argBos)
-      if (!bos_.count(h)) return Status(StatusCode::InvalidArgument, describe() + ": EXEC_CMD argument BO " + std::to_string(h) + " is unknown (ENOENT)");
+      if (!bos_.count(h))
+        return Status(StatusCode::InvalidArgument,
+                      describe() + ": EXEC_CMD argument BO " + std::to_string(h) + " is unknown (ENOENT)");
     uint64_t seq = ++c->second.submitted;
     uint32_t state = run(*c->second.array, cmd);
     uint32_t header;
@@ -137,8 +145,9 @@ public:
       return Status(StatusCode::InvalidArgument, describe() + ": WAIT_CMD for an unknown command (EINVAL)");
     // Test only: HRX_AMDXDNA_HANG=N makes the N-th command submitted on a context never retire.
     if (const char *hang = std::getenv("HRX_AMDXDNA_HANG"); hang && std::strtoull(hang, nullptr, 10) == seq)
-      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) + " did not retire within " +
-                                                      std::to_string(timeoutMs) + " ms (HRX_AMDXDNA_HANG)");
+      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) +
+                                                      " did not retire within " + std::to_string(timeoutMs) +
+                                                      " ms (HRX_AMDXDNA_HANG)");
     return Status::ok();  // commands retire synchronously
   }
 
@@ -167,20 +176,25 @@ private:
     if (cmd.size < sizeof w) return fail("the CMD BO is shorter than an ERT_START_NPU packet");
     std::memcpy(w, cmd.host, sizeof w);
     uint32_t opcode = (w[0] >> 23) & 0x1F, count = (w[0] >> 12) & 0x7FF;
-    if (opcode != kOpcodeStartNpu) return fail("ERT opcode " + std::to_string(opcode) + ", the emulator runs ERT_START_NPU (20) only");
-    if (count < 5) return fail("ERT_START_NPU packet of " + std::to_string(count) + " payload words, expected at least 5");
+    if (opcode != kOpcodeStartNpu)
+      return fail("ERT opcode " + std::to_string(opcode) + ", the emulator runs ERT_START_NPU (20) only");
+    if (count < 5)
+      return fail("ERT_START_NPU packet of " + std::to_string(count) + " payload words, expected at least 5");
     uint64_t address = uint64_t(w[2]) | uint64_t(w[3]) << 32;
     uint32_t size = w[4];
     if (address % kBoAlignment)
-      return fail("instruction buffer address 0x" + hexOf(address) + " is not aligned to the NPU2 instruction alignment 32768");
+      return fail("instruction buffer address 0x" + hexOf(address) +
+                  " is not aligned to the NPU2 instruction alignment 32768");
     const std::byte *instructions = nullptr;
     std::vector<array::HostRegion> regions;
     for (auto &[handle, s] : bos_) {
       if (s.type == kBoCmd) continue;
       regions.push_back({s.bo.xdnaAddr, s.bo.host, s.bo.size, "BO " + std::to_string(handle)});
-      if (address >= s.bo.xdnaAddr && address + size <= s.bo.xdnaAddr + s.bo.size) instructions = s.bo.host + (address - s.bo.xdnaAddr);
+      if (address >= s.bo.xdnaAddr && address + size <= s.bo.xdnaAddr + s.bo.size)
+        instructions = s.bo.host + (address - s.bo.xdnaAddr);
     }
-    if (!instructions) return fail("instruction buffer 0x" + hexOf(address) + "+" + std::to_string(size) + " lies in no BO");
+    if (!instructions)
+      return fail("instruction buffer 0x" + hexOf(address) + "+" + std::to_string(size) + " lies in no BO");
     auto t = format::txn::decodeTransaction({reinterpret_cast<const uint8_t *>(instructions), size});
     if (!t) return fail(t.status().message());
     array.setHostMemory(std::move(regions));
@@ -243,7 +257,8 @@ public:
     if (Status s = call(iowr<GetBoInfo>(kGetBoInfo), &info, "GET_BO_INFO"); !s) return s;
     void *host = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, off_t(info.mapOffset));
     if (host == MAP_FAILED)
-      return Status(StatusCode::Internal, describe() + ": mmap of BO " + std::to_string(a.handle) + " failed: " + std::strerror(errno));
+      return Status(StatusCode::Internal,
+                    describe() + ": mmap of BO " + std::to_string(a.handle) + " failed: " + std::strerror(errno));
     return Bo{a.handle, size, info.xdnaAddr, static_cast<std::byte *>(host)};
   }
   Status destroyBo(const Bo &bo) override {
@@ -275,8 +290,8 @@ public:
     WaitCmd a{hwctx, timeoutMs, seq};
     if (::ioctl(fd_, iow<WaitCmd>(kWaitCmd), &a) == 0) return Status::ok();
     if (errno == ETIME || errno == ETIMEDOUT)
-      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) + " did not retire within " +
-                                                      std::to_string(timeoutMs) + " ms");
+      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) +
+                                                      " did not retire within " + std::to_string(timeoutMs) + " ms");
     if (errno != ENOTTY && errno != EINVAL)
       return Status(StatusCode::Internal, describe() + ": WAIT_CMD failed: " + std::strerror(errno));
     // Upstream amdxdna has no WAIT_CMD: wait on the context's syncobj at timeline point `seq`.
@@ -295,8 +310,8 @@ public:
     w.flags = kSyncobjWaitAll;
     if (::ioctl(fd_, _IOWR('d', 0xCA, SyncobjTimelineWait), &w) == 0) return Status::ok();
     if (errno == ETIME || errno == ETIMEDOUT)
-      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) + " did not retire within " +
-                                                      std::to_string(timeoutMs) + " ms");
+      return Status(StatusCode::DeadlineExceeded, describe() + ": command " + std::to_string(seq) +
+                                                      " did not retire within " + std::to_string(timeoutMs) + " ms");
     return Status(StatusCode::Internal, describe() + ": SYNCOBJ_TIMELINE_WAIT failed: " + std::strerror(errno));
   }
   Status attachHostTwins(uint32_t, std::vector<std::unique_ptr<array::CoreProgram>>) override {
@@ -321,7 +336,8 @@ std::unique_ptr<Driver> makeEmulatedDriver(const std::string &node) { return std
 
 StatusOr<std::unique_ptr<Driver>> makeLinuxDriver(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return Status(StatusCode::Unavailable, "cannot open the NPU accel node " + path + ": " + std::strerror(errno));
+  if (fd < 0)
+    return Status(StatusCode::Unavailable, "cannot open the NPU accel node " + path + ": " + std::strerror(errno));
   return std::unique_ptr<Driver>(std::make_unique<LinuxDriver>(fd, path));
 }
 

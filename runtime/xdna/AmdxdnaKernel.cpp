@@ -83,11 +83,13 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
   entry_ = image_.entry(entryName_);
   if (!entry_) return fail(Status(StatusCode::NotFound, "no such entry in the image"));
   if (entry_->allocationUseCount != 1 || entry_->staticRelocationCount)
-    return fail(Status(StatusCode::Unimplemented, "entries with DMA-domain allocations or static relocations are not supported"));
+    return fail(Status(StatusCode::Unimplemented,
+                       "entries with DMA-domain allocations or static relocations are not supported"));
   uint32_t a = image_.allocationUses[entry_->firstAllocationUse];
   const fx::Allocation &alloc = image_.allocations[a];
   if (alloc.domain != fx::Domain::Command || alloc.alignment < fx::kNpu2InstructionAlignment)
-    return fail(Status(StatusCode::FailedPrecondition, "the COMMAND allocation is aligned to " + std::to_string(alloc.alignment) +
+    return fail(Status(StatusCode::FailedPrecondition, "the COMMAND allocation is aligned to " +
+                                                           std::to_string(alloc.alignment) +
                                                            " bytes; the NPU2 instruction alignment is 32768"));
   command_.assign(alloc.byteLength, 0);
   for (const fx::Load &l : image_.loads)
@@ -98,7 +100,8 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
                       image_.relocations.begin() + entry_->firstDynamicRelocation + entry_->dynamicRelocationCount);
   for (const fx::Invocation &inv : invocations_)
     if (inv.byteOffset % fx::kNpu2InstructionAlignment)
-      return fail(Status(StatusCode::FailedPrecondition, "an invocation starts at byte " + std::to_string(inv.byteOffset) +
+      return fail(Status(StatusCode::FailedPrecondition, "an invocation starts at byte " +
+                                                             std::to_string(inv.byteOffset) +
                                                              ", not on the 32768-byte instruction alignment"));
 
   auto ctx = driver_->createHwctx(4 * image_.header.columns);
@@ -111,7 +114,8 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
   if (!ins) return fail(ins.status());
   instructions_ = *ins;
   if (instructions_.xdnaAddr % fx::kNpu2InstructionAlignment)
-    return fail(Status(StatusCode::FailedPrecondition, "the instruction BO's device address is not 32768-byte aligned"));
+    return fail(
+        Status(StatusCode::FailedPrecondition, "the instruction BO's device address is not 32768-byte aligned"));
   auto cmd = driver_->createBo(amdxdna::kBoCmd, kCommandBoBytes);
   if (!cmd) return fail(cmd.status());
   cmd_ = *cmd;
@@ -127,7 +131,8 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
                              [&](const format::ArrayPlan &p) { return p.name == entryName_; });
     const std::vector<uint8_t> *host = entry.member->section(fx::kHostSection);
     if (plan == entry.member->plans.end() || !host)
-      return fail(Status(StatusCode::FailedPrecondition, "the emulated amdxdna needs the image's .hrx.plan and .hrx.host for its host-twin cores"));
+      return fail(Status(StatusCode::FailedPrecondition,
+                         "the emulated amdxdna needs the image's .hrx.plan and .hrx.host for its host-twin cores"));
     plan_ = *plan;
     auto code = HostCode::load(std::as_bytes(std::span(*host)), entry.member->target + " .hrx.host");
     if (!code) return fail(code.status());
@@ -142,8 +147,12 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
 Status AmdxdnaNpuKernel::submit(uint32_t invocation) {
   const fx::Invocation &inv = invocations_[invocation];
   uint64_t address = instructions_.xdnaAddr + inv.byteOffset;
-  uint32_t packet[6] = {amdxdna::ertHeader(amdxdna::kStateNew, 5, amdxdna::kOpcodeStartNpu), 1u, uint32_t(address),
-                        uint32_t(address >> 32), inv.byteLength, 0};
+  uint32_t packet[6] = {amdxdna::ertHeader(amdxdna::kStateNew, 5, amdxdna::kOpcodeStartNpu),
+                        1u,
+                        uint32_t(address),
+                        uint32_t(address >> 32),
+                        inv.byteLength,
+                        0};
   std::memcpy(cmd_.host, packet, sizeof packet);
   std::vector<uint32_t> args{instructions_.handle};
   for (const Bo &b : bindings_) args.push_back(b.handle);
@@ -152,7 +161,9 @@ Status AmdxdnaNpuKernel::submit(uint32_t invocation) {
   if (Status s = driver_->waitCmd(hwctx_, *seq, waitMilliseconds()); !s) {
     if (s.code() == StatusCode::DeadlineExceeded) {
       quarantined_ = true;  // still accepted: keep its storage
-      return Status(s.code(), s.message() + "; the command was not cancelled, so its BOs stay reserved and the entry is quarantined");
+      return Status(s.code(),
+                    s.message() +
+                        "; the command was not cancelled, so its BOs stay reserved and the entry is quarantined");
     }
     return s;
   }
@@ -171,10 +182,12 @@ Status AmdxdnaNpuKernel::submit(uint32_t invocation) {
 Status AmdxdnaNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const std::byte>) {
   std::lock_guard lock(running_);
   if (quarantined_)
-    return fail(Status(StatusCode::DeviceLost, "quarantined: an earlier command did not retire, so its storage stays reserved"));
+    return fail(Status(StatusCode::DeviceLost,
+                       "quarantined: an earlier command did not retire, so its storage stays reserved"));
   if (bindings.size() != bindings_.size())
-    return fail(Status(StatusCode::InvalidArgument, std::to_string(bindings.size()) + " bindings given, the entry has " +
-                                                        std::to_string(bindings_.size())));
+    return fail(
+        Status(StatusCode::InvalidArgument,
+               std::to_string(bindings.size()) + " bindings given, the entry has " + std::to_string(bindings_.size())));
   for (size_t i = 0; i < bindings.size(); ++i) {
     if (bindings[i].length > bindings_[i].size)
       return fail(Status(StatusCode::InvalidArgument, "binding " + std::to_string(i) + " is larger than its BO"));
@@ -207,7 +220,8 @@ Status AmdxdnaNpuKernel::run(std::span<const BindingSpan> bindings, std::span<co
 
 bool npuEmulated() { return amdxdna::emulationRequested(); }
 
-StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns) {
+StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device,
+                                            uint32_t requestedColumns) {
   if (entry.engine != Engine::Npu || !entry.member->xdna)
     return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' is not an NPU entry");
   const char *mode = std::getenv("HRX_AMDXDNA");
@@ -216,11 +230,12 @@ StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const De
   if (how != "emulated" && how != "native")
     return Status(StatusCode::InvalidArgument, "HRX_AMDXDNA=" + how + ": expected emulated or native");
   if (entry.member->target != device.target)
-    return Status(StatusCode::FailedPrecondition, "artifact and device targets differ: the artifact is for " + entry.member->target +
-                                                      ", the device is " + device.target);
+    return Status(StatusCode::FailedPrecondition, "artifact and device targets differ: the artifact is for " +
+                                                      entry.member->target + ", the device is " + device.target);
   if (requestedColumns != entry.columns)
-    return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) + " column(s); " +
-                                                      std::to_string(requestedColumns) + " were requested");
+    return Status(StatusCode::FailedPrecondition, "the image needs exactly " + std::to_string(entry.columns) +
+                                                      " column(s); " + std::to_string(requestedColumns) +
+                                                      " were requested");
   // The image must match the admitted context in every field reference §1.3 lists (profile id
   // and revision, firmware ABI, rows, columns), as on the host device and the libamdf route.
   if (Status s = format::xdna::checkAdmission(*entry.member->xdna, format::xdna::kStrixHalo, requestedColumns); !s)

@@ -67,7 +67,8 @@ void cover(Layout &layout, uint64_t offset, uint64_t size) {
   for (uint64_t i = offset; i < offset + size && i < layout.covered.size(); ++i) layout.covered[i] = true;
 }
 
-void addFields(Layout &layout, const std::string &prefix, size_t base, std::initializer_list<std::pair<const char *, unsigned>> fields) {
+void addFields(Layout &layout, const std::string &prefix, size_t base,
+               std::initializer_list<std::pair<const char *, unsigned>> fields) {
   size_t at = base;
   for (const auto &[name, width] : fields) {
     layout.fields.push_back({prefix + name, at, width});
@@ -79,16 +80,41 @@ void addFields(Layout &layout, const std::string &prefix, size_t base, std::init
 void describeElf64(const Bytes &b, size_t base, const std::string &prefix, Layout &layout) {
   auto at = [&](size_t offset, unsigned width) { return readLe(b, base + offset, width); };
   addFields(layout, prefix, base,
-            {{"e_ident[EI_MAG0]", 1}, {"e_ident[EI_MAG1]", 1}, {"e_ident[EI_MAG2]", 1}, {"e_ident[EI_MAG3]", 1},
-             {"e_ident[EI_CLASS]", 1}, {"e_ident[EI_DATA]", 1}, {"e_ident[EI_VERSION]", 1}, {"e_ident[EI_OSABI]", 1},
-             {"e_ident[EI_ABIVERSION]", 1}, {"e_ident[EI_PAD]", 7}, {"e_type", 2}, {"e_machine", 2}, {"e_version", 4},
-             {"e_entry", 8}, {"e_phoff", 8}, {"e_shoff", 8}, {"e_flags", 4}, {"e_ehsize", 2}, {"e_phentsize", 2},
-             {"e_phnum", 2}, {"e_shentsize", 2}, {"e_shnum", 2}, {"e_shstrndx", 2}});
+            {{"e_ident[EI_MAG0]", 1},
+             {"e_ident[EI_MAG1]", 1},
+             {"e_ident[EI_MAG2]", 1},
+             {"e_ident[EI_MAG3]", 1},
+             {"e_ident[EI_CLASS]", 1},
+             {"e_ident[EI_DATA]", 1},
+             {"e_ident[EI_VERSION]", 1},
+             {"e_ident[EI_OSABI]", 1},
+             {"e_ident[EI_ABIVERSION]", 1},
+             {"e_ident[EI_PAD]", 7},
+             {"e_type", 2},
+             {"e_machine", 2},
+             {"e_version", 4},
+             {"e_entry", 8},
+             {"e_phoff", 8},
+             {"e_shoff", 8},
+             {"e_flags", 4},
+             {"e_ehsize", 2},
+             {"e_phentsize", 2},
+             {"e_phnum", 2},
+             {"e_shentsize", 2},
+             {"e_shnum", 2},
+             {"e_shstrndx", 2}});
   cover(layout, base, 64);
   uint64_t phoff = at(32, 8), phnum = at(56, 2), shoff = at(40, 8), shnum = at(60, 2), shstrndx = at(62, 2);
   for (uint64_t i = 0; i < phnum; ++i) {
     addFields(layout, prefix + "program header " + std::to_string(i) + " ", base + phoff + i * 56,
-              {{"p_type", 4}, {"p_flags", 4}, {"p_offset", 8}, {"p_vaddr", 8}, {"p_paddr", 8}, {"p_filesz", 8}, {"p_memsz", 8}, {"p_align", 8}});
+              {{"p_type", 4},
+               {"p_flags", 4},
+               {"p_offset", 8},
+               {"p_vaddr", 8},
+               {"p_paddr", 8},
+               {"p_filesz", 8},
+               {"p_memsz", 8},
+               {"p_align", 8}});
     cover(layout, base + phoff + i * 56, 56);
   }
   cover(layout, base + shoff, shnum * 64);
@@ -97,8 +123,16 @@ void describeElf64(const Bytes &b, size_t base, const std::string &prefix, Layou
     size_t shdr = shoff + i * 64;
     std::string name(reinterpret_cast<const char *>(&b[base + strtab + at(shdr, 4)]));
     addFields(layout, prefix + "section header " + std::to_string(i) + " (" + name + ") ", base + shdr,
-              {{"sh_name", 4}, {"sh_type", 4}, {"sh_flags", 8}, {"sh_addr", 8}, {"sh_offset", 8}, {"sh_size", 8},
-               {"sh_link", 4}, {"sh_info", 4}, {"sh_addralign", 8}, {"sh_entsize", 8}});
+              {{"sh_name", 4},
+               {"sh_type", 4},
+               {"sh_flags", 8},
+               {"sh_addr", 8},
+               {"sh_offset", 8},
+               {"sh_size", 8},
+               {"sh_link", 4},
+               {"sh_info", 4},
+               {"sh_addralign", 8},
+               {"sh_entsize", 8}});
     uint64_t offset = at(shdr + 24, 8), size = at(shdr + 32, 8), flags = at(shdr + 8, 8);
     if (at(shdr + 4, 4) != 8 /* SHT_NOBITS */) cover(layout, base + offset, size);
     if (name.starts_with(".hrx.")) {
@@ -119,15 +153,21 @@ void describeFat(const Bytes &b, Layout &layout) {
     uint64_t size = readLe(b, at + 8, 8), entry = at + readLe(b, at + 16, 8);
     addFields(layout, prefix, at, {{"magic", 4}, {"version", 4}, {"size", 8}, {"entry offset", 8}, {"entry size", 8}});
     addFields(layout, prefix + "entry ", entry,
-              {{"image kind", 2}, {"offload kind", 2}, {"flags", 4}, {"string offset", 8}, {"string count", 8},
-               {"image offset", 8}, {"image size", 8}});
+              {{"image kind", 2},
+               {"offload kind", 2},
+               {"flags", 4},
+               {"string offset", 8},
+               {"string count", 8},
+               {"image offset", 8},
+               {"image size", 8}});
     cover(layout, at, 32);
     cover(layout, entry, 40);
     uint64_t strings = at + readLe(b, entry + 8, 8), count = readLe(b, entry + 16, 8);
     for (uint64_t i = 0; i < count; ++i) {
       size_t row = strings + i * 16;
       std::string key(reinterpret_cast<const char *>(&b[at + readLe(b, row, 8)]));
-      addFields(layout, prefix + "string " + std::to_string(i) + " (" + key + ") ", row, {{"key offset", 8}, {"value offset", 8}});
+      addFields(layout, prefix + "string " + std::to_string(i) + " (" + key + ") ", row,
+                {{"key offset", 8}, {"value offset", 8}});
       cover(layout, row, 16);
       for (size_t text : {at + readLe(b, row, 8), at + readLe(b, row + 8, 8)})
         cover(layout, text, std::string_view(reinterpret_cast<const char *>(&b[text])).size() + 1);
@@ -152,15 +192,17 @@ std::string payloadMeaning(const format::SectionPayload &section) {
 // Deliberately left out (docs/SECURITY.md): the bytes of sections other than .hrx.*, which only
 // the native GPU loader reads, and fat entries' image kind, offload kind and flags.
 void appendMeaning(const format::Artifact &artifact, std::string &out) {
-  out += std::string(format::artifactKindName(artifact.kind)) + " " + artifact.target + (artifact.referenceOnly() ? " reference-only\n" : "\n");
+  out += std::string(format::artifactKindName(artifact.kind)) + " " + artifact.target +
+         (artifact.referenceOnly() ? " reference-only\n" : "\n");
   if (artifact.xdna) {
     auto canonical = format::xdna::writeImage(*artifact.xdna);
-    out += canonical.isOk() ? std::string(canonical->begin(), canonical->end()) : "unwritable: " + canonical.status().message();
+    out += canonical.isOk() ? std::string(canonical->begin(), canonical->end())
+                            : "unwritable: " + canonical.status().message();
   }
   if (artifact.amdgpu) {
     const format::Elf64File &elf = *artifact.amdgpu;
-    out += "elf " + std::to_string(elf.type) + " " + std::to_string(elf.machine) + " " + std::to_string(elf.flags) + " " +
-           std::to_string(elf.osAbi) + " " + std::to_string(elf.abiVersion) + "\n";
+    out += "elf " + std::to_string(elf.type) + " " + std::to_string(elf.machine) + " " + std::to_string(elf.flags) +
+           " " + std::to_string(elf.osAbi) + " " + std::to_string(elf.abiVersion) + "\n";
     std::vector<std::string> sections;
     for (const format::SectionPayload &s : elf.hrxSections) sections.push_back(s.name + "=" + payloadMeaning(s));
     std::sort(sections.begin(), sections.end());
@@ -177,7 +219,9 @@ struct Loaded {
 };
 
 // A rejection must say why: an empty message counts as one, shown as such.
-std::string rejection(const Status &status) { return status.message().empty() ? "(empty error message)" : status.message(); }
+std::string rejection(const Status &status) {
+  return status.message().empty() ? "(empty error message)" : status.message();
+}
 
 Loaded load(const Bytes &bytes) {
   Loaded result;
@@ -216,11 +260,16 @@ struct Replacement {
 std::vector<Replacement> replacements(uint64_t value, unsigned width, uint64_t fileSize) {
   uint64_t mask = width == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * width)) - 1;
   std::vector<Replacement> result;
-  for (Replacement r : {Replacement{"0", 0}, {"all ones", mask}, {"+1", value + 1}, {"-1", value - 1},
-                        {"top bit flipped", value ^ (uint64_t(1) << (8 * width - 1))}, {"the file size", fileSize},
+  for (Replacement r : {Replacement{"0", 0},
+                        {"all ones", mask},
+                        {"+1", value + 1},
+                        {"-1", value - 1},
+                        {"top bit flipped", value ^ (uint64_t(1) << (8 * width - 1))},
+                        {"the file size", fileSize},
                         {"+64", value + 64}}) {
     r.value &= mask;
-    if (r.value != value && std::none_of(result.begin(), result.end(), [&](const Replacement &x) { return x.value == r.value; }))
+    if (r.value != value &&
+        std::none_of(result.begin(), result.end(), [&](const Replacement &x) { return x.value == r.value; }))
       result.push_back(r);
   }
   return result;
@@ -271,7 +320,8 @@ int mutateArtifact(const std::string &path, std::vector<KnownGap> &knownGaps, bo
   else if (base.artifact.kind == format::ArtifactKind::Amdgpu)
     describeElf64(original, 0, "", layout);
   else {
-    std::fprintf(stderr, "hrx-artifact-mutate: %s: an .xdna image (test/unit/format/MutationTest.cpp covers those)\n", path.c_str());
+    std::fprintf(stderr, "hrx-artifact-mutate: %s: an .xdna image (test/unit/format/MutationTest.cpp covers those)\n",
+                 path.c_str());
     return 2;
   }
 
@@ -322,8 +372,8 @@ int mutateArtifact(const std::string &path, std::vector<KnownGap> &knownGaps, bo
           Bytes(original.begin(), original.begin() + size));
   }
 
-  std::printf("%s: %zu mutants, %zu rejected, %zu unchanged, %zu known gaps, %zu failures\n", path.c_str(), tally.mutants,
-              tally.rejected, tally.unchanged, tally.known, tally.failures);
+  std::printf("%s: %zu mutants, %zu rejected, %zu unchanged, %zu known gaps, %zu failures\n", path.c_str(),
+              tally.mutants, tally.rejected, tally.unchanged, tally.known, tally.failures);
   return tally.failures ? 1 : 0;
 }
 

@@ -16,8 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check::RunOptions options;
   options.benchmarkRepetitions = 1;
   (void)check::listChecks(file, options);
-  auto refuse = [](const std::string &, const std::string &, check::RunTarget, const std::map<std::string, std::string> &)
-      -> StatusOr<std::vector<uint8_t>> { return Status(StatusCode::InvalidArgument, "not compiled while fuzzing"); };
+  auto refuse = [](const std::string &, const std::string &, check::RunTarget,
+                   const std::map<std::string, std::string> &) -> StatusOr<std::vector<uint8_t>> {
+    return Status(StatusCode::InvalidArgument, "not compiled while fuzzing");
+  };
   (void)check::runChecks(file, options, refuse);
   return code.size() >= file.text.size() ? 0 : 1;
 }

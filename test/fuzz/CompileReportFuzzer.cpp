@@ -36,6 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       for (const auto &extent : e.extents) (void)hrx::format::requiredExtentBytes(extent, e.arguments, constants);
     }
   auto launches = hrx::format::readAmdgpuLaunches(text);
-  if (manifest.isOk() && launches.isOk()) (void)hrx::format::checkManifestAgainstLaunches(manifest.value(), launches.value());
+  if (manifest.isOk() && launches.isOk())
+    (void)hrx::format::checkManifestAgainstLaunches(manifest.value(), launches.value());
   return 0;
 }

@@ -18,8 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.errorLimit = 0;
   engine.setOptions(options);
   // Alternate the prefix set so that both the single- and multi-prefix paths run.
-  VerifyDiagnosticConsumer verify(size % 2 ? std::vector<std::string>{"expected", "foo"}
-                                           : std::vector<std::string>{});
+  VerifyDiagnosticConsumer verify(size % 2 ? std::vector<std::string>{"expected", "foo"} : std::vector<std::string>{});
   engine.addConsumer(&verify);
   verify.addAnnotatedFile(sm, file, engine);
   uint32_t lines = sm.lineCount(file);

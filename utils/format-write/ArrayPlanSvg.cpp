@@ -33,7 +33,9 @@ struct TileUse {
   uint32_t dataEnd = 0;  // highest slot end in data memory
   uint32_t locks = 0, bds = 0, streamToMemory = 0, memoryToStream = 0, routes = 0, codeBytes = 0;
   std::vector<uint32_t> workers;
-  bool used() const { return dataEnd || locks || bds || streamToMemory || memoryToStream || routes || !workers.empty(); }
+  bool used() const {
+    return dataEnd || locks || bds || streamToMemory || memoryToStream || routes || !workers.empty();
+  }
 };
 
 enum class Level { Ok, Near, Full };
@@ -115,8 +117,8 @@ public:
     for (uint32_t r = 0; r < npu5::kRows; ++r) {
       const char *kind = r == npu5::kShimRow ? "shim" : r == npu5::kMemTileRow ? "memory tile" : "compute";
       out_ << "<text class=\"axis\" x=\"" << kMargin << "\" y=\"" << tileTop(r) + kTileHeight / 2 << "\">row " << r
-           << "</text><text class=\"axis sub\" x=\"" << kMargin << "\" y=\"" << tileTop(r) + kTileHeight / 2 + 14 << "\">"
-           << kind << "</text>\n";
+           << "</text><text class=\"axis sub\" x=\"" << kMargin << "\" y=\"" << tileTop(r) + kTileHeight / 2 + 14
+           << "\">" << kind << "</text>\n";
     }
     for (uint32_t r = npu5::kRows; r-- > 0;)
       for (uint32_t c = 0; c < plan_.columns; ++c) writeTile({c, r});
@@ -147,8 +149,8 @@ private:
   }
 
   void resourceLine(int x, int y, const std::string &label, uint64_t used, uint64_t supply, const std::string &text) {
-    out_ << "<text class=\"res " << levelClass(levelOf(used, supply)) << "\" x=\"" << x << "\" y=\"" << y << "\">" << label
-         << " " << text << "</text>\n";
+    out_ << "<text class=\"res " << levelClass(levelOf(used, supply)) << "\" x=\"" << x << "\" y=\"" << y << "\">"
+         << label << " " << text << "</text>\n";
   }
 
   void writeTile(TileCoord t) {
@@ -156,28 +158,31 @@ private:
     TileSupply supply = supplyOf(kind);
     auto found = uses_.find({t.column, t.row});
     TileUse u = found == uses_.end() ? TileUse{} : found->second;
-    Level worst = std::max({levelOf(u.locks, supply.locks), levelOf(u.bds, supply.bds),
-                            levelOf(u.streamToMemory, supply.dmaPerDirection),
-                            levelOf(u.memoryToStream, supply.dmaPerDirection),
-                            supply.dataBytes ? levelOf(u.dataEnd, supply.dataBytes) : Level::Ok});
+    Level worst =
+        std::max({levelOf(u.locks, supply.locks), levelOf(u.bds, supply.bds),
+                  levelOf(u.streamToMemory, supply.dmaPerDirection), levelOf(u.memoryToStream, supply.dmaPerDirection),
+                  supply.dataBytes ? levelOf(u.dataEnd, supply.dataBytes) : Level::Ok});
     const char *kindClass = kind == TileKind::Shim ? "shim" : kind == TileKind::MemTile ? "memtile" : "compute";
     int x = tileLeft(t.column), y = tileTop(t.row);
     out_ << "<g class=\"tile\" data-tile=\"" << t.column << "," << t.row << "\">\n";
-    out_ << "<rect class=\"" << kindClass << (u.used() ? "" : " unused") << " edge-" << levelClass(worst) << "\" x=\"" << x
-         << "\" y=\"" << y << "\" width=\"" << kTileWidth << "\" height=\"" << kTileHeight << "\" rx=\"6\"/>\n";
+    out_ << "<rect class=\"" << kindClass << (u.used() ? "" : " unused") << " edge-" << levelClass(worst) << "\" x=\""
+         << x << "\" y=\"" << y << "\" width=\"" << kTileWidth << "\" height=\"" << kTileHeight << "\" rx=\"6\"/>\n";
     out_ << "<text class=\"coord\" x=\"" << x + kTileWidth - 6 << "\" y=\"" << y + 14 << "\" text-anchor=\"end\">("
          << t.column << "," << t.row << ")</text>\n";
     if (!u.used()) {
-      out_ << "<text class=\"res idle\" x=\"" << x + 8 << "\" y=\"" << y + kTileHeight - 10 << "\">unused</text>\n</g>\n";
+      out_ << "<text class=\"res idle\" x=\"" << x + 8 << "\" y=\"" << y + kTileHeight - 10
+           << "\">unused</text>\n</g>\n";
       return;
     }
     int line = y + kTileHeight - 10 - 14 * (supply.dataBytes ? 3 : 2);
     int left = x + 8;
     if (supply.dataBytes) {
-      resourceLine(left, line, "memory", u.dataEnd, supply.dataBytes, bytesText(u.dataEnd) + " / " + bytesText(supply.dataBytes));
+      resourceLine(left, line, "memory", u.dataEnd, supply.dataBytes,
+                   bytesText(u.dataEnd) + " / " + bytesText(supply.dataBytes));
       line += 14;
     }
-    resourceLine(left, line, "locks", u.locks, supply.locks, std::to_string(u.locks) + "/" + std::to_string(supply.locks));
+    resourceLine(left, line, "locks", u.locks, supply.locks,
+                 std::to_string(u.locks) + "/" + std::to_string(supply.locks));
     resourceLine(left + 86, line, "BDs", u.bds, supply.bds, std::to_string(u.bds) + "/" + std::to_string(supply.bds));
     line += 14;
     uint32_t dma = std::max(u.streamToMemory, u.memoryToStream);
@@ -185,7 +190,8 @@ private:
                  "in " + std::to_string(u.streamToMemory) + "/" + std::to_string(supply.dmaPerDirection) + ", out " +
                      std::to_string(u.memoryToStream) + "/" + std::to_string(supply.dmaPerDirection));
     line += 14;
-    out_ << "<text class=\"res ok\" x=\"" << left << "\" y=\"" << line << "\">" << u.routes << " switch route(s)</text>\n";
+    out_ << "<text class=\"res ok\" x=\"" << left << "\" y=\"" << line << "\">" << u.routes
+         << " switch route(s)</text>\n";
     out_ << "</g>\n";
   }
 
@@ -194,17 +200,18 @@ private:
     Point anchor = bindingAnchor(uint32_t(b));
     out_ << "<g class=\"binding\" data-binding=\"" << b << "\"><rect x=\"" << anchor.x - 65 << "\" y=\"" << anchor.y
          << "\" width=\"130\" height=\"38\" rx=\"4\"/><text x=\"" << anchor.x << "\" y=\"" << anchor.y + 16
-         << "\" text-anchor=\"middle\">binding " << b << " (slot " << binding.ordinal << ")</text><text class=\"sub\" x=\""
-         << anchor.x << "\" y=\"" << anchor.y + 31 << "\" text-anchor=\"middle\">" << planAccessName(binding.access) << ", "
-         << bytesText(binding.bytes) << "</text></g>\n";
+         << "\" text-anchor=\"middle\">binding " << b << " (slot " << binding.ordinal
+         << ")</text><text class=\"sub\" x=\"" << anchor.x << "\" y=\"" << anchor.y + 31 << "\" text-anchor=\"middle\">"
+         << planAccessName(binding.access) << ", " << bytesText(binding.bytes) << "</text></g>\n";
   }
 
   void writeWorker(size_t i) {
     const PlanWorker &w = plan_.workers[i];
     int x = tileLeft(w.tile.column) + 8, y = tileTop(w.tile.row) + 20;
     out_ << "<g class=\"worker\" data-worker=\"" << i << "\" data-entry=\"" << escape(w.entry) << "\"><rect x=\"" << x
-         << "\" y=\"" << y << "\" width=\"" << kTextWidth - 10 << "\" height=\"40\" rx=\"4\"/><text class=\"entry\" x=\""
-         << x + 6 << "\" y=\"" << y + 16 << "\">@" << escape(w.entry) << "</text><text class=\"sub "
+         << "\" y=\"" << y << "\" width=\"" << kTextWidth - 10
+         << "\" height=\"40\" rx=\"4\"/><text class=\"entry\" x=\"" << x + 6 << "\" y=\"" << y + 16 << "\">@"
+         << escape(w.entry) << "</text><text class=\"sub "
          << levelClass(levelOf(w.codeBytes, npu5::kProgramMemoryBytes)) << "\" x=\"" << x + 6 << "\" y=\"" << y + 32
          << "\">w" << i << " g" << w.group << ".l" << w.lane << ", " << w.iterations << " iter, code "
          << bytesText(w.codeBytes) << "</text></g>\n";
@@ -246,10 +253,12 @@ private:
     for (const Point &p : receiver)
       if (points.empty() || !(points.back() == p)) points.push_back(p);
     if (points.size() == 1) points.push_back({points[0].x, points[0].y + 1});
-    std::string sender = c.sender.worker ? "@" + plan_.workers[c.sender.worker->worker].entry
-                                         : "binding " + std::to_string(c.sender.binding ? c.sender.binding->binding : 0);
-    std::string receiverName = c.receiver.worker ? "@" + plan_.workers[c.receiver.worker->worker].entry
-                                                 : "binding " + std::to_string(c.receiver.binding ? c.receiver.binding->binding : 0);
+    std::string sender = c.sender.worker
+                             ? "@" + plan_.workers[c.sender.worker->worker].entry
+                             : "binding " + std::to_string(c.sender.binding ? c.sender.binding->binding : 0);
+    std::string receiverName = c.receiver.worker
+                                   ? "@" + plan_.workers[c.receiver.worker->worker].entry
+                                   : "binding " + std::to_string(c.receiver.binding ? c.receiver.binding->binding : 0);
     bool neighbor = c.transport == Transport::NeighborMemory;
     out_ << "<g class=\"channel\" data-channel=\"" << i << "\" data-transport=\"" << transportName(c.transport)
          << "\"><title>channel " << i << ": " << escape(sender) << " to " << escape(receiverName) << ", "
@@ -267,14 +276,16 @@ private:
     // The label sits beside the arrow's last run, so it names the channel where it arrives.
     Point end = path.back(), before = path[path.size() - 2];
     int lx = (end.x + before.x) / 2 + 3, ly = (end.y + before.y) / 2 - 3 + int(i % 3) * 10;
-    out_ << "<text class=\"label\" x=\"" << lx << "\" y=\"" << ly << "\">c" << i << " " << c.recordBytes << " B</text></g>\n";
+    out_ << "<text class=\"label\" x=\"" << lx << "\" y=\"" << ly << "\">c" << i << " " << c.recordBytes
+         << " B</text></g>\n";
   }
 
   void writeLegend() {
     int y = bindingTop() + kBindingHeight + 24;
     out_ << "<text class=\"legend\" x=\"" << kMargin << "\" y=\"" << y << "\">resources used / supply: "
          << "<tspan class=\"ok\">below 75%</tspan>, <tspan class=\"near\">75% or more</tspan>, "
-         << "<tspan class=\"full\">at the limit</tspan>; arrows run sender to receiver; dashed: neighbor memory</text>\n";
+         << "<tspan class=\"full\">at the limit</tspan>; arrows run sender to receiver; dashed: neighbor "
+            "memory</text>\n";
   }
 
   const ArrayPlan &plan_;
@@ -287,14 +298,16 @@ constexpr const char *kStyle =
     "text{font-family:sans-serif;font-size:11px;fill:#1f2937}"
     ".title{font-size:16px;font-weight:bold}.axis{font-size:12px;fill:#374151}.sub{font-size:10px;fill:#4b5563}"
     ".coord{font-size:10px;fill:#6b7280}"
-    "rect.shim{fill:#e0f2fe}rect.memtile{fill:#ede9fe}rect.compute{fill:#ecfdf5}rect.unused{fill:#f9fafb;stroke-dasharray:4 3}"
+    "rect.shim{fill:#e0f2fe}rect.memtile{fill:#ede9fe}rect.compute{fill:#ecfdf5}rect.unused{fill:#f9fafb;stroke-"
+    "dasharray:4 3}"
     ".tile rect{stroke:#9ca3af;stroke-width:1.5}.tile rect.edge-near{stroke:#d97706;stroke-width:3}"
     ".tile rect.edge-full{stroke:#dc2626;stroke-width:3}"
     ".worker rect{fill:#ffffff;stroke:#059669;stroke-width:1.5}.entry{font-weight:bold;font-size:12px}"
     ".binding rect{fill:#fef3c7;stroke:#b45309}"
     ".route{fill:none;stroke:#2563eb;stroke-width:2;stroke-opacity:0.8}.neighbor{stroke:#7c3aed;stroke-dasharray:6 4}"
     ".label{font-size:10px;fill:#1d4ed8;font-weight:bold}"
-    ".res.ok,.ok{fill:#374151}.near{fill:#b45309;font-weight:bold}.full{fill:#b91c1c;font-weight:bold}.idle{fill:#9ca3af}"
+    ".res.ok,.ok{fill:#374151}.near{fill:#b45309;font-weight:bold}.full{fill:#b91c1c;font-weight:bold}.idle{fill:#"
+    "9ca3af}"
     ".legend{font-size:11px}";
 
 }  // namespace

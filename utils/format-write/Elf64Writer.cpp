@@ -10,7 +10,8 @@ constexpr uint32_t kShdrBytes = 64, kShtProgbits = 1;
 Status bad(const std::string &what) { return Status(StatusCode::InvalidArgument, "ELF64: " + what); }
 }  // namespace
 
-StatusOr<std::vector<uint8_t>> appendElf64Sections(std::span<const uint8_t> elf, std::span<const SectionPayload> sections) {
+StatusOr<std::vector<uint8_t>> appendElf64Sections(std::span<const uint8_t> elf,
+                                                   std::span<const SectionPayload> sections) {
   auto parsed = readElf64Sections(elf);
   if (!parsed.isOk()) return parsed.status();
   // readElf64Sections checked these fields and every section header.

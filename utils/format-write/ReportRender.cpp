@@ -8,9 +8,10 @@ namespace hrx::format {
 namespace {
 using Json = ReportJson;
 
-constexpr std::string_view kWaitFields[] = {"action_count",       "explicit_action_count", "planned_action_count",
-                                            "full_drain_count",   "partial_wait_count",    "drained_count",
-                                            "max_drained_count",  "max_outstanding_before", "max_full_drain_outstanding_before"};
+constexpr std::string_view kWaitFields[] = {
+    "action_count",      "explicit_action_count",  "planned_action_count",
+    "full_drain_count",  "partial_wait_count",     "drained_count",
+    "max_drained_count", "max_outstanding_before", "max_full_drain_outstanding_before"};
 
 Json fieldValue(const Json &row, std::string_view pointer) {
   Json::json_pointer p{std::string(pointer)};
@@ -38,8 +39,11 @@ ReportJson showReport(const CompileReport &report) {
   for (const Json &row : report.entryRows()) entries.push_back(entryResources(row));
   Json waits = nullptr;
   if (auto rows = report.waitReasonRows()) waits = *rows;
-  return {{"compiler", report.compiler}, {"target", report.target}, {"processor_mode", report.processorMode},
-          {"entries", std::move(entries)}, {"wait_reasons", std::move(waits)}};
+  return {{"compiler", report.compiler},
+          {"target", report.target},
+          {"processor_mode", report.processorMode},
+          {"entries", std::move(entries)},
+          {"wait_reasons", std::move(waits)}};
 }
 
 std::string formatReport(const CompileReport &report) {
@@ -82,18 +86,20 @@ StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileRepor
   for (const IdentityField &f : identity) {
     if (f.before == f.after && !(f.mustBeKnown && f.before.empty())) continue;
     auto shown = [](const std::string &v) { return v.empty() ? std::string("(missing)") : "'" + v + "'"; };
-    differences += (differences.empty() ? "" : "; ") + std::string(f.name) + ": before " + shown(f.before) + ", after " +
-                   shown(f.after);
+    differences += (differences.empty() ? "" : "; ") + std::string(f.name) + ": before " + shown(f.before) +
+                   ", after " + shown(f.after);
   }
   if (!differences.empty())
     return Status(StatusCode::InvalidArgument,
-                  "reports must use the same compiler, target, backend, processor policy, and detail mode; " + differences);
+                  "reports must use the same compiler, target, backend, processor policy, and detail mode; " +
+                      differences);
   auto index = [](const CompileReport &r, const char *which) -> StatusOr<std::map<std::string, Json>> {
     std::map<std::string, Json> rows;
     for (const Json &row : r.entryRows()) {
       std::string name = row.at("function").get<std::string>();
       if (!rows.emplace(name, entryResources(row)).second)
-        return Status(StatusCode::InvalidArgument, std::string(which) + " report has two rows for function '" + name + "'");
+        return Status(StatusCode::InvalidArgument,
+                      std::string(which) + " report has two rows for function '" + name + "'");
     }
     return rows;
   };
@@ -109,9 +115,11 @@ StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileRepor
     Json deltas = Json::object();
     for (const ReportField &f : reportFields()) {
       std::string field(f.name);
-      deltas[field] = sides.first.is_null() || sides.second.is_null() ? Json(nullptr) : delta(sides.first[field], sides.second[field]);
+      deltas[field] = sides.first.is_null() || sides.second.is_null() ? Json(nullptr)
+                                                                      : delta(sides.first[field], sides.second[field]);
     }
-    changes.push_back({{"function", name}, {"before", sides.first}, {"after", sides.second}, {"delta", std::move(deltas)}});
+    changes.push_back(
+        {{"function", name}, {"before", sides.first}, {"after", sides.second}, {"delta", std::move(deltas)}});
   }
   Json waitChanges = nullptr;
   auto wb = before.waitReasonRows(), wa = after.waitReasonRows();
@@ -126,11 +134,14 @@ StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileRepor
     for (auto [rows, first, which] : {std::tuple{&*wb, true, "before"}, std::tuple{&*wa, false, "after"}})
       for (const Json &row : *rows) {
         auto k = key(row);
-        if (!k) return Status(StatusCode::InvalidArgument, std::string(which) + " report has a wait-reason row without function, counter and reason");
+        if (!k)
+          return Status(StatusCode::InvalidArgument,
+                        std::string(which) + " report has a wait-reason row without function, counter and reason");
         Json &slot = first ? waits[*k].first : waits[*k].second;
         if (!slot.is_null())
-          return Status(StatusCode::InvalidArgument, std::string(which) + " report has two wait-reason rows for (" + std::get<0>(*k) + ", " +
-                                                         std::get<1>(*k) + ", " + std::get<2>(*k) + ")");
+          return Status(StatusCode::InvalidArgument, std::string(which) + " report has two wait-reason rows for (" +
+                                                         std::get<0>(*k) + ", " + std::get<1>(*k) + ", " +
+                                                         std::get<2>(*k) + ")");
         slot = row.contains("summary") ? row["summary"] : Json::object();
       }
     waitChanges = Json::array();
@@ -138,14 +149,20 @@ StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileRepor
       Json deltas = Json::object();
       for (std::string_view f : kWaitFields) {
         std::string field(f);
-        deltas[field] = sides.first.is_null() || sides.second.is_null() ? Json(nullptr)
-                                                                          : delta(sides.first.value(field, Json()), sides.second.value(field, Json()));
+        deltas[field] = sides.first.is_null() || sides.second.is_null()
+                            ? Json(nullptr)
+                            : delta(sides.first.value(field, Json()), sides.second.value(field, Json()));
       }
-      waitChanges.push_back({{"function", std::get<0>(k)}, {"counter", std::get<1>(k)}, {"reason", std::get<2>(k)},
-                             {"before", sides.first}, {"after", sides.second}, {"delta", std::move(deltas)}});
+      waitChanges.push_back({{"function", std::get<0>(k)},
+                             {"counter", std::get<1>(k)},
+                             {"reason", std::get<2>(k)},
+                             {"before", sides.first},
+                             {"after", sides.second},
+                             {"delta", std::move(deltas)}});
     }
   }
-  return Json{{"compiler", before.compiler}, {"changes", std::move(changes)}, {"wait_reason_changes", std::move(waitChanges)}};
+  return Json{
+      {"compiler", before.compiler}, {"changes", std::move(changes)}, {"wait_reason_changes", std::move(waitChanges)}};
 }
 
 }  // namespace hrx::format

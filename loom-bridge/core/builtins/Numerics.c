@@ -56,8 +56,8 @@ void __hrx_bfp16ebs8_encode_bf16(const uint16_t *in, uint8_t *out, uint32_t bloc
 
 /* 2^(exponent - 133) as a double, or NaN for the invalid-block marker. */
 static double block_scale(uint8_t exponent) {
-  uint64_t bits = exponent == HRX_BFP_INVALID_EXPONENT ? 0x7FF8000000000000ull
-                                                       : (uint64_t)(exponent - 133 + 1023) << 52;
+  uint64_t bits =
+      exponent == HRX_BFP_INVALID_EXPONENT ? 0x7FF8000000000000ull : (uint64_t)(exponent - 133 + 1023) << 52;
   double scale;
   __builtin_memcpy(&scale, &bits, sizeof scale);
   return scale;
@@ -102,8 +102,8 @@ static void decode_aligned(const uint8_t *payload, uint32_t count, uint32_t low,
  * integer multiple of 2^(lowL+lowR-266) below 2^31, that f64 sum is exact: it equals the int32
  * sum of the aligned mantissas, which is computed instead (vectorizable integer
  * multiply-adds) and scaled by a power of two, so the result is bit-identical. */
-void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *acc, float *out,
-                         uint32_t m, uint32_t n, uint32_t k) {
+void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *acc, float *out, uint32_t m, uint32_t n,
+                         uint32_t k) {
   uint32_t lowL, highL, lowR, highR, kBits = 0;
   while ((1u << kBits) < k) ++kBits;
   int valid = exponent_range(lhs, m * k, &lowL, &highL) & exponent_range(rhs, k * n, &lowR, &highR);

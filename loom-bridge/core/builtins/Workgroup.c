@@ -35,9 +35,9 @@ typedef struct {
   void *sp;
   uint32_t state;
   uint64_t x, y, z;
-  uint64_t posted;     /* the value given to the pending warp function */
-  uint64_t *received;  /* where that function's values go */
-  uint64_t mask;       /* lanes that took part */
+  uint64_t posted;    /* the value given to the pending warp function */
+  uint64_t *received; /* where that function's values go */
+  uint64_t mask;      /* lanes that took part */
 } hrx_fiber;
 
 typedef struct {
@@ -57,12 +57,11 @@ static _Thread_local hrx_workgroup hrx_wg;
 /* Saves the callee-saved registers and the FP control words on the current stack, stores the
  * stack pointer in *save and continues on the stack `load` (System V x86-64). */
 __attribute__((naked, noinline)) static void hrx_fiber_switch(void **save, void *load) {
-  __asm__ volatile(
-      "pushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n\t"
-      "subq $8, %rsp\n\tstmxcsr (%rsp)\n\tfnstcw 4(%rsp)\n\t"
-      "movq %rsp, (%rdi)\n\tmovq %rsi, %rsp\n\t"
-      "ldmxcsr (%rsp)\n\tfldcw 4(%rsp)\n\taddq $8, %rsp\n\t"
-      "popq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n\tret\n\t");
+  __asm__ volatile("pushq %rbp\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n\tpushq %r14\n\tpushq %r15\n\t"
+                   "subq $8, %rsp\n\tstmxcsr (%rsp)\n\tfnstcw 4(%rsp)\n\t"
+                   "movq %rsp, (%rdi)\n\tmovq %rsi, %rsp\n\t"
+                   "ldmxcsr (%rsp)\n\tfldcw 4(%rsp)\n\taddq $8, %rsp\n\t"
+                   "popq %r15\n\tpopq %r14\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tpopq %rbp\n\tret\n\t");
 }
 
 /* A new fiber's first return lands here with its fiber in rbx and its body in r12. */
@@ -150,7 +149,7 @@ void __hrx_wg_run(const void *dispatch, hrx_work_item_fn item) {
       for (uint64_t x = 0; x < size[0]; ++x, ++index) {
         char *low = stacks + index * HRX_FIBER_STACK;
         uint64_t *sp = (uint64_t *)(low + HRX_FIBER_STACK) - 8;
-        sp[0] = 0x1F80u | ((uint64_t)0x037Fu << 32); /* MXCSR, x87 control word: the defaults */
+        sp[0] = 0x1F80u | ((uint64_t)0x037Fu << 32);  /* MXCSR, x87 control word: the defaults */
         sp[1] = sp[2] = sp[3] = 0;                    /* r15, r14, r13 */
         sp[4] = (uint64_t)(uintptr_t)&hrx_fiber_body; /* r12 */
         sp[5] = (uint64_t)(uintptr_t)&fibers[index];  /* rbx */

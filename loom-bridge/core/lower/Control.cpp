@@ -24,7 +24,8 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
   llvm::Function *f = fn_->function;
   if (op.opcode() == loom::OpCode::ScfWhile) return lowerWhile(op);
   if (op.opcode() == loom::OpCode::ScfScheduleFence) return;  // a scheduling hint; LLVM schedules
-  if (op.opcode() == OpCode::ScfSelect) return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
+  if (op.opcode() == OpCode::ScfSelect)
+    return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
   if (op.opcode() == OpCode::ScfFor) {
     const Value *loValue = op.operandNamed("lo");
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
@@ -49,7 +50,8 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
     b.SetInsertPoint(body);
     const loom::Block &block = *op.region(0)->entryBlock();
     std::span<Value *const> args = block.arguments();
-    if (args.size() != carried.size() + 1) unsupported(op, "the loop region's arguments do not match its iteration values");
+    if (args.size() != carried.size() + 1)
+      unsupported(op, "the loop region's arguments do not match its iteration values");
     lowered(args[0]).value = iv;
     for (size_t i = 0; i < carried.size(); ++i) lowered(args[i + 1]).value = carried[i];
     std::vector<llvm::Value *> next = lowerRegion(*op.region(0));
@@ -132,7 +134,8 @@ void Lowering::Impl::lowerFunc(const Operation &op, std::string_view name) {
   }
   if (op.opcode() == OpCode::FuncCall) {
     const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
-    if (!callee || (!callee->cxx && callee->op->opcode() != OpCode::FuncDef)) unsupported(op, "the callee has no definition");
+    if (!callee || (!callee->cxx && callee->op->opcode() != OpCode::FuncDef))
+      unsupported(op, "the callee has no definition");
     llvm::Function *target = callee->cxx ? external(op, *callee->cxx) : function(*callee->op);
     if (!target) throw LoweringError{};
     std::vector<llvm::Value *> args;
@@ -149,7 +152,8 @@ void Lowering::Impl::lowerFunc(const Operation &op, std::string_view name) {
 llvm::Function *Lowering::Impl::external(const Operation &call, const cxx::Signature &sig) {
   std::vector<llvm::Type *> params;
   for (const Value *v : call.operands()) {
-    if (v->type()->kind() == loom::TypeKind::Vector) unsupported(call, "vectors are passed to C/C++ through buffers, not by value");
+    if (v->type()->kind() == loom::TypeKind::Vector)
+      unsupported(call, "vectors are passed to C/C++ through buffers, not by value");
     params.push_back(valueType(*v->type(), &call));
   }
   if (call.numResults() && call.result(0)->type()->kind() == loom::TypeKind::Vector)
@@ -174,7 +178,8 @@ void Lowering::Impl::lowerWhile(const Operation &op) {
   b.CreateBr(header);
   b.SetInsertPoint(header);
   std::span<Value *const> beforeArgs = op.region(0)->entryBlock()->arguments();
-  if (beforeArgs.size() != inits.size()) unsupported(op, "the before region's arguments do not match the initial values");
+  if (beforeArgs.size() != inits.size())
+    unsupported(op, "the before region's arguments do not match the initial values");
   std::vector<llvm::PHINode *> carried;
   for (size_t i = 0; i < inits.size(); ++i) {
     llvm::PHINode *phi = b.CreatePHI(inits[i]->getType(), 2);
@@ -188,7 +193,8 @@ void Lowering::Impl::lowerWhile(const Operation &op) {
   b.CreateCondBr(condition[0], body, exit);
   b.SetInsertPoint(body);
   std::span<Value *const> afterArgs = op.region(1)->entryBlock()->arguments();
-  for (size_t i = 0; i < afterArgs.size() && i + 1 < condition.size(); ++i) lowered(afterArgs[i]).value = condition[i + 1];
+  for (size_t i = 0; i < afterArgs.size() && i + 1 < condition.size(); ++i)
+    lowered(afterArgs[i]).value = condition[i + 1];
   std::vector<llvm::Value *> next = lowerRegion(*op.region(1));
   if (next.size() != carried.size()) unsupported(op, "the do region must yield one value per initial value");
   llvm::BasicBlock *latch = b.GetInsertBlock();

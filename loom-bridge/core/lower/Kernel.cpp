@@ -9,9 +9,7 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
   using loom::OpCode;
   switch (op.opcode()) {
-  case OpCode::KernelReturn:
-    b.CreateRetVoid();
-    return;
+  case OpCode::KernelReturn: b.CreateRetVoid(); return;
   case OpCode::KernelLaunchConfig: {
     if (!op.operandGroup("dynamic_workgroup_storage").empty())
       unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
@@ -88,8 +86,9 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
     return v;
   };
   llvm::Value *sx = coord("workgroup.size", 0), *sy = coord("workgroup.size", 1), *sz = coord("workgroup.size", 2);
-  llvm::Value *linear = b.CreateAdd(
-      b.CreateMul(b.CreateAdd(b.CreateMul(coord("workitem.id", 2), sy), coord("workitem.id", 1)), sx), coord("workitem.id", 0));
+  llvm::Value *linear =
+      b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coord("workitem.id", 2), sy), coord("workitem.id", 1)), sx),
+                  coord("workitem.id", 0));
   llvm::Value *items = b.CreateMul(b.CreateMul(sx, sy), sz);
   uint64_t slotBytes = llvm::alignTo(module_.getDataLayout().getTypeAllocSize(type), 16);
   llvm::Value *storage = nullptr;
@@ -107,14 +106,18 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
     // One allocation per function serves every exchange of 16-byte slots (they are separated by
     // barriers); it is made in the entry block so that every use is dominated.
     llvm::IRBuilder<> entry(&f.getEntryBlock(), f.getEntryBlock().getFirstInsertionPt());
-    if (slotBytes == 16 && fn_->exchangeStorage) storage = fn_->exchangeStorage;
-    else storage = target->workgroupStorage(entry, slotBytes * kMaxItems, 16);
+    if (slotBytes == 16 && fn_->exchangeStorage)
+      storage = fn_->exchangeStorage;
+    else
+      storage = target->workgroupStorage(entry, slotBytes * kMaxItems, 16);
     if (slotBytes == 16) fn_->exchangeStorage = storage;
     if (!storage) unsupported(op, "this target has no workgroup storage for cross-lane exchange");
-    b.CreateAlignedStore(value, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(linear, i64(int64_t(slotBytes)))), llvm::Align(16));
+    b.CreateAlignedStore(value, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(linear, i64(int64_t(slotBytes)))),
+                         llvm::Align(16));
     if (!target->barrier(b)) unsupported(op, "this target has no native barrier");
     read = [&](llvm::Value *item) {
-      return b.CreateAlignedLoad(type, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(item, i64(int64_t(slotBytes)))), llvm::Align(16));
+      return b.CreateAlignedLoad(type, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(item, i64(int64_t(slotBytes)))),
+                                 llvm::Align(16));
     };
   }
   auto widen = [&](llvm::Value *v) { return b.CreateZExtOrTrunc(v, b.getInt64Ty()); };
@@ -133,7 +136,8 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
     std::string_view mode = op.templateParam(0) ? op.templateParam(0)->str() : "";
     llvm::Value *offset = widen(operand(op, "offset"));
     llvm::Value *width = widen(operand(op, "width"));
-    width = b.CreateSelect(b.CreateOr(b.CreateICmpEQ(width, i64(0)), b.CreateICmpUGT(width, subgroup)), subgroup, width);
+    width =
+        b.CreateSelect(b.CreateOr(b.CreateICmpEQ(width, i64(0)), b.CreateICmpUGT(width, subgroup)), subgroup, width);
     llvm::Value *inCluster = b.CreateURem(lane, width);
     llvm::Value *clusterBase = b.CreateSub(linear, inCluster);
     llvm::Value *source = nullptr, *valid = nullptr;
@@ -165,7 +169,8 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
     bool reverse = direction && direction->str() == "reverse";
     bool exclusive = mode && mode->str() == "exclusive";
     llvm::Value *identity = combineIdentity(b, kind, type);
-    if (!identity) unsupported(op, "no scan for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
+    if (!identity)
+      unsupported(op, "no scan for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
     // acc = fold over the items before (forward) or after (reverse) this one, in linear order.
     llvm::BasicBlock *entry = b.GetInsertBlock();
     llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "scan.header", &f);
@@ -226,7 +231,8 @@ llvm::Value *Lowering::Impl::subgroupCoordinate(std::string_view kind) {
 
 llvm::Value *Lowering::Impl::subgroupReduce(const Operation &op, llvm::Value *value) {
   std::string why;
-  llvm::Value *result = fn_->coordinates ? fn_->coordinates->subgroupReduce(*b_, combiningKind(op), value, why) : nullptr;
+  llvm::Value *result =
+      fn_->coordinates ? fn_->coordinates->subgroupReduce(*b_, combiningKind(op), value, why) : nullptr;
   if (!result) unsupported(op, why.empty() ? "this kernel operation is not supported by this target" : why);
   return result;
 }
@@ -246,7 +252,8 @@ llvm::Value *Lowering::Impl::workgroupReduce(const Operation &op) {
   llvm::Value *lane = target->coordinate(b, *f, "subgroup.lane.id", 0);
   llvm::Value *subgroup = target->coordinate(b, *f, "subgroup.id", 0);
   llvm::Value *subgroups = target->coordinate(b, *f, "subgroup.count", 0);
-  if (!storage || !lane || !subgroup || !subgroups) unsupported(op, "this target has no workgroup storage or subgroup ids");
+  if (!storage || !lane || !subgroup || !subgroups)
+    unsupported(op, "this target has no workgroup storage or subgroup ids");
   llvm::Align align(slotBytes);
   llvm::BasicBlock *publish = llvm::BasicBlock::Create(context_, "reduce.publish", f);
   llvm::BasicBlock *published = llvm::BasicBlock::Create(context_, "reduce.published", f);
@@ -269,7 +276,8 @@ llvm::Value *Lowering::Impl::workgroupReduce(const Operation &op) {
   acc->addIncoming(first, entry);
   b.CreateCondBr(b.CreateICmpULT(index, subgroups), body, exit);
   b.SetInsertPoint(body);
-  llvm::Value *next = combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
+  llvm::Value *next =
+      combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
   if (!next) unsupported(op, "unknown combining kind '" + std::string(combiningKind(op)) + "'");
   index->addIncoming(b.CreateAdd(index, i64(1)), body);
   acc->addIncoming(next, body);

@@ -68,7 +68,6 @@ inline llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::V
   return nullptr;
 }
 
-
 // The lowering family of an Ops.def row, decided once from the table (at compile time).
 enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None };
 
@@ -204,7 +203,9 @@ public:
 
   static bool isBarrier(const Operation &op) { return op.opcode() == loom::OpCode::KernelBarrier; }
   static bool isWorkgroupReduce(const Operation &op) { return op.opcode() == loom::OpCode::KernelWorkgroupReduce; }
-  static bool isGroupReduce(const Operation &op) { return isWorkgroupReduce(op) || op.opcode() == loom::OpCode::KernelSubgroupReduce; }
+  static bool isGroupReduce(const Operation &op) {
+    return isWorkgroupReduce(op) || op.opcode() == loom::OpCode::KernelSubgroupReduce;
+  }
   // Cross-lane reads of other work-items' values (lowerExchange): on the host a phase starts at each.
   static bool isExchange(const Operation &op) {
     return op.opcode() == loom::OpCode::KernelSubgroupBroadcast || op.opcode() == loom::OpCode::KernelSubgroupShuffle ||
@@ -223,21 +224,37 @@ public:
   static bool isEffectful(const Operation &op) {
     using loom::OpCode;
     switch (op.opcode()) {
-    case OpCode::ViewLoad: case OpCode::ViewStore: case OpCode::ViewAtomicReduce: case OpCode::ViewAtomicRmw:
-    case OpCode::ViewAtomicCmpxchg: case OpCode::ViewAtomicLoad: case OpCode::ViewAtomicStore:
-    case OpCode::VectorLoad: case OpCode::VectorStore: case OpCode::VectorLoadMask: case OpCode::VectorStoreMask:
-    case OpCode::VectorFragmentLoad: case OpCode::VectorFragmentStore: case OpCode::FuncCall: case OpCode::FuncApply:
-    case OpCode::TemplateApply: case OpCode::BufferAlloca: case OpCode::BufferFence: return true;
-    default: return familyOf(op.opcode()) == Family::Control && op.opcode() != OpCode::CfgBr && op.opcode() != OpCode::CfgCondBr;
+    case OpCode::ViewLoad:
+    case OpCode::ViewStore:
+    case OpCode::ViewAtomicReduce:
+    case OpCode::ViewAtomicRmw:
+    case OpCode::ViewAtomicCmpxchg:
+    case OpCode::ViewAtomicLoad:
+    case OpCode::ViewAtomicStore:
+    case OpCode::VectorLoad:
+    case OpCode::VectorStore:
+    case OpCode::VectorLoadMask:
+    case OpCode::VectorStoreMask:
+    case OpCode::VectorFragmentLoad:
+    case OpCode::VectorFragmentStore:
+    case OpCode::FuncCall:
+    case OpCode::FuncApply:
+    case OpCode::TemplateApply:
+    case OpCode::BufferAlloca:
+    case OpCode::BufferFence: return true;
+    default:
+      return familyOf(op.opcode()) == Family::Control && op.opcode() != OpCode::CfgBr &&
+             op.opcode() != OpCode::CfgCondBr;
     }
   }
-
 
   std::optional<Lowering::KernelPhases> kernelPhases(const Operation &def, const KernelCoordinates &coordinates) {
     const loom::Region &body = *def.region(1);
     if (body.blocks().size() != 1) {
       diags_.report(diag::DiagId::LinkUnsupportedOp, def.loc())
-          .arg("op", "kernel.barrier").arg("target", target_).arg("reason", "barriers need a single-block kernel body");
+          .arg("op", "kernel.barrier")
+          .arg("target", target_)
+          .arg("reason", "barriers need a single-block kernel body");
       return std::nullopt;
     }
     const loom::Block &block = *body.entryBlock();
@@ -249,13 +266,16 @@ public:
       phase[&op] = phases;
       const Operation *nested = nullptr;
       op.walk([&](const Operation &inner) {
-        if (!nested && &inner != &op && (isBarrier(inner) || isGroupReduce(inner) || isExchange(inner))) nested = &inner;
+        if (!nested && &inner != &op && (isBarrier(inner) || isGroupReduce(inner) || isExchange(inner)))
+          nested = &inner;
       });
       if (nested) {
         // Named by the op that needs the split (a barrier, a collective), located at the
         // top-level op that holds it.
         diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
-            .arg("op", std::string(nested->name())).arg("target", target_).arg("reason", "a barrier inside control flow cannot be split at");
+            .arg("op", std::string(nested->name()))
+            .arg("target", target_)
+            .arg("reason", "a barrier inside control flow cannot be split at");
         return std::nullopt;
       }
     }
@@ -291,7 +311,9 @@ public:
         int64_t align = ir::allocaAlignment(op);
         if (!bytes || *bytes <= 0 || align <= 0 || (align & (align - 1))) {
           diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
-              .arg("op", "buffer.alloca").arg("target", target_).arg("reason", "workgroup allocations need a constant size and a power-of-two alignment");
+              .arg("op", "buffer.alloca")
+              .arg("target", target_)
+              .arg("reason", "workgroup allocations need a constant size and a power-of-two alignment");
           return std::nullopt;
         }
         shared[&op] = unsigned(result.sharedAllocations.size());
@@ -327,9 +349,9 @@ public:
     for (llvm::Type *p : params)
       if (!p) return std::nullopt;
     for (unsigned p = 0; p <= phases; ++p) {
-      auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false),
-                                       llvm::GlobalValue::InternalLinkage,
-                                       "loom.kernel." + std::string(def.symbolName()) + ".phase" + std::to_string(p), module_);
+      auto *f = llvm::Function::Create(
+          llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false), llvm::GlobalValue::InternalLinkage,
+          "loom.kernel." + std::string(def.symbolName()) + ".phase" + std::to_string(p), module_);
       f->addFnAttr(llvm::Attribute::AlwaysInline);
       if (!lowerPhase(def, p, *f, leading, coordinates, phase, slots, shared, result.spillBytes)) return std::nullopt;
       result.phases.push_back(f);
@@ -352,9 +374,9 @@ public:
     llvm::Type *type = valueType(*op.result(0)->type(), &op);
     llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
     llvm::Type *i64Type = llvm::Type::getInt64Ty(context_);
-    auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, i64Type, ptr}, false),
-                                     llvm::GlobalValue::InternalLinkage,
-                                     "loom.kernel." + std::string(def.symbolName()) + ".combine", module_);
+    auto *f = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, i64Type, ptr}, false),
+        llvm::GlobalValue::InternalLinkage, "loom.kernel." + std::string(def.symbolName()) + ".combine", module_);
     f->addFnAttr(llvm::Attribute::AlwaysInline);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", f));
     llvm::Value *items = f->getArg(1);
@@ -370,20 +392,24 @@ public:
     item->addIncoming(b.getInt64(0), entry);
     b.CreateCondBr(b.CreateICmpULT(item, items), body, exit);
     b.SetInsertPoint(body);
-    llvm::Value *value = b.CreateAlignedLoad(
-        type, b.CreateGEP(b.getInt8Ty(), f->getArg(0), b.CreateAdd(b.CreateMul(item, b.getInt64(spillBytes)), b.getInt64(slot))),
-        llvm::Align(16));
+    llvm::Value *value =
+        b.CreateAlignedLoad(type,
+                            b.CreateGEP(b.getInt8Ty(), f->getArg(0),
+                                        b.CreateAdd(b.CreateMul(item, b.getInt64(spillBytes)), b.getInt64(slot))),
+                            llvm::Align(16));
     llvm::Value *target = b.CreateGEP(b.getInt8Ty(), slots, b.CreateMul(b.CreateUDiv(item, group), b.getInt64(16)));
     llvm::Value *folded = combine(b, kind, b.CreateAlignedLoad(type, target, llvm::Align(16)), value);
     if (!folded) {
       f->eraseFromParent();
       diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
-          .arg("op", std::string(op.name())).arg("target", target_).arg("reason", "unknown combining kind '" + std::string(kind) + "'");
+          .arg("op", std::string(op.name()))
+          .arg("target", target_)
+          .arg("reason", "unknown combining kind '" + std::string(kind) + "'");
       return nullptr;
     }
     // The group's first item starts its slot.
-    b.CreateAlignedStore(b.CreateSelect(b.CreateICmpEQ(b.CreateURem(item, group), b.getInt64(0)), value, folded), target,
-                         llvm::Align(16));
+    b.CreateAlignedStore(b.CreateSelect(b.CreateICmpEQ(b.CreateURem(item, group), b.getInt64(0)), value, folded),
+                         target, llvm::Align(16));
     item->addIncoming(b.CreateAdd(item, b.getInt64(1)), b.GetInsertBlock());
     b.CreateBr(header);
     b.SetInsertPoint(exit);
@@ -391,8 +417,8 @@ public:
     return f;
   }
 
-  bool lowerPhase(const Operation &def, unsigned p, llvm::Function &f, size_t leading, const KernelCoordinates &coordinates,
-                  std::unordered_map<const Operation *, unsigned> &phase,
+  bool lowerPhase(const Operation &def, unsigned p, llvm::Function &f, size_t leading,
+                  const KernelCoordinates &coordinates, std::unordered_map<const Operation *, unsigned> &phase,
                   const std::unordered_map<const Value *, uint64_t> &slots,
                   const std::unordered_map<const Operation *, unsigned> &shared, uint64_t spillBytes) {
     FunctionState state;
@@ -412,12 +438,14 @@ public:
       std::span<Value *const> args = block.arguments();
       for (size_t i = 0; i < args.size(); ++i) state.values[args[i]].value = f.getArg(unsigned(leading + 2 + i));
       // This work-item's spill slots: spill + linear id * spillBytes.
-      llvm::Value *linear = b.CreateAdd(
-          b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, "workitem.id", 2), coordinates.coordinate(b, f, "workgroup.size", 1)),
-                                  coordinates.coordinate(b, f, "workitem.id", 1)),
-                      coordinates.coordinate(b, f, "workgroup.size", 0)),
-          coordinates.coordinate(b, f, "workitem.id", 0));
-      llvm::Value *mine = b.CreateGEP(b.getInt8Ty(), f.getArg(unsigned(leading)), b.CreateMul(linear, i64(int64_t(spillBytes))));
+      llvm::Value *linear =
+          b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, "workitem.id", 2),
+                                                          coordinates.coordinate(b, f, "workgroup.size", 1)),
+                                              coordinates.coordinate(b, f, "workitem.id", 1)),
+                                  coordinates.coordinate(b, f, "workgroup.size", 0)),
+                      coordinates.coordinate(b, f, "workitem.id", 0));
+      llvm::Value *mine =
+          b.CreateGEP(b.getInt8Ty(), f.getArg(unsigned(leading)), b.CreateMul(linear, i64(int64_t(spillBytes))));
       llvm::Value *sharedArray = f.getArg(unsigned(leading + 1));
       state.exchange.emplace(FunctionState::Exchange{f.getArg(unsigned(leading)), spillBytes, slots});
       bool returned = false;
@@ -426,15 +454,18 @@ public:
         if (q > p) {
           // The next phase starts with a workgroup reduction: publish this item's operand.
           if ((isGroupReduce(op) || isExchange(op)) && q == p + 1)
-            b.CreateAlignedStore(get(op.operand(0)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slots.at(op.operand(0))), llvm::Align(16));
+            b.CreateAlignedStore(get(op.operand(0)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slots.at(op.operand(0))),
+                                 llvm::Align(16));
           break;
         }
         if (isBarrier(op)) continue;
         if (auto s = shared.find(&op); s != shared.end()) {
-          llvm::Value *storage = b.CreateAlignedLoad(b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8));
+          llvm::Value *storage = b.CreateAlignedLoad(
+              b.getPtrTy(), b.CreateConstGEP1_64(b.getPtrTy(), sharedArray, s->second), llvm::Align(8));
           // A reduction's value is its group's combined slot; an allocation is the storage.
           if (isGroupReduce(op)) {
-            llvm::Value *group = isWorkgroupReduce(op) ? i64(0) : b.CreateUDiv(linear, i64(int64_t(state.subgroupSize)));
+            llvm::Value *group =
+                isWorkgroupReduce(op) ? i64(0) : b.CreateUDiv(linear, i64(int64_t(state.subgroupSize)));
             storage = b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(group, i64(16)));
             set(op, 0, b.CreateAlignedLoad(valueType(*op.result(0)->type(), &op), storage, llvm::Align(16)));
           } else {
@@ -446,7 +477,8 @@ public:
           for (unsigned i = 0; i < op.numResults(); ++i)
             if (auto slot = slots.find(op.result(i)); slot != slots.end()) {
               llvm::Type *type = valueType(*op.result(i)->type(), &op);
-              set(op, i, b.CreateAlignedLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16)));
+              set(op, i,
+                  b.CreateAlignedLoad(type, b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16)));
             }
           continue;
         }
@@ -455,7 +487,8 @@ public:
         if (q == p)
           for (unsigned i = 0; i < op.numResults(); ++i)
             if (auto slot = slots.find(op.result(i)); slot != slots.end())
-              b.CreateAlignedStore(get(op.result(i)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second), llvm::Align(16));
+              b.CreateAlignedStore(get(op.result(i)), b.CreateConstGEP1_64(b.getInt8Ty(), mine, slot->second),
+                                   llvm::Align(16));
       }
       if (!returned) b.CreateRetVoid();
     } catch (const LoweringError &) {
@@ -522,7 +555,8 @@ private:
         state.values[args[i]].value = a;
       }
       for (const loom::Block *block : body.blocks())
-        state.blocks[block] = block == body.entryBlock() ? entry : llvm::BasicBlock::Create(context_, std::string(block->label()), &f);
+        state.blocks[block] =
+            block == body.entryBlock() ? entry : llvm::BasicBlock::Create(context_, std::string(block->label()), &f);
       for (const loom::Block *block : body.blocks()) {
         if (block == body.entryBlock()) continue;
         builder.SetInsertPoint(state.blocks[block]);
@@ -605,7 +639,6 @@ private:
     }
     unsupported(op, "no lowering for this op");
   }
-
 
   void lowerConfigGet(const Operation &op);
 
@@ -699,7 +732,9 @@ private:
   llvm::Value *compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
                                    llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope);
 
-  llvm::Align alignOf(const ViewValue &v) { return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType()))); }
+  llvm::Align alignOf(const ViewValue &v) {
+    return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType())));
+  }
 
   // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
   void lowerVectorMemory(const Operation &op, std::string_view name);

@@ -20,7 +20,8 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
     if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
                          (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
-      unsupported(op, "the view layout " + type.str() + " is not implemented (row-major, #dense and encoding.layout.strided are)");
+      unsupported(op, "the view layout " + type.str() +
+                          " is not implemented (row-major, #dense and encoding.layout.strided are)");
     if (layout.value && (!strided || strided->size() != type.rank()))
       unsupported(op, "the view layout must be an encoding.layout.strided value with one stride per axis");
     v->type = &type;
@@ -107,10 +108,15 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
     if (space != "private" && !workgroup) unsupported(op, "only private and workgroup allocations are implemented");
     int64_t bytes = constantInt(op, op.operandNamed("size"), "the allocation size");
     int64_t align = ir::allocaAlignment(op);
-    if (bytes <= 0 || align <= 0 || (align & (align - 1)) != 0) unsupported(op, "a positive size and power-of-two alignment are required");
-    if (!workgroup) return set(op, 0, entryAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), uint64_t(align)));
-    llvm::Value *storage = fn_->coordinates ? fn_->coordinates->workgroupStorage(b, uint64_t(bytes), uint64_t(align)) : nullptr;
-    if (!storage) unsupported(op, "this target has no native workgroup memory (the allocation must be at the top level of a kernel with barriers)");
+    if (bytes <= 0 || align <= 0 || (align & (align - 1)) != 0)
+      unsupported(op, "a positive size and power-of-two alignment are required");
+    if (!workgroup)
+      return set(op, 0, entryAlloca(llvm::ArrayType::get(b.getInt8Ty(), uint64_t(bytes)), uint64_t(align)));
+    llvm::Value *storage =
+        fn_->coordinates ? fn_->coordinates->workgroupStorage(b, uint64_t(bytes), uint64_t(align)) : nullptr;
+    if (!storage)
+      unsupported(op, "this target has no native workgroup memory (the allocation must be at the top level of a kernel "
+                      "with barriers)");
     set(op, 0, storage);
     return;
   }
@@ -146,12 +152,12 @@ llvm::SyncScope::ID Lowering::Impl::atomicScope(const Operation &op) {
 
 std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::string_view kind) {
   static const std::map<std::string_view, llvm::AtomicRMWInst::BinOp> table = {
-      {"addi", llvm::AtomicRMWInst::Add},       {"andi", llvm::AtomicRMWInst::And},
-      {"ori", llvm::AtomicRMWInst::Or},         {"xori", llvm::AtomicRMWInst::Xor},
-      {"maxsi", llvm::AtomicRMWInst::Max},      {"minsi", llvm::AtomicRMWInst::Min},
-      {"maxui", llvm::AtomicRMWInst::UMax},     {"minui", llvm::AtomicRMWInst::UMin},
-      {"addf", llvm::AtomicRMWInst::FAdd},      {"maxnumf", llvm::AtomicRMWInst::FMax},
-      {"minnumf", llvm::AtomicRMWInst::FMin},   {"maximumf", llvm::AtomicRMWInst::FMaximum},
+      {"addi", llvm::AtomicRMWInst::Add},         {"andi", llvm::AtomicRMWInst::And},
+      {"ori", llvm::AtomicRMWInst::Or},           {"xori", llvm::AtomicRMWInst::Xor},
+      {"maxsi", llvm::AtomicRMWInst::Max},        {"minsi", llvm::AtomicRMWInst::Min},
+      {"maxui", llvm::AtomicRMWInst::UMax},       {"minui", llvm::AtomicRMWInst::UMin},
+      {"addf", llvm::AtomicRMWInst::FAdd},        {"maxnumf", llvm::AtomicRMWInst::FMax},
+      {"minnumf", llvm::AtomicRMWInst::FMin},     {"maximumf", llvm::AtomicRMWInst::FMaximum},
       {"minimumf", llvm::AtomicRMWInst::FMinimum}};
   auto it = table.find(kind);
   if (it == table.end()) return std::nullopt;
@@ -167,7 +173,8 @@ void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
   llvm::Value *address = elementAddress(op, *v, indices(op, "indices"));
   llvm::Value *value = operand(op, "value");
   llvm::Type *type = value->getType();
-  if (!type->isIntegerTy() && !type->isFloatingPointTy()) unsupported(op, "atomics apply to scalar integers and floats");
+  if (!type->isIntegerTy() && !type->isFloatingPointTy())
+    unsupported(op, "atomics apply to scalar integers and floats");
   llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
   llvm::Align align = alignOf(*v);
   llvm::AtomicOrdering ordering = atomicOrdering(op);
@@ -178,7 +185,8 @@ void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
                                               llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
     return set(op, 0, b.CreateBitCast(b.CreateExtractValue(pair, 0), type));
   }
-  if (op.opcode() != OpCode::ViewAtomicReduce && op.opcode() != OpCode::ViewAtomicRmw) unsupported(op, "no lowering for this op");
+  if (op.opcode() != OpCode::ViewAtomicReduce && op.opcode() != OpCode::ViewAtomicRmw)
+    unsupported(op, "no lowering for this op");
   std::string_view kind = combiningKind(op);
   bool floatMinMax = type->isFloatingPointTy() && (kind.starts_with("max") || kind.starts_with("min"));
   bool loop = !atomicBinOp(kind) || (options_.amdgpuAtomics && v->coherent && floatMinMax);
@@ -190,7 +198,9 @@ void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
     old = rmw;
   } else {
     if (atomicBinOp(kind))
-      diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc()).arg("kind", std::string(kind)).arg("type", v->type->elementType()->str());
+      diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc())
+          .arg("kind", std::string(kind))
+          .arg("type", v->type->elementType()->str());
     old = b.CreateBitCast(compareExchangeLoop(op, kind, address, value, align, ordering, scope), type);
   }
   if (op.opcode() == OpCode::ViewAtomicRmw) set(op, 0, old);
@@ -198,8 +208,9 @@ void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
 
 // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
 // succeeds: new = old `kind` value. Returns the bits of the value before the update.
-llvm::Value *Lowering::Impl::compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
-                                 llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope) {
+llvm::Value *Lowering::Impl::compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address,
+                                                 llvm::Value *value, llvm::Align align, llvm::AtomicOrdering ordering,
+                                                 llvm::SyncScope::ID scope) {
   llvm::IRBuilder<> &b = *b_;
   llvm::Function *f = fn_->function;
   llvm::Type *type = value->getType();
@@ -229,8 +240,6 @@ llvm::Value *Lowering::Impl::compareExchangeLoop(const Operation &op, std::strin
 
 // encoding.layout.strided [s0, s1, ...]: the element stride of each axis, for the views that
 // name it as their layout.
-void Lowering::Impl::lowerLayout(const Operation &op) {
-  lowered(op.result(0)).layoutStrides = indices(op, "strides");
-}
+void Lowering::Impl::lowerLayout(const Operation &op) { lowered(op.result(0)).layoutStrides = indices(op, "strides"); }
 
 }  // namespace hrx::bridge

@@ -7,8 +7,9 @@ void Lowering::Impl::lowerConfigGet(const Operation &op) {
   auto it = program_.config.find(ir::symbolRef(op));
   if (it == program_.config.end()) unsupported(op, "the configuration value is not bound");
   llvm::Type *type = valueType(*op.result(0)->type(), &op);
-  set(op, 0, it->second.isFloat ? llvm::ConstantFP::get(type, it->second.floating)
-                                : llvm::ConstantInt::get(type, uint64_t(it->second.integer), true));
+  set(op, 0,
+      it->second.isFloat ? llvm::ConstantFP::get(type, it->second.floating)
+                         : llvm::ConstantInt::get(type, uint64_t(it->second.integer), true));
 }
 
 llvm::Constant *Lowering::Impl::literal(const Operation &op, llvm::Type *type) {
@@ -24,7 +25,8 @@ llvm::Constant *Lowering::Impl::literal(const Operation &op, llvm::Type *type) {
     c = llvm::ConstantInt::get(scalar, uint64_t(v->integer()), true);
   else
     unsupported(op, "a non-numeric constant");
-  if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(type)) return llvm::ConstantVector::getSplat(vt->getElementCount(), c);
+  if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(type))
+    return llvm::ConstantVector::getSplat(vt->getElementCount(), c);
   return c;
 }
 
@@ -98,7 +100,8 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
     int64_t offset = ir::integerAttr(op, "offset").value_or(0), width = ir::integerAttr(op, "width").value_or(1);
     llvm::Type *to = valueType(*op.result(0)->type(), &op);
     llvm::Type *field = b.getIntNTy(unsigned(width));
-    if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) field = llvm::FixedVectorType::get(field, vt->getNumElements());
+    if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType()))
+      field = llvm::FixedVectorType::get(field, vt->getNumElements());
     llvm::Value *shifted = offset ? b.CreateLShr(x, llvm::ConstantInt::get(x->getType(), uint64_t(offset))) : x;
     llvm::Value *bits = b.CreateTrunc(shifted, field);
     return name == "bitfield.extracts" ? b.CreateSExtOrTrunc(bits, to) : b.CreateZExtOrTrunc(bits, to);
@@ -143,18 +146,22 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
     }
     if (name == "signi") {  // -1, 0 or 1
       llvm::Type *t = x->getType();
-      return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::getSigned(t, -1)),
-                                     llvm::ConstantInt::get(t, 1));
+      return b.CreateBinaryIntrinsic(
+          llvm::Intrinsic::smin, b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::getSigned(t, -1)),
+          llvm::ConstantInt::get(t, 1));
     }
     if (name == "signf") {  // -1.0, 1.0, or x itself for +-0 and NaN
       llvm::Type *t = x->getType();
       llvm::Value *one = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::ConstantFP::get(t, 1.0), x);
       return b.CreateSelect(b.CreateFCmpUEQ(x, llvm::ConstantFP::get(t, 0.0)), x, one);
     }
-    if (name == "rsqrtf") return b.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), intrinsic(llvm::Intrinsic::sqrt, {x}));
+    if (name == "rsqrtf")
+      return b.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), intrinsic(llvm::Intrinsic::sqrt, {x}));
     if (name == "isnanf") return b.CreateFCmpUNO(x, x);
-    if (name == "isinff") return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
-    if (name == "isfinitef") return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
+    if (name == "isinff")
+      return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
+    if (name == "isfinitef")
+      return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
     // The AMDGPU backend has no device math library: the hyperbolic functions are expanded from
     // exp (not correctly rounded), the inverse and tangent functions are not lowered (LINK/040).
     if (options_.targetFamily == "amdgpu") {
@@ -162,8 +169,9 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
       if (name == "tanhf") {  // sign(x) * (1 - 2 / (exp(2|x|) + 1))
         llvm::Value *ax = intrinsic(llvm::Intrinsic::fabs, {x});
         llvm::Value *e = intrinsic(llvm::Intrinsic::exp, {b.CreateFMul(ax, llvm::ConstantFP::get(t, 2.0))});
-        llvm::Value *r = b.CreateFSub(llvm::ConstantFP::get(t, 1.0),
-                                      b.CreateFDiv(llvm::ConstantFP::get(t, 2.0), b.CreateFAdd(e, llvm::ConstantFP::get(t, 1.0))));
+        llvm::Value *r =
+            b.CreateFSub(llvm::ConstantFP::get(t, 1.0),
+                         b.CreateFDiv(llvm::ConstantFP::get(t, 2.0), b.CreateFAdd(e, llvm::ConstantFP::get(t, 1.0))));
         return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, r, x);
       }
       if (name == "sinhf" || name == "coshf") {  // (exp(x) -/+ exp(-x)) / 2
@@ -175,13 +183,16 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
         unsupported(op, "the AMDGPU targets have no device math library for '" + std::string(name) + "'");
     }
     static const std::map<std::string_view, llvm::Intrinsic::ID> unary = {
-        {"absf", llvm::Intrinsic::fabs},        {"expf", llvm::Intrinsic::exp},     {"exp2f", llvm::Intrinsic::exp2},
-        {"logf", llvm::Intrinsic::log},         {"log2f", llvm::Intrinsic::log2},   {"log10f", llvm::Intrinsic::log10},
-        {"sqrtf", llvm::Intrinsic::sqrt},       {"sinf", llvm::Intrinsic::sin},     {"cosf", llvm::Intrinsic::cos},
-        {"tanf", llvm::Intrinsic::tan},         {"asinf", llvm::Intrinsic::asin},   {"acosf", llvm::Intrinsic::acos},
-        {"atanf", llvm::Intrinsic::atan},       {"sinhf", llvm::Intrinsic::sinh},   {"coshf", llvm::Intrinsic::cosh},
-        {"tanhf", llvm::Intrinsic::tanh},       {"ceilf", llvm::Intrinsic::ceil},   {"floorf", llvm::Intrinsic::floor},
-        {"roundf", llvm::Intrinsic::round},     {"roundevenf", llvm::Intrinsic::roundeven},
+        {"absf", llvm::Intrinsic::fabs},    {"expf", llvm::Intrinsic::exp},
+        {"exp2f", llvm::Intrinsic::exp2},   {"logf", llvm::Intrinsic::log},
+        {"log2f", llvm::Intrinsic::log2},   {"log10f", llvm::Intrinsic::log10},
+        {"sqrtf", llvm::Intrinsic::sqrt},   {"sinf", llvm::Intrinsic::sin},
+        {"cosf", llvm::Intrinsic::cos},     {"tanf", llvm::Intrinsic::tan},
+        {"asinf", llvm::Intrinsic::asin},   {"acosf", llvm::Intrinsic::acos},
+        {"atanf", llvm::Intrinsic::atan},   {"sinhf", llvm::Intrinsic::sinh},
+        {"coshf", llvm::Intrinsic::cosh},   {"tanhf", llvm::Intrinsic::tanh},
+        {"ceilf", llvm::Intrinsic::ceil},   {"floorf", llvm::Intrinsic::floor},
+        {"roundf", llvm::Intrinsic::round}, {"roundevenf", llvm::Intrinsic::roundeven},
         {"truncf", llvm::Intrinsic::trunc}};
     if (auto it = unary.find(name); it != unary.end()) return intrinsic(it->second, {x});
     return nullptr;
@@ -203,16 +214,20 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
       {"divf", llvm::Instruction::FDiv}, {"remf", llvm::Instruction::FRem}};
   if (auto it = binary.find(name); it != binary.end()) return b.CreateBinOp(it->second, l, r);
   static const std::map<std::string_view, llvm::Intrinsic::ID> binaryIntrinsics = {
-      {"min", llvm::Intrinsic::smin},          {"minsi", llvm::Intrinsic::smin},       {"max", llvm::Intrinsic::smax},
-      {"maxsi", llvm::Intrinsic::smax},        {"minui", llvm::Intrinsic::umin},       {"maxui", llvm::Intrinsic::umax},
-      {"minimumf", llvm::Intrinsic::minimum},  {"maximumf", llvm::Intrinsic::maximum}, {"minnumf", llvm::Intrinsic::minnum},
-      {"maxnumf", llvm::Intrinsic::maxnum},    {"copysignf", llvm::Intrinsic::copysign}, {"powf", llvm::Intrinsic::pow},
+      {"min", llvm::Intrinsic::smin},           {"minsi", llvm::Intrinsic::smin},
+      {"max", llvm::Intrinsic::smax},           {"maxsi", llvm::Intrinsic::smax},
+      {"minui", llvm::Intrinsic::umin},         {"maxui", llvm::Intrinsic::umax},
+      {"minimumf", llvm::Intrinsic::minimum},   {"maximumf", llvm::Intrinsic::maximum},
+      {"minnumf", llvm::Intrinsic::minnum},     {"maxnumf", llvm::Intrinsic::maxnum},
+      {"copysignf", llvm::Intrinsic::copysign}, {"powf", llvm::Intrinsic::pow},
       {"atan2f", llvm::Intrinsic::atan2}};
   if (name == "atan2f" && options_.targetFamily == "amdgpu")
     unsupported(op, "the AMDGPU targets have no device math library for 'atan2f'");
-  if (auto it = binaryIntrinsics.find(name); it != binaryIntrinsics.end()) return b.CreateBinaryIntrinsic(it->second, l, r);
+  if (auto it = binaryIntrinsics.find(name); it != binaryIntrinsics.end())
+    return b.CreateBinaryIntrinsic(it->second, l, r);
   if (name == "rotli" || name == "rotri")
-    return b.CreateIntrinsic(name == "rotli" ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {l->getType()}, {l, l, r});
+    return b.CreateIntrinsic(name == "rotli" ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {l->getType()},
+                             {l, l, r});
   if (name == "ceildivui") {
     llvm::Value *one = llvm::ConstantInt::get(l->getType(), 1);
     return b.CreateSelect(b.CreateICmpEQ(l, llvm::Constant::getNullValue(l->getType())), l,
@@ -224,7 +239,8 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
     llvm::Value *zero = llvm::Constant::getNullValue(l->getType());
     llvm::Value *sameSign = b.CreateICmpEQ(b.CreateICmpSLT(l, zero), b.CreateICmpSLT(r, zero));
     llvm::Value *inexact = b.CreateICmpNE(rem, zero);
-    llvm::Value *adjust = name == "ceildivsi" ? b.CreateAnd(inexact, sameSign) : b.CreateAnd(inexact, b.CreateNot(sameSign));
+    llvm::Value *adjust =
+        name == "ceildivsi" ? b.CreateAnd(inexact, sameSign) : b.CreateAnd(inexact, b.CreateNot(sameSign));
     llvm::Value *delta = llvm::ConstantInt::get(l->getType(), name == "ceildivsi" ? 1 : uint64_t(-1), true);
     return b.CreateSelect(adjust, b.CreateAdd(q, delta), q);
   }

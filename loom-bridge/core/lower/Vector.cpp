@@ -20,8 +20,10 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     llvm::Align align(module_.getDataLayout().getTypeAllocSize(vt->getElementType()).getFixedValue());
     for (unsigned i = 0; i < vt->getNumElements(); ++i) {
       std::vector<llvm::Value *> at = start;
-      at.back() = b.CreateAdd(at.back(), b.CreateSExtOrTrunc(b.CreateExtractElement(offsets, uint64_t(i)), b.getInt64Ty()));
-      b.CreateAlignedStore(b.CreateExtractElement(values, uint64_t(i)), elementAddress(op, *v, at), std::min(align, alignOf(*v)));
+      at.back() =
+          b.CreateAdd(at.back(), b.CreateSExtOrTrunc(b.CreateExtractElement(offsets, uint64_t(i)), b.getInt64Ty()));
+      b.CreateAlignedStore(b.CreateExtractElement(values, uint64_t(i)), elementAddress(op, *v, at),
+                           std::min(align, alignOf(*v)));
     }
     return;
   }
@@ -44,10 +46,12 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     llvm::Value *step = b.CreateVectorSplat(vt->getNumElements(), convert(operand(op, "step")));
     std::vector<llvm::Constant *> lanes;
     for (unsigned i = 0; i < vt->getNumElements(); ++i)
-      lanes.push_back(element->isFloatingPointTy() ? llvm::ConstantFP::get(element, double(i)) : llvm::ConstantInt::get(element, i));
+      lanes.push_back(element->isFloatingPointTy() ? llvm::ConstantFP::get(element, double(i))
+                                                   : llvm::ConstantInt::get(element, i));
     llvm::Value *laneVector = llvm::ConstantVector::get(lanes);
-    return set(op, 0, element->isFloatingPointTy() ? b.CreateFAdd(base, b.CreateFMul(laneVector, step))
-                                                   : b.CreateAdd(base, b.CreateMul(laneVector, step)));
+    return set(op, 0,
+               element->isFloatingPointTy() ? b.CreateFAdd(base, b.CreateFMul(laneVector, step))
+                                            : b.CreateAdd(base, b.CreateMul(laneVector, step)));
   }
   if (name == "mask.range") {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
@@ -55,12 +59,15 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
     std::vector<llvm::Constant *> lanes;
     for (unsigned i = 0; i < n; ++i) lanes.push_back(b.getInt64(i));
-    llvm::Value *positions = b.CreateAdd(b.CreateVectorSplat(n, lo), b.CreateMul(llvm::ConstantVector::get(lanes), b.CreateVectorSplat(n, step)));
+    llvm::Value *positions = b.CreateAdd(b.CreateVectorSplat(n, lo),
+                                         b.CreateMul(llvm::ConstantVector::get(lanes), b.CreateVectorSplat(n, step)));
     bool unsignedDomain = op.operandNamed("lo")->type()->isOffset();
-    return set(op, 0, unsignedDomain ? b.CreateICmpULT(positions, b.CreateVectorSplat(n, hi))
-                                     : b.CreateICmpSLT(positions, b.CreateVectorSplat(n, hi)));
+    return set(op, 0,
+               unsignedDomain ? b.CreateICmpULT(positions, b.CreateVectorSplat(n, hi))
+                              : b.CreateICmpSLT(positions, b.CreateVectorSplat(n, hi)));
   }
-  if (name == "select") return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
+  if (name == "select")
+    return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
   if (name == "reduce") return set(op, 0, reduce(op));
   if (name == "dotf") {
     llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
@@ -71,8 +78,9 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     out = lowered(op.operandNamed("in"));
     out.fragmentShape.clear();
     for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
-      out.fragmentShape.push_back(std::holds_alternative<int64_t>(e) ? std::get<int64_t>(e)
-                                                                     : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+      out.fragmentShape.push_back(std::holds_alternative<int64_t>(e)
+                                      ? std::get<int64_t>(e)
+                                      : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
     if (const loom::Attribute *uses = op.attr("using"))
       if (const loom::Attribute *schema = uses->get("schema"); schema && schema->value())
         out.encoding = lowered(schema->value()).encoding;
@@ -85,7 +93,8 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
   case OpCode::VectorExtract:
   case OpCode::VectorInsert: {
     // One lane, by a static or dynamic position (row-major over the vector's axes).
-    const loom::Type &vt = *(op.opcode() == OpCode::VectorExtract ? op.operandNamed("in") : op.operandNamed("dest"))->type();
+    const loom::Type &vt =
+        *(op.opcode() == OpCode::VectorExtract ? op.operandNamed("in") : op.operandNamed("dest"))->type();
     std::vector<llvm::Value *> position = indices(op, "position");
     llvm::Value *lane = i64(0);
     int64_t stride = 1;
@@ -116,13 +125,15 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     // <W>: the W-bit fields of the packed lanes, least significant first, each widened to the
     // result's element type (zero- or sign-extended).
     const loom::Attribute *widthAttr = op.templateParam(0);
-    if (!widthAttr || widthAttr->kind() != loom::AttrKind::Integer) unsupported(op, "the field width must be an integer <W>");
+    if (!widthAttr || widthAttr->kind() != loom::AttrKind::Integer)
+      unsupported(op, "the field width must be an integer <W>");
     int64_t width = widthAttr->integer();
     llvm::Value *in = operand(op, "in");
     auto *from = llvm::cast<llvm::FixedVectorType>(in->getType());
     auto *to = llvm::cast<llvm::FixedVectorType>(resultType);
     unsigned laneBits = from->getElementType()->getIntegerBitWidth();
-    if (width <= 0 || laneBits % unsigned(width) != 0 || from->getNumElements() * (laneBits / width) != to->getNumElements())
+    if (width <= 0 || laneBits % unsigned(width) != 0 ||
+        from->getNumElements() * (laneBits / width) != to->getNumElements())
       unsupported(op, "the result must hold every " + std::to_string(width) + "-bit field of the packed lanes");
     unsigned perLane = laneBits / unsigned(width);
     llvm::Type *field = b.getIntNTy(unsigned(width));
@@ -131,7 +142,7 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
       llvm::Value *packed = b.CreateExtractElement(in, uint64_t(i / perLane));
       llvm::Value *bits = b.CreateTrunc(b.CreateLShr(packed, uint64_t((i % perLane) * unsigned(width))), field);
       llvm::Value *wide = op.opcode() == OpCode::VectorBitunpacks ? b.CreateSExt(bits, to->getElementType())
-                                                                 : b.CreateZExt(bits, to->getElementType());
+                                                                  : b.CreateZExt(bits, to->getElementType());
       out = b.CreateInsertElement(out, wide, uint64_t(i));
     }
     return set(op, 0, out);
@@ -140,7 +151,8 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     // <s8s8|s8u8|u8s8|u8u8>: each i32 accumulator lane adds the four byte products of its group.
     const loom::Attribute *kind = op.templateParam(0);
     std::string_view k = kind ? kind->str() : "";
-    if (k.size() != 4 || (k[0] != 's' && k[0] != 'u') || (k[2] != 's' && k[2] != 'u') || k.substr(1, 1) != "8" || k.substr(3, 1) != "8")
+    if (k.size() != 4 || (k[0] != 's' && k[0] != 'u') || (k[2] != 's' && k[2] != 'u') || k.substr(1, 1) != "8" ||
+        k.substr(3, 1) != "8")
       unsupported(op, "the kind must be one of s8s8, s8u8, u8s8, u8u8");
     llvm::Value *lhs = operand(op, "lhs"), *rhs = operand(op, "rhs"), *acc = operand(op, "acc");
     auto *accType = llvm::cast<llvm::FixedVectorType>(acc->getType());
@@ -167,7 +179,8 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     unsigned bits = laneType->getScalarSizeInBits();
     uint64_t field = width >= 64 ? ~uint64_t(0) : ((uint64_t(1) << width) - 1);
     llvm::Value *mask = llvm::ConstantInt::get(laneType, field << offset);
-    llvm::Value *moved = b.CreateShl(b.CreateZExtOrTrunc(value, laneType), llvm::ConstantInt::get(laneType, uint64_t(offset)));
+    llvm::Value *moved =
+        b.CreateShl(b.CreateZExtOrTrunc(value, laneType), llvm::ConstantInt::get(laneType, uint64_t(offset)));
     (void)bits;
     return set(op, 0, b.CreateOr(b.CreateAnd(dest, b.CreateNot(mask)), b.CreateAnd(moved, mask)));
   }
@@ -175,10 +188,12 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
   case OpCode::VectorInterleave: {
     // Axis 0 of rank-1 vectors: lhs then rhs, or alternating lanes lhs[0], rhs[0], lhs[1], ...
     const loom::Attribute *axis = op.templateParam(0);
-    if (axis && axis->kind() == loom::AttrKind::Integer && axis->integer() != 0) unsupported(op, "only axis 0 is implemented");
+    if (axis && axis->kind() == loom::AttrKind::Integer && axis->integer() != 0)
+      unsupported(op, "only axis 0 is implemented");
     llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
     unsigned n = llvm::cast<llvm::FixedVectorType>(l->getType())->getNumElements();
-    if (llvm::cast<llvm::FixedVectorType>(r->getType())->getNumElements() != n) unsupported(op, "both operands must have the same lane count");
+    if (llvm::cast<llvm::FixedVectorType>(r->getType())->getNumElements() != n)
+      unsupported(op, "both operands must have the same lane count");
     std::vector<int> lanes;
     for (unsigned i = 0; i < 2 * n; ++i)
       lanes.push_back(op.opcode() == OpCode::VectorConcat ? int(i) : int((i % 2) * n + i / 2));
@@ -200,11 +215,13 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
   case OpCode::VectorSlice: {
     std::vector<ir::IndexEntry> at = ir::indexList(op, "offset");
     int64_t start = at.size() == 1 && std::holds_alternative<int64_t>(at[0]) ? std::get<int64_t>(at[0])
-                    : at.size() == 1 ? constantInt(op, std::get<const Value *>(at[0]), "a slice offset") : -1;
+                    : at.size() == 1 ? constantInt(op, std::get<const Value *>(at[0]), "a slice offset")
+                                     : -1;
     auto *to = llvm::cast<llvm::FixedVectorType>(resultType);
     llvm::Value *in = operand(op, "in");
     unsigned n = llvm::cast<llvm::FixedVectorType>(in->getType())->getNumElements();
-    if (start < 0 || uint64_t(start) + to->getNumElements() > n) unsupported(op, "the slice must lie inside the vector");
+    if (start < 0 || uint64_t(start) + to->getNumElements() > n)
+      unsupported(op, "the slice must lie inside the vector");
     std::vector<int> lanes;
     for (unsigned i = 0; i < to->getNumElements(); ++i) lanes.push_back(int(start) + int(i));
     return set(op, 0, b.CreateShuffleVector(in, lanes));
@@ -296,13 +313,15 @@ void Lowering::Impl::lowerEncode(const Operation &op) {
   if (count <= 0 || count % 8 != 0 || (!bf16 && !f32))
     unsupported(op, "bfp16ebs8 encodes bf16 or f32 vectors whose length is a multiple of 8");
   if (op.result(0)->type()->staticElementCount() != count / 8 * 9 || !op.result(0)->type()->elementType()->isInteger(8))
-    unsupported(op, "a bfp16ebs8 payload of " + std::to_string(count) + " values is vector<" + std::to_string(count / 8 * 9) + "xi8>");
+    unsupported(op, "a bfp16ebs8 payload of " + std::to_string(count) + " values is vector<" +
+                        std::to_string(count / 8 * 9) + "xi8>");
   llvm::Value *in = operand(op, "in");
   llvm::AllocaInst *source = entryAlloca(in->getType());
   llvm::Type *payloadType = valueType(*op.result(0)->type(), &op);
   llvm::AllocaInst *payload = entryAlloca(payloadType);
   b_->CreateStore(in, source);
-  b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32), {source, payload, b_->getInt32(uint32_t(count / 8))});
+  b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32),
+                 {source, payload, b_->getInt32(uint32_t(count / 8))});
   set(op, 0, b_->CreateLoad(payloadType, payload));
   lowered(op.result(0)).encoding = encoding;
 }
@@ -337,8 +356,8 @@ void Lowering::Impl::lowerMma(const Operation &op) {
     llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
     llvm::Value *accSlot = spill(acc.value ? acc.value : get(op.operandNamed("acc")));
     llvm::AllocaInst *out = entryAlloca(accType);
-    b.CreateCall(declareBuiltin(module_, kBfpMma),
-                 {lhsSlot, rhsSlot, accSlot, out, b.getInt32(uint32_t(m)), b.getInt32(uint32_t(n)), b.getInt32(uint32_t(k))});
+    b.CreateCall(declareBuiltin(module_, kBfpMma), {lhsSlot, rhsSlot, accSlot, out, b.getInt32(uint32_t(m)),
+                                                    b.getInt32(uint32_t(n)), b.getInt32(uint32_t(k))});
     return set(op, 0, b.CreateLoad(accType, out));
   }
   // Float fragments: each product in the accumulator's type, added in increasing k.
@@ -369,8 +388,9 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view nam
   std::vector<int64_t> shape;
   if (name.starts_with("fragment")) {
     for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
-      shape.push_back(std::holds_alternative<int64_t>(e) ? std::get<int64_t>(e)
-                                                         : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+      shape.push_back(std::holds_alternative<int64_t>(e)
+                          ? std::get<int64_t>(e)
+                          : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
   } else {
     for (const loom::Dim &d : vectorType.shape()) {
       if (!d.isStatic()) unsupported(op, "vector extents must be static");
@@ -387,7 +407,8 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view nam
   if (masked) {
     if (shape.size() != 1) unsupported(op, "masked accesses are implemented for 1-D vectors");
     llvm::Value *address = elementAddress(op, *v, start);
-    if (isLoad) return set(op, 0, b.CreateMaskedLoad(flat, address, align, operand(op, "mask"), operand(op, "passthru")));
+    if (isLoad)
+      return set(op, 0, b.CreateMaskedLoad(flat, address, align, operand(op, "mask"), operand(op, "passthru")));
     b.CreateMaskedStore(operand(op, "value"), address, align, operand(op, "mask"));
     return;
   }
@@ -424,7 +445,8 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view nam
       llvm::Value *part = b.CreateAlignedLoad(rowType, address, align);
       value = b.CreateInsertVector(flat, value, part, b.getInt64(uint64_t(row * rowLength)));
     } else {
-      b.CreateAlignedStore(b.CreateExtractVector(rowType, value, b.getInt64(uint64_t(row * rowLength))), address, align);
+      b.CreateAlignedStore(b.CreateExtractVector(rowType, value, b.getInt64(uint64_t(row * rowLength))), address,
+                           align);
     }
   }
   if (isLoad) set(op, 0, value);

@@ -84,10 +84,10 @@ struct Specialization {
 
 struct CompilerOptions {
   ProcessorMode processorMode = ProcessorMode::Default;
-  unsigned columns = 1;        // xdna context width 1..8
-  unsigned optLevel = 2;       // -O0..-O3
-  bool debugInfo = false;      // -g
-  unsigned workers = 1;        // compile_all pool size
+  unsigned columns = 1;    // xdna context width 1..8
+  unsigned optLevel = 2;   // -O0..-O3
+  bool debugInfo = false;  // -g
+  unsigned workers = 1;    // compile_all pool size
   std::string hostCpu = "x86-64-v2";
 };
 
@@ -104,9 +104,9 @@ struct CompileRequest {
 
 struct CompileResult {
   bool ok = false;
-  std::vector<uint8_t> bytes;          // the artifact, object or text
-  std::string contractJson;            // KernelContract(s) of the compiled export(s)
-  std::string reportJson;              // when report != None
+  std::vector<uint8_t> bytes;  // the artifact, object or text
+  std::string contractJson;    // KernelContract(s) of the compiled export(s)
+  std::string reportJson;      // when report != None
   // Artifacts' side outputs by name: "manifest" (every artifact: AMDGPU's executable manifest,
   // else the KernelContract table), "launch" (AMDGPU: the launch program).
   std::map<std::string, std::string> sideOutputs;

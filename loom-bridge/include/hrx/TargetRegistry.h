@@ -55,10 +55,10 @@ struct TargetInfo {
   bool runsCxxKernels = false;          // C/C++ kernels are exports on this target
   std::vector<std::string> options;     // target options it reads, as spelled: "--columns="
   std::vector<TargetStage> stagesBeforeLowering;
-  std::vector<EmitKind> savedForms;     // what -save-temps keeps, in pipeline order
-  std::string artifactExtension;        // the default artifact is "a" + this: ".xdna"
-  std::optional<FatMember> fatMember;   // nullopt: never a fat member
-  std::string notFatMemberNote;         // why not, as a note to the error
+  std::vector<EmitKind> savedForms;    // what -save-temps keeps, in pipeline order
+  std::string artifactExtension;       // the default artifact is "a" + this: ".xdna"
+  std::optional<FatMember> fatMember;  // nullopt: never a fat member
+  std::string notFatMemberNote;        // why not, as a note to the error
   // Set by the registry: makes a fresh backend (each compile, on any thread, gets its own).
   std::unique_ptr<bridge::TargetBackend> (*create)() = nullptr;
 

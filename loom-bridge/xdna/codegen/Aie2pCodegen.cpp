@@ -96,10 +96,8 @@ bool ignoredIntrinsic(const llvm::CallBase &call) {
   case llvm::Intrinsic::dbg_value:
   case llvm::Intrinsic::dbg_label:
   case llvm::Intrinsic::experimental_noalias_scope_decl:
-  case llvm::Intrinsic::donothing:
-    return true;
-  default:
-    return false;
+  case llvm::Intrinsic::donothing: return true;
+  default: return false;
   }
 }
 
@@ -160,16 +158,26 @@ private:
   // A register holding v (loading a spilled value or materializing a constant into `scratch`).
   std::expected<std::string, CodegenError> use(Value *v, int scratch) {
     if (unsigned lane = laneBits(v->getType())) {  // a vector: a register, or a splat constant into x(scratch)
-      if (auto it = loc_.find(v); it != loc_.end() && it->second.kind == Loc::VReg) return "x" + std::to_string(it->second.index);
+      if (auto it = loc_.find(v); it != loc_.end() && it->second.kind == Loc::VReg)
+        return "x" + std::to_string(it->second.index);
       auto *c = llvm::dyn_cast<llvm::Constant>(v);
       llvm::Constant *splat = c ? c->getSplatValue() : nullptr;
-      if (!splat && c && (llvm::isa<llvm::UndefValue>(c) || c->isNullValue())) splat = llvm::ConstantInt::get(c->getType()->getScalarType(), 0);
+      if (!splat && c && (llvm::isa<llvm::UndefValue>(c) || c->isNullValue()))
+        splat = llvm::ConstantInt::get(c->getType()->getScalarType(), 0);
       auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(splat);
-      if (!ci) return std::unexpected(CodegenError{"the vector '" + describe(*v) + "'", "only splat vector constants are selected"});
+      if (!ci)
+        return std::unexpected(
+            CodegenError{"the vector '" + describe(*v) + "'", "only splat vector constants are selected"});
       std::string x = "x" + std::to_string(scratch);
       materialize("r31", static_cast<int32_t>(static_cast<uint32_t>(ci->getZExtValue())));
-      emit(lane == 32 ? "VBCST_32" : lane == 16 ? "VBCST_16" : "VBCST_8",
-           std::string(lane == 32 ? "vbcst.32 " : lane == 16 ? "vbcst.16 " : "vbcst.8 ") + x + ", r31", {"r31"}, {x});
+      emit(lane == 32   ? "VBCST_32"
+           : lane == 16 ? "VBCST_16"
+                        : "VBCST_8",
+           std::string(lane == 32   ? "vbcst.32 "
+                       : lane == 16 ? "vbcst.16 "
+                                    : "vbcst.8 ") +
+               x + ", r31",
+           {"r31"}, {x});
       return x;
     }
     if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
@@ -192,10 +200,11 @@ private:
       return std::unexpected(CodegenError{"the constant '" + describe(*v) + "'",
                                           "globals and constant expressions have no data-memory placement on a core"});
     auto it = loc_.find(v);
-    if (it == loc_.end()) return std::unexpected(CodegenError{"'" + describe(*v) + "'", "a value the selector does not keep"});
+    if (it == loc_.end())
+      return std::unexpected(CodegenError{"'" + describe(*v) + "'", "a value the selector does not keep"});
     if (it->second.kind == Loc::Reg) return r(it->second.index);
-    emit("LDA_dms_lda_spill", "lda " + r(scratch) + ", [sp, #" + std::to_string(slotOffset(it->second.index)) + "]", {"sp"},
-         {r(scratch)});
+    emit("LDA_dms_lda_spill", "lda " + r(scratch) + ", [sp, #" + std::to_string(slotOffset(it->second.index)) + "]",
+         {"sp"}, {r(scratch)});
     return r(scratch);
   }
   // The register a definition of v is computed into; commit() stores a spilled one.
@@ -231,8 +240,10 @@ private:
     }
   }
   void signExtend(const std::string &dst, const std::string &src, unsigned width) {
-    if (width == 8) emit("EXTEND_s8", "extend.s8 " + dst + ", " + src, {src}, {dst});
-    else if (width == 16) emit("EXTEND_s16", "extend.s16 " + dst + ", " + src, {src}, {dst});
+    if (width == 8)
+      emit("EXTEND_s8", "extend.s8 " + dst + ", " + src, {src}, {dst});
+    else if (width == 16)
+      emit("EXTEND_s16", "extend.s16 " + dst + ", " + src, {src}, {dst});
     else if (width == 1) {  // 0/1 -> 0/-1
       emit("MOV_mv_cg", "mov r31, #0", {}, {"r31"});
       emit("SUB", "sub " + dst + ", r31, " + src, {"r31", src}, {dst});
@@ -265,7 +276,8 @@ private:
 
 std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
   if (f.arg_size() != 1 || !f.getArg(0)->getType()->isPointerTy())
-    return std::unexpected(CodegenError{"the stage signature of @" + f.getName().str(), "a stage takes one record-array pointer"});
+    return std::unexpected(
+        CodegenError{"the stage signature of @" + f.getName().str(), "a stage takes one record-array pointer"});
   // i64 values are computed in 32 bits. That is exact when every i64 value (and constant) lies in
   // the int32 range: the low 32 bits of add/sub/mul/shl/and/or/xor are the low bits of the exact
   // result, which then equals their sign extension; signed and unsigned compares of such values
@@ -275,9 +287,11 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
   llvm::FunctionAnalysisManager fam;
   builder.registerFunctionAnalyses(fam);
   llvm::ScalarEvolution &se = fam.getResult<llvm::ScalarEvolutionAnalysis>(f);
-  const llvm::ConstantRange int32Range(llvm::APInt(64, uint64_t(INT32_MIN), true), llvm::APInt(64, uint64_t(INT32_MAX) + 1));
+  const llvm::ConstantRange int32Range(llvm::APInt(64, uint64_t(INT32_MIN), true),
+                                       llvm::APInt(64, uint64_t(INT32_MAX) + 1));
   auto fitsInt32 = [&](Value *v) {
-    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) return c->getSExtValue() >= INT32_MIN && c->getSExtValue() <= INT32_MAX;
+    if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v))
+      return c->getSExtValue() >= INT32_MIN && c->getSExtValue() <= INT32_MAX;
     if (llvm::isa<llvm::UndefValue>(v)) return true;
     if (!se.isSCEVable(v->getType())) return false;
     return int32Range.contains(se.getSignedRange(se.getSCEV(v)));
@@ -291,15 +305,20 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
         if (wide(op)) values.push_back(op);
       for (Value *v : values)
         if (!fitsInt32(v))
-          return std::unexpected(CodegenError{"'" + describe(*v) + "'",
-                                              "an i64 value whose range is not proven to fit 32 bits (i64 is computed in 32)"});
-      if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i); bin && wide(bin) && bin->getOpcode() == llvm::Instruction::LShr &&
+          return std::unexpected(
+              CodegenError{"'" + describe(*v) + "'",
+                           "an i64 value whose range is not proven to fit 32 bits (i64 is computed in 32)"});
+      if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i); bin && wide(bin) &&
+                                                                bin->getOpcode() == llvm::Instruction::LShr &&
                                                                 !se.isKnownNonNegative(se.getSCEV(bin->getOperand(0))))
-        return std::unexpected(CodegenError{"'" + describe(i) + "'", "an i64 logical shift right of a value not proven non-negative"});
+        return std::unexpected(
+            CodegenError{"'" + describe(i) + "'", "an i64 logical shift right of a value not proven non-negative"});
     }
   for (BasicBlock &b : f)
     for (Instruction &i : b) {
-      auto fail = [&](std::string reason) { return std::unexpected(CodegenError{"'" + describe(i) + "'", std::move(reason)}); };
+      auto fail = [&](std::string reason) {
+        return std::unexpected(CodegenError{"'" + describe(i) + "'", std::move(reason)});
+      };
       if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
         if (ignoredIntrinsic(*call)) continue;
         auto *callee = call->getCalledFunction();
@@ -319,16 +338,20 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
             auto *mi = llvm::cast<llvm::MemIntrinsic>(ii);
             auto *length = llvm::dyn_cast<llvm::ConstantInt>(mi->getLength());
             bool aligned = mi->getDestAlign().valueOrOne().value() >= 4;
-            if (auto *t = llvm::dyn_cast<llvm::MemTransferInst>(mi)) aligned = aligned && t->getSourceAlign().valueOrOne().value() >= 4;
+            if (auto *t = llvm::dyn_cast<llvm::MemTransferInst>(mi))
+              aligned = aligned && t->getSourceAlign().valueOrOne().value() >= 4;
             if (length && aligned && length->getZExtValue() % 4 == 0 && length->getZExtValue() > 0 &&
-                length->getZExtValue() <= 65536 && !mi->isVolatile() && ii->getIntrinsicID() != llvm::Intrinsic::memmove)
+                length->getZExtValue() <= 65536 && !mi->isVolatile() &&
+                ii->getIntrinsicID() != llvm::Intrinsic::memmove)
               continue;
-            return fail("only non-volatile memset/memcpy of whole words between word-aligned pointers with a constant length are selected");
+            return fail("only non-volatile memset/memcpy of whole words between word-aligned pointers with a constant "
+                        "length are selected");
           }
           default: break;
           }
         }
-        return fail(callee ? "a call to @" + callee->getName().str() + " (calls other than inlined functions are not selected)"
+        return fail(callee ? "a call to @" + callee->getName().str() +
+                                 " (calls other than inlined functions are not selected)"
                            : "an indirect call");
       }
       if (llvm::isa<llvm::ReturnInst>(i)) {
@@ -376,7 +399,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
       if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
         if (st->isVolatile() || st->isAtomic()) return fail("volatile and atomic stores are not selected");
         if (!widthOf(st->getValueOperand()->getType()) || widthOf(st->getValueOperand()->getType()) == 64)
-          return fail("a store of " + typeName(st->getValueOperand()->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+          return fail("a store of " + typeName(st->getValueOperand()->getType()) +
+                      " (the scalar subset is i1, i8, i16, i32 and ptr)");
         continue;
       }
       if (!i.getType()->isVoidTy() && !widthOf(i.getType()))
@@ -510,7 +534,8 @@ std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
     if (laneBits(v->getType())) {
       expire(activeVectors, freeVectors, range.first);
       if (freeVectors.empty())
-        return std::unexpected(CodegenError{"'" + describe(*v) + "'", "more than 10 vector values live at once (vector spills are not selected)"});
+        return std::unexpected(CodegenError{
+            "'" + describe(*v) + "'", "more than 10 vector values live at once (vector spills are not selected)"});
       loc_[v] = {Loc::VReg, freeVectors.back()};
       freeVectors.pop_back();
       activeVectors.push_back({range.second, v});
@@ -554,8 +579,9 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
     if (l.kind == Loc::Slot) l.index += static_cast<int>(offset);
   frameBytes_ = (offset + spillBytes_ + 63) / 64 * 64;
   if (frameBytes_ > 2048)
-    return std::unexpected(CodegenError{"the stack frame of @" + f.getName().str(),
-                                        std::to_string(frameBytes_) + " bytes of locals and spills; spill offsets reach 2048 bytes"});
+    return std::unexpected(
+        CodegenError{"the stack frame of @" + f.getName().str(),
+                     std::to_string(frameBytes_) + " bytes of locals and spills; spill offsets reach 2048 bytes"});
 
   lines_.push_back("main:");
   emit("JL_lng", "jl #worker", {}, {"lr"});
@@ -583,10 +609,10 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
   aie2p::AsmProgram program;
   std::vector<aie2p::AsmDiagnostic> diags;
   if (!aie2p::assemble(text, program, diags))
-    return std::unexpected(CodegenError{"@" + f.getName().str(),
-                                        "internal: the generated assembly does not assemble (line " +
-                                            std::to_string(diags.empty() ? 0 : diags[0].line) + ": " +
-                                            (diags.empty() ? "" : diags[0].message) + ")"});
+    return std::unexpected(
+        CodegenError{"@" + f.getName().str(), "internal: the generated assembly does not assemble (line " +
+                                                  std::to_string(diags.empty() ? 0 : diags[0].line) + ": " +
+                                                  (diags.empty() ? "" : diags[0].message) + ")"});
   CoreCode code;
   code.bytes = std::move(program.bytes);
   code.assembly = std::move(text);
@@ -676,13 +702,28 @@ std::expected<void, CodegenError> Emitter::binary(llvm::BinaryOperator &inst) {
     emit(row, std::string(mnemonic) + " " + d + ", " + x + ", " + y, {x, y}, {d});
   };
   switch (inst.getOpcode()) {
-  case llvm::Instruction::Add: three("ADD_alu_r_rr", "add", *a, *b); normalize(d, width); break;
-  case llvm::Instruction::Sub: three("SUB", "sub", *a, *b); normalize(d, width); break;
-  case llvm::Instruction::Mul: three("MUL", "mul", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::Add:
+    three("ADD_alu_r_rr", "add", *a, *b);
+    normalize(d, width);
+    break;
+  case llvm::Instruction::Sub:
+    three("SUB", "sub", *a, *b);
+    normalize(d, width);
+    break;
+  case llvm::Instruction::Mul:
+    three("MUL", "mul", *a, *b);
+    normalize(d, width);
+    break;
   case llvm::Instruction::And: three("AND", "and", *a, *b); break;
   case llvm::Instruction::Or: three("OR", "or", *a, *b); break;
-  case llvm::Instruction::Xor: three("XOR", "xor", *a, *b); normalize(d, width); break;
-  case llvm::Instruction::Shl: three("LSHL", "lshl", *a, *b); normalize(d, width); break;
+  case llvm::Instruction::Xor:
+    three("XOR", "xor", *a, *b);
+    normalize(d, width);
+    break;
+  case llvm::Instruction::Shl:
+    three("LSHL", "lshl", *a, *b);
+    normalize(d, width);
+    break;
   case llvm::Instruction::LShr:
   case llvm::Instruction::AShr: {
     // lshl/ashl shift right by a negative amount.
@@ -824,7 +865,8 @@ std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBloc
     if (dst.kind == Loc::Reg)
       move(r(dst.index), value);
     else
-      emit("ST_dms_sts_spill", "st " + value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]", {value, "sp"}, {});
+      emit("ST_dms_sts_spill", "st " + value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]", {value, "sp"},
+           {});
   };
   const Loc saved{Loc::Reg, 31};
   while (!moves.empty()) {
@@ -857,7 +899,8 @@ std::expected<void, CodegenError> Emitter::phiCopies(BasicBlock *from, BasicBloc
     } else if (dst.kind == Loc::Reg)
       move(r(dst.index), *value);
     else
-      emit("ST_dms_sts_spill", "st " + *value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]", {*value, "sp"}, {});
+      emit("ST_dms_sts_spill", "st " + *value + ", [sp, #" + std::to_string(slotOffset(dst.index)) + "]",
+           {*value, "sp"}, {});
   }
   return {};
 }
@@ -868,16 +911,22 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     if (auto *mi = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) return memoryLoop(*mi);
     return minMax(*llvm::cast<llvm::IntrinsicInst>(&inst));
   }
-  if (llvm::isa<llvm::PHINode>(inst)) return {};  // written by the predecessors' copies
-  if (llvm::isa<llvm::AllocaInst>(inst)) return {};  // its address is computed where it is used
+  if (llvm::isa<llvm::PHINode>(inst)) return {};            // written by the predecessors' copies
+  if (llvm::isa<llvm::AllocaInst>(inst)) return {};         // its address is computed where it is used
   if (llvm::isa<llvm::InsertElementInst>(inst)) return {};  // a splat's seed: the shuffle reads the scalar
   if (auto *sh = llvm::dyn_cast<llvm::ShuffleVectorInst>(&inst)) {
     unsigned lane = laneBits(sh->getType());
     auto scalar = use(llvm::cast<llvm::InsertElementInst>(sh->getOperand(0))->getOperand(1), 29);
     if (!scalar) return std::unexpected(scalar.error());
     std::string d = defReg(sh);
-    emit(lane == 32 ? "VBCST_32" : lane == 16 ? "VBCST_16" : "VBCST_8",
-         std::string(lane == 32 ? "vbcst.32 " : lane == 16 ? "vbcst.16 " : "vbcst.8 ") + d + ", " + *scalar, {*scalar}, {d});
+    emit(lane == 32   ? "VBCST_32"
+         : lane == 16 ? "VBCST_16"
+                      : "VBCST_8",
+         std::string(lane == 32   ? "vbcst.32 "
+                     : lane == 16 ? "vbcst.16 "
+                                  : "vbcst.8 ") +
+             d + ", " + *scalar,
+         {*scalar}, {d});
     return {};
   }
   if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&inst); ld && laneBits(ld->getType())) {

@@ -66,8 +66,8 @@ static_assert(offsetof(AmdSignal, value) == 8 && offsetof(AmdSignal, eventMailbo
 // amd_queue_t field offsets: the KFD queue's write and read pointers live inside it (passed to
 // CREATE_QUEUE), and kernels reading hidden_queue_ptr see it.
 inline constexpr size_t kAmdQueueBytes = 256;
-inline constexpr size_t kQueueBaseAddressOffset = 8;    // hsa_queue_t.base_address
-inline constexpr size_t kQueueSizeOffset = 24;          // hsa_queue_t.size (packets)
+inline constexpr size_t kQueueBaseAddressOffset = 8;  // hsa_queue_t.base_address
+inline constexpr size_t kQueueSizeOffset = 24;        // hsa_queue_t.size (packets)
 inline constexpr size_t kQueueWriteDispatchIdOffset = 56;
 inline constexpr size_t kQueueMaxCuIdOffset = 72;
 inline constexpr size_t kQueueMaxWaveIdOffset = 76;

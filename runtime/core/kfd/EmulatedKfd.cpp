@@ -51,9 +51,9 @@ struct Memory {
   uint64_t handle = 0, va = 0, size = 0;
   uint32_t flags = 0;
   bool mappedToGpu = false;
-  uint64_t mmapOffset = 0;     // GTT: the drm mmap offset handed out
-  std::byte *view = nullptr;   // the emulator's own view of the bytes (userptr: the user range)
-  int memfd = -1;              // GTT backing
+  uint64_t mmapOffset = 0;    // GTT: the drm mmap offset handed out
+  std::byte *view = nullptr;  // the emulator's own view of the bytes (userptr: the user range)
+  int memfd = -1;             // GTT backing
   bool cpuMapped = false;
 };
 
@@ -279,9 +279,9 @@ private:
   int allocate(kfd_ioctl_alloc_memory_of_gpu_args &a) {
     if (int injected = inject("alloc")) return injected;
     if (vmDrmFd_ < 0 || !nodeOf(a.gpu_id)) return -EINVAL;
-    uint32_t domain = a.flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT |
-                                 KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL |
-                                 KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP);
+    uint32_t domain =
+        a.flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_USERPTR |
+                   KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL | KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP);
     if (std::popcount(domain) != 1) return -EINVAL;
     if (domain != KFD_IOC_ALLOC_MEM_FLAGS_GTT && domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR &&
         domain != KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
@@ -351,8 +351,10 @@ private:
     const KfdNode *node = nodeOf(a.gpu_id);
     if (!node || vmDrmFd_ < 0) return -EINVAL;
     if (a.queue_type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL) return -EINVAL;  // the emulator's CP reads AQL only
-    if ((a.queue_percentage & 0xff) > KFD_MAX_QUEUE_PERCENTAGE || a.queue_priority > KFD_MAX_QUEUE_PRIORITY) return -EINVAL;
-    if (a.ring_size < KFD_MIN_QUEUE_RING_SIZE || (a.ring_size & (a.ring_size - 1)) || a.ring_base_address % 64) return -EINVAL;
+    if ((a.queue_percentage & 0xff) > KFD_MAX_QUEUE_PERCENTAGE || a.queue_priority > KFD_MAX_QUEUE_PRIORITY)
+      return -EINVAL;
+    if (a.ring_size < KFD_MIN_QUEUE_RING_SIZE || (a.ring_size & (a.ring_size - 1)) || a.ring_base_address % 64)
+      return -EINVAL;
     // KFD checks each queue buffer is GPU-mapped memory of the process, of the right size.
     std::byte *ring = translate(a.ring_base_address, a.ring_size);
     auto *wptr = reinterpret_cast<std::atomic<uint64_t> *>(translate(a.write_pointer_address, 8));
@@ -440,7 +442,8 @@ private:
       if (it == events_.end() || !it->second.signaled) continue;
       if (it->second.type != KFD_IOC_EVENT_SIGNAL) {
         data[i].memory_exception_data = it->second.data.memory_exception_data;
-        if (it->second.type == KFD_IOC_EVENT_HW_EXCEPTION) data[i].hw_exception_data = it->second.data.hw_exception_data;
+        if (it->second.type == KFD_IOC_EVENT_HW_EXCEPTION)
+          data[i].hw_exception_data = it->second.data.hw_exception_data;
       }
       if (it->second.autoReset) it->second.signaled = false;
     }
@@ -491,7 +494,8 @@ private:
         if (++idle < 64)
           std::this_thread::yield();
         else
-          std::this_thread::sleep_for(std::chrono::microseconds(std::min<unsigned>(1000, 20u << std::min(idle - 64, 6u))));
+          std::this_thread::sleep_for(
+              std::chrono::microseconds(std::min<unsigned>(1000, 20u << std::min(idle - 64, 6u))));
         continue;
       }
       idle = 0;
@@ -518,7 +522,8 @@ private:
       raiseFault(gpuId, memory, va, "emulated command processor, queue " + std::to_string(q.id) + ": " + what, false);
     };
     if (options_.failCall == "lost" && ++dispatches_ == options_.failAt) {
-      raiseFault(gpuId, false, 0, "injected device loss (HRX_KFD_EMULATED_FAIL=lost): a whole-GPU reset, memory lost", true);
+      raiseFault(gpuId, false, 0, "injected device loss (HRX_KFD_EMULATED_FAIL=lost): a whole-GPU reset, memory lost",
+                 true);
       return;
     }
     if (type != kPacketTypeKernelDispatch && type != kPacketTypeBarrierAnd)
@@ -533,35 +538,45 @@ private:
             kernel = &k;
           }
       const std::byte *descriptor = translate(packet.kernelObject, 64);
-      if (!descriptor) return fault(true, packet.kernelObject, "kernel_object " + hex(packet.kernelObject) + " is not mapped to the GPU");
-      if (!program) return fault(false, 0, "kernel_object " + hex(packet.kernelObject) + " is not a loaded kernel descriptor");
+      if (!descriptor)
+        return fault(true, packet.kernelObject,
+                     "kernel_object " + hex(packet.kernelObject) + " is not mapped to the GPU");
+      if (!program)
+        return fault(false, 0, "kernel_object " + hex(packet.kernelObject) + " is not a loaded kernel descriptor");
       Memory *code = gpuRange(packet.kernelObject, 64);
       if (!(code->flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE))
-        return fault(true, packet.kernelObject, "the code of kernel '" + kernel->name + "' is not in executable GPU memory");
-      format::KernelDescriptor found =
-          format::decodeKernelDescriptor(std::span<const uint8_t, 64>(reinterpret_cast<const uint8_t *>(descriptor), 64));
+        return fault(true, packet.kernelObject,
+                     "the code of kernel '" + kernel->name + "' is not in executable GPU memory");
+      format::KernelDescriptor found = format::decodeKernelDescriptor(
+          std::span<const uint8_t, 64>(reinterpret_cast<const uint8_t *>(descriptor), 64));
       const format::KernelDescriptor &want = kernel->descriptor;
       if (found.groupSegmentFixedSize != want.groupSegmentFixedSize ||
           found.privateSegmentFixedSize != want.privateSegmentFixedSize || found.kernargSize != want.kernargSize ||
-          found.kernelCodeEntryByteOffset != want.kernelCodeEntryByteOffset || found.computePgmRsrc1 != want.computePgmRsrc1 ||
-          found.computePgmRsrc2 != want.computePgmRsrc2 || found.computePgmRsrc3 != want.computePgmRsrc3 ||
-          found.kernelCodeProperties != want.kernelCodeProperties || found.kernargPreload != want.kernargPreload)
-        return fault(false, 0, "the kernel descriptor of '" + kernel->name + "' in GPU memory differs from the code object's");
+          found.kernelCodeEntryByteOffset != want.kernelCodeEntryByteOffset ||
+          found.computePgmRsrc1 != want.computePgmRsrc1 || found.computePgmRsrc2 != want.computePgmRsrc2 ||
+          found.computePgmRsrc3 != want.computePgmRsrc3 || found.kernelCodeProperties != want.kernelCodeProperties ||
+          found.kernargPreload != want.kernargPreload)
+        return fault(false, 0,
+                     "the kernel descriptor of '" + kernel->name + "' in GPU memory differs from the code object's");
       uint64_t entry = packet.kernelObject + uint64_t(found.kernelCodeEntryByteOffset);
       Memory *entryMemory = gpuRange(entry, 4);
       if (!entryMemory || !(entryMemory->flags & KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE))
-        return fault(true, entry, "the entry point of kernel '" + kernel->name + "' (" + hex(entry) +
-                                      ") is not in executable GPU memory");
+        return fault(true, entry,
+                     "the entry point of kernel '" + kernel->name + "' (" + hex(entry) +
+                         ") is not in executable GPU memory");
       const std::byte *kernargs = translate(packet.kernargAddress, std::max<uint64_t>(kernel->kernargSegmentSize, 1));
       if (!kernargs)
-        return fault(true, packet.kernargAddress, "kernarg_address " + hex(packet.kernargAddress) + " (" +
-                                                      std::to_string(kernel->kernargSegmentSize) + " bytes) is not mapped to the GPU");
+        return fault(true, packet.kernargAddress,
+                     "kernarg_address " + hex(packet.kernargAddress) + " (" +
+                         std::to_string(kernel->kernargSegmentSize) + " bytes) is not mapped to the GPU");
       std::span<const std::byte> segment(kernargs, kernel->kernargSegmentSize);
-      if (Status s = decodeKernargs(*kernel, packet, segment, q.queueAddress, q.decoded); !s) return fault(false, 0, s.message());
+      if (Status s = decodeKernargs(*kernel, packet, segment, q.queueAddress, q.decoded); !s)
+        return fault(false, 0, s.message());
       for (int d = 0; d < 3; ++d)
         if (packet.gridSize[d] % packet.workgroupSize[d])
-          return fault(false, 0, "kernel '" + kernel->name + "': the host twin runs whole workgroups; grid_size_" +
-                                     std::string(1, "xyz"[d]) + " is not a multiple of workgroup_size");
+          return fault(false, 0,
+                       "kernel '" + kernel->name + "': the host twin runs whole workgroups; grid_size_" +
+                           std::string(1, "xyz"[d]) + " is not a multiple of workgroup_size");
       q.args.clear();
       q.scalars.assign(q.decoded.size() * 2 + kernel->kernargSegmentSize / 8 + 1, 0);
       auto *scalar = reinterpret_cast<std::byte *>(q.scalars.data());
@@ -569,9 +584,10 @@ private:
         if (a.kind == format::KernargKind::GlobalBuffer) {
           std::byte *view = translate(a.address, 1);
           if (!view && a.address != 0)
-            return fault(true, a.address, "kernel '" + kernel->name + "': the buffer argument at kernarg offset " +
-                                              std::to_string(a.offset) + " points at " + hex(a.address) +
-                                              ", which is not mapped to the GPU");
+            return fault(true, a.address,
+                         "kernel '" + kernel->name + "': the buffer argument at kernarg offset " +
+                             std::to_string(a.offset) + " points at " + hex(a.address) +
+                             ", which is not mapped to the GPU");
           q.args.push_back(view);
         } else {
           std::memcpy(scalar, segment.data() + a.offset, a.size);
@@ -594,15 +610,18 @@ private:
     }
     if (packet.completionSignal) {
       auto *signal = reinterpret_cast<AmdSignal *>(translate(packet.completionSignal, sizeof(AmdSignal)));
-      if (!signal) return fault(true, packet.completionSignal, "completion_signal " + hex(packet.completionSignal) + " is not mapped to the GPU");
+      if (!signal)
+        return fault(true, packet.completionSignal,
+                     "completion_signal " + hex(packet.completionSignal) + " is not mapped to the GPU");
       reinterpret_cast<std::atomic<int64_t> *>(&signal->value)->fetch_sub(1, std::memory_order_acq_rel);
       if (signal->eventMailboxPtr) {
         auto *mailbox = reinterpret_cast<std::atomic<uint64_t> *>(translate(signal->eventMailboxPtr, 8));
-        if (!mailbox) return fault(true, signal->eventMailboxPtr, "the signal's event mailbox is not mapped to the GPU");
+        if (!mailbox)
+          return fault(true, signal->eventMailboxPtr, "the signal's event mailbox is not mapped to the GPU");
         mailbox->store(signal->eventId, std::memory_order_release);
         auto event = events_.find(signal->eventId);
-        if (event != events_.end() && event->second.type == KFD_IOC_EVENT_SIGNAL &&
-            eventPage_ && signal->eventMailboxPtr == eventPage_->va + uint64_t(event->second.slot) * 8) {
+        if (event != events_.end() && event->second.type == KFD_IOC_EVENT_SIGNAL && eventPage_ &&
+            signal->eventMailboxPtr == eventPage_->va + uint64_t(event->second.slot) * 8) {
           event->second.signaled = true;
           eventsChanged_.notify_all();
         }
@@ -649,10 +668,12 @@ StatusOr<EmulatorOptions> emulatorOptionsFromEnvironment() {
   if (const char *fail = std::getenv("HRX_KFD_EMULATED_FAIL"); fail && *fail) {
     std::string text = fail;
     auto bad = [&] {
-      return Status(StatusCode::InvalidArgument,
-                    "HRX_KFD_EMULATED_FAIL='" + text + "': expected <call>:<errno>[:<n>] with call open, get_version, "
-                    "acquire_vm, alloc, map, create_queue, create_event, wait_events or lost, errno ENOMEM, EINVAL, "
-                    "EACCES, ENODEV or EIO, and n >= 1");
+      return Status(
+          StatusCode::InvalidArgument,
+          "HRX_KFD_EMULATED_FAIL='" + text +
+              "': expected <call>:<errno>[:<n>] with call open, get_version, "
+              "acquire_vm, alloc, map, create_queue, create_event, wait_events or lost, errno ENOMEM, EINVAL, "
+              "EACCES, ENODEV or EIO, and n >= 1");
     };
     size_t colon = text.find(':');
     if (colon == std::string::npos) return bad();
@@ -667,22 +688,22 @@ StatusOr<EmulatorOptions> emulatorOptionsFromEnvironment() {
     for (const auto &[name, value] : codes)
       if (code == name) options.failErrno = value;
     bool known = false;
-    for (const char *call : {"open", "get_version", "acquire_vm", "alloc", "map", "create_queue", "create_event",
-                             "wait_events", "lost"})
+    for (const char *call :
+         {"open", "get_version", "acquire_vm", "alloc", "map", "create_queue", "create_event", "wait_events", "lost"})
       known |= options.failCall == call;
     if (!known || options.failErrno == 0) return bad();
     if (!count.empty() && (!parseUnsigned(count, options.failAt) || options.failAt == 0)) return bad();
   }
   if (const char *delay = std::getenv("HRX_KFD_EMULATED_DELAY_MS"); delay && *delay)
     if (!parseUnsigned(delay, options.dispatchDelayMs) || options.dispatchDelayMs > 3600000)
-      return Status(StatusCode::InvalidArgument, "HRX_KFD_EMULATED_DELAY_MS='" + std::string(delay) +
-                                                     "': expected milliseconds from 0 to 3600000");
+      return Status(StatusCode::InvalidArgument,
+                    "HRX_KFD_EMULATED_DELAY_MS='" + std::string(delay) + "': expected milliseconds from 0 to 3600000");
   if (const char *version = std::getenv("HRX_KFD_EMULATED_VERSION"); version && *version) {
     std::string text = version;
     size_t dot = text.find('.');
     uint64_t major = 0, minor = 0;
-    if (dot == std::string::npos || !parseUnsigned(text.substr(0, dot), major) || !parseUnsigned(text.substr(dot + 1), minor) ||
-        major > 0xffff || minor > 0xffff)
+    if (dot == std::string::npos || !parseUnsigned(text.substr(0, dot), major) ||
+        !parseUnsigned(text.substr(dot + 1), minor) || major > 0xffff || minor > 0xffff)
       return Status(StatusCode::InvalidArgument, "HRX_KFD_EMULATED_VERSION='" + text + "': expected <major>.<minor>");
     options.versionMajor = uint32_t(major);
     options.versionMinor = uint32_t(minor);

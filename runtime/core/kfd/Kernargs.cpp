@@ -99,7 +99,8 @@ Status checkGeometry(const format::CodeObjectKernel &kernel, const DispatchGeome
                                  " work-items, more than an AQL packet holds (2^32-1)");
   if (kernel.groupSegmentFixedSize + uint64_t(g.dynamicLdsBytes) > 65536)
     return invalid(kernel, "group segment " + std::to_string(kernel.groupSegmentFixedSize) + " + " +
-                               std::to_string(g.dynamicLdsBytes) + " dynamic bytes exceeds the 64 KiB a workgroup addresses");
+                               std::to_string(g.dynamicLdsBytes) +
+                               " dynamic bytes exceeds the 64 KiB a workgroup addresses");
   return Status::ok();
 }
 
@@ -117,7 +118,8 @@ Status writeKernargs(const format::CodeObjectKernel &kernel, std::span<const uin
       if (buffer >= buffers.size()) return invalid(kernel, "fewer buffers than global_buffer arguments");
       storeLittle(segment, field.offset, 8, buffers[buffer++]);
     } else if (field.kind == KernargKind::ByValue) {
-      if (field.size > constants.size() - constant) return invalid(kernel, "the constants block is shorter than the by_value arguments");
+      if (field.size > constants.size() - constant)
+        return invalid(kernel, "the constants block is shorter than the by_value arguments");
       std::memcpy(segment.data() + field.offset, constants.data() + constant, field.size);
       constant += field.size;
     } else {
@@ -155,27 +157,31 @@ Status decodeKernargs(const format::CodeObjectKernel &kernel, const KernelDispat
                                std::to_string(found));
   };
   uint16_t dimensions = p.setup & 3;
-  if (dimensions < 1 || (p.setup >> 2) != 0) return invalid(kernel, "dispatch packet setup " + std::to_string(p.setup) + " names no 1..3 dimensions");
+  if (dimensions < 1 || (p.setup >> 2) != 0)
+    return invalid(kernel, "dispatch packet setup " + std::to_string(p.setup) + " names no 1..3 dimensions");
   if (p.reserved0 != 0 || p.reserved2 != 0) return invalid(kernel, "dispatch packet reserved fields are not zero");
   for (int d = 0; d < 3; ++d) {
-    if (p.workgroupSize[d] == 0 || p.gridSize[d] == 0) return invalid(kernel, "dispatch packet has an empty grid or workgroup");
+    if (p.workgroupSize[d] == 0 || p.gridSize[d] == 0)
+      return invalid(kernel, "dispatch packet has an empty grid or workgroup");
     if (d >= dimensions && (p.workgroupSize[d] != 1 || p.gridSize[d] != 1))
       return invalid(kernel, "dispatch packet dimension " + std::to_string(d) + " is beyond setup's " +
                                  std::to_string(dimensions) + " dimension(s) but is not 1");
   }
   uint64_t flat = uint64_t(p.workgroupSize[0]) * p.workgroupSize[1] * p.workgroupSize[2];
-  if (flat > kernel.maxFlatWorkgroupSize) return bad("workgroup size (flat, at most)", kernel.maxFlatWorkgroupSize, flat);
+  if (flat > kernel.maxFlatWorkgroupSize)
+    return bad("workgroup size (flat, at most)", kernel.maxFlatWorkgroupSize, flat);
   if (kernel.reqdWorkgroupSize)
     for (int d = 0; d < 3; ++d)
       if ((*kernel.reqdWorkgroupSize)[d] != p.workgroupSize[d])
-        return bad("workgroup_size_" + std::string(1, "xyz"[d]) + " (.reqd_workgroup_size)", (*kernel.reqdWorkgroupSize)[d],
-                   p.workgroupSize[d]);
+        return bad("workgroup_size_" + std::string(1, "xyz"[d]) + " (.reqd_workgroup_size)",
+                   (*kernel.reqdWorkgroupSize)[d], p.workgroupSize[d]);
   if (p.privateSegmentSize < kernel.privateSegmentFixedSize)
     return bad("private_segment_size (at least)", kernel.privateSegmentFixedSize, p.privateSegmentSize);
   if (p.groupSegmentSize < kernel.groupSegmentFixedSize)
     return bad("group_segment_size (at least)", kernel.groupSegmentFixedSize, p.groupSegmentSize);
   if (p.kernargAddress % 16) return invalid(kernel, "dispatch packet kernarg_address is not 16-byte aligned");
-  if (segment.size() < kernel.kernargSegmentSize) return bad("kernarg segment bytes (at least)", kernel.kernargSegmentSize, segment.size());
+  if (segment.size() < kernel.kernargSegmentSize)
+    return bad("kernarg segment bytes (at least)", kernel.kernargSegmentSize, segment.size());
   uint32_t dynamicLds = p.groupSegmentSize - uint32_t(kernel.groupSegmentFixedSize);
   for (const format::KernargField &field : kernel.args) {
     if (field.kind == KernargKind::GlobalBuffer || field.kind == KernargKind::ByValue) {
@@ -188,8 +194,9 @@ Status decodeKernargs(const format::CodeObjectKernel &kernel, const KernelDispat
     uint64_t expected = hiddenValue(field.kind, p.gridSize, p.workgroupSize, dimensions, dynamicLds, queueAddress);
     uint64_t found = loadLittle(segment, field.offset, field.size);
     if (found != expected)
-      return invalid(kernel, "kernarg " + field.valueKind + " at offset " + std::to_string(field.offset) + ": expected " +
-                                 std::to_string(expected) + " from the dispatch packet, found " + std::to_string(found));
+      return invalid(kernel, "kernarg " + field.valueKind + " at offset " + std::to_string(field.offset) +
+                                 ": expected " + std::to_string(expected) + " from the dispatch packet, found " +
+                                 std::to_string(found));
   }
   return Status::ok();
 }

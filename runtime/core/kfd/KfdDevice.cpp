@@ -47,9 +47,11 @@ std::string describeErrno(int error) {
 StatusCode codeOf(int error) {
   switch (error) {
   case ENOMEM: return StatusCode::ResourceExhausted;
-  case EACCES: case EPERM: return StatusCode::FailedPrecondition;
+  case EACCES:
+  case EPERM: return StatusCode::FailedPrecondition;
   case ENOENT: return StatusCode::Unavailable;
-  case ENODEV: case EIO: return StatusCode::DeviceLost;
+  case ENODEV:
+  case EIO: return StatusCode::DeviceLost;
   case EINVAL: return StatusCode::InvalidArgument;
   default: return StatusCode::Internal;
   }
@@ -103,7 +105,8 @@ StatusOr<std::shared_ptr<KfdDevice>> KfdDevice::open(std::shared_ptr<KfdSystem> 
     return Status(StatusCode::FailedPrecondition,
                   std::string(d.system_->name()) + " reports interface version " + std::to_string(d.major_) + "." +
                       std::to_string(d.minor_) + "; this runtime needs " + std::to_string(kRequiredMajor) + "." +
-                      std::to_string(kRequiredMinor) + " or newer within major version " + std::to_string(kRequiredMajor));
+                      std::to_string(kRequiredMinor) + " or newer within major version " +
+                      std::to_string(kRequiredMajor));
   std::string render = "/dev/dri/renderD" + std::to_string(d.node_.get("drm_render_minor"));
   d.drm_ = d.system_->open(render.c_str(), O_RDWR);
   if (d.drm_ < 0)
@@ -111,7 +114,8 @@ StatusOr<std::shared_ptr<KfdDevice>> KfdDevice::open(std::shared_ptr<KfdSystem> 
                                        describeErrno(-d.drm_) + access);
   kfd_ioctl_acquire_vm_args vm{uint32_t(d.drm_), d.node_.gpuId};
   if (int rc = d.system_->ioctl(d.kfd_, AMDKFD_IOC_ACQUIRE_VM, &vm); rc < 0)
-    return d.fail(codeOf(-rc), "AMDKFD_IOC_ACQUIRE_VM (gpu_id " + std::to_string(d.node_.gpuId) + ", " + render + ") failed", -rc);
+    return d.fail(codeOf(-rc),
+                  "AMDKFD_IOC_ACQUIRE_VM (gpu_id " + std::to_string(d.node_.gpuId) + ", " + render + ") failed", -rc);
   if (Status s = d.start(); !s) return s;
   return device;
 }
@@ -126,7 +130,8 @@ Status KfdDevice::mapToGpu(uint64_t handle) {
   kfd_ioctl_map_memory_to_gpu_args map{handle, reinterpret_cast<uint64_t>(&gpu), 1, 0};
   if (int rc = system_->ioctl(kfd_, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &map); rc < 0)
     return fail(codeOf(-rc), "AMDKFD_IOC_MAP_MEMORY_TO_GPU failed", -rc);
-  if (map.n_success != 1) return Status(StatusCode::Internal, std::string(system_->name()) + ": MAP_MEMORY_TO_GPU mapped on no GPU");
+  if (map.n_success != 1)
+    return Status(StatusCode::Internal, std::string(system_->name()) + ": MAP_MEMORY_TO_GPU mapped on no GPU");
   return Status::ok();
 }
 
@@ -141,9 +146,12 @@ void KfdDevice::unmapAndFree(uint64_t handle) {
 StatusOr<GpuMemory> KfdDevice::allocateGtt(uint64_t size, bool executable, bool uncached) {
   size = roundUp(std::max<uint64_t>(size, 1), kPage);
   void *reserved = nullptr;
-  if (int rc = system_->mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &reserved); rc < 0)
-    return fail(StatusCode::ResourceExhausted, "cannot reserve " + std::to_string(size) + " bytes of address space", -rc);
-  uint32_t flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE;
+  if (int rc = system_->mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &reserved);
+      rc < 0)
+    return fail(StatusCode::ResourceExhausted, "cannot reserve " + std::to_string(size) + " bytes of address space",
+                -rc);
+  uint32_t flags =
+      KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE | KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE;
   if (executable) flags |= KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE;
   if (uncached) flags |= KFD_IOC_ALLOC_MEM_FLAGS_COHERENT | KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
   kfd_ioctl_alloc_memory_of_gpu_args alloc{};
@@ -153,10 +161,12 @@ StatusOr<GpuMemory> KfdDevice::allocateGtt(uint64_t size, bool executable, bool 
   alloc.flags = flags;
   if (int rc = system_->ioctl(kfd_, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc); rc < 0) {
     system_->munmap(reserved, size);
-    return fail(codeOf(-rc), "AMDKFD_IOC_ALLOC_MEMORY_OF_GPU of " + std::to_string(size) + " bytes of GTT memory failed", -rc);
+    return fail(codeOf(-rc),
+                "AMDKFD_IOC_ALLOC_MEMORY_OF_GPU of " + std::to_string(size) + " bytes of GTT memory failed", -rc);
   }
   void *mapped = nullptr;
-  if (int rc = system_->mmap(reserved, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm_, alloc.mmap_offset, &mapped);
+  if (int rc = system_->mmap(reserved, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm_, alloc.mmap_offset,
+                             &mapped);
       rc < 0 || mapped != reserved) {
     kfd_ioctl_free_memory_of_gpu_args free{alloc.handle};
     (void)system_->ioctl(kfd_, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &free);
@@ -240,8 +250,9 @@ Status KfdDevice::start() {
   queue.ctx_save_restore_size = sizes->ctxSaveRestoreSize;
   queue.ctl_stack_size = sizes->ctlStackSize;
   if (int rc = system_->ioctl(kfd_, AMDKFD_IOC_CREATE_QUEUE, &queue); rc < 0)
-    return fail(codeOf(-rc), "AMDKFD_IOC_CREATE_QUEUE (AQL, " + std::to_string(kRingBytes) + "-byte ring, " +
-                                 std::to_string(sizes->ctxSaveRestoreSize) + "-byte CWSR area) failed",
+    return fail(codeOf(-rc),
+                "AMDKFD_IOC_CREATE_QUEUE (AQL, " + std::to_string(kRingBytes) + "-byte ring, " +
+                    std::to_string(sizes->ctxSaveRestoreSize) + "-byte CWSR area) failed",
                 -rc);
   queueId_ = queue.queue_id;
   queueCreated_ = true;
@@ -249,7 +260,8 @@ Status KfdDevice::start() {
   uint64_t base = queue.doorbell_offset & ~uint64_t(0x1fff);
   if (int rc = system_->mmap(nullptr, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED, kfd_, base, &doorbellPages_); rc < 0)
     return fail(StatusCode::Internal, "cannot map the queue's doorbell", -rc);
-  doorbell_ = reinterpret_cast<std::atomic<uint64_t> *>(static_cast<std::byte *>(doorbellPages_) + (queue.doorbell_offset - base));
+  doorbell_ = reinterpret_cast<std::atomic<uint64_t> *>(static_cast<std::byte *>(doorbellPages_) +
+                                                        (queue.doorbell_offset - base));
   registrations_.reserve(kMaxRegistrations);
   return Status::ok();
 }
@@ -297,8 +309,9 @@ Status KfdDevice::registerRangesLocked(std::span<const HostRange> ranges) {
       }
     }
     if (registrations_.size() == kMaxRegistrations) {
-      auto oldest = std::min_element(registrations_.begin(), registrations_.end(),
-                                     [](const Registration &a, const Registration &b) { return a.lastUse < b.lastUse; });
+      auto oldest =
+          std::min_element(registrations_.begin(), registrations_.end(),
+                           [](const Registration &a, const Registration &b) { return a.lastUse < b.lastUse; });
       unmapAndFree(oldest->handle);
       registrations_.erase(oldest);
     }
@@ -310,8 +323,9 @@ Status KfdDevice::registerRangesLocked(std::span<const HostRange> ranges) {
     alloc.flags = KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE |
                   KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE | KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC;
     if (int rc = system_->ioctl(kfd_, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &alloc); rc < 0)
-      return fail(codeOf(-rc), "AMDKFD_IOC_ALLOC_MEMORY_OF_GPU (userptr registration of " + std::to_string(end - begin) +
-                                   " bytes at " + hex(begin) + ") failed",
+      return fail(codeOf(-rc),
+                  "AMDKFD_IOC_ALLOC_MEMORY_OF_GPU (userptr registration of " + std::to_string(end - begin) +
+                      " bytes at " + hex(begin) + ") failed",
                   -rc);
     if (Status s = mapToGpu(alloc.handle); !s) {
       kfd_ioctl_free_memory_of_gpu_args free{alloc.handle};
@@ -329,8 +343,10 @@ Status KfdDevice::faultStatus(const std::string &kernel) {
   const kfd_hsa_hw_exception_data &hw = waits_[2].hw_exception_data;
   if (memory.gpu_id) {
     what = "a GPU memory fault at VA " + hex(memory.va) +
-           (memory.failure.NotPresent ? " (page not present)" : memory.failure.ReadOnly ? " (write to a read-only page)"
-            : memory.failure.NoExecute ? " (execute of a no-execute page)" : "");
+           (memory.failure.NotPresent  ? " (page not present)"
+            : memory.failure.ReadOnly  ? " (write to a read-only page)"
+            : memory.failure.NoExecute ? " (execute of a no-execute page)"
+                                       : "");
   } else {
     what = std::string(hw.reset_type == KFD_HW_EXCEPTION_WHOLE_GPU_RESET ? "a whole-GPU reset" : "a GPU engine reset") +
            (hw.reset_cause == KFD_HW_EXCEPTION_GPU_HANG ? " after a GPU hang" : " after an ECC error") +
@@ -342,10 +358,10 @@ Status KfdDevice::faultStatus(const std::string &kernel) {
   return Status(StatusCode::DeviceLost, lostReason_ + "; the GPU queue is stopped and the work's storage is retained");
 }
 
-Status KfdDevice::dispatch(KernelDispatchPacket packet, std::span<const HostRange> bindings, const std::string &kernel) {
+Status KfdDevice::dispatch(KernelDispatchPacket packet, std::span<const HostRange> bindings,
+                           const std::string &kernel) {
   std::lock_guard lock(mutex_);
-  if (!lostReason_.empty())
-    return Status(StatusCode::DeviceLost, "the GPU device is unusable: " + lostReason_);
+  if (!lostReason_.empty()) return Status(StatusCode::DeviceLost, "the GPU device is unusable: " + lostReason_);
   if (Status s = registerRangesLocked(bindings); !s) return s;
   auto *signal = reinterpret_cast<AmdSignal *>(signal_.host);
   auto *value = reinterpret_cast<std::atomic<int64_t> *>(&signal->value);
@@ -378,7 +394,8 @@ Status KfdDevice::dispatch(KernelDispatchPacket packet, std::span<const HostRang
     if (int rc = system_->ioctl(kfd_, AMDKFD_IOC_WAIT_EVENTS, &wait); rc < 0) {
       lostReason_ = std::string(system_->name()) + ": AMDKFD_IOC_WAIT_EVENTS failed while kernel '" + kernel +
                     "' ran: " + describeErrno(-rc);
-      return Status(StatusCode::DeviceLost, lostReason_ + "; whether the work retired is unknown, so its storage is retained");
+      return Status(StatusCode::DeviceLost,
+                    lostReason_ + "; whether the work retired is unknown, so its storage is retained");
     }
     if (waits_[1].memory_exception_data.gpu_id || waits_[2].hw_exception_data.gpu_id) return faultStatus(kernel);
   }

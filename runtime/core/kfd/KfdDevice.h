@@ -93,9 +93,9 @@ private:
   uint32_t queueId_ = 0;
   bool queueCreated_ = false;
   uint64_t packets_ = 0, writeIndex_ = 0;
-  kfd_event_data waits_[3] = {};  // signal, memory exception, hardware exception
+  kfd_event_data waits_[3] = {};                      // signal, memory exception, hardware exception
   uint32_t signalEventId_ = 0, signalEventSlot_ = 0;  // the mailbox is the slot's 8 bytes of the event page
-  std::string lostReason_;  // set once the device faulted or was lost
+  std::string lostReason_;                            // set once the device faulted or was lost
 
   struct Registration {
     uint64_t begin = 0, end = 0, handle = 0, lastUse = 0;

@@ -31,9 +31,9 @@ public:
                std::shared_ptr<const kfd::HostTwinProgram> program, format::CodeObjectKernel kernel,
                DispatchGeometry geometry, GpuMemory code, GpuMemory kernargs, uint64_t constantBytes,
                std::vector<format::LaunchArgument> launch, std::vector<format::LaunchExtent> extents)
-      : name_(std::move(name)), contract_(std::move(contract)), device_(std::move(device)), program_(std::move(program)),
-        kernel_(std::move(kernel)), geometry_(geometry), code_(code), kernargs_(kernargs), constantBytes_(constantBytes),
-        launch_(std::move(launch)), extents_(std::move(extents)) {
+      : name_(std::move(name)), contract_(std::move(contract)), device_(std::move(device)),
+        program_(std::move(program)), kernel_(std::move(kernel)), geometry_(geometry), code_(code), kernargs_(kernargs),
+        constantBytes_(constantBytes), launch_(std::move(launch)), extents_(std::move(extents)) {
     buffers_.resize(contract_.bindings.size());
     ranges_.resize(contract_.bindings.size());
   }
@@ -58,7 +58,8 @@ public:
     std::lock_guard lock(running_);  // one kernarg segment: one invocation at a time
     if (bindings.size() != buffers_.size())
       return Status(StatusCode::InvalidArgument, "kernel '" + name_ + "': " + std::to_string(bindings.size()) +
-                                                     " bindings given, the kernel has " + std::to_string(buffers_.size()));
+                                                     " bindings given, the kernel has " +
+                                                     std::to_string(buffers_.size()));
     if (constants.size() != constantBytes_)
       return Status(StatusCode::InvalidArgument, "kernel '" + name_ + "': " + std::to_string(constants.size()) +
                                                      " constant bytes given, its scalar arguments take " +
@@ -68,7 +69,8 @@ public:
       ranges_[i] = {bindings[i].data, bindings[i].length};
     }
     std::span<std::byte> segment(kernargs_.host, kernargs_.size);
-    if (Status s = kfd::writeKernargs(kernel_, buffers_, constants, geometry_, device_->queueAddress(), segment); !s) return s;
+    if (Status s = kfd::writeKernargs(kernel_, buffers_, constants, geometry_, device_->queueAddress(), segment); !s)
+      return s;
     kfd::KernelDispatchPacket packet =
         kfd::makeDispatchPacket(kernel_, geometry_, code_.va + kernel_.descriptorAddress, kernargs_.va, 0);
     return device_->dispatch(packet, ranges_, name_);
@@ -97,9 +99,11 @@ Status invalid(const std::string &what) { return Status(StatusCode::InvalidArgum
 StatusOr<std::shared_ptr<HostCode>> hostCodeOf(const format::Artifact &artifact, const std::string &entry) {
   const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
   if (!host)
-    return Status(StatusCode::FailedPrecondition, "the " + artifact.target + " artifact has no host code (.hrx.host): "
-                                                  "its launch program, which turns the workload into the grid of entry '" +
-                                                      entry + "', is missing");
+    return Status(StatusCode::FailedPrecondition,
+                  "the " + artifact.target +
+                      " artifact has no host code (.hrx.host): "
+                      "its launch program, which turns the workload into the grid of entry '" +
+                      entry + "', is missing");
   if (artifact.identity && !artifact.identity->hostSha256.empty()) {
     format::Sha256 sha;
     sha.update(*host);
@@ -126,8 +130,7 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   std::string symbol = entry.gpuLaunch ? entry.gpuLaunch->symbol : entry.name;
   const format::CodeObjectKernel *found = codeObject->find(entry.name);
   if (!found) found = codeObject->find(symbol);
-  if (!found)
-    return invalid("code object: entry '" + entry.name + "' has no kernel in amdhsa.kernels");
+  if (!found) return invalid("code object: entry '" + entry.name + "' has no kernel in amdhsa.kernels");
   format::CodeObjectKernel kernel = *found;
   // Private (scratch) memory needs the queue's scratch setup (amd_queue_t's scratch resource
   // and COMPUTE_TMPRING_SIZE), which this device does not do yet: refuse rather than fault.
@@ -135,7 +138,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
     return Status(StatusCode::Unimplemented,
                   "kernel '" + kernel.name + "' needs " +
                       (kernel.usesDynamicStack ? std::string("a dynamic stack")
-                                               : std::to_string(kernel.privateSegmentFixedSize) + " bytes of private memory per work-item") +
+                                               : std::to_string(kernel.privateSegmentFixedSize) +
+                                                     " bytes of private memory per work-item") +
                       " (scratch), which the KFD GPU device does not set up yet; run it with --device=host");
 
   std::vector<format::LaunchArgument> launch;
@@ -147,7 +151,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
                      std::to_string(workload.size()) + " were given with --workload");
   } else {
     if (workload.empty())
-      return invalid("GPU entry '" + entry.name + "' needs its workload (the kernel definition's u64 workload "
+      return invalid("GPU entry '" + entry.name +
+                     "' needs its workload (the kernel definition's u64 workload "
                      "arguments) to evaluate the launch program; pass --workload");
     uint64_t offset = 0;
     for (size_t i = 0; i < entry.contract.bindings.size(); ++i, offset += 8)
@@ -157,12 +162,15 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   uint64_t constantBytes = 0;
   size_t buffers = 0;
   for (const format::LaunchArgument &a : launch) {
-    if (a.kind == format::LaunchArgumentKind::Value) constantBytes += a.size;
-    else ++buffers;
+    if (a.kind == format::LaunchArgumentKind::Value)
+      constantBytes += a.size;
+    else
+      ++buffers;
   }
   if (buffers != entry.contract.bindings.size())
     return invalid("kernel '" + entry.name + "': the launch signature has " + std::to_string(buffers) +
-                   " buffer argument(s), the contract " + std::to_string(entry.contract.bindings.size()) + " binding(s)");
+                   " buffer argument(s), the contract " + std::to_string(entry.contract.bindings.size()) +
+                   " binding(s)");
 
   auto host = hostCodeOf(artifact, entry.name);
   if (!host) return host.status();
@@ -174,7 +182,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   (*launchProgram)(values.data(), grid);
   DispatchGeometry geometry;
   for (int d = 0; d < 3; ++d) {
-    if (grid[d] == 0 || grid[3 + d] == 0) return invalid("kernel '" + entry.name + "': the launch program produced an empty grid");
+    if (grid[d] == 0 || grid[3 + d] == 0)
+      return invalid("kernel '" + entry.name + "': the launch program produced an empty grid");
     if (grid[3 + d] > 1024)
       return invalid("kernel '" + entry.name + "': the launch program's workgroup dimension " + std::to_string(d) +
                      " is " + std::to_string(grid[3 + d]) + " work-items, more than 1024");
@@ -188,7 +197,8 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   if (!device) return device.status();
   auto code = (*device)->allocateGtt(codeObject->imageBytes, true, false);
   if (!code) return code.status();
-  codeObject->loadImage(artifact.codeObject, code->va, std::span(reinterpret_cast<uint8_t *>(code->host), codeObject->imageBytes));
+  codeObject->loadImage(artifact.codeObject, code->va,
+                        std::span(reinterpret_cast<uint8_t *>(code->host), codeObject->imageBytes));
   auto kernargs = (*device)->allocateGtt(std::max<uint64_t>(kernel.kernargSegmentSize, 64), false, true);
   if (!kernargs) {
     (*device)->release(*code);
@@ -211,11 +221,9 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
     program = p;
     (*device)->system().attachProgram(program);
   }
-  return std::shared_ptr<Kernel>(std::make_shared<KfdGpuKernel>(entry.name, entry.contract, *device, program,
-                                                                std::move(kernel), geometry, *code, *kernargs,
-                                                                constantBytes, launch,
-                                                                entry.gpuExport ? entry.gpuExport->extents
-                                                                                : std::vector<format::LaunchExtent>()));
+  return std::shared_ptr<Kernel>(std::make_shared<KfdGpuKernel>(
+      entry.name, entry.contract, *device, program, std::move(kernel), geometry, *code, *kernargs, constantBytes,
+      launch, entry.gpuExport ? entry.gpuExport->extents : std::vector<format::LaunchExtent>()));
 }
 
 StatusOr<std::string> describeGpuDevice(unsigned gpuIndex) {
@@ -232,8 +240,9 @@ std::vector<KfdRequirement> checkKfdRequirements() {
     return out;
   }
   bool emulated = (*system)->emulated();
-  out.push_back({"interface", true, emulated ? "emulated KFD (HRX_KFD=emulated): no kernel driver is used"
-                                                 : "Linux KFD (/dev/kfd; HRX_KFD=emulated selects the emulator)"});
+  out.push_back({"interface", true,
+                 emulated ? "emulated KFD (HRX_KFD=emulated): no kernel driver is used"
+                          : "Linux KFD (/dev/kfd; HRX_KFD=emulated selects the emulator)"});
   std::string root = sysfsRoot();
   auto admitted = admitGpu(root);
   if (!admitted) {
@@ -255,7 +264,7 @@ std::vector<KfdRequirement> checkKfdRequirements() {
   std::string render = "/dev/dri/renderD" + std::to_string(node->get("drm_render_minor"));
   if (!emulated) {
     for (const std::string &path : {std::string("/dev/kfd"), render}) {
-      struct stat info {};
+      struct stat info{};
       if (::stat(path.c_str(), &info) != 0) {
         out.push_back({path, false, std::string("missing: ") + std::strerror(errno)});
         continue;
@@ -267,10 +276,11 @@ std::vector<KfdRequirement> checkKfdRequirements() {
       gid_t groups[256];
       int count = ::getgroups(256, groups);
       for (int i = 0; i < count; ++i) member |= groups[i] == info.st_gid;
-      out.push_back({path, access,
-                     std::string(access ? "read/write access" : "no read/write access") + " (group '" + groupName + "'" +
-                         (member ? ", a member" : ", not a member") + ")" +
-                         (access ? "" : "; add the user to the '" + groupName + "' group (usually 'render') and log in again")});
+      out.push_back(
+          {path, access,
+           std::string(access ? "read/write access" : "no read/write access") + " (group '" + groupName + "'" +
+               (member ? ", a member" : ", not a member") + ")" +
+               (access ? "" : "; add the user to the '" + groupName + "' group (usually 'render') and log in again")});
     }
   }
   int fd = (*system)->open("/dev/kfd", O_RDWR);
@@ -288,8 +298,9 @@ std::vector<KfdRequirement> checkKfdRequirements() {
   bool ok = version.major_version == kfd::kRequiredMajor && version.minor_version >= kfd::kRequiredMinor;
   out.push_back({"interface version", ok,
                  std::to_string(version.major_version) + "." + std::to_string(version.minor_version) +
-                     (ok ? "" : "; this runtime needs " + std::to_string(kfd::kRequiredMajor) + "." +
-                                    std::to_string(kfd::kRequiredMinor) + " or newer") });
+                     (ok ? ""
+                         : "; this runtime needs " + std::to_string(kfd::kRequiredMajor) + "." +
+                               std::to_string(kfd::kRequiredMinor) + " or newer")});
   return out;
 }
 

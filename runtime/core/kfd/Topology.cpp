@@ -51,12 +51,14 @@ StatusOr<KfdNode> readKfdNode(const std::string &sysfsRoot, const std::string &n
   if (!readNode(dir, node))
     return Status(StatusCode::FailedPrecondition, "cannot read the KFD topology node " + (dir / "properties").string());
   if (node.gpuId == 0)
-    return Status(StatusCode::FailedPrecondition, "the KFD topology node " + dir.string() +
-                                                      " has no nonzero gpu_id: KFD does not expose this GPU for compute");
+    return Status(StatusCode::FailedPrecondition,
+                  "the KFD topology node " + dir.string() +
+                      " has no nonzero gpu_id: KFD does not expose this GPU for compute");
   for (const char *key : {"drm_render_minor", "simd_count", "simd_per_cu", "max_waves_per_simd"})
     if (!node.has(key))
-      return Status(StatusCode::FailedPrecondition, "the KFD topology node " + dir.string() + " has no '" + key +
-                                                        "' property (needed to open the render node and size the queue)");
+      return Status(StatusCode::FailedPrecondition,
+                    "the KFD topology node " + dir.string() + " has no '" + key +
+                        "' property (needed to open the render node and size the queue)");
   return node;
 }
 
@@ -64,13 +66,15 @@ StatusOr<CwsrSizes> cwsrSizes(const KfdNode &node) {
   uint64_t xccs = std::max<uint64_t>(1, node.get("num_xcc", 1));
   uint64_t simdPerCu = node.get("simd_per_cu"), simds = node.get("simd_count");
   if (simdPerCu == 0 || simds == 0 || simds % (simdPerCu * xccs) || node.get("max_waves_per_simd") == 0)
-    return Status(StatusCode::FailedPrecondition, "the KFD topology node " + node.directory +
-                                                      " has inconsistent simd_count/simd_per_cu/num_xcc/max_waves_per_simd");
+    return Status(StatusCode::FailedPrecondition,
+                  "the KFD topology node " + node.directory +
+                      " has inconsistent simd_count/simd_per_cu/num_xcc/max_waves_per_simd");
   uint64_t cus = simds / simdPerCu / xccs;
   uint64_t waves = cus * node.get("max_waves_per_simd") * simdPerCu;
   uint64_t version = node.get("gfx_target_version");
   uint64_t major = version / 10000;
-  bool bigVgprFile = version == 110000 || version == 110001 || version == 110501 || version == 120000 || version == 120001;
+  bool bigVgprFile =
+      version == 110000 || version == 110001 || version == 110501 || version == 120000 || version == 120001;
   uint64_t vgprPerCu = bigVgprFile ? 0x60000 : major == 9 ? 0x80000 : 0x40000;
   uint64_t sgprPerCu = 0x4000, ldsPerCu = 0x10000, hwregPerCu = 0x1000;
   uint64_t workgroupData = roundUp((vgprPerCu + sgprPerCu + ldsPerCu + hwregPerCu) * cus, kPage);

@@ -13,8 +13,8 @@
 namespace hrx::runtime::kfd {
 
 struct KfdNode {
-  std::string node;      // "1"
-  std::string directory; // .../topology/nodes/1
+  std::string node;       // "1"
+  std::string directory;  // .../topology/nodes/1
   uint32_t gpuId = 0;
   std::map<std::string, uint64_t> properties;
   bool has(const std::string &key) const { return properties.count(key) != 0; }
@@ -35,8 +35,8 @@ StatusOr<KfdNode> readKfdNode(const std::string &sysfsRoot, const std::string &n
 struct CwsrSizes {
   uint32_t ctxSaveRestoreSize = 0;  // per XCC: workgroup data + control stack
   uint32_t ctlStackSize = 0;
-  uint32_t debugMemorySize = 0;     // per XCC
-  uint64_t bufferBytes = 0;         // (ctx + debug) * num_xcc, page-rounded
+  uint32_t debugMemorySize = 0;  // per XCC
+  uint64_t bufferBytes = 0;      // (ctx + debug) * num_xcc, page-rounded
 };
 StatusOr<CwsrSizes> cwsrSizes(const KfdNode &node);
 

@@ -264,8 +264,8 @@ TEST(Aie2pTable, EveryRowEncodesAsTheIndependentEncoderSays) {
 // Upstream Loom's encoding test (ROCm/hrx-system loom/.../aie2p/encoding/encoding_test.cc,
 // ReproducesRetainedVectorLeaves): the same leaf with VADD_32, VADD_16 and VADD_8.
 TEST(Aie2pUpstream, ReproducesLoomVectorAddLeaves) {
-  const char *kLeaf =
-      "vlda x0, [p0, #0]; vldb x2, [p1, #0]\nnop\nnop\nnop\nnop\nret lr\nnop\n%s x0, x2, x0\nnop\nvst x0, [p2, #0]\nnop\n";
+  const char *kLeaf = "vlda x0, [p0, #0]; vldb x2, [p1, #0]\nnop\nnop\nnop\nnop\nret lr\nnop\n%s x0, x2, x0\nnop\nvst "
+                      "x0, [p2, #0]\nnop\n";
   struct Case {
     const char *vadd;
     uint8_t byte21;
@@ -322,14 +322,15 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
   static std::map<OperandClass, std::vector<Reg>> cache;
   auto &candidates = cache[op.cls];
   if (candidates.empty())
-  for (RegKind k : {RegKind::R, RegKind::P, RegKind::M, RegKind::DN, RegKind::DJ, RegKind::DC, RegKind::LR, RegKind::SP, RegKind::LS,
-                    RegKind::LE, RegKind::LC, RegKind::CoreId, RegKind::X, RegKind::DM, RegKind::CML, RegKind::CMH, RegKind::D})
-    for (unsigned i = 0; i < 32; ++i) {
-      Reg r{k, static_cast<uint8_t>(i)};
-      uint64_t bits;
-      std::string why;
-      if (encodeOperand(op.cls, op.fieldWidth, Operand::r(r), bits, why)) candidates.push_back(r);
-    }
+    for (RegKind k : {RegKind::R, RegKind::P, RegKind::M, RegKind::DN, RegKind::DJ, RegKind::DC, RegKind::LR,
+                      RegKind::SP, RegKind::LS, RegKind::LE, RegKind::LC, RegKind::CoreId, RegKind::X, RegKind::DM,
+                      RegKind::CML, RegKind::CMH, RegKind::D})
+      for (unsigned i = 0; i < 32; ++i) {
+        Reg r{k, static_cast<uint8_t>(i)};
+        uint64_t bits;
+        std::string why;
+        if (encodeOperand(op.cls, op.fieldWidth, Operand::r(r), bits, why)) candidates.push_back(r);
+      }
   EXPECT_FALSE(candidates.empty()) << operandClassName(op.cls);
   return Operand::r(candidates[std::uniform_int_distribution<size_t>(0, candidates.size() - 1)(rng)]);
 }
@@ -337,7 +338,8 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
 Instr randomInstr(const InstrInfo &info, std::mt19937 &rng) {
   Instr instr;
   instr.id = info.id;
-  for (const auto &op : info.operands) instr.ops.push_back(op.tiedTo >= 0 ? instr.ops[op.tiedTo] : randomOperand(op, rng));
+  for (const auto &op : info.operands)
+    instr.ops.push_back(op.tiedTo >= 0 ? instr.ops[op.tiedTo] : randomOperand(op, rng));
   return instr;
 }
 
@@ -395,8 +397,9 @@ TEST(Aie2pBundles, ErrorsNameTheProblem) {
     i.ops = std::move(ops);
     return i;
   };
-  Bundle twoAlu{{instr("ADD_alu_r_rr", {Operand::r({RegKind::R, 0}), Operand::r({RegKind::R, 1}), Operand::r({RegKind::R, 2})}),
-                 instr("SUB", {Operand::r({RegKind::R, 0}), Operand::r({RegKind::R, 1}), Operand::r({RegKind::R, 2})})}};
+  Bundle twoAlu{
+      {instr("ADD_alu_r_rr", {Operand::r({RegKind::R, 0}), Operand::r({RegKind::R, 1}), Operand::r({RegKind::R, 2})}),
+       instr("SUB", {Operand::r({RegKind::R, 0}), Operand::r({RegKind::R, 1}), Operand::r({RegKind::R, 2})})}};
   EXPECT_FALSE(encodeBundle(twoAlu, out, error));
   EXPECT_NE(error.find("two instructions for the alu slot"), std::string::npos) << error;
   Bundle lngAlu{{instr("MOVXM", {Operand::r({RegKind::R, 0}), Operand::i(5)}), instr("NOPX", {})}};
@@ -420,7 +423,8 @@ TEST(Aie2pBundles, DecoderRejectsUnknownBitsAndTruncation) {
 }
 
 TEST(Aie2pRegisters, NamesParseAndPrint) {
-  for (const char *n : {"r0", "r31", "p7", "m3", "dn0", "dj7", "dc2", "lr", "sp", "ls", "le", "lc", "x11", "dm4", "cml0", "cmh4", "core_id"}) {
+  for (const char *n : {"r0", "r31", "p7", "m3", "dn0", "dj7", "dc2", "lr", "sp", "ls", "le", "lc", "x11", "dm4",
+                        "cml0", "cmh4", "core_id"}) {
     auto r = parseReg(n);
     ASSERT_TRUE(r) << n;
     EXPECT_EQ(regName(*r), n);

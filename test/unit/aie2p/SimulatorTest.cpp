@@ -17,7 +17,8 @@ namespace {
 std::vector<uint8_t> build(const std::string &text) {
   AsmProgram program;
   std::vector<AsmDiagnostic> diags;
-  EXPECT_TRUE(assemble(text, program, diags)) << (diags.empty() ? "" : std::to_string(diags[0].line) + ": " + diags[0].message);
+  EXPECT_TRUE(assemble(text, program, diags))
+      << (diags.empty() ? "" : std::to_string(diags[0].line) + ": " + diags[0].message);
   return program.bytes;
 }
 
@@ -63,7 +64,8 @@ TEST(Aie2pSim, LoadLatencyHazard) {
   TileMemory mem;
   uint32_t v = 42;
   std::memcpy(mem.data.data(), &v, 4);
-  Core core(build("movxm p0, #0x70000\nlda r1, [p0, #0]\nadd r2, r1, r1\nnop\nnop\nnop\nnop\nadd r4, r1, r1\nadd r3, r1, r1\ndone\n"),
+  Core core(build("movxm p0, #0x70000\nlda r1, [p0, #0]\nadd r2, r1, r1\nnop\nnop\nnop\nnop\nadd r4, r1, r1\nadd r3, "
+                  "r1, r1\ndone\n"),
             {&mem});
   core.setScalar(r(1), 7);
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
@@ -95,7 +97,8 @@ TEST(Aie2pSim, VectorAddTooEarlyReadsOldRegisters) {
   // The same add one bundle early (6 after the loads) adds the old (zero) x0 and x2.
   TileMemory mem;
   for (uint32_t i = 0; i < 32; ++i) mem.data[i] = 1;
-  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nnop\nnop\nnop\nnop\nnop\nvadd.32 x4, x0, x0\nnop\nvst x4, [p0, #64]\ndone\n"),
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nnop\nnop\nnop\nnop\nnop\nvadd.32 x4, x0, x0\nnop\nvst x4, "
+                  "[p0, #64]\ndone\n"),
             {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(word(mem, 64), 0u);
@@ -131,7 +134,8 @@ TEST(Aie2pSim, LockHandOffBetweenTwoCores) {
   // doubles, stores in its own memory. B reaches the acquire at cycle 3, A releases at cycle 4
   // (cores step in order each cycle): B stalls one cycle.
   TileMemory a, b;
-  Core coreA(build("movxm r1, #1\nmovxm p0, #0x70000\nmovxm r0, #123\nst r0, [p0, #0]\nrel #48, r1\ndone\n"), {&a, nullptr, nullptr, &b});
+  Core coreA(build("movxm r1, #1\nmovxm p0, #0x70000\nmovxm r0, #123\nst r0, [p0, #0]\nrel #48, r1\ndone\n"),
+             {&a, nullptr, nullptr, &b});
   Core coreB(build("movxm r1, #1\nmovxm p0, #0x40000\nmovxm p1, #0x70000\nacq #0, r1\nlda r2, [p0, #0]\n"
                    "nop\nnop\nnop\nnop\nnop\nnop\nadd r3, r2, r2\nst r3, [p1, #0]\ndone\n"),
              {&b, &a, nullptr, nullptr});
@@ -218,7 +222,9 @@ TEST(Aie2pSim, SpillsBelowTheStackPointer) {
 TEST(Aie2pSim, ScalarMultiplyAccumulate) {
   // mac writes at cycle 2 and reads its accumulator at 2: back-to-back macs chain.
   TileMemory mem;
-  Core core(build("movxm r1, #10\nmovxm r2, #3\nmovxm r3, #4\nmac r1, r1, r2, r3\nmac r1, r1, r2, r3\nmsc r1, r1, r2, r2\nnop\ndone\n"), {&mem});
+  Core core(build("movxm r1, #10\nmovxm r2, #3\nmovxm r3, #4\nmac r1, r1, r2, r3\nmac r1, r1, r2, r3\nmsc r1, r1, r2, "
+                  "r2\nnop\ndone\n"),
+            {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(r(1)), 10u + 12u + 12u - 9u);
 }
@@ -272,12 +278,14 @@ TEST(Aie2pSim, VectorCompareAndExtract) {
   TileMemory mem;
   uint32_t init[2] = {0xFFFFFFFFu, 5};
   std::memcpy(mem.data.data(), init, 8);
-  Core core(build("movxm p0, #0x70000\nmovxm r1, #5\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
-                  "vlt.32 r20, x0, x1, vaddsign1\nvlt.32 r21, x0, x1, vaddsign0\nvge.32 r22, x0, x1, vaddsign0\n"
-                  "vge.16 r23, x0, x1, vaddsign1\nvextract.32 r2, x0, #1, vaddsign0\nvextract.16 r3, x0, #0, vaddsign1\n"
-                  "vextract.16 r4, x0, #1, vaddsign0\nmovxm r6, #17\nvextract.32 r5, x0, r6, vaddsign0\n"
-                  "movxm r7, #34\nvextbcst.32 x2, x0, #1\nvextbcst.16 x3, x0, r7\nnop\nvst x2, [p0, #64]\nvst x3, [p0, #128]\ndone\n"),
-            {&mem});
+  Core core(
+      build("movxm p0, #0x70000\nmovxm r1, #5\nvlda x0, [p0, #0]\nvbcst.32 x1, r1\nnop\nnop\nnop\nnop\nnop\nnop\n"
+            "vlt.32 r20, x0, x1, vaddsign1\nvlt.32 r21, x0, x1, vaddsign0\nvge.32 r22, x0, x1, vaddsign0\n"
+            "vge.16 r23, x0, x1, vaddsign1\nvextract.32 r2, x0, #1, vaddsign0\nvextract.16 r3, x0, #0, vaddsign1\n"
+            "vextract.16 r4, x0, #1, vaddsign0\nmovxm r6, #17\nvextract.32 r5, x0, r6, vaddsign0\n"
+            "movxm r7, #34\nvextbcst.32 x2, x0, #1\nvextbcst.16 x3, x0, r7\nnop\nvst x2, [p0, #64]\nvst x3, [p0, "
+            "#128]\ndone\n"),
+      {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(r(20)), 0xFFFDu);  // signed: -1 < 5 and 0 < 5; 5 < 5 fails in lane 1
   EXPECT_EQ(core.scalar(r(21)), 0xFFFCu);  // unsigned: 0xFFFFFFFF is not below 5
@@ -290,8 +298,8 @@ TEST(Aie2pSim, VectorCompareAndExtract) {
   EXPECT_EQ(core.scalar(r(4)), 0xFFFFu);
   EXPECT_EQ(core.scalar(r(5)), 5u);  // register index 17 wraps to lane 1 of 16
   for (uint32_t i = 0; i < 16; ++i) {
-    EXPECT_EQ(word(mem, 64 + 4 * i), 5u) << i;             // lane 1 everywhere
-    EXPECT_EQ(word(mem, 128 + 4 * i), 0x00050005u) << i;   // 16-bit lane 34 % 32 = 2 (0x0005)
+    EXPECT_EQ(word(mem, 64 + 4 * i), 5u) << i;            // lane 1 everywhere
+    EXPECT_EQ(word(mem, 128 + 4 * i), 0x00050005u) << i;  // 16-bit lane 34 % 32 = 2 (0x0005)
   }
 }
 
@@ -356,12 +364,13 @@ TEST(Aie2pSim, TwoDimensionalPostModifyFollowsTheUpstreamRunTest) {
   // dn + 1 steps then stepped by m = 4 (dj = 0). Five steps each: p0 ends one slot in with
   // dc0 = 1, p1 ends 4 bytes in with dc1 = 1.
   TileMemory mem;
-  Core core(build("movxm p0, #0x70000\nmovxm r0, #-192\nmov m0, r0\nmovxm r1, #3\nmov dn0, r1\nmovxm r2, #64\nmov dj0, r2\n"
-                  "movxm r3, #0\nmov dc0, r3\nmovxm p1, #0x70080\nmovxm r4, #4\nmov m1, r4\nmov dn1, r1\nmovxm r5, #0\n"
-                  "mov dj1, r5\nmov dc1, r3\n"
-                  "padda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\n"
-                  "paddb.2d [p1], d1\npaddb.2d [p1], d1\npadds.2d [p1], d1\npadds.2d [p1], d1\npadda.2d [p1], d1\ndone\n"),
-            {&mem});
+  Core core(
+      build("movxm p0, #0x70000\nmovxm r0, #-192\nmov m0, r0\nmovxm r1, #3\nmov dn0, r1\nmovxm r2, #64\nmov dj0, r2\n"
+            "movxm r3, #0\nmov dc0, r3\nmovxm p1, #0x70080\nmovxm r4, #4\nmov m1, r4\nmov dn1, r1\nmovxm r5, #0\n"
+            "mov dj1, r5\nmov dc1, r3\n"
+            "padda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\npadda.2d [p0], d0\n"
+            "paddb.2d [p1], d1\npaddb.2d [p1], d1\npadds.2d [p1], d1\npadds.2d [p1], d1\npadda.2d [p1], d1\ndone\n"),
+      {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(Reg{RegKind::P, 0}), 0x70040u);
   EXPECT_EQ(core.scalar(Reg{RegKind::DC, 0}), 1u);
@@ -373,13 +382,14 @@ TEST(Aie2pSim, TwoDimensionalLoadsAndStoresPingPong) {
   // The upstream test's third shape: d2 (m = -64, dn = 1, dj = 64) walks two 64-byte slots and
   // back; two vst.2d write both, two vlda.2d read them back, and st.2d/lda.2d take the same step.
   TileMemory mem;
-  Core core(build("movxm p2, #0x70100\nmovxm p3, #0x70100\nmovxm r6, #-64\nmov m2, r6\nmovxm r7, #1\nmov dn2, r7\n"
-                  "movxm r2, #64\nmov dj2, r2\nmovxm r3, #0\nmov dc2, r3\nmovxm r8, #0x7E7E7E7E\nvbcst.32 x2, r8\nnop\n"
-                  "vst.2d x2, [p2], d2\nvst.2d x2, [p2], d2\nmov dc2, r3\nvlda.2d x3, [p3], d2\nvlda.2d x4, [p3], d2\n"
-                  "nop\nnop\nnop\nnop\nnop\nnop\n"
-                  "movxm p4, #0x70200\nmov dc2, r3\nmovxm r9, #11\nst.2d r9, [p4], d2\nmovxm r9, #22\nst.2d r9, [p4], d2\n"
-                  "mov dc2, r3\nlda.2d r10, [p4], d2\nlda.2d r11, [p4], d2\nnop\nnop\nnop\nnop\nnop\nnop\ndone\n"),
-            {&mem});
+  Core core(
+      build("movxm p2, #0x70100\nmovxm p3, #0x70100\nmovxm r6, #-64\nmov m2, r6\nmovxm r7, #1\nmov dn2, r7\n"
+            "movxm r2, #64\nmov dj2, r2\nmovxm r3, #0\nmov dc2, r3\nmovxm r8, #0x7E7E7E7E\nvbcst.32 x2, r8\nnop\n"
+            "vst.2d x2, [p2], d2\nvst.2d x2, [p2], d2\nmov dc2, r3\nvlda.2d x3, [p3], d2\nvlda.2d x4, [p3], d2\n"
+            "nop\nnop\nnop\nnop\nnop\nnop\n"
+            "movxm p4, #0x70200\nmov dc2, r3\nmovxm r9, #11\nst.2d r9, [p4], d2\nmovxm r9, #22\nst.2d r9, [p4], d2\n"
+            "mov dc2, r3\nlda.2d r10, [p4], d2\nlda.2d r11, [p4], d2\nnop\nnop\nnop\nnop\nnop\nnop\ndone\n"),
+      {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(Reg{RegKind::P, 2}), 0x70100u);
   EXPECT_EQ(core.scalar(Reg{RegKind::P, 3}), 0x70100u);
@@ -396,17 +406,18 @@ TEST(Aie2pSim, ByteAndHalfwordLoadsExtendAndStoresWriteOnlyTheirBytes) {
   TileMemory mem;
   const uint8_t init[8] = {0x80, 0x7f, 0xfe, 0xff, 0x11, 0x22, 0x33, 0x44};
   std::memcpy(mem.data.data(), init, 8);
-  Core core(build("movxm p0, #0x70000\nmovxm p1, #0x70004\nlda.s8 r1, [p0, #0]\nlda.u8 r2, [p0, #0]\nlda.s16 r3, [p0, #2]\n"
-                  "lda.u16 r4, [p0, #2]\nlda.u8 r5, [p0], #1\nlda.u8 r6, [p0, #0]\nmovxm r7, #0xABCD\n"
-                  "st.s8 r7, [p1, #1]\nst.s16 r7, [p1, #2]\nnop\nnop\nnop\nnop\nnop\nnop\ndone\n"),
-            {&mem});
+  Core core(
+      build("movxm p0, #0x70000\nmovxm p1, #0x70004\nlda.s8 r1, [p0, #0]\nlda.u8 r2, [p0, #0]\nlda.s16 r3, [p0, #2]\n"
+            "lda.u16 r4, [p0, #2]\nlda.u8 r5, [p0], #1\nlda.u8 r6, [p0, #0]\nmovxm r7, #0xABCD\n"
+            "st.s8 r7, [p1, #1]\nst.s16 r7, [p1, #2]\nnop\nnop\nnop\nnop\nnop\nnop\ndone\n"),
+      {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(r(1)), 0xFFFFFF80u);
   EXPECT_EQ(core.scalar(r(2)), 0x80u);
   EXPECT_EQ(core.scalar(r(3)), 0xFFFFFFFEu);
   EXPECT_EQ(core.scalar(r(4)), 0xFFFEu);
-  EXPECT_EQ(core.scalar(r(5)), 0x80u);  // post-modify reads the old pointer
-  EXPECT_EQ(core.scalar(r(6)), 0x7Fu);  // ... and the next bundle sees p0 + 1
+  EXPECT_EQ(core.scalar(r(5)), 0x80u);   // post-modify reads the old pointer
+  EXPECT_EQ(core.scalar(r(6)), 0x7Fu);   // ... and the next bundle sees p0 + 1
   EXPECT_EQ(word(mem, 4), 0xABCDCD11u);  // byte 5 = 0xCD, bytes 6-7 = 0xABCD, byte 4 untouched
 }
 
@@ -422,10 +433,12 @@ TEST(Aie2pSim, ByteMaxMinMaskIsTheR17R16Pair) {
   // mask (s1 < s2) holds for lanes 0..31; unsigned, lanes 0..31 are 0xE0..0xFF, never below 0.
   TileMemory mem;
   for (unsigned i = 0; i < 64; ++i) mem.data[i] = static_cast<uint8_t>(int(i) - 32);
-  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvclr dm0\nnop\nnop\nnop\nnop\nnop\nmovxm r1, #0\nvbcst.32 x1, r1\nnop\n"
-                  "vmax_lt.8 x2, r17:r16, x0, x1, vaddsign1\nnop\nmov r2, r16\nmov r3, r17\nvst x2, [p0, #64]\n"
-                  "vmin_ge.8 x3, r17:r16, x0, x1, vaddsign0\nnop\nmov r4, r16\nmov r5, r17\nvst x3, [p0, #128]\ndone\n"),
-            {&mem});
+  Core core(
+      build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvclr dm0\nnop\nnop\nnop\nnop\nnop\nmovxm r1, #0\nvbcst.32 x1, "
+            "r1\nnop\n"
+            "vmax_lt.8 x2, r17:r16, x0, x1, vaddsign1\nnop\nmov r2, r16\nmov r3, r17\nvst x2, [p0, #64]\n"
+            "vmin_ge.8 x3, r17:r16, x0, x1, vaddsign0\nnop\nmov r4, r16\nmov r5, r17\nvst x3, [p0, #128]\ndone\n"),
+      {&mem});
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   EXPECT_EQ(core.scalar(r(2)), 0xFFFFFFFFu);
   EXPECT_EQ(core.scalar(r(3)), 0u);
@@ -454,10 +467,12 @@ TEST(Aie2pSim, Int8MatrixMultiplyAccumulate) {
   TileMemory mem;
   int8_t a[64], b[64];
   for (int i = 0; i < 8; ++i)
-    for (int k = 0; k < 8; ++k) a[8 * i + k] = static_cast<int8_t>(i - k), b[8 * i + k] = static_cast<int8_t>(i + 2 * k - 7);
+    for (int k = 0; k < 8; ++k)
+      a[8 * i + k] = static_cast<int8_t>(i - k), b[8 * i + k] = static_cast<int8_t>(i + 2 * k - 7);
   std::memcpy(mem.data.data(), a, 64);
   std::memcpy(mem.data.data() + 64, b, 64);
-  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nmovxm r1, #776\nmovxm r2, #8\nnop\nnop\nnop\nnop\n"
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nmovxm r1, #776\nmovxm r2, "
+                  "#8\nnop\nnop\nnop\nnop\n"
                   "vmul dm1, x0, x1, r1\nnop\nnop\nnop\nnop\nnop\n"
                   "vmac dm2, dm1, x0, x1, r2\nnop\nnop\nnop\nnop\nnop\n"
                   "vmsc dm3, dm2, x0, x1, r1\nnop\nnop\nnop\nnop\nnop\ndone\n"),
@@ -473,7 +488,8 @@ TEST(Aie2pSim, Int8MatrixMultiplyAccumulate) {
     for (int j = 0; j < 8; ++j) {
       int32_t s = 0;
       uint32_t u = 0;
-      for (int k = 0; k < 8; ++k) s += a[8 * i + k] * b[8 * k + j], u += uint32_t(uint8_t(a[8 * i + k])) * uint8_t(b[8 * k + j]);
+      for (int k = 0; k < 8; ++k)
+        s += a[8 * i + k] * b[8 * k + j], u += uint32_t(uint8_t(a[8 * i + k])) * uint8_t(b[8 * k + j]);
       EXPECT_EQ(lane(1, 8 * i + j), static_cast<uint32_t>(s)) << i << "," << j;
       EXPECT_EQ(lane(2, 8 * i + j), static_cast<uint32_t>(s) + u) << i << "," << j;
       EXPECT_EQ(lane(3, 8 * i + j), u) << i << "," << j;
@@ -484,7 +500,8 @@ TEST(Aie2pSim, UnmodelledMultiplyControlWordsTrap) {
   TileMemory mem;
   Core core(build("movxm r1, #780\nvmul dm0, x0, x1, r1\ndone\n"), {&mem});
   EXPECT_EQ(core.run(), CoreState::Trapped);
-  EXPECT_NE(core.trap()->reason.find("control word r1 = 0x30c is not modelled for vmul"), std::string::npos) << core.trap()->reason;
+  EXPECT_NE(core.trap()->reason.find("control word r1 = 0x30c is not modelled for vmul"), std::string::npos)
+      << core.trap()->reason;
   Core bf(build("movxm r1, #0\nvmul.f dm0, x0, x1, r1\ndone\n"), {&mem});
   EXPECT_EQ(bf.run(), CoreState::Trapped);
 }

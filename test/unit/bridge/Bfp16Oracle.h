@@ -38,7 +38,9 @@ inline OracleBlock oracleEncode(const float *values) {
   return block;
 }
 
-inline double oracleDecode(const OracleBlock &block, int i) { return std::ldexp(double(block.q[i]), block.exponent - 133); }
+inline double oracleDecode(const OracleBlock &block, int i) {
+  return std::ldexp(double(block.q[i]), block.exponent - 133);
+}
 
 inline float bf16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
 
@@ -51,8 +53,10 @@ inline void randomBlock(std::mt19937 &rng, uint16_t *out) {
     uint32_t sign = std::uniform_int_distribution<uint32_t>(0, 1)(rng) << 15;
     uint32_t mantissa = std::uniform_int_distribution<uint32_t>(0, 127)(rng);
     uint32_t exponent = std::min(254, base + std::uniform_int_distribution<int>(0, spread)(rng));
-    if (kind == 0) exponent = 0, mantissa = 0;   // ±0
-    else if (kind == 1) exponent = 0;             // subnormal (or zero)
+    if (kind == 0)
+      exponent = 0, mantissa = 0;  // ±0
+    else if (kind == 1)
+      exponent = 0;  // subnormal (or zero)
     out[i] = static_cast<uint16_t>(sign | (exponent << 7) | mantissa);
   }
   if (std::uniform_int_distribution<int>(0, 3)(rng) == 0) {  // force the full spread
@@ -60,7 +64,6 @@ inline void randomBlock(std::mt19937 &rng, uint16_t *out) {
     out[1] = static_cast<uint16_t>((out[1] & 0x807F) | (base << 7));
   }
 }
-
 
 // C = acc + A·B over encoded 8x8 operands (A, B given as 64 bf16 each), as the MMA defines it.
 inline void oracleMma(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {

@@ -50,9 +50,11 @@ TEST(CompilerApi, CompileAllKeepsRequestOrderAndDiagnostics) {
   EXPECT_NE(std::string(results[0].bytes.begin(), results[0].bytes.end()).find("define void @hrx.stage.doubler"),
             std::string::npos);
   EXPECT_FALSE(results[1].ok);
-  EXPECT_NE(consumer.text.find("LINK/014 no export named '@nope'; exports: @doubler"), std::string::npos) << consumer.text;
+  EXPECT_NE(consumer.text.find("LINK/014 no export named '@nope'; exports: @doubler"), std::string::npos)
+      << consumer.text;
   EXPECT_TRUE(results[2].ok);
-  EXPECT_NE(std::string(results[2].bytes.begin(), results[2].bytes.end()).find("func.def public @doubler"), std::string::npos);
+  EXPECT_NE(std::string(results[2].bytes.begin(), results[2].bytes.end()).find("func.def public @doubler"),
+            std::string::npos);
   ASSERT_TRUE(results[3].ok);
   HostLibrary library(results[3].bytes);
   ASSERT_TRUE(library.loaded()) << library.error();
@@ -94,7 +96,10 @@ TEST(CompilerApi, PipelineWithCxxWorkerRunsOnTheHost) {
                    "extern \"C\" void twice(const int32_t *in, int32_t *out) {\n"
                    "  for (int i = 0; i < 64; ++i) out[i] = in[i] * 2 + OFFSET;\n"
                    "}\n",
-                   CxxSource::Language::Auto, {}, {}, {"OFFSET=5"}};
+                   CxxSource::Language::Auto,
+                   {},
+                   {},
+                   {"OFFSET=5"}};
   compiler.sources({{"stream.loom", kPipelineWithCxxWorker}}, {worker});
   CompileRequest request;
   request.specialization.config = {{"twice.packets", "3"}};

@@ -25,7 +25,8 @@ std::unique_ptr<HostLibrary> build(const std::string &source, std::map<std::stri
   return library->loaded() ? std::move(library) : nullptr;
 }
 
-template <typename... Buffers> void runStage(const HostLibrary &library, const std::string &symbol, Buffers *...buffers) {
+template <typename... Buffers>
+void runStage(const HostLibrary &library, const std::string &symbol, Buffers *...buffers) {
   auto stage = library.lookup<StageFn>(HRX_HOST_STAGE_PREFIX + symbol);
   ASSERT_NE(stage, nullptr) << symbol;
   void *records[] = {static_cast<void *>(buffers)...};
@@ -257,11 +258,13 @@ TEST(HostExecution, LoweredBfp16EncodeAndMmaMatchOracle) {
       for (int i = 0; i < 8; ++i) values[i] = bf16ToFloat(lhs[blk * 8 + i]);
       OracleBlock e = oracleEncode(values);
       ASSERT_EQ(payload[blk * 9], e.exponent) << "matrix " << m << " block " << blk;
-      for (int i = 0; i < 8; ++i) ASSERT_EQ(int8_t(payload[blk * 9 + 1 + i]), e.q[i]) << "matrix " << m << " block " << blk;
+      for (int i = 0; i < 8; ++i)
+        ASSERT_EQ(int8_t(payload[blk * 9 + 1 + i]), e.q[i]) << "matrix " << m << " block " << blk;
     }
     oracleMma(lhs, rhs, acc, expected);
     for (int i = 0; i < 64; ++i)
-      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i])) << "matrix " << m << " element " << i;
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
+          << "matrix " << m << " element " << i;
   }
 }
 

@@ -30,12 +30,12 @@ TEST(IndexFold, FoldsInRange) {
 TEST(IndexFold, OverflowFoldsToNothing) {
   EXPECT_EQ(foldIndexBinary("index.add", kMax, 1), std::nullopt);  // INT64_MAX + 1
   EXPECT_EQ(foldIndexBinary("index.add", kMin, -1), std::nullopt);
-  EXPECT_EQ(foldIndexBinary("index.sub", kMin, 1), std::nullopt);   // INT64_MIN - 1
-  EXPECT_EQ(foldIndexBinary("index.sub", 0, kMin), std::nullopt);   // -INT64_MIN
+  EXPECT_EQ(foldIndexBinary("index.sub", kMin, 1), std::nullopt);  // INT64_MIN - 1
+  EXPECT_EQ(foldIndexBinary("index.sub", 0, kMin), std::nullopt);  // -INT64_MIN
   EXPECT_EQ(foldIndexBinary("index.mul", kMax, 2), std::nullopt);
   EXPECT_EQ(foldIndexBinary("index.mul", kMin, -1), std::nullopt);
   EXPECT_EQ(foldIndexBinary("index.scale", int64_t(1) << 32, int64_t(1) << 31), std::nullopt);
-  EXPECT_EQ(foldIndexMultiplyAdd(kMax, 1, 1), std::nullopt);  // the sum overflows
+  EXPECT_EQ(foldIndexMultiplyAdd(kMax, 1, 1), std::nullopt);     // the sum overflows
   EXPECT_EQ(foldIndexMultiplyAdd(kMax, 2, kMin), std::nullopt);  // the product overflows first
   EXPECT_EQ(foldIndexMultiplyAdd(kMax, 1, kMin), -1);
 }

@@ -121,7 +121,8 @@ TEST_F(NumericsTest, MmaMatchesOracleOnRandomMatrices) {
     float expected[64];
     oracleMma(lhs, rhs, acc, expected);
     for (int i = 0; i < 64; ++i)
-      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i])) << "matrix " << m << " element " << i;
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
+          << "matrix " << m << " element " << i;
   }
 }
 
@@ -161,7 +162,8 @@ TEST_F(NumericsTest, MmaMatchesOracleOnNarrowExponentSpreads) {
     mma(a, b, acc, out, 8, 8, 8);
     oracleMma(lhs, rhs, acc, expected);
     for (int i = 0; i < 64; ++i)
-      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i])) << "matrix " << m << " element " << i;
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
+          << "matrix " << m << " element " << i;
   }
 }
 

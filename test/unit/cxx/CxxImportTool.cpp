@@ -44,13 +44,13 @@ std::string describe(const cxx::ValueType &type) {
   using Kind = cxx::ValueType::Kind;
   std::string lanes = type.lanes ? "x" + std::to_string(type.lanes) : "";
   switch (type.kind) {
-    case Kind::Void: return "void";
-    case Kind::Scalar: return type.element.name();
-    case Kind::Vector: return type.element.name() + lanes + " (" + std::to_string(type.bytes) + " B)";
-    case Kind::Pointer:
-      return std::string(type.pointeeConst ? "const " : "") + type.element.name() + lanes + "* (pointee " +
-             std::to_string(type.pointeeBytes) + " B, addrspace " + std::to_string(type.addressSpace) + ")";
-    case Kind::Record: return "record " + type.spelling + " (" + std::to_string(type.bytes) + " B)";
+  case Kind::Void: return "void";
+  case Kind::Scalar: return type.element.name();
+  case Kind::Vector: return type.element.name() + lanes + " (" + std::to_string(type.bytes) + " B)";
+  case Kind::Pointer:
+    return std::string(type.pointeeConst ? "const " : "") + type.element.name() + lanes + "* (pointee " +
+           std::to_string(type.pointeeBytes) + " B, addrspace " + std::to_string(type.addressSpace) + ")";
+  case Kind::Record: return "record " + type.spelling + " (" + std::to_string(type.bytes) + " B)";
   }
   return "?";
 }

@@ -64,7 +64,8 @@ TEST(CxxImporter, Cxx26WorkerWithPackIndexing) {
 
 TEST(CxxImporter, HipKernelForGfx1151) {
   ImportRun run;
-  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), ImportTarget::AmdgpuGfx1151)) << run.capture.dump();
+  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), ImportTarget::AmdgpuGfx1151))
+      << run.capture.dump();
   const Signature *affine = run.signature("affine");
   ASSERT_NE(affine, nullptr);
   EXPECT_TRUE(affine->isKernel);
@@ -124,7 +125,8 @@ TEST(CxxImporter, HostStdioIsNotFound) {
 TEST(CxxImporter, VirtualHeaderIsFoundAndNamedInDiagnostics) {
   ImportRun run;
   CxxUnit unit = unitOf("k.cpp", "#include \"config/params.h\"\nextern \"C\" int lanes() { return LANES; }\n");
-  unit.headers.push_back({"config/params.h", "#pragma once\n#define LANES 16\nint unused_in_header() { int x; return 0; }\n"});
+  unit.headers.push_back(
+      {"config/params.h", "#pragma once\n#define LANES 16\nint unused_in_header() { int x; return 0; }\n"});
   diag::DiagnosticOptions options;
   options.enabledGroups = {"unused-variable"};
   ImportRun warned(options);
@@ -301,8 +303,8 @@ TEST(CxxImporter, DebugInfoNamesTheUnitAsTheUserDoes) {
   diag::SourceManager sm;
   diag::DiagnosticEngine engine(sm);
   llvm::LLVMContext context;
-  auto result = importer.import(unitOf("src/dbg.c", "int f(int x) { return x + 1; }\n"), ImportTarget::Host,
-                                context, engine);
+  auto result =
+      importer.import(unitOf("src/dbg.c", "int f(int x) { return x + 1; }\n"), ImportTarget::Host, context, engine);
   ASSERT_TRUE(result.has_value());
   std::string ir;
   llvm::raw_string_ostream os(ir);
@@ -312,9 +314,8 @@ TEST(CxxImporter, DebugInfoNamesTheUnitAsTheUserDoes) {
 }
 
 TEST(CxxImporter, ExternalCallsAreLeftToTheLinkerWhenAsked) {
-  CxxUnit unit = unitOf("caller.cpp",
-                        "namespace ops { int helper(int); }\nextern \"C\" int scale(int);\n"
-                        "extern \"C\" int f(int x) {\n  return scale(x) + ops::helper(x);\n}\n");
+  CxxUnit unit = unitOf("caller.cpp", "namespace ops { int helper(int); }\nextern \"C\" int scale(int);\n"
+                                      "extern \"C\" int f(int x) {\n  return scale(x) + ops::helper(x);\n}\n");
   ImportRun strict;
   EXPECT_FALSE(strict.run(unit, ImportTarget::XdnaWorker));
   EXPECT_TRUE(strict.capture.has("CXX/009", 4)) << strict.capture.dump();

@@ -33,23 +33,25 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"throw", ImportTarget::Host, "void f(int x) {\n  if (x) throw 1;\n}\n", "CXX/001", 2},
         Case{"try", ImportTarget::AmdgpuGfx1151, "void f() {\n  try { } catch (...) { }\n}\n", "CXX/001", 2},
         Case{"typeid", ImportTarget::Host,
-             "namespace std { class type_info; }\nstruct A { virtual ~A(); };\nbool f(A &a) {\n  return &typeid(a) != nullptr;\n}\n",
+             "namespace std { class type_info; }\nstruct A { virtual ~A(); };\nbool f(A &a) {\n  return &typeid(a) != "
+             "nullptr;\n}\n",
              "CXX/002", 4},
         Case{"dynamic_cast", ImportTarget::XdnaWorker,
              "struct A { virtual void g() {} };\nstruct B : A {};\nB *f(A *a) {\n  return dynamic_cast<B *>(a);\n}\n",
              "CXX/002", 4},
         Case{"new", ImportTarget::XdnaWorker,
              "void *operator new(decltype(sizeof 0));\nint *f() {\n  return new int(3);\n}\n", "CXX/003", 3},
-        Case{"delete", ImportTarget::Host,
-             "void operator delete(void *) noexcept;\nvoid f(int *p) {\n  delete p;\n}\n", "CXX/003", 3},
+        Case{"delete", ImportTarget::Host, "void operator delete(void *) noexcept;\nvoid f(int *p) {\n  delete p;\n}\n",
+             "CXX/003", 3},
         Case{"malloc", ImportTarget::AmdgpuGfx1151,
              "extern \"C\" void *malloc(decltype(sizeof 0));\nvoid *f() {\n  return malloc(16);\n}\n", "CXX/003", 3},
         Case{"thread_local", ImportTarget::Host, "int g;\nthread_local int counter;\n", "CXX/004", 2},
         Case{"variadic", ImportTarget::XdnaWorker, "int g;\nint sum(int n, ...) { return n; }\n", "CXX/005", 2},
-        Case{"recursion", ImportTarget::XdnaWorker,
-             "int fact(int n) {\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n", "CXX/006", 2},
+        Case{"recursion", ImportTarget::XdnaWorker, "int fact(int n) {\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n",
+             "CXX/006", 2},
         Case{"mutual_recursion", ImportTarget::XdnaWorker,
-             "int odd(int);\nint even(int n) { return n == 0 ? 1 : odd(n - 1); }\nint odd(int n) { return n == 0 ? 0 : even(n - 1); }\n",
+             "int odd(int);\nint even(int n) { return n == 0 ? 1 : odd(n - 1); }\nint odd(int n) { return n == 0 ? 0 : "
+             "even(n - 1); }\n",
              "CXX/006", 2},
         Case{"virtual_call", ImportTarget::XdnaWorker,
              "struct S { virtual int v() { return 1; } };\nint f(S &s) {\n  return s.v();\n}\n", "CXX/007", 3},
@@ -68,20 +70,18 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(CxxRestrictions, NpuOnlyRestrictionsDoNotApplyToTheGpu) {
   ImportRun run;
-  const char *text =
-      "struct S { virtual int v() { return 1; } };\n"
-      "int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n"
-      "int call(S &s, int (*fn)(int)) { return s.v() + fn(2); }\n";
+  const char *text = "struct S { virtual int v() { return 1; } };\n"
+                     "int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n"
+                     "int call(S &s, int (*fn)(int)) { return s.v() + fn(2); }\n";
   EXPECT_TRUE(run.run(unitOf("gpu.cpp", text), ImportTarget::AmdgpuGfx1151)) << run.capture.dump();
   EXPECT_TRUE(run.capture.all.empty()) << run.capture.dump();
 }
 
 TEST(CxxRestrictions, FinalAndQualifiedCallsAreDirect) {
   ImportRun run;
-  const char *text =
-      "struct S { virtual int v() { return 1; } };\n"
-      "struct F final : S { int v() override { return 2; } };\n"
-      "int call(S &s, F &f) { return s.S::v() + f.v(); }\n";
+  const char *text = "struct S { virtual int v() { return 1; } };\n"
+                     "struct F final : S { int v() override { return 2; } };\n"
+                     "int call(S &s, F &f) { return s.S::v() + f.v(); }\n";
   EXPECT_TRUE(run.run(unitOf("direct.cpp", text), ImportTarget::XdnaWorker)) << run.capture.dump();
 }
 
@@ -94,20 +94,20 @@ TEST(CxxRestrictions, FloatAtomicMaxWarningNamesTheWorkaround) {
   EXPECT_NE(std::string(diag::info(diag::DiagId::CxxFloatAtomicMax).doc).find("compare/exchange"), std::string::npos);
   // The workaround itself compiles cleanly.
   ImportRun fixed;
-  EXPECT_TRUE(fixed.run(unitOf("m.cpp", "#include <hrx/kernel.h>\nvoid f(float *p, float v) { hrx_atomic_max_f32(p, v); }\n"),
-                        ImportTarget::AmdgpuGfx1151));
+  EXPECT_TRUE(
+      fixed.run(unitOf("m.cpp", "#include <hrx/kernel.h>\nvoid f(float *p, float v) { hrx_atomic_max_f32(p, v); }\n"),
+                ImportTarget::AmdgpuGfx1151));
   EXPECT_TRUE(fixed.capture.all.empty()) << fixed.capture.dump();
 }
 
 TEST(CxxRestrictions, SharedMemoryFromTheHipHeaderIsAllowed) {
-  const char *text =
-      "#include <hip/hip_runtime.h>\n"
-      "extern \"C\" __global__ [[loom::workgroup_size(64, 1, 1)]] void rev(float *data) {\n"
-      "  __shared__ float tile[64];\n"
-      "  tile[threadIdx.x] = data[threadIdx.x];\n"
-      "  __syncthreads();\n"
-      "  data[threadIdx.x] = tile[63 - threadIdx.x];\n"
-      "}\n";
+  const char *text = "#include <hip/hip_runtime.h>\n"
+                     "extern \"C\" __global__ [[loom::workgroup_size(64, 1, 1)]] void rev(float *data) {\n"
+                     "  __shared__ float tile[64];\n"
+                     "  tile[threadIdx.x] = data[threadIdx.x];\n"
+                     "  __syncthreads();\n"
+                     "  data[threadIdx.x] = tile[63 - threadIdx.x];\n"
+                     "}\n";
   for (ImportTarget target : {ImportTarget::AmdgpuGfx1151, ImportTarget::Host}) {
     ImportRun run;
     ASSERT_TRUE(run.run(unitOf("rev.cpp", text), target)) << run.capture.dump();

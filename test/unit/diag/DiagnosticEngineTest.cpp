@@ -67,10 +67,9 @@ TEST(DiagnosticEngine, FormatsParametersAndRendersCaret) {
   engine.addConsumer(&printer);
   engine.report(DiagId::ParseUndefinedValue, SourceRange({f, 19}, {f, 21})).arg("name", "%y");
   EXPECT_EQ(engine.errorCount(), 1u);
-  EXPECT_EQ(os.str(),
-            "t.loom:1:20: error: undefined SSA value '%y' [PARSE/001]\n"
-            "    1 | %r = test.addi %x, %y : i32\n"
-            "      |                    ^~\n");
+  EXPECT_EQ(os.str(), "t.loom:1:20: error: undefined SSA value '%y' [PARSE/001]\n"
+                      "    1 | %r = test.addi %x, %y : i32\n"
+                      "      |                    ^~\n");
 }
 
 TEST(DiagnosticEngine, LiteralBracesInTemplatesSurviveFormatting) {
@@ -270,8 +269,7 @@ TEST(DiagnosticFlags, UnknownGroupsAreReportedWithSuggestions) {
             (std::vector<std::string>{
                 "unknown warning option '-Wunknown-warning-optio'; did you mean '-Wunknown-warning-option'? [DIAG/002]",
                 "unknown warning option '-Werror=unused-vraiable'; did you mean '-Werror=unused-variable'? [DIAG/002]",
-                "unknown warning option '-Wno-error=zzzzzz' [DIAG/002]",
-                "unknown remark option '-Rfoo' [DIAG/003]",
+                "unknown warning option '-Wno-error=zzzzzz' [DIAG/002]", "unknown remark option '-Rfoo' [DIAG/003]",
                 "unknown remark option '-Rno-unknown-warning-optio'; did you mean '-Rno-unknown-warning-option'? "
                 "[DIAG/003]"}));
 }

@@ -9,8 +9,7 @@ using namespace hrx::diag;
 namespace {
 
 // Renders what `emit` reports into a string with the given printer options.
-template <typename Emit>
-std::string render(std::string_view source, Emit emit, TextDiagnosticOptions options = {}) {
+template <typename Emit> std::string render(std::string_view source, Emit emit, TextDiagnosticOptions options = {}) {
   SourceManager sm;
   uint32_t f = sm.addBuffer("t.loom", std::string(source));
   DiagnosticEngine engine(sm);
@@ -29,16 +28,14 @@ TEST(TextDiagnosticPrinter, CaretAndRangeWithLineNumbers) {
   std::string out = render("%r = test.addi %x, %y : i32\n", [](DiagnosticEngine &e, uint32_t f) {
     e.report(DiagId::ParseUndefinedValue, range(f, 19, 21)).arg("name", "%y");
   });
-  EXPECT_EQ(out,
-            "t.loom:1:20: error: undefined SSA value '%y' [PARSE/001]\n"
-            "    1 | %r = test.addi %x, %y : i32\n"
-            "      |                    ^~\n");
+  EXPECT_EQ(out, "t.loom:1:20: error: undefined SSA value '%y' [PARSE/001]\n"
+                 "    1 | %r = test.addi %x, %y : i32\n"
+                 "      |                    ^~\n");
 }
 
 TEST(TextDiagnosticPrinter, PointLocationHasOnlyACaret) {
-  std::string out = render("abc\n", [](DiagnosticEngine &e, uint32_t f) {
-    e.reportExternal(Severity::Error, SourceLocation{f, 1}, "bad");
-  });
+  std::string out = render(
+      "abc\n", [](DiagnosticEngine &e, uint32_t f) { e.reportExternal(Severity::Error, SourceLocation{f, 1}, "bad"); });
   EXPECT_EQ(out, "t.loom:1:2: error: bad\n    1 | abc\n      |  ^\n");
 }
 
@@ -53,22 +50,20 @@ TEST(TextDiagnosticPrinter, MultiLineRangeUnderlinesEachLine) {
   std::string out = render("a = f(b,\n      c)\nz\n", [](DiagnosticEngine &e, uint32_t f) {
     e.reportExternal(Severity::Error, range(f, 4, 17), "call spans lines");
   });
-  EXPECT_EQ(out,
-            "t.loom:1:5: error: call spans lines\n"
-            "    1 | a = f(b,\n"
-            "      |     ^~~~\n"
-            "    2 |       c)\n"
-            "      |       ~~\n");
+  EXPECT_EQ(out, "t.loom:1:5: error: call spans lines\n"
+                 "    1 | a = f(b,\n"
+                 "      |     ^~~~\n"
+                 "    2 |       c)\n"
+                 "      |       ~~\n");
 }
 
 TEST(TextDiagnosticPrinter, TabsExpandButColumnsCountBytes) {
   std::string out = render("\tx\ty\n", [](DiagnosticEngine &e, uint32_t f) {
     e.reportExternal(Severity::Warning, range(f, 3, 4), "here", "-Wdemo");
   });
-  EXPECT_EQ(out,
-            "t.loom:1:4: warning: here [-Wdemo]\n"
-            "    1 |         x       y\n"
-            "      |                 ^\n");
+  EXPECT_EQ(out, "t.loom:1:4: warning: here [-Wdemo]\n"
+                 "    1 |         x       y\n"
+                 "      |                 ^\n");
 }
 
 TEST(TextDiagnosticPrinter, Utf8ColumnsAreBytesAndCaretFollowsCharacters) {
@@ -76,20 +71,19 @@ TEST(TextDiagnosticPrinter, Utf8ColumnsAreBytesAndCaretFollowsCharacters) {
   std::string out = render("%\xc3\xa9t = %x\n", [](DiagnosticEngine &e, uint32_t f) {
     e.reportExternal(Severity::Error, range(f, 5, 7), "here");
   });
-  EXPECT_EQ(out,
-            "t.loom:1:6: error: here\n"
-            "    1 | %\xc3\xa9t = %x\n"
-            "      |     ^~\n");
+  EXPECT_EQ(out, "t.loom:1:6: error: here\n"
+                 "    1 | %\xc3\xa9t = %x\n"
+                 "      |     ^~\n");
 }
 
 TEST(TextDiagnosticPrinter, UnprintableAndMalformedBytesAreSpelledOut) {
-  std::string out = render(std::string("a\x01\xff" "b\n"), [](DiagnosticEngine &e, uint32_t f) {
-    e.reportExternal(Severity::Error, SourceLocation{f, 3}, "bad byte");
-  });
-  EXPECT_EQ(out,
-            "t.loom:1:4: error: bad byte\n"
-            "    1 | a<U+0001><FF>b\n"
-            "      |              ^\n");
+  std::string out = render(
+      std::string("a\x01\xff"
+                  "b\n"),
+      [](DiagnosticEngine &e, uint32_t f) { e.reportExternal(Severity::Error, SourceLocation{f, 3}, "bad byte"); });
+  EXPECT_EQ(out, "t.loom:1:4: error: bad byte\n"
+                 "    1 | a<U+0001><FF>b\n"
+                 "      |              ^\n");
 }
 
 TEST(TextDiagnosticPrinter, WideLineNumbersWidenTheGutter) {
@@ -107,11 +101,10 @@ TEST(TextDiagnosticPrinter, VeryLongLinesGetNoSnippet) {
     e.reportExternal(Severity::Error, SourceRange({f, 0}, {f, 100}), "spans into a long line");
     e.reportExternal(Severity::Error, SourceLocation{f, 4000}, "inside a long line");
   });
-  EXPECT_EQ(out,
-            "t.loom:1:1: error: spans into a long line\n"
-            "    1 | x\n"
-            "      | ^\n"
-            "t.loom:2:3999: error: inside a long line\n");
+  EXPECT_EQ(out, "t.loom:1:1: error: spans into a long line\n"
+                 "    1 | x\n"
+                 "      | ^\n"
+                 "t.loom:2:3999: error: inside a long line\n");
 }
 
 TEST(TextDiagnosticPrinter, NotesHaveTheirOwnLocationAndSnippet) {
@@ -119,35 +112,36 @@ TEST(TextDiagnosticPrinter, NotesHaveTheirOwnLocationAndSnippet) {
     e.report(DiagId::ParseUndefinedValue, range(f, 7, 9)).arg("name", "%a").note(range(f, 0, 2), "previous here");
     e.reportExternal(Severity::Error, {}, "no location", "", {{{}, "note without location"}});
   });
-  EXPECT_EQ(out,
-            "t.loom:2:1: error: undefined SSA value '%a' [PARSE/001]\n"
-            "    2 | %a = y\n"
-            "      | ^~\n"
-            "t.loom:1:1: note: previous here\n"
-            "    1 | %a = x\n"
-            "      | ^~\n"
-            "error: no location\n"
-            "note: note without location\n");
+  EXPECT_EQ(out, "t.loom:2:1: error: undefined SSA value '%a' [PARSE/001]\n"
+                 "    2 | %a = y\n"
+                 "      | ^~\n"
+                 "t.loom:1:1: note: previous here\n"
+                 "    1 | %a = x\n"
+                 "      | ^~\n"
+                 "error: no location\n"
+                 "note: note without location\n");
 }
 
 TEST(TextDiagnosticPrinter, FixitsShowUnderTheCaretAndParseably) {
   TextDiagnosticOptions options;
   options.parseableFixits = true;
-  std::string out = render("if (q = 2) return;\nz\n", [](DiagnosticEngine &e, uint32_t f) {
-    e.report(DiagId::ParseUndefinedValue, SourceLocation{f, 6})
-        .arg("name", "q")
-        .fixit(SourceLocation{f, 4}, "(")
-        .fixit(SourceLocation{f, 9}, ")")
-        .fixit(range(f, 19, 20), "==\t\"");
-  }, options);
-  EXPECT_EQ(out,
-            "t.loom:1:7: error: undefined SSA value 'q' [PARSE/001]\n"
-            "    1 | if (q = 2) return;\n"
-            "      |       ^\n"
-            "      |     (    )\n"
-            "fix-it:\"t.loom\":{1:5-1:5}:\"(\"\n"
-            "fix-it:\"t.loom\":{1:10-1:10}:\")\"\n"
-            "fix-it:\"t.loom\":{2:1-2:2}:\"==\\t\\\"\"\n");
+  std::string out = render(
+      "if (q = 2) return;\nz\n",
+      [](DiagnosticEngine &e, uint32_t f) {
+        e.report(DiagId::ParseUndefinedValue, SourceLocation{f, 6})
+            .arg("name", "q")
+            .fixit(SourceLocation{f, 4}, "(")
+            .fixit(SourceLocation{f, 9}, ")")
+            .fixit(range(f, 19, 20), "==\t\"");
+      },
+      options);
+  EXPECT_EQ(out, "t.loom:1:7: error: undefined SSA value 'q' [PARSE/001]\n"
+                 "    1 | if (q = 2) return;\n"
+                 "      |       ^\n"
+                 "      |     (    )\n"
+                 "fix-it:\"t.loom\":{1:5-1:5}:\"(\"\n"
+                 "fix-it:\"t.loom\":{1:10-1:10}:\")\"\n"
+                 "fix-it:\"t.loom\":{2:1-2:2}:\"==\\t\\\"\"\n");
 }
 
 TEST(TextDiagnosticPrinter, OverlappingFixitsArePushedRight) {
@@ -157,11 +151,10 @@ TEST(TextDiagnosticPrinter, OverlappingFixitsArePushedRight) {
         .fixit(SourceLocation{f, 0}, "long")
         .fixit(SourceLocation{f, 2}, "x");
   });
-  EXPECT_EQ(out,
-            "t.loom:1:1: error: unknown op 'a' [PARSE/006]\n"
-            "    1 | abcdef\n"
-            "      | ^\n"
-            "      | long x\n");
+  EXPECT_EQ(out, "t.loom:1:1: error: unknown op 'a' [PARSE/006]\n"
+                 "    1 | abcdef\n"
+                 "      | ^\n"
+                 "      | long x\n");
 }
 
 TEST(TextDiagnosticPrinter, OptionsTurnOffLineNumbersAndSnippets) {
@@ -176,9 +169,12 @@ TEST(TextDiagnosticPrinter, OptionsTurnOffLineNumbersAndSnippets) {
 TEST(TextDiagnosticPrinter, PrefixAppliesToDiagnosticsWithoutLocation) {
   TextDiagnosticOptions options;
   options.prefix = "hrxcc";
-  std::string out = render("x\n", [](DiagnosticEngine &e, uint32_t) {
-    e.report(DiagId::DriverUnknownArgument, {}).arg("arg", "-foo").arg("suggestion", "");
-  }, options);
+  std::string out = render(
+      "x\n",
+      [](DiagnosticEngine &e, uint32_t) {
+        e.report(DiagId::DriverUnknownArgument, {}).arg("arg", "-foo").arg("suggestion", "");
+      },
+      options);
   EXPECT_EQ(out, "hrxcc: error: unknown argument '-foo' [DRIVER/001]\n");
 }
 
@@ -190,21 +186,21 @@ TEST(TextDiagnosticPrinter, PromotedWarningsNameWerror) {
     e.reportExternal(Severity::Warning, {}, "unused variable 'x'", "-Wunused-variable");
     e.report(DiagId::DiagUnknownWarningOption, {}).arg("flag", "-Wfo").arg("suggestion", "; did you mean '-Wfoo'?");
   });
-  EXPECT_EQ(out,
-            "error: unused variable 'x' [-Werror,-Wunused-variable]\n"
-            "error: unknown warning option '-Wfo'; did you mean '-Wfoo'? [DIAG/002, -Werror,-Wunknown-warning-option]\n");
+  EXPECT_EQ(
+      out,
+      "error: unused variable 'x' [-Werror,-Wunused-variable]\n"
+      "error: unknown warning option '-Wfo'; did you mean '-Wfoo'? [DIAG/002, -Werror,-Wunknown-warning-option]\n");
 }
 
 TEST(TextDiagnosticPrinter, ColorWrapsLocationSeverityMessageAndCaret) {
   TextDiagnosticOptions options;
   options.color = true;
-  std::string out = render("ab\n", [](DiagnosticEngine &e, uint32_t f) {
-    e.reportExternal(Severity::Warning, range(f, 0, 2), "w", "-Wx");
-  }, options);
-  EXPECT_EQ(out,
-            "\033[1mt.loom:1:1: \033[0m\033[1;35mwarning: \033[0m\033[1mw [-Wx]\033[0m\n"
-            "    1 | ab\n"
-            "      | \033[1;32m^~\033[0m\n");
+  std::string out = render(
+      "ab\n", [](DiagnosticEngine &e, uint32_t f) { e.reportExternal(Severity::Warning, range(f, 0, 2), "w", "-Wx"); },
+      options);
+  EXPECT_EQ(out, "\033[1mt.loom:1:1: \033[0m\033[1;35mwarning: \033[0m\033[1mw [-Wx]\033[0m\n"
+                 "    1 | ab\n"
+                 "      | \033[1;32m^~\033[0m\n");
 }
 
 TEST(DiagnosticSummary, MatchesClang) {

@@ -74,13 +74,12 @@ TEST(VerifyClang, WrongExpectationFailsLikeClang) {
                 "w\n");
   run.error(3, "bogus");
   run.error(5, "other");
-  EXPECT_EQ(run.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics expected but not seen:\n"
-            "  File a.loom Line 3 (directive at a.loom:2): unknown op 'nope'\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 3: unknown op 'bogus'\n"
-            "  File a.loom Line 5: unknown op 'other'\n");
+  EXPECT_EQ(run.check(), "FAILED\n"
+                         "error: 'expected-error' diagnostics expected but not seen:\n"
+                         "  File a.loom Line 3 (directive at a.loom:2): unknown op 'nope'\n"
+                         "error: 'expected-error' diagnostics seen but not expected:\n"
+                         "  File a.loom Line 3: unknown op 'bogus'\n"
+                         "  File a.loom Line 5: unknown op 'other'\n");
   EXPECT_EQ(run.verify.failureCount(), 2u);
 }
 
@@ -98,12 +97,11 @@ TEST(VerifyClang, KindsMustMatchAndNotesMatchSeparately) {
 
   VerifyRun wrongKind("a // expected-warning {{w}}\n");
   wrongKind.engine.reportExternal(Severity::Error, wrongKind.line(1), "w");
-  EXPECT_EQ(wrongKind.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 1: w\n"
-            "error: 'expected-warning' diagnostics expected but not seen:\n"
-            "  File a.loom Line 1: w\n");
+  EXPECT_EQ(wrongKind.check(), "FAILED\n"
+                               "error: 'expected-error' diagnostics seen but not expected:\n"
+                               "  File a.loom Line 1: w\n"
+                               "error: 'expected-warning' diagnostics expected but not seen:\n"
+                               "  File a.loom Line 1: w\n");
 }
 
 TEST(VerifyClang, FatalErrorsAndPromotedWarningsAreErrors) {
@@ -125,18 +123,16 @@ TEST(VerifyClang, Counts) {
   for (int i = 0; i < 4; ++i) run.error(2, "many");
   run.error(2, "plus");
   for (int i = 0; i < 2; ++i) run.error(3, "three");
-  EXPECT_EQ(run.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics expected but not seen:\n"
-            "  File a.loom Line 3: three\n");
+  EXPECT_EQ(run.check(), "FAILED\n"
+                         "error: 'expected-error' diagnostics expected but not seen:\n"
+                         "  File a.loom Line 3: three\n");
 
   VerifyRun tooMany("a // expected-error 1 {{x}}\n");
   tooMany.error(1, "x");
   tooMany.error(1, "x");
-  EXPECT_EQ(tooMany.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 1: unknown op 'x'\n");
+  EXPECT_EQ(tooMany.check(), "FAILED\n"
+                             "error: 'expected-error' diagnostics seen but not expected:\n"
+                             "  File a.loom Line 1: unknown op 'x'\n");
 }
 
 TEST(VerifyClang, RegexDirectives) {
@@ -148,12 +144,11 @@ TEST(VerifyClang, RegexDirectives) {
   run.error(2, "b.c");
   run.error(3, "(x)");
   run.error(4, "d");  // '^' outside {{...}} is literal, so this must not match
-  EXPECT_EQ(run.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics expected but not seen:\n"
-            "  File a.loom Line 4: ^unknown{{.*}}\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 4: unknown op 'd'\n");
+  EXPECT_EQ(run.check(), "FAILED\n"
+                         "error: 'expected-error' diagnostics expected but not seen:\n"
+                         "  File a.loom Line 4: ^unknown{{.*}}\n"
+                         "error: 'expected-error' diagnostics seen but not expected:\n"
+                         "  File a.loom Line 4: unknown op 'd'\n");
 
   VerifyRun dotIsLiteral("a // expected-error-re {{op 'b.c{{.}}'}}\n");
   dotIsLiteral.error(1, "bxcd");
@@ -178,16 +173,14 @@ TEST(VerifyClang, AnyLocationMatchesDiagnosticsWithoutOne) {
   run.engine.reportExternal(Severity::Error, {}, "no location here");
   run.engine.reportExternal(Severity::Warning, run.line(2), "somewhere", "-Wx");
   run.engine.reportExternal(Severity::Error, {}, "driver trouble");
-  EXPECT_EQ(run.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  (frontend): driver trouble\n");
+  EXPECT_EQ(run.check(), "FAILED\n"
+                         "error: 'expected-error' diagnostics seen but not expected:\n"
+                         "  (frontend): driver trouble\n");
 
   VerifyRun missing("// expected-error@* {{gone}}\n");
-  EXPECT_EQ(missing.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics expected but not seen:\n"
-            "  File * Line * (directive at a.loom:1): gone\n");
+  EXPECT_EQ(missing.check(), "FAILED\n"
+                             "error: 'expected-error' diagnostics expected but not seen:\n"
+                             "  File * Line * (directive at a.loom:1): gone\n");
 }
 
 TEST(VerifyClang, LineDirectivesDoNotLoseToAnyLocation) {
@@ -204,15 +197,13 @@ TEST(VerifyClang, NoDiagnostics) {
 
   VerifyRun noisy("// expected-no-diagnostics\nx\n");
   noisy.error(2);
-  EXPECT_EQ(noisy.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 2: unknown op 'bogus.op'\n");
+  EXPECT_EQ(noisy.check(), "FAILED\n"
+                           "error: 'expected-error' diagnostics seen but not expected:\n"
+                           "  File a.loom Line 2: unknown op 'bogus.op'\n");
 
   VerifyRun none("x\n");
-  EXPECT_EQ(none.check(),
-            "FAILED\n"
-            "error: no expected directives found: consider use of 'expected-no-diagnostics'\n");
+  EXPECT_EQ(none.check(), "FAILED\n"
+                          "error: no expected directives found: consider use of 'expected-no-diagnostics'\n");
 }
 
 TEST(VerifyClang, CustomPrefixes) {
@@ -228,19 +219,17 @@ TEST(VerifyClang, CustomPrefixes) {
                 "b\n",
                 {"foo", "bar"});
   two.error(1, "a");
-  EXPECT_EQ(two.check(),
-            "FAILED\n"
-            "error: diagnostics with 'error' severity expected but not seen:\n"
-            "  File a.loom Line 1 'foo-error': zzz\n"
-            "  File a.loom Line 1 'bar-error': yyy\n"
-            "error: diagnostics with 'error' severity seen but not expected:\n"
-            "  File a.loom Line 1: unknown op 'a'\n"
-            "error: diagnostics with 'warning' severity expected but not seen:\n"
-            "  File a.loom Line 3 (directive at a.loom:2) 'bar-warning': www\n");
+  EXPECT_EQ(two.check(), "FAILED\n"
+                         "error: diagnostics with 'error' severity expected but not seen:\n"
+                         "  File a.loom Line 1 'foo-error': zzz\n"
+                         "  File a.loom Line 1 'bar-error': yyy\n"
+                         "error: diagnostics with 'error' severity seen but not expected:\n"
+                         "  File a.loom Line 1: unknown op 'a'\n"
+                         "error: diagnostics with 'warning' severity expected but not seen:\n"
+                         "  File a.loom Line 3 (directive at a.loom:2) 'bar-warning': www\n");
 
   VerifyRun unused("x\n", {"zeta", "alpha"});
-  EXPECT_EQ(unused.check(),
-            "FAILED\nerror: no expected directives found: consider use of 'alpha-no-diagnostics'\n");
+  EXPECT_EQ(unused.check(), "FAILED\nerror: no expected directives found: consider use of 'alpha-no-diagnostics'\n");
 }
 
 TEST(VerifyLoom, AnnotationForms) {
@@ -272,17 +261,15 @@ TEST(VerifyLoom, LoomAnnotationsCoverAttachedNotes) {
   VerifyRun claimed("// ERROR@+1: PARSE/001\n"
                     "a // NOTE: \"elsewhere\"\n");
   claimed.engine.report(DiagId::ParseUndefinedValue, claimed.line(2)).arg("name", "%a").note(claimed.line(2), "here");
-  EXPECT_EQ(claimed.check(),
-            "FAILED\n"
-            "error: 'NOTE' diagnostics expected but not seen:\n"
-            "  File a.loom Line 2: \"elsewhere\"\n");
+  EXPECT_EQ(claimed.check(), "FAILED\n"
+                             "error: 'NOTE' diagnostics expected but not seen:\n"
+                             "  File a.loom Line 2: \"elsewhere\"\n");
 
   VerifyRun clangStyle("a // expected-error {{undefined}}\n");
   clangStyle.engine.report(DiagId::ParseUndefinedValue, clangStyle.line(1)).arg("name", "%a").note({}, "here");
-  EXPECT_EQ(clangStyle.check(),
-            "FAILED\n"
-            "error: 'expected-note' diagnostics seen but not expected:\n"
-            "  (frontend): here\n");
+  EXPECT_EQ(clangStyle.check(), "FAILED\n"
+                                "error: 'expected-note' diagnostics seen but not expected:\n"
+                                "  (frontend): here\n");
 }
 
 TEST(VerifyLoom, MismatchesAreReportedWithLoomLabels) {
@@ -294,26 +281,24 @@ TEST(VerifyLoom, MismatchesAreReportedWithLoomLabels) {
                 "c\n");
   run.error(2, "bogus");
   run.error(4, "x");
-  EXPECT_EQ(run.check(),
-            "FAILED\n"
-            "error: 'ERROR' diagnostics expected but not seen:\n"
-            "  File a.loom Line 2 (directive at a.loom:1): PARSE/006 \"bogus\" {name=\"other\"}\n"
-            "  File a.loom Line 4 (directive at a.loom:3): TYPE\n"
-            "error: 'ERROR' diagnostics seen but not expected:\n"
-            "  File a.loom Line 2: unknown op 'bogus'\n"
-            "  File a.loom Line 4: unknown op 'x'\n"
-            "error: 'REMARK' diagnostics expected but not seen:\n"
-            "  File a.loom Line 6 (directive at a.loom:5): (any remark)\n");
+  EXPECT_EQ(run.check(), "FAILED\n"
+                         "error: 'ERROR' diagnostics expected but not seen:\n"
+                         "  File a.loom Line 2 (directive at a.loom:1): PARSE/006 \"bogus\" {name=\"other\"}\n"
+                         "  File a.loom Line 4 (directive at a.loom:3): TYPE\n"
+                         "error: 'ERROR' diagnostics seen but not expected:\n"
+                         "  File a.loom Line 2: unknown op 'bogus'\n"
+                         "  File a.loom Line 4: unknown op 'x'\n"
+                         "error: 'REMARK' diagnostics expected but not seen:\n"
+                         "  File a.loom Line 6 (directive at a.loom:5): (any remark)\n");
 }
 
 TEST(VerifyLoom, MixedStylesUseSeverityHeadersAndLabels) {
   VerifyRun run("// ERROR@+1: PARSE/001\n"
                 "a // expected-error {{never}}\n");
-  EXPECT_EQ(run.check(),
-            "FAILED\n"
-            "error: diagnostics with 'error' severity expected but not seen:\n"
-            "  File a.loom Line 2 (directive at a.loom:1) 'ERROR': PARSE/001\n"
-            "  File a.loom Line 2 'expected-error': never\n");
+  EXPECT_EQ(run.check(), "FAILED\n"
+                         "error: diagnostics with 'error' severity expected but not seen:\n"
+                         "  File a.loom Line 2 (directive at a.loom:1) 'ERROR': PARSE/001\n"
+                         "  File a.loom Line 2 'expected-error': never\n");
 }
 
 TEST(VerifyLoom, DomainMustMatchAWholeDomain) {
@@ -410,10 +395,9 @@ TEST(VerifyErrors, MalformedAnnotationsAreUnexpectedUnlessExpected) {
   EXPECT_EQ(run.check(), "ok\n");
 
   VerifyRun unexpected("// expected-error oops\n");
-  EXPECT_EQ(unexpected.check(),
-            "FAILED\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 1: cannot find start ('{{') of expected string\n");
+  EXPECT_EQ(unexpected.check(), "FAILED\n"
+                                "error: 'expected-error' diagnostics seen but not expected:\n"
+                                "  File a.loom Line 1: cannot find start ('{{') of expected string\n");
 }
 
 TEST(VerifyErrors, HostileRegexesAreRejectedNotRun) {
@@ -433,13 +417,12 @@ TEST(VerifyFiles, DirectivesCanNameAnotherFile) {
   engine.addConsumer(&verify);
   engine.addConsumer(&collected);
   uint32_t header = sm.addBuffer("virtual/include/w.h", "a\nb\n");
-  uint32_t main = sm.addBuffer("a.loom",
-                               "// expected-error@w.h:2 {{in the header}}\n"
-                               "// expected-warning@include/w.h:* 2 {{anywhere in it}}\n"
-                               "// expected-error@virtual/include/w.h:1 {{never}}\n"
-                               "// expected-error@x.h:1 {{x}}\n"
-                               "// expected-error@w.h:9 {{x}}\n"
-                               "// expected-error@clude/w.h:1 {{x}}\n");
+  uint32_t main = sm.addBuffer("a.loom", "// expected-error@w.h:2 {{in the header}}\n"
+                                         "// expected-warning@include/w.h:* 2 {{anywhere in it}}\n"
+                                         "// expected-error@virtual/include/w.h:1 {{never}}\n"
+                                         "// expected-error@x.h:1 {{x}}\n"
+                                         "// expected-error@w.h:9 {{x}}\n"
+                                         "// expected-error@clude/w.h:1 {{x}}\n");
   verify.addAnnotatedFile(sm, main, engine);
   engine.reportExternal(Severity::Error, SourceLocation{header, 2}, "in the header");
   engine.reportExternal(Severity::Warning, SourceLocation{header, 0}, "anywhere in it", "-Wx");
@@ -447,19 +430,18 @@ TEST(VerifyFiles, DirectivesCanNameAnotherFile) {
   std::vector<std::string> errors;
   for (const Diagnostic &d : collected.seen)
     if (d.code.starts_with("VERIFY/")) errors.push_back(d.code + " " + d.message);
-  EXPECT_EQ(errors, (std::vector<std::string>{
-                        "VERIFY/009 file 'x.h' could not be located in expected string",
-                        "VERIFY/003 missing or invalid line number following '@' in expected string",
-                        "VERIFY/009 file 'clude/w.h' could not be located in expected string"}));
+  EXPECT_EQ(errors,
+            (std::vector<std::string>{"VERIFY/009 file 'x.h' could not be located in expected string",
+                                      "VERIFY/003 missing or invalid line number following '@' in expected string",
+                                      "VERIFY/009 file 'clude/w.h' could not be located in expected string"}));
   std::ostringstream os;
   EXPECT_FALSE(verify.check(sm, os));
-  EXPECT_EQ(os.str(),
-            "error: 'expected-error' diagnostics expected but not seen:\n"
-            "  File virtual/include/w.h Line 1 (directive at a.loom:3): never\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File a.loom Line 4: file 'x.h' could not be located in expected string\n"
-            "  File a.loom Line 5: missing or invalid line number following '@' in expected string\n"
-            "  File a.loom Line 6: file 'clude/w.h' could not be located in expected string\n");
+  EXPECT_EQ(os.str(), "error: 'expected-error' diagnostics expected but not seen:\n"
+                      "  File virtual/include/w.h Line 1 (directive at a.loom:3): never\n"
+                      "error: 'expected-error' diagnostics seen but not expected:\n"
+                      "  File a.loom Line 4: file 'x.h' could not be located in expected string\n"
+                      "  File a.loom Line 5: missing or invalid line number following '@' in expected string\n"
+                      "  File a.loom Line 6: file 'clude/w.h' could not be located in expected string\n");
 }
 
 TEST(VerifyFiles, EachFileIsReadOnceAndDiagnosticsKeepTheirFile) {
@@ -475,9 +457,8 @@ TEST(VerifyFiles, EachFileIsReadOnceAndDiagnosticsKeepTheirFile) {
   engine.reportExternal(Severity::Error, SourceLocation{b, 0}, "in a");  // right line, wrong file
   std::ostringstream os;
   EXPECT_FALSE(verify.check(sm, os));
-  EXPECT_EQ(os.str(),
-            "error: 'expected-error' diagnostics expected but not seen:\n"
-            "  File a.loom Line 1: in a\n"
-            "error: 'expected-error' diagnostics seen but not expected:\n"
-            "  File b.h Line 1: in a\n");
+  EXPECT_EQ(os.str(), "error: 'expected-error' diagnostics expected but not seen:\n"
+                      "  File a.loom Line 1: in a\n"
+                      "error: 'expected-error' diagnostics seen but not expected:\n"
+                      "  File b.h Line 1: in a\n");
 }

@@ -25,7 +25,9 @@ protected:
     s << std::ifstream(p).rdbuf();
     return s.str();
   }
-  size_t fileCount() { return static_cast<size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator())); }
+  size_t fileCount() {
+    return static_cast<size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()));
+  }
   fs::path dir_;
 };
 

@@ -23,10 +23,12 @@ std::string manifest(const std::string &arguments = R"([{"offset":0,"size":8,"ki
                      const std::string &counts = R"("binding_count":1,"constant_bytes":12)",
                      const std::string &extra = "") {
   return R"({"schema_version":1,"target":"gfx1151","code_object_version":5,"processor_mode":"wgp","exports":[)"
-         R"({"name":"add_delta","kernarg_bytes":24,"arguments":)" + arguments + "," + counts +
+         R"({"name":"add_delta","kernarg_bytes":24,"arguments":)" +
+         arguments + "," + counts +
          R"(,"lds_bytes":0,"private_bytes":0,"wavefront_size":32,"max_flat_workgroup_size":128,)"
          R"("resources":{"code_bytes":256,"vgpr_count":4,"sgpr_count":12,"vgpr_spill_count":0,)"
-         R"("sgpr_spill_count":0,"occupancy_waves_per_simd":16,"workgroup_processor_mode":null})" + extra + "}]}";
+         R"("sgpr_spill_count":0,"occupancy_waves_per_simd":16,"workgroup_processor_mode":null})" +
+         extra + "}]}";
 }
 
 std::string launches(const std::string &evaluator = "hrx.launch.add_delta", const std::string &bits = "[64]") {
@@ -62,7 +64,8 @@ TEST(AmdgpuManifest, ReadsEveryField) {
 
 TEST(AmdgpuManifest, RejectsMalformedManifests) {
   EXPECT_EQ(error("{"), ".hrx.manifest: the manifest is not valid JSON (byte 2)");
-  EXPECT_EQ(error(R"({"schema_version":2})"), ".hrx.manifest: schema_version: unsupported version 2 (this reader knows 1)");
+  EXPECT_EQ(error(R"({"schema_version":2})"),
+            ".hrx.manifest: schema_version: unsupported version 2 (this reader knows 1)");
   EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"scalar"}])")),
             ".hrx.manifest: export 'add_delta': exports[0].arguments[0].kind: expected one of \"buffer\", \"value\", "
             "found \"scalar\"");
@@ -92,14 +95,16 @@ TEST(AmdgpuManifest, RejectsMalformedManifests) {
   EXPECT_EQ(error(manifest(R"([])", R"("binding_count":0,"constant_bytes":0)", R"(,"color":1)")),
             ".hrx.manifest: export 'add_delta': exports[0].color: unknown field");
   std::string twice = manifest();
-  twice.insert(twice.rfind(']'), "," + twice.substr(twice.find("{\"name\""), twice.rfind(']') - twice.find("{\"name\"")));
+  twice.insert(twice.rfind(']'),
+               "," + twice.substr(twice.find("{\"name\""), twice.rfind(']') - twice.find("{\"name\"")));
   EXPECT_EQ(error(twice), ".hrx.manifest: exports[1].name: export 'add_delta' appears twice");
   std::string wave = manifest();
   wave.replace(wave.find("\"wavefront_size\":32"), 19, "\"wavefront_size\":16");
   EXPECT_EQ(error(wave), ".hrx.manifest: export 'add_delta': exports[0].wavefront_size: expected 32 or 64, found 16");
   std::string flat = manifest();
   flat.replace(flat.find("\"max_flat_workgroup_size\":128"), 29, "\"max_flat_workgroup_size\":0");
-  EXPECT_EQ(error(flat), ".hrx.manifest: export 'add_delta': exports[0].max_flat_workgroup_size: expected 1..1024, found 0");
+  EXPECT_EQ(error(flat),
+            ".hrx.manifest: export 'add_delta': exports[0].max_flat_workgroup_size: expected 1..1024, found 0");
 }
 
 // Names and types are optional (artifacts before they were recorded have none) and checked.
@@ -121,20 +126,26 @@ TEST(AmdgpuManifest, ScalarArgumentTypes) {
     EXPECT_EQ(parseScalarType(scalarTypeName(t)), t);
   EXPECT_FALSE(parseScalarType("ui32").has_value());
 
-  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":4,"kind":"value","type":"f33"}])", R"("binding_count":0,"constant_bytes":4)")),
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":4,"kind":"value","type":"f33"}])",
+                           R"("binding_count":0,"constant_bytes":4)")),
             ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: expected one of \"bool\", \"i8\", "
             "\"i16\", \"i32\", \"i64\", \"u8\", \"u16\", \"u32\", \"u64\", \"f16\", \"bf16\", \"f32\", "
             "\"f64\", \"pointer\", found \"f33\"");
-  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":4,"kind":"value","type":"i64"}])", R"("binding_count":0,"constant_bytes":4)")),
-            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: type \"i64\" has 8 bytes, the argument 4");
-  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"buffer","type":"u64"}])", R"("binding_count":1,"constant_bytes":0)")),
+  EXPECT_EQ(
+      error(manifest(R"([{"offset":0,"size":4,"kind":"value","type":"i64"}])",
+                     R"("binding_count":0,"constant_bytes":4)")),
+      ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: type \"i64\" has 8 bytes, the argument 4");
+  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"buffer","type":"u64"}])",
+                           R"("binding_count":1,"constant_bytes":0)")),
             ".hrx.manifest: export 'add_delta': exports[0].arguments[0].type: a buffer argument has type \"pointer\", "
             "found \"u64\"");
-  EXPECT_EQ(error(manifest(R"([{"offset":0,"size":8,"kind":"value","name":""}])", R"("binding_count":0,"constant_bytes":8)")),
-            ".hrx.manifest: export 'add_delta': exports[0].arguments[0].name: an argument name is not empty");
-  EXPECT_NE(error(manifest(R"([{"offset":0,"size":8,"kind":"value","type":7}])", R"("binding_count":0,"constant_bytes":8)"))
-                .find("exports[0].arguments[0].type: expected a string"),
-            std::string::npos);
+  EXPECT_EQ(
+      error(manifest(R"([{"offset":0,"size":8,"kind":"value","name":""}])", R"("binding_count":0,"constant_bytes":8)")),
+      ".hrx.manifest: export 'add_delta': exports[0].arguments[0].name: an argument name is not empty");
+  EXPECT_NE(
+      error(manifest(R"([{"offset":0,"size":8,"kind":"value","type":7}])", R"("binding_count":0,"constant_bytes":8)"))
+          .find("exports[0].arguments[0].type: expected a string"),
+      std::string::npos);
 }
 
 TEST(AmdgpuManifest, RejectsMalformedLaunchTables) {
@@ -152,7 +163,8 @@ TEST(AmdgpuManifest, RejectsMalformedLaunchTables) {
   ASSERT_TRUE(m.isOk());
   std::vector<AmdgpuLaunch> other{{"other", "other", {}, "hrx.launch.other"}};
   EXPECT_EQ(checkManifestAgainstLaunches(*m, other).message(), ".hrx.launch: export 'other' is not in .hrx.manifest");
-  EXPECT_EQ(checkManifestAgainstLaunches(*m, {}).message(), ".hrx.manifest: export 'add_delta' has no .hrx.launch entry");
+  EXPECT_EQ(checkManifestAgainstLaunches(*m, {}).message(),
+            ".hrx.manifest: export 'add_delta' has no .hrx.launch entry");
 }
 
 std::vector<uint8_t> bytesOf(const std::string &text) { return {text.begin(), text.end()}; }

@@ -32,10 +32,18 @@ TEST(ArrayPlan, JsonRoundTrip) {
 
 TEST(ArrayPlan, PrintsRowsOfTheLoomShape) {
   std::string text = printArrayPlan(samples::copyPlan());
-  EXPECT_NE(text.find("array @copy family=amd.xdna.npu2 columns=1 groups=1 workers=1 bindings=2 channels=2 slots=4 locks=4 dma=4 routes=8\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  worker index=0 group=0 lane=0 entry=@copy_stage tile=(0,2) code-bytes=512 iterations=16\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("array @copy family=amd.xdna.npu2 columns=1 groups=1 workers=1 bindings=2 channels=2 slots=4 "
+                      "locks=4 dma=4 routes=8\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  worker index=0 group=0 lane=0 entry=@copy_stage tile=(0,2) code-bytes=512 iterations=16\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  lock channel=0 tile=(0,2) id=0 role=credit initial=2\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  dma channel=0 tile=(0,0) side=shim direction=memory-to-stream engine-channel=0 bd-start=0 bd-count=1 binding=0 address=0x0 length-words=256 repeat=1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  dma channel=0 tile=(0,0) side=shim direction=memory-to-stream engine-channel=0 bd-start=0 "
+                      "bd-count=1 binding=0 address=0x0 length-words=256 repeat=1\n"),
+            std::string::npos)
+      << text;
 }
 
 TEST(ArrayPlan, RejectsUnknownFieldsAndBadJson) {
@@ -55,7 +63,8 @@ TEST(ArrayPlan, RejectsUnknownFieldsAndBadJson) {
 }
 
 TEST(ArrayPlan, ValidatorNamesTableRowAndField) {
-  EXPECT_EQ(validationError([](ArrayPlan &p) { p.columns = 9; }), "array plan 'copy': columns: must be in 1..8, found 9");
+  EXPECT_EQ(validationError([](ArrayPlan &p) { p.columns = 9; }),
+            "array plan 'copy': columns: must be in 1..8, found 9");
   EXPECT_EQ(validationError([](ArrayPlan &p) { p.channels[1].capacity = 0; }),
             "array plan 'copy': channels[1].capacity: must be in 1..63 (a credit lock counts the free slots), found 0");
   EXPECT_EQ(validationError([](ArrayPlan &p) { p.workers[0].tile = {0, 1}; }),
@@ -101,9 +110,12 @@ TEST(ArrayPlan, ValidatorNamesTableRowAndField) {
 }
 
 TEST(ArrayPlan, MemTileBdParity) {
-  EXPECT_EQ(validationError([](ArrayPlan &p) { p.dmas.push_back({0, {0, 1}, DmaDirection::StreamToMemory, 1, 0, 1, {}}); }),
-            "array plan 'copy': dma[4].bd_start: memtile channel 1 may only use BDs 24-47");
-  EXPECT_EQ(validationError([](ArrayPlan &p) { p.dmas.push_back({0, {0, 1}, DmaDirection::StreamToMemory, 1, 24, 1, {}}); }), "OK");
+  EXPECT_EQ(
+      validationError([](ArrayPlan &p) { p.dmas.push_back({0, {0, 1}, DmaDirection::StreamToMemory, 1, 0, 1, {}}); }),
+      "array plan 'copy': dma[4].bd_start: memtile channel 1 may only use BDs 24-47");
+  EXPECT_EQ(
+      validationError([](ArrayPlan &p) { p.dmas.push_back({0, {0, 1}, DmaDirection::StreamToMemory, 1, 24, 1, {}}); }),
+      "OK");
 }
 
 }  // namespace

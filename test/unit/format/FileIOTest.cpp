@@ -42,7 +42,8 @@ TEST_F(FileIO, RefusesWhatIsNotARegularFile) {
   ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
   EXPECT_EQ(io::readFile(path("fifo")).status().message(),
             "cannot read '" + path("fifo") + "': it is a FIFO (named pipe), not a regular file");
-  EXPECT_EQ(io::readFile("/dev/null").status().message(), "cannot read '/dev/null': it is a device, not a regular file");
+  EXPECT_EQ(io::readFile("/dev/null").status().message(),
+            "cannot read '/dev/null': it is a device, not a regular file");
   EXPECT_EQ(io::failureReason(io::readFile(dir_).status(), dir_), "it is a directory");
 }
 
@@ -69,7 +70,8 @@ TEST_F(FileIO, WritesReplaceTheDestinationWhole) {
 }
 
 TEST_F(FileIO, WriteFailuresNameThePath) {
-  EXPECT_EQ(io::writeFileAtomically(dir_, std::string_view("x")).message(), "cannot write '" + dir_ + "': it is a directory");
+  EXPECT_EQ(io::writeFileAtomically(dir_, std::string_view("x")).message(),
+            "cannot write '" + dir_ + "': it is a directory");
   std::string missing = path("no/such/file");
   EXPECT_EQ(io::writeFileAtomically(missing, std::string_view("x")).message(),
             "cannot write '" + missing + "': No such file or directory (creating a temporary file beside it)");
@@ -107,10 +109,12 @@ TEST(ManifestExtents, ReadAndEvaluated) {
 }
 
 TEST(ManifestExtents, NameAValueArgument) {
-  EXPECT_NE(format::readAmdgpuManifest(manifestWith("2")).status().message().find("is not a 4- or 8-byte value argument"),
-            std::string::npos);
-  EXPECT_NE(format::readAmdgpuManifest(manifestWith("9")).status().message().find("is not a 4- or 8-byte value argument"),
-            std::string::npos);
+  EXPECT_NE(
+      format::readAmdgpuManifest(manifestWith("2")).status().message().find("is not a 4- or 8-byte value argument"),
+      std::string::npos);
+  EXPECT_NE(
+      format::readAmdgpuManifest(manifestWith("9")).status().message().find("is not a 4- or 8-byte value argument"),
+      std::string::npos);
 }
 
 }  // namespace

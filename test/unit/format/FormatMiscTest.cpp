@@ -13,22 +13,30 @@ using namespace hrx::format;
 
 namespace {
 
-
 TEST(KernelContract, JsonRoundTripAndDenyUnknownFields) {
-  KernelContract c{{{1048576, 4, ContractAccess::Read, "u32 passthrough"}, {64, 64, ContractAccess::ReadWrite, "tile"}}, {1, 2}};
+  KernelContract c{{{1048576, 4, ContractAccess::Read, "u32 passthrough"}, {64, 64, ContractAccess::ReadWrite, "tile"}},
+                   {1, 2}};
   std::string json = writeKernelContract(c);
   EXPECT_EQ(json, R"({"bindings":[{"bytes":1048576,"alignment":4,"access":"Read","layout":"u32 passthrough"},)"
-                  R"({"bytes":64,"alignment":64,"access":"ReadWrite","layout":"tile"}],"constants":[1,2]})" "\n");
+                  R"({"bytes":64,"alignment":64,"access":"ReadWrite","layout":"tile"}],"constants":[1,2]})"
+                  "\n");
   auto back = readKernelContract(json);
   ASSERT_TRUE(back.isOk()) << back.status().message();
   EXPECT_EQ(back.value(), c);
-  EXPECT_EQ(readKernelContract(R"({"bindings":[],"constants":[],"extra":1})").status().message(), "kernel contract: extra: unknown field");
-  EXPECT_EQ(readKernelContract(R"({"bindings":[{"bytes":4,"alignment":4,"access":"Modify","layout":""}],"constants":[]})").status().message(),
-            "kernel contract: bindings[0].access: expected one of \"Read\", \"Write\", \"ReadWrite\", found \"Modify\"");
+  EXPECT_EQ(readKernelContract(R"({"bindings":[],"constants":[],"extra":1})").status().message(),
+            "kernel contract: extra: unknown field");
+  EXPECT_EQ(
+      readKernelContract(R"({"bindings":[{"bytes":4,"alignment":4,"access":"Modify","layout":""}],"constants":[]})")
+          .status()
+          .message(),
+      "kernel contract: bindings[0].access: expected one of \"Read\", \"Write\", \"ReadWrite\", found \"Modify\"");
   EXPECT_EQ(readKernelContract(R"({"bindings":[],"constants":[256]})").status().message(),
             "kernel contract: constants[0]: value 256 exceeds the maximum 255");
-  EXPECT_EQ(readKernelContract(R"({"bindings":[{"bytes":0,"alignment":4,"access":"Read","layout":""}],"constants":[]})").status().message(),
-            "kernel contract: (top level): invalid kernel binding extent or alignment: binding 0 has 0 bytes aligned to 4");
+  EXPECT_EQ(
+      readKernelContract(R"({"bindings":[{"bytes":0,"alignment":4,"access":"Read","layout":""}],"constants":[]})")
+          .status()
+          .message(),
+      "kernel contract: (top level): invalid kernel binding extent or alignment: binding 0 has 0 bytes aligned to 4");
   EXPECT_EQ((KernelContract{{{16, 3, ContractAccess::Read, ""}}, {}}).validate().message(),
             "invalid kernel binding extent or alignment: binding 0 has 16 bytes aligned to 3");
 }
@@ -40,8 +48,9 @@ TEST(KernelContract, AgreesWithBindingRows) {
   KernelContract c{{{1024, 4, ContractAccess::Read, ""}, {1024, 4, ContractAccess::Write, ""}}, {}};
   EXPECT_TRUE(checkContractAgainstBindings("copy", c, rows).isOk());
   c.bindings[1].access = ContractAccess::ReadWrite;
-  EXPECT_EQ(checkContractAgainstBindings("copy", c, rows).message(),
-            "contract of entry 'copy' disagrees with its binding rows: binding 1: access bits 2, contract access ReadWrite");
+  EXPECT_EQ(
+      checkContractAgainstBindings("copy", c, rows).message(),
+      "contract of entry 'copy' disagrees with its binding rows: binding 1: access bits 2, contract access ReadWrite");
   c.bindings.pop_back();
   EXPECT_EQ(checkContractAgainstBindings("copy", c, rows).message(),
             "contract of entry 'copy' disagrees with its binding rows: the contract has 1 bindings, the entry 2");
@@ -82,7 +91,8 @@ TEST(Elf64Sections, AppendAndReadBack) {
   EXPECT_EQ(elf->section(".hrx.host")->bytes, samples::hostObject());
   // The original bytes are untouched (only e_shoff and e_shnum change in the header).
   std::vector<SectionPayload> again = {{".hrx.manifest", {1}, false}};
-  EXPECT_EQ(appendElf64Sections(hsaco, again).status().message(), "ELF64: cannot add section .hrx.manifest: the file already has one");
+  EXPECT_EQ(appendElf64Sections(hsaco, again).status().message(),
+            "ELF64: cannot add section .hrx.manifest: the file already has one");
 }
 
 TEST(Elf64Sections, RejectsMalformedHeaders) {
@@ -100,10 +110,12 @@ TEST(Elf64Sections, RejectsMalformedHeaders) {
   uint64_t shoff = 0;
   for (int i = 0; i < 8; ++i) shoff |= uint64_t(b[40 + i]) << (8 * i);
   EXPECT_EQ(corrupt(shoff + 64 + 32, 1u << 30, 8).substr(0, 43), "ELF64: section header 1: data 0x40+10737418");
-  EXPECT_EQ(corrupt(shoff + 64, 1u << 20, 4), "ELF64: section header 1: sh_name 1048576 lies outside the section-name table");
+  EXPECT_EQ(corrupt(shoff + 64, 1u << 20, 4),
+            "ELF64: section header 1: sh_name 1048576 lies outside the section-name table");
   // Fuzzer finding: a name table that is not SHT_STRTAB (here NOBITS) is refused, so an
   // appended file can always be read back.
-  EXPECT_EQ(corrupt(shoff + 2 * 64 + 4, 8, 4), "ELF64: e_shstrndx 2 does not name a section-name table (SHT_STRTAB), found type 8");
+  EXPECT_EQ(corrupt(shoff + 2 * 64 + 4, 8, 4),
+            "ELF64: e_shstrndx 2 does not name a section-name table (SHT_STRTAB), found type 8");
   for (size_t size = 0; size < b.size(); size += 8)
     EXPECT_FALSE(readElf64Sections(std::span(b.data(), size)).isOk() && size < shoff) << size;
 }
@@ -158,27 +170,39 @@ TEST(CompileReport, ValidatesShowsAndDiffs) {
 }
 
 TEST(CompileReport, Rejections) {
-  std::string deep = R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":)" + std::string(100000, '[') +
-                     std::string(100000, ']') + "}";
+  std::string deep = R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":)" +
+                     std::string(100000, '[') + std::string(100000, ']') + "}";
   EXPECT_EQ(readCompileReport(deep).status().message(), "compile report: the report nests deeper than 64 levels");
-  EXPECT_EQ(readCompileReport(R"({"compiler":"","target":"gfx1151","processor_mode":"Default","document":{}})").status().message(),
-            "compile report schema or compiler identity is unsupported; regenerate the report (compiler \"\", target \"gfx1151\")");
-  EXPECT_EQ(readCompileReport(R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":1}})")
+  EXPECT_EQ(readCompileReport(R"({"compiler":"","target":"gfx1151","processor_mode":"Default","document":{}})")
                 .status()
                 .message(),
-            "compile report schema or compiler identity is unsupported; regenerate the report (document kind/schema_version must be \"loom.compile_report\"/0)");
-  EXPECT_EQ(readCompileReport(R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":0,"entries":{"count":2,"rows":[{"function":"a"}]}}})")
-                .status()
-                .message(),
-            "compile report: document.entries.count: 2 but the section has 1 rows");
-  EXPECT_EQ(readCompileReport(R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":0,"entries":{"count":1}}})")
-                .status()
-                .message(),
-            "compile report: document.entries.rows: rows may be omitted only when count is 0 (count is 1)");
-  EXPECT_EQ(readCompileReport(R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":0,"entries":{"count":1,"rows":[{"name":"a"}]}}})")
-                .status()
-                .message(),
-            "compile report: document.entries.rows[0].function: every entry row needs a function name");
+            "compile report schema or compiler identity is unsupported; regenerate the report (compiler \"\", target "
+            "\"gfx1151\")");
+  EXPECT_EQ(
+      readCompileReport(
+          R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":1}})")
+          .status()
+          .message(),
+      "compile report schema or compiler identity is unsupported; regenerate the report (document kind/schema_version "
+      "must be \"loom.compile_report\"/0)");
+  EXPECT_EQ(
+      readCompileReport(
+          R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":0,"entries":{"count":2,"rows":[{"function":"a"}]}}})")
+          .status()
+          .message(),
+      "compile report: document.entries.count: 2 but the section has 1 rows");
+  EXPECT_EQ(
+      readCompileReport(
+          R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":0,"entries":{"count":1}}})")
+          .status()
+          .message(),
+      "compile report: document.entries.rows: rows may be omitted only when count is 0 (count is 1)");
+  EXPECT_EQ(
+      readCompileReport(
+          R"({"compiler":"x","target":"gfx1151","processor_mode":"Default","document":{"kind":"loom.compile_report","schema_version":0,"entries":{"count":1,"rows":[{"name":"a"}]}}})")
+          .status()
+          .message(),
+      "compile report: document.entries.rows[0].function: every entry row needs a function name");
 }
 
 TEST(Artifact, LoadsEveryKind) {
@@ -215,7 +239,8 @@ TEST(Artifact, PlanAndContractMustAgreeWithTheImage) {
   auto bytes = xdna::writeImage(image);
   ASSERT_TRUE(bytes.isOk());
   EXPECT_EQ(readArtifact(bytes.value()).status().message(),
-            ".hrx.contract: contract of entry 'copy' disagrees with its binding rows: binding 1: minimum_byte_length 512, contract bytes 1024");
+            ".hrx.contract: contract of entry 'copy' disagrees with its binding rows: binding 1: minimum_byte_length "
+            "512, contract bytes 1024");
   image = samples::copyImage();
   image.sections.erase(image.sections.begin());  // no contract
   image.bindings[1].minimumByteLength = 512;

@@ -40,13 +40,16 @@ inline std::string differs(JsonValue flat, const Reference &reference, const std
     default: return JsonType::Object;
     }
   };
-  if (flat.type() != kind(reference)) return at + ": type " + std::string(flat.typeName()) + " vs " + reference.type_name();
+  if (flat.type() != kind(reference))
+    return at + ": type " + std::string(flat.typeName()) + " vs " + reference.type_name();
   if (flat.typeName() != std::string_view(reference.type_name())) return at + ": type name";
   switch (flat.type()) {
   case JsonType::Boolean: return flat.boolean() == reference.get<bool>() ? "" : at + ": boolean";
   case JsonType::Unsigned: return flat.unsignedValue() == reference.get<uint64_t>() ? "" : at + ": unsigned value";
   case JsonType::Integer:
-  case JsonType::Float: return flat.numberText() == reference.dump() ? "" : at + ": number " + flat.numberText() + " vs " + reference.dump();
+  case JsonType::Float:
+    return flat.numberText() == reference.dump() ? ""
+                                                 : at + ": number " + flat.numberText() + " vs " + reference.dump();
   case JsonType::String: return flat.string() == reference.get_ref<const std::string &>() ? "" : at + ": string";
   case JsonType::Array: {
     if (flat.size() != reference.size()) return at + ": array size";
@@ -55,12 +58,14 @@ inline std::string differs(JsonValue flat, const Reference &reference, const std
     return "";
   }
   case JsonType::Object: {
-    if (flat.size() != reference.size()) return at + ": member count " + std::to_string(flat.size()) + " vs " + std::to_string(reference.size());
+    if (flat.size() != reference.size())
+      return at + ": member count " + std::to_string(flat.size()) + " vs " + std::to_string(reference.size());
     size_t i = 0;
     for (auto it = reference.begin(); it != reference.end(); ++it, ++i) {
       const detail::JsonMember &member = flat.members()[i];
       if (member.key != it.key()) return at + ": key " + std::to_string(i);
-      if (std::string d = differs(flat.document().value(member.value), it.value(), at + "." + it.key()); !d.empty()) return d;
+      if (std::string d = differs(flat.document().value(member.value), it.value(), at + "." + it.key()); !d.empty())
+        return d;
     }
     if (Reference::parse(flat.source()) != reference) return at + ": source text";
     return "";
@@ -97,8 +102,10 @@ inline std::string disagreement(std::string_view text) {
   bool flatAccepts = flat.parse(text, kMaxDepth);
   Reference reference;
   std::string referenceError = nlohmannReaderError(text, reference);
-  if (referenceError.empty() && referenceDepth(reference, kMaxDepth) > kMaxDepth) return "the reference accepts too deep a nesting";
-  if (flatAccepts != referenceError.empty()) return std::string("acceptance: flat ") + (flatAccepts ? "accepts" : "rejects");
+  if (referenceError.empty() && referenceDepth(reference, kMaxDepth) > kMaxDepth)
+    return "the reference accepts too deep a nesting";
+  if (flatAccepts != referenceError.empty())
+    return std::string("acceptance: flat ") + (flatAccepts ? "accepts" : "rejects");
   std::string readerError;
   try {
     detail::parseJson(text, "the text");

@@ -17,7 +17,8 @@ using Record = std::vector<uint8_t>;
 using Stage = std::function<void(std::vector<Record *> &)>;
 
 // Runs one invocation; returns false on deadlock (no worker or DMA can make progress).
-bool run(const ArrayPlan &plan, std::vector<std::vector<uint8_t>> &bindings, const std::map<std::string, Stage> &stages) {
+bool run(const ArrayPlan &plan, std::vector<std::vector<uint8_t>> &bindings,
+         const std::map<std::string, Stage> &stages) {
   std::vector<std::deque<Record>> rings(plan.channels.size());
   std::vector<uint64_t> moved(plan.channels.size());  // external records moved so far
   std::vector<uint32_t> iteration(plan.workers.size());
@@ -62,7 +63,8 @@ bool run(const ArrayPlan &plan, std::vector<std::vector<uint8_t>> &bindings, con
       bool ready = true;
       for (const WorkerPort &p : worker.ports) {
         if (p.direction == PortDirection::Input && i % p.period == 0) ready &= !rings[*p.channel].empty();
-        if (p.direction == PortDirection::Output && (i + 1) % p.period == 0) ready &= rings[*p.channel].size() < plan.channels[*p.channel].capacity;
+        if (p.direction == PortDirection::Output && (i + 1) % p.period == 0)
+          ready &= rings[*p.channel].size() < plan.channels[*p.channel].capacity;
       }
       if (!ready) continue;
       std::vector<Record *> records;
@@ -72,7 +74,8 @@ bool run(const ArrayPlan &plan, std::vector<std::vector<uint8_t>> &bindings, con
           held[w][k] = std::move(rings[*p.channel].front());
           rings[*p.channel].pop_front();
         }
-        if (p.direction == PortDirection::State && i % p.period == 0) std::fill(held[w][k].begin(), held[w][k].end(), 0);
+        if (p.direction == PortDirection::State && i % p.period == 0)
+          std::fill(held[w][k].begin(), held[w][k].end(), 0);
         records.push_back(&held[w][k]);
       }
       stages.at(worker.entry)(records);
@@ -95,14 +98,16 @@ TEST(PlanExecution, SplitKScatterStagesReduceFoldWrite) {
   ASSERT_TRUE(validateArrayPlan(plan).isOk()) << validateArrayPlan(plan).message();
   std::vector<std::vector<uint8_t>> bindings = {std::vector<uint8_t>(2 * records * 16), std::vector<uint8_t>(16)};
   for (size_t i = 0; i < bindings[0].size(); ++i) bindings[0][i] = uint8_t(i % 7);
-  std::map<std::string, Stage> stages = {
-      {"stage", [](std::vector<Record *> &r) { for (size_t i = 0; i < 16; ++i) (*r[1])[i] = uint8_t((*r[0])[i] + 1); }},
-      {"reduce", [](std::vector<Record *> &r) {
-         for (size_t i = 0; i < 16; ++i) {
-           (*r[2])[i] = uint8_t((*r[2])[i] + (*r[0])[i] + (*r[1])[i]);
-           (*r[3])[i] = (*r[2])[i];
-         }
-       }}};
+  std::map<std::string, Stage> stages = {{"stage",
+                                          [](std::vector<Record *> &r) {
+                                            for (size_t i = 0; i < 16; ++i) (*r[1])[i] = uint8_t((*r[0])[i] + 1);
+                                          }},
+                                         {"reduce", [](std::vector<Record *> &r) {
+                                            for (size_t i = 0; i < 16; ++i) {
+                                              (*r[2])[i] = uint8_t((*r[2])[i] + (*r[0])[i] + (*r[1])[i]);
+                                              (*r[3])[i] = (*r[2])[i];
+                                            }
+                                          }}};
   ASSERT_TRUE(run(plan, bindings, stages));
   for (size_t i = 0; i < 16; ++i) {
     uint32_t expected = 0;
@@ -124,7 +129,7 @@ TEST(PlanExecution, CopyWithAGatherPattern) {
   for (size_t i = 0; i < 64; ++i) bindings[0][i] = uint8_t(i);
   std::map<std::string, Stage> stages = {{"copy_stage", [](std::vector<Record *> &r) { *r[1] = *r[0]; }}};
   ASSERT_TRUE(run(plan, bindings, stages));
-  EXPECT_EQ(bindings[1], (std::vector<uint8_t>{0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23,
+  EXPECT_EQ(bindings[1], (std::vector<uint8_t>{0, 1, 2,  3,  16, 17, 18, 19, 4,  5,  6,  7,  20, 21, 22, 23,
                                                8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31}));
 }
 

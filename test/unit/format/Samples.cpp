@@ -26,11 +26,14 @@ ArrayPlan copyPlan(uint32_t records, uint32_t recordBytes) {
   for (uint32_t c = 0; c < 2; ++c)
     for (uint32_t s = 0; s < 2; ++s) {
       uint32_t offset = (c * 2 + s) * 0x400;
-      plan.slots.push_back({c, s, core, offset, recordBytes, c == 1 ? std::optional<uint32_t>(0x70000 + offset) : std::nullopt,
+      plan.slots.push_back({c, s, core, offset, recordBytes,
+                            c == 1 ? std::optional<uint32_t>(0x70000 + offset) : std::nullopt,
                             c == 0 ? std::optional<uint32_t>(0x70000 + offset) : std::nullopt});
     }
-  plan.locks = {{0, core, 0, LockRole::Credit, 2}, {0, core, 1, LockRole::Ready, 0},
-                {1, core, 2, LockRole::Credit, 2}, {1, core, 3, LockRole::Ready, 0}};
+  plan.locks = {{0, core, 0, LockRole::Credit, 2},
+                {0, core, 1, LockRole::Ready, 0},
+                {1, core, 2, LockRole::Credit, 2},
+                {1, core, 3, LockRole::Ready, 0}};
   auto pattern = [&](uint32_t binding) { return BdPattern{binding, 0, uint32_t(bytes / 4), {}, 0, 0, 1}; };
   plan.dmas = {{0, shim, DmaDirection::MemoryToStream, 0, 0, 1, pattern(0)},
                {0, core, DmaDirection::StreamToMemory, 0, 0, 1, {}},
@@ -94,8 +97,9 @@ xdna::Image copyImage() {
   auto asBytes = [](std::string_view text) { return std::vector<uint8_t>(text.begin(), text.end()); };
   image.sections = {
       {std::string(kContractSection),
-       asBytes(R"({"version":1,"contracts":{"copy":{"bindings":[{"bytes":1024,"alignment":4,"access":"Read","layout":"64 x u8 records"},)"
-               R"({"bytes":1024,"alignment":4,"access":"Write","layout":"64 x u8 records"}],"constants":[]}}})"),
+       asBytes(
+           R"({"version":1,"contracts":{"copy":{"bindings":[{"bytes":1024,"alignment":4,"access":"Read","layout":"64 x u8 records"},)"
+           R"({"bytes":1024,"alignment":4,"access":"Write","layout":"64 x u8 records"}],"constants":[]}}})"),
        false},
       {std::string(kPlanSection), asBytes(planJson), false},
       {std::string(kHostSection), hostObject(), true},
@@ -131,12 +135,16 @@ ArtifactIdentity xdnaIdentity() {
 }
 
 std::string xdnaReportJson(std::string_view mode, uint64_t programBytes) {
-  return R"({"compiler":")" + std::string(64, 'a') + R"(","target":"amd.xdna.strix_halo.17f0_11","processor_mode":"Default",)"
+  return R"({"compiler":")" + std::string(64, 'a') +
+         R"(","target":"amd.xdna.strix_halo.17f0_11","processor_mode":"Default",)"
          R"("document":{"kind":"loom.compile_report","schema_version":0,"backend":"xdna-aie2p",)"
-         R"("target_key":"amd.xdna.strix_halo.17f0_11","mode":")" + std::string(mode) + R"(",)"
+         R"("target_key":"amd.xdna.strix_halo.17f0_11","mode":")" +
+         std::string(mode) +
+         R"(",)"
          R"("entries":{"count":1,"rows":[{"function":"copy","array":{"columns":1,"worker_count":1,"channel_count":2,)"
          R"("max_tile_slot_bytes":256,"locks":{"used":4,"available":16},"buffer_descriptors":{"used":4,"available":16},)"
-         R"("dma_channels":{"used":4,"available":4},"binding_count":2,"program_bytes_estimate":)" + std::to_string(programBytes) + "}}]}}}";
+         R"("dma_channels":{"used":4,"available":4},"binding_count":2,"program_bytes_estimate":)" +
+         std::to_string(programBytes) + "}}]}}}";
 }
 
 std::string amdgpuReportJson(int64_t codeBytes, int64_t vgprs, std::string_view compiler) {
@@ -144,9 +152,11 @@ std::string amdgpuReportJson(int64_t codeBytes, int64_t vgprs, std::string_view 
   if (codeBytes >= 0) row += R"(,"code_byte_count":)" + std::to_string(codeBytes);
   if (vgprs >= 0) row += R"(,"target_resources":{"vector":{"final":{"register_count":)" + std::to_string(vgprs) + "}}}";
   row += "}";
-  return R"({"compiler":")" + std::string(compiler) + R"(","target":"gfx1151","processor_mode":"Default",)"
+  return R"({"compiler":")" + std::string(compiler) +
+         R"(","target":"gfx1151","processor_mode":"Default",)"
          R"("document":{"kind":"loom.compile_report","schema_version":0,"backend":"amdgpu-hsaco","target_key":"gfx1151","mode":"summary",)"
-         R"("entries":{"count":1,"rows":[)" + row + R"(]},"wait_reason_summary_rows":{"count":0}}})";
+         R"("entries":{"count":1,"rows":[)" +
+         row + R"(]},"wait_reason_summary_rows":{"count":0}}})";
 }
 
 std::vector<uint8_t> copyImageBytes(bool withReport) {
@@ -162,7 +172,15 @@ std::vector<uint8_t> elf64Object(uint16_t machine, uint32_t eflags, size_t textB
   auto put = [&](size_t at, uint64_t v, unsigned width) {
     for (unsigned i = 0; i < width; ++i) b[at + i] = uint8_t(v >> (8 * i));
   };
-  const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, uint8_t(machine == 224 ? 64 : 0), uint8_t(machine == 224 ? 3 : 0)};  // AMDHSA, code object v5
+  const uint8_t ident[] = {0x7F,
+                           'E',
+                           'L',
+                           'F',
+                           2,
+                           1,
+                           1,
+                           uint8_t(machine == 224 ? 64 : 0),
+                           uint8_t(machine == 224 ? 3 : 0)};  // AMDHSA, code object v5
   std::copy(std::begin(ident), std::end(ident), b.begin());
   put(16, 3, 2);  // ET_DYN
   put(18, machine, 2);
@@ -179,7 +197,8 @@ std::vector<uint8_t> elf64Object(uint16_t machine, uint32_t eflags, size_t textB
   b.resize(shoff + 3 * 64, 0);
   auto shdr = [&](int i, uint32_t name, uint32_t type, uint64_t flags, uint64_t offset, uint64_t size) {
     size_t at = shoff + size_t(i) * 64;
-    put(at, name, 4), put(at + 4, type, 4), put(at + 8, flags, 8), put(at + 24, offset, 8), put(at + 32, size, 8), put(at + 48, 1, 8);
+    put(at, name, 4), put(at + 4, type, 4), put(at + 8, flags, 8), put(at + 24, offset, 8), put(at + 32, size, 8),
+        put(at + 48, 1, 8);
   };
   shdr(1, 1, 1, 6, 64, textBytes);
   shdr(2, 7, 3, 0, namesOffset, names.size());
@@ -213,7 +232,8 @@ std::vector<uint8_t> hsacoBytes() {
                R"("evaluator":"hrx.launch.fill"}]})"),
        false},
       {std::string(xdna::kContractSection),
-       asBytes(R"({"version":1,"contracts":{"fill":{"bindings":[{"bytes":4096,"alignment":4,"access":"Write","layout":"u32[1024]"}],"constants":[0,0,128,63]}}})"),
+       asBytes(
+           R"({"version":1,"contracts":{"fill":{"bindings":[{"bytes":4096,"alignment":4,"access":"Write","layout":"u32[1024]"}],"constants":[0,0,128,63]}}})"),
        false},
       {std::string(xdna::kIdentitySection), asBytes(writeIdentity(id)), false},
       {std::string(xdna::kReportSection), asBytes(amdgpuReportJson(256, 8)), false},
@@ -246,10 +266,21 @@ ArrayPlan splitKPlan(uint32_t records) {
   plan.bindings = {{0, PlanAccess::Read, 2 * laneBytes}, {1, PlanAccess::Write, kRecord}};
   const TileCoord lane0{0, 2}, reducer{0, 3}, lane1{0, 4}, shim{0, 0};
   auto stage = [&](uint32_t lane, TileCoord tile, uint32_t in, uint32_t out) {
-    return PlanWorker{"stage", 0, lane, tile, 256, records, {{PortDirection::Input, in, kRecord, 1}, {PortDirection::Output, out, kRecord, 1}}};
+    return PlanWorker{"stage",
+                      0,
+                      lane,
+                      tile,
+                      256,
+                      records,
+                      {{PortDirection::Input, in, kRecord, 1}, {PortDirection::Output, out, kRecord, 1}}};
   };
   plan.workers = {stage(0, lane0, 0, 2), stage(1, lane1, 1, 3),
-                  PlanWorker{"reduce", 1, 0, reducer, 384, records,
+                  PlanWorker{"reduce",
+                             1,
+                             0,
+                             reducer,
+                             384,
+                             records,
                              {{PortDirection::Input, 2, kRecord, 1},
                               {PortDirection::Input, 3, kRecord, 1},
                               {PortDirection::State, std::nullopt, kRecord, records},
@@ -263,7 +294,12 @@ ArrayPlan splitKPlan(uint32_t records) {
       {Transport::ExternalDma, kRecord, 2, scatter(1), port(1, 0), Partition{1, 2, laneBytes}},
       {Transport::NeighborMemory, kRecord, 2, port(0, 1), port(2, 0), {}},
       {Transport::NeighborMemory, kRecord, 2, port(1, 1), port(2, 1), {}},
-      {Transport::ExternalDma, kRecord, 2, port(2, 3), ChannelEnd{BindingTransfer{1, 0, kRecord, {}, kRecord, 1, 1}, {}}, {}},
+      {Transport::ExternalDma,
+       kRecord,
+       2,
+       port(2, 3),
+       ChannelEnd{BindingTransfer{1, 0, kRecord, {}, kRecord, 1, 1}, {}},
+       {}},
   };
   const TileCoord owners[] = {lane0, lane1, reducer, reducer, reducer};
   uint32_t nextOffset[6] = {};
@@ -279,7 +315,9 @@ ArrayPlan splitKPlan(uint32_t records) {
     plan.locks.push_back({c, t, nextLock[t.row]++, LockRole::Credit, 2});
     plan.locks.push_back({c, t, nextLock[t.row]++, LockRole::Ready, 0});
   }
-  auto pattern = [](uint32_t binding, uint64_t address, uint64_t bytes) { return BdPattern{binding, address, uint32_t(bytes / 4), {}, 0, 0, 1}; };
+  auto pattern = [](uint32_t binding, uint64_t address, uint64_t bytes) {
+    return BdPattern{binding, address, uint32_t(bytes / 4), {}, 0, 0, 1};
+  };
   plan.dmas = {{0, shim, DmaDirection::MemoryToStream, 0, 0, 1, pattern(0, 0, laneBytes)},
                {0, lane0, DmaDirection::StreamToMemory, 0, 0, 1, {}},
                {1, shim, DmaDirection::MemoryToStream, 1, 1, 1, pattern(0, laneBytes, laneBytes)},

@@ -12,7 +12,9 @@ namespace {
 using hrx::format::Sha256;
 using hrx::format::sha256Hex;
 
-std::span<const uint8_t> bytesOf(std::string_view text) { return {reinterpret_cast<const uint8_t *>(text.data()), text.size()}; }
+std::span<const uint8_t> bytesOf(std::string_view text) {
+  return {reinterpret_cast<const uint8_t *>(text.data()), text.size()};
+}
 
 TEST(Sha256, NistKnownAnswers) {
   EXPECT_EQ(sha256Hex(bytesOf("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -21,7 +23,8 @@ TEST(Sha256, NistKnownAnswers) {
   EXPECT_EQ(sha256Hex(bytesOf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   // 896 bits.
-  EXPECT_EQ(sha256Hex(bytesOf("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")),
+  EXPECT_EQ(sha256Hex(bytesOf("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqr"
+                              "lmnopqrsmnopqrstnopqrstu")),
             "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 

@@ -19,7 +19,8 @@ void put(std::vector<uint8_t> &b, size_t offset, uint64_t value, unsigned width)
   for (unsigned i = 0; i < width; ++i) b[offset + i] = uint8_t(value >> (8 * i));
 }
 uint32_t get32(const std::vector<uint8_t> &b, size_t offset) {
-  return uint32_t(b[offset]) | uint32_t(b[offset + 1]) << 8 | uint32_t(b[offset + 2]) << 16 | uint32_t(b[offset + 3]) << 24;
+  return uint32_t(b[offset]) | uint32_t(b[offset + 1]) << 8 | uint32_t(b[offset + 2]) << 16 |
+         uint32_t(b[offset + 3]) << 24;
 }
 
 // Offsets inside the sample: program header i, and metadata rows.
@@ -77,79 +78,112 @@ TEST(Xdna, Admission) {
   auto image = readImage(sampleBytes());
   ASSERT_TRUE(image.isOk());
   EXPECT_EQ(checkAdmission(image.value(), kStrixHalo, 2).toString(),
-            "FAILED_PRECONDITION: XDNA image does not match the admitted native context: the image needs 1 columns, the context has 2");
+            "FAILED_PRECONDITION: XDNA image does not match the admitted native context: the image needs 1 columns, "
+            "the context has 2");
   DeviceProfile strix = kStrixHalo;
   strix.id = 0x5354524958000001ull;
   EXPECT_EQ(checkAdmission(image.value(), strix, 1).message(),
-            "XDNA image does not match the admitted native context: device profile 0x535848414c4f0001 revision 1, the device is "
+            "XDNA image does not match the admitted native context: device profile 0x535848414c4f0001 revision 1, the "
+            "device is "
             "0x5354524958000001 revision 1 (amd.xdna.strix_halo.17f0_11)");
 }
 
 TEST(Xdna, ElfEnvelope) {
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { b.resize(40); }), "XDNA image: ELF header: file is 40 bytes, shorter than the 52-byte ELF32 header");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[1] = 'X'; }), "XDNA image: ELF header: e_ident magic is not 7F 45 4C 46");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[4] = 2; }), "XDNA image: ELF header: e_ident[EI_CLASS] is 2, expected 1 (ELFCLASS32)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[5] = 2; }), "XDNA image: ELF header: e_ident[EI_DATA] is 2, expected 1 (little-endian)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[12] = 1; }), "XDNA image: ELF header: e_ident padding byte 12 is 1, expected 0");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 16, 1, 2); }), "XDNA image: ELF header: e_type is 1, expected 2 (ET_EXEC)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 18, 62, 2); }), "XDNA image: ELF header: e_machine is 62, expected 264 (EM_AIE)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 24, 4, 4); }), "XDNA image: ELF header: e_entry is 4, expected 0 (images have no entry address)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { b.resize(40); }),
+            "XDNA image: ELF header: file is 40 bytes, shorter than the 52-byte ELF32 header");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[1] = 'X'; }),
+            "XDNA image: ELF header: e_ident magic is not 7F 45 4C 46");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[4] = 2; }),
+            "XDNA image: ELF header: e_ident[EI_CLASS] is 2, expected 1 (ELFCLASS32)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[5] = 2; }),
+            "XDNA image: ELF header: e_ident[EI_DATA] is 2, expected 1 (little-endian)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { b[12] = 1; }),
+            "XDNA image: ELF header: e_ident padding byte 12 is 1, expected 0");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 16, 1, 2); }),
+            "XDNA image: ELF header: e_type is 1, expected 2 (ET_EXEC)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 18, 62, 2); }),
+            "XDNA image: ELF header: e_machine is 62, expected 264 (EM_AIE)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 24, 4, 4); }),
+            "XDNA image: ELF header: e_entry is 4, expected 0 (images have no entry address)");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 28, 64, 4); }),
             "XDNA image: ELF header: e_phoff is 64, expected 52 (program headers follow the ELF header)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 36, 2, 4); }), "XDNA image: ELF header: e_flags is 2, expected 3 (AIE2P)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 42, 56, 2); }), "XDNA image: ELF header: e_phentsize is 56, expected 32 (Elf32_Phdr size)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 44, 0, 2); }), "XDNA image: ELF header: e_phnum is 0, expected 1..4096");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 44, 4096, 2); }).substr(0, 50), "XDNA image: ELF header: the 4096 program headers e");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 36, 2, 4); }),
+            "XDNA image: ELF header: e_flags is 2, expected 3 (AIE2P)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 42, 56, 2); }),
+            "XDNA image: ELF header: e_phentsize is 56, expected 32 (Elf32_Phdr size)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 44, 0, 2); }),
+            "XDNA image: ELF header: e_phnum is 0, expected 1..4096");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 44, 4096, 2); }).substr(0, 50),
+            "XDNA image: ELF header: the 4096 program headers e");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 32, 6, 4); }),
             "XDNA image: ELF header: e_shoff is 6, expected a nonzero multiple of 4 when section headers are present");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 46, 64, 2); }), "XDNA image: ELF header: e_shentsize is 64, expected 40 (Elf32_Shdr size)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 50, 40, 2); }), "XDNA image: ELF header: e_shstrndx is 40, expected below e_shnum 6");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 46, 64, 2); }),
+            "XDNA image: ELF header: e_shentsize is 64, expected 40 (Elf32_Shdr size)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 50, 40, 2); }),
+            "XDNA image: ELF header: e_shstrndx is 40, expected below e_shnum 6");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 32, 52, 4); }),
             "XDNA image: ELF header: the section-header table overlaps the ELF header or the program-header table");
   // No section headers at all is fine: they are diagnostic only.
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 32, 0, 4), put(b, 46, 0, 2), put(b, 48, 0, 2), put(b, 50, 0, 2); }), "OK");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, 32, 0, 4), put(b, 46, 0, 2), put(b, 48, 0, 2), put(b, 50, 0, 2); }),
+            "OK");
 }
 
 TEST(Xdna, ProgramHeaders) {
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(1) + 24, 8 | 4, 4); }), "XDNA image: program header 1: unknown permission flags 0xc");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(1) + 28, 3, 4); }), "XDNA image: program header 1: p_align 3 is not a nonzero power of two");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(1) + 24, 8 | 4, 4); }),
+            "XDNA image: program header 1: unknown permission flags 0xc");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(1) + 28, 3, 4); }),
+            "XDNA image: program header 1: p_align 3 is not a nonzero power of two");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, 0x2d4, 4), put(b, ph(2) + 8, 1, 4); }),
             "XDNA image: program header 2: p_offset 0x2d4 and p_vaddr 0x1 differ modulo p_align 4");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 16, 300, 4); }), "XDNA image: program header 2: p_filesz 300 exceeds p_memsz 256");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 16, 300, 4); }),
+            "XDNA image: program header 2: p_filesz 300 exceeds p_memsz 256");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, 0xFFFFFFF0, 4); }),
-            "XDNA image: program header 2: file range 0xfffffff0..0x100000030 lies outside the " + std::to_string(sampleBytes().size()) +
-                "-byte file");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, 32, 4); }), "XDNA image: program header 2: file range overlaps the ELF header");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, 64, 4); }), "XDNA image: program header 2: file range overlaps the program-header table");
+            "XDNA image: program header 2: file range 0xfffffff0..0x100000030 lies outside the " +
+                std::to_string(sampleBytes().size()) + "-byte file");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, 32, 4); }),
+            "XDNA image: program header 2: file range overlaps the ELF header");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, 64, 4); }),
+            "XDNA image: program header 2: file range overlaps the program-header table");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, get32(b, 32), 4); }),
             "XDNA image: program header 2: file range overlaps the section-header table");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, get32(b, ph(1) + 4) + 4, 4); }),
-            "XDNA image: program header 2: file range partially overlaps program header 1 (ranges must be identical or disjoint)");
+            "XDNA image: program header 2: file range partially overlaps program header 1 (ranges must be identical or "
+            "disjoint)");
   // An exact alias is allowed: one payload initialises both allocations.
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, get32(b, ph(1) + 4), 4), put(b, ph(2) + 16, 128, 4); }), "OK");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 4, get32(b, ph(1) + 4), 4), put(b, ph(2) + 16, 128, 4); }),
+            "OK");
 }
 
 TEST(Xdna, MetadataSegment) {
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(0), 1, 4); }),
-            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_type is 0x1, expected 0x6c584408)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(0) + 24, 6, 4); }),
-            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_flags is 6, expected 4 (R))");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(0) + 8, 8, 4); }),
-            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_vaddr and p_paddr must be 0)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(0) + 20, get32(b, ph(0) + 20) + 8, 4); }),
-            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_memsz must equal p_filesz)");
+            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_type is 0x1, expected "
+            "0x6c584408)");
+  EXPECT_EQ(
+      errorAfter([](auto &b, auto &) { put(b, ph(0) + 24, 6, 4); }),
+      "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_flags is 6, expected 4 (R))");
+  EXPECT_EQ(
+      errorAfter([](auto &b, auto &) { put(b, ph(0) + 8, 8, 4); }),
+      "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_vaddr and p_paddr must be 0)");
+  EXPECT_EQ(
+      errorAfter([](auto &b, auto &) { put(b, ph(0) + 20, get32(b, ph(0) + 20) + 8, 4); }),
+      "XDNA image: program header 0: XDNA header zero must contain bounded metadata (p_memsz must equal p_filesz)");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(0) + 16, 32, 4), put(b, ph(0) + 20, 32, 4); }),
-            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (size 32 is outside 64..16777216 bytes)");
+            "XDNA image: program header 0: XDNA header zero must contain bounded metadata (size 32 is outside "
+            "64..16777216 bytes)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base, 0x41414141, 4); }),
             "XDNA image: metadata header.magic: 0x41414141, expected 0x414e4458 (\"XDNA\")");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 4, 1, 2); }), "XDNA image: metadata header.version: 0x1, expected 0x2 (metadata version 2)");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 4, 1, 2); }),
+            "XDNA image: metadata header.version: 0x1, expected 0x2 (metadata version 2)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 6, 2, 2); }),
             "XDNA image: metadata header.native_encoding: 0x2, expected 0x1 (AIE transaction format 0.1)");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 8, 2, 4); }), "XDNA image: metadata header.target_generation: 0x2, expected 0x3 (AIE2P)");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 32, 9, 2); }), "XDNA image: metadata header.column_count: 9, expected 1..8");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 8, 2, 4); }),
+            "XDNA image: metadata header.target_generation: 0x2, expected 0x3 (AIE2P)");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 32, 9, 2); }),
+            "XDNA image: metadata header.column_count: 9, expected 1..8");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 34, 5, 2); }),
             "XDNA image: metadata header.row_count: 0x5, expected 0x6 (shim + memory-tile + 4 compute rows)");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 48, 70000, 4); }), "XDNA image: metadata header.binding_count: 70000 exceeds the 65535-row limit");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 48, 70000, 4); }),
+            "XDNA image: metadata header.binding_count: 70000 exceeds the 65535-row limit");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 60, 5, 4); }),
             "XDNA image: metadata header: the tables and 5 name bytes need 445 bytes, the METADATA segment holds 444");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.base + 44, 0, 4), put(b, m.base + 60, 52, 4); }),
@@ -157,20 +191,26 @@ TEST(Xdna, MetadataSegment) {
 }
 
 TEST(Xdna, Allocations) {
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1), 3, 4); }), "XDNA image: metadata allocation[1].domain: 3, expected 1 (COMMAND) or 2 (DMA)");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1), 3, 4); }),
+            "XDNA image: metadata allocation[1].domain: 3, expected 1 (COMMAND) or 2 (DMA)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 4, 3, 4); }),
             "XDNA image: metadata allocation[1].flags: 3, expected 0, 1 (IMMUTABLE) or 2 (DEVICE_WRITE)");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 8, 0, 8); }), "XDNA image: metadata allocation[1].byte_length: must be nonzero");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 16, 48, 8); }), "XDNA image: metadata allocation[1].alignment: 48 is not a power of two");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 24, 1, 4); }), "XDNA image: metadata allocation[1].first_load: 1, expected 2");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 8, 0, 8); }),
+            "XDNA image: metadata allocation[1].byte_length: must be nonzero");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 16, 48, 8); }),
+            "XDNA image: metadata allocation[1].alignment: 48 is not a power of two");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 24, 1, 4); }),
+            "XDNA image: metadata allocation[1].first_load: 1, expected 2");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 28, 2, 4); }),
             "XDNA image: metadata allocation[1].load_count: 2 loads from header 2 exceed the 3 program headers");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 28, 0, 4); }),
             "XDNA image: program header 2: unowned load headers (no allocation claims headers 2..2)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(1) + 8, 128, 8); }),
             "XDNA image: program header 2: load 0x0+256 exceeds allocation 1's 128 bytes");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2), 2, 4); }), "XDNA image: program header 2: p_type 0x2, expected 1 (PT_LOAD)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 24, 6, 4); }), "XDNA image: program header 2: p_flags 6, expected 4 (R only)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2), 2, 4); }),
+            "XDNA image: program header 2: p_type 0x2, expected 1 (PT_LOAD)");
+  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 24, 6, 4); }),
+            "XDNA image: program header 2: p_flags 6, expected 4 (R only)");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 12, 0, 4); }),
             "XDNA image: program header 2: p_paddr 0 but allocation 1 owns it (loads are grouped by allocation)");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, ph(2) + 16, 0, 4), put(b, ph(2) + 20, 0, 4); }),
@@ -182,7 +222,8 @@ TEST(Xdna, Allocations) {
 }
 
 TEST(Xdna, Entries) {
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 4, 0, 4); }), "XDNA image: metadata entry[0].name_length: 0, expected 1..4096");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 4, 0, 4); }),
+            "XDNA image: metadata entry[0].name_length: 0, expected 1..4096");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0), 2, 4); }),
             "XDNA image: metadata entry[0].name_offset: name 2+4 lies outside the 4 name bytes");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 12, 0, 4); }),
@@ -193,8 +234,9 @@ TEST(Xdna, Entries) {
             "XDNA image: metadata entry[0] 'copy'.first_binding: 1, expected 0 (entries consume tables in order)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 20, 3, 4); }),
             "XDNA image: metadata entry[0] 'copy'.binding_count: 0+3 exceeds the table's 2 rows");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 32, 0, 4); }),
-            "XDNA image: metadata entry[0] 'copy'.first_dynamic_relocation: 0, expected 1 (entries consume tables in order)");
+  EXPECT_EQ(
+      errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 32, 0, 4); }),
+      "XDNA image: metadata entry[0] 'copy'.first_dynamic_relocation: 0, expected 1 (entries consume tables in order)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.entry(0) + 44, 0, 4); }),
             "XDNA image: metadata entry[0] 'copy'.invocation_count: must be nonzero");
 }
@@ -206,53 +248,66 @@ TEST(Xdna, Bindings) {
             "XDNA image: metadata binding[0].access: 0, expected READ (1), WRITE (2) or both");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0) + 4, 5, 2); }),
             "XDNA image: metadata binding[0].access: 5, expected READ (1), WRITE (2) or both");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0) + 6, 16, 2); }), "XDNA image: metadata binding[0].usage: unknown usage bits in 0x10");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0) + 6, 16, 2); }),
+            "XDNA image: metadata binding[0].usage: unknown usage bits in 0x10");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0) + 16, 6, 8); }),
             "XDNA image: metadata binding[0].minimum_alignment: 6 is not a power of two");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0) + 24, 10, 8), put(b, m.binding(0) + 32, 9, 8); }),
             "XDNA image: metadata binding[0].minimum_byte_offset: 10 exceeds maximum_byte_offset 9");
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0), 2, 2); }), "XDNA image: metadata binding[0].kind: 2, expected 0 (NONE) or 1 (BUFFER)");
+  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0), 2, 2); }),
+            "XDNA image: metadata binding[0].kind: 2, expected 0 (NONE) or 1 (BUFFER)");
   // A NONE row must be all zero...
-  EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.binding(0), 0, 2); }),
-            "XDNA image: metadata binding[0].address_space: invalid unused XDNA binding 0 (a NONE row must be all zero)");
+  EXPECT_EQ(
+      errorAfter([](auto &b, const Md &m) { put(b, m.binding(0), 0, 2); }),
+      "XDNA image: metadata binding[0].address_space: invalid unused XDNA binding 0 (a NONE row must be all zero)");
   // ...and no dynamic relocation may take its address (the unused-middle-binding rule).
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) {
               for (unsigned i = 0; i < 40; ++i) b[m.binding(0) + i] = 0;
             }),
-            "XDNA image: metadata relocation[1] (dynamic, entry 'copy').source_ordinal: XDNA dynamic relocation sources unused binding 0");
+            "XDNA image: metadata relocation[1] (dynamic, entry 'copy').source_ordinal: XDNA dynamic relocation "
+            "sources unused binding 0");
 }
 
 TEST(Xdna, Relocations) {
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(0) + 12, 2, 4); }),
             "XDNA image: metadata relocation[0] (static, entry 'copy').kind: 2, expected 1 (SHIM_ADDRESS)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(0), 2, 4); }),
-            "XDNA image: metadata relocation[0] (static, entry 'copy').destination_use: 2, expected below the entry's 2 allocation uses");
+            "XDNA image: metadata relocation[0] (static, entry 'copy').destination_use: 2, expected below the entry's "
+            "2 allocation uses");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(0) + 32, uint64_t(1) << 48, 8); }),
             "XDNA image: metadata relocation[0] (static, entry 'copy').maximum_value: 0x1000000000000 exceeds 2^48-1");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(0) + 40, 2, 8); }),
             "XDNA image: metadata relocation[0] (static, entry 'copy').alignment: 2, expected a power of two >= 4");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(0) + 8, 124, 4); }),
-            "XDNA image: metadata relocation[0] (static, entry 'copy').byte_offset: 0x7c+8 lies outside allocation 0's 128 bytes");
+            "XDNA image: metadata relocation[0] (static, entry 'copy').byte_offset: 0x7c+8 lies outside allocation 0's "
+            "128 bytes");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(0) + 4, 0, 4); }),
-            "XDNA image: metadata relocation[0] (static, entry 'copy').source_ordinal: static relocation sources must be DMA-domain allocations");
+            "XDNA image: metadata relocation[0] (static, entry 'copy').source_ordinal: static relocation sources must "
+            "be DMA-domain allocations");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(2) + 4, 2, 4); }),
-            "XDNA image: metadata relocation[2] (dynamic, entry 'copy').source_ordinal: 2, expected a binding ordinal below 2");
+            "XDNA image: metadata relocation[2] (dynamic, entry 'copy').source_ordinal: 2, expected a binding ordinal "
+            "below 2");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(2) + 8, 84, 4); }),
-            "XDNA image: metadata relocation[2] (dynamic, entry 'copy'): relocations must be sorted by (destination_use, byte_offset) without overlap");
+            "XDNA image: metadata relocation[2] (dynamic, entry 'copy'): relocations must be sorted by "
+            "(destination_use, byte_offset) without overlap");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.reloc(1) + 8, 28, 4); }),
             "XDNA image: metadata relocation[1]: dynamic relocation overlaps static relocation 0 of entry 'copy'");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(0) + 4, 1, 4); }),
-            "XDNA image: metadata relocation[1] (dynamic, entry 'copy').destination_use: dynamic relocations cannot patch IMMUTABLE allocation 0");
+            "XDNA image: metadata relocation[1] (dynamic, entry 'copy').destination_use: dynamic relocations cannot "
+            "patch IMMUTABLE allocation 0");
   // Initialised coverage: shrink the command load so the repeat relocation is not covered.
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, ph(1) + 16, 96, 4), put(b, ph(1) + 20, 96, 4); }),
-            "XDNA image: metadata relocation[2] (dynamic, entry 'copy').byte_offset: 0x68+8 is not covered by initialised load bytes of allocation 0");
+            "XDNA image: metadata relocation[2] (dynamic, entry 'copy').byte_offset: 0x68+8 is not covered by "
+            "initialised load bytes of allocation 0");
 }
 
 TEST(Xdna, Invocations) {
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.invocation(0), 1, 4); }),
-            "XDNA image: metadata invocation[0] (entry 'copy').allocation_use: allocation 1 is not a COMMAND-domain allocation");
+            "XDNA image: metadata invocation[0] (entry 'copy').allocation_use: allocation 1 is not a COMMAND-domain "
+            "allocation");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.invocation(0) + 4, 2, 4); }),
-            "XDNA image: metadata invocation[0] (entry 'copy').byte_offset: 2 is not a multiple of the instruction alignment 4");
+            "XDNA image: metadata invocation[0] (entry 'copy').byte_offset: 2 is not a multiple of the instruction "
+            "alignment 4");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.invocation(0) + 8, 62, 4); }),
             "XDNA image: metadata invocation[0] (entry 'copy').byte_length: 62, expected a nonzero multiple of 4");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.invocation(1) + 8, 128, 4); }),
@@ -260,13 +315,16 @@ TEST(Xdna, Invocations) {
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.invocation(0) + 12, 2, 4); }),
             "XDNA image: metadata invocation[0] (entry 'copy').next_invocation: 2, expected below invocation_count 2");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.invocation(1) + 12, 0, 4); }),
-            "XDNA image: metadata invocation[0]: entry 'copy' must follow the invocation protocol 0 -> 1 -> 1 (two invocations) or 0 -> 0 (one self-contained range)");
+            "XDNA image: metadata invocation[0]: entry 'copy' must follow the invocation protocol 0 -> 1 -> 1 (two "
+            "invocations) or 0 -> 0 (one self-contained range)");
   EXPECT_EQ(errorAfter([](auto &b, const Md &m) { put(b, m.alloc(0) + 16, 2, 8); }),
             "XDNA image: metadata allocation[0].alignment: 2 is below the instruction alignment 4");
   EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, get32(b, ph(1) + 4) + 4, 2, 1); }),
-            "XDNA image: metadata invocation[0] (entry 'copy'): transaction header: columns 2, expected 1 (the image's column_count)");
-  EXPECT_EQ(errorAfter([](auto &b, auto &) { put(b, get32(b, ph(1) + 4) + 12, 60, 4); }),
-            "XDNA image: metadata invocation[0] (entry 'copy').byte_length: 64 but the transaction header declares 60 bytes");
+            "XDNA image: metadata invocation[0] (entry 'copy'): transaction header: columns 2, expected 1 (the image's "
+            "column_count)");
+  EXPECT_EQ(
+      errorAfter([](auto &b, auto &) { put(b, get32(b, ph(1) + 4) + 12, 60, 4); }),
+      "XDNA image: metadata invocation[0] (entry 'copy').byte_length: 64 but the transaction header declares 60 bytes");
 }
 
 TEST(Xdna, Sections) {
@@ -302,8 +360,8 @@ TEST(Xdna, AliasedLoadsAreBounded) {
   std::vector<uint8_t> bytes = written.value();
   uint32_t payload = get32(bytes, ph(2) + 4);
   for (size_t h = 3; h < 3 + 2100; ++h) put(bytes, ph(h) + 4, payload, 4), put(bytes, ph(h) + 16, kChunk, 4);
-  EXPECT_EQ(readImage(bytes).status().message(),
-            "XDNA image: program header 2049: loads carry more than 268435456 payload bytes in total (aliases count once per load)");
+  EXPECT_EQ(readImage(bytes).status().message(), "XDNA image: program header 2049: loads carry more than 268435456 "
+                                                 "payload bytes in total (aliases count once per load)");
 }
 
 TEST(Xdna, TruncationAtEveryBoundaryIsRejected) {
@@ -324,8 +382,8 @@ TEST(Xdna, WriterRefusesInvalidImages) {
   image = samples::copyImage();
   image.entries[0].bindingCount = 6;
   image.bindings.resize(6, Binding::buffer(kAccessRead, 4, 4));
-  EXPECT_EQ(writeImage(image).status().message(),
-            "XDNA writer refused an invalid image: XDNA image: metadata entry[0] 'copy'.binding_count: 6 bindings, an NPU command carries at most 5");
+  EXPECT_EQ(writeImage(image).status().message(), "XDNA writer refused an invalid image: XDNA image: metadata entry[0] "
+                                                  "'copy'.binding_count: 6 bindings, an NPU command carries at most 5");
 }
 
 TEST(Xdna, ShimAddressPatchKeepsControlBits) {
@@ -333,12 +391,15 @@ TEST(Xdna, ShimAddressPatchKeepsControlBits) {
   Relocation r;
   r.addend = 0x10;
   ASSERT_TRUE(applyShimAddress(std::span<uint8_t, 8>(field), 0x123456789000ull, r).isOk());
-  EXPECT_EQ(std::vector<uint8_t>(field, field + 8), (std::vector<uint8_t>{0x11, 0x90, 0x78, 0x56, 0x34, 0x12, 0xA5, 0xA5}));
+  EXPECT_EQ(std::vector<uint8_t>(field, field + 8),
+            (std::vector<uint8_t>{0x11, 0x90, 0x78, 0x56, 0x34, 0x12, 0xA5, 0xA5}));
   r.alignment = 64;
-  EXPECT_EQ(applyShimAddress(std::span<uint8_t, 8>(field), 0x1000, r).message(), "SHIM_ADDRESS 0x1010 is not aligned to 64");
+  EXPECT_EQ(applyShimAddress(std::span<uint8_t, 8>(field), 0x1000, r).message(),
+            "SHIM_ADDRESS 0x1010 is not aligned to 64");
   r.alignment = 4;
   r.maximumValue = 0xFFF;
-  EXPECT_EQ(applyShimAddress(std::span<uint8_t, 8>(field), 0x1000, r).message(), "SHIM_ADDRESS 0x1010 lies outside [0x0, 0xfff]");
+  EXPECT_EQ(applyShimAddress(std::span<uint8_t, 8>(field), 0x1000, r).message(),
+            "SHIM_ADDRESS 0x1010 lies outside [0x0, 0xfff]");
 }
 
 }  // namespace

@@ -40,14 +40,17 @@ int main(int argc, char **argv) {
   // section (the hook `hrx inspect` disassembles; no compiler writes core code yet): upstream
   // Loom's 32-byte vector-add leaf.
   xdna::Image withCore = samples::copyImage();
-  withCore.sections.push_back({".hrx.aie2p.text.0.2",
-                               {0x3c, 0x68, 0x09, 0x72, 0x83, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x18, 0x00,
-                                0x28, 0x10, 0x00, 0x00, 0x78, 0x2d, 0x10, 0x18, 0x00, 0x00, 0x18, 0x13, 0x04, 0x0a, 0x00, 0x00},
-                               false});
+  withCore.sections.push_back(
+      {".hrx.aie2p.text.0.2",
+       {0x3c, 0x68, 0x09, 0x72, 0x83, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x18, 0x00,
+        0x28, 0x10, 0x00, 0x00, 0x78, 0x2d, 0x10, 0x18, 0x00, 0x00, 0x18, 0x13, 0x04, 0x0a, 0x00, 0x00},
+       false});
   withCore.sections.push_back({".hrx.aie2p.text.0.3", {0x00, 0x80}, false});  // bits no instruction has
   bool ok = write(dir + "/copy.xdna", image) && write(dir + "/copy-noreport.xdna", samples::copyImageBytes(false)) &&
-            write(dir + "/unused-binding.xdna", unusedBinding) && write(dir + "/copy-core.xdna", xdna::writeImage(withCore).value()) && write(dir + "/truncated.xdna", truncated) &&
-            write(dir + "/kernel.hsaco", samples::hsacoBytes()) && write(dir + "/fat.bin", samples::fatBytes()) &&
+            write(dir + "/unused-binding.xdna", unusedBinding) &&
+            write(dir + "/copy-core.xdna", xdna::writeImage(withCore).value()) &&
+            write(dir + "/truncated.xdna", truncated) && write(dir + "/kernel.hsaco", samples::hsacoBytes()) &&
+            write(dir + "/fat.bin", samples::fatBytes()) &&
             write(dir + "/gpu-before.json", samples::amdgpuReportJson(256, 8)) &&
             write(dir + "/gpu-after.json", samples::amdgpuReportJson(300, -1)) &&
             write(dir + "/gpu-other-compiler.json", samples::amdgpuReportJson(256, 8, "ffff")) &&

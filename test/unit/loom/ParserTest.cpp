@@ -78,20 +78,19 @@ TEST(LoomParser, DynamicDimensionsBindValues) {
 }
 
 TEST(LoomParser, CommentsAndBlankLinesAreKept) {
-  std::string text =
-      "// module comment\n"
-      "target.decl @t\n"
-      "\n"
-      "// about f\n"
-      "func.def @f() {\n"
-      "  // first\n"
-      "  %c = index.constant 1 : index\n"
-      "\n"
-      "  // return\n"
-      "  func.return\n"
-      "  // trailing\n"
-      "}\n"
-      "// end\n";
+  std::string text = "// module comment\n"
+                     "target.decl @t\n"
+                     "\n"
+                     "// about f\n"
+                     "func.def @f() {\n"
+                     "  // first\n"
+                     "  %c = index.constant 1 : index\n"
+                     "\n"
+                     "  // return\n"
+                     "  func.return\n"
+                     "  // trailing\n"
+                     "}\n"
+                     "// end\n";
   Parsed p = parse(text);
   ASSERT_TRUE(p.verified) << p.messages();
   EXPECT_EQ(p.print(), text);
@@ -109,12 +108,11 @@ TEST(LoomParser, ImplicitYieldIsInsertedAndNotPrinted) {
 }
 
 TEST(LoomParser, FiveIndependentErrorsAreAllReported) {
-  std::string text =
-      "func.def @a() {\n  %x = index.add %nope, %nope : index\n  func.return\n}\n"
-      "func.def @b() {\n  %y = bogus.op 1 : index\n  func.return\n}\n"
-      "func.def @c() {\n  %z = scalar.cmpi wrong, %z, %z : i32\n  func.return\n}\n"
-      "func.def @d() {\n  %w = index.constant 1 : i99\n  func.return\n}\n"
-      "func.def @e() {\n  cfg.br ^missing\n}\n";
+  std::string text = "func.def @a() {\n  %x = index.add %nope, %nope : index\n  func.return\n}\n"
+                     "func.def @b() {\n  %y = bogus.op 1 : index\n  func.return\n}\n"
+                     "func.def @c() {\n  %z = scalar.cmpi wrong, %z, %z : i32\n  func.return\n}\n"
+                     "func.def @d() {\n  %w = index.constant 1 : i99\n  func.return\n}\n"
+                     "func.def @e() {\n  cfg.br ^missing\n}\n";
   Parsed p = parse(text);
   EXPECT_EQ(p.codes(), (std::vector<std::string>{"PARSE/001", "PARSE/006", "PARSE/017", "PARSE/007", "PARSE/032"}))
       << p.messages();
@@ -123,16 +121,15 @@ TEST(LoomParser, FiveIndependentErrorsAreAllReported) {
 }
 
 TEST(LoomParser, OpaqueOpsAreKept) {
-  std::string text =
-      "kernel.decl @k(%n: index) launch(%n: index, %out: buffer)\n"
-      "check.case public @c {\n"
-      "  %n = check.param.choice values([1, 255, 256]) name(\"n\") : index\n"
-      "  %t = check.generate.fill value(0.0) : tensor<[%n]xf32>\n"
-      "  kernel.launch @k[%n](%n, %t) : [index](index, tensor<[%n]xf32>)\n"
-      "  check.return\n"
-      "}\n"
-      "check.benchmark<@c> @bench {seed = 1002}\n"
-      "global.rodata.def @table = [1, 2]\n";
+  std::string text = "kernel.decl @k(%n: index) launch(%n: index, %out: buffer)\n"
+                     "check.case public @c {\n"
+                     "  %n = check.param.choice values([1, 255, 256]) name(\"n\") : index\n"
+                     "  %t = check.generate.fill value(0.0) : tensor<[%n]xf32>\n"
+                     "  kernel.launch @k[%n](%n, %t) : [index](index, tensor<[%n]xf32>)\n"
+                     "  check.return\n"
+                     "}\n"
+                     "check.benchmark<@c> @bench {seed = 1002}\n"
+                     "global.rodata.def @table = [1, 2]\n";
   Parsed p = parse(text);
   // check.*, kernel.launch inside it and global.rodata.def are known text-kept ops (issue 19:
   // no op is kept unknown; an unknown one is PARSE/006, see UnknownTopLevelOpIsAnError).
@@ -149,15 +146,17 @@ TEST(LoomParser, UnknownTopLevelOpIsAnError) {
 }
 
 TEST(LoomParser, StrandFormIsRejectedClearly) {
-  Parsed p = parse("pipeline.def<kernel> @p() run(%a: buffer) {\n  pipeline.strand workers([0, 2], [1, 1], [1, 1]) {\n  }\n}\n"
-                   "func.def @f() {\n  %ch = channel.bind<fifo> %a : view<1x16xi32> -> channel<tile<16xi32>>\n  func.return\n}\n");
+  Parsed p = parse(
+      "pipeline.def<kernel> @p() run(%a: buffer) {\n  pipeline.strand workers([0, 2], [1, 1], [1, 1]) {\n  }\n}\n"
+      "func.def @f() {\n  %ch = channel.bind<fifo> %a : view<1x16xi32> -> channel<tile<16xi32>>\n  func.return\n}\n");
   EXPECT_EQ(p.codes(), (std::vector<std::string>{"PARSE/102", "PARSE/102"})) << p.messages();
 }
 
 TEST(LoomParser, SyntaxErrors) {
   auto codes = [](std::string text) { return parse(text, false).codes(); };
-  EXPECT_EQ(codes("func.def @f() {\n  %a = index.constant 1 : index\n  %a = index.constant 2 : index\n  func.return\n}\n"),
-            std::vector<std::string>{"PARSE/002"});
+  EXPECT_EQ(
+      codes("func.def @f() {\n  %a = index.constant 1 : index\n  %a = index.constant 2 : index\n  func.return\n}\n"),
+      std::vector<std::string>{"PARSE/002"});
   EXPECT_EQ(codes("func.def @f() {\n  %a = index.constant 1 index\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/003"});
   EXPECT_EQ(codes("func.def @f() {\n  %a = view.load %v : view<4xf32 -> f32\n  func.return\n}\n"),
@@ -167,7 +166,8 @@ TEST(LoomParser, SyntaxErrors) {
             std::vector<std::string>{"PARSE/009"});
   EXPECT_EQ(codes("func.def @f(%a: index) {\n  %b, %c = index.assume %a, %a [] : index\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/010"});
-  EXPECT_EQ(codes("target.decl @t loc(\"x\":1\nfunc.def @f() {\n  func.return\n}\n"), std::vector<std::string>{"PARSE/011"});
+  EXPECT_EQ(codes("target.decl @t loc(\"x\":1\nfunc.def @f() {\n  func.return\n}\n"),
+            std::vector<std::string>{"PARSE/011"});
   EXPECT_EQ(codes("config.decl @c : %v: index where [between(%v, 1)]\n"), std::vector<std::string>{"PARSE/013"});
   EXPECT_EQ(codes("func.def @f() {\n  %a = index.constant 99999999999999999999 : index\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/015"});
@@ -179,9 +179,11 @@ TEST(LoomParser, SyntaxErrors) {
   EXPECT_EQ(codes("func.decl @f(%v: view<[%n]xf32>, %n: index)\n"), std::vector<std::string>{"PARSE/022"});
   EXPECT_EQ(codes("func.def @f(%a: index) {\n  %b = kernel.workitem.id<x : index\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/026"});
-  EXPECT_EQ(codes("func.def @f() {\n  %e = encoding.define #e<a=1> {s = %e : index, s = %e : index} : encoding<schema>\n  func.return\n}\n"),
+  EXPECT_EQ(codes("func.def @f() {\n  %e = encoding.define #e<a=1> {s = %e : index, s = %e : index} : "
+                  "encoding<schema>\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/001"});
-  EXPECT_EQ(codes("func.def @f(%x: index) {\n  %e = encoding.define #e<a=1> {s = %x : index, s = %x : index} : encoding<schema>\n  func.return\n}\n"),
+  EXPECT_EQ(codes("func.def @f(%x: index) {\n  %e = encoding.define #e<a=1> {s = %x : index, s = %x : index} : "
+                  "encoding<schema>\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/027"});
   EXPECT_EQ(codes("func.def @f(%x: index) {\n  %e = encoding.define #e<a=%x> : encoding<schema>\n  func.return\n}\n"),
             std::vector<std::string>{"PARSE/028"});
@@ -201,9 +203,22 @@ TEST(LoomParser, DeepNestingIsRejectedNotCrashed) {
 }
 
 TEST(LoomParser, GarbageNeverCrashes) {
-  const char *inputs[] = {"", "}", "{", "%", "@", "func.def", "func.def @f(", "%a = ", "scf.for %i = [",
-                          "pipeline.def<", "kernel.def @k() {\n} launch(", "\x80\x81", "func.def @f() {\n^b(%x:",
-                          "config.decl @c : %v: index where [", "a.b<<<<<<", "vector.load %v[1, 2"};
+  const char *inputs[] = {"",
+                          "}",
+                          "{",
+                          "%",
+                          "@",
+                          "func.def",
+                          "func.def @f(",
+                          "%a = ",
+                          "scf.for %i = [",
+                          "pipeline.def<",
+                          "kernel.def @k() {\n} launch(",
+                          "\x80\x81",
+                          "func.def @f() {\n^b(%x:",
+                          "config.decl @c : %v: index where [",
+                          "a.b<<<<<<",
+                          "vector.load %v[1, 2"};
   for (const char *text : inputs) {
     Parsed p = parse(text);
     if (p.module) p.print();

@@ -14,13 +14,23 @@ std::vector<std::string> verifyCodes(const std::string &text) {
 std::string scatterWrite(int lanes, const std::string &source, const std::string &tile, const std::string &target) {
   return "func.def @noop(%i: buffer, %o: buffer) {\n  func.return\n}\n"
          "pipeline.def @p() launch(%a: buffer, %b: buffer) {\n"
-         "  %n = index.constant " + std::to_string(lanes) + " : index\n"
+         "  %n = index.constant " +
+         std::to_string(lanes) +
+         " : index\n"
          "  %z = index.constant 0 : offset\n"
          "  %g = group.create %n : index -> group\n"
-         "  %in = buffer.view %a[%z] : buffer -> " + source + "\n"
-         "  %out = buffer.view %b[%z] : buffer -> " + target + "\n"
-         "  %f = pipeline.scatter %in across %g : " + source + ", group -> pipeline.flow<" + tile + ">\n"
-         "  pipeline.write %f to %out : pipeline.flow<" + tile + ">, " + target + "\n"
+         "  %in = buffer.view %a[%z] : buffer -> " +
+         source +
+         "\n"
+         "  %out = buffer.view %b[%z] : buffer -> " +
+         target +
+         "\n"
+         "  %f = pipeline.scatter %in across %g : " +
+         source + ", group -> pipeline.flow<" + tile +
+         ">\n"
+         "  pipeline.write %f to %out : pipeline.flow<" +
+         tile + ">, " + target +
+         "\n"
          "  pipeline.return\n}\n";
 }
 
@@ -70,8 +80,10 @@ TEST(LoomVerifier, StructureAndSymbols) {
             std::vector<std::string>{"STRUCTURE/001"});
   EXPECT_EQ(verifyCodes("func.def @f() {\n  %x = kernel.workitem.id<x> : index\n  func.return\n}\n"),
             std::vector<std::string>{"STRUCTURE/002"});
-  EXPECT_EQ(verifyCodes("func.def @f() {\n  func.return\n  func.return\n}\n"), std::vector<std::string>{"STRUCTURE/003"});
-  EXPECT_EQ(verifyCodes("func.def @f(%n: index) {\n  scf.for %i = [%n to %n step %n] {\n  ^b:\n    scf.yield\n  }\n  func.return\n}\n"),
+  EXPECT_EQ(verifyCodes("func.def @f() {\n  func.return\n  func.return\n}\n"),
+            std::vector<std::string>{"STRUCTURE/003"});
+  EXPECT_EQ(verifyCodes("func.def @f(%n: index) {\n  scf.for %i = [%n to %n step %n] {\n  ^b:\n    scf.yield\n  }\n  "
+                        "func.return\n}\n"),
             std::vector<std::string>{"STRUCTURE/004"});
   EXPECT_EQ(verifyCodes("func.def @f() {\n  func.call @g() : () -> ()\n  func.return\n}\n"),
             std::vector<std::string>{"SYMBOL/001"});
@@ -83,9 +95,10 @@ TEST(LoomVerifier, StructureAndSymbols) {
 }
 
 TEST(LoomVerifier, Dominance) {
-  EXPECT_EQ(verifyCodes("func.def @f(%c: i1) -> (i32) {\n  cfg.cond_br %c, ^a, ^b\n^a:\n  %x = scalar.constant 1 : i32\n"
-                        "  cfg.br ^b\n^b:\n  func.return %x : i32\n}\n"),
-            std::vector<std::string>{"DOMINANCE/001"});
+  EXPECT_EQ(
+      verifyCodes("func.def @f(%c: i1) -> (i32) {\n  cfg.cond_br %c, ^a, ^b\n^a:\n  %x = scalar.constant 1 : i32\n"
+                  "  cfg.br ^b\n^b:\n  func.return %x : i32\n}\n"),
+      std::vector<std::string>{"DOMINANCE/001"});
 }
 
 }  // namespace

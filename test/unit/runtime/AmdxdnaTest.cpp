@@ -49,8 +49,10 @@ TEST(Amdxdna, EmulatedDriverChecksWhatTheDriverChecks) {
   uint32_t start[6] = {ertHeader(kStateNew, 5, kOpcodeStartNpu), 1, uint32_t(address), uint32_t(address >> 32), 16, 0};
   std::memcpy(cmd->host, start, sizeof start);
   ASSERT_TRUE(driver->execCmd(*ctx, *cmd, {bo->handle}).isOk());
-  EXPECT_EQ(driver->lastError(), "instruction buffer address 0x100000004 is not aligned to the NPU2 instruction alignment 32768");
-  EXPECT_EQ(driver->execCmd(*ctx, *bo, {}).status().message(), "emulated amdxdna (accel0): EXEC_CMD handle is not a CMD BO (EINVAL)");
+  EXPECT_EQ(driver->lastError(),
+            "instruction buffer address 0x100000004 is not aligned to the NPU2 instruction alignment 32768");
+  EXPECT_EQ(driver->execCmd(*ctx, *bo, {}).status().message(),
+            "emulated amdxdna (accel0): EXEC_CMD handle is not a CMD BO (EINVAL)");
 }
 
 }  // namespace

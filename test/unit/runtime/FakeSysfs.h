@@ -26,7 +26,8 @@ public:
     write(dir / "vendor", vendor);
     write(dir / "device", device);
     write(dir / "revision", revision);
-    if (driver) std::filesystem::create_directory_symlink(std::string("../../../../bus/pci/drivers/") + driver, dir / "driver");
+    if (driver)
+      std::filesystem::create_directory_symlink(std::string("../../../../bus/pci/drivers/") + driver, dir / "driver");
   }
   void addKfdNode(const std::string &node, uint32_t gfxTargetVersion) {
     auto dir = root_ / "class/kfd/kfd/topology/nodes" / node;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 using namespace hrx::runtime;
+using faults::FaultSite;
 using hrx::Status;
 using hrx::StatusCode;
 using hrx::format::ContractAccess;
@@ -16,7 +17,6 @@ using hrx::test::allocate;
 using hrx::test::Gate;
 using hrx::test::makeRuntime;
 using hrx::test::TestKernel;
-using faults::FaultSite;
 
 namespace {
 
@@ -151,11 +151,12 @@ TEST(FaultInjection, QuarantinedBuffersWakeWaitingMaps) {
   auto rt = makeRuntime();
   Gate gate;
   Buffer a = allocate(*rt, 4);
-  auto holder = std::make_shared<TestKernel>(Engine::Gpu, "holder", KernelContract{{{4, 4, ContractAccess::Write, ""}}, {}},
-                                             [&gate](std::span<const BindingSpan>) {
-                                               gate.wait();
-                                               return Status::ok();
-                                             });
+  auto holder =
+      std::make_shared<TestKernel>(Engine::Gpu, "holder", KernelContract{{{4, 4, ContractAccess::Write, ""}}, {}},
+                                   [&gate](std::span<const BindingSpan>) {
+                                     gate.wait();
+                                     return Status::ok();
+                                   });
   Graph g(*rt);
   ASSERT_TRUE(g.gpu(holder, {a.view()}).isOk());
   auto exe = std::move(rt->prepare(g)).value();
@@ -199,11 +200,12 @@ TEST(Runtime, DestroyedWithWorkInFlightFinishesIt) {
   auto rt = makeRuntime();
   Gate gate;
   Buffer a = allocate(*rt, 4), b = allocate(*rt, 4, Placement::GpuLocal());
-  auto holder = std::make_shared<TestKernel>(Engine::Npu, "holder", KernelContract{{{4, 4, ContractAccess::ReadWrite, ""}}, {}},
-                                             [&gate](std::span<const BindingSpan>) {
-                                               gate.wait();
-                                               return Status::ok();
-                                             });
+  auto holder =
+      std::make_shared<TestKernel>(Engine::Npu, "holder", KernelContract{{{4, 4, ContractAccess::ReadWrite, ""}}, {}},
+                                   [&gate](std::span<const BindingSpan>) {
+                                     gate.wait();
+                                     return Status::ok();
+                                   });
   Graph g(*rt);
   ASSERT_TRUE(g.npu(holder, {a.view()}).isOk());
   ASSERT_TRUE(g.copy(b.view(), a.view()).isOk());  // the upload lane, after the NPU region

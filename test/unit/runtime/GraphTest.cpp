@@ -7,11 +7,11 @@
 using namespace hrx::runtime;
 using hrx::Status;
 using hrx::StatusCode;
+using hrx::format::ContractAccess;
 using hrx::test::allocate;
 using hrx::test::Gate;
 using hrx::test::makeRuntime;
 using hrx::test::TestKernel;
-using hrx::format::ContractAccess;
 
 namespace {
 
@@ -31,7 +31,8 @@ std::shared_ptr<Kernel> addOneKernel(uint64_t bytes, Gate *gate = nullptr) {
       });
 }
 
-std::shared_ptr<Kernel> gateKernel(Gate &gate, Engine engine = Engine::Gpu, ContractAccess access = ContractAccess::Write) {
+std::shared_ptr<Kernel> gateKernel(Gate &gate, Engine engine = Engine::Gpu,
+                                   ContractAccess access = ContractAccess::Write) {
   return std::make_shared<TestKernel>(engine, "gate", contract({{4, 4, access, "word"}}),
                                       [&gate](std::span<const BindingSpan>) {
                                         gate.wait();
@@ -256,7 +257,8 @@ TEST(Graph, ConsecutiveGpuOpsFormOneRegion) {
 TEST(Lanes, OneRegionAtATimePerLaneWhileIndependentLanesOverlap) {
   auto rt = makeRuntime();
   Gate gate;
-  Buffer a = allocate(*rt, 4), b = allocate(*rt, 4), src = allocate(*rt, 64), dst = allocate(*rt, 64, Placement::GpuLocal());
+  Buffer a = allocate(*rt, 4), b = allocate(*rt, 4), src = allocate(*rt, 64),
+         dst = allocate(*rt, 64, Placement::GpuLocal());
   std::atomic<int> secondNpuRan{0};
   auto second = std::make_shared<TestKernel>(Engine::Npu, "second", contract({{4, 4, ContractAccess::Write, ""}}),
                                              [&](std::span<const BindingSpan>) {
@@ -363,9 +365,8 @@ TEST(Completion, CancelStopsUnstartedRegions) {
 TEST(Completion, FailureIsReportedAndLaterRegionsSkipped) {
   auto rt = makeRuntime();
   Buffer a = allocate(*rt, 4), b = allocate(*rt, 4);
-  auto failing = std::make_shared<TestKernel>(Engine::Npu, "broken", contract({{4, 4, ContractAccess::Write, ""}}), [](auto) {
-    return Status(StatusCode::Internal, "boom");
-  });
+  auto failing = std::make_shared<TestKernel>(Engine::Npu, "broken", contract({{4, 4, ContractAccess::Write, ""}}),
+                                              [](auto) { return Status(StatusCode::Internal, "boom"); });
   Graph g(*rt);
   ASSERT_TRUE(g.npu(failing, {a.view()}).isOk());
   ASSERT_TRUE(g.copy(b.view(), a.view()).isOk());
@@ -455,7 +456,8 @@ TEST(Trace, ChromeLayout) {
   EXPECT_EQ(trace->events[0].lane, Lane::Upload);
   EXPECT_EQ(trace->events[0].copiedBytes, 32u);
   std::string json = trace->toJson();
-  EXPECT_NE(json.find("{\"traceEvents\":[\n  {\"name\":\"native region (host-observed)\",\"cat\":\"hrx.host\",\"ph\":\"X\",\"ts\":"),
+  EXPECT_NE(json.find("{\"traceEvents\":[\n  {\"name\":\"native region "
+                      "(host-observed)\",\"cat\":\"hrx.host\",\"ph\":\"X\",\"ts\":"),
             std::string::npos);
   EXPECT_NE(json.find(",\"pid\":0,\"tid\":0,\"args\":{\"copied_bytes\":32,\"failed\":false}}"), std::string::npos);
   EXPECT_NE(json.find("\"displayTimeUnit\":\"ms\",\"dropped_events\":1"), std::string::npos);
@@ -476,8 +478,12 @@ TEST(Graph, ScalarArgumentTypesAreChecked) {
       {20, 1, LaunchArgumentKind::Value, "negate", ScalarType::Bool},
       {24, 4, LaunchArgumentKind::Value, "", std::nullopt},  // recorded before types were
   };
-  auto i32 = [](int32_t v) { return ScalarArgument{ScalarType::I32, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}}; };
-  auto u32 = [](uint32_t v) { return ScalarArgument{ScalarType::U32, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}}; };
+  auto i32 = [](int32_t v) {
+    return ScalarArgument{ScalarType::I32, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}};
+  };
+  auto u32 = [](uint32_t v) {
+    return ScalarArgument{ScalarType::U32, {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)}};
+  };
   ScalarArgument f32{ScalarType::F32, {0, 0, 0xc0, 0x3f}};  // 1.5
   ScalarArgument yes{ScalarType::U8, {1}};
   ScalarArgument raw{std::nullopt, {1, 2, 3, 4}};
@@ -499,8 +505,10 @@ TEST(Graph, ScalarArgumentTypesAreChecked) {
             "argument 2 (%bias) has type i32: the u32 value 3000000000 is out of its range [-2147483648, 2147483647]");
   EXPECT_EQ(error(2, f32), "argument 2 (%bias) has type i32, but an f32 value was given");
   EXPECT_EQ(error(3, i32(1)), "argument 3 (%scale) has type f32, but an i32 value was given");
-  EXPECT_EQ(error(4, ScalarArgument{ScalarType::U8, {2}}), "argument 4 (%negate) has type bool: the u8 value 2 is out of its range [0, 1]");
-  EXPECT_EQ(error(5, ScalarArgument{std::nullopt, {1, 2}}), "argument 5 is a scalar of 4 bytes, but 2 raw bytes were given");
+  EXPECT_EQ(error(4, ScalarArgument{ScalarType::U8, {2}}),
+            "argument 4 (%negate) has type bool: the u8 value 2 is out of its range [0, 1]");
+  EXPECT_EQ(error(5, ScalarArgument{std::nullopt, {1, 2}}),
+            "argument 5 is a scalar of 4 bytes, but 2 raw bytes were given");
   EXPECT_EQ(error(0, i32(1)), "argument 0 (%out) is not a scalar argument");
   EXPECT_EQ(packScalarArguments(arguments, std::vector<ScalarArgument>{i32(1)}).status().message(),
             "the launch takes 5 scalar argument(s), 1 were given");

@@ -145,17 +145,20 @@ TEST(HostCode, StructuralValidationBeforeLoading) {
     mutate(b);
     return loadError(b);
   };
-  EXPECT_EQ(mutated([](auto &b) { setField(b, 18, 2, 40); }), prefix + "ELF header e_machine: 40 is not EM_X86_64 (62)");
+  EXPECT_EQ(mutated([](auto &b) { setField(b, 18, 2, 40); }),
+            prefix + "ELF header e_machine: 40 is not EM_X86_64 (62)");
   EXPECT_EQ(mutated([](auto &b) { setField(b, 16, 2, 2); }), prefix + "ELF header e_type: 2 is not ET_DYN (3)");
   EXPECT_NE(mutated([](auto &b) { setField(b, 32, 8, b.size() - 8); }).find(prefix + "ELF header e_phoff: "),
             std::string::npos);
   EXPECT_NE(mutated([](auto &b) { setField(b, 40, 8, uint64_t(1) << 62); }).find(prefix + "ELF header e_shoff: "),
             std::string::npos);
-  EXPECT_NE(mutated([](auto &b) { setField(b, programHeader(b, 1) + 48, 8, 3); })
-                .find("(PT_LOAD) p_align: 3 is not a power of two"),
+  EXPECT_NE(mutated([](auto &b) {
+              setField(b, programHeader(b, 1) + 48, 8, 3);
+            }).find("(PT_LOAD) p_align: 3 is not a power of two"),
             std::string::npos);
-  EXPECT_NE(mutated([](auto &b) { setField(b, programHeader(b, 1) + 32, 8, b.size() + 1); }).find("(PT_LOAD) p_filesz: "),
-            std::string::npos);
+  EXPECT_NE(
+      mutated([](auto &b) { setField(b, programHeader(b, 1) + 32, 8, b.size() + 1); }).find("(PT_LOAD) p_filesz: "),
+      std::string::npos);
   EXPECT_NE(mutated([](auto &b) { setField(b, programHeader(b, 1) + 16, 8, 4096 + 1); }).find("(PT_LOAD) p_offset: "),
             std::string::npos);
   EXPECT_EQ(mutated([](auto &b) { setField(b, programHeader(b, 2), 4, 0); }),
@@ -163,16 +166,20 @@ TEST(HostCode, StructuralValidationBeforeLoading) {
   EXPECT_EQ(mutated([](auto &b) { replaceText(b, "libm.so.6", "libz.so.6"); }),
             prefix + "PT_DYNAMIC DT_NEEDED: 'libz.so.6' is not one of the libraries host code may import (libc.so.6, "
                      "libm.so.6, libgcc_s.so.1)");
-  EXPECT_NE(mutated([](auto &b) { setField(b, dynamicEntry(b, 1), 8, 22); }).find("(DT_TEXTREL): the object needs text relocations"),
+  EXPECT_NE(mutated([](auto &b) {
+              setField(b, dynamicEntry(b, 1), 8, 22);
+            }).find("(DT_TEXTREL): the object needs text relocations"),
             std::string::npos);
   EXPECT_EQ(mutated([](auto &b) { setField(b, dynamicEntry(b, 6) + 8, 8, uint64_t(1) << 40); }),
             prefix + "PT_DYNAMIC DT_SYMTAB: [1099511627776, +1) is outside the loaded segments");
-  EXPECT_NE(mutated([](auto &b) { setField(b, dynamicEntry(b, 8) + 8, 8, 25); }).find("PT_DYNAMIC DT_RELA: the table is not"),
-            std::string::npos);
+  EXPECT_NE(
+      mutated([](auto &b) { setField(b, dynamicEntry(b, 8) + 8, 8, 25); }).find("PT_DYNAMIC DT_RELA: the table is not"),
+      std::string::npos);
   EXPECT_EQ(mutated([](auto &b) { setField(b, field(b, dynamicEntry(b, 7) + 8, 8), 8, uint64_t(1) << 40); }),
             prefix + "PT_DYNAMIC DT_RELA entry 0 r_offset: 1099511627776 is outside the loaded segments");
-  EXPECT_NE(mutated([](auto &b) { setField(b, field(b, dynamicEntry(b, 7) + 8, 8) + 12, 4, 9999); })
-                .find("PT_DYNAMIC DT_RELA entry 0 r_info: symbol 9999 is not in .dynsym"),
+  EXPECT_NE(mutated([](auto &b) {
+              setField(b, field(b, dynamicEntry(b, 7) + 8, 8) + 12, 4, 9999);
+            }).find("PT_DYNAMIC DT_RELA entry 0 r_info: symbol 9999 is not in .dynsym"),
             std::string::npos);
   EXPECT_EQ(mutated([](auto &b) { replaceText(b, "hrx.abi_version", "hrx.abi_versioX"); }),
             prefix + ".dynsym hrx.abi_version: the object does not export hrx.abi_version");
@@ -200,9 +207,11 @@ TEST(HostNpu, TwoStagePipelineWithNeighborChannel) {
   constexpr uint32_t n = 6;
   uint32_t in = b.binding(0, PlanAccess::Read, 64 * n), out = b.binding(1, PlanAccess::Write, 64 * n);
   uint32_t w0 = b.worker("add_one64", n, 2), w1 = b.worker("copy64", n, 3);
-  uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in, 64, n)), PlanBuilder::port(w0, 0));
+  uint32_t c0 =
+      b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in, 64, n)), PlanBuilder::port(w0, 0));
   uint32_t c1 = b.channel(64, 1, PlanBuilder::port(w0, 1), PlanBuilder::port(w1, 0));
-  uint32_t c2 = b.channel(64, 2, PlanBuilder::port(w1, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, n)));
+  uint32_t c2 =
+      b.channel(64, 2, PlanBuilder::port(w1, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, n)));
   b.addPort(w0, PortDirection::Input, c0, 64);
   b.addPort(w0, PortDirection::Output, c1, 64);
   b.addPort(w1, PortDirection::Input, c1, 64);
@@ -233,8 +242,8 @@ TEST(HostNpu, SlowIndependentWorkersRunInParallelAndEqualOracle) {
   auto kernel = npuKernel(b.plan());
   ASSERT_TRUE(kernel);
   for (int run = 0; run < 3; ++run) {
-    std::vector<std::vector<int32_t>> buffers = {iota(16 * n, run), std::vector<int32_t>(16 * n), iota(16 * n, 1000 + run),
-                                                 std::vector<int32_t>(16 * n)};
+    std::vector<std::vector<int32_t>> buffers = {iota(16 * n, run), std::vector<int32_t>(16 * n),
+                                                 iota(16 * n, 1000 + run), std::vector<int32_t>(16 * n)};
     ASSERT_TRUE(::run(*kernel, buffers).isOk());
     EXPECT_EQ(buffers[1], buffers[0]);
     EXPECT_EQ(buffers[3], buffers[2]);
@@ -255,7 +264,8 @@ TEST(HostNpu, StridedGatherRepeatAndFold) {
   t.repeatCount = 2;  // the sequence is replayed: 8 records
   uint32_t w = b.worker("accumulate64", 8, 2);
   uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(t), PlanBuilder::port(w, 0));
-  uint32_t c1 = b.channel(64, 2, PlanBuilder::port(w, 2), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, 1)));
+  uint32_t c1 =
+      b.channel(64, 2, PlanBuilder::port(w, 2), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, 1)));
   b.addPort(w, PortDirection::Input, c0, 64);
   b.addPort(w, PortDirection::State, std::nullopt, 64, 8);
   b.addPort(w, PortDirection::Output, c1, 64, 8);
@@ -314,7 +324,8 @@ TEST(HostNpu, PlanErrorsNameTheField) {
   auto contract = contractFromPlan(plan);
   auto k = makeHostNpuKernel(plan, loadFixture(), *contract);
   ASSERT_FALSE(k.isOk());
-  EXPECT_EQ(k.status().message(), "array plan 'copy': workers[0]: HostKernels.so: host code has no symbol 'hrx.stage.missing'");
+  EXPECT_EQ(k.status().message(),
+            "array plan 'copy': workers[0]: HostKernels.so: host code has no symbol 'hrx.stage.missing'");
   plan = copyPlan(2);
   plan.channels[1].receiver.binding->runBytes = 32;
   k = makeHostNpuKernel(plan, loadFixture(), *contract);
@@ -331,7 +342,8 @@ TEST(HostNpu, TransfersOutsideABindingAreRefusedBeforeRunning) {
 
 TEST(HostGpu, SpmdVaddAndBarrierKernelEqualOracle) {
   auto code = loadFixture();
-  KernelContract contract{{{4096, 4, hrx::format::ContractAccess::Write, "i32 out"}, {4096, 4, hrx::format::ContractAccess::Read, "i32 a"},
+  KernelContract contract{{{4096, 4, hrx::format::ContractAccess::Write, "i32 out"},
+                           {4096, 4, hrx::format::ContractAccess::Read, "i32 a"},
                            {4096, 4, hrx::format::ContractAccess::Read, "i32 b"}},
                           {}};
   auto vadd = makeHostGpuKernel("vadd", code, contract, {1024});
@@ -340,7 +352,8 @@ TEST(HostGpu, SpmdVaddAndBarrierKernelEqualOracle) {
   ASSERT_TRUE(run(**vadd, buffers).isOk());
   for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(buffers[0][i], buffers[1][i] + buffers[2][i]);
 
-  KernelContract two{{{4096, 4, hrx::format::ContractAccess::Write, ""}, {4096, 4, hrx::format::ContractAccess::Read, ""}}, {}};
+  KernelContract two{
+      {{4096, 4, hrx::format::ContractAccess::Write, ""}, {4096, 4, hrx::format::ContractAccess::Read, ""}}, {}};
   auto reverse = makeHostGpuKernel("reverse64", code, two, {1024});
   ASSERT_TRUE(reverse.isOk());
   std::vector<std::vector<int32_t>> rb = {std::vector<int32_t>(1024), iota(1024)};
@@ -376,13 +389,15 @@ TEST(HostGpu, ScalarsComeFromTheConstantsBlockInLaunchOrder) {
   auto rt = std::move(Runtime::create()).value();
   Buffer y = *rt->allocate(256, Placement::HostVisible());
   Graph g(*rt);
-  EXPECT_EQ(g.gpu(*scale, {y.view()}).message(), "kernel 'scale': its scalar arguments take 12 constant bytes, 0 were given");
+  EXPECT_EQ(g.gpu(*scale, {y.view()}).message(),
+            "kernel 'scale': its scalar arguments take 12 constant bytes, 0 were given");
   EXPECT_TRUE(g.gpu(*scale, {y.view()}, constants).isOk());
 
   EXPECT_EQ(makeHostGpuKernel("scale", loadFixture(), contract, {64}, scaleLayout(32)).status().message(),
             "kernel 'scale': the launch program's workgroup size 64x1x1 (64 work-items) exceeds the code object's "
             "max_flat_workgroup_size 32");
-  KernelContract two{{{4, 4, hrx::format::ContractAccess::ReadWrite, ""}, {4, 4, hrx::format::ContractAccess::Read, ""}}, {}};
+  KernelContract two{
+      {{4, 4, hrx::format::ContractAccess::ReadWrite, ""}, {4, 4, hrx::format::ContractAccess::Read, ""}}, {}};
   EXPECT_EQ(makeHostGpuKernel("scale", loadFixture(), two, {64}, scaleLayout(64)).status().message(),
             "kernel 'scale': the launch signature has 1 buffer argument(s), the contract 2 binding(s)");
 }
@@ -392,7 +407,10 @@ TEST(HostDevice, NpuAndGpuKernelsInOneGraph) {
   auto npu = rt->adoptKernel(npuKernel(copyPlan(16)));
   ASSERT_TRUE(npu.isOk());
   EXPECT_EQ(rt->statistics().allocations, 0u);
-  KernelContract contract{{{1024, 4, hrx::format::ContractAccess::Write, ""}, {1024, 4, hrx::format::ContractAccess::Read, ""}, {1024, 4, hrx::format::ContractAccess::Read, ""}}, {}};
+  KernelContract contract{{{1024, 4, hrx::format::ContractAccess::Write, ""},
+                           {1024, 4, hrx::format::ContractAccess::Read, ""},
+                           {1024, 4, hrx::format::ContractAccess::Read, ""}},
+                          {}};
   auto gpu = makeHostGpuKernel("vadd", loadFixture(), contract, {256});
   ASSERT_TRUE(gpu.isOk());
   Buffer a = *rt->allocate(1024, Placement::Shared(rt->host())), b = *rt->allocate(1024, Placement::Shared(rt->host()));

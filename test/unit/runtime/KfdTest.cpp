@@ -86,7 +86,8 @@ TEST(Kernargs, MatchTheMetadataForEveryExampleKernel) {
         if (a.kind == format::LaunchArgumentKind::Buffer) {
           EXPECT_EQ(loadLittle(segment, a.offset, 8), buffers[buffer++]) << "offset " << a.offset;
         } else {
-          EXPECT_EQ(std::memcmp(segment.data() + a.offset, constants.data() + constant, a.size), 0) << "offset " << a.offset;
+          EXPECT_EQ(std::memcmp(segment.data() + a.offset, constants.data() + constant, a.size), 0)
+              << "offset " << a.offset;
           constant += a.size;
         }
       }
@@ -112,8 +113,9 @@ TEST(Kernargs, ManifestDisagreementIsAnError) {
   std::vector<format::LaunchArgument> launch = examples.elementwise.manifest->find("add_f32")->arguments;
   launch[1].offset = 12;
   Status s = checkLaunchSignature(*k, launch);
-  EXPECT_EQ(s.message(), "kernel 'add_f32': the code object's metadata lists explicit argument 1 (by_value at offset 8, "
-                         "4 bytes), .hrx.manifest launch argument 1 is a value at offset 12, 4 bytes");
+  EXPECT_EQ(s.message(),
+            "kernel 'add_f32': the code object's metadata lists explicit argument 1 (by_value at offset 8, "
+            "4 bytes), .hrx.manifest launch argument 1 is a value at offset 12, 4 bytes");
   launch.pop_back();
   launch[1].offset = 8;
   EXPECT_FALSE(checkLaunchSignature(*k, launch).isOk());
@@ -200,9 +202,11 @@ TEST(Kernargs, HiddenArgumentsAndDynamicLds) {
   ASSERT_TRUE(writeKernargs(k, std::span(&buffer, 1), scalar, g, 0x7f0000009000ull, segment).isOk());
   struct Expect {
     uint64_t offset, size, value;
-  } expect[] = {{0, 4, 0x04030201}, {8, 8, buffer}, {16, 4, 4}, {20, 4, 3}, {24, 4, 2}, {28, 2, 8}, {30, 2, 4},
-                {32, 2, 2}, {34, 2, 0}, {36, 2, 0}, {38, 2, 0}, {40, 8, 0}, {48, 8, 0}, {56, 8, 0}, {64, 8, 0},
-                {72, 8, 0}, {80, 2, 3}, {82, 8, 0}, {136, 4, 2048}, {216, 8, 0x7f0000009000ull}, {264, 8, 0}};
+  } expect[] = {{0, 4, 0x04030201}, {8, 8, buffer}, {16, 4, 4}, {20, 4, 3},     {24, 4, 2},
+                {28, 2, 8},         {30, 2, 4},     {32, 2, 2}, {34, 2, 0},     {36, 2, 0},
+                {38, 2, 0},         {40, 8, 0},     {48, 8, 0}, {56, 8, 0},     {64, 8, 0},
+                {72, 8, 0},         {80, 2, 3},     {82, 8, 0}, {136, 4, 2048}, {216, 8, 0x7f0000009000ull},
+                {264, 8, 0}};
   for (const Expect &e : expect) EXPECT_EQ(loadLittle(segment, e.offset, e.size), e.value) << "offset " << e.offset;
   KernelDispatchPacket p = makeDispatchPacket(k, g, 0x1000, 0x2000, 0);
   EXPECT_EQ(p.groupSegmentSize, 1024u + 2048u);
@@ -234,8 +238,7 @@ TEST(Kernargs, HiddenArgumentsAndDynamicLds) {
 TEST(AmdgpuCodeObject, RejectsDamageWithoutCrashing) {
   const ExampleKernels &examples = ExampleKernels::get();
   std::vector<uint8_t> bytes = examples.elementwise.codeObject;
-  for (size_t cut = 0; cut < bytes.size(); cut += 16)
-    (void)format::readAmdgpuCodeObject(std::span(bytes).first(cut));
+  for (size_t cut = 0; cut < bytes.size(); cut += 16) (void)format::readAmdgpuCodeObject(std::span(bytes).first(cut));
   for (size_t i = 0; i < bytes.size(); ++i) {  // every byte flipped: errors, never crashes
     std::vector<uint8_t> mutated = bytes;
     mutated[i] ^= 0xa5;
@@ -286,16 +289,19 @@ TEST(KfdDevice, InjectedDriverErrorsAreReported) {
       {"open", EACCES, StatusCode::FailedPrecondition,
        "emulated KFD: cannot open /dev/kfd: Permission denied (EACCES 13); the KFD path needs read/write access to "
        "/dev/kfd and the render node (membership of the 'render' group; `hrx doctor` checks)"},
-      {"get_version", EIO, StatusCode::DeviceLost, "emulated KFD: AMDKFD_IOC_GET_VERSION failed: Input/output error (EIO 5)"},
+      {"get_version", EIO, StatusCode::DeviceLost,
+       "emulated KFD: AMDKFD_IOC_GET_VERSION failed: Input/output error (EIO 5)"},
       {"acquire_vm", EINVAL, StatusCode::InvalidArgument,
        "emulated KFD: AMDKFD_IOC_ACQUIRE_VM (gpu_id 52565, /dev/dri/renderD128) failed: Invalid argument (EINVAL 22)"},
       {"alloc", ENOMEM, StatusCode::ResourceExhausted,
-       "emulated KFD: AMDKFD_IOC_ALLOC_MEMORY_OF_GPU of 32768 bytes of GTT memory failed: Cannot allocate memory (ENOMEM 12)"},
+       "emulated KFD: AMDKFD_IOC_ALLOC_MEMORY_OF_GPU of 32768 bytes of GTT memory failed: Cannot allocate memory "
+       "(ENOMEM 12)"},
       {"map", EINVAL, StatusCode::InvalidArgument,
        "emulated KFD: AMDKFD_IOC_MAP_MEMORY_TO_GPU failed: Invalid argument (EINVAL 22)"},
       {"create_event", ENOMEM, StatusCode::ResourceExhausted,
        "emulated KFD: AMDKFD_IOC_CREATE_EVENT failed: Cannot allocate memory (ENOMEM 12)"},
-      {"create_queue", EINVAL, StatusCode::InvalidArgument, "emulated KFD: AMDKFD_IOC_CREATE_QUEUE (AQL, 65536-byte ring, "},
+      {"create_queue", EINVAL, StatusCode::InvalidArgument,
+       "emulated KFD: AMDKFD_IOC_CREATE_QUEUE (AQL, 65536-byte ring, "},
   };
   for (const Case &c : cases) {
     SCOPED_TRACE(c.call);
@@ -318,7 +324,8 @@ TEST(EmulatedKfd, KeepsKfdSemantics) {
   auto system = emulatedKfdSystem({});
   KfdSystem &k = *system;
   EXPECT_EQ(k.open("/dev/dri/renderD129", O_RDWR), -ENOENT);  // not in the topology
-  int kfd = k.open("/dev/kfd", O_RDWR), drm = k.open("/dev/dri/renderD128", O_RDWR), drm2 = k.open("/dev/dri/renderD128", O_RDWR);
+  int kfd = k.open("/dev/kfd", O_RDWR), drm = k.open("/dev/dri/renderD128", O_RDWR),
+      drm2 = k.open("/dev/dri/renderD128", O_RDWR);
   ASSERT_GE(kfd, 0);
   ASSERT_GE(drm, 0);
   EXPECT_EQ(k.ioctl(drm, AMDKFD_IOC_GET_VERSION, nullptr), -EBADF);  // KFD ioctls go to /dev/kfd
@@ -350,7 +357,8 @@ TEST(EmulatedKfd, KeepsKfdSemantics) {
   ASSERT_EQ(rc, 0);
   EXPECT_EQ(alloc(base + 4096, 4096, gtt).first, -EINVAL);  // inside the ring's VA
   void *cpu = nullptr;
-  EXPECT_EQ(k.mmap(reserved, 65536, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm, ring.mmap_offset + 4096, &cpu), -EINVAL);
+  EXPECT_EQ(k.mmap(reserved, 65536, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm, ring.mmap_offset + 4096, &cpu),
+            -EINVAL);
   ASSERT_EQ(k.mmap(reserved, 65536, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, drm, ring.mmap_offset, &cpu), 0);
   EXPECT_EQ(cpu, reserved);
   uint32_t ids[1] = {gpu};
@@ -373,7 +381,9 @@ TEST(EmulatedKfd, KeepsKfdSemantics) {
   uint64_t pointers = more(65536, 4096), eop = more(69632, 4096);
   auto sizes = std::move(cwsrSizes(std::move(readKfdNode(hrx::test::kfdSysfsRoot(), "1")).value())).value();
   void *cwsrReserved = nullptr;
-  ASSERT_EQ(k.mmap(nullptr, sizes.bufferBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &cwsrReserved), 0);
+  ASSERT_EQ(
+      k.mmap(nullptr, sizes.bufferBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &cwsrReserved),
+      0);
   auto [cwsrRc, cwsrMemory] = alloc(reinterpret_cast<uint64_t>(cwsrReserved), sizes.bufferBytes, gtt);
   ASSERT_EQ(cwsrRc, 0);
   kfd_ioctl_map_memory_to_gpu_args cwsrMap{cwsrMemory.handle, reinterpret_cast<uint64_t>(ids), 1, 0};
@@ -407,7 +417,9 @@ TEST(EmulatedKfd, KeepsKfdSemantics) {
   ASSERT_EQ(k.ioctl(kfd, AMDKFD_IOC_CREATE_QUEUE, &good), 0);
   EXPECT_EQ(good.doorbell_offset % 8, 0u);
   void *doorbells = nullptr;
-  EXPECT_EQ(k.mmap(nullptr, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED, kfd, good.doorbell_offset & ~uint64_t(0x1fff), &doorbells), 0);
+  EXPECT_EQ(k.mmap(nullptr, 0x2000, PROT_READ | PROT_WRITE, MAP_SHARED, kfd, good.doorbell_offset & ~uint64_t(0x1fff),
+                   &doorbells),
+            0);
   kfd_ioctl_destroy_queue_args destroy{good.queue_id, 0};
   EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_DESTROY_QUEUE, &destroy), 0);
   EXPECT_EQ(k.ioctl(kfd, AMDKFD_IOC_DESTROY_QUEUE, &destroy), -EINVAL);

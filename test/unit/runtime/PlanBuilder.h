@@ -22,8 +22,8 @@ public:
     return static_cast<uint32_t>(plan_.workers.size() - 1);
   }
   // A contiguous transfer of `count` records, `repeat` times.
-  static format::BindingTransfer contiguous(uint32_t binding, uint32_t recordBytes, uint32_t count,
-                                            uint32_t repeat = 1, uint64_t offset = 0) {
+  static format::BindingTransfer contiguous(uint32_t binding, uint32_t recordBytes, uint32_t count, uint32_t repeat = 1,
+                                            uint64_t offset = 0) {
     format::BindingTransfer t;
     t.binding = binding;
     t.byteOffset = offset;
@@ -47,7 +47,9 @@ public:
     return id;
   }
   static format::ChannelEnd fromBinding(format::BindingTransfer t) { return {std::move(t), std::nullopt}; }
-  static format::ChannelEnd port(uint32_t worker, uint32_t port) { return {std::nullopt, format::WorkerEndpoint{worker, port}}; }
+  static format::ChannelEnd port(uint32_t worker, uint32_t port) {
+    return {std::nullopt, format::WorkerEndpoint{worker, port}};
+  }
   void addPort(uint32_t worker, format::PortDirection direction, std::optional<uint32_t> channel, uint32_t recordBytes,
                uint32_t period = 1) {
     plan_.workers[worker].ports.push_back({direction, channel, recordBytes, period});

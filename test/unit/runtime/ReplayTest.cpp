@@ -74,13 +74,17 @@ TEST(Replay, HostDeviceKernelsAllocateNothing) {
   PlanBuilder b("copy");
   uint32_t in0 = b.binding(0, PlanAccess::Read, 4096), out0 = b.binding(1, PlanAccess::Write, 4096);
   uint32_t w = b.worker("copy64", 64, 2);
-  uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in0, 64, 64)), PlanBuilder::port(w, 0));
-  uint32_t c1 = b.channel(64, 2, PlanBuilder::port(w, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out0, 64, 64)));
+  uint32_t c0 =
+      b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in0, 64, 64)), PlanBuilder::port(w, 0));
+  uint32_t c1 =
+      b.channel(64, 2, PlanBuilder::port(w, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out0, 64, 64)));
   b.addPort(w, PortDirection::Input, c0, 64);
   b.addPort(w, PortDirection::Output, c1, 64);
   auto npu = std::move(makeHostNpuKernel(b.plan(), code, std::move(contractFromPlan(b.plan())).value())).value();
   using hrx::format::ContractAccess;
-  KernelContract vadd{{{4096, 4, ContractAccess::Write, ""}, {4096, 4, ContractAccess::Read, ""}, {4096, 4, ContractAccess::Read, ""}}, {}};
+  KernelContract vadd{
+      {{4096, 4, ContractAccess::Write, ""}, {4096, 4, ContractAccess::Read, ""}, {4096, 4, ContractAccess::Read, ""}},
+      {}};
   auto gpu = std::move(makeHostGpuKernel("vadd", code, vadd, {1024})).value();
 
   auto rt = std::move(Runtime::create()).value();

@@ -56,9 +56,7 @@ TEST(Stress, TenThousandSubmissionsFromFourThreads) {
         accepted.fetch_add(1);
         switch (random() % 4) {
         case 0: break;  // drop at once: detaches without cancelling
-        case 1:
-          ASSERT_TRUE(c->wait().isOk());
-          break;
+        case 1: ASSERT_TRUE(c->wait().isOk()); break;
         case 2:
           c->cancel();
           if (c->wait().code() == StatusCode::Cancelled) cancelled.fetch_add(1);

@@ -16,20 +16,17 @@ struct Collector : diag::DiagnosticConsumer {
   void handle(const diag::Diagnostic &d, const diag::SourceManager &) override { seen.push_back(d); }
   bool has(std::string_view code) const {
     for (const auto &d : seen)
-      if (d.code == code)
-        return true;
+      if (d.code == code) return true;
     return false;
   }
   std::string messages() const {
     std::string all;
-    for (const auto &d : seen)
-      all += d.code + ": " + d.message + "\n";
+    for (const auto &d : seen) all += d.code + ": " + d.message + "\n";
     return all;
   }
 };
 
-inline BindingWalk contiguous(uint32_t recordBytes, uint32_t records, uint64_t laneBytes = 0,
-                              uint64_t offset = 0) {
+inline BindingWalk contiguous(uint32_t recordBytes, uint32_t records, uint64_t laneBytes = 0, uint64_t offset = 0) {
   BindingWalk w;
   w.byteOffset = offset;
   w.laneBytes = laneBytes;
@@ -48,8 +45,7 @@ inline GraphPort port(PortDirection d, uint32_t flow, uint32_t bytes, uint32_t p
   return p;
 }
 
-inline GraphFlow flow(FlowEnd from, FlowEnd to, uint32_t bytes, std::string type,
-                      uint32_t capacity = 2) {
+inline GraphFlow flow(FlowEnd from, FlowEnd to, uint32_t bytes, std::string type, uint32_t capacity = 2) {
   GraphFlow f;
   f.from = std::move(from);
   f.to = std::move(to);
@@ -72,10 +68,8 @@ inline PipelineGraph copyGraph(uint32_t packets) {
   w.codeBytes = 512;
   w.ports = {port(PortDirection::Input, 0, 4096), port(PortDirection::Output, 1, 4096)};
   g.workers = {w};
-  g.flows = {flow(FlowEnd::binding(0, contiguous(4096, packets)), FlowEnd::worker(0, 0), 4096,
-                  "tile<1024xi32>"),
-             flow(FlowEnd::worker(0, 1), FlowEnd::binding(1, contiguous(4096, packets)), 4096,
-                  "tile<1024xi32>")};
+  g.flows = {flow(FlowEnd::binding(0, contiguous(4096, packets)), FlowEnd::worker(0, 0), 4096, "tile<1024xi32>"),
+             flow(FlowEnd::worker(0, 1), FlowEnd::binding(1, contiguous(4096, packets)), 4096, "tile<1024xi32>")};
   return g;
 }
 
@@ -124,8 +118,7 @@ inline PipelineGraph splitKGraph() {
   GraphFlow gather = flow(FlowEnd::worker(0, 2), FlowEnd::worker(1, 0), 256, "tile<8x8xf32>");
   gather.map = LaneMap::Gather;
   g.flows = {flow(FlowEnd::binding(0, contiguous(128, 1, 128)), FlowEnd::worker(0, 0), 128, "tile<8x8xbf16>"),
-             flow(FlowEnd::binding(1, contiguous(128, 1)), FlowEnd::worker(0, 1), 128, "tile<8x8xbf16>"),
-             gather,
+             flow(FlowEnd::binding(1, contiguous(128, 1)), FlowEnd::worker(0, 1), 128, "tile<8x8xbf16>"), gather,
              flow(FlowEnd::binding(2, contiguous(256, 1)), FlowEnd::worker(1, 2), 256, "tile<8x8xf32>"),
              flow(FlowEnd::worker(1, 3), FlowEnd::binding(3, contiguous(256, 1)), 256, "tile<8x8xf32>")};
   return g;

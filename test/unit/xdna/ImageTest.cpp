@@ -40,8 +40,7 @@ std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collec
   diag::DiagnosticEngine diags(sm);
   diags.addConsumer(&c);
   auto plan = planArray(g, {columns}, diags);
-  if (!plan)
-    return {};
+  if (!plan) return {};
   ImageSections sections;
   sections.hostCode = {0x7f, 'E', 'L', 'F'};  // opaque to the image
   sections.identity.compilerName = "hrxcc";
@@ -49,8 +48,7 @@ std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collec
   sections.identity.target = std::string(Npu5Model::kProfileName);
   sections.reportJson = buildReport({{*plan, contractOf(g), {}}}, "hrxcc test", "summary");
   auto image = buildImage({{*plan, contractOf(g), {}}}, columns, std::move(sections), diags);
-  if (!image)
-    return {};
+  if (!image) return {};
   auto bytes = fx::writeImage(*image);
   EXPECT_TRUE(bytes.isOk()) << bytes.status().message();
   return bytes.isOk() ? *bytes : std::vector<uint8_t>{};
@@ -103,7 +101,8 @@ TEST(XdnaImage, CopyImagePassesTheValidatorAndCarriesThePlan) {
   EXPECT_EQ(image.section(fx::kHostSection)->bytes.size(), 4u);
   auto contracts = format::readContractTable(text(fx::kContractSection));
   ASSERT_TRUE(contracts.isOk()) << contracts.status().message();
-  EXPECT_TRUE(format::checkContractAgainstBindings("copy", contracts->at("copy"), image.bindingsOf(image.entries[0])).isOk());
+  EXPECT_TRUE(
+      format::checkContractAgainstBindings("copy", contracts->at("copy"), image.bindingsOf(image.entries[0])).isOk());
   auto report = format::readCompileReport(text(fx::kReportSection));
   ASSERT_TRUE(report.isOk()) << report.status().message();
   EXPECT_EQ(report->entryRows().size(), 1u);
@@ -154,14 +153,12 @@ TEST(XdnaImage, OversizedCommandIsReported) {
   auto plan = planArray(copyGraph(1), {1}, diags);
   ASSERT_TRUE(plan);
   size_t before = encodeTransactions(*plan).establish.bytes.size();
-  for (uint32_t i = 0; i < 1400; ++i)
-    plan->locks.push_back(plan->locks[0]);
+  for (uint32_t i = 0; i < 1400; ++i) plan->locks.push_back(plan->locks[0]);
   size_t after = before + 1400 * 24;
   EXPECT_FALSE(buildImage({{*plan, contractOf(copyGraph(1)), {}}}, 1, {}, diags));
   const diag::Diagnostic *d = nullptr;
   for (const auto &seen : c.seen)
-    if (seen.code == "XDNA/009")
-      d = &seen;
+    if (seen.code == "XDNA/009") d = &seen;
   ASSERT_TRUE(d) << c.messages();
   EXPECT_EQ(d->message, "the command of pipeline @copy needs " + std::to_string(after) +
                             " bytes; an NPU5 command holds at most 32768");

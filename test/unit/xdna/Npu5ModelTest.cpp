@@ -7,8 +7,7 @@ using namespace hrx::xdna;
 TEST(Npu5Model, GeometryAndTileKinds) {
   EXPECT_EQ(Npu5Model::kindOfRow(0), TileKind::Shim);
   EXPECT_EQ(Npu5Model::kindOfRow(1), TileKind::MemTile);
-  for (unsigned r = 2; r < 6; ++r)
-    EXPECT_EQ(Npu5Model::kindOfRow(r), TileKind::Compute);
+  for (unsigned r = 2; r < 6; ++r) EXPECT_EQ(Npu5Model::kindOfRow(r), TileKind::Compute);
   EXPECT_EQ(Npu5Model::computeTiles(1), 4u);
   EXPECT_EQ(Npu5Model::computeTiles(8), 32u);
   EXPECT_FALSE(Npu5Model::isValidContextWidth(0));

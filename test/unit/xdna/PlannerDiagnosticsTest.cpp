@@ -16,8 +16,7 @@ struct PlanRun {
   bool planned = false;
   const diag::Diagnostic *find(std::string_view code) const {
     for (const auto &d : collector.seen)
-      if (d.code == code)
-        return &d;
+      if (d.code == code) return &d;
     return nullptr;
   }
 };
@@ -49,8 +48,7 @@ TEST(PlannerDiagnostics, ColumnsOutOfRange) {
     EXPECT_FALSE(r.planned);
     const auto *d = r.find("XDNA/001");
     ASSERT_TRUE(d) << r.collector.messages();
-    EXPECT_EQ(d->message, "--columns=" + std::to_string(columns) +
-                              " is not an NPU5 context width; use 1 to 8");
+    EXPECT_EQ(d->message, "--columns=" + std::to_string(columns) + " is not an NPU5 context width; use 1 to 8");
   }
 }
 
@@ -61,8 +59,7 @@ TEST(PlannerDiagnostics, TooManyWorkersNamesTheShortfallAndTheFix) {
   ASSERT_TRUE(d) << r.collector.messages();
   EXPECT_EQ(d->message, "pipeline needs 9 compute tiles; 1 column provides 4 (use --columns=3)");
   PlanRun two = plan(lanesGraph(9), 2);
-  EXPECT_EQ(two.find("XDNA/002")->message,
-            "pipeline needs 9 compute tiles; 2 columns provide 8 (use --columns=3)");
+  EXPECT_EQ(two.find("XDNA/002")->message, "pipeline needs 9 compute tiles; 2 columns provide 8 (use --columns=3)");
   PlanRun whole = plan(lanesGraph(33), 8);
   EXPECT_EQ(whole.find("XDNA/002")->message,
             "pipeline needs 33 compute tiles; 8 columns provide 32 (the whole array has 32)");
@@ -70,12 +67,9 @@ TEST(PlannerDiagnostics, TooManyWorkersNamesTheShortfallAndTheFix) {
 
 TEST(PlannerDiagnostics, DataMemoryPerTile) {
   PipelineGraph g = copyGraph(1);
-  for (auto &f : g.flows)
-    f.recordBytes = 20000;
-  for (auto &p : g.workers[0].ports)
-    p.recordBytes = 20000;
-  for (int i = 0; i < 2; ++i)
-    g.flows[i].from.walk.runBytes = g.flows[i].to.walk.runBytes = 20000;
+  for (auto &f : g.flows) f.recordBytes = 20000;
+  for (auto &p : g.workers[0].ports) p.recordBytes = 20000;
+  for (int i = 0; i < 2; ++i) g.flows[i].from.walk.runBytes = g.flows[i].to.walk.runBytes = 20000;
   PlanRun r = plan(g);
   EXPECT_FALSE(r.planned);
   const auto *d = r.find("XDNA/003");
@@ -89,8 +83,7 @@ TEST(PlannerDiagnostics, LocksExhausted) {
   // Nine small neighbour-memory channels between two adjacent workers: 18 locks on one tile.
   PipelineGraph g;
   g.name = "fan";
-  g.bindings = {{"%in", format::PlanAccess::Read, 64, true, {}},
-                {"%out", format::PlanAccess::Write, 64, true, {}}};
+  g.bindings = {{"%in", format::PlanAccess::Read, 64, true, {}}, {"%out", format::PlanAccess::Write, 64, true, {}}};
   g.groups = {{1, {}}, {1, {}}};
   GraphWorker a, b;
   a.group = 0, a.entry = "a";
@@ -117,10 +110,8 @@ TEST(PlannerDiagnostics, BuffersDescriptorsExhausted) {
   PipelineGraph g = copyGraph(4);
   g.flows[0].capacity = 9;
   g.flows[1].capacity = 9;
-  for (auto &f : g.flows)
-    f.recordBytes = 64;
-  for (auto &p : g.workers[0].ports)
-    p.recordBytes = 64;
+  for (auto &f : g.flows) f.recordBytes = 64;
+  for (auto &p : g.workers[0].ports) p.recordBytes = 64;
   for (int i = 0; i < 2; ++i) {
     g.flows[i].from.walk = g.flows[i].to.walk = contiguous(64, 4);
   }
@@ -145,17 +136,18 @@ TEST(PlannerDiagnostics, DmaChannelsExhaustedOnTileAndShimRow) {
   PlanRun r = plan(g);
   EXPECT_FALSE(r.planned);
   std::string all = r.collector.messages();
-  EXPECT_NE(all.find("XDNA/006: tile (0,2) needs 3 stream-to-memory DMA channels; 2 available"), std::string::npos) << all;
+  EXPECT_NE(all.find("XDNA/006: tile (0,2) needs 3 stream-to-memory DMA channels; 2 available"), std::string::npos)
+      << all;
   EXPECT_NE(all.find("XDNA/006: the shim row of 1 column(s) needs 3 memory-to-stream DMA channels; 2 available"),
-            std::string::npos) << all;
+            std::string::npos)
+      << all;
 }
 
 TEST(PlannerDiagnostics, StreamPortsExhausted) {
   // A chain of four workers, each writing two records out through shim DMA.
   PipelineGraph g;
   g.name = "tower";
-  g.bindings = {{"%in", format::PlanAccess::Read, 64, true, {}},
-                {"%out", format::PlanAccess::Write, 8 * 64, true, {}}};
+  g.bindings = {{"%in", format::PlanAccess::Read, 64, true, {}}, {"%out", format::PlanAccess::Write, 8 * 64, true, {}}};
   for (uint32_t w = 0; w < 4; ++w) {
     g.groups.push_back({1, {}});
     GraphWorker worker;
@@ -221,8 +213,8 @@ TEST(PlannerDiagnostics, ProgramMemoryEstimateIsAWarning) {
 
 TEST(PlannerDiagnostics, UnsupportedConstructs) {
   PipelineGraph g = copyGraph(1);
-  g.flows.push_back(flow(FlowEnd::binding(0, contiguous(4096, 1)), FlowEnd::binding(1, contiguous(4096, 1)), 4096,
-                         "tile<1024xi32>"));
+  g.flows.push_back(
+      flow(FlowEnd::binding(0, contiguous(4096, 1)), FlowEnd::binding(1, contiguous(4096, 1)), 4096, "tile<1024xi32>"));
   PlanRun r = plan(g);
   const auto *d = r.find("XDNA/011");
   ASSERT_TRUE(d) << r.collector.messages();

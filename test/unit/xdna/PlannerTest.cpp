@@ -26,8 +26,7 @@ format::ArrayPlan planOk(const PipelineGraph &g, unsigned columns = 1) {
   Collector c;
   auto p = plan(g, columns, c);
   EXPECT_TRUE(p) << c.messages();
-  if (!p)
-    return {};
+  if (!p) return {};
   auto status = format::validateArrayPlan(*p);
   EXPECT_TRUE(status.isOk()) << status.message() << "\n" << format::printArrayPlan(*p);
   return *p;
@@ -89,8 +88,7 @@ TEST(Planner, BatchedGemmPacksSixSlots) {
   ASSERT_EQ(p.slots.size(), 6u);
   // More slots than banks: packed at 64-byte alignment in channel order.
   std::vector<uint32_t> offsets;
-  for (const auto &s : p.slots)
-    offsets.push_back(s.offset);
+  for (const auto &s : p.slots) offsets.push_back(s.offset);
   EXPECT_EQ(offsets, (std::vector<uint32_t>{0, 128, 256, 384, 512, 768}));
   // Two inputs need both shim MM2S channels of column 0.
   unsigned shimIn = 0;
@@ -136,8 +134,7 @@ TEST(Planner, SplitKReducesThroughNeighbourMemory) {
   // Shim DMA spreads over the columns, nearest first.
   std::vector<uint32_t> shimColumns;
   for (const auto &d : p.dmas)
-    if (d.tile.row == 0)
-      shimColumns.push_back(d.tile.column);
+    if (d.tile.row == 0) shimColumns.push_back(d.tile.column);
   EXPECT_EQ(shimColumns, (std::vector<uint32_t>{0, 1, 0, 1, 2, 0}));
 }
 

@@ -46,12 +46,13 @@ PipelineGraph randomGraph(std::mt19937 &rng) {
     for (uint32_t i = 0; i < inputs; ++i)
       w.ports.push_back(port(PortDirection::Input, uint32_t(g.flows.size() - 1), recordBytes));
     w.ports.push_back(port(PortDirection::Output, uint32_t(g.flows.size()), recordBytes));
-    if (gather)
-      g.flows.back().map = LaneMap::Gather;
+    if (gather) g.flows.back().map = LaneMap::Gather;
     g.workers.push_back(w);
     lanes = groupLanes;
-    FlowEnd next = s + 1 < stages ? FlowEnd::worker(s + 1, 0)
-                                  : FlowEnd::binding(1, contiguous(recordBytes, records, lanes > 1 ? uint64_t(records) * recordBytes : 0));
+    FlowEnd next =
+        s + 1 < stages
+            ? FlowEnd::worker(s + 1, 0)
+            : FlowEnd::binding(1, contiguous(recordBytes, records, lanes > 1 ? uint64_t(records) * recordBytes : 0));
     g.flows.push_back(flow(FlowEnd::worker(s, inputs), next, recordBytes, g.flows.back().recordType, pick(1, 4)));
   }
   g.bindings.push_back({"%out", PlanAccess::Write, lanes * uint64_t(records) * recordBytes, true, {}});
@@ -74,8 +75,7 @@ TEST(RandomPipelines, PlansValidateAndPackageOrAreRefusedWithAReason) {
     if (!plan) {
       ++refused;
       ASSERT_TRUE(diags.hasErrors()) << "seed " << seed;
-      for (const auto &d : c.seen)
-        EXPECT_EQ(d.code.substr(0, 5), "XDNA/") << "seed " << seed << ": " << d.message;
+      for (const auto &d : c.seen) EXPECT_EQ(d.code.substr(0, 5), "XDNA/") << "seed " << seed << ": " << d.message;
       continue;
     }
     ++planned;

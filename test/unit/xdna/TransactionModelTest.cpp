@@ -63,8 +63,7 @@ Built build(const PipelineGraph &g) {
   auto image = buildImage({{*plan, contractOf(g), {}}}, 1, std::move(sections), diags);
   EXPECT_TRUE(image);
   Built b{*plan, *image, std::vector<uint8_t>(image->allocations[0].byteLength, 0)};
-  for (const fx::Load &l : image->loads)
-    std::copy(l.bytes.begin(), l.bytes.end(), b.command.begin() + long(l.offset));
+  for (const fx::Load &l : image->loads) std::copy(l.bytes.begin(), l.bytes.end(), b.command.begin() + long(l.offset));
   return b;
 }
 
@@ -120,14 +119,14 @@ TEST(TransactionReader, DecodesHandWrittenOps) {
 // (test/Targets/NPU/npu_instgen.mlir: an NPU1 sequence of two write32, two blockwrite, a
 // maskwrite32, a sync and a load_pdi), decoded by our reader op by op.
 TEST(TransactionReader, DecodesMlirAiePublishedInstructionWords) {
-  std::vector<uint32_t> words = {0x06030100, 0x00000104, 0x00000007, 0x000000DC,
-                                 0x00000000, 0x00000000, 0x06400DEF, 0x00000000, 0x00000042, 0x00000018,
-                                 0x00000000, 0x00000000, 0xABC00DEF, 0x00000000, 0x00000314, 0x00000018,
-                                 0x00000001, 0x00000000, 0x12345679, 0x00000030, 100, 101, 102, 103, 104, 105, 106, 107,
-                                 0x00000001, 0x00000101, 0x02100064, 0x00000030, 100, 101, 102, 103, 104, 105, 106, 107,
-                                 0x00000003, 0x00000000, 0x0430567A, 0x00000000, 0x00001001, 0xF00FF00F, 0x0000001C,
-                                 0x00000080, 0x00000010, 0x00030401, 0x05010200,
-                                 0x00020008, 0x00000400, 0x12345678, 0x00000ABC};
+  std::vector<uint32_t> words = {0x06030100, 0x00000104, 0x00000007, 0x000000DC, 0x00000000, 0x00000000, 0x06400DEF,
+                                 0x00000000, 0x00000042, 0x00000018, 0x00000000, 0x00000000, 0xABC00DEF, 0x00000000,
+                                 0x00000314, 0x00000018, 0x00000001, 0x00000000, 0x12345679, 0x00000030, 100,
+                                 101,        102,        103,        104,        105,        106,        107,
+                                 0x00000001, 0x00000101, 0x02100064, 0x00000030, 100,        101,        102,
+                                 103,        104,        105,        106,        107,        0x00000003, 0x00000000,
+                                 0x0430567A, 0x00000000, 0x00001001, 0xF00FF00F, 0x0000001C, 0x00000080, 0x00000010,
+                                 0x00030401, 0x05010200, 0x00020008, 0x00000400, 0x12345678, 0x00000ABC};
   ASSERT_EQ(words.size() * 4, 0xDCu);
   std::vector<uint8_t> bytes(words.size() * 4);
   std::memcpy(bytes.data(), words.data(), bytes.size());
@@ -158,8 +157,8 @@ TEST(TransactionReader, DecodesMlirAiePublishedInstructionWords) {
   EXPECT_EQ(sync.columnCount, 1u);
   EXPECT_EQ(sync.rowCount, 2u);
   EXPECT_EQ(t->operations[6].opcode, txn::Opcode::LoadPdi);
-  EXPECT_EQ(t->operations[6].value, 2u);      // id
-  EXPECT_EQ(t->operations[6].mask, 1024u);    // size
+  EXPECT_EQ(t->operations[6].value, 2u);    // id
+  EXPECT_EQ(t->operations[6].mask, 1024u);  // size
   EXPECT_EQ(t->operations[6].address, 0xABC12345678u);
   // Our encoder's sync for (0,0) S2MM 0 has mlir-aie's layout: the same two words.
   Built b = build(copyGraph(1));
@@ -209,7 +208,8 @@ TEST(TransactionFacts, CopyCommandsWriteTheRegisterDatabaseValues) {
   // Core BD 0 (0x1D000): 1024 words at word address 0; word 5 = next BD 1 [30:27], use-next 26,
   // valid 25, release +1 [24:18] on lock 1 [16:13], acquire enable 12, acquire -1 [11:5] on lock 0.
   EXPECT_EQ(e.at(reg(0, 2, 0x1D000)), 0x400u);
-  EXPECT_EQ(e.at(reg(0, 2, 0x1D014)), 0x08000000u | 0x04000000u | 0x02000000u | 1u << 18 | 1u << 13 | 1u << 12 | 0x7Fu << 5 | 0u);
+  EXPECT_EQ(e.at(reg(0, 2, 0x1D014)),
+            0x08000000u | 0x04000000u | 0x02000000u | 1u << 18 | 1u << 13 | 1u << 12 | 0x7Fu << 5 | 0u);
   // Core BD 1 (0x1D020) at slot 1 (byte 0x4000 = word 0x1000 in bits 27:14), chained back to BD 0.
   EXPECT_EQ(e.at(reg(0, 2, 0x1D020)), 0x1000u << 14 | 0x400u);
   EXPECT_EQ(e.at(reg(0, 2, 0x1D034)) >> 25, 0x3u);  // next 0, use-next, valid
@@ -252,13 +252,16 @@ Status runCopy(const std::function<void(Built &)> &corrupt, std::vector<int32_t>
   uint64_t base[2] = {uint64_t(1) << 36, uint64_t(2) << 36};
   for (uint32_t i = 0; i < b.image.entries[0].dynamicRelocationCount; ++i) {
     const fx::Relocation &rel = b.image.relocations[i];
-    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(b.command.data() + rel.byteOffset, 8), base[rel.sourceOrdinal], rel); !s)
+    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(b.command.data() + rel.byteOffset, 8),
+                                        base[rel.sourceOrdinal], rel);
+        !s)
       return s;
   }
   array::ArrayModel model(1);
   model.setHostMemory({{base[0], reinterpret_cast<std::byte *>(in.data()), 16384, "input"},
                        {base[1], reinterpret_cast<std::byte *>(out.data()), 16384, "output"}});
-  auto cores = runtime::makeHostTwinCores(b.plan, [](const std::string &) -> StatusOr<hrx_host_stage_fn> { return &copyRecord; });
+  auto cores = runtime::makeHostTwinCores(
+      b.plan, [](const std::string &) -> StatusOr<hrx_host_stage_fn> { return &copyRecord; });
   if (!cores) return cores.status();
   model.setCores(std::move(*cores));
   for (const auto &c : model.cores()) c->startInvocation();
@@ -281,7 +284,8 @@ uint32_t fieldAt(const Built &b, uint32_t invocation, uint64_t address) {
     uint32_t at = b.image.invocations[invocation].byteOffset + op.byteOffset;
     if (op.opcode == txn::Opcode::BlockWrite && address >= op.address && address < op.address + 4 * op.words.size())
       return at + 16 + uint32_t(address - op.address);
-    if ((op.opcode == txn::Opcode::Write || op.opcode == txn::Opcode::MaskWrite) && op.address == address) return at + 16;
+    if ((op.opcode == txn::Opcode::Write || op.opcode == txn::Opcode::MaskWrite) && op.address == address)
+      return at + 16;
   }
   ADD_FAILURE() << "no write to " << std::hex << address;
   return 0;
@@ -317,42 +321,50 @@ TEST(TransactionModel, CorruptedFieldsFailPrecisely) {
   });
   EXPECT_NE(lock.find("deadlock: waiting for the task-completion token of (0,0) S2MM 0"), std::string::npos) << lock;
   EXPECT_NE(lock.find("(0,2) S2MM 0: BD 0 waits to acquire lock 9 (value 0, needs >= 1)"), std::string::npos) << lock;
-  EXPECT_NE(lock.find("core (0,2): worker 0 @copy_record iteration 0 of 4 waits to acquire lock 1 of (0,2) (ready, value 0)"),
-            std::string::npos)
+  EXPECT_NE(
+      lock.find("core (0,2): worker 0 @copy_record iteration 0 of 4 waits to acquire lock 1 of (0,2) (ready, value 0)"),
+      std::string::npos)
       << lock;
   // A switch port: the memory tile's north0 master forwards south1 instead of south0.
-  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 1, 0xB002C)), 0x80000008u); }),
-            "the stream from (0,0) MM2S 0 ((0,0) MM2S 0 -> (0,0) south3 -> north0 -> (0,1) south0) is routed nowhere: no "
-            "enabled master of (0,1) forwards slave south0");
+  EXPECT_EQ(
+      message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 1, 0xB002C)), 0x80000008u); }),
+      "the stream from (0,0) MM2S 0 ((0,0) MM2S 0 -> (0,0) south3 -> north0 -> (0,1) south0) is routed nowhere: no "
+      "enabled master of (0,1) forwards slave south0");
   // The shim mux left at its reset value (PL).
-  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 0, 0x1F000)), 0u); }),
-            "the stream from (0,0) MM2S 0 ((0,0) MM2S 0) enters the switch at south slave 3 through the shim mux, whose "
-            "field for south 3 selects PL (0, the reset value), not DMA (1)");
+  EXPECT_EQ(
+      message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 0, 0x1F000)), 0u); }),
+      "the stream from (0,0) MM2S 0 ((0,0) MM2S 0) enters the switch at south slave 3 through the shim mux, whose "
+      "field for south 3 selects PL (0, the reset value), not DMA (1)");
   // A register the model does not know (a write32 moved to 0x1E000 of the core tile).
   EXPECT_EQ(message([](Built &b) {
               uint32_t at = fieldAt(b, 0, reg(0, 2, 0x1F000)) - 8;  // the write32's address field
               put32(b, at, uint32_t(reg(0, 2, 0x1E000)));
             }),
-            "invocation 0 op 0 (WRITE) at byte 0x10: register 0x1e000 of compute tile (0,2) is not in the NPU5 register model");
+            "invocation 0 op 0 (WRITE) at byte 0x10: register 0x1e000 of compute tile (0,2) is not in the NPU5 "
+            "register model");
   // A channel started at a BD nobody wrote (the S2MM 0 task queue names BD 15).
   EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 2, 0x1DE04)), 15u); }),
             "(0,2) S2MM 0 BD 15: the BD is not valid (valid_bd, bit 25 of its last word, is clear)");
   // The shim demux left at PL: the output stream cannot reach S2MM 0.
-  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 0, 0x1F004)), 0u); }),
-            "the stream from (0,2) MM2S 0 ((0,2) MM2S 0 -> (0,2) dma0 -> south0 -> (0,1) north0 -> south0 -> (0,0) north0 -> "
-            "south2) leaves the array at south master 2 of (0,0), which the shim demux does not hand to a DMA channel (S2MM "
-            "0/1 take south 2/3 when their demux field is DMA (1))");
+  EXPECT_EQ(
+      message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 0, 0x1F004)), 0u); }),
+      "the stream from (0,2) MM2S 0 ((0,2) MM2S 0 -> (0,2) dma0 -> south0 -> (0,1) north0 -> south0 -> (0,0) north0 -> "
+      "south2) leaves the array at south master 2 of (0,0), which the shim demux does not hand to a DMA channel (S2MM "
+      "0/1 take south 2/3 when their demux field is DMA (1))");
   // A slave port left disabled on the memory tile.
-  EXPECT_EQ(message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 1, 0xB011C)), 0u); }),
-            "the stream from (0,0) MM2S 0 ((0,0) MM2S 0 -> (0,0) south3 -> north0 -> (0,1) south0) is not accepted: slave "
-            "south0 of (0,1) is not enabled");
+  EXPECT_EQ(
+      message([](Built &b) { put32(b, fieldAt(b, 0, reg(0, 1, 0xB011C)), 0u); }),
+      "the stream from (0,0) MM2S 0 ((0,0) MM2S 0 -> (0,0) south3 -> north0 -> (0,1) south0) is not accepted: slave "
+      "south0 of (0,1) is not enabled");
   // A shim BD one word short: the last record never completes, and the wait says who waits.
   std::string shimShort = message([](Built &b) {
     uint32_t at = fieldAt(b, 1, reg(0, 0, 0x1D000));
     put32(b, at, get32(b, at) - 1);
   });
-  EXPECT_NE(shimShort.find("deadlock: waiting for the task-completion token of (0,0) S2MM 0"), std::string::npos) << shimShort;
-  EXPECT_NE(shimShort.find("(0,2) S2MM 0: BD 1 waits for stream data (1023 of 1024 words)"), std::string::npos) << shimShort;
+  EXPECT_NE(shimShort.find("deadlock: waiting for the task-completion token of (0,0) S2MM 0"), std::string::npos)
+      << shimShort;
+  EXPECT_NE(shimShort.find("(0,2) S2MM 0: BD 1 waits for stream data (1023 of 1024 words)"), std::string::npos)
+      << shimShort;
   // An invalid BD (valid bit cleared).
   EXPECT_EQ(message([](Built &b) {
               uint32_t at = fieldAt(b, 0, reg(0, 2, 0x1D014));

@@ -40,8 +40,8 @@ struct CxxUnit {
   Language language = Language::Auto;
   std::string standard;  // "-std=" value; empty → c23 / c++26 / c++20 (HIP); C23, C++26, HIP C++17 or newer
   std::vector<std::pair<std::string, std::string>> headers;  // virtual path → contents
-  std::vector<std::string> includeDirs;  // real directories, searched in order after `headers`
-  std::vector<std::string> defines;      // "N", "N=4"; "-UN" undefines N
+  std::vector<std::string> includeDirs;                      // real directories, searched in order after `headers`
+  std::vector<std::string> defines;                          // "N", "N=4"; "-UN" undefines N
   // The real directory of the unit's file: `#include "x.h"` finds its siblings there first, as
   // in Clang (the directory is mounted read-only; its files read are inputs). Empty: none.
   std::string directory = {};
@@ -96,13 +96,13 @@ struct ElementType {
 struct ValueType {
   enum class Kind : uint8_t { Void, Scalar, Vector, Pointer, Record };
   Kind kind = Kind::Void;
-  uint64_t bytes = 0;   // size of the value itself (a pointer: 8)
-  ElementType element;  // scalar; vector lane; pointer: the pointee's scalar or lane type
-  unsigned lanes = 0;   // vector lanes; pointer to a vector: its lanes; else 0
-  uint64_t pointeeBytes = 0;   // pointer only; 0 for void or opaque pointees
-  bool pointeeConst = false;   // pointer only: the callee promises not to write
-  unsigned addressSpace = 0;   // pointer only (target address space)
-  std::string spelling;        // the C/C++ type as written ("const float *")
+  uint64_t bytes = 0;         // size of the value itself (a pointer: 8)
+  ElementType element;        // scalar; vector lane; pointer: the pointee's scalar or lane type
+  unsigned lanes = 0;         // vector lanes; pointer to a vector: its lanes; else 0
+  uint64_t pointeeBytes = 0;  // pointer only; 0 for void or opaque pointees
+  bool pointeeConst = false;  // pointer only: the callee promises not to write
+  unsigned addressSpace = 0;  // pointer only (target address space)
+  std::string spelling;       // the C/C++ type as written ("const float *")
 };
 
 struct Parameter {
@@ -132,8 +132,8 @@ struct ExternalCall {
 
 struct ImportedUnit {
   std::unique_ptr<llvm::Module> module;
-  std::vector<Signature> signatures;    // in declaration order
-  std::vector<std::string> filesRead;   // real files read through includeDirs (for depfiles)
+  std::vector<Signature> signatures;   // in declaration order
+  std::vector<std::string> filesRead;  // real files read through includeDirs (for depfiles)
   // Work-item functions (__hrx_host_*) the module calls, left for the bridge's host target to
   // define; empty on amdgcn.
   std::vector<std::string> hostBuiltins;
@@ -155,8 +155,8 @@ public:
 
   // Compiles `unit` for `target` into a module owned by `context`. Returns nullopt after an
   // error; every error has been reported to `diags` first. Not thread-safe per instance.
-  std::optional<ImportedUnit> import(const CxxUnit &unit, ImportTarget target,
-                                     llvm::LLVMContext &context, diag::DiagnosticEngine &diags);
+  std::optional<ImportedUnit> import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
+                                     diag::DiagnosticEngine &diags);
 
 private:
   struct Impl;

@@ -57,9 +57,9 @@ struct FixIt {
 struct Diagnostic {
   DiagId id = DiagId::External;
   Severity severity = Severity::Error;
-  std::string code;      // "PARSE/001"; for External, empty or the foreign code
-  std::string flag;      // warning group or Clang flag ("-Wunused-variable"), may be empty
-  std::string message;   // fully formatted
+  std::string code;     // "PARSE/001"; for External, empty or the foreign code
+  std::string flag;     // warning group or Clang flag ("-Wunused-variable"), may be empty
+  std::string message;  // fully formatted
   SourceRange range;
   std::vector<std::pair<std::string, std::string>> params;  // named parameters (for matchers)
   std::vector<RelatedNote> notes;
@@ -82,8 +82,7 @@ class DiagnosticEngine;
 // calls do nothing and cost nothing.
 class DiagnosticBuilder {
 public:
-  DiagnosticBuilder(DiagnosticEngine *engine, Diagnostic diag)
-      : engine_(engine), diag_(std::move(diag)) {}
+  DiagnosticBuilder(DiagnosticEngine *engine, Diagnostic diag) : engine_(engine), diag_(std::move(diag)) {}
   DiagnosticBuilder(DiagnosticBuilder &&other) noexcept
       : engine_(std::exchange(other.engine_, nullptr)), diag_(std::move(other.diag_)) {}
   DiagnosticBuilder(const DiagnosticBuilder &) = delete;
@@ -101,17 +100,17 @@ private:
 };
 
 struct DiagnosticOptions {
-  bool warningsAsErrors = false;               // -Werror
-  std::vector<std::string> errorGroups;        // -Werror=<group>
-  std::vector<std::string> disabledGroups;     // -Wno-<group>
-  std::vector<std::string> enabledGroups;      // -W<group> (off-by-default groups)
-  std::vector<std::string> enabledRemarks;     // -R<group>
-  unsigned errorLimit = 20;                    // -ferror-limit=N (0 = unlimited)
-  std::vector<std::string> noErrorGroups;      // -Wno-error=<group>
-  bool ignoreAllWarnings = false;              // -w, -Wno-everything
-  bool enableAllWarnings = false;              // -Weverything
-  bool enableAllRemarks = false;               // -Reverything
-  bool fatalErrors = false;                    // -Wfatal-errors
+  bool warningsAsErrors = false;            // -Werror
+  std::vector<std::string> errorGroups;     // -Werror=<group>
+  std::vector<std::string> disabledGroups;  // -Wno-<group>
+  std::vector<std::string> enabledGroups;   // -W<group> (off-by-default groups)
+  std::vector<std::string> enabledRemarks;  // -R<group>
+  unsigned errorLimit = 20;                 // -ferror-limit=N (0 = unlimited)
+  std::vector<std::string> noErrorGroups;   // -Wno-error=<group>
+  bool ignoreAllWarnings = false;           // -w, -Wno-everything
+  bool enableAllWarnings = false;           // -Weverything
+  bool enableAllRemarks = false;            // -Reverything
+  bool fatalErrors = false;                 // -Wfatal-errors
   // Every -W<group>/-R<group> spelling seen, for reportUnknownDiagnosticFlags().
   std::vector<std::string> groupFlags;
 };
@@ -132,8 +131,8 @@ public:
   DiagnosticBuilder report(DiagId id, SourceRange range);
   // A diagnostic from another engine (Clang): already formatted, with its own flag name
   // ("-Wunused-variable" maps through the -W options; "-Rpass" through the -R options).
-  void reportExternal(Severity severity, SourceRange range, std::string message,
-                      std::string flag = {}, std::vector<RelatedNote> notes = {});
+  void reportExternal(Severity severity, SourceRange range, std::string message, std::string flag = {},
+                      std::vector<RelatedNote> notes = {});
 
   // Counts of what consumers received; the error-limit fatal error counts as an error.
   unsigned errorCount() const { return errors_; }

@@ -13,24 +13,23 @@
 namespace hrx::diag {
 
 struct TextDiagnosticOptions {
-  bool color = false;            // -fcolor-diagnostics, or standard error is a terminal
-  bool showLineNumbers = true;   // -f[no-]diagnostics-show-line-numbers
-  bool showSourceSnippet = true; // -f[no-]caret-diagnostics
-  bool parseableFixits = false;  // -fdiagnostics-parseable-fixits: fix-it:"file":{l:c-l:c}:"text"
-  unsigned tabStop = 8;          // -ftabstop=N (1..100)
-  std::string prefix;            // printed as "prefix: " before diagnostics without a location
+  bool color = false;             // -fcolor-diagnostics, or standard error is a terminal
+  bool showLineNumbers = true;    // -f[no-]diagnostics-show-line-numbers
+  bool showSourceSnippet = true;  // -f[no-]caret-diagnostics
+  bool parseableFixits = false;   // -fdiagnostics-parseable-fixits: fix-it:"file":{l:c-l:c}:"text"
+  unsigned tabStop = 8;           // -ftabstop=N (1..100)
+  std::string prefix;             // printed as "prefix: " before diagnostics without a location
 };
 
 class TextDiagnosticPrinter : public DiagnosticConsumer {
 public:
   explicit TextDiagnosticPrinter(std::ostream &os, bool color = false) : os_(os) { options_.color = color; }
-  TextDiagnosticPrinter(std::ostream &os, TextDiagnosticOptions options)
-      : os_(os), options_(std::move(options)) {}
+  TextDiagnosticPrinter(std::ostream &os, TextDiagnosticOptions options) : os_(os), options_(std::move(options)) {}
   void handle(const Diagnostic &diag, const SourceManager &sm) override;
 
 private:
-  void printHeader(Severity severity, SourceRange range, std::string_view message,
-                   std::string_view suffix, const SourceManager &sm);
+  void printHeader(Severity severity, SourceRange range, std::string_view message, std::string_view suffix,
+                   const SourceManager &sm);
   void printSnippet(SourceRange range, const std::vector<FixIt> &fixits, const SourceManager &sm);
   void printParseableFixits(const std::vector<FixIt> &fixits, const SourceManager &sm);
   std::ostream &os_;

@@ -78,7 +78,18 @@ private:
 // ---------------------------------------------------------------------------------------------
 
 enum class TypeKind : uint8_t {
-  Index, Offset, Integer, Float, Buffer, View, Vector, Tensor, Tile, Group, Flow, Encoding,
+  Index,
+  Offset,
+  Integer,
+  Float,
+  Buffer,
+  View,
+  Vector,
+  Tensor,
+  Tile,
+  Group,
+  Flow,
+  Encoding,
   Opaque,   // a named type outside the Phase-1 subset (pool, kernel.async.token, ...)
   Unknown,  // the result type of an op parsed without a definition (check.*, unknown ops)
 };
@@ -111,18 +122,17 @@ public:
   bool isFloat() const { return kind_ == TypeKind::Float; }
   bool isScalar() const { return isInteger() || isFloat(); }
   bool isShaped() const {
-    return kind_ == TypeKind::View || kind_ == TypeKind::Vector || kind_ == TypeKind::Tensor ||
-           kind_ == TypeKind::Tile;
+    return kind_ == TypeKind::View || kind_ == TypeKind::Vector || kind_ == TypeKind::Tensor || kind_ == TypeKind::Tile;
   }
   bool isUnknown() const { return kind_ == TypeKind::Unknown; }
 
   unsigned width() const { return width_; }              // Integer; bits of Float
-  FloatKind floatKind() const { return floatKind_; }      // Float
-  std::span<const Dim> shape() const { return shape_; }   // shaped types
+  FloatKind floatKind() const { return floatKind_; }     // Float
+  std::span<const Dim> shape() const { return shape_; }  // shaped types
   size_t rank() const { return shape_.size(); }
-  Type *elementType() const { return element_; }         // shaped types; Flow: its tile type
-  TypeSlot slot() const { return slot_; }                 // view layout / tensor+tile encoding
-  std::string_view name() const { return name_; }         // Encoding role; Opaque spelling
+  Type *elementType() const { return element_; }   // shaped types; Flow: its tile type
+  TypeSlot slot() const { return slot_; }          // view layout / tensor+tile encoding
+  std::string_view name() const { return name_; }  // Encoding role; Opaque spelling
   bool hasStaticShape() const;
   // Product of static extents; -1 if any dimension is dynamic.
   int64_t staticElementCount() const;
@@ -203,7 +213,8 @@ public:
   }
   // Dict entries, Hash parameters.
   std::span<const NamedAttr> entries() const {
-    return isList() ? std::span<const NamedAttr>() : std::span<const NamedAttr>(static_cast<const NamedAttr *>(list_), listLength_);
+    return isList() ? std::span<const NamedAttr>()
+                    : std::span<const NamedAttr>(static_cast<const NamedAttr *>(list_), listLength_);
   }
   Value *value() const { return kind_ == AttrKind::ValueRef ? value_ : nullptr; }  // ValueRef
   Type *type() const { return type_; }                                             // ValueRef, TypeRef
@@ -377,9 +388,7 @@ public:
   size_t numResults() const { return count_[kResults]; }
 
   std::span<Attribute *const> templateParams() const { return {template_, count_[kTemplate]}; }
-  Attribute *templateParam(unsigned i = 0) const {
-    return i < count_[kTemplate] ? template_[i] : nullptr;
-  }
+  Attribute *templateParam(unsigned i = 0) const { return i < count_[kTemplate] ? template_[i] : nullptr; }
   // Format attributes (value, predicate, callee, sym_name, ...) and the `{...}` dictionary.
   std::span<const NamedAttr> attributes() const { return {attrs_, count_[kAttrs]}; }
   Attribute *attr(std::string_view name) const;
@@ -456,11 +465,10 @@ template <typename Fn> void Operation::walk(Fn &&fn) {
 class IRBuilder {
 public:
   explicit IRBuilder(Module &module);
-  Operation *createOp(OpCode opcode, const OpDef *def, std::string_view name, diag::SourceRange loc,
-                      size_t numResults, size_t numRegions);
+  Operation *createOp(OpCode opcode, const OpDef *def, std::string_view name, diag::SourceRange loc, size_t numResults,
+                      size_t numRegions);
   void setOperands(Operation *op, const std::vector<Value *> &operands);
-  void setResultNames(Operation *op, std::span<const std::string_view> names,
-                      std::span<const diag::SourceRange> locs);
+  void setResultNames(Operation *op, std::span<const std::string_view> names, std::span<const diag::SourceRange> locs);
   void setTemplate(Operation *op, const std::vector<Attribute *> &params);
   void setAttributes(Operation *op, const std::vector<NamedAttr> &attrs);
   void setSuccessors(Operation *op, const std::vector<Successor> &succs);

@@ -12,19 +12,39 @@
 namespace hrx::loom {
 
 enum class Tok : uint8_t {
-  Eof, Ident, ValueId, SymbolRef, HashId, BlockLabel, Integer, Float, String,
-  LParen, RParen, LBrace, RBrace, LSquare, RSquare, Less, Greater, Equal, Colon, Comma, Arrow,
-  Pipe, Error,
+  Eof,
+  Ident,
+  ValueId,
+  SymbolRef,
+  HashId,
+  BlockLabel,
+  Integer,
+  Float,
+  String,
+  LParen,
+  RParen,
+  LBrace,
+  RBrace,
+  LSquare,
+  RSquare,
+  Less,
+  Greater,
+  Equal,
+  Colon,
+  Comma,
+  Arrow,
+  Pipe,
+  Error,
 };
 
 struct Token {
   Tok kind = Tok::Eof;
-  std::string_view text;     // the spelling (for sigils, including the sigil)
+  std::string_view text;  // the spelling (for sigils, including the sigil)
   uint32_t offset = 0;
-  bool lineStart = false;    // first token on its line
+  bool lineStart = false;  // first token on its line
   bool blankLineBefore = false;
-  bool spaceBefore = false;  // whitespace separates it from the previous token
-  uint32_t firstComment = 0; // comments [firstComment, endComment) precede this token
+  bool spaceBefore = false;   // whitespace separates it from the previous token
+  uint32_t firstComment = 0;  // comments [firstComment, endComment) precede this token
   uint32_t endComment = 0;
 
   bool is(Tok k) const { return kind == k; }

@@ -11,18 +11,83 @@ namespace hrx::loom {
 
 // The type family an op's principal type slot must belong to.
 enum class TypeClass : uint8_t {
-  Any, Address, Index, Int, Float, Scalar, Buffer, IntVector, FloatVector, AnyVector,
+  Any,
+  Address,
+  Index,
+  Int,
+  Float,
+  Scalar,
+  Buffer,
+  IntVector,
+  FloatVector,
+  AnyVector,
 };
 
 // Op-specific checks beyond the generic ones (Verifier.cpp implements each).
 enum class VerifyHook : uint8_t {
-  None, ConfigDef, Function, IndexScale, IndexCast, Assume, Constant, ExtendInt, TruncateInt,
-  ExtendFloat, TruncateFloat, IntToFloat, FloatToInt, Bitcast, VectorLoad, VectorStore, Splat,
-  Iota, MaskRange, VectorCompare, VectorSelect, Reduce, Dot, Fragment, Mma, Encode, BufferView,
-  Alloca, SameCount, BufferOperand, ViewAccess, Subview, For, If, Yield, Select, Branch, Call,
-  Return, LaunchConfig, GroupCreate, FlowSource, FlowStage, FlowBuffer, FlowFold, FlowReduce,
-  FlowWrite, ConfigGet, EncodingDefine, Provider, Bitfield, VectorExtract, VectorInsert, FromElements,
-  Broadcast, While, Condition, Apply, LowInvoke, TestFact, Exchange, Scatter, Refine,
+  None,
+  ConfigDef,
+  Function,
+  IndexScale,
+  IndexCast,
+  Assume,
+  Constant,
+  ExtendInt,
+  TruncateInt,
+  ExtendFloat,
+  TruncateFloat,
+  IntToFloat,
+  FloatToInt,
+  Bitcast,
+  VectorLoad,
+  VectorStore,
+  Splat,
+  Iota,
+  MaskRange,
+  VectorCompare,
+  VectorSelect,
+  Reduce,
+  Dot,
+  Fragment,
+  Mma,
+  Encode,
+  BufferView,
+  Alloca,
+  SameCount,
+  BufferOperand,
+  ViewAccess,
+  Subview,
+  For,
+  If,
+  Yield,
+  Select,
+  Branch,
+  Call,
+  Return,
+  LaunchConfig,
+  GroupCreate,
+  FlowSource,
+  FlowStage,
+  FlowBuffer,
+  FlowFold,
+  FlowReduce,
+  FlowWrite,
+  ConfigGet,
+  EncodingDefine,
+  Provider,
+  Bitfield,
+  VectorExtract,
+  VectorInsert,
+  FromElements,
+  Broadcast,
+  While,
+  Condition,
+  Apply,
+  LowInvoke,
+  TestFact,
+  Exchange,
+  Scatter,
+  Refine,
 };
 
 namespace opflag {
@@ -42,32 +107,47 @@ enum : uint32_t {
 // A compiled format directive (see the grammar at the top of Ops.def).
 struct Directive {
   enum Kind : uint8_t {
-    Literal, Operand, IndexList, Symbol, Attr, OptKeyword, Template, AttrDict, GroupBegin,
-    GroupEnd, TypeSlot, Region, Signature, FnResults, IterArgs, InductionVar, Successors,
+    Literal,
+    Operand,
+    IndexList,
+    Symbol,
+    Attr,
+    OptKeyword,
+    Template,
+    AttrDict,
+    GroupBegin,
+    GroupEnd,
+    TypeSlot,
+    Region,
+    Signature,
+    FnResults,
+    IterArgs,
+    InductionVar,
+    Successors,
     ConfigType,
   };
   enum Arity : uint8_t { One, Many, AtLeastOne };
   Kind kind = Literal;
   Arity arity = One;
-  bool optional = false;         // Template <>?, Attr $x?:k
-  bool bare = false;             // AttrDict {bare}
-  std::string_view text;         // literal text, name, attribute kind
-  std::string_view attrKind;     // Attr: int, number, string, ident, attr, hash, preds, type, enum
-  unsigned index = 0;            // Region/Signature region index; GroupBegin: group number
-  unsigned groupEnd = 0;         // GroupBegin: index of the matching GroupEnd
-  int segment = -1;              // Operand/IndexList/IterArgs/Successors: operand segment number
+  bool optional = false;      // Template <>?, Attr $x?:k
+  bool bare = false;          // AttrDict {bare}
+  std::string_view text;      // literal text, name, attribute kind
+  std::string_view attrKind;  // Attr: int, number, string, ident, attr, hash, preds, type, enum
+  unsigned index = 0;         // Region/Signature region index; GroupBegin: group number
+  unsigned groupEnd = 0;      // GroupBegin: index of the matching GroupEnd
+  int segment = -1;           // Operand/IndexList/IterArgs/Successors: operand segment number
   struct Binding {
-    std::string_view name;       // operand group or result ("r")
+    std::string_view name;  // operand group or result ("r")
     bool elementwise = false;
   };
-  std::vector<Binding> bindings; // TypeSlot
+  std::vector<Binding> bindings;  // TypeSlot
 };
 
 struct OpDef {
   OpCode code;
   std::string_view name;
   std::string_view format;
-  std::string_view results;   // "", "r", "r*", "r:i1", "r:offset", "r:index"
+  std::string_view results;  // "", "r", "r*", "r:i1", "r:offset", "r:index"
   TypeClass typeClass;
   std::string_view templateKind;
   VerifyHook hook;

@@ -20,21 +20,19 @@ void initializeTargets();
 
 // A target machine for `triple`; the error text names an unknown triple or CPU.
 std::expected<std::unique_ptr<llvm::TargetMachine>, std::string>
-createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features,
-                    unsigned optLevel);
+createTargetMachine(const std::string &triple, const std::string &cpu, const std::string &features, unsigned optLevel);
 
 // Runs the new-PM default pipeline (O0..O3) with the target's analyses.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel);
 
 enum class EmitFile { Object, Assembly };
-std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module,
-                                                            llvm::TargetMachine &machine,
+std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,
                                                             EmitFile kind);
 
 // Links `objects` with lld's ELF driver in process: `arguments` are the linker options
 // (e.g. {"-shared"}); the objects are written to a private temporary directory because lld
 // reads only files. Serialized: lld keeps global state. Returns the output file's bytes.
-std::expected<std::vector<uint8_t>, std::string>
-linkElf(const std::vector<std::string> &arguments, const std::vector<std::vector<uint8_t>> &objects);
+std::expected<std::vector<uint8_t>, std::string> linkElf(const std::vector<std::string> &arguments,
+                                                         const std::vector<std::vector<uint8_t>> &objects);
 
 }  // namespace hrx::bridge

@@ -31,14 +31,14 @@ struct ExtentRelation {
 };
 
 struct BindingContract {
-  std::string name;          // the launch argument's name (without '%')
-  bool used = false;         // false: an unused argument, emitted as an all-zero NONE row
-  uint64_t bytes = 0;        // minimum byte length
-  uint64_t alignment = 0;    // minimum alignment (power of two)
+  std::string name;        // the launch argument's name (without '%')
+  bool used = false;       // false: an unused argument, emitted as an all-zero NONE row
+  uint64_t bytes = 0;      // minimum byte length
+  uint64_t alignment = 0;  // minimum alignment (power of two)
   Access access = Access::None;
   std::string addressSpace;  // "global" (NONE rows: empty)
   uint32_t usage = 0;
-  std::string layout;        // a description for diagnostics, e.g. "view<[%n]xf32> row-major"
+  std::string layout;                        // a description for diagnostics, e.g. "view<[%n]xf32> row-major"
   std::vector<ExtentRelation> extents = {};  // views sized by a scalar launch argument
 };
 
@@ -50,7 +50,7 @@ struct ContractConstant {
 
 struct KernelContract {
   std::string symbol;
-  std::vector<BindingContract> bindings;   // buffer arguments, in launch order
+  std::vector<BindingContract> bindings;  // buffer arguments, in launch order
   std::vector<ContractConstant> constants;
 
   // The host-side contract (hrx/format/KernelContract.h, JSON of hrx-product.md §3.1): the used

@@ -31,7 +31,7 @@ struct HostCodeError {
 // runs the optimization pipeline and returns its assembly text or linked shared object.
 std::expected<std::string, std::string> hostAssembly(llvm::Module &module, const HostCodeOptions &options);
 std::expected<std::vector<uint8_t>, HostCodeError> hostSharedObject(llvm::Module &module,
-                                                                     const HostCodeOptions &options);
+                                                                    const HostCodeOptions &options);
 
 // Prepares and optimizes `module` for the host without generating code (for --emit=llvm).
 std::expected<void, std::string> optimizeForHost(llvm::Module &module, const HostCodeOptions &options);

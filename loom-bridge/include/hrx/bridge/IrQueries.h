@@ -47,8 +47,8 @@ std::vector<const loom::Operation *> providerCandidates(const Program &program, 
 // the target's family ("amdgpu", "aie2p", "host"), whose `requires [#target.subgroup.size<N>]`
 // holds for `subgroupSize`, and whose `where` facts do not fail on the use's constant
 // arguments; the highest priority wins, the first in source order among equals. Null if none.
-const loom::Operation *selectProvider(const Program &program, const loom::Operation &apply, std::string_view targetFamily,
-                                      uint64_t subgroupSize);
+const loom::Operation *selectProvider(const Program &program, const loom::Operation &apply,
+                                      std::string_view targetFamily, uint64_t subgroupSize);
 
 }  // namespace hrx::bridge::ir
 

@@ -33,9 +33,9 @@ struct CheckOp {
 
 // A top-level check.case / check.scenario / check.benchmark.
 struct CheckDefinition {
-  std::string kind;  // "check.case", "check.scenario", "check.benchmark"
-  std::string name;  // without '@'
-  std::string benchmarkOf;  // check.benchmark<@case>: the case
+  std::string kind;                                        // "check.case", "check.scenario", "check.benchmark"
+  std::string name;                                        // without '@'
+  std::string benchmarkOf;                                 // check.benchmark<@case>: the case
   std::vector<std::pair<std::string, std::string>> fixed;  // check.benchmark {k = v}
   std::vector<CheckOp> body;
   // check.scenario @s configure[N](%x: index, %e: check.entropy): the body runs N times.
@@ -70,10 +70,10 @@ struct CheckFile {
   std::string path;
   std::string text;
   std::vector<CheckDefinition> definitions;
-  std::map<std::string, KernelSignature> kernels;  // kernel.def/decl (a func.call of one launches it)
-  std::set<std::string> pipelines;                  // pipeline.def (run through the xdna array plan)
+  std::map<std::string, KernelSignature> kernels;              // kernel.def/decl (a func.call of one launches it)
+  std::set<std::string> pipelines;                             // pipeline.def (run through the xdna array plan)
   std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
-  std::vector<CheckProblem> problems;  // malformed top-level structure
+  std::vector<CheckProblem> problems;                          // malformed top-level structure
 };
 
 // Finds every top-level check.* definition of `text` (a .loom file).
@@ -90,8 +90,9 @@ const char *runTargetName(RunTarget target);
 // Compiles `source` (named `displayPath` in diagnostics) for `target` ("host" or "gfx1151"):
 // the artifact or shared object bytes, or an error holding the compiler's diagnostics.
 // `config` holds the configuration values the launches imply (ExtentRule), KEY -> VALUE.
-using CompileFn = std::function<StatusOr<std::vector<uint8_t>>(const std::string &source, const std::string &displayPath,
-                                                               RunTarget target, const std::map<std::string, std::string> &config)>;
+using CompileFn =
+    std::function<StatusOr<std::vector<uint8_t>>(const std::string &source, const std::string &displayPath,
+                                                 RunTarget target, const std::map<std::string, std::string> &config)>;
 
 enum class Outcome { Pass, Fail, Skip, Benchmark };
 

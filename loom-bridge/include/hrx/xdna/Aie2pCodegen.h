@@ -35,7 +35,7 @@ struct CoreCode {
   std::vector<uint8_t> bytes;  // main + worker, assembled
   std::string assembly;        // llvm-aie syntax, one bundle per line, re-assembles to `bytes`
   uint32_t bundles = 0;
-  uint32_t frameBytes = 0;     // the worker's stack frame (allocas and spills)
+  uint32_t frameBytes = 0;  // the worker's stack frame (allocas and spills)
 };
 
 struct CodegenError {

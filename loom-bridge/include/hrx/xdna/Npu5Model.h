@@ -29,9 +29,7 @@ struct BdFieldWidths {
   unsigned nextBdBits;
   unsigned lockIdBits;
 
-  static constexpr uint64_t maxOf(unsigned bits) {
-    return bits >= 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1;
-  }
+  static constexpr uint64_t maxOf(unsigned bits) { return bits >= 64 ? UINT64_MAX : (uint64_t(1) << bits) - 1; }
 };
 
 // Stream-switch port counts per bundle for one tile kind (npu5-hardware §2.2, mlir-aie's
@@ -57,12 +55,12 @@ struct TileResources {
   BdFieldWidths bd;
   SwitchPorts ports;
   // Register-map bases (tile offsets) used by the transaction encoder.
-  uint32_t lockBase;        // lock value register of lock id i at lockBase + 0x10 * i
-  uint32_t bdBase;          // BD i at bdBase + bdStride * i
+  uint32_t lockBase;  // lock value register of lock id i at lockBase + 0x10 * i
+  uint32_t bdBase;    // BD i at bdBase + bdStride * i
   uint32_t bdStride;
-  uint32_t s2mmControlBase; // channel ch control at base + 8 * ch, start queue at + 4
+  uint32_t s2mmControlBase;  // channel ch control at base + 8 * ch, start queue at + 4
   uint32_t mm2sControlBase;
-  uint32_t switchBase;      // stream-switch master config; slave config at +0x100
+  uint32_t switchBase;  // stream-switch master config; slave config at +0x100
 };
 
 class Npu5Model {
@@ -82,8 +80,8 @@ public:
   static constexpr unsigned kMaxContextColumns = 8;
   static constexpr unsigned kMaxBindingsPerCommand = 5;
   static constexpr uint32_t kMaxCommandBytes = 32 * 1024;
-  static constexpr unsigned kMaxLockValue = 63;              // compiler lock range 0..63, §2.2
-  static constexpr unsigned kMaxRepeatCount = 256;           // 8-bit repeat_count field, §2.4
+  static constexpr unsigned kMaxLockValue = 63;     // compiler lock range 0..63, §2.2
+  static constexpr unsigned kMaxRepeatCount = 256;  // 8-bit repeat_count field, §2.4
 
   // Ring-slot layout in a compute tile's data memory (loom-language §9.2): slots sit at bank
   // strides when they fit, and a stack/private reserve stays free.
@@ -102,8 +100,8 @@ public:
   // Device identity written into images (hrx-product §1.3, npu5-hardware §4.3).
   static constexpr uint64_t kDeviceProfileId = 0x535848414C4F0001ull;  // "SXHALO" rev 1
   static constexpr uint32_t kDeviceProfileRevision = 1;
-  static constexpr uint64_t kFirmwareAbiId = 0x4E5055320006000Cull;    // "NPU2" 6.12
-  static constexpr uint32_t kTargetGeneration = 3;                     // AIE2P
+  static constexpr uint64_t kFirmwareAbiId = 0x4E5055320006000Cull;  // "NPU2" 6.12
+  static constexpr uint32_t kTargetGeneration = 3;                   // AIE2P
   static constexpr std::string_view kProfileName = "amd.xdna.strix_halo.17f0_11";
 
   static TileKind kindOfRow(unsigned row);

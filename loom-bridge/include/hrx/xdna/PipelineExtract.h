@@ -15,8 +15,7 @@ namespace hrx::xdna {
 
 // `contract` is the export's KernelContract (binding byte lengths and use); nullopt after
 // reporting errors (XDNA/011 for constructs the planner does not support).
-std::optional<PipelineGraph> extractPipelineGraph(const bridge::Program &program,
-                                                  const loom::Operation &pipeline,
+std::optional<PipelineGraph> extractPipelineGraph(const bridge::Program &program, const loom::Operation &pipeline,
                                                   const bridge::KernelContract &contract,
                                                   diag::DiagnosticEngine &diags);
 

@@ -22,10 +22,10 @@ using format::PortDirection;
 
 // A launch buffer (`launch(%a: buffer, ...)`), in source argument order.
 struct GraphBinding {
-  std::string name;          // the SSA name, for diagnostics ("%input")
+  std::string name;  // the SSA name, for diagnostics ("%input")
   PlanAccess access = PlanAccess::Read;
-  uint64_t bytes = 0;        // bytes the pipeline touches (the contract's minimum length)
-  bool used = true;          // an unused launch buffer becomes a NONE binding row
+  uint64_t bytes = 0;  // bytes the pipeline touches (the contract's minimum length)
+  bool used = true;    // an unused launch buffer becomes a NONE binding row
   diag::SourceRange loc;
 };
 
@@ -47,12 +47,12 @@ struct GraphPort {
 // The worker every lane of one group runs: the group's stages fused into one entry.
 struct GraphWorker {
   uint32_t group = 0;
-  std::string entry;                     // host symbol suffix ("copy_record", "split_k$group$1")
-  uint32_t iterations = 1;               // entry calls per invocation
-  uint32_t codeBytes = 0;                // program-memory estimate (no native code exists)
-  uint64_t stackBytes = 0;               // C/C++ workers: the stack their locals need at least
+  std::string entry;        // host symbol suffix ("copy_record", "split_k$group$1")
+  uint32_t iterations = 1;  // entry calls per invocation
+  uint32_t codeBytes = 0;   // program-memory estimate (no native code exists)
+  uint64_t stackBytes = 0;  // C/C++ workers: the stack their locals need at least
   std::vector<GraphPort> ports;
-  diag::SourceRange loc;                 // the first stage op
+  diag::SourceRange loc;  // the first stage op
 };
 
 // How a flow's records map onto lanes.
@@ -80,9 +80,7 @@ struct FlowEnd {
   uint32_t port = 0;   // worker port; for Gather the first partial port
   BindingWalk walk;    // binding ends only
 
-  static FlowEnd binding(uint32_t index, BindingWalk walk) {
-    return {Kind::Binding, index, 0, std::move(walk)};
-  }
+  static FlowEnd binding(uint32_t index, BindingWalk walk) { return {Kind::Binding, index, 0, std::move(walk)}; }
   static FlowEnd worker(uint32_t index, uint32_t port) { return {Kind::Worker, index, port, {}}; }
 };
 
@@ -90,9 +88,9 @@ struct GraphFlow {
   FlowEnd from;
   FlowEnd to;
   LaneMap map = LaneMap::PerLane;
-  std::string recordType;   // "tile<1024xi32>"
+  std::string recordType;  // "tile<1024xi32>"
   uint32_t recordBytes = 0;
-  uint32_t capacity = 2;    // ring slots; pipeline.buffer raises it
+  uint32_t capacity = 2;          // ring slots; pipeline.buffer raises it
   diag::SourceRange loc;          // the op that creates the flow
   diag::SourceRange capacityLoc;  // the pipeline.buffer that set the capacity, if any
 };

@@ -24,7 +24,7 @@ enum class TransactionOp : uint8_t { Write32 = 0, BlockWrite = 1, MaskWrite32 = 
 struct AddressPatch {
   uint32_t byteOffset = 0;  // of the low word, inside the command
   uint32_t bindingOrdinal = 0;
-  uint64_t addend = 0;      // the transfer's byte offset into the binding
+  uint64_t addend = 0;  // the transfer's byte offset into the binding
 };
 
 struct Command {

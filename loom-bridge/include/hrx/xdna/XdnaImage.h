@@ -25,14 +25,14 @@ inline constexpr std::string_view kReferenceOnlyReason =
 struct PlannedEntry {
   format::ArrayPlan plan;
   bridge::KernelContract contract;
-  diag::SourceRange loc;  // the pipeline.def, for XDNA/009
+  diag::SourceRange loc;            // the pipeline.def, for XDNA/009
   std::vector<TileCode> code = {};  // native core code of the workers that have it, per tile
 };
 
 struct ImageSections {
   std::vector<uint8_t> hostCode;  // .hrx.host
   format::ArtifactIdentity identity;
-  std::string reportJson;         // .hrx.report when non-empty
+  std::string reportJson;  // .hrx.report when non-empty
   std::string referenceOnlyReason = std::string(kReferenceOnlyReason);
 };
 

@@ -21,9 +21,15 @@ struct AsmDiagnostic {
 
 struct AsmProgram {
   std::vector<uint8_t> bytes;
-  struct Label { std::string name; uint32_t offset; };
+  struct Label {
+    std::string name;
+    uint32_t offset;
+  };
   std::vector<Label> labels;
-  struct BundleSpan { uint32_t offset, size; unsigned line; };
+  struct BundleSpan {
+    uint32_t offset, size;
+    unsigned line;
+  };
   std::vector<BundleSpan> bundles;
 };
 

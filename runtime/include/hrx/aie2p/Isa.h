@@ -38,16 +38,34 @@ std::optional<Reg> parseReg(std::string_view text);
 // Operand classes: the register sets an operand field accepts (and how each member is encoded),
 // or an immediate domain.
 enum class OperandClass : uint8_t {
-  eR, eP, eM, eDJ,          // plain 5/3-bit register numbers
-  eRS16,                    // r16..r31 as 0..15 (vector select masks)
-  LdaScl, SclSt,            // load/store scalar composite (r, p, m, dn, dj, dc, lr)
-  MvSclDst, MvSclSrc,       // move composite destination / source
-  LdaCg, AluCg,             // mova and movx destinations
-  Xm, CMm, eDM,             // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
-  eD,                       // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
-  c4s, c5s_step2,           // byte and halfword load/store offsets
-  c6u, c7s, c8s, c11s, c32s, c6s_step4, c10s_step64, c19s_step64, addr20,
-  c12n_step4, c16n_step64,  // negative-only stack offsets (spills below sp)
+  eR,
+  eP,
+  eM,
+  eDJ,    // plain 5/3-bit register numbers
+  eRS16,  // r16..r31 as 0..15 (vector select masks)
+  LdaScl,
+  SclSt,  // load/store scalar composite (r, p, m, dn, dj, dc, lr)
+  MvSclDst,
+  MvSclSrc,  // move composite destination / source
+  LdaCg,
+  AluCg,  // mova and movx destinations
+  Xm,
+  CMm,
+  eDM,  // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
+  eD,   // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
+  c4s,
+  c5s_step2,  // byte and halfword load/store offsets
+  c6u,
+  c7s,
+  c8s,
+  c11s,
+  c32s,
+  c6s_step4,
+  c10s_step64,
+  c19s_step64,
+  addr20,
+  c12n_step4,
+  c16n_step64,  // negative-only stack offsets (spills below sp)
 };
 std::string_view operandClassName(OperandClass cls);
 bool isImmediateClass(OperandClass cls);
@@ -57,44 +75,123 @@ std::string operandClassDescription(OperandClass cls);
 void immediateRange(OperandClass cls, int64_t &min, int64_t &max, int64_t &step);
 
 enum class Semantic : uint8_t {
-  Nop, Done, Event,
-  Add, Sub, And, Or, Xor, Lshl, Ashl, Eq, Ne, Lt, Ltu, Ge, Geu, Eqz, Nez, Mul, Mac, Msc, SelEqz, SelNez,
-  Abs, CountLeadingZeros, ExtendS8, ExtendS16, ExtendU8, ExtendU16,
-  Move, MovImm, AddNoCarry,
-  Acquire, Release,
-  Jump, Call, Return, JumpNonZero, JumpZero, JumpNonZeroDecrement,
-  PointerAdd, StackAdd,
-  Load, Store, VectorLoad, VectorStore,
-  LoadS8, LoadU8, LoadS16, LoadU16, Store8, Store16,
-  VectorAdd32, VectorAdd16, VectorAdd8, VectorSub32, VectorSub16, VectorSub8, VectorAnd, VectorOr,
-  VectorSelect32, VectorSelect16, VectorMaxLt32, VectorMaxLt16, VectorMinGe32, VectorMinGe16,
-  VectorLt32, VectorLt16, VectorGe32, VectorGe16, VectorExtract32, VectorExtract16,
-  VectorExtractBroadcast32, VectorExtractBroadcast16,
-  VectorMaxLt8, VectorMinGe8, VectorShift,
-  MatMul, MatMulNeg, MatMulAcc, MatMulSub, MatMulFloat, MatMulSubFloat,
-  VectorMaxLtBf16, VectorMinGeBf16, VectorLtBf16, Broadcast32, Broadcast16, Broadcast8,
-  WidenBf16, NarrowBf16, AccumulatorAddFloat, AccumulatorAdd, AccumulatorSubFloat, AccumulatorSub, AccumulatorClear,
+  Nop,
+  Done,
+  Event,
+  Add,
+  Sub,
+  And,
+  Or,
+  Xor,
+  Lshl,
+  Ashl,
+  Eq,
+  Ne,
+  Lt,
+  Ltu,
+  Ge,
+  Geu,
+  Eqz,
+  Nez,
+  Mul,
+  Mac,
+  Msc,
+  SelEqz,
+  SelNez,
+  Abs,
+  CountLeadingZeros,
+  ExtendS8,
+  ExtendS16,
+  ExtendU8,
+  ExtendU16,
+  Move,
+  MovImm,
+  AddNoCarry,
+  Acquire,
+  Release,
+  Jump,
+  Call,
+  Return,
+  JumpNonZero,
+  JumpZero,
+  JumpNonZeroDecrement,
+  PointerAdd,
+  StackAdd,
+  Load,
+  Store,
+  VectorLoad,
+  VectorStore,
+  LoadS8,
+  LoadU8,
+  LoadS16,
+  LoadU16,
+  Store8,
+  Store16,
+  VectorAdd32,
+  VectorAdd16,
+  VectorAdd8,
+  VectorSub32,
+  VectorSub16,
+  VectorSub8,
+  VectorAnd,
+  VectorOr,
+  VectorSelect32,
+  VectorSelect16,
+  VectorMaxLt32,
+  VectorMaxLt16,
+  VectorMinGe32,
+  VectorMinGe16,
+  VectorLt32,
+  VectorLt16,
+  VectorGe32,
+  VectorGe16,
+  VectorExtract32,
+  VectorExtract16,
+  VectorExtractBroadcast32,
+  VectorExtractBroadcast16,
+  VectorMaxLt8,
+  VectorMinGe8,
+  VectorShift,
+  MatMul,
+  MatMulNeg,
+  MatMulAcc,
+  MatMulSub,
+  MatMulFloat,
+  MatMulSubFloat,
+  VectorMaxLtBf16,
+  VectorMinGeBf16,
+  VectorLtBf16,
+  Broadcast32,
+  Broadcast16,
+  Broadcast8,
+  WidenBf16,
+  NarrowBf16,
+  AccumulatorAddFloat,
+  AccumulatorAdd,
+  AccumulatorSubFloat,
+  AccumulatorSub,
+  AccumulatorClear,
 };
 enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack, Post2D };
 
 // One operand of an instruction form, in assembly order.
 struct OperandInfo {
-  std::string field;      // the encoding field name ("d0", "ptr", "imm")
+  std::string field;  // the encoding field name ("d0", "ptr", "imm")
   OperandClass cls;
-  unsigned fieldWidth;    // bits the encoding gives the field
-  unsigned writeCycle;    // pipeline cycle the result is written (results only)
-  unsigned readCycle;     // pipeline cycle the operand is read
-  int tiedTo = -1;        // an operand that must be the same register (not encoded itself)
+  unsigned fieldWidth;  // bits the encoding gives the field
+  unsigned writeCycle;  // pipeline cycle the result is written (results only)
+  unsigned readCycle;   // pipeline cycle the operand is read
+  int tiedTo = -1;      // an operand that must be the same register (not encoded itself)
 };
 
 // One piece of an instruction's slot encoding, least significant first.
 struct EncodingPiece {
   enum class Kind : uint8_t { Field, Fixed, DontCare } kind;
-  unsigned slotBit;       // lowest slot bit the piece occupies
+  unsigned slotBit;  // lowest slot bit the piece occupies
   unsigned width;
-  int operand;            // Field: index into operands
-  unsigned fieldLow;      // Field: lowest bit of the operand value the piece carries
-  uint64_t value;         // Fixed: the bits
+  int operand;        // Field: index into operands
+  unsigned fieldLow;  // Field: lowest bit of the operand value the piece carries
+  uint64_t value;     // Fixed: the bits
 };
 
 struct InstrInfo {
@@ -108,7 +205,11 @@ struct InstrInfo {
   std::vector<OperandInfo> operands;
   std::vector<EncodingPiece> pieces;
   // The syntax split into literal text and operand references (index into operands).
-  struct SyntaxPart { bool isOperand; std::string text; int operand; };
+  struct SyntaxPart {
+    bool isOperand;
+    std::string text;
+    int operand;
+  };
   std::vector<SyntaxPart> syntaxParts;
   // Named implicit results' write cycles ("ptr=1" for post-modify; 1 when unlisted).
   unsigned writeCycleOf(std::string_view field) const;
@@ -118,8 +219,8 @@ struct FormatInfo {
   uint16_t id;
   std::string_view name, layout;
   unsigned bits;
-  uint16_t slotMask = 0;                       // bit per Slot
-  std::array<int, kSlotCount> slotBit{};       // lowest bundle bit of each present slot, -1 absent
+  uint16_t slotMask = 0;                  // bit per Slot
+  std::array<int, kSlotCount> slotBit{};  // lowest bundle bit of each present slot, -1 absent
   unsigned __int128 fixedMask = 0, fixedValue = 0;
 };
 
@@ -138,8 +239,17 @@ struct Operand {
   bool isReg = false;
   Reg reg;
   int64_t imm = 0;
-  static Operand r(Reg reg) { Operand o; o.isReg = true; o.reg = reg; return o; }
-  static Operand i(int64_t v) { Operand o; o.imm = v; return o; }
+  static Operand r(Reg reg) {
+    Operand o;
+    o.isReg = true;
+    o.reg = reg;
+    return o;
+  }
+  static Operand i(int64_t v) {
+    Operand o;
+    o.imm = v;
+    return o;
+  }
   friend bool operator==(const Operand &, const Operand &) = default;
 };
 

@@ -59,7 +59,7 @@ enum class RegisterClass {
   LockValue,         // index = lock id
   SwitchMaster,      // index = physical port
   SwitchSlave,
-  SwitchSlot,        // index = physical slave port, word = slot
+  SwitchSlot,  // index = physical slave port, word = slot
   ShimMux,
   ShimDemux,
   CoreControl,

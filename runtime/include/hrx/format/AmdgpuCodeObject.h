@@ -19,31 +19,39 @@ namespace hrx::format {
 
 // The code object v5 kernel descriptor (AMDGPUUsage "Kernel Descriptor"), 64 bytes.
 struct KernelDescriptor {
-  uint32_t groupSegmentFixedSize = 0;    // bytes 0..3
-  uint32_t privateSegmentFixedSize = 0;  // 4..7
-  uint32_t kernargSize = 0;              // 8..11
-  int64_t kernelCodeEntryByteOffset = 0; // 16..23, from the descriptor's address
-  uint32_t computePgmRsrc3 = 0;          // 44..47
-  uint32_t computePgmRsrc1 = 0;          // 48..51
-  uint32_t computePgmRsrc2 = 0;          // 52..55
-  uint16_t kernelCodeProperties = 0;     // 56..57
-  uint16_t kernargPreload = 0;           // 58..59
+  uint32_t groupSegmentFixedSize = 0;     // bytes 0..3
+  uint32_t privateSegmentFixedSize = 0;   // 4..7
+  uint32_t kernargSize = 0;               // 8..11
+  int64_t kernelCodeEntryByteOffset = 0;  // 16..23, from the descriptor's address
+  uint32_t computePgmRsrc3 = 0;           // 44..47
+  uint32_t computePgmRsrc1 = 0;           // 48..51
+  uint32_t computePgmRsrc2 = 0;           // 52..55
+  uint16_t kernelCodeProperties = 0;      // 56..57
+  uint16_t kernargPreload = 0;            // 58..59
 };
 inline constexpr uint64_t kKernelDescriptorBytes = 64;
 KernelDescriptor decodeKernelDescriptor(std::span<const uint8_t, 64> bytes);
 
 // What an .args entry's .value_kind says the runtime must put there.
 enum class KernargKind : uint8_t {
-  ByValue,              // an explicit scalar: bytes from the dispatch's constants
-  GlobalBuffer,         // an explicit buffer: a 64-bit GPU address
-  HiddenBlockCountX, HiddenBlockCountY, HiddenBlockCountZ,     // u32: workgroups per dimension
-  HiddenGroupSizeX, HiddenGroupSizeY, HiddenGroupSizeZ,        // u16: workgroup size
-  HiddenRemainderX, HiddenRemainderY, HiddenRemainderZ,        // u16: grid % workgroup size
-  HiddenGlobalOffsetX, HiddenGlobalOffsetY, HiddenGlobalOffsetZ,  // u64: 0
-  HiddenGridDims,       // u16: the packet's dimensions
-  HiddenDynamicLdsSize, // u32: group segment bytes beyond the fixed size
-  HiddenQueuePtr,       // u64: the amd_queue_t address
-  HiddenNone,           // padding the runtime zeroes
+  ByValue,       // an explicit scalar: bytes from the dispatch's constants
+  GlobalBuffer,  // an explicit buffer: a 64-bit GPU address
+  HiddenBlockCountX,
+  HiddenBlockCountY,
+  HiddenBlockCountZ,  // u32: workgroups per dimension
+  HiddenGroupSizeX,
+  HiddenGroupSizeY,
+  HiddenGroupSizeZ,  // u16: workgroup size
+  HiddenRemainderX,
+  HiddenRemainderY,
+  HiddenRemainderZ,  // u16: grid % workgroup size
+  HiddenGlobalOffsetX,
+  HiddenGlobalOffsetY,
+  HiddenGlobalOffsetZ,   // u64: 0
+  HiddenGridDims,        // u16: the packet's dimensions
+  HiddenDynamicLdsSize,  // u32: group segment bytes beyond the fixed size
+  HiddenQueuePtr,        // u64: the amd_queue_t address
+  HiddenNone,            // padding the runtime zeroes
 };
 std::string_view kernargKindName(KernargKind kind);
 bool isHidden(KernargKind kind);
@@ -75,10 +83,10 @@ struct LoadSegment {
 };
 
 struct AmdgpuCodeObject {
-  std::string target;  // "amdgcn-amd-amdhsa--gfx1151"
+  std::string target;             // "amdgcn-amd-amdhsa--gfx1151"
   std::vector<uint64_t> version;  // amdhsa.version, [1, 2] for code object v5
   std::vector<LoadSegment> segments;
-  uint64_t imageBytes = 0;  // highest PT_LOAD end, rounded up to 4096
+  uint64_t imageBytes = 0;                    // highest PT_LOAD end, rounded up to 4096
   std::vector<uint64_t> relativeRelocations;  // offsets of R_AMDGPU_RELATIVE64 targets
   std::vector<int64_t> relocationAddends;     // parallel to relativeRelocations
   std::vector<CodeObjectKernel> kernels;

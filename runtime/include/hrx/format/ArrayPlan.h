@@ -70,8 +70,8 @@ struct PlanWorker {
   uint32_t group = 0;
   uint32_t lane = 0;
   TileCoord tile;
-  uint32_t codeBytes = 0;  // program-memory estimate (no native AIE2P code yet)
-  uint32_t iterations = 1; // calls per invocation of the entry
+  uint32_t codeBytes = 0;   // program-memory estimate (no native AIE2P code yet)
+  uint32_t iterations = 1;  // calls per invocation of the entry
   std::vector<WorkerPort> ports;
 };
 
@@ -88,7 +88,7 @@ struct AccessDim {
 // start + sum(i_d * dims[d].strideBytes) for every index tuple, dims[0] innermost; its size is
 // runBytes * prod(dims[d].size) and must equal the channel's record bytes.
 struct BindingTransfer {
-  uint32_t binding = 0;  // plan binding index
+  uint32_t binding = 0;     // plan binding index
   uint64_t byteOffset = 0;  // absolute, with the lane offset of a partition already applied
   uint32_t runBytes = 0;
   std::vector<AccessDim> dims;

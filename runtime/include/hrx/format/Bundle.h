@@ -15,16 +15,16 @@
 namespace hrx::format {
 
 struct BundleManifest {
-  std::string target;         // "x86_64-unknown-linux-gnu-gfx1151"
-  std::string revision;       // free-text provenance
-  std::string url;            // where an online install would fetch the archive from
-  std::string archiveSha256;  // 64 lowercase hex digits
+  std::string target;                        // "x86_64-unknown-linux-gnu-gfx1151"
+  std::string revision;                      // free-text provenance
+  std::string url;                           // where an online install would fetch the archive from
+  std::string archiveSha256;                 // 64 lowercase hex digits
   std::map<std::string, std::string> files;  // flat file name -> SHA-256 (hex)
 };
 
 // Libraries every bundle must declare in `files`.
 inline constexpr std::array<std::string_view, 3> kRequiredBundleLibraries = {"libamdf.so", "libhrx_fabric.so",
-                                                                              "libloomc.so"};
+                                                                             "libloomc.so"};
 
 // Strict reader: schema must be 1, unknown fields are errors, digests are 64 lowercase hex
 // digits, file names are flat ([A-Za-z0-9._-]+, not "." or ".."), the required libraries are

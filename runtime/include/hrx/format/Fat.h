@@ -15,8 +15,22 @@
 
 namespace hrx::format {
 
-enum class OffloadImageKind : uint16_t { None = 0, Object = 1, Bitcode = 2, Cubin = 3, Fatbinary = 4, Ptx = 5, Spirv = 6 };
-enum OffloadKindBits : uint16_t { kOffloadNone = 0, kOffloadOpenMP = 1, kOffloadCuda = 2, kOffloadHip = 4, kOffloadSycl = 8 };
+enum class OffloadImageKind : uint16_t {
+  None = 0,
+  Object = 1,
+  Bitcode = 2,
+  Cubin = 3,
+  Fatbinary = 4,
+  Ptx = 5,
+  Spirv = 6
+};
+enum OffloadKindBits : uint16_t {
+  kOffloadNone = 0,
+  kOffloadOpenMP = 1,
+  kOffloadCuda = 2,
+  kOffloadHip = 4,
+  kOffloadSycl = 8
+};
 
 struct FatEntry {
   OffloadImageKind imageKind = OffloadImageKind::Object;

@@ -19,9 +19,9 @@ struct ArtifactIdentity {
   std::string target;           // "amd.xdna.strix_halo.17f0_11", "gfx1151", ...
   std::string symbol;           // specialised export ("" = every export)
   std::map<std::string, std::string> config;
-  std::string reportMode = "none";         // none | summary | details
-  std::string processorMode = "Default";   // Default | ComputeUnit | WorkgroupProcessor
-  std::string optionsDigest;               // SHA-256 (hex) of the canonical compile options
+  std::string reportMode = "none";        // none | summary | details
+  std::string processorMode = "Default";  // Default | ComputeUnit | WorkgroupProcessor
+  std::string optionsDigest;              // SHA-256 (hex) of the canonical compile options
   bool referenceOnly = false;
   std::string referenceOnlyReason;  // required when referenceOnly
   // SHA-256 (hex) of the .hrx.host bytes; "" = not recorded. The host device refuses host code

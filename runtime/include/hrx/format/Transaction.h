@@ -39,8 +39,8 @@ std::string_view opcodeName(uint8_t opcode);
 // One operation as found in the command.
 struct Operation {
   Opcode opcode = Opcode::Write;
-  uint32_t byteOffset = 0;  // of the op inside the command
-  uint32_t byteLength = 0;  // the op's size field
+  uint32_t byteOffset = 0;      // of the op inside the command
+  uint32_t byteLength = 0;      // the op's size field
   uint8_t column = 0, row = 0;  // header bytes 1-2 or 4-5 (informational; the address is absolute)
   // Write / MaskWrite / MaskPoll / BlockWrite: the absolute register address
   // (column << 25 | row << 20 | offset); MaskWrite and MaskPoll also carry a mask.

@@ -41,8 +41,8 @@ struct DeviceProfile {
   uint32_t maxCommandBytes;
   uint32_t maxBindings;  // addresses an ERT command record carries
 };
-inline constexpr DeviceProfile kStrixHalo{"amd.xdna.strix_halo.17f0_11", 0x535848414C4F0001ull, 1, 0x4E5055320006000Cull, 6, 4,
-                                          32 * 1024, 5};
+inline constexpr DeviceProfile kStrixHalo{
+    "amd.xdna.strix_halo.17f0_11", 0x535848414C4F0001ull, 1, 0x4E5055320006000Cull, 6, 4, 32 * 1024, 5};
 
 // The NPU2 (AIE2P) firmware's instruction-buffer alignment (npu5-hardware §4.3, HRX's NPU2
 // target `instruction_alignment = 32768`; amdxdna device-heap buffers are 32 KiB aligned too).

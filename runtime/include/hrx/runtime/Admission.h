@@ -31,7 +31,7 @@ struct HRX_RUNTIME_API NpuIdentity {
 
 // One KFD topology node with a GPU (gfx_target_version != 0).
 struct HRX_RUNTIME_API GpuIdentity {
-  std::string node;  // "1"
+  std::string node;               // "1"
   uint32_t gfxTargetVersion = 0;  // 110501
   std::string target() const;     // "gfx1151"
   bool qualified() const;

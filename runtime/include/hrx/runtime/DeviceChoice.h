@@ -29,8 +29,8 @@ struct HRX_RUNTIME_API DeviceChoice {
 // For one entry: auto runs natively only when admission and checkNativeExecution pass. An
 // explicit npu/gpu returns the admitted device (the caller reports checkNativeExecution's
 // answer) or the admission error.
-HRX_RUNTIME_API StatusOr<DeviceChoice> chooseDevice(const Runtime &runtime, DeviceRequest request, const ArtifactEntry &entry,
-                                    uint32_t columns);
+HRX_RUNTIME_API StatusOr<DeviceChoice> chooseDevice(const Runtime &runtime, DeviceRequest request,
+                                                    const ArtifactEntry &entry, uint32_t columns);
 
 // For an engine before any artifact is loaded (the examples): auto runs natively only when the
 // device is admitted and this runtime can execute on it natively.

@@ -27,8 +27,8 @@ struct HRX_RUNTIME_API GpuLoadOptions {
 // per .hrx.launch workload argument) into the grid, opens the process's KFD device on first
 // use, and places the code in executable GPU memory. The kernel runs on the Compute lane like
 // the host device's GPU kernels; everything above the Kernel interface is unchanged.
-HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
-                                            const GpuLoadOptions &options = {});
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>>
+loadOnGpu(const ArtifactEntry &entry, const std::vector<uint64_t> &workload, const GpuLoadOptions &options = {});
 
 // "gfx1151 (KFD node 1, gpu_id 4660) through the emulated KFD 1.16", opening the device if needed.
 HRX_RUNTIME_API StatusOr<std::string> describeGpuDevice(unsigned gpuIndex = 0);
@@ -36,7 +36,7 @@ HRX_RUNTIME_API StatusOr<std::string> describeGpuDevice(unsigned gpuIndex = 0);
 // What the KFD path needs, for `hrx doctor`: the KFD node, the topology's GPU node, the render
 // node, read/write permission on both, render-group membership, and the KFD interface version.
 struct HRX_RUNTIME_API KfdRequirement {
-  std::string name;    // "interface", "gfx1151 node", "node properties", "/dev/kfd", "interface version"
+  std::string name;  // "interface", "gfx1151 node", "node properties", "/dev/kfd", "interface version"
   bool satisfied = false;
   std::string detail;  // what was found, and how to fix it when not satisfied
 };

@@ -63,8 +63,9 @@ public:
 // (view<[%n]xf32> reaches 4 * n bytes); otherwise an error naming the binding, the required and
 // the given size.
 HRX_RUNTIME_API Status checkLaunchExtents(const std::vector<format::LaunchArgument> &arguments,
-                          const std::vector<format::LaunchExtent> &extents, const KernelContract &contract,
-                          std::span<const BufferView> views, std::span<const std::byte> constants);
+                                          const std::vector<format::LaunchExtent> &extents,
+                                          const KernelContract &contract, std::span<const BufferView> views,
+                                          std::span<const std::byte> constants);
 
 // One scalar launch argument as a caller wrote it: its type (nullopt: raw bytes of unknown
 // type) and its little-endian bytes (exactly the type's size).
@@ -80,11 +81,11 @@ struct ScalarArgument {
 // negative value for an unsigned type or a value out of range is refused naming the argument, the
 // expected and the given type. Raw bytes and arguments without a recorded type are checked for
 // size only.
-HRX_RUNTIME_API StatusOr<std::vector<std::byte>> packScalarArguments(const std::vector<format::LaunchArgument> &arguments,
-                                                      std::span<const ScalarArgument> scalars);
+HRX_RUNTIME_API StatusOr<std::vector<std::byte>>
+packScalarArguments(const std::vector<format::LaunchArgument> &arguments, std::span<const ScalarArgument> scalars);
 // The same check for the one value argument arguments[index]: its bytes in the argument's type.
-HRX_RUNTIME_API StatusOr<std::vector<uint8_t>> convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index,
-                                                     const ScalarArgument &given);
+HRX_RUNTIME_API StatusOr<std::vector<uint8_t>>
+convertScalarArgument(const std::vector<format::LaunchArgument> &arguments, size_t index, const ScalarArgument &given);
 
 // Lanes as numbered in traces.
 enum class Lane : uint8_t { Upload = 0, Compute = 1, Download = 2, Npu = 3, Host = 4 };

@@ -69,17 +69,18 @@ HRX_RUNTIME_API StatusOr<KernelContract> contractFromPlan(const format::ArrayPla
 // blocked workers and channels instead of hanging.
 // Workers whose tile has an entry in `native` run that AIE2P core code in the instruction-set
 // simulator instead of their host twin (hrx/runtime/NativeCore.h).
-HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract, TileCodeMap native = {});
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeHostNpuKernel(format::ArrayPlan plan,
+                                                                    std::shared_ptr<HostCode> code,
+                                                                    KernelContract contract, TileCodeMap native = {});
 
 // An NPU entry executed by its own transaction (--array-model=transaction): the entry's
 // COMMAND invocations, with dynamic SHIM_ADDRESS relocations patched with the bindings'
 // addresses, run on the simulated NPU5 array (hrx/array/ArrayModel.h); workers run as their
 // host twins behind the core-program seam. Results must equal makeHostNpuKernel's; a broken
 // transaction (unknown register, bad BD, unrouted stream, deadlock) is an error.
-HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry,
-                                                           format::ArrayPlan plan, std::shared_ptr<HostCode> code,
-                                                           KernelContract contract, TileCodeMap native = {});
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>>
+makeTransactionNpuKernel(const format::xdna::Image &image, const std::string &entry, format::ArrayPlan plan,
+                         std::shared_ptr<HostCode> code, KernelContract contract, TileCodeMap native = {});
 
 // The core programs of a plan's workers as host twins (the stand-in for native core code):
 // per iteration a twin acquires the ready (input) or credit (output) lock of each record it
@@ -89,9 +90,8 @@ HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeTransactionNpuKernel(const
 using StageResolver = std::function<StatusOr<hrx_host_stage_fn>(const std::string &entry)>;
 // A worker whose tile has an entry in `native` runs that core code in the simulator on the
 // records in the array's data memory; the others call their host twin.
-HRX_RUNTIME_API StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>> makeHostTwinCores(const format::ArrayPlan &plan,
-                                                                            const StageResolver &resolve,
-                                                                            const TileCodeMap *native = nullptr);
+HRX_RUNTIME_API StatusOr<std::vector<std::unique_ptr<array::CoreProgram>>>
+makeHostTwinCores(const format::ArrayPlan &plan, const StageResolver &resolve, const TileCodeMap *native = nullptr);
 
 // How a GPU entry's launch arguments are passed (from .hrx.manifest): in launch order, each a
 // buffer (the next binding) or a scalar (the next `size` bytes of the constants block).
@@ -107,9 +107,9 @@ inline constexpr uint64_t kMaxGpuLdsBytes = 65536;  // gfx1151's LDS per workgro
 
 struct HRX_RUNTIME_API GpuLaunchLayout {
   std::vector<format::LaunchArgument> arguments;
-  std::optional<uint64_t> maxFlatWorkgroupSize;  // checked against the launch program's grid
+  std::optional<uint64_t> maxFlatWorkgroupSize;               // checked against the launch program's grid
   std::optional<LaunchDimensions> dimensions = std::nullopt;  // replaces the launch program when given
-  std::vector<format::LaunchExtent> extents = {};  // checked before each launch is recorded
+  std::vector<format::LaunchExtent> extents = {};             // checked before each launch is recorded
 };
 
 // A GPU entry executed as SPMD: the launch program ("hrx.launch.<sym>") turns `workload` into
@@ -118,12 +118,14 @@ struct HRX_RUNTIME_API GpuLaunchLayout {
 // "hrx.kernel.<sym>" (which runs every work-item of the workgroup, honouring barriers) with
 // args[] built from the bindings and constants per `layout`.
 HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::shared_ptr<HostCode> code,
-                                                    KernelContract contract, std::vector<uint64_t> workload,
-                                                    GpuLaunchLayout layout = {});
+                                                                    KernelContract contract,
+                                                                    std::vector<uint64_t> workload,
+                                                                    GpuLaunchLayout layout = {});
 
 // Checks run-time launch dimensions: every extent at least 1, the block within the kernel's
 // max_flat_workgroup_size (its __launch_bounds__; 1024 without), the dynamic LDS within 64 KiB.
-HRX_RUNTIME_API Status checkLaunchDimensions(const LaunchDimensions &dims, std::optional<uint64_t> maxFlatWorkgroupSize);
+HRX_RUNTIME_API Status checkLaunchDimensions(const LaunchDimensions &dims,
+                                             std::optional<uint64_t> maxFlatWorkgroupSize);
 
 // Workgroups and NPU tasks share one pool of worker threads (hardware_concurrency).
 HRX_RUNTIME_API unsigned hostThreadCount();

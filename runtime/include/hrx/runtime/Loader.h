@@ -18,7 +18,7 @@ namespace hrx::runtime {
 // One runnable export of an artifact (fat containers contribute their members' entries).
 struct HRX_RUNTIME_API ArtifactEntry {
   std::string name;
-  Engine engine = Engine::Npu;           // Npu for .xdna entries, Gpu for AMDGPU kernels
+  Engine engine = Engine::Npu;               // Npu for .xdna entries, Gpu for AMDGPU kernels
   const format::Artifact *member = nullptr;  // the .xdna or AMDGPU artifact holding it
   KernelContract contract;
   uint32_t columns = 0;  // .xdna: the partition width the image was built for
@@ -33,15 +33,16 @@ HRX_RUNTIME_API StatusOr<std::vector<ArtifactEntry>> listEntries(const format::A
 
 // The entry called `name` ("" = the first entry). For a fat artifact holding the name for
 // several targets, the one matching `preferred` wins. NotFound lists the available names.
-HRX_RUNTIME_API StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries, const std::string &name,
-                                          Engine preferred);
+HRX_RUNTIME_API StatusOr<const ArtifactEntry *> findEntry(const std::vector<ArtifactEntry> &entries,
+                                                          const std::string &name, Engine preferred);
 
 // Whether `entry` may run natively on `device`: the artifact's target equals the device's;
 // GPU entries then pass (they run through KFD: hrx/runtime/GpuDevice.h). For NPU entries the
 // requested columns must equal the image's, the image must not be reference-only, and the
 // native library must be installed; native NPU execution itself needs the hardware runtime
 // (libamdf), which this build does not drive: past those checks the answer is Unimplemented.
-HRX_RUNTIME_API Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+HRX_RUNTIME_API Status checkNativeExecution(const ArtifactEntry &entry, const Device &device,
+                                            uint32_t requestedColumns);
 
 // Loads `entry` on the admitted NPU `device` through the amdxdna uAPI (runtime/xdna/,
 // docs/runtime.md "The amdxdna device"): a hardware context of the image's columns, BOs for
@@ -51,7 +52,8 @@ HRX_RUNTIME_API Status checkNativeExecution(const ArtifactEntry &entry, const De
 // (never run on hardware; reference-only images are refused as checkNativeExecution says);
 // "emulated" (npuEmulated()), the emulated amdxdna, which executes each command on the
 // transaction array model with the workers' host twins as cores, so reference-only images run.
-HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device, uint32_t requestedColumns);
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnNpu(const ArtifactEntry &entry, const Device &device,
+                                                            uint32_t requestedColumns);
 HRX_RUNTIME_API bool npuEmulated();
 
 // How the host reference device runs an NPU entry: from its array plan (.hrx.plan), or by
@@ -67,9 +69,10 @@ HRX_RUNTIME_API StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);
 // NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Plan. Their
 // workers run the image's native AIE2P core code in the simulator when it has some, as
 // `coreModel` says; unset, $HRX_CORE_MODEL decides, else native (twin: the host twins).
-HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const std::vector<uint64_t> &workload,
-                                             std::optional<LaunchDimensions> dimensions = std::nullopt,
-                                             std::optional<ArrayModelKind> arrayModel = std::nullopt,
-                                             std::optional<CoreModelKind> coreModel = std::nullopt);
+HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry,
+                                                             const std::vector<uint64_t> &workload,
+                                                             std::optional<LaunchDimensions> dimensions = std::nullopt,
+                                                             std::optional<ArrayModelKind> arrayModel = std::nullopt,
+                                                             std::optional<CoreModelKind> coreModel = std::nullopt);
 
 }  // namespace hrx::runtime

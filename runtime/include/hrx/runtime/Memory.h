@@ -84,7 +84,9 @@ public:
   ~MapGuard();
   std::span<const std::byte> bytes() const { return {data_, length_}; }
   // Empty for read guards.
-  std::span<std::byte> mutableBytes() const { return writable_ ? std::span<std::byte>(data_, length_) : std::span<std::byte>(); }
+  std::span<std::byte> mutableBytes() const {
+    return writable_ ? std::span<std::byte>(data_, length_) : std::span<std::byte>();
+  }
   bool writable() const { return writable_; }
 
 private:

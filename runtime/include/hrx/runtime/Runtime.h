@@ -26,8 +26,8 @@ struct HRX_RUNTIME_API RuntimeOptions {
 };
 
 struct HRX_RUNTIME_API Statistics {
-  uint64_t allocations = 0, imports = 0, submissions = 0, completions = 0, copiedBytes = 0,
-           cacheMaintenanceBytes = 0, liveBytes = 0, peakBytes = 0;
+  uint64_t allocations = 0, imports = 0, submissions = 0, completions = 0, copiedBytes = 0, cacheMaintenanceBytes = 0,
+           liveBytes = 0, peakBytes = 0;
   // {"allocations":…,"imports":…,…} in reference §5.7 order.
   std::string toJson() const;
 };

@@ -10,14 +10,14 @@ namespace hrx {
 
 enum class StatusCode {
   Ok,
-  InvalidArgument,   // malformed input (artifact, flag, buffer)
+  InvalidArgument,  // malformed input (artifact, flag, buffer)
   NotFound,
   FailedPrecondition,
-  Unavailable,       // device or native library not present
-  Busy,              // capacity exhausted or a conflicting guard is held
-  DeadlineExceeded,  // a wait timed out; the work was not cancelled
-  ResourceExhausted, // memory budget
-  DeviceLost,        // poisoned / quarantined
+  Unavailable,        // device or native library not present
+  Busy,               // capacity exhausted or a conflicting guard is held
+  DeadlineExceeded,   // a wait timed out; the work was not cancelled
+  ResourceExhausted,  // memory budget
+  DeviceLost,         // poisoned / quarantined
   Cancelled,
   Unimplemented,
   Internal,

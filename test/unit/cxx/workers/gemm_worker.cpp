@@ -4,8 +4,7 @@
 #include <array>
 #include <cstddef>
 
-template <std::size_t... Extents>
-struct Shape {
+template <std::size_t... Extents> struct Shape {
   static constexpr std::size_t rows = Extents...[0];  // C++26 pack indexing
   static constexpr std::size_t cols = Extents...[sizeof...(Extents) - 1];
 };

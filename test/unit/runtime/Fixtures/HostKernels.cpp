@@ -40,8 +40,7 @@ void spinCopy(void *const *records) {
     return now.tv_sec * 1'000'000'000ll + now.tv_nsec;
   };
   long long until = nowNs() + 50'000;
-  while (nowNs() < until) {
-  }
+  while (nowNs() < until) {}
   std::memcpy(records[1], records[0], 64);
 }
 
@@ -55,8 +54,8 @@ void accumulate(void *const *records) {
 }
 
 // GPU kernel vadd(out, a, b) over i32; workload[0] = element count.
-__attribute__((visibility("default"))) void vaddLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(
-    "hrx.launch.vadd");
+__attribute__((visibility("default"))) void vaddLaunch(const uint64_t *workload,
+                                                       uint32_t out[6]) __asm__("hrx.launch.vadd");
 void vaddLaunch(const uint64_t *workload, uint32_t out[6]) {
   uint64_t n = workload[0];
   bool even = n % 64 == 0;
@@ -77,8 +76,8 @@ void vadd(const hrx_host_dispatch *d) {
 
 // GPU kernel scale(n: u64, y: buffer, factor: i32): y[i] *= factor for i < n; one workgroup of
 // workload[0] work-items.
-__attribute__((visibility("default"))) void scaleLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(
-    "hrx.launch.scale");
+__attribute__((visibility("default"))) void scaleLaunch(const uint64_t *workload,
+                                                        uint32_t out[6]) __asm__("hrx.launch.scale");
 void scaleLaunch(const uint64_t *workload, uint32_t out[6]) {
   uint32_t grid[6] = {1, 1, 1, static_cast<uint32_t>(workload[0]), 1, 1};
   std::memcpy(out, grid, sizeof grid);
@@ -95,8 +94,8 @@ void scale(const hrx_host_dispatch *d) {
 
 // Reverses each 64-element workgroup tile through workgroup-local memory: every work-item
 // stores, a barrier, then every work-item loads its mirror. The barrier splits the loop.
-__attribute__((visibility("default"))) void reverseLaunch(const uint64_t *workload, uint32_t out[6]) __asm__(
-    "hrx.launch.reverse64");
+__attribute__((visibility("default"))) void reverseLaunch(const uint64_t *workload,
+                                                          uint32_t out[6]) __asm__("hrx.launch.reverse64");
 void reverseLaunch(const uint64_t *workload, uint32_t out[6]) {
   uint32_t grid[6] = {static_cast<uint32_t>(workload[0] / 64), 1, 1, 64, 1, 1};
   std::memcpy(out, grid, sizeof grid);

@@ -25,7 +25,8 @@ ArrayPlan pipelinePlan(const std::string &name, const std::vector<std::string> &
   ArrayPlan plan;
   plan.name = name;
   plan.groups = static_cast<uint32_t>(stages.size());
-  plan.bindings = {{0, PlanAccess::Read, uint64_t(records) * kRecord}, {1, PlanAccess::Write, uint64_t(records) * kRecord}};
+  plan.bindings = {{0, PlanAccess::Read, uint64_t(records) * kRecord},
+                   {1, PlanAccess::Write, uint64_t(records) * kRecord}};
   const TileCoord shim{0, 0}, mem{0, 1};
   auto transfer = [&](uint32_t binding) { return BindingTransfer{binding, 0, kRecord, {}, kRecord, records, 1}; };
   uint32_t channels = static_cast<uint32_t>(stages.size()) + 1;
@@ -58,14 +59,16 @@ ArrayPlan pipelinePlan(const std::string &name, const std::vector<std::string> &
     TileCoord owner{0, 2 + (last ? c - 1 : c)};
     for (uint32_t s = 0; s < 2; ++s) {
       uint32_t offset = (c * 2 + s) * 0x400;
-      plan.slots.push_back({c, s, owner, offset, kRecord, first ? std::nullopt : std::optional<uint32_t>(0x70000 + offset),
+      plan.slots.push_back({c, s, owner, offset, kRecord,
+                            first ? std::nullopt : std::optional<uint32_t>(0x70000 + offset),
                             last ? std::nullopt : std::optional<uint32_t>(0x70000 + offset)});
     }
     plan.locks.push_back({c, owner, 2 * c, LockRole::Credit, 2});
     plan.locks.push_back({c, owner, 2 * c + 1, LockRole::Ready, 0});
     uint64_t bytes = uint64_t(records) * kRecord;
     if (first) {
-      plan.dmas.push_back({c, shim, DmaDirection::MemoryToStream, 0, 0, 1, BdPattern{0, 0, uint32_t(bytes / 4), {}, 0, 0, 1}});
+      plan.dmas.push_back(
+          {c, shim, DmaDirection::MemoryToStream, 0, 0, 1, BdPattern{0, 0, uint32_t(bytes / 4), {}, 0, 0, 1}});
       plan.dmas.push_back({c, owner, DmaDirection::StreamToMemory, 0, 0, 1, {}});
       plan.routes.push_back({c, shim, RouteKind::ShimMux, {PortBundle::Dma, 0}, {PortBundle::North, 3}});
       plan.routes.push_back({c, shim, RouteKind::Switch, {PortBundle::South, 3}, {PortBundle::North, 0}});
@@ -76,7 +79,8 @@ ArrayPlan pipelinePlan(const std::string &name, const std::vector<std::string> &
     }
     if (last) {
       plan.dmas.push_back({c, owner, DmaDirection::MemoryToStream, 0, 1, 1, {}});
-      plan.dmas.push_back({c, shim, DmaDirection::StreamToMemory, 0, 1, 1, BdPattern{1, 0, uint32_t(bytes / 4), {}, 0, 0, 1}});
+      plan.dmas.push_back(
+          {c, shim, DmaDirection::StreamToMemory, 0, 1, 1, BdPattern{1, 0, uint32_t(bytes / 4), {}, 0, 0, 1}});
       plan.routes.push_back({c, owner, RouteKind::Switch, {PortBundle::Dma, 0}, {PortBundle::South, 0}});
       for (uint32_t row = owner.row - 1; row >= 2; --row)
         plan.routes.push_back({c, {0, row}, RouteKind::Switch, {PortBundle::North, 0}, {PortBundle::South, 0}});
@@ -143,9 +147,10 @@ std::vector<uint8_t> xdnaImage(const ArrayPlan &plan, const std::vector<uint8_t>
     command.resize(command.size() + 48, 0);
   }
   image.loads = {{0, 0, command, 128}};
-  std::string contract = R"({"version":1,"contracts":{")" + plan.name + R"(":{"bindings":[{"bytes":)" +
-                         std::to_string(bytes) + R"(,"alignment":64,"access":"Read","layout":"i32 records"},{"bytes":)" +
-                         std::to_string(bytes) + R"(,"alignment":64,"access":"Write","layout":"i32 records"}],"constants":[]}}})";
+  std::string contract =
+      R"({"version":1,"contracts":{")" + plan.name + R"(":{"bindings":[{"bytes":)" + std::to_string(bytes) +
+      R"(,"alignment":64,"access":"Read","layout":"i32 records"},{"bytes":)" + std::to_string(bytes) +
+      R"(,"alignment":64,"access":"Write","layout":"i32 records"}],"constants":[]}}})";
   image.sections = {{std::string(kContractSection), asBytes(contract), false},
                     {std::string(kPlanSection), asBytes(writeArrayPlans(std::span(&planForImage, 1))), false},
                     {std::string(kHostSection), host, true},
@@ -169,8 +174,8 @@ std::vector<uint8_t> hsaco(const std::vector<uint8_t> &host) {
   };
   const uint8_t ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1, 64, 4};
   std::copy(std::begin(ident), std::end(ident), b.begin());
-  put(16, 3, 2);      // ET_DYN
-  put(18, 224, 2);    // EM_AMDGPU
+  put(16, 3, 2);    // ET_DYN
+  put(18, 224, 2);  // EM_AMDGPU
   put(20, 1, 4);
   put(48, 0x04a, 4);  // EF_AMDGPU_MACH_AMDGCN_GFX1151
   put(52, 64, 2);
@@ -229,13 +234,15 @@ int main(int argc, char **argv) {
   write(dir + "/add_one.xdna", xdnaImage(pipelinePlan("add_one", {"add_one64", "copy64"}, 4), host, true));
   write(dir + "/copy2col.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, true, 2));
   write(dir + "/slow.xdna", xdnaImage(pipelinePlan("slow", {"slow_copy64"}, 4), host, true));
-  write(dir + "/strix.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, false, 1, 0x5354524958000001ull));  // the Strix (NPU4) profile
+  write(dir + "/strix.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, false, 1,
+                                       0x5354524958000001ull));  // the Strix (NPU4) profile
   write(dir + "/native.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, false));
   write(dir + "/vadd.hsaco", hsaco(host));
   // Host code that is not what the identity's host_sha256 records.
   std::vector<uint8_t> other = host;
   other.back() ^= 1;
-  write(dir + "/tampered.xdna", xdnaImage(pipelinePlan("copy", {"copy64"}, 4), other, true, 1, xdna::kStrixHalo.id, &host));
+  write(dir + "/tampered.xdna",
+        xdnaImage(pipelinePlan("copy", {"copy64"}, 4), other, true, 1, xdna::kStrixHalo.id, &host));
   std::vector<FatEntry> fat(2);
   fat[0].strings = {{"triple", "aie2p-amd-xdna"}, {"arch", "amd.xdna.strix_halo.17f0_11"}};
   fat[0].image = xdnaImage(pipelinePlan("copy", {"copy64"}, 4), host, true);
