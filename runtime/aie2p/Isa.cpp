@@ -35,11 +35,29 @@ struct RegFileInfo {
   unsigned count;  // 0: a single register named by the prefix
 };
 constexpr RegFileInfo kRegFiles[] = {
-    {RegKind::R, "r", 32},  {RegKind::P, "p", 8},   {RegKind::M, "m", 8},     {RegKind::DN, "dn", 8},
-    {RegKind::DJ, "dj", 8}, {RegKind::DC, "dc", 8}, {RegKind::LR, "lr", 0},   {RegKind::SP, "sp", 0},
-    {RegKind::LS, "ls", 0}, {RegKind::LE, "le", 0}, {RegKind::LC, "lc", 0},   {RegKind::CoreId, "core_id", 0},
-    {RegKind::X, "x", 12},  {RegKind::DM, "dm", 5}, {RegKind::CML, "cml", 5}, {RegKind::CMH, "cmh", 5},
-    {RegKind::D, "d", 8},   {RegKind::Y, "y", 6},
+    {RegKind::R, "r", 32},
+    {RegKind::P, "p", 8},
+    {RegKind::M, "m", 8},
+    {RegKind::DN, "dn", 8},
+    {RegKind::DJ, "dj", 8},
+    {RegKind::DC, "dc", 8},
+    {RegKind::LR, "lr", 0},
+    {RegKind::SP, "sp", 0},
+    {RegKind::LS, "ls", 0},
+    {RegKind::LE, "le", 0},
+    {RegKind::LC, "lc", 0},
+    {RegKind::CoreId, "core_id", 0},
+    {RegKind::X, "x", 12},
+    {RegKind::DM, "dm", 5},
+    {RegKind::CML, "cml", 5},
+    {RegKind::CMH, "cmh", 5},
+    {RegKind::D, "d", 8},
+    {RegKind::Y, "y", 6},
+    {RegKind::L, "l", 16},
+    {RegKind::S, "s", 4},
+    {RegKind::CrRnd, "crRnd", 0},
+    {RegKind::CrSat, "crSat", 0},
+    {RegKind::CrSRSMode, "crSRSMode", 0},
 };
 
 const RegFileInfo &fileOf(RegKind kind) {
@@ -68,7 +86,9 @@ std::optional<Reg> parseReg(std::string_view text) {
   const RegFileInfo *best = nullptr;
   for (const auto &f : kRegFiles) {
     if (f.count == 0) {
-      if (lower == f.prefix) return Reg{f.kind, 0};
+      std::string name(f.prefix);
+      for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == name) return Reg{f.kind, 0};
       continue;
     }
     if (lower.size() > f.prefix.size() && lower.compare(0, f.prefix.size(), f.prefix) == 0 &&
@@ -116,6 +136,8 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::eDM, "eDM", false, 0, 0, 0, 3},
     {OperandClass::eD, "eD", false, 0, 0, 0, 3},
     {OperandClass::eY, "eY", false, 0, 0, 0, 3},
+    {OperandClass::eL, "eL", false, 0, 0, 0, 4},
+    {OperandClass::eS, "eS", false, 0, 0, 0, 2},
     {OperandClass::c4s, "c4s", true, -8, 7, 1, 4},
     {OperandClass::c5s_step2, "c5s_step2", true, -16, 14, 2, 4},
     {OperandClass::c6u, "c6u", true, 0, 63, 1, 6},
@@ -186,6 +208,11 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::LR, 0}, 0b1110111});
     m.push_back({Reg{RegKind::SP, 0}, 0b1001111});
     m.push_back({Reg{RegKind::LC, 0}, 0b1010111});
+    // From upstream Loom's oracle bytes for mov s0/crRnd/crSRSMode/crSat, #imm (MOV_mv_cg).
+    m.push_back({Reg{RegKind::S, 0}, 0b0001110});
+    m.push_back({Reg{RegKind::CrRnd, 0}, 0b1111011});
+    m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
+    m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
     break;
   case OperandClass::MvSclSrc:  // getmMvSclSrcOpValue
     addFile(m, RegKind::R, 32, 2, 0b01);
@@ -226,6 +253,8 @@ std::vector<Member> buildMembers(OperandClass cls) {
   case OperandClass::eDM: addFile(m, RegKind::DM, 5, 0, 0); break;
   case OperandClass::eD: addFile(m, RegKind::D, 8, 0, 0); break;  // eD: dK has encoding K
   case OperandClass::eY: addFile(m, RegKind::Y, 6, 0, 0); break;  // eY: yK has encoding K
+  case OperandClass::eL: addFile(m, RegKind::L, 16, 0, 0); break;  // eL: lK has encoding K
+  case OperandClass::eS: addFile(m, RegKind::S, 4, 0, 0); break;   // eS: sK has encoding K
   default: break;
   }
   return m;

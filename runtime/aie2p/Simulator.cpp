@@ -13,9 +13,10 @@ namespace hrx::aie2p {
 
 namespace {
 
-constexpr uint16_t kScalarBytes = 78 * 4;  // r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id
-static_assert(kScalarBytes <= 320);
-constexpr uint16_t kVectorBase = 320;                 // 12 x 64 bytes
+// r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id, s0..s3, crRnd, crSat, crSRSMode
+constexpr uint16_t kScalarBytes = 85 * 4;
+static_assert(kScalarBytes <= 384);
+constexpr uint16_t kVectorBase = 384;                 // 12 x 64 bytes
 constexpr uint16_t kAccBase = kVectorBase + 12 * 64;  // 5 x 256 bytes
 constexpr uint16_t kRegBytes = kAccBase + 5 * 256;
 
@@ -33,6 +34,10 @@ unsigned scalarIndex(Reg r) {
   case RegKind::LE: return 75;
   case RegKind::LC: return 76;
   case RegKind::CoreId: return 77;
+  case RegKind::S: return 78 + r.index;
+  case RegKind::CrRnd: return 82;
+  case RegKind::CrSat: return 83;
+  case RegKind::CrSRSMode: return 84;
   default: return ~0u;
   }
 }
@@ -105,6 +110,7 @@ Core::Location Core::locate(Reg reg) {
   switch (reg.kind) {
   case RegKind::X: return {static_cast<uint16_t>(kVectorBase + 64 * reg.index), 64};
   case RegKind::Y: return {static_cast<uint16_t>(kVectorBase + 128 * reg.index), 128};  // x2K : x2K+1
+  case RegKind::L: return {static_cast<uint16_t>(8 * reg.index), 8};                    // r2K : r2K+1
   case RegKind::DM: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 256};
   case RegKind::CML: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 128};
   case RegKind::CMH: return {static_cast<uint16_t>(kAccBase + 256 * reg.index + 128), 128};
@@ -508,6 +514,94 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     wvec(0, d);
     writeScalar(Reg{RegKind::R, 16}, info.operands[0].writeCycle, static_cast<uint32_t>(mask));
     writeScalar(Reg{RegKind::R, 17}, info.operands[0].writeCycle, static_cast<uint32_t>(mask >> 32));
+    return true;
+  }
+  case Semantic::VectorShuffle: {
+    // The transpose modes of aie2p_enums.h: T<W>_<R>x<C> views the input as an R x C row-major
+    // matrix of W-bit elements and writes its transpose (C x R, row-major). When R * C * W is
+    // 1024 the input is the pair s1 (low) : s2 (high) and _lo/_hi (even/odd mode) give the low or
+    // high 512 bits (the rule and expected lanes of llvm-aie's aie2p-vector-shuffle run tests);
+    // when it is 512 the input is s1 alone (inferred). The flip and 256-bit modes are not modelled.
+    struct Shape {
+      uint8_t mode;
+      uint16_t bits;
+      uint8_t rows, cols;
+    };
+    static constexpr Shape kShapes[] = {
+        {0, 8, 64, 2},   {2, 16, 32, 2},  {4, 32, 16, 2},  {6, 64, 8, 2},   {8, 128, 4, 2}, {10, 256, 2, 2},
+        {12, 128, 2, 4}, {14, 64, 2, 8},  {16, 32, 2, 16}, {18, 16, 2, 32}, {20, 8, 2, 64}, {22, 512, 1, 2},
+        {24, 16, 16, 4}, {26, 16, 4, 16}, {30, 32, 8, 4},  {32, 32, 4, 8},  {52, 16, 8, 8}, {28, 16, 8, 4},
+        {29, 16, 4, 8},  {34, 32, 4, 4},  {35, 8, 8, 8},   {36, 8, 16, 4},  {37, 8, 4, 16}, {48, 32, 8, 2},
+        {49, 32, 2, 8},  {50, 64, 4, 2},  {51, 64, 2, 4},
+    };
+    uint32_t mode = rd(3);
+    const Shape *shape = nullptr;
+    for (const auto &sh : kShapes) {
+      bool pair = sh.bits * sh.rows * sh.cols == 1024;
+      if (mode == sh.mode || (pair && mode == sh.mode + 1u)) shape = &sh;
+    }
+    if (!shape) {
+      why = "vshuffle mode " + std::to_string(mode) + " is not modelled (the transpose modes of 512 or 1024 bits are)";
+      return false;
+    }
+    uint8_t in[128], out[128], d[64];
+    vec(1, in), vec(2, in + 64);
+    const unsigned width = shape->bits / 8;
+    for (unsigned r = 0; r < shape->rows; ++r)
+      for (unsigned c = 0; c < shape->cols; ++c)
+        std::memcpy(out + (c * shape->rows + r) * width, in + (r * shape->cols + c) * width, width);
+    bool high = shape->bits * shape->rows * shape->cols == 1024 && mode == shape->mode + 1u;
+    std::memcpy(d, out + (high ? 64 : 0), 64);
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorSelect8: {
+    // Byte lane i takes s2 where bit i of the 64-bit lK (r2K+1:r2K) is set, s1 elsewhere.
+    uint8_t a[64], b[64], d[64], mask[8];
+    vec(1, a), vec(2, b), vec(3, mask);
+    for (unsigned lane = 0; lane < 64; ++lane) d[lane] = (mask[lane / 8] >> (lane % 8)) & 1 ? b[lane] : a[lane];
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorLt8:
+  case Semantic::VectorGe8: {
+    // 64 byte lanes; bit i of lK (lanes 0-31 in r2K, 32-63 in r2K+1) is lane i's s1 < s2 (s1 >= s2).
+    bool isLt = info.semantic == Semantic::VectorLt8;
+    bool isSigned = info.syntax.ends_with("vaddsign1");
+    uint8_t a[64], b[64], mask[8] = {};
+    vec(1, a), vec(2, b);
+    for (unsigned lane = 0; lane < 64; ++lane)
+      if (laneLess(a + lane, b + lane, 1, isSigned) == isLt) mask[lane / 8] |= uint8_t(1u << (lane % 8));
+    wvec(0, mask);
+    return true;
+  }
+  case Semantic::VectorSrs: {
+    // Accumulator lanes shifted right by sK and narrowed: vsrs.4x takes dm (crSRSMode 0: 64 x 32
+    // bits to 8; 1: 32 x 64 bits to 16), vsrs.2x a cm half (0: 32 x 32 bits to 16; 1: 16 x 64 to
+    // 32). Only crRnd = 0 and crSat = 0 are modelled: the shift floors and the result keeps the
+    // low bits (upstream Loom's narrow.trunc sequence sets exactly these). srssign1 shifts
+    // arithmetically, srssign0 logically.
+    uint32_t rnd = readScalar(Reg{RegKind::CrRnd, 0}, 1), sat = readScalar(Reg{RegKind::CrSat, 0}, 1);
+    uint32_t mode = readScalar(Reg{RegKind::CrSRSMode, 0}, 1);
+    if (rnd != 0 || sat != 0 || mode > 1) {
+      why = "vsrs with crRnd = " + std::to_string(rnd) + ", crSat = " + std::to_string(sat) +
+            ", crSRSMode = " + std::to_string(mode) + " is not modelled (only crRnd = crSat = 0, crSRSMode 0 or 1)";
+      return false;
+    }
+    const bool fromDm = reg(1).kind == RegKind::DM, isSigned = info.syntax.ends_with("srssign1");
+    const unsigned inBytes = mode ? 8 : 4, outBytes = fromDm ? inBytes / 4 : inBytes / 2;
+    const unsigned lanes = (fromDm ? 256 : 128) / inBytes;
+    const unsigned amount = rd(2) & 63;
+    uint8_t src[256], d[64] = {};
+    vec(1, src);
+    for (unsigned i = 0; i < lanes; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, src + i * inBytes, inBytes);
+      if (inBytes == 4) v = isSigned ? uint64_t(int64_t(int32_t(uint32_t(v)))) : uint64_t(uint32_t(v));
+      v = isSigned ? uint64_t(int64_t(v) >> amount) : v >> amount;
+      std::memcpy(d + i * outBytes, &v, outBytes);
+    }
+    wvec(0, d);
     return true;
   }
   case Semantic::VectorShift: {

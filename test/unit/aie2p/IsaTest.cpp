@@ -210,6 +210,16 @@ const RowVector kRowVectors[] = {
     {"VNEGMUL_f_vmul_bf_vmul_bf_core_Y_Y", "vnegmul.f dm3, y3, y5, r7", 0xefb54dull},
     {"VMAC_f_vmac_bf_vmul_bf_core_Y_Y", "vmac.f dm0, dm4, y1, y3, r28", 0x3821345ull},
     {"VMSC_f_vmac_bf_vmul_bf_core_Y_Y", "vmsc.f dm2, dm3, y0, y5, r16", 0x209854dull},
+    {"VSHUFFLE_vec_shuffle_x", "vshuffle x6, x0, x3, r19", 0x180e63ull},
+    {"VSEL_8", "vsel.8 x10, x7, x0, l8", 0x29c221ull},
+    {"VLT_8_vaddSign0", "vlt.8 l1, x4, x9, vaddsign0", 0x52413ull},
+    {"VLT_8_vaddSign1", "vlt.8 l13, x1, x9, vaddsign1", 0x346513ull},
+    {"VGE_8_vaddSign0", "vge.8 l3, x9, x10, vaddsign0", 0xe6a13ull},
+    {"VGE_8_vaddSign1", "vge.8 l6, x8, x9, vaddsign1", 0x1a2713ull},
+    {"VSRS_4x_mv_x_srs_dm_srsSign0", "vsrs.4x x5, dm1, s2, srssign0", 0x5e14cull},
+    {"VSRS_4x_mv_x_srs_dm_srsSign1", "vsrs.4x x8, dm3, s0, srssign1", 0x8cb4cull},
+    {"VSRS_2x_mv_x_srs_cm_srsSign0", "vsrs.2x x10, cmh0, s2, srssign0", 0xa60ccull},
+    {"VSRS_2x_mv_x_srs_cm_srsSign1", "vsrs.2x x6, cmh2, s1, srssign1", 0x65accull},
 };
 
 Instr assembleOne(const std::string &text) {
@@ -328,9 +338,10 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
   static std::map<OperandClass, std::vector<Reg>> cache;
   auto &candidates = cache[op.cls];
   if (candidates.empty())
-    for (RegKind k : {RegKind::R, RegKind::P, RegKind::M, RegKind::DN, RegKind::DJ, RegKind::DC, RegKind::LR,
-                      RegKind::SP, RegKind::LS, RegKind::LE, RegKind::LC, RegKind::CoreId, RegKind::X, RegKind::DM,
-                      RegKind::CML, RegKind::CMH, RegKind::D, RegKind::Y})
+    for (RegKind k : {RegKind::R,  RegKind::P,  RegKind::M,     RegKind::DN,    RegKind::DJ,       RegKind::DC,
+                      RegKind::LR, RegKind::SP, RegKind::LS,    RegKind::LE,    RegKind::LC,       RegKind::CoreId,
+                      RegKind::X,  RegKind::DM, RegKind::CML,   RegKind::CMH,   RegKind::D,        RegKind::Y,
+                      RegKind::L,  RegKind::S,  RegKind::CrRnd, RegKind::CrSat, RegKind::CrSRSMode})
       for (unsigned i = 0; i < 32; ++i) {
         Reg r{k, static_cast<uint8_t>(i)};
         uint64_t bits;
@@ -429,11 +440,13 @@ TEST(Aie2pBundles, DecoderRejectsUnknownBitsAndTruncation) {
 }
 
 TEST(Aie2pRegisters, NamesParseAndPrint) {
-  for (const char *n : {"r0", "r31", "p7", "m3", "dn0", "dj7", "dc2", "lr", "sp", "ls", "le", "lc", "x11", "dm4",
-                        "cml0", "cmh4", "core_id", "y0", "y5"}) {
+  for (const char *n :
+       {"r0",  "r31",  "p7",   "m3",      "dn0", "dj7", "dc2", "lr",  "sp", "ls",    "le",    "lc",       "x11",
+        "dm4", "cml0", "cmh4", "core_id", "y0",  "y5",  "l0",  "l15", "s3", "crRnd", "crSat", "crSRSMode"}) {
     auto r = parseReg(n);
     ASSERT_TRUE(r) << n;
     EXPECT_EQ(regName(*r), n);
   }
-  for (const char *n : {"r32", "p8", "x12", "dm5", "r01", "q0", "rx", "y6"}) EXPECT_FALSE(parseReg(n)) << n;
+  for (const char *n : {"r32", "p8", "x12", "dm5", "r01", "q0", "rx", "y6", "l16", "s4"})
+    EXPECT_FALSE(parseReg(n)) << n;
 }

@@ -608,3 +608,101 @@ TEST(Aie2pSim, Bf16ControlWordFlags) {
   EXPECT_NE(matrix.trap()->reason.find("control word r1 = 0x1c is not modelled for vmac.f"), std::string::npos)
       << matrix.trap()->reason;
 }
+
+TEST(Aie2pSim, ShuffleTransposeModesGiveThePublishedLanes) {
+  // 16-bit lane i of the pair x0 : x1 holds 0xF000 | i; each expected list is the source lanes
+  // llvm-aie's aie2p-vector-shuffle-wide-shapes run test gives for the mode.
+  struct Case {
+    unsigned mode;
+    uint8_t lanes[32];
+  } cases[] = {
+      {24, {0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
+            1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61}},
+      {26, {0, 16, 32, 48, 1, 17, 33, 49, 2, 18, 34, 50, 3, 19, 35, 51,
+            4, 20, 36, 52, 5, 21, 37, 53, 6, 22, 38, 54, 7, 23, 39, 55}},
+      {31, {4, 5, 12, 13, 20, 21, 28, 29, 36, 37, 44, 45, 52, 53, 60, 61,
+            6, 7, 14, 15, 22, 23, 30, 31, 38, 39, 46, 47, 54, 55, 62, 63}},
+      {52, {0, 8,  16, 24, 32, 40, 48, 56, 1, 9,  17, 25, 33, 41, 49, 57,
+            2, 10, 18, 26, 34, 42, 50, 58, 3, 11, 19, 27, 35, 43, 51, 59}},
+      {53, {4, 12, 20, 28, 36, 44, 52, 60, 5, 13, 21, 29, 37, 45, 53, 61,
+            6, 14, 22, 30, 38, 46, 54, 62, 7, 15, 23, 31, 39, 47, 55, 63}},
+  };
+  for (const auto &c : cases) {
+    TileMemory mem;
+    for (uint16_t i = 0; i < 64; ++i) {
+      uint16_t v = 0xF000 | i;
+      std::memcpy(mem.data.data() + 2 * i, &v, 2);
+    }
+    Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nmovxm r0, #" + std::to_string(c.mode) +
+                    "\nnop\nnop\nnop\nnop\nnop\nvshuffle x2, x0, x1, r0\nnop\nvst x2, [p0, #128]\ndone\n"),
+              {&mem});
+    ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+    for (unsigned i = 0; i < 32; ++i) {
+      uint16_t v;
+      std::memcpy(&v, mem.data.data() + 128 + 2 * i, 2);
+      EXPECT_EQ(v, 0xF000 | c.lanes[i]) << "mode " << c.mode << " lane " << i;
+    }
+  }
+  TileMemory mem;
+  Core bad(build("movxm r0, #39\nvshuffle x2, x0, x1, r0\ndone\n"), {&mem});
+  EXPECT_EQ(bad.run(), CoreState::Trapped);
+  EXPECT_NE(bad.trap()->reason.find("vshuffle mode 39 is not modelled"), std::string::npos) << bad.trap()->reason;
+}
+
+TEST(Aie2pSim, ByteLaneComparesWriteSixtyFourBitMasks) {
+  // vlt.8 / vge.8 into l1 = r3:r2 (lanes 0-31 in r2), then vsel.8 takes s2 where the bit is set.
+  TileMemory mem;
+  for (unsigned i = 0; i < 64; ++i) mem.data[i] = static_cast<uint8_t>(i), mem.data[64 + i] = 20;
+  Core core(build("movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+                  "vlt.8 l1, x0, x1, vaddsign0\nvge.8 l2, x0, x1, vaddsign1\nvsel.8 x2, x0, x1, l1\nnop\n"
+                  "vst x2, [p0, #128]\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(2)), 0x000FFFFFu);  // lanes 0-19 are below 20
+  EXPECT_EQ(core.scalar(r(3)), 0u);
+  EXPECT_EQ(core.scalar(r(4)), 0xFFF00000u);
+  EXPECT_EQ(core.scalar(r(5)), 0xFFFFFFFFu);
+  for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(mem.data[128 + i], i < 20 ? 20 : i) << i;  // vsel: s2 where s1 < s2
+}
+
+TEST(Aie2pSim, ShiftRoundSaturateTruncatesWithTheResetControls) {
+  // crRnd = crSat = 0 (upstream Loom's narrow.trunc): lanes shifted right by s0 keep their low
+  // bits. vsrs.4x: crSRSMode 0 narrows 64 x 32-bit dm lanes to bytes, 1 narrows 32 x 64-bit lanes
+  // to halfwords; vsrs.2x narrows the 32 x 32-bit lanes of a cm half to halfwords.
+  TileMemory mem;
+  Core core(build("mov crRnd, #0\nmov crSat, #0\nmov crSRSMode, #0\nmov s0, #4\n"
+                  "vsrs.4x x0, dm0, s0, srssign1\nvsrs.4x x1, dm0, s0, srssign0\nvsrs.2x x2, cml1, s0, srssign1\n"
+                  "mov crSRSMode, #1\nvsrs.4x x3, dm2, s0, srssign1\nnop\ndone\n"),
+            {&mem});
+  std::vector<uint8_t> dm0(256), cm(128), dm2(256);
+  for (int i = 0; i < 64; ++i) {
+    int32_t v = (i - 32) * 100;
+    std::memcpy(dm0.data() + 4 * i, &v, 4);
+  }
+  for (int i = 0; i < 32; ++i) {
+    int32_t v = (i - 16) * 70000;
+    std::memcpy(cm.data() + 4 * i, &v, 4);
+    int64_t w = (int64_t(i) - 16) * 0x123456789LL;
+    std::memcpy(dm2.data() + 8 * i, &w, 8);
+  }
+  core.setVector(Reg{RegKind::DM, 0}, dm0);
+  core.setVector(Reg{RegKind::CML, 1}, cm);
+  core.setVector(Reg{RegKind::DM, 2}, dm2);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  auto x = [&](unsigned k) { return core.vector(Reg{RegKind::X, static_cast<uint8_t>(k)}); };
+  for (int i = 0; i < 64; ++i) {
+    int32_t v = (i - 32) * 100;
+    EXPECT_EQ(x(0)[i], static_cast<uint8_t>(v >> 4)) << i;
+    EXPECT_EQ(x(1)[i], static_cast<uint8_t>(static_cast<uint32_t>(v) >> 4)) << i;
+  }
+  for (int i = 0; i < 32; ++i) {
+    uint16_t h, w;
+    std::memcpy(&h, x(2).data() + 2 * i, 2);
+    std::memcpy(&w, x(3).data() + 2 * i, 2);
+    EXPECT_EQ(h, static_cast<uint16_t>(((i - 16) * 70000) >> 4)) << i;
+    EXPECT_EQ(w, static_cast<uint16_t>(((int64_t(i) - 16) * 0x123456789LL) >> 4)) << i;
+  }
+  Core rounding(build("mov crRnd, #12\nvsrs.4x x0, dm0, s0, srssign1\ndone\n"), {&mem});
+  EXPECT_EQ(rounding.run(), CoreState::Trapped);
+  EXPECT_NE(rounding.trap()->reason.find("crRnd = 12"), std::string::npos) << rounding.trap()->reason;
+}

@@ -26,7 +26,33 @@ unsigned slotWidth(Slot slot);
 // files (wl/wh, bm*) are not modelled as names yet.
 // D is the 2D/3D addressing register dK: the group (mK, dnK, djK, dcK), not a storage of its own.
 // Y is the 1024-bit pair yK = x(2K) (low) : x(2K+1) (high).
-enum class RegKind : uint8_t { R, P, M, DN, DJ, DC, LR, SP, LS, LE, LC, CoreId, X, DM, CML, CMH, D, Y };
+// L is the 64-bit pair lK = r2K+1 (high) : r2K (low).
+// S is the shift register file s0..s3; CrRnd, CrSat, CrSRSMode the accumulator-to-vector controls.
+enum class RegKind : uint8_t {
+  R,
+  P,
+  M,
+  DN,
+  DJ,
+  DC,
+  LR,
+  SP,
+  LS,
+  LE,
+  LC,
+  CoreId,
+  X,
+  DM,
+  CML,
+  CMH,
+  D,
+  Y,
+  L,
+  S,
+  CrRnd,
+  CrSat,
+  CrSRSMode
+};
 
 struct Reg {
   RegKind kind = RegKind::R;
@@ -55,6 +81,8 @@ enum class OperandClass : uint8_t {
   eDM,  // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
   eD,   // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
   eY,   // y0..y5: 1024-bit pairs of x registers
+  eL,   // l0..l15: 64-bit pairs of r registers (byte-lane masks)
+  eS,   // s0..s3: shift amounts of vsrs
   c4s,
   c5s_step2,  // byte and halfword load/store offsets
   c6u,
@@ -154,6 +182,11 @@ enum class Semantic : uint8_t {
   VectorMaxLt8,
   VectorMinGe8,
   VectorShift,
+  VectorShuffle,
+  VectorSrs,
+  VectorSelect8,
+  VectorLt8,
+  VectorGe8,
   MatMul,
   MatMulNeg,
   MatMulAcc,
