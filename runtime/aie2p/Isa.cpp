@@ -138,6 +138,7 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::eY, "eY", false, 0, 0, 0, 3},
     {OperandClass::eL, "eL", false, 0, 0, 0, 4},
     {OperandClass::eS, "eS", false, 0, 0, 0, 2},
+    {OperandClass::eDS, "eDS", false, 0, 0, 0, 2},
     {OperandClass::c4s, "c4s", true, -8, 7, 1, 4},
     {OperandClass::c5s_step2, "c5s_step2", true, -16, 14, 2, 4},
     {OperandClass::c6u, "c6u", true, 0, 63, 1, 6},
@@ -255,6 +256,7 @@ std::vector<Member> buildMembers(OperandClass cls) {
   case OperandClass::eY: addFile(m, RegKind::Y, 6, 0, 0); break;  // eY: yK has encoding K
   case OperandClass::eL: addFile(m, RegKind::L, 16, 0, 0); break;  // eL: lK has encoding K
   case OperandClass::eS: addFile(m, RegKind::S, 4, 0, 0); break;   // eS: sK has encoding K
+  case OperandClass::eDS: addFile(m, RegKind::D, 4, 0, 0); break;  // eDS: d0..d3 (2-bit field)
   default: break;
   }
   return m;

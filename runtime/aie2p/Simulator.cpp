@@ -289,15 +289,41 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   };
   // 2D post-modify with dK = (mK, dnK, djK, dcK): when the count has reached the size the pointer
   // takes the modifier and the count restarts, otherwise it takes the increment and the count
-  // advances (the rule of llvm-aie's aie2p-2d-addressing run test). Returns the old pointer.
+  // advances (llvm-aie's aie2p-2d-addressing run test; AMD's add_2d intrinsic). 3D adds a second
+  // counter: when the first wraps the pointer takes d(K+4)'s increment and its count advances,
+  // and only when both have reached their sizes does it take mK (AMD's add_3d). Both return the
+  // old pointer.
   auto step2D = [&](int ptr) -> uint32_t {
     uint8_t k = reg(field("mod")).index;
     uint32_t base = rd(ptr);
     uint32_t m = readScalar(Reg{RegKind::M, k}, 1), dn = readScalar(Reg{RegKind::DN, k}, 1);
     uint32_t dj = readScalar(Reg{RegKind::DJ, k}, 1), dc = readScalar(Reg{RegKind::DC, k}, 1);
-    bool wrap = dc == dn;
+    bool wrap = dc >= dn;
     writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + (wrap ? m : dj));
     writeScalar(Reg{RegKind::DC, k}, info.writeCycleOf("dc"), wrap ? 0 : dc + 1);
+    return base;
+  };
+  auto step3D = [&](int ptr) -> uint32_t {
+    uint8_t lo = reg(field("mod")).index, hi = static_cast<uint8_t>(lo + 4);
+    uint32_t base = rd(ptr);
+    uint32_t m = readScalar(Reg{RegKind::M, lo}, 1);
+    uint32_t dn1 = readScalar(Reg{RegKind::DN, lo}, 1), dj1 = readScalar(Reg{RegKind::DJ, lo}, 1);
+    uint32_t dc1 = readScalar(Reg{RegKind::DC, lo}, 1);
+    uint32_t dn2 = readScalar(Reg{RegKind::DN, hi}, 1), dj2 = readScalar(Reg{RegKind::DJ, hi}, 1);
+    uint32_t dc2 = readScalar(Reg{RegKind::DC, hi}, 1);
+    uint32_t step = dj1;
+    if (dc1 >= dn1) {
+      dc1 = 0;
+      if (dc2 >= dn2)
+        dc2 = 0, step = m;
+      else
+        ++dc2, step = dj2;
+    } else {
+      ++dc1;
+    }
+    writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + step);
+    writeScalar(Reg{RegKind::DC, lo}, info.writeCycleOf("dc"), dc1);
+    writeScalar(Reg{RegKind::DC, hi}, info.writeCycleOf("dc"), dc2);
     return base;
   };
   // Effective address and post-modify for the addressing modes.
@@ -320,6 +346,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + rd(field("mod")));
       break;
     case AddrMode::Post2D: addr = step2D(ptr); break;
+    case AddrMode::Post3D: addr = step3D(ptr); break;
     case AddrMode::None:
     case AddrMode::Stack: addr = base; break;
     }
@@ -422,8 +449,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   }
   case Semantic::PointerAdd: {
     int ptr = field("ptr");
-    if (info.mode == AddrMode::Post2D) {
-      step2D(ptr);
+    if (info.mode == AddrMode::Post2D || info.mode == AddrMode::Post3D) {
+      info.mode == AddrMode::Post2D ? step2D(ptr) : step3D(ptr);
       return true;
     }
     uint32_t step = info.mode == AddrMode::PostImm ? static_cast<uint32_t>(imm(field("imm"))) : rd(field("mod"));

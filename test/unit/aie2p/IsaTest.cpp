@@ -220,6 +220,23 @@ const RowVector kRowVectors[] = {
     {"VSRS_4x_mv_x_srs_dm_srsSign1", "vsrs.4x x8, dm3, s0, srssign1", 0x8cb4cull},
     {"VSRS_2x_mv_x_srs_cm_srsSign0", "vsrs.2x x10, cmh0, s2, srssign0", 0xa60ccull},
     {"VSRS_2x_mv_x_srs_cm_srsSign1", "vsrs.2x x6, cmh2, s1, srssign1", 0x65accull},
+    {"VLDB_2D_dmx_ldb_x", "vldb.2d x11, [p3], d3", 0xdcbdull},
+    {"ST_2D_s8", "st.2d.s8 r27, [p0], d2", 0xa6ceull},
+    {"ST_2D_s16", "st.2d.s16 r30, [p0], d2", 0xa7aeull},
+    {"PADDA_3D", "padda.3d [p6], d1", 0xc70cfull},
+    {"PADDB_3D", "paddb.3d [p6], d1", 0x18ee4ull},
+    {"PADDS_3D", "padds.3d [p0], d1", 0x70b6ull},
+    {"LDA_3D_dms_lda", "lda.3d r18, [p2], d1", 0x474adull},
+    {"LDA_3D_s8", "lda.3d.s8 r30, [p6], d2", 0xcb785ull},
+    {"LDA_3D_u8", "lda.3d.u8 r15, [p0], d0", 0x33d5ull},
+    {"LDA_3D_s16", "lda.3d.s16 r18, [p1], d0", 0x234a5ull},
+    {"LDA_3D_u16", "lda.3d.u16 r0, [p7], d2", 0xeb035ull},
+    {"ST_3D_dms_sts", "st.3d dn0, [p6], d3", 0xcf043ull},
+    {"ST_3D_s8", "st.3d.s8 r12, [p0], d2", 0xb30eull},
+    {"ST_3D_s16", "st.3d.s16 r12, [p6], d3", 0xcf32eull},
+    {"VLDA_3D_dmx_lda_x", "vlda.3d x9, [p2], d0", 0x434b7ull},
+    {"VLDB_3D_dmx_ldb_x", "vldb.3d x1, [p1], d1", 0x4e1dull},
+    {"VST_3D_dmx_sts_x", "vst.3d x8, [p0], d0", 0x3426ull},
 };
 
 Instr assembleOne(const std::string &text) {

@@ -706,3 +706,36 @@ TEST(Aie2pSim, ShiftRoundSaturateTruncatesWithTheResetControls) {
   EXPECT_EQ(rounding.run(), CoreState::Trapped);
   EXPECT_NE(rounding.trap()->reason.find("crRnd = 12"), std::string::npos) << rounding.trap()->reason;
 }
+
+TEST(Aie2pSim, ThreeDimensionalPostModifyFollowsAddThreeD) {
+  // AMD's add_3d rule with d0 = (m0, dn0, dj0, dc0) and the second dimension in d4: the first
+  // count advances by dj0 until it reaches dn0, then restarts while the second advances by dj4,
+  // and when both have reached their sizes the pointer takes m0 and both restart. dn0 = dn4 = 1,
+  // dj0 = 4, dj4 = 16, m0 = 64: the old pointers are base + 0, 4, 20, 24, 88, 92, 108, 112.
+  TileMemory mem;
+  for (uint32_t i = 0; i < 64; ++i) std::memcpy(mem.data.data() + 4 * i, &i, 4);
+  std::string setup = "movxm p0, #0x70000\nmovxm m0, #64\nmovxm dn0, #1\nmovxm dj0, #4\nmovxm dn4, #1\nmovxm dj4, #16\n"
+                      "movxm dc0, #0\nmovxm dc4, #0\n";
+  std::string text = setup;
+  for (int i = 0; i < 8; ++i) text += "lda.3d r" + std::to_string(i) + ", [p0], d0\n";
+  text += "nop\nnop\nnop\nnop\nnop\nnop\ndone\n";
+  Core core(build(text), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  const uint32_t expected[] = {0, 1, 5, 6, 22, 23, 27, 28};  // words at the old pointers
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(core.scalar(r(i)), expected[i]) << i;
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 0}), 0x70000u + 176);
+  EXPECT_EQ(core.scalar(Reg{RegKind::DC, 0}), 0u);
+  EXPECT_EQ(core.scalar(Reg{RegKind::DC, 4}), 0u);
+
+  // padda.3d, st.3d and vst.3d step the same way (d1 with d5: dn1 = 0, so every step wraps the
+  // first dimension; dn5 = 2, dj5 = 64, m1 = -128: +64, +64, -128).
+  TileMemory mem2;
+  Core stores(build("movxm p1, #0x70000\nmovxm m1, #-128\nmovxm dn1, #0\nmovxm dj1, #4\nmovxm dn5, #2\nmovxm dj5, "
+                    "#64\nmovxm r1, #7\n"
+                    "st.3d r1, [p1], d1\npadda.3d [p1], d1\nvst.3d x0, [p1], d1\nmov r2, p1\nmov r3, dc5\ndone\n"),
+              {&mem2});
+  ASSERT_EQ(stores.run(), CoreState::Halted) << stores.trap()->message();
+  EXPECT_EQ(word(mem2, 0), 7u);
+  EXPECT_EQ(stores.scalar(r(2)), 0x70000u);  // +64, +64, then m1 = -128
+  EXPECT_EQ(stores.scalar(r(3)), 0u);
+}

@@ -83,6 +83,7 @@ enum class OperandClass : uint8_t {
   eY,   // y0..y5: 1024-bit pairs of x registers
   eL,   // l0..l15: 64-bit pairs of r registers (byte-lane masks)
   eS,   // s0..s3: shift amounts of vsrs
+  eDS,  // d0..d3: 3D post-modify (dK for the first dimension, d(K+4) for the second)
   c4s,
   c5s_step2,  // byte and halfword load/store offsets
   c6u,
@@ -209,7 +210,7 @@ enum class Semantic : uint8_t {
   AccumulatorSub,
   AccumulatorClear,
 };
-enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack, Post2D };
+enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack, Post2D, Post3D };
 
 // One operand of an instruction form, in assembly order.
 struct OperandInfo {
