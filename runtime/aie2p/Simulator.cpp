@@ -465,45 +465,31 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Load:
   case Semantic::Store:
   case Semantic::VectorLoad:
-  case Semantic::VectorStore: {
-    bool vector = info.semantic == Semantic::VectorLoad || info.semantic == Semantic::VectorStore;
-    bool load = info.semantic == Semantic::Load || info.semantic == Semantic::VectorLoad;
-    uint32_t size = vector ? 64 : 4;
-    uint32_t addr;
-    address(addr);
-    TileMemory *tile;
-    uint32_t offset;
-    if (!mapAddress(addr, size, tile, offset, why)) {
-      why = std::string(load ? "load" : "store") + ": " + why;
-      return false;
-    }
-    int data = field(load ? "dst" : "src");
-    if (load) {
-      if (vector)
-        wvec(data, tile->data.data() + offset);
-      else
-        wr(data, load32(tile->data.data() + offset));
-    } else {
-      uint8_t bytes[64];
-      if (vector)
-        vec(data, bytes);
-      else
-        store32(bytes, rd(data));
-      std::memcpy(tile->data.data() + offset, bytes, size);
-    }
-    return true;
-  }
+  case Semantic::VectorStore:
   case Semantic::LoadS8:
   case Semantic::LoadU8:
   case Semantic::LoadS16:
   case Semantic::LoadU16:
   case Semantic::Store8:
   case Semantic::Store16: {
-    // Byte and halfword accesses need their own alignment only; loads extend to 32 bits.
-    bool load = info.semantic != Semantic::Store8 && info.semantic != Semantic::Store16;
-    uint32_t size =
-        info.semantic == Semantic::LoadS8 || info.semantic == Semantic::LoadU8 || info.semantic == Semantic::Store8 ? 1
-                                                                                                                    : 2;
+    // One path for every access: its width, the address mode, the map and alignment, and the
+    // error's prefix. Byte and halfword loads extend to 32 bits; narrow stores change only their
+    // bytes.
+    const Semantic sem = info.semantic;
+    const bool load = sem == Semantic::Load || sem == Semantic::VectorLoad || sem == Semantic::LoadS8 ||
+                      sem == Semantic::LoadU8 || sem == Semantic::LoadS16 || sem == Semantic::LoadU16;
+    uint32_t size = 4;
+    switch (sem) {
+    case Semantic::VectorLoad:
+    case Semantic::VectorStore: size = 64; break;
+    case Semantic::LoadS8:
+    case Semantic::LoadU8:
+    case Semantic::Store8: size = 1; break;
+    case Semantic::LoadS16:
+    case Semantic::LoadU16:
+    case Semantic::Store16: size = 2; break;
+    default: break;
+    }
     uint32_t addr;
     address(addr);
     TileMemory *tile;
@@ -513,15 +499,22 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       return false;
     }
     uint8_t *at = tile->data.data() + offset;
-    if (load) {
-      uint32_t v = size == 1 ? at[0] : static_cast<uint32_t>(at[0] | (at[1] << 8));
-      if (info.semantic == Semantic::LoadS8) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));
-      if (info.semantic == Semantic::LoadS16) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
-      wr(field("dst"), v);
+    const int data = field(load ? "dst" : "src");
+    if (load && size == 64) {
+      wvec(data, at);
+    } else if (load) {
+      uint32_t v = 0;
+      std::memcpy(&v, at, size);
+      if (sem == Semantic::LoadS8) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));
+      if (sem == Semantic::LoadS16) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
+      wr(data, v);
     } else {
-      uint32_t v = rd(field("src"));
-      at[0] = static_cast<uint8_t>(v);
-      if (size == 2) at[1] = static_cast<uint8_t>(v >> 8);
+      uint8_t bytes[64];
+      if (size == 64)
+        vec(data, bytes);
+      else
+        store32(bytes, rd(data));
+      std::memcpy(at, bytes, size);
     }
     return true;
   }
