@@ -739,3 +739,47 @@ TEST(Aie2pSim, ThreeDimensionalPostModifyFollowsAddThreeD) {
   EXPECT_EQ(stores.scalar(r(2)), 0x70000u);  // +64, +64, then m1 = -128
   EXPECT_EQ(stores.scalar(r(3)), 0u);
 }
+
+TEST(Aie2pSim, Bf16MatrixTimesVectorRowsThroughBroadcastAndMac) {
+  // C (2 x 32) = A (2 x 4) * B (4 x 32) the way a bf16 GEMM worker accumulates over k: for each
+  // k, vextbcst.16 spreads A[i][k] over 32 lanes and vmac.f (word 60) adds it times row k of B.
+  // The chain on one accumulator needs 3 cycles between vmac.f's (acc1 read at 4, result at 6).
+  // Expected: the same products and sums in fp32, in the same order, narrowed to bf16 with
+  // round-to-nearest-even.
+  TileMemory mem;
+  float a[2][4] = {{1.5f, -2.0f, 0.375f, 3.0f}, {0.5f, 0.25f, -1.25f, 2.5f}};
+  uint16_t aBits[32] = {};
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 4; ++k) aBits[4 * i + k] = bf16Of(a[i][k]);
+  std::memcpy(mem.data.data(), aBits, 64);
+  float b[4][32];
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < 32; ++j) {
+      b[k][j] = static_cast<float>((k + 1) * (j - 13)) / 8.0f;
+      uint16_t h = bf16Of(b[k][j]);
+      std::memcpy(mem.data.data() + 64 * (k + 1) + 2 * j, &h, 2);
+    }
+  std::string text = "movxm p0, #0x70000\nvlda x0, [p0, #0]\nvlda x1, [p0, #64]\nvlda x2, [p0, #128]\n"
+                     "vlda x3, [p0, #192]\nvlda x4, [p0, #256]\nmovxm r1, #60\nvclr dm0\nvclr dm1\n"
+                     "nop\nnop\nnop\nnop\nnop\n";
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 4; ++k)
+      text += "vextbcst.16 x5, x0, #" + std::to_string(4 * i + k) + "\nnop\nvmac.f dm" + std::to_string(i) + ", dm" +
+              std::to_string(i) + ", x5, x" + std::to_string(k + 1) + ", r1\n";
+  text += "nop\nnop\nnop\nnop\nnop\nvconv.bf16.fp32 x6, cml0\nvconv.bf16.fp32 x7, cml1\nnop\n"
+          "vst x6, [p0, #320]\nvst x7, [p0, #384]\ndone\n";
+  Core core(build(text), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float c = 0.0f;
+      for (int k = 0; k < 4; ++k) c += a[i][k] * b[k][j];
+      uint32_t f = std::bit_cast<uint32_t>(c);
+      uint16_t expected = static_cast<uint16_t>((f + 0x7FFFu + ((f >> 16) & 1)) >> 16);
+      uint16_t got;
+      std::memcpy(&got, mem.data.data() + 320 + 64 * i + 2 * j, 2);
+      EXPECT_EQ(got, expected) << i << "," << j;
+    }
+  // 14 set-up bundles, 8 x (vextbcst, nop, vmac.f), 5 nops, 2 vconv, nop, 2 vst, done.
+  EXPECT_EQ(core.stats().cycles, 14u + 24u + 5u + 2u + 1u + 2u + 1u);
+}
