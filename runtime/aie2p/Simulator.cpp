@@ -358,6 +358,35 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     if (arithmetic) return static_cast<uint32_t>(static_cast<int32_t>(v) >> std::min(right, 31));
     return right >= 32 ? 0 : v >> right;
   };
+  // Accumulator lanes shifted right by the shift register and narrowed (vsrs, vst.srs): .4x takes
+  // dm (crSRSMode 0: 64 x 32 bits to 8; 1: 32 x 64 bits to 16), .2x a cm half (0: 32 x 32 bits to
+  // 16; 1: 16 x 64 to 32). Only crRnd = 0 and crSat = 0 are modelled: the shift floors and the
+  // result keeps the low bits (upstream Loom's narrow.trunc sequence sets exactly these).
+  // srssign1 shifts arithmetically, srssign0 logically.
+  auto srs = [&](int src, int su, uint8_t *d) {
+    uint32_t rnd = readScalar(Reg{RegKind::CrRnd, 0}, 1), sat = readScalar(Reg{RegKind::CrSat, 0}, 1);
+    uint32_t mode = readScalar(Reg{RegKind::CrSRSMode, 0}, 1);
+    if (rnd != 0 || sat != 0 || mode > 1) {
+      why = std::string(info.mnemonic) + " with crRnd = " + std::to_string(rnd) + ", crSat = " + std::to_string(sat) +
+            ", crSRSMode = " + std::to_string(mode) + " is not modelled (only crRnd = crSat = 0, crSRSMode 0 or 1)";
+      return false;
+    }
+    const bool fromDm = reg(src).kind == RegKind::DM, isSigned = info.syntax.find("srssign1") != std::string_view::npos;
+    const unsigned inBytes = mode ? 8 : 4, outBytes = fromDm ? inBytes / 4 : inBytes / 2;
+    const unsigned lanes = (fromDm ? 256 : 128) / inBytes;
+    const unsigned amount = rd(su) & 63;
+    uint8_t in[256];
+    vec(src, in);
+    std::memset(d, 0, 64);
+    for (unsigned i = 0; i < lanes; ++i) {
+      uint64_t v = 0;
+      std::memcpy(&v, in + i * inBytes, inBytes);
+      if (inBytes == 4) v = isSigned ? uint64_t(int64_t(int32_t(uint32_t(v)))) : uint64_t(uint32_t(v));
+      v = isSigned ? uint64_t(int64_t(v) >> amount) : v >> amount;
+      std::memcpy(d + i * outBytes, &v, outBytes);
+    }
+    return true;
+  };
   switch (info.semantic) {
   case Semantic::Nop:
   case Semantic::Event: return true;
@@ -471,7 +500,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::LoadS16:
   case Semantic::LoadU16:
   case Semantic::Store8:
-  case Semantic::Store16: {
+  case Semantic::Store16:
+  case Semantic::VectorStoreSrs: {
     // One path for every access: its width, the address mode, the map and alignment, and the
     // error's prefix. Byte and halfword loads extend to 32 bits; narrow stores change only their
     // bytes.
@@ -481,7 +511,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     uint32_t size = 4;
     switch (sem) {
     case Semantic::VectorLoad:
-    case Semantic::VectorStore: size = 64; break;
+    case Semantic::VectorStore:
+    case Semantic::VectorStoreSrs: size = 64; break;
     case Semantic::LoadS8:
     case Semantic::LoadU8:
     case Semantic::Store8: size = 1; break;
@@ -510,10 +541,13 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       wr(data, v);
     } else {
       uint8_t bytes[64];
-      if (size == 64)
+      if (sem == Semantic::VectorStoreSrs) {
+        if (!srs(data, field("su"), bytes)) return false;
+      } else if (size == 64) {
         vec(data, bytes);
-      else
+      } else {
         store32(bytes, rd(data));
+      }
       std::memcpy(at, bytes, size);
     }
     return true;
@@ -596,31 +630,8 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     return true;
   }
   case Semantic::VectorSrs: {
-    // Accumulator lanes shifted right by sK and narrowed: vsrs.4x takes dm (crSRSMode 0: 64 x 32
-    // bits to 8; 1: 32 x 64 bits to 16), vsrs.2x a cm half (0: 32 x 32 bits to 16; 1: 16 x 64 to
-    // 32). Only crRnd = 0 and crSat = 0 are modelled: the shift floors and the result keeps the
-    // low bits (upstream Loom's narrow.trunc sequence sets exactly these). srssign1 shifts
-    // arithmetically, srssign0 logically.
-    uint32_t rnd = readScalar(Reg{RegKind::CrRnd, 0}, 1), sat = readScalar(Reg{RegKind::CrSat, 0}, 1);
-    uint32_t mode = readScalar(Reg{RegKind::CrSRSMode, 0}, 1);
-    if (rnd != 0 || sat != 0 || mode > 1) {
-      why = "vsrs with crRnd = " + std::to_string(rnd) + ", crSat = " + std::to_string(sat) +
-            ", crSRSMode = " + std::to_string(mode) + " is not modelled (only crRnd = crSat = 0, crSRSMode 0 or 1)";
-      return false;
-    }
-    const bool fromDm = reg(1).kind == RegKind::DM, isSigned = info.syntax.ends_with("srssign1");
-    const unsigned inBytes = mode ? 8 : 4, outBytes = fromDm ? inBytes / 4 : inBytes / 2;
-    const unsigned lanes = (fromDm ? 256 : 128) / inBytes;
-    const unsigned amount = rd(2) & 63;
-    uint8_t src[256], d[64] = {};
-    vec(1, src);
-    for (unsigned i = 0; i < lanes; ++i) {
-      uint64_t v = 0;
-      std::memcpy(&v, src + i * inBytes, inBytes);
-      if (inBytes == 4) v = isSigned ? uint64_t(int64_t(int32_t(uint32_t(v)))) : uint64_t(uint32_t(v));
-      v = isSigned ? uint64_t(int64_t(v) >> amount) : v >> amount;
-      std::memcpy(d + i * outBytes, &v, outBytes);
-    }
+    uint8_t d[64];
+    if (!srs(1, 2, d)) return false;
     wvec(0, d);
     return true;
   }

@@ -237,6 +237,14 @@ const RowVector kRowVectors[] = {
     {"VLDA_3D_dmx_lda_x", "vlda.3d x9, [p2], d0", 0x434b7ull},
     {"VLDB_3D_dmx_ldb_x", "vldb.3d x1, [p1], d1", 0x4e1dull},
     {"VST_3D_dmx_sts_x", "vst.3d x8, [p0], d0", 0x3426ull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_idx_imm_srsSign0", "vst.srs.4x dm3, s2, srssign0, [p4, #-128]", 0x9cb22ull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_idx_srsSign0", "vst.srs.4x dm0, s0, srssign0, [p4, dj5]", 0x94002ull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_pstm_nrm_srsSign0", "vst.srs.4x dm2, s2, srssign0, [p6], m2", 0xc9222ull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_pstm_nrm_imm_srsSign0", "vst.srs.4x dm1, s1, srssign0, [p7], #-384", 0xf5912ull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_idx_imm_srsSign1", "vst.srs.4x dm4, s0, srssign1, [p6, #320]", 0xcac0aull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_idx_srsSign1", "vst.srs.4x dm0, s3, srssign1, [p5, dj0]", 0xa003aull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_pstm_nrm_srsSign1", "vst.srs.4x dm3, s2, srssign1, [p2], m5", 0x5532aull},
+    {"VST_SRS_4x_dmx_sts_srs_dm_pstm_nrm_imm_srsSign1", "vst.srs.4x dm4, s1, srssign1, [p2], #-320", 0x57c1aull},
 };
 
 Instr assembleOne(const std::string &text) {

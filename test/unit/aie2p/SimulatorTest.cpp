@@ -670,8 +670,9 @@ TEST(Aie2pSim, ShiftRoundSaturateTruncatesWithTheResetControls) {
   // bits. vsrs.4x: crSRSMode 0 narrows 64 x 32-bit dm lanes to bytes, 1 narrows 32 x 64-bit lanes
   // to halfwords; vsrs.2x narrows the 32 x 32-bit lanes of a cm half to halfwords.
   TileMemory mem;
-  Core core(build("mov crRnd, #0\nmov crSat, #0\nmov crSRSMode, #0\nmov s0, #4\n"
+  Core core(build("movxm p0, #0x70000\nmov crRnd, #0\nmov crSat, #0\nmov crSRSMode, #0\nmov s0, #4\n"
                   "vsrs.4x x0, dm0, s0, srssign1\nvsrs.4x x1, dm0, s0, srssign0\nvsrs.2x x2, cml1, s0, srssign1\n"
+                  "vst.srs.4x dm0, s0, srssign1, [p0], #64\n"
                   "mov crSRSMode, #1\nvsrs.4x x3, dm2, s0, srssign1\nnop\ndone\n"),
             {&mem});
   std::vector<uint8_t> dm0(256), cm(128), dm2(256);
@@ -695,6 +696,9 @@ TEST(Aie2pSim, ShiftRoundSaturateTruncatesWithTheResetControls) {
     EXPECT_EQ(x(0)[i], static_cast<uint8_t>(v >> 4)) << i;
     EXPECT_EQ(x(1)[i], static_cast<uint8_t>(static_cast<uint32_t>(v) >> 4)) << i;
   }
+  // vst.srs.4x stores what vsrs.4x computes, and post-increments.
+  EXPECT_EQ(std::vector<uint8_t>(mem.data.begin(), mem.data.begin() + 64), x(0));
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 0}), 0x70040u);
   for (int i = 0; i < 32; ++i) {
     uint16_t h, w;
     std::memcpy(&h, x(2).data() + 2 * i, 2);

@@ -185,6 +185,7 @@ enum class Semantic : uint8_t {
   VectorShift,
   VectorShuffle,
   VectorSrs,
+  VectorStoreSrs,
   VectorSelect8,
   VectorLt8,
   VectorGe8,
