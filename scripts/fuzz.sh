@@ -24,7 +24,7 @@ llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
              Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer
              HrxRunCommandLineFuzzer JsonDocumentFuzzer Aie2pDecoderFuzzer AmdgpuCodeObjectFuzzer
-             CheckProgramFuzzer)
+             CheckProgramFuzzer ElfReaderFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -85,6 +85,18 @@ fi
 seed_artifacts() {
   local corpus=$1 pattern=$2 f
   for f in "$artifacts"/$pattern; do [[ -s $f ]] && cp "$f" "$corpus/"; done
+  return 0
+}
+
+# ELF files for ElfReaderFuzzer behind its mode byte: .xdna images as ELF32 (0), code objects as
+# ELF64 (1), and the unit tests' host-code object as ELF64 through the host-code validator (3).
+seed_elf() {
+  local corpus=$1 f
+  for f in "$artifacts"/*.xdna; do [[ -s $f ]] && seed_with_mode "$corpus" "32-$(basename "$f")" "$f" '\000'; done
+  for f in "$artifacts"/*.hsaco; do [[ -s $f ]] && seed_with_mode "$corpus" "64-$(basename "$f")" "$f" '\001'; done
+  for f in "$build/test/unit/runtime/HostKernels.so" "$root/build/test/unit/runtime/HostKernels.so"; do
+    [[ -s $f ]] && seed_with_mode "$corpus" "host-$(basename "$f")" "$f" '\003' && break
+  done
   return 0
 }
 
@@ -205,6 +217,7 @@ make_corpus() {
     TransactionFuzzer) seed_transactions "$corpus" ;;
     Elf64SectionFuzzer | AmdgpuCodeObjectFuzzer) seed_artifacts "$corpus" '*.hsaco' ;;
     Aie2pDecoderFuzzer) seed_aie2p "$corpus" ;;
+    ElfReaderFuzzer) seed_elf "$corpus" ;;
     FatContainerFuzzer) seed_artifacts "$corpus" '*.fat' ;;
     CompileReportFuzzer) seed_artifacts "$corpus" '*.json' ;;
     BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;

@@ -4,12 +4,15 @@
 #include "Inspect.h"
 #include "Native.h"
 
+#include "hrx/ReportFields.h"
 #include "hrx/Version.h"
 #include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/Artifact.h"
 #include "hrx/format/ReportRender.h"
 #include "hrx/format/Transaction.h"
 #include "hrx/format/FileIO.h"
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/TransactionPrinter.h"
 #include "hrx/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
@@ -183,10 +186,12 @@ int inspect(const std::string &path, bool json, bool printPlans, bool printTrans
 int reportShow(const std::string &path, bool json, std::optional<unsigned> member) {
   auto report = loadReport(path, member);
   if (!report.isOk()) return error(report.status().message());
+  // The backends say which entry resources their reports carry (hrx/ReportFields.h).
+  std::vector<hrx::format::ReportField> fields = hrx::reportFieldsFor(report->backend());
   if (json)
-    std::cout << hrx::tool::dumpJson(hrx::format::showReport(report.value())) << "\n";
+    std::cout << hrx::tool::dumpJson(hrx::format::showReport(report.value(), fields)) << "\n";
   else
-    std::cout << hrx::format::formatReport(report.value());
+    std::cout << hrx::format::formatReport(report.value(), fields);
   return 0;
 }
 
@@ -195,7 +200,7 @@ int reportDiff(const std::string &beforePath, const std::string &afterPath) {
   if (!before.isOk()) return error(before.status().message());
   auto after = loadReport(afterPath);
   if (!after.isOk()) return error(after.status().message());
-  auto diff = hrx::format::diffReports(before.value(), after.value());
+  auto diff = hrx::format::diffReports(before.value(), after.value(), hrx::reportFieldsFor(before->backend()));
   if (!diff.isOk()) return error(diff.status().message());
   std::cout << hrx::tool::dumpJson(*diff) << "\n";
   return 0;

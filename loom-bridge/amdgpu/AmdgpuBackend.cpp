@@ -13,6 +13,9 @@
 #include "hrx/format/Fat.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
+#include "hrx/format/IdentityWriter.h"
+#include "hrx/format/KernelContractWriter.h"
+#include "hrx/format/ReportRender.h"
 
 #include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/Verifier.h>
@@ -527,6 +530,11 @@ public:
     info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
     info.artifactExtension = ".hsaco";
     info.fatMember = FatMember{kAmdgpuTriple, format::kOffloadHip};
+#define HRX_REPORT_BACKEND(name) info.reportBackends.push_back(name);
+#define HRX_REPORT_FIELD(name, pointer) info.reportFields.push_back({name, pointer});
+#include "ReportFields.def"
+#undef HRX_REPORT_FIELD
+#undef HRX_REPORT_BACKEND
     return info;
   }
 
@@ -578,7 +586,7 @@ public:
       phaseStart = now;
     };
     Lowering lowering(program, module, diags, "the " + target.profile + " target",
-                      LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu"});
+                      LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu", .deviceMathLibrary = false});
     AmdgpuCoordinates coordinates(*wave);
     std::vector<std::string> names;
     for (const loom::Operation *def : kernels) {

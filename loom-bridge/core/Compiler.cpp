@@ -8,6 +8,7 @@
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
 #include "hrx/format/FatWriter.h"
+#include "hrx/format/KernelContractWriter.h"
 #include "hrx/loom/Loom.h"
 
 #include <clang/Basic/DiagnosticIDs.h>

@@ -1,6 +1,7 @@
 #include "hrx/xdna/Transaction.h"
 
 #include "hrx/format/Xdna.h"
+#include "hrx/format/XdnaWriter.h"
 #include "hrx/xdna/Npu5Model.h"
 
 #include <optional>

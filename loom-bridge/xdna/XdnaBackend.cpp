@@ -3,9 +3,11 @@
 #include "hrx/bridge/ArtifactIdentity.h"
 #include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/Fat.h"
-#include "hrx/bridge/HostCode.h"
+#include "hrx/bridge/StageIr.h"
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/format/HostAbi.h"
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/XdnaWriter.h"
 #include "hrx/xdna/Aie2pCodegen.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/PipelineExtract.h"
@@ -30,14 +32,14 @@ struct WorkerCode {
 };
 
 // Native AIE2P code for every worker entry of the planned pipelines, from a second lowering of
-// the program (its diagnostics are the host code's, reported once by buildHostCode). A worker
+// the program's stage IR (its diagnostics are the host code's, reported once there). A worker
 // the selector cannot compile keeps its host twin (XDNA/015); native code over the program
 // memory is XDNA/016. False after an error.
 bool compileWorkers(const Program &program, std::vector<PlannedEntry> &entries, std::map<std::string, WorkerCode> &out,
                     diag::DiagnosticEngine &diags) {
   diag::DiagnosticEngine quiet(diags.sourceManager());
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = lowerForHost(program, context, quiet);
+  std::unique_ptr<llvm::Module> module = lowerStageIr(program, context, quiet);
   if (module) xdna::prepareModuleForAie2p(*module);
   bool ok = true;
   for (PlannedEntry &e : entries) {
@@ -103,6 +105,11 @@ public:
     info.savedForms = {EmitKind::ArrayPlan};
     info.artifactExtension = ".xdna";
     info.fatMember = FatMember{"aie2p-amd-xdna", format::kOffloadNone};
+#define HRX_REPORT_BACKEND(name) info.reportBackends.push_back(name);
+#define HRX_REPORT_FIELD(name, pointer) info.reportFields.push_back({name, pointer});
+#include "ReportFields.def"
+#undef HRX_REPORT_FIELD
+#undef HRX_REPORT_BACKEND
     return info;
   }
 

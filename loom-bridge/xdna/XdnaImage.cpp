@@ -2,6 +2,10 @@
 
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/KernelContract.h"
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/IdentityWriter.h"
+#include "hrx/format/KernelContractWriter.h"
+#include "hrx/format/ReportRender.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/Transaction.h"
 

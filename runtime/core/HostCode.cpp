@@ -1,6 +1,8 @@
 // Loading the host-code shared object from memory: memfd_create + dlopen, no files, no LLVM.
 #include "hrx/runtime/HostDevice.h"
 
+#include "hrx/format/ElfReader.h"
+
 #include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
@@ -14,16 +16,11 @@ namespace hrx::runtime {
 namespace {
 
 // ELF constants (System V gABI, x86-64 psABI), from <elf.h>.
-constexpr unsigned char kElfMagic[4] = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3};
 constexpr uint16_t kElfTypeDyn = ET_DYN, kMachineX86_64 = EM_X86_64;
-constexpr uint64_t kElfHeaderBytes = sizeof(Elf64_Ehdr), kProgramHeaderBytes = sizeof(Elf64_Phdr),
-                   kSectionHeaderBytes = sizeof(Elf64_Shdr), kDynamicEntryBytes = sizeof(Elf64_Dyn),
-                   kSymbolBytes = sizeof(Elf64_Sym);
-constexpr uint32_t kPtLoad = PT_LOAD, kPtDynamic = PT_DYNAMIC, kShtNobits = SHT_NOBITS, kShtDynsym = SHT_DYNSYM;
+constexpr uint32_t kPtLoad = PT_LOAD, kPtDynamic = PT_DYNAMIC, kShtDynsym = SHT_DYNSYM;
 constexpr int64_t kDtNull = DT_NULL, kDtNeeded = DT_NEEDED, kDtPltrelsz = DT_PLTRELSZ, kDtStrtab = DT_STRTAB,
                   kDtRela = DT_RELA, kDtRelasz = DT_RELASZ, kDtStrsz = DT_STRSZ, kDtTextrel = DT_TEXTREL,
                   kDtJmprel = DT_JMPREL, kDtFlags = DT_FLAGS;
-constexpr uint64_t kRelaBytes = sizeof(Elf64_Rela);
 // Tables the dynamic loader reads by address, with the tag giving their size (0: at least a byte).
 struct DynamicTable {
   int64_t addressTag, sizeTag;
@@ -54,42 +51,18 @@ constexpr uint64_t kMaxMappedBytes = 1ull << 30;
 bool fits(uint64_t offset, uint64_t length, uint64_t size) { return offset <= size && length <= size - offset; }
 bool isPowerOfTwo(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
-// Bounds-checked little-endian reads over the untrusted object; callers check ranges first.
-class ElfBytes {
-public:
-  explicit ElfBytes(std::span<const std::byte> bytes) : bytes_(bytes) {}
-  uint64_t size() const { return bytes_.size(); }
-  uint64_t read(uint64_t offset, unsigned width) const {
-    uint64_t value = 0;
-    for (unsigned i = 0; i < width; ++i) value |= uint64_t(bytes_[offset + i]) << (8 * i);
-    return value;
-  }
-  uint16_t u16(uint64_t offset) const { return uint16_t(read(offset, 2)); }
-  uint32_t u32(uint64_t offset) const { return uint32_t(read(offset, 4)); }
-  uint64_t u64(uint64_t offset) const { return read(offset, 8); }
-  // The NUL-terminated string at `offset` within [tableOffset, tableOffset + tableSize).
-  std::optional<std::string_view> string(uint64_t tableOffset, uint64_t tableSize, uint64_t offset) const {
-    if (offset >= tableSize) return std::nullopt;
-    const char *begin = reinterpret_cast<const char *>(bytes_.data()) + tableOffset + offset;
-    const void *nul = std::memchr(begin, 0, tableSize - offset);
-    if (!nul) return std::nullopt;
-    return std::string_view(begin, static_cast<const char *>(nul) - begin);
-  }
-
-private:
-  std::span<const std::byte> bytes_;
-};
-
 struct LoadSegment {
   uint64_t offset, vaddr, fileSize, memSize;
 };
 
 // Checks that the host-code object is an x86-64 shared object the dynamic loader can map
 // without reading outside it, that it imports nothing beyond the C runtime, needs no text
-// relocations and exports hrx.abi_version. Errors name the header, entry and field.
+// relocations and exports hrx.abi_version. The ELF structure is read by the format library's
+// ELF reader; errors name the header, entry and field.
 class HostObjectValidator {
 public:
-  HostObjectValidator(std::span<const std::byte> elf, const std::string &name) : elf_(elf), name_(name) {}
+  HostObjectValidator(std::span<const std::byte> elf, const std::string &name)
+      : bytes_(reinterpret_cast<const uint8_t *>(elf.data()), elf.size()), name_(name) {}
 
   Status run() {
     if (Status s = header(); !s) return s;
@@ -104,75 +77,64 @@ private:
     return Status(StatusCode::InvalidArgument,
                   name_ + ": host code is not a loadable x86-64 shared object: " + where + ": " + what);
   }
+  Status fail(const format::elf::ElfError &e) const {
+    return fail(e.field.empty() ? e.where : e.where + " " + e.field, e.what);
+  }
 
   Status header() {
-    if (elf_.size() < kElfHeaderBytes)
+    const uint64_t headerBytes = format::elf::recordSizes(format::elf::ElfClass::Elf64).header;
+    if (bytes_.size() < headerBytes)
       return fail("ELF header",
-                  "the object has " + std::to_string(elf_.size()) + " bytes, fewer than the 64-byte header");
-    for (unsigned i = 0; i < 4; ++i)
-      if (elf_.read(i, 1) != kElfMagic[i]) return fail("ELF header e_ident", "bad ELF magic");
-    if (elf_.read(4, 1) != 2 || elf_.read(5, 1) != 1)
-      return fail("ELF header e_ident", "not ELF64 little-endian (EI_CLASS " + std::to_string(elf_.read(4, 1)) +
-                                            ", EI_DATA " + std::to_string(elf_.read(5, 1)) + ")");
-    if (elf_.u16(16) != kElfTypeDyn)
-      return fail("ELF header e_type", std::to_string(elf_.u16(16)) + " is not ET_DYN (3)");
-    if (elf_.u16(18) != kMachineX86_64)
-      return fail("ELF header e_machine", std::to_string(elf_.u16(18)) + " is not EM_X86_64 (62)");
-    if (elf_.u32(20) != 1) return fail("ELF header e_version", std::to_string(elf_.u32(20)) + " is not 1");
-    phoff_ = elf_.u64(32);
-    shoff_ = elf_.u64(40);
-    phnum_ = elf_.u16(56);
-    shnum_ = elf_.u16(60);
-    shstrndx_ = elf_.u16(62);
-    if (elf_.u16(54) != kProgramHeaderBytes)
-      return fail("ELF header e_phentsize", std::to_string(elf_.u16(54)) + " is not 56");
-    if (shnum_ != 0 && elf_.u16(58) != kSectionHeaderBytes)
-      return fail("ELF header e_shentsize", std::to_string(elf_.u16(58)) + " is not 64");
+                  "the object has " + std::to_string(bytes_.size()) + " bytes, fewer than the 64-byte header");
+    if (!format::elf::hasElfMagic(bytes_)) return fail("ELF header e_ident", "bad ELF magic");
+    auto reader = format::elf::ElfReader::open(bytes_, format::elf::ElfClass::Elf64);
+    if (!reader) return fail(reader.error());
+    elf_ = *reader;
+    const format::elf::FileHeader &h = elf_->header();
+    if (h.type != kElfTypeDyn) return fail("ELF header e_type", std::to_string(h.type) + " is not ET_DYN (3)");
+    if (h.machine != kMachineX86_64)
+      return fail("ELF header e_machine", std::to_string(h.machine) + " is not EM_X86_64 (62)");
+    if (h.version != 1) return fail("ELF header e_version", std::to_string(h.version) + " is not 1");
     return Status::ok();
   }
 
   Status programHeaders() {
-    if (phnum_ == 0) return fail("ELF header e_phnum", "the object has no program headers");
-    if (!fits(phoff_, phnum_ * kProgramHeaderBytes, elf_.size()))
-      return fail("ELF header e_phoff", "the program-header table [" + std::to_string(phoff_) + ", +" +
-                                            std::to_string(phnum_ * kProgramHeaderBytes) + ") ends past the " +
-                                            std::to_string(elf_.size()) + "-byte object");
+    if (elf_->header().phnum == 0) return fail("ELF header e_phnum", "the object has no program headers");
+    auto headers = elf_->programHeaders();
+    if (!headers) return fail(headers.error());
     uint64_t mapped = 0, previousEnd = 0;
     unsigned dynamicCount = 0;
-    for (unsigned i = 0; i < phnum_; ++i) {
-      uint64_t at = phoff_ + i * kProgramHeaderBytes;
-      uint32_t type = elf_.u32(at);
-      uint64_t offset = elf_.u64(at + 8), vaddr = elf_.u64(at + 16), fileSize = elf_.u64(at + 32),
-               memSize = elf_.u64(at + 40), align = elf_.u64(at + 48);
+    for (unsigned i = 0; i < headers->size(); ++i) {
+      const format::elf::ProgramHeader &ph = (*headers)[i];
       std::string where = "program header " + std::to_string(i);
-      if (type == kPtDynamic) {
+      if (ph.type == kPtDynamic) {
         ++dynamicCount;
-        dynamicOffset_ = offset;
-        dynamicSize_ = fileSize;
-        dynamicVaddr_ = vaddr;
+        dynamicOffset_ = ph.offset;
+        dynamicSize_ = ph.filesz;
+        dynamicVaddr_ = ph.vaddr;
         continue;
       }
-      if (type != kPtLoad) continue;
+      if (ph.type != kPtLoad) continue;
       where += " (PT_LOAD)";
-      if (!isPowerOfTwo(align) || align < 4096)
+      if (!isPowerOfTwo(ph.align) || ph.align < 4096)
         return fail(where + " p_align",
-                    std::to_string(align) + " is not a power of two of at least the 4096-byte page");
-      if (offset % align != vaddr % align)
-        return fail(where + " p_offset", std::to_string(offset) + " and p_vaddr " + std::to_string(vaddr) +
-                                             " differ modulo p_align " + std::to_string(align));
-      if (!fits(offset, fileSize, elf_.size()))
-        return fail(where + " p_filesz", "[" + std::to_string(offset) + ", +" + std::to_string(fileSize) +
-                                             ") ends past the " + std::to_string(elf_.size()) + "-byte object");
-      if (fileSize > memSize)
+                    std::to_string(ph.align) + " is not a power of two of at least the 4096-byte page");
+      if (ph.offset % ph.align != ph.vaddr % ph.align)
+        return fail(where + " p_offset", std::to_string(ph.offset) + " and p_vaddr " + std::to_string(ph.vaddr) +
+                                             " differ modulo p_align " + std::to_string(ph.align));
+      if (!elf_->segmentData(i, ph))
+        return fail(where + " p_filesz", "[" + std::to_string(ph.offset) + ", +" + std::to_string(ph.filesz) +
+                                             ") ends past the " + std::to_string(bytes_.size()) + "-byte object");
+      if (ph.filesz > ph.memsz)
         return fail(where + " p_memsz",
-                    std::to_string(memSize) + " is smaller than p_filesz " + std::to_string(fileSize));
-      if (memSize > kMaxMappedBytes - mapped || vaddr > kMaxMappedBytes * 4 || vaddr < previousEnd)
+                    std::to_string(ph.memsz) + " is smaller than p_filesz " + std::to_string(ph.filesz));
+      if (ph.memsz > kMaxMappedBytes - mapped || ph.vaddr > kMaxMappedBytes * 4 || ph.vaddr < previousEnd)
         return fail(where + " p_vaddr", "segments must ascend without overlapping and map at most " +
                                             std::to_string(kMaxMappedBytes) + " bytes (p_vaddr " +
-                                            std::to_string(vaddr) + ", p_memsz " + std::to_string(memSize) + ")");
-      mapped += memSize;
-      previousEnd = vaddr + memSize;
-      loads_.push_back({offset, vaddr, fileSize, memSize});
+                                            std::to_string(ph.vaddr) + ", p_memsz " + std::to_string(ph.memsz) + ")");
+      mapped += ph.memsz;
+      previousEnd = ph.vaddr + ph.memsz;
+      loads_.push_back({ph.offset, ph.vaddr, ph.filesz, ph.memsz});
     }
     if (loads_.empty()) return fail("program headers", "no PT_LOAD segment");
     if (dynamicCount != 1)
@@ -181,69 +143,61 @@ private:
   }
 
   Status sectionHeaders() {
-    if (shnum_ == 0) return Status::ok();
-    if (!fits(shoff_, shnum_ * kSectionHeaderBytes, elf_.size()))
-      return fail("ELF header e_shoff", "the section-header table [" + std::to_string(shoff_) + ", +" +
-                                            std::to_string(shnum_ * kSectionHeaderBytes) + ") ends past the " +
-                                            std::to_string(elf_.size()) + "-byte object");
-    if (shstrndx_ >= shnum_)
-      return fail("ELF header e_shstrndx",
-                  std::to_string(shstrndx_) + " is not below e_shnum " + std::to_string(shnum_));
-    for (unsigned i = 0; i < shnum_; ++i) {
-      uint64_t at = shoff_ + i * kSectionHeaderBytes;
-      uint32_t type = elf_.u32(at + 4);
-      uint64_t offset = elf_.u64(at + 24), size = elf_.u64(at + 32);
-      if (type != kShtNobits && !fits(offset, size, elf_.size()))
-        return fail("section header " + std::to_string(i) + " sh_size",
-                    "[" + std::to_string(offset) + ", +" + std::to_string(size) + ") ends past the " +
-                        std::to_string(elf_.size()) + "-byte object");
-      if (type == kShtDynsym) {
-        uint32_t link = elf_.u32(at + 40);
-        if (link >= shnum_)
+    auto headers = elf_->sectionHeaders();
+    if (!headers) return fail(headers.error());
+    for (unsigned i = 0; i < headers->size(); ++i) {
+      const format::elf::SectionHeader &sh = (*headers)[i];
+      auto data = elf_->sectionData(i, sh);
+      if (!data) return fail(data.error());
+      if (sh.type == kShtDynsym) {
+        if (sh.link >= headers->size())
           return fail("section header " + std::to_string(i) + " (.dynsym) sh_link",
-                      std::to_string(link) + " names no section");
-        uint64_t linked = shoff_ + link * kSectionHeaderBytes;
-        dynsym_ = {offset, size, elf_.u64(linked + 24), elf_.u64(linked + 32)};
-        if (!fits(dynsym_->strtabOffset, dynsym_->strtabSize, elf_.size()))
-          return fail("section header " + std::to_string(link) + " (.dynstr) sh_size", "ends past the object");
+                      std::to_string(sh.link) + " names no section");
+        const format::elf::SectionHeader &linked = (*headers)[sh.link];
+        auto strings = elf_->range(linked.offset, linked.size, "section header " + std::to_string(sh.link), "");
+        if (!strings)
+          return fail("section header " + std::to_string(sh.link) + " (.dynstr) sh_size", "ends past the object");
+        dynsym_ = {*data, *strings};
       }
     }
     return Status::ok();
   }
 
-  // The file offset of `size` bytes at virtual address `vaddr`, when a PT_LOAD holds them.
-  std::optional<uint64_t> fileOffsetOf(uint64_t vaddr, uint64_t size) const {
+  // The file bytes of `size` bytes at virtual address `vaddr`, when a PT_LOAD holds them.
+  std::optional<std::span<const uint8_t>> fileBytesOf(uint64_t vaddr, uint64_t size) const {
     for (const LoadSegment &load : loads_)
       if (vaddr >= load.vaddr && fits(vaddr - load.vaddr, size, load.fileSize))
-        return load.offset + (vaddr - load.vaddr);
+        return bytes_.subspan(load.offset + (vaddr - load.vaddr), size);
     return std::nullopt;
   }
 
   Status dynamicEntries() {
     const std::string where = "PT_DYNAMIC";
-    if (dynamicSize_ % kDynamicEntryBytes != 0 || !fits(dynamicOffset_, dynamicSize_, elf_.size()))
+    const uint64_t entryBytes = elf_->sizes().dynamic;
+    auto table = elf_->range(dynamicOffset_, dynamicSize_, where, "p_filesz");
+    if (dynamicSize_ % entryBytes != 0 || !table)
       return fail(where + " p_filesz", "[" + std::to_string(dynamicOffset_) + ", +" + std::to_string(dynamicSize_) +
                                            ") is not a whole number of 16-byte entries inside the object");
-    if (fileOffsetOf(dynamicVaddr_, dynamicSize_) != dynamicOffset_)
+    auto loaded = fileBytesOf(dynamicVaddr_, dynamicSize_);
+    if (!loaded || loaded->data() != table->data())
       return fail(where + " p_vaddr", "the dynamic section is not loaded where its file bytes are");
     std::vector<uint64_t> needed;
     std::map<int64_t, uint64_t> values;  // the first value of every other tag
     bool terminated = false;
-    for (uint64_t at = dynamicOffset_; at < dynamicOffset_ + dynamicSize_; at += kDynamicEntryBytes) {
-      int64_t tag = static_cast<int64_t>(elf_.u64(at));
-      uint64_t value = elf_.u64(at + 8);
-      std::string entry = "dynamic entry " + std::to_string((at - dynamicOffset_) / kDynamicEntryBytes);
-      if (tag == kDtNull) {
+    for (uint64_t k = 0; k < dynamicSize_ / entryBytes; ++k) {
+      format::elf::DynamicEntry d = elf_->dynamicEntry(*table, k);
+      std::string entry = "dynamic entry " + std::to_string(k);
+      if (d.tag == kDtNull) {
         terminated = true;
         break;
       }
-      if (tag == kDtTextrel || (tag == kDtFlags && (value & kDfTextrel)))
-        return fail(entry + (tag == kDtTextrel ? " (DT_TEXTREL)" : " (DT_FLAGS)"),
+      if (d.tag == kDtTextrel || (d.tag == kDtFlags && (d.value & kDfTextrel)))
+        return fail(entry + (d.tag == kDtTextrel ? " (DT_TEXTREL)" : " (DT_FLAGS)"),
                     "the object needs text relocations (writable code)");
-      if (tag == kDtNeeded)
-        needed.push_back(value);
+      if (d.tag == kDtNeeded)
+        needed.push_back(d.value);
       else
-        values.emplace(tag, value);
+        values.emplace(d.tag, d.value);
     }
     if (!terminated) return fail(where, "the dynamic entries do not end in DT_NULL");
     auto value = [&](int64_t tag) -> std::optional<uint64_t> {
@@ -263,10 +217,10 @@ private:
     if (Status s = relocations("DT_JMPREL", value(kDtJmprel), value(kDtPltrelsz)); !s) return s;
     if (needed.empty()) return Status::ok();
     std::optional<uint64_t> strtab = value(kDtStrtab), strsz = value(kDtStrsz);
-    std::optional<uint64_t> strtabOffset = strtab && strsz ? fileOffsetOf(*strtab, *strsz) : std::nullopt;
-    if (!strtabOffset) return fail(where + " DT_STRTAB", "the string table is missing or outside the loaded segments");
+    auto strings = strtab && strsz ? fileBytesOf(*strtab, *strsz) : std::nullopt;
+    if (!strings) return fail(where + " DT_STRTAB", "the string table is missing or outside the loaded segments");
     for (uint64_t name : needed) {
-      auto library = elf_.string(*strtabOffset, *strsz, name);
+      auto library = format::elf::ElfReader::stringAt(*strings, name);
       if (!library) return fail(where + " DT_NEEDED", "name offset " + std::to_string(name) + " is outside DT_STRTAB");
       if (std::find(std::begin(kAllowedNeeded), std::end(kAllowedNeeded), *library) == std::end(kAllowedNeeded))
         return fail(where + " DT_NEEDED", "'" + std::string(*library) +
@@ -287,16 +241,17 @@ private:
   Status relocations(const std::string &name, std::optional<uint64_t> address, std::optional<uint64_t> size) {
     if (!address) return Status::ok();
     const std::string where = "PT_DYNAMIC " + name;
-    std::optional<uint64_t> table = size && *size % kRelaBytes == 0 ? fileOffsetOf(*address, *size) : std::nullopt;
+    const uint64_t entryBytes = elf_->sizes().relocation;
+    auto table = size && *size % entryBytes == 0 ? fileBytesOf(*address, *size) : std::nullopt;
     if (!table) return fail(where, "the table is not a whole number of 24-byte entries inside the loaded file bytes");
-    uint64_t symbols = dynsym_ ? dynsym_->size / kSymbolBytes : 0;
-    for (uint64_t k = 0; k < *size / kRelaBytes; ++k) {
-      uint64_t at = *table + k * kRelaBytes, target = elf_.u64(at), symbol = elf_.u64(at + 8) >> 32;
-      if (!inMemory(target, 8))
+    uint64_t symbols = dynsym_ ? dynsym_->symbols.size() / elf_->sizes().symbol : 0;
+    for (uint64_t k = 0; k < *size / entryBytes; ++k) {
+      format::elf::Relocation r = elf_->relocation(*table, k);
+      if (!inMemory(r.offset, 8))
         return fail(where + " entry " + std::to_string(k) + " r_offset",
-                    std::to_string(target) + " is outside the loaded segments");
-      if (symbol >= std::max<uint64_t>(symbols, 1))
-        return fail(where + " entry " + std::to_string(k) + " r_info", "symbol " + std::to_string(symbol) +
+                    std::to_string(r.offset) + " is outside the loaded segments");
+      if (r.symbol >= std::max<uint64_t>(symbols, 1))
+        return fail(where + " entry " + std::to_string(k) + " r_info", "symbol " + std::to_string(r.symbol) +
                                                                            " is not in .dynsym (" +
                                                                            std::to_string(symbols) + " symbols)");
     }
@@ -306,31 +261,30 @@ private:
   Status abiVersionSymbol() {
     const std::string where = ".dynsym " HRX_HOST_ABI_VERSION_SYMBOL;
     if (!dynsym_) return fail(".dynsym", "the object has no dynamic symbol table");
-    for (uint64_t at = dynsym_->offset; at + kSymbolBytes <= dynsym_->offset + dynsym_->size; at += kSymbolBytes) {
-      auto name = elf_.string(dynsym_->strtabOffset, dynsym_->strtabSize, elf_.u32(at));
+    for (uint64_t k = 0; k < dynsym_->symbols.size() / elf_->sizes().symbol; ++k) {
+      format::elf::Symbol symbol = elf_->symbol(dynsym_->symbols, k);
+      auto name = format::elf::ElfReader::stringAt(dynsym_->strings, symbol.name);
       if (name != HRX_HOST_ABI_VERSION_SYMBOL) continue;
-      uint8_t type = elf_.read(at + 4, 1) & 0xf;
-      uint16_t section = elf_.u16(at + 6);
-      uint64_t value = elf_.u64(at + 8), size = elf_.u64(at + 16);
+      uint8_t type = symbol.type();
       // At least 4 bytes: sanitizer builds pad instrumented globals.
-      if (type != kSttObject || section == 0 || size < 4)
+      if (type != kSttObject || symbol.shndx == 0 || symbol.size < 4)
         return fail(where, "expected a defined object of at least 4 bytes (st_type " + std::to_string(type) +
-                               ", st_shndx " + std::to_string(section) + ", st_size " + std::to_string(size) + ")");
-      if (!fileOffsetOf(value, size))
-        return fail(where + " st_value", std::to_string(value) + " is not inside a loaded segment's file bytes");
+                               ", st_shndx " + std::to_string(symbol.shndx) + ", st_size " +
+                               std::to_string(symbol.size) + ")");
+      if (!fileBytesOf(symbol.value, symbol.size))
+        return fail(where + " st_value", std::to_string(symbol.value) + " is not inside a loaded segment's file bytes");
       return Status::ok();
     }
     return fail(where, "the object does not export " HRX_HOST_ABI_VERSION_SYMBOL);
   }
 
   struct DynamicSymbols {
-    uint64_t offset, size, strtabOffset, strtabSize;
+    std::span<const uint8_t> symbols, strings;
   };
 
-  ElfBytes elf_;
+  std::span<const uint8_t> bytes_;
   const std::string &name_;
-  uint64_t phoff_ = 0, shoff_ = 0;
-  unsigned phnum_ = 0, shnum_ = 0, shstrndx_ = 0;
+  std::optional<format::elf::ElfReader> elf_;
   std::vector<LoadSegment> loads_;
   uint64_t dynamicOffset_ = 0, dynamicSize_ = 0, dynamicVaddr_ = 0;
   std::optional<DynamicSymbols> dynsym_;

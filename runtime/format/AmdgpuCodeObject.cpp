@@ -1,5 +1,9 @@
 #include "hrx/format/AmdgpuCodeObject.h"
 
+#include "hrx/format/ElfReader.h"
+
+#include <elf.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -8,9 +12,10 @@
 namespace hrx::format {
 namespace {
 
-constexpr uint16_t kEmAmdgpu = 224, kEtDyn = 3;
-constexpr uint32_t kPtLoad = 1, kPtNote = 4, kPfX = 1;
-constexpr uint32_t kShtRela = 4, kShtDynsym = 11, kShtSymtab = 2;
+constexpr uint16_t kEmAmdgpu = EM_AMDGPU, kEtDyn = ET_DYN;
+constexpr uint32_t kPtLoad = PT_LOAD, kPtNote = PT_NOTE, kPfX = PF_X;
+constexpr uint32_t kShtRela = SHT_RELA, kShtDynsym = SHT_DYNSYM, kShtSymtab = SHT_SYMTAB;
+// AMDGPU's note type and relocation (LLVM AMDGPUUsage), which <elf.h> does not name.
 constexpr uint32_t kNtAmdgpuMetadata = 32;
 constexpr uint32_t kRAmdgpuRelative64 = 13;
 constexpr uint64_t kMaxImageBytes = 256ull << 20;
@@ -23,8 +28,6 @@ template <typename T> T load(std::span<const uint8_t> bytes, uint64_t offset) {
   std::memcpy(&value, bytes.data() + offset, sizeof(T));
   return value;
 }
-
-bool inside(uint64_t offset, uint64_t size, uint64_t total) { return offset <= total && size <= total - offset; }
 
 // A msgpack value: enough of the format for AMDGPU metadata (maps, arrays, strings, integers,
 // booleans, floats, nil, binary).
@@ -311,54 +314,43 @@ void AmdgpuCodeObject::loadImage(std::span<const uint8_t> elf, uint64_t base, st
 }
 
 StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
-  if (elf.size() < 64 || std::memcmp(elf.data(),
-                                     "\x7f"
-                                     "ELF",
-                                     4) != 0)
+  if (elf.size() < elf::recordSizes(elf::ElfClass::Elf64).header || !elf::hasElfMagic(elf))
     return fail("not an ELF file");
-  if (elf[4] != 2 || elf[5] != 1) return fail("not a 64-bit little-endian ELF file");
-  if (load<uint16_t>(elf, 16) != kEtDyn) return fail("e_type is not ET_DYN (a loadable code object)");
-  if (load<uint16_t>(elf, 18) != kEmAmdgpu) return fail("e_machine is not EM_AMDGPU (224)");
-  uint64_t phoff = load<uint64_t>(elf, 32), shoff = load<uint64_t>(elf, 40);
-  uint16_t phentsize = load<uint16_t>(elf, 54), phnum = load<uint16_t>(elf, 56);
-  uint16_t shentsize = load<uint16_t>(elf, 58), shnum = load<uint16_t>(elf, 60);
-  if (phnum == 0 || phentsize != 56 || !inside(phoff, uint64_t(phnum) * 56, elf.size()))
-    return fail("the program header table is missing or lies outside the file");
-  if (shnum && (shentsize != 64 || !inside(shoff, uint64_t(shnum) * 64, elf.size())))
-    return fail("the section header table lies outside the file");
+  auto reader = elf::ElfReader::open(elf, elf::ElfClass::Elf64);
+  if (!reader) return fail("not a 64-bit little-endian ELF file");
+  const elf::FileHeader &header = reader->header();
+  if (header.type != kEtDyn) return fail("e_type is not ET_DYN (a loadable code object)");
+  if (header.machine != kEmAmdgpu) return fail("e_machine is not EM_AMDGPU (224)");
+  if (header.phnum == 0) return fail("the program header table is missing or lies outside the file");
+  auto programHeaders = reader->programHeaders();
+  if (!programHeaders) return fail(programHeaders.error().message());
+  if (auto table = reader->checkSectionHeaderTable(); !table) return fail(table.error().message());
 
   AmdgpuCodeObject object;
   std::span<const uint8_t> note;
   bool haveNote = false;
-  for (uint16_t i = 0; i < phnum; ++i) {
-    uint64_t at = phoff + uint64_t(i) * 56;
-    uint32_t type = load<uint32_t>(elf, at), flags = load<uint32_t>(elf, at + 4);
-    uint64_t offset = load<uint64_t>(elf, at + 8), vaddr = load<uint64_t>(elf, at + 16);
-    uint64_t filesz = load<uint64_t>(elf, at + 32), memsz = load<uint64_t>(elf, at + 40);
+  for (uint16_t i = 0; i < header.phnum; ++i) {
+    const elf::ProgramHeader &ph = (*programHeaders)[i];
     std::string where = "program header " + std::to_string(i);
-    if (type == kPtLoad) {
-      if (!inside(offset, filesz, elf.size())) return fail(where + " (PT_LOAD): its file bytes lie outside the file");
-      if (filesz > memsz) return fail(where + " (PT_LOAD): p_filesz exceeds p_memsz");
-      if (vaddr > kMaxImageBytes || memsz > kMaxImageBytes - vaddr)
+    if (ph.type == kPtLoad) {
+      if (!reader->segmentData(i, ph)) return fail(where + " (PT_LOAD): its file bytes lie outside the file");
+      if (ph.filesz > ph.memsz) return fail(where + " (PT_LOAD): p_filesz exceeds p_memsz");
+      if (ph.vaddr > kMaxImageBytes || ph.memsz > kMaxImageBytes - ph.vaddr)
         return fail(where + " (PT_LOAD): the segment ends beyond 256 MiB");
-      if (!object.segments.empty() && vaddr < object.segments.back().vaddr + object.segments.back().memsz)
+      if (!object.segments.empty() && ph.vaddr < object.segments.back().vaddr + object.segments.back().memsz)
         return fail(where + " (PT_LOAD): segments are not ascending and disjoint");
-      object.segments.push_back({vaddr, memsz, offset, filesz, flags});
-    } else if (type == kPtNote) {
-      if (!inside(offset, filesz, elf.size())) return fail(where + " (PT_NOTE): its bytes lie outside the file");
-      // Notes: namesz, descsz, type, name (padded to 4), desc (padded to 4).
-      for (uint64_t p = offset; p + 12 <= offset + filesz;) {
-        uint32_t namesz = load<uint32_t>(elf, p), descsz = load<uint32_t>(elf, p + 4),
-                 ntype = load<uint32_t>(elf, p + 8);
-        uint64_t name = p + 12, desc = name + (uint64_t(namesz) + 3) / 4 * 4;
-        uint64_t end = desc + (uint64_t(descsz) + 3) / 4 * 4;
-        if (desc + descsz > offset + filesz) return fail(where + " (PT_NOTE): a note runs past the segment");
-        if (ntype == kNtAmdgpuMetadata && namesz == 7 && std::memcmp(elf.data() + name, "AMDGPU", 7) == 0) {
+      object.segments.push_back({ph.vaddr, ph.memsz, ph.offset, ph.filesz, ph.flags});
+    } else if (ph.type == kPtNote) {
+      auto data = reader->segmentData(i, ph);
+      if (!data) return fail(where + " (PT_NOTE): its bytes lie outside the file");
+      auto notes = elf::ElfReader::notes(*data, where + " (PT_NOTE)");
+      if (!notes) return fail(notes.error().message());
+      for (const elf::Note &n : *notes) {
+        if (n.type == kNtAmdgpuMetadata && n.name.size() == 7 && std::memcmp(n.name.data(), "AMDGPU", 7) == 0) {
           if (haveNote) return fail("more than one NT_AMDGPU_METADATA note");
           haveNote = true;
-          note = elf.subspan(desc, descsz);
+          note = n.desc;
         }
-        p = end;
       }
     }
   }
@@ -368,8 +360,8 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
   object.imageBytes = (last.vaddr + last.memsz + kPage - 1) / kPage * kPage;
 
   Msg root;
-  MsgReader reader(note);
-  if (Status s = reader.read(root); !s) return s;
+  MsgReader msgReader(note);
+  if (Status s = msgReader.read(root); !s) return s;
   if (root.kind != Msg::Kind::Map) return fail("the metadata is not a msgpack map");
   if (const Msg *target = root.get("amdhsa.target"); target && target->kind == Msg::Kind::String)
     object.target = target->text;
@@ -383,40 +375,39 @@ StatusOr<AmdgpuCodeObject> readAmdgpuCodeObject(std::span<const uint8_t> elf) {
 
   // Sections: symbols (for .kd descriptors) and RELA relocations.
   std::map<std::string, Symbol> symbols;
-  for (uint16_t i = 0; i < shnum; ++i) {
-    uint64_t at = shoff + uint64_t(i) * 64;
-    uint32_t type = load<uint32_t>(elf, at + 4), link = load<uint32_t>(elf, at + 40);
-    uint64_t offset = load<uint64_t>(elf, at + 24), size = load<uint64_t>(elf, at + 32);
+  const elf::RecordSizes &sizes = reader->sizes();
+  for (uint16_t i = 0; i < header.shnum; ++i) {
+    elf::SectionHeader sh = reader->sectionHeader(i);
     std::string where = "section header " + std::to_string(i);
-    if (type != kShtDynsym && type != kShtSymtab && type != kShtRela) continue;
-    if (!inside(offset, size, elf.size())) return fail(where + ": its bytes lie outside the file");
-    if (type == kShtRela) {
-      if (size % 24) return fail(where + " (SHT_RELA): size is not a multiple of 24");
-      for (uint64_t r = offset; r < offset + size; r += 24) {
-        uint64_t target = load<uint64_t>(elf, r), info = load<uint64_t>(elf, r + 8);
-        int64_t addend = load<int64_t>(elf, r + 16);
-        if (uint32_t(info) != kRAmdgpuRelative64)
-          return fail(where + ": relocation type " + std::to_string(uint32_t(info)) +
+    if (sh.type != kShtDynsym && sh.type != kShtSymtab && sh.type != kShtRela) continue;
+    auto data = reader->range(sh.offset, sh.size, where, "sh_offset");
+    if (!data) return fail(where + ": its bytes lie outside the file");
+    if (sh.type == kShtRela) {
+      if (sh.size % sizes.relocation) return fail(where + " (SHT_RELA): size is not a multiple of 24");
+      for (uint64_t r = 0; r < sh.size / sizes.relocation; ++r) {
+        elf::Relocation rela = reader->relocation(*data, r);
+        if (rela.type != kRAmdgpuRelative64)
+          return fail(where + ": relocation type " + std::to_string(rela.type) +
                       " is not supported (only R_AMDGPU_RELATIVE64)");
-        if (target > object.imageBytes - 8) return fail(where + ": a relocation target lies outside the loaded image");
-        object.relativeRelocations.push_back(target);
-        object.relocationAddends.push_back(addend);
+        if (rela.offset > object.imageBytes - 8)
+          return fail(where + ": a relocation target lies outside the loaded image");
+        object.relativeRelocations.push_back(rela.offset);
+        object.relocationAddends.push_back(rela.addend);
       }
       continue;
     }
-    if (link >= shnum) return fail(where + ": sh_link names no section");
-    uint64_t strAt = shoff + uint64_t(link) * 64;
-    uint64_t strOffset = load<uint64_t>(elf, strAt + 24), strSize = load<uint64_t>(elf, strAt + 32);
-    if (!inside(strOffset, strSize, elf.size())) return fail(where + ": its string table lies outside the file");
-    if (size % 24) return fail(where + ": symbol table size is not a multiple of 24");
-    for (uint64_t s = offset; s < offset + size; s += 24) {
-      uint32_t nameOffset = load<uint32_t>(elf, s);
-      if (nameOffset >= strSize) return fail(where + ": a symbol name lies outside its string table");
-      const char *name = reinterpret_cast<const char *>(elf.data() + strOffset + nameOffset);
-      size_t length = strnlen(name, strSize - nameOffset);
-      if (length == strSize - nameOffset) return fail(where + ": a symbol name is not NUL-terminated");
-      Symbol symbol{load<uint64_t>(elf, s + 8), load<uint64_t>(elf, s + 16), load<uint16_t>(elf, s + 6)};
-      if (symbol.section != 0) symbols.emplace(std::string(name, length), symbol);
+    if (sh.link >= header.shnum) return fail(where + ": sh_link names no section");
+    elf::SectionHeader linked = reader->sectionHeader(sh.link);
+    auto strings = reader->range(linked.offset, linked.size, where, "sh_link");
+    if (!strings) return fail(where + ": its string table lies outside the file");
+    if (sh.size % sizes.symbol) return fail(where + ": symbol table size is not a multiple of 24");
+    for (uint64_t k = 0; k < sh.size / sizes.symbol; ++k) {
+      elf::Symbol sym = reader->symbol(*data, k);
+      if (sym.name >= strings->size()) return fail(where + ": a symbol name lies outside its string table");
+      auto name = elf::ElfReader::stringAt(*strings, sym.name);
+      if (!name) return fail(where + ": a symbol name is not NUL-terminated");
+      Symbol symbol{sym.value, sym.size, sym.shndx};
+      if (symbol.section != 0) symbols.emplace(std::string(*name), symbol);
     }
   }
 

@@ -10,32 +10,6 @@ using namespace detail;
 
 namespace {
 
-constexpr ReportField kFields[] = {
-    {"code_bytes", "/code_byte_count"},
-    {"scalar_registers", "/target_resources/scalar/final/register_count"},
-    {"vector_registers", "/target_resources/vector/final/register_count"},
-    {"local_bytes", "/local_memory_bytes"},
-    {"private_bytes", "/private_memory_bytes"},
-    {"spills", "/allocation_spill_count"},
-    {"occupancy_percent", "/target_resources/occupancy_percent"},
-    {"wave_size", "/target_resources/wave_size"},
-    {"bank_modeled_packets", "/source_low_memory/bank_service/modeled_packet_count"},
-    {"bank_unmodeled_packets", "/source_low_memory/bank_service/unmodeled_packet_count"},
-    {"bank_conflicted_packets", "/source_low_memory/bank_service/structural/conflicted_packet_count"},
-    {"bank_extra_rounds", "/source_low_memory/bank_service/structural/extra_round_count"},
-    {"columns", "/array/columns"},
-    {"workers", "/array/worker_count"},
-    {"channels", "/array/channel_count"},
-    {"max_tile_slot_bytes", "/array/max_tile_slot_bytes"},
-    {"locks_used", "/array/locks/used"},
-    {"buffer_descriptors_used", "/array/buffer_descriptors/used"},
-    {"dma_channels_used", "/array/dma_channels/used"},
-    {"bindings", "/array/binding_count"},
-    {"program_bytes_estimate", "/array/program_bytes_estimate"},
-    {"program_bytes", "/array/program_bytes"},
-    {"native_cores", "/array/native_cores"},
-};
-
 const char *kUnsupported = "compile report schema or compiler identity is unsupported; regenerate the report";
 
 bool validTargetKey(const std::string &key) {
@@ -69,8 +43,6 @@ std::string stringAt(const Json &doc, std::string_view key) {
 const Json::array_t kNoRows;
 
 }  // namespace
-
-std::span<const ReportField> reportFields() { return kFields; }
 
 std::string CompileReport::backend() const { return stringAt(document, "backend"); }
 std::string CompileReport::targetKey() const { return stringAt(document, "target_key"); }
@@ -133,14 +105,6 @@ StatusOr<CompileReport> readCompileReport(std::string_view json) {
     report.document = ReportJson::parse(d.source());
     return report;
   });
-}
-
-std::string writeCompileReport(const CompileReport &report) {
-  Json j{{"compiler", report.compiler},
-         {"target", report.target},
-         {"processor_mode", report.processorMode},
-         {"document", report.document}};
-  return j.dump(2) + "\n";
 }
 
 }  // namespace hrx::format

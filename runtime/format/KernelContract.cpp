@@ -10,16 +10,6 @@ namespace {
 constexpr std::pair<std::string_view, ContractAccess> kAccessNames[] = {
     {"Read", ContractAccess::Read}, {"Write", ContractAccess::Write}, {"ReadWrite", ContractAccess::ReadWrite}};
 
-Json contractJson(const KernelContract &contract) {
-  Json bindings = Json::array();
-  for (const BindingContract &b : contract.bindings)
-    bindings.push_back({{"bytes", b.bytes},
-                        {"alignment", b.alignment},
-                        {"access", contractAccessName(b.access)},
-                        {"layout", b.layout}});
-  return {{"bindings", std::move(bindings)}, {"constants", contract.constants}};
-}
-
 KernelContract readContract(JsonValue value, const std::string &path) {
   JsonObject o(value, path);
   KernelContract contract;
@@ -69,19 +59,11 @@ Status KernelContract::validate() const {
   return Status::ok();
 }
 
-std::string writeKernelContract(const KernelContract &contract) { return contractJson(contract).dump() + "\n"; }
-
 StatusOr<KernelContract> readKernelContract(std::string_view json) {
   return guarded("kernel contract: ", [&]() -> StatusOr<KernelContract> {
     JsonDocument document = parseJson(json, "the contract");
     return readContract(document.root(), "");
   });
-}
-
-std::string writeContractTable(const ContractTable &table) {
-  Json contracts = Json::object();
-  for (const auto &[name, contract] : table) contracts[name] = contractJson(contract);
-  return Json{{"version", 1}, {"contracts", std::move(contracts)}}.dump(1) + "\n";
 }
 
 StatusOr<ContractTable> readContractTable(std::string_view json) {

@@ -1,34 +1,30 @@
 #include "hrx/format/Xdna.h"
 
+#include "hrx/format/ElfReader.h"
+
 #include "hrx/support/Text.h"
 
 #include "Bytes.h"
 #include "JsonFields.h"
+#include "XdnaLayout.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
-#include <tuple>
 
 namespace hrx::format::xdna {
 using namespace detail;
+using namespace layout;
 
 namespace {
 
-constexpr uint32_t kElfHeaderBytes = 52;
-constexpr uint32_t kProgramHeaderBytes = 32;
-constexpr uint32_t kSectionHeaderBytes = 40;
 constexpr uint32_t kMetadataHeaderBytes = 64;
 constexpr uint32_t kAllocationRowBytes = 32;
 constexpr uint32_t kEntryRowBytes = 48;
 constexpr uint32_t kBindingRowBytes = 40;
 constexpr uint32_t kRelocationRowBytes = 48;
 constexpr uint32_t kInvocationRowBytes = 16;
-constexpr uint32_t kPtLoad = 1;
-constexpr uint32_t kFlagR = 4, kFlagW = 2, kFlagX = 1;
-constexpr uint32_t kShtProgbits = 1, kShtStrtab = 3, kShtNobits = 8;
-constexpr uint32_t kLoadAlign = 4;
-constexpr uint32_t kCompressionHeaderBytes = 12;  // Elf32_Chdr
 constexpr uint64_t kMaxLoadCopyBytes = 256ull * 1024 * 1024;
 
 using text::hex;  // hrx/support/Text.h
@@ -40,10 +36,6 @@ uint64_t metadataBytes(uint64_t a, uint64_t u, uint64_t e, uint64_t b, uint64_t 
 }
 
 // ---- reading ----------------------------------------------------------------------------------
-
-struct ProgramHeader {
-  uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align;
-};
 
 struct Range {
   uint64_t begin, end;
@@ -70,54 +62,48 @@ public:
 private:
   [[noreturn]] static void failField(const std::string &where, const std::string &what) { fail(where + ": " + what); }
 
-  // ELF header (§1.1).
+  // ELF header (§1.1): what the ELF reader checks, then what .xdna fixes.
   void readElfHeader() {
-    if (bytes_.size() < kElfHeaderBytes)
-      fail("ELF header: file is " + num(bytes_.size()) + " bytes, shorter than the 52-byte ELF32 header");
-    static constexpr uint8_t kMagic[4] = {0x7F, 'E', 'L', 'F'};
-    if (!std::equal(kMagic, kMagic + 4, bytes_.begin())) fail("ELF header: e_ident magic is not 7F 45 4C 46");
+    auto reader = elf::ElfReader::open(bytes_, elf::ElfClass::Elf32);
+    if (!reader) fail("ELF header: " + reader.error().what);
+    elf_ = *reader;
+    const elf::FileHeader &h = elf_->header();
     auto ident = [&](unsigned index, uint8_t expected, const char *name, const char *meaning) {
-      if (bytes_[index] != expected)
-        fail(std::string("ELF header: e_ident[") + name + "] is " + num(bytes_[index]) + ", expected " + num(expected) +
-             " (" + meaning + ")");
+      if (h.ident[index] != expected)
+        fail(std::string("ELF header: e_ident[") + name + "] is " + num(h.ident[index]) + ", expected " +
+             num(expected) + " (" + meaning + ")");
     };
-    ident(4, 1, "EI_CLASS", "ELFCLASS32");
-    ident(5, 1, "EI_DATA", "little-endian");
     ident(6, 1, "EI_VERSION", "EV_CURRENT");
     ident(7, 0, "EI_OSABI", "none");
     ident(8, 0, "EI_ABIVERSION", "0");
     for (unsigned i = 9; i < 16; ++i)
-      if (bytes_[i]) fail("ELF header: e_ident padding byte " + num(i) + " is " + num(bytes_[i]) + ", expected 0");
-    auto field = [&](size_t offset, unsigned width, uint64_t expected, const char *name, const char *meaning) {
-      uint64_t v = readLE(bytes_, offset, width);
+      if (h.ident[i]) fail("ELF header: e_ident padding byte " + num(i) + " is " + num(h.ident[i]) + ", expected 0");
+    auto field = [&](uint64_t v, uint64_t expected, const char *name, const char *meaning) {
       if (v != expected)
         fail(std::string("ELF header: ") + name + " is " + num(v) + ", expected " + num(expected) + " (" + meaning +
              ")");
     };
-    field(16, 2, 2, "e_type", "ET_EXEC");
-    field(18, 2, kMachineAie, "e_machine", "EM_AIE");
-    field(20, 4, 1, "e_version", "EV_CURRENT");
-    field(24, 4, 0, "e_entry", "images have no entry address");
-    field(28, 4, kElfHeaderBytes, "e_phoff", "program headers follow the ELF header");
-    field(36, 4, kFlagsAie2p, "e_flags", "AIE2P");
-    field(40, 2, kElfHeaderBytes, "e_ehsize", "ELF32 header size");
-    field(42, 2, kProgramHeaderBytes, "e_phentsize", "Elf32_Phdr size");
-    phnum_ = le16(bytes_, 44);
+    field(h.type, 2, "e_type", "ET_EXEC");
+    field(h.machine, kMachineAie, "e_machine", "EM_AIE");
+    field(h.version, 1, "e_version", "EV_CURRENT");
+    field(h.entry, 0, "e_entry", "images have no entry address");
+    field(h.phoff, kElfHeaderBytes, "e_phoff", "program headers follow the ELF header");
+    field(h.flags, kFlagsAie2p, "e_flags", "AIE2P");
+    field(h.ehsize, kElfHeaderBytes, "e_ehsize", "ELF32 header size");
+    field(h.phentsize, kProgramHeaderBytes, "e_phentsize", "Elf32_Phdr size");
+    phnum_ = h.phnum;
     if (phnum_ < 1 || phnum_ > kMaxProgramHeaders) fail("ELF header: e_phnum is " + num(phnum_) + ", expected 1..4096");
+    if (auto table = elf_->checkProgramHeaderTable(); !table) fail("ELF header: " + table.error().what);
     phTable_ = {kElfHeaderBytes, kElfHeaderBytes + uint64_t(phnum_) * kProgramHeaderBytes};
-    if (phTable_.end > bytes_.size())
-      fail("ELF header: the " + num(phnum_) + " program headers end at byte " + num(phTable_.end) + ", past the " +
-           num(bytes_.size()) + "-byte file");
-    shoff_ = le32(bytes_, 32);
-    uint16_t shentsize = le16(bytes_, 46);
-    shnum_ = le16(bytes_, 48);
-    shstrndx_ = le16(bytes_, 50);
-    if (shoff_ || shentsize || shnum_ || shstrndx_) {
+    shoff_ = h.shoff;
+    shnum_ = h.shnum;
+    shstrndx_ = h.shstrndx;
+    if (shoff_ || h.shentsize || shnum_ || shstrndx_) {
       if (shoff_ == 0 || shoff_ % 4)
         fail("ELF header: e_shoff is " + num(shoff_) +
              ", expected a nonzero multiple of 4 when section headers are present");
-      if (shentsize != kSectionHeaderBytes)
-        fail("ELF header: e_shentsize is " + num(shentsize) + ", expected 40 (Elf32_Shdr size)");
+      if (h.shentsize != kSectionHeaderBytes)
+        fail("ELF header: e_shentsize is " + num(h.shentsize) + ", expected 40 (Elf32_Shdr size)");
       if (shnum_ < 1 || shnum_ > kMaxSectionHeaders)
         fail("ELF header: e_shnum is " + num(shnum_) + ", expected 1..4096");
       if (shstrndx_ >= shnum_)
@@ -128,15 +114,14 @@ private:
              num(bytes_.size()) + "-byte file");
       if (shTable_.overlaps({0, kElfHeaderBytes}) || shTable_.overlaps(phTable_))
         fail("ELF header: the section-header table overlaps the ELF header or the program-header table");
+      if (auto table = elf_->checkSectionHeaderTable(); !table) fail("ELF header: " + table.error().what);
     }
   }
 
   void readProgramHeaders() {
     std::vector<std::pair<Range, uint32_t>> ranges;
     for (uint32_t i = 0; i < phnum_; ++i) {
-      size_t o = kElfHeaderBytes + size_t(i) * kProgramHeaderBytes;
-      ProgramHeader h{le32(bytes_, o),      le32(bytes_, o + 4),  le32(bytes_, o + 8),  le32(bytes_, o + 12),
-                      le32(bytes_, o + 16), le32(bytes_, o + 20), le32(bytes_, o + 24), le32(bytes_, o + 28)};
+      elf::ProgramHeader h = elf_->programHeader(i);
       std::string where = "program header " + num(i);
       if (h.flags & ~(kFlagR | kFlagW | kFlagX)) failField(where, "unknown permission flags " + hex(h.flags));
       if (!isPowerOfTwo(h.align)) failField(where, "p_align " + num(h.align) + " is not a nonzero power of two");
@@ -169,7 +154,7 @@ private:
              ": file range partially overlaps program header " + num(std::min(prevIndex, curIndex)) +
              " (ranges must be identical or disjoint)");
     }
-    const ProgramHeader &m = headers_[0];
+    const elf::ProgramHeader &m = headers_[0];
     auto bounded = [&](bool ok, const std::string &why) {
       if (!ok) fail("program header 0: XDNA header zero must contain bounded metadata (" + why + ")");
     };
@@ -283,7 +268,7 @@ private:
                                              num(phnum_) + " program headers");
       uint64_t previousEnd = 0;
       for (uint32_t k = 0; k < alloc.loadCount; ++k, ++next) {
-        const ProgramHeader &h = headers_[next];
+        const elf::ProgramHeader &h = headers_[next];
         std::string ph = "program header " + num(next);
         if (h.type != kPtLoad) failField(ph, "p_type " + hex(h.type) + ", expected 1 (PT_LOAD)");
         if (h.flags != kFlagR) failField(ph, "p_flags " + num(h.flags) + ", expected 4 (R only)");
@@ -561,50 +546,28 @@ private:
   // Section headers are diagnostic (§1.1); ours carry the .hrx.* payloads.
   void readSections() {
     if (!shnum_) return;
-    auto header = [&](uint32_t i) {
-      return bytes_.subspan(shoff_ + size_t(i) * kSectionHeaderBytes, kSectionHeaderBytes);
-    };
-    auto data = [&](uint32_t i) -> std::span<const uint8_t> {
-      auto h = header(i);
-      uint32_t type = le32(h, 4), offset = le32(h, 16), size = le32(h, 20);
-      if (type == kShtNobits) return {};
-      if (!fits(offset, size, bytes_.size()))
-        fail("section header " + num(i) + ": data " + hex(offset) + "+" + num(size) + " lies outside the " +
-             num(bytes_.size()) + "-byte file");
-      return bytes_.subspan(offset, size);
+    auto data = [&](uint32_t i, const elf::SectionHeader &h) {
+      auto bytes = elf_->sectionData(i, h);
+      if (!bytes) fail(bytes.error().message());
+      return *bytes;
     };
     // Without a section-name table there is nothing of ours to find (section headers are
     // diagnostic only, so this is not an error).
-    if (shstrndx_ == 0 || le32(header(shstrndx_), 4) != kShtStrtab) return;
-    auto strtab = data(shstrndx_);
+    if (shstrndx_ == 0 || elf_->sectionHeader(shstrndx_).type != kShtStrtab) return;
+    auto strtab = data(shstrndx_, elf_->sectionHeader(shstrndx_));
     for (uint32_t i = 1; i < shnum_; ++i) {
-      auto h = header(i);
-      uint32_t nameOffset = le32(h, 0);
-      if (nameOffset >= strtab.size())
-        fail("section header " + num(i) + ": sh_name " + num(nameOffset) + " lies outside the section-name table");
-      auto end = std::find(strtab.begin() + nameOffset, strtab.end(), 0);
-      if (end == strtab.end()) fail("section header " + num(i) + ": section name is not NUL-terminated");
-      std::string name(strtab.begin() + nameOffset, end);
-      image_.sectionHeaders.push_back(
-          {name, le32(h, 4), le32(h, 8), le32(h, 16), le32(h, 4) == kShtNobits ? 0 : le32(h, 20)});
+      elf::SectionHeader h = elf_->sectionHeader(i);
+      auto found = elf_->sectionName(strtab, i, h);
+      if (!found) fail(found.error().message());
+      std::string name(*found);
+      image_.sectionHeaders.push_back({name, h.type, h.flags, h.offset, h.type == kShtNobits ? 0 : h.size});
       if (!name.starts_with(".hrx.")) continue;
       if (image_.section(name)) fail("section header " + num(i) + ": section " + name + " appears twice");
-      auto payload = data(i);
-      Section section{name, {}, (le32(h, 8) & kSectionCompressed) != 0};
-      uint64_t size = section.compress && payload.size() >= kCompressionHeaderBytes ? le32(payload, 4) : payload.size();
-      if (Status budget = budget_.take(size, "section " + name); !budget.isOk()) fail(budget.message());
-      if (section.compress) {
-        std::string where = "section " + name;
-        if (payload.size() < kCompressionHeaderBytes)
-          fail(where + ": compressed section is shorter than its 12-byte header");
-        if (le32(payload, 0) != kElfCompressZstd)
-          fail(where + ": ch_type " + num(le32(payload, 0)) + ", expected 2 (ELFCOMPRESS_ZSTD)");
-        auto raw = zstdDecompress(payload.subspan(kCompressionHeaderBytes), le32(payload, 4), where);
-        if (!raw.isOk()) fail(raw.status().message());
-        section.bytes = std::move(raw.value());
-      } else {
-        section.bytes.assign(payload.begin(), payload.end());
-      }
+      auto payload = data(i, h);
+      Section section{name, {}, (h.flags & kSectionCompressed) != 0};
+      auto contents = elf_->sectionContents(payload, section.compress, "section " + name, budget_);
+      if (!contents) fail(contents.error().message());
+      section.bytes = std::move(*contents);
       image_.sections.push_back(std::move(section));
     }
   }
@@ -615,77 +578,11 @@ private:
   uint64_t copiedBytes_ = 0;
   PayloadBudget budget_;
   Range phTable_{}, shTable_{};
-  std::vector<ProgramHeader> headers_;
+  std::vector<elf::ProgramHeader> headers_;
+  std::optional<elf::ElfReader> elf_;
   std::vector<uint64_t> coverageEnd_;  // per load, parallel to image_.loads
   Image image_;
 };
-
-// ---- writing ----------------------------------------------------------------------------------
-
-std::vector<uint8_t> encodeMetadata(const Image &image, const std::vector<Allocation> &allocations) {
-  ByteWriter names;
-  std::vector<std::pair<uint32_t, uint32_t>> nameSlices;
-  for (const Entry &e : image.entries) {
-    nameSlices.push_back({uint32_t(names.size()), uint32_t(e.name.size())});
-    names.append(e.name);
-  }
-  ByteWriter w;
-  const Header &h = image.header;
-  w.u32(kMetadataMagic);
-  w.u16(kMetadataVersion);
-  w.u16(h.nativeEncoding);
-  w.u32(h.targetGeneration);
-  w.u32(h.profileRevision);
-  w.u64(h.profileId);
-  w.u64(h.firmwareAbiId);
-  w.u16(h.columns);
-  w.u16(h.rows);
-  for (size_t count : {allocations.size(), image.allocationUses.size(), image.entries.size(), image.bindings.size(),
-                       image.relocations.size(), image.invocations.size(), names.size()})
-    w.u32(uint32_t(count));
-  for (const Allocation &a : allocations) {
-    w.u32(uint32_t(a.domain));
-    w.u32(a.flags);
-    w.u64(a.byteLength);
-    w.u64(a.alignment);
-    w.u32(a.firstLoad);
-    w.u32(a.loadCount);
-  }
-  for (uint32_t use : image.allocationUses) w.u32(use);
-  for (size_t i = 0; i < image.entries.size(); ++i) {
-    const Entry &e = image.entries[i];
-    for (uint32_t v : {nameSlices[i].first, nameSlices[i].second, e.firstAllocationUse, e.allocationUseCount,
-                       e.firstBinding, e.bindingCount, e.firstStaticRelocation, e.staticRelocationCount,
-                       e.firstDynamicRelocation, e.dynamicRelocationCount, e.firstInvocation, e.invocationCount})
-      w.u32(v);
-  }
-  for (const Binding &b : image.bindings) {
-    w.u16(uint16_t(b.kind));
-    w.u16(uint16_t(b.addressSpace));
-    w.u16(b.access);
-    w.u16(b.usage);
-    for (uint64_t v : {b.minimumByteLength, b.minimumAlignment, b.minimumByteOffset, b.maximumByteOffset}) w.u64(v);
-  }
-  for (const Relocation &r : image.relocations) {
-    w.u32(r.destinationUse);
-    w.u32(r.sourceOrdinal);
-    w.u32(r.byteOffset);
-    w.u32(uint32_t(r.kind));
-    w.u64(uint64_t(r.addend));
-    w.u64(r.minimumValue);
-    w.u64(r.maximumValue);
-    w.u64(r.alignment);
-  }
-  for (const Invocation &inv : image.invocations)
-    for (uint32_t v : {inv.allocationUse, inv.byteOffset, inv.byteLength, inv.nextInvocation}) w.u32(v);
-  w.append(std::span<const uint8_t>(names.take()));
-  return w.take();
-}
-
-void putProgramHeader(ByteWriter &w, uint32_t type, uint32_t offset, uint32_t vaddr, uint32_t paddr, uint32_t filesz,
-                      uint32_t memsz, uint32_t align) {
-  for (uint32_t v : {type, offset, vaddr, paddr, filesz, memsz, kFlagR, align}) w.u32(v);
-}
 
 }  // namespace
 
@@ -714,136 +611,6 @@ StatusOr<Image> readImage(std::span<const uint8_t> bytes) {
   return guarded("XDNA image: ", [&]() -> StatusOr<Image> { return ImageReader(bytes).run(); });
 }
 
-StatusOr<std::vector<uint8_t>> writeImage(const Image &input) {
-  // Loads in allocation order, then by offset (input order breaks ties; the reader rejects
-  // overlaps). std::stable_sort is avoided: libstdc++ 12 trips -Wdeprecated under C++23.
-  std::vector<size_t> order(input.loads.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const Load &x = input.loads[a], &y = input.loads[b];
-    return std::tuple(x.allocation, x.offset, a) < std::tuple(y.allocation, y.offset, b);
-  });
-  std::vector<Load> loads;
-  for (size_t i : order) loads.push_back(input.loads[i]);
-  std::vector<Allocation> allocations = input.allocations;
-  uint32_t next = 1;
-  for (uint32_t a = 0; a < allocations.size(); ++a) {
-    allocations[a].firstLoad = next;
-    allocations[a].loadCount =
-        uint32_t(std::count_if(loads.begin(), loads.end(), [&](const Load &l) { return l.allocation == a; }));
-    next += allocations[a].loadCount;
-  }
-  if (next - 1 != loads.size())
-    return Status(StatusCode::InvalidArgument, "XDNA writer: a load names an allocation that does not exist");
-  std::vector<uint8_t> metadata = encodeMetadata(input, allocations);
-
-  // Layout: ELF header | program headers | metadata | load payloads | section data |
-  // .shstrtab | section headers.
-  const uint32_t phnum = uint32_t(1 + loads.size());
-  uint64_t cursor = kElfHeaderBytes + uint64_t(phnum) * kProgramHeaderBytes;
-  auto alignUp = [](uint64_t v, uint64_t a) { return (v + a - 1) / a * a; };
-  const uint64_t metadataOffset = alignUp(cursor, 8);
-  cursor = metadataOffset + metadata.size();
-  std::vector<uint64_t> loadOffsets;
-  for (const Load &l : loads) {
-    cursor = alignUp(cursor, kLoadAlign) + l.offset % kLoadAlign;
-    loadOffsets.push_back(cursor);
-    cursor += l.bytes.size();
-  }
-  struct Placed {
-    std::string name;
-    std::vector<uint8_t> data;
-    uint32_t type, flags;
-    uint64_t offset;
-  };
-  std::vector<Placed> sections;
-  sections.push_back({std::string(kMetadataSectionName), {}, kShtProgbits, 0, metadataOffset});
-  for (const Section &s : input.sections) {
-    Placed p{s.name, s.bytes, kShtProgbits, 0, 0};
-    if (s.compress) {
-      ByteWriter chdr;
-      chdr.u32(kElfCompressZstd);
-      chdr.u32(uint32_t(s.bytes.size()));
-      chdr.u32(1);
-      chdr.append(std::span<const uint8_t>(zstdCompress(s.bytes)));
-      p.data = chdr.take();
-      p.flags = uint32_t(kSectionCompressed);
-    }
-    cursor = alignUp(cursor, 4);
-    p.offset = cursor;
-    cursor += p.data.size();
-    sections.push_back(std::move(p));
-  }
-  ByteWriter strtab;
-  strtab.u8(0);
-  std::vector<uint32_t> nameOffsets;
-  for (const Placed &p : sections) {
-    nameOffsets.push_back(uint32_t(strtab.size()));
-    strtab.append(p.name);
-    strtab.u8(0);
-  }
-  uint32_t strtabName = uint32_t(strtab.size());
-  strtab.append(".shstrtab");
-  strtab.u8(0);
-  std::vector<uint8_t> strtabBytes = strtab.take();
-  const uint64_t strtabOffset = cursor;
-  cursor += strtabBytes.size();
-  const uint64_t shoff = alignUp(cursor, 4);
-  const uint32_t shnum = uint32_t(sections.size() + 2);
-  const uint64_t fileBytes = shoff + uint64_t(shnum) * kSectionHeaderBytes;
-  if (fileBytes > UINT32_MAX)
-    return Status(StatusCode::InvalidArgument, "XDNA writer: image exceeds the 4 GiB ELF32 limit");
-
-  ByteWriter w;
-  static constexpr uint8_t kIdent[16] = {0x7F, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  w.append(std::span<const uint8_t>(kIdent));
-  w.u16(2);
-  w.u16(kMachineAie);
-  w.u32(1);
-  w.u32(0);
-  w.u32(kElfHeaderBytes);
-  w.u32(uint32_t(shoff));
-  w.u32(kFlagsAie2p);
-  w.u16(kElfHeaderBytes);
-  w.u16(kProgramHeaderBytes);
-  w.u16(uint16_t(phnum));
-  w.u16(kSectionHeaderBytes);
-  w.u16(uint16_t(shnum));
-  w.u16(uint16_t(shnum - 1));
-  putProgramHeader(w, kMetadataSegmentType, uint32_t(metadataOffset), 0, 0, uint32_t(metadata.size()),
-                   uint32_t(metadata.size()), 8);
-  for (size_t i = 0; i < loads.size(); ++i)
-    putProgramHeader(w, kPtLoad, uint32_t(loadOffsets[i]), uint32_t(loads[i].offset), loads[i].allocation,
-                     uint32_t(loads[i].bytes.size()), uint32_t(loads[i].memoryBytes), kLoadAlign);
-  w.zeros(metadataOffset - w.size());
-  w.append(std::span<const uint8_t>(metadata));
-  for (size_t i = 0; i < loads.size(); ++i) {
-    w.zeros(loadOffsets[i] - w.size());
-    w.append(std::span<const uint8_t>(loads[i].bytes));
-  }
-  for (size_t i = 1; i < sections.size(); ++i) {
-    w.zeros(sections[i].offset - w.size());
-    w.append(std::span<const uint8_t>(sections[i].data));
-  }
-  w.append(std::span<const uint8_t>(strtabBytes));
-  w.zeros(shoff - w.size());
-  w.zeros(kSectionHeaderBytes);  // SHN_UNDEF
-  auto sectionHeader = [&](uint32_t name, uint32_t type, uint32_t flags, uint64_t offset, uint64_t size) {
-    for (uint32_t v : {name, type, flags, 0u, uint32_t(offset), uint32_t(size), 0u, 0u, 1u, 0u}) w.u32(v);
-  };
-  sectionHeader(nameOffsets[0], kShtProgbits, 0, metadataOffset, metadata.size());
-  for (size_t i = 1; i < sections.size(); ++i)
-    sectionHeader(nameOffsets[i], sections[i].type, sections[i].flags, sections[i].offset, sections[i].data.size());
-  sectionHeader(strtabName, kShtStrtab, 0, strtabOffset, strtabBytes.size());
-  std::vector<uint8_t> bytes = w.take();
-
-  // The writer emits only what the reader accepts.
-  auto check = readImage(bytes);
-  if (!check.isOk())
-    return Status(StatusCode::InvalidArgument, "XDNA writer refused an invalid image: " + check.status().message());
-  return bytes;
-}
-
 Status checkAdmission(const Image &image, const DeviceProfile &profile, uint32_t requestedColumns) {
   const Header &h = image.header;
   auto mismatch = [](const std::string &what) {
@@ -859,15 +626,6 @@ Status checkAdmission(const Image &image, const DeviceProfile &profile, uint32_t
   if (h.rows != profile.rows)
     return mismatch("the image has " + num(h.rows) + " rows, the array has " + num(profile.rows));
   return Status::ok();
-}
-
-std::vector<uint8_t> encodeTransactionHeader(const TransactionHeader &header) {
-  ByteWriter w;
-  for (uint8_t v : {uint8_t(0), uint8_t(1), uint8_t(4), uint8_t(6), header.columns, uint8_t(1), uint8_t(0), uint8_t(0)})
-    w.u8(v);
-  w.u32(header.operationCount);
-  w.u32(header.totalBytes);
-  return w.take();
 }
 
 StatusOr<TransactionHeader> decodeTransactionHeader(std::span<const uint8_t> b, uint32_t expectedColumns) {

@@ -17,6 +17,7 @@
 // not failures, and a pattern that no longer matches anything is pointed out.
 #include "hrx/format/Artifact.h"
 #include "hrx/format/Fat.h"
+#include "hrx/format/XdnaWriter.h"
 #include "hrx/runtime/Loader.h"
 
 #include <nlohmann/json.hpp>

@@ -5,8 +5,10 @@
 #include "hrx/format/ArrayPlan.h"
 #include "hrx/format/ArrayPlanSvg.h"
 #include "hrx/format/ReportRender.h"
+#include "hrx/ReportFields.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
+#include "hrx/format/ArrayPlanWriter.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string_view text(reinterpret_cast<const char *>(data), size);
   auto report = hrx::format::readCompileReport(text);
   if (report.isOk()) {
-    (void)hrx::format::formatReport(report.value());
-    (void)hrx::format::showReport(report.value()).dump();
-    (void)hrx::format::diffReports(report.value(), report.value());
+    auto fields = hrx::reportFieldsFor(report->backend());
+    (void)hrx::format::formatReport(report.value(), fields);
+    (void)hrx::format::showReport(report.value(), fields).dump();
+    (void)hrx::format::diffReports(report.value(), report.value(), fields);
   }
   auto plans = hrx::format::readArrayPlans(text);
   if (plans.isOk()) {

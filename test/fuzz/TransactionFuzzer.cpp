@@ -3,6 +3,7 @@
 // deadlock/livelock, never a crash or a hang (waits are bounded by a round limit).
 #include "hrx/array/ArrayModel.h"
 #include "hrx/format/Transaction.h"
+#include "hrx/format/TransactionPrinter.h"
 
 #include <cstddef>
 #include <cstdint>

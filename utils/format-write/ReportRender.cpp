@@ -20,9 +20,9 @@ Json fieldValue(const Json &row, std::string_view pointer) {
   return v.is_number() ? v : Json(nullptr);
 }
 
-Json entryResources(const Json &row) {
+Json entryResources(const Json &row, std::span<const ReportField> fields) {
   Json out{{"function", row.at("function")}};
-  for (const ReportField &f : reportFields()) out[std::string(f.name)] = fieldValue(row, f.pointer);
+  for (const ReportField &f : fields) out[std::string(f.name)] = fieldValue(row, f.pointer);
   return out;
 }
 
@@ -34,9 +34,17 @@ Json delta(const Json &before, const Json &after) {
 
 }  // namespace
 
-ReportJson showReport(const CompileReport &report) {
+std::string writeCompileReport(const CompileReport &report) {
+  Json j{{"compiler", report.compiler},
+         {"target", report.target},
+         {"processor_mode", report.processorMode},
+         {"document", report.document}};
+  return j.dump(2) + "\n";
+}
+
+ReportJson showReport(const CompileReport &report, std::span<const ReportField> fields) {
   Json entries = Json::array();
-  for (const Json &row : report.entryRows()) entries.push_back(entryResources(row));
+  for (const Json &row : report.entryRows()) entries.push_back(entryResources(row, fields));
   Json waits = nullptr;
   if (auto rows = report.waitReasonRows()) waits = *rows;
   return {{"compiler", report.compiler},
@@ -46,7 +54,7 @@ ReportJson showReport(const CompileReport &report) {
           {"wait_reasons", std::move(waits)}};
 }
 
-std::string formatReport(const CompileReport &report) {
+std::string formatReport(const CompileReport &report, std::span<const ReportField> fields) {
   std::ostringstream out;
   out << "compiler:       " << report.compiler << "\n"
       << "target:         " << report.target << "\n"
@@ -56,8 +64,8 @@ std::string formatReport(const CompileReport &report) {
       << "entries:        " << report.entryRows().size() << "\n";
   for (const Json &row : report.entryRows()) {
     out << "\n  " << row.at("function").get<std::string>() << "\n";
-    Json resources = entryResources(row);
-    for (const ReportField &f : reportFields()) {
+    Json resources = entryResources(row, fields);
+    for (const ReportField &f : fields) {
       const Json &v = resources[std::string(f.name)];
       if (!v.is_null()) out << "    " << f.name << ": " << v.dump() << "\n";
     }
@@ -67,7 +75,8 @@ std::string formatReport(const CompileReport &report) {
   return out.str();
 }
 
-StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileReport &after) {
+StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileReport &after,
+                                 std::span<const ReportField> fields) {
   // Each identity field that differs (or is unknown), named with both values.
   struct IdentityField {
     const char *name;
@@ -93,11 +102,11 @@ StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileRepor
     return Status(StatusCode::InvalidArgument,
                   "reports must use the same compiler, target, backend, processor policy, and detail mode; " +
                       differences);
-  auto index = [](const CompileReport &r, const char *which) -> StatusOr<std::map<std::string, Json>> {
+  auto index = [fields](const CompileReport &r, const char *which) -> StatusOr<std::map<std::string, Json>> {
     std::map<std::string, Json> rows;
     for (const Json &row : r.entryRows()) {
       std::string name = row.at("function").get<std::string>();
-      if (!rows.emplace(name, entryResources(row)).second)
+      if (!rows.emplace(name, entryResources(row, fields)).second)
         return Status(StatusCode::InvalidArgument,
                       std::string(which) + " report has two rows for function '" + name + "'");
     }
@@ -113,7 +122,7 @@ StatusOr<ReportJson> diffReports(const CompileReport &before, const CompileRepor
   Json changes = Json::array();
   for (auto &[name, sides] : paired) {
     Json deltas = Json::object();
-    for (const ReportField &f : reportFields()) {
+    for (const ReportField &f : fields) {
       std::string field(f.name);
       deltas[field] = sides.first.is_null() || sides.second.is_null() ? Json(nullptr)
                                                                       : delta(sides.first[field], sides.second[field]);

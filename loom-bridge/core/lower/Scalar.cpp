@@ -164,7 +164,7 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
       return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
     // The AMDGPU backend has no device math library: the hyperbolic functions are expanded from
     // exp (not correctly rounded), the inverse and tangent functions are not lowered (LINK/040).
-    if (options_.targetFamily == "amdgpu") {
+    if (!options_.deviceMathLibrary) {
       llvm::Type *t = x->getType();
       if (name == "tanhf") {  // sign(x) * (1 - 2 / (exp(2|x|) + 1))
         llvm::Value *ax = intrinsic(llvm::Intrinsic::fabs, {x});
@@ -221,7 +221,7 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
       {"minnumf", llvm::Intrinsic::minnum},     {"maxnumf", llvm::Intrinsic::maxnum},
       {"copysignf", llvm::Intrinsic::copysign}, {"powf", llvm::Intrinsic::pow},
       {"atan2f", llvm::Intrinsic::atan2}};
-  if (name == "atan2f" && options_.targetFamily == "amdgpu")
+  if (name == "atan2f" && !options_.deviceMathLibrary)
     unsupported(op, "the AMDGPU targets have no device math library for 'atan2f'");
   if (auto it = binaryIntrinsics.find(name); it != binaryIntrinsics.end())
     return b.CreateBinaryIntrinsic(it->second, l, r);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "hrx/Compiler.h"
+#include "hrx/format/ReportField.h"
 
 #include <cstdint>
 #include <memory>
@@ -59,6 +60,10 @@ struct TargetInfo {
   std::string artifactExtension;       // the default artifact is "a" + this: ".xdna"
   std::optional<FatMember> fatMember;  // nullopt: never a fat member
   std::string notFatMemberNote;        // why not, as a note to the error
+  // Its compile reports (the folder's ReportFields.def): their document.backend, and the entry
+  // resources they carry, in the order `hrx report show` prints them.
+  std::vector<std::string> reportBackends;
+  std::vector<format::ReportField> reportFields;
   // Set by the registry: makes a fresh backend (each compile, on any thread, gets its own).
   std::unique_ptr<bridge::TargetBackend> (*create)() = nullptr;
 

@@ -6,6 +6,7 @@
 
 #include "hrx/format/Artifact.h"
 #include "hrx/format/Elf64Writer.h"
+#include "hrx/format/IdentityWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #include "Samples.h"
+#include "hrx/format/ArrayPlanWriter.h"
 
 #include <gtest/gtest.h>
 

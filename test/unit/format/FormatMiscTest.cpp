@@ -6,6 +6,10 @@
 #include "hrx/format/Elf64Writer.h"
 #include "hrx/format/FatWriter.h"
 #include "hrx/format/ReportRender.h"
+#include "hrx/ReportFields.h"
+#include "hrx/format/IdentityWriter.h"
+#include "hrx/format/XdnaWriter.h"
+#include "hrx/format/KernelContractWriter.h"
 
 #include <gtest/gtest.h>
 
@@ -146,7 +150,7 @@ TEST(CompileReport, ValidatesShowsAndDiffs) {
   auto after = readCompileReport(samples::amdgpuReportJson(300, -1));
   ASSERT_TRUE(before.isOk()) << before.status().message();
   ASSERT_TRUE(after.isOk());
-  auto diff = diffReports(before.value(), after.value());
+  auto diff = diffReports(before.value(), after.value(), hrx::reportFieldsFor(before->backend()));
   ASSERT_TRUE(diff.isOk()) << diff.status().message();
   const auto &change = (*diff)["changes"][0];
   EXPECT_EQ(change["function"], "fill");
@@ -156,17 +160,18 @@ TEST(CompileReport, ValidatesShowsAndDiffs) {
   EXPECT_TRUE((*diff)["wait_reason_changes"].is_array());
   auto other = readCompileReport(samples::amdgpuReportJson(300, 8, "ffff"));
   // Each differing identity field is named with both values (issue #27).
-  EXPECT_EQ(diffReports(before.value(), other.value()).status().message(),
+  EXPECT_EQ(diffReports(before.value(), other.value(), hrx::reportFieldsFor(before->backend())).status().message(),
             "reports must use the same compiler, target, backend, processor policy, and detail mode; "
             "compiler digest (compiler): before '0123abcd', after 'ffff'");
   auto summary = readCompileReport(samples::xdnaReportJson("summary"));
   auto details = readCompileReport(samples::xdnaReportJson("details"));
   ASSERT_TRUE(summary.isOk()) << summary.status().message();
-  EXPECT_EQ(diffReports(summary.value(), details.value()).status().message(),
+  EXPECT_EQ(diffReports(summary.value(), details.value(), hrx::reportFieldsFor(summary->backend())).status().message(),
             "reports must use the same compiler, target, backend, processor policy, and detail mode; "
             "detail mode (document.mode): before 'summary', after 'details'");
-  EXPECT_TRUE(showReport(summary.value())["wait_reasons"].is_null());  // not collected
-  EXPECT_EQ(showReport(summary.value())["entries"][0]["program_bytes_estimate"], 512);
+  const auto fields = hrx::reportFieldsFor(summary->backend());
+  EXPECT_TRUE(showReport(summary.value(), fields)["wait_reasons"].is_null());  // not collected
+  EXPECT_EQ(showReport(summary.value(), fields)["entries"][0]["program_bytes_estimate"], 512);
 }
 
 TEST(CompileReport, Rejections) {

@@ -3,6 +3,7 @@
 #include "JsonDifferential.h"
 
 #include "hrx/format/ArrayPlan.h"
+#include "hrx/format/ArrayPlanWriter.h"
 #include "Samples.h"
 
 #include <gtest/gtest.h>

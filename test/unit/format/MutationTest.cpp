@@ -3,6 +3,7 @@
 #include "Samples.h"
 
 #include "hrx/format/Artifact.h"
+#include "hrx/format/XdnaWriter.h"
 
 #include <gtest/gtest.h>
 

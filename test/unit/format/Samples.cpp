@@ -1,5 +1,9 @@
 #include "Samples.h"
 
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/IdentityWriter.h"
+#include "hrx/format/XdnaWriter.h"
+
 namespace hrx::format::samples {
 
 ArrayPlan copyPlan(uint32_t records, uint32_t recordBytes) {

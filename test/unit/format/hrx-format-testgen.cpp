@@ -1,6 +1,7 @@
 // hrx-format-testgen DIR: writes the sample artifacts and reports of Samples.h into DIR for the
 // lit tests of `hrx inspect` and `hrx report` (test/lit/hrx). Test-only; not installed.
 #include "Samples.h"
+#include "hrx/format/XdnaWriter.h"
 
 #include <cstdio>
 #include <fstream>

@@ -5,6 +5,8 @@
 #include "hrx/format/CompileReport.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/KernelContract.h"
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/XdnaWriter.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/Planner.h"
 #include "hrx/xdna/Transaction.h"

@@ -2,6 +2,7 @@
 
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/Planner.h"
+#include "hrx/format/ArrayPlanWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,8 @@
 #include "Graphs.h"
 
 #include "hrx/format/Xdna.h"
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/XdnaWriter.h"
 #include "hrx/xdna/Planner.h"
 #include "hrx/xdna/XdnaImage.h"
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hrx/format/KernelContract.h"
+#include "hrx/format/KernelContractWriter.h"
 
 #include <cstdint>
 #include <string>

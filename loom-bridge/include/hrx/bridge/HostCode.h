@@ -2,16 +2,17 @@
 // (runtime/include/hrx/format/HostAbi.h), generated and linked in process.
 #pragma once
 
+#include "hrx/bridge/StageIr.h"
+
 #include <llvm/IR/Module.h>
 
 #include <cstdint>
 #include <expected>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace hrx::bridge {
-
-inline constexpr const char *kHostTriple = "x86_64-unknown-linux-gnu";
 
 struct HostCodeOptions {
   std::string cpu = "x86-64-v2";  // "native": the compiling machine's CPU and features
@@ -36,26 +37,7 @@ std::expected<std::vector<uint8_t>, HostCodeError> hostSharedObject(llvm::Module
 // Prepares and optimizes `module` for the host without generating code (for --emit=llvm).
 std::expected<void, std::string> optimizeForHost(llvm::Module &module, const HostCodeOptions &options);
 
-}  // namespace hrx::bridge
-
-#include "hrx/bridge/Program.h"
-#include "hrx/diag/Diagnostic.h"
-
-#include <llvm/IR/LLVMContext.h>
-
-#include <memory>
-
-namespace hrx::bridge {
-
-// Lowers the program's stage functions and kernels (Loom and C/C++) into a new module with the
-// HostAbi.h entry points ("hrx.stage.*", "hrx.kernel.*", "hrx.launch.*"). `forHostTarget`: the
-// module is the host target's own output, not the host twin of another target's artifact (a
-// C/C++ kernel the host cannot run is then an error, not a warning). Null after reporting errors.
-std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
-                                           diag::DiagnosticEngine &diags, bool forHostTarget = false,
-                                           std::string_view providerFamily = "host");
-
-// lowerForHost + hostSharedObject: the host reference code other targets embed (e.g. the .xdna
+// lowerStageIr + hostSharedObject: the host reference code other targets embed (e.g. the .xdna
 // section .hrx.host). nullopt after reporting errors.
 std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const HostCodeOptions &options,
                                                   diag::DiagnosticEngine &diags);

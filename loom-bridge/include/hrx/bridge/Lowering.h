@@ -56,6 +56,9 @@ struct LoweringOptions {
   std::string_view targetFamily = "host";
   // The family whose providers are selected, when it is not targetFamily (a host twin).
   std::string_view providerFamily = {};
+  // Whether the target has a device math library (libm calls stay calls). Without one (AMDGPU),
+  // the hyperbolic functions are expanded from exp and the rest are refused (LINK/040).
+  bool deviceMathLibrary = true;
 };
 
 class Lowering {

@@ -43,7 +43,7 @@ struct CodegenError {
   std::string reason;     // why
 };
 
-// Prepares a module from bridge::lowerForHost for selection: the AIE2P data layout, every
+// Prepares a module from bridge::lowerStageIr for selection: the AIE2P data layout, every
 // function but the stage entry points inlined into them, the O2 pipeline without vectorization
 // or unrolling, critical edges split.
 void prepareModuleForAie2p(llvm::Module &module);

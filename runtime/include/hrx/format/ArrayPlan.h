@@ -204,13 +204,8 @@ struct ArrayPlan {
 // table, row and field ("array plan 'copy': channels[2].capacity: must be at least 1").
 Status validateArrayPlan(const ArrayPlan &plan);
 
-// JSON form (the payload of .hrx.plan: {"format":"hrx.array-plan","version":1,"plans":[...]}).
-std::string writeArrayPlans(std::span<const ArrayPlan> plans);
 // Parses (unknown fields are errors) and validates every plan.
 StatusOr<std::vector<ArrayPlan>> readArrayPlans(std::string_view json);
-
-// The text form of loom-language §9.2 (hrxcc --emit=array-plan).
-std::string printArrayPlan(const ArrayPlan &plan);
 
 std::string_view tileKindName(TileKind kind);
 std::string_view planAccessName(PlanAccess access);

@@ -1,6 +1,6 @@
 // CompileReport (hrx-product §3.4): the hrx-rs wrapper {compiler, target, processor_mode,
-// document} around Loom's native "loom.compile_report" document, its validation and the
-// resource fields `hrx report show` prints (hrx/format/ReportRender.h renders and diffs).
+// document} around Loom's native "loom.compile_report" document and its validation
+// (hrx/format/ReportRender.h writes, renders and diffs it).
 // Schema: docs/reports.md. Unknown resource values are null, never 0.
 // For the compiler and the tools: it exposes nlohmann_json, so it is not installed with the
 // runtime headers (readArtifact keeps only a ReportSummary, hrx/format/Artifact.h).
@@ -20,15 +20,6 @@ namespace hrx::format {
 
 using ReportJson = nlohmann::ordered_json;
 
-// A resource field of an entry row: the name `report show` prints and its JSON pointer inside
-// the row.
-struct ReportField {
-  std::string_view name;
-  std::string_view pointer;
-};
-// AMDGPU fields (§3.4) followed by the XDNA array fields (docs/reports.md).
-std::span<const ReportField> reportFields();
-
 struct CompileReport {
   std::string compiler;
   std::string target;
@@ -47,6 +38,5 @@ struct CompileReport {
 // Validates as §3.4 says. A wrong kind/schema_version/compiler/target is
 // "compile report schema or compiler identity is unsupported; regenerate the report".
 StatusOr<CompileReport> readCompileReport(std::string_view json);
-std::string writeCompileReport(const CompileReport &report);  // pretty-printed
 
 }  // namespace hrx::format

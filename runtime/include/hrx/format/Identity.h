@@ -30,7 +30,6 @@ struct ArtifactIdentity {
   friend bool operator==(const ArtifactIdentity &, const ArtifactIdentity &) = default;
 };
 
-std::string writeIdentity(const ArtifactIdentity &identity);
 // Unknown fields are errors; a reference-only identity must say why.
 StatusOr<ArtifactIdentity> readIdentity(std::string_view json);
 

@@ -36,13 +36,12 @@ struct KernelContract {
 
 std::string_view contractAccessName(ContractAccess access);
 
-// The §3.1 JSON object {"bindings":[...],"constants":[...]}.
-std::string writeKernelContract(const KernelContract &contract);
+// The §3.1 JSON object {"bindings":[...],"constants":[...]} (written by
+// hrx/format/KernelContractWriter.h).
 StatusOr<KernelContract> readKernelContract(std::string_view json);
 
 // The .hrx.contract payload: {"version":1,"contracts":{"<entry>":KernelContract,...}}.
 using ContractTable = std::map<std::string, KernelContract>;
-std::string writeContractTable(const ContractTable &table);
 StatusOr<ContractTable> readContractTable(std::string_view json);
 
 // The contract must agree with the entry's binding rows: one BUFFER row per contract binding,

@@ -79,7 +79,4 @@ struct RegisterWrite {
 };
 std::vector<RegisterWrite> registerWrites(const Transaction &transaction);
 
-// A readable listing, one op a line ("write32 (0,2)+0x1f000 = 0x2", "sync s2mm (0,0) ch 0").
-std::string printTransaction(const Transaction &transaction);
-
 }  // namespace hrx::format::txn

@@ -155,10 +155,6 @@ struct Image {
   std::span<const Binding> bindingsOf(const Entry &entry) const;
 };
 
-// Serialises `image` deterministically (allocation first_load/load_count are computed from
-// `loads`). Fails on images the validator would reject, or on payloads too large for ELF32.
-StatusOr<std::vector<uint8_t>> writeImage(const Image &image);
-
 // Parses and validates every rule of hrx-product §1.1–§1.5; errors name the structure, row and
 // field. Linear in the file size (plus n log n over program headers for the alias check).
 StatusOr<Image> readImage(std::span<const uint8_t> bytes);
@@ -174,7 +170,6 @@ struct TransactionHeader {
   uint32_t operationCount = 0;
   uint32_t totalBytes = 0;
 };
-std::vector<uint8_t> encodeTransactionHeader(const TransactionHeader &header);
 StatusOr<TransactionHeader> decodeTransactionHeader(std::span<const uint8_t> bytes, uint32_t expectedColumns);
 
 // Applies a SHIM_ADDRESS patch to the 8 bytes at `field` (two LE u32 words), keeping the

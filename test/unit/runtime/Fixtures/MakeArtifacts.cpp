@@ -7,6 +7,9 @@
 #include "hrx/format/FatWriter.h"
 #include "hrx/format/Identity.h"
 #include "hrx/format/Xdna.h"
+#include "hrx/format/ArrayPlanWriter.h"
+#include "hrx/format/IdentityWriter.h"
+#include "hrx/format/XdnaWriter.h"
 
 #include <fstream>
 #include <iostream>

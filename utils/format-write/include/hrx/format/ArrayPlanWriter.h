@@ -1,0 +1,18 @@
+// Writing array plans (hrx/format/ArrayPlan.h reads and validates them): the JSON payload of
+// `.hrx.plan` and the text form. Compiler and tools only: not part of libhrx-runtime.
+#pragma once
+
+#include "hrx/format/ArrayPlan.h"
+
+#include <span>
+#include <string>
+
+namespace hrx::format {
+
+// JSON form (the payload of .hrx.plan: {"format":"hrx.array-plan","version":1,"plans":[...]}).
+std::string writeArrayPlans(std::span<const ArrayPlan> plans);
+
+// The text form of loom-language §9.2 (hrxcc --emit=array-plan).
+std::string printArrayPlan(const ArrayPlan &plan);
+
+}  // namespace hrx::format
