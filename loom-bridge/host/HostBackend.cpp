@@ -462,7 +462,7 @@ void reportHostCodeError(const HostCodeError &error, diag::DiagnosticEngine &dia
 
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
                                            diag::DiagnosticEngine &diags, bool forHostTarget,
-                                           std::string_view providerFamily) {
+                                           std::string_view providerFamily, bool launchOnly) {
   const unsigned errorsAtStart = diags.errorCount();
   auto module = std::make_unique<llvm::Module>("hrx-host", context);
   module->setTargetTriple(llvm::Triple(kHostTriple));
@@ -476,6 +476,17 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
     });
   for (const loom::Operation *def : program.exports)
     if (isStageCandidate(*def)) stages.insert(std::string(def->symbolName()));
+  if (launchOnly) {
+    // The launch programs depend on the kernels' signatures and launch regions only.
+    for (const loom::Operation *def : program.reachable)
+      if (def->name() == "kernel.def")
+        if (llvm::Function *config = lowering.kernelConfig(*def); config && !config->isDeclaration())
+          emitLaunch(*module, *config, std::string(def->symbolName()));
+    for (const cxx::Signature *kernel : program.cxxKernels)
+      if (llvm::Function *config = lowering.kernelConfig(*kernel)) emitLaunch(*module, *config, kernel->symbol);
+    if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
+    return module;
+  }
   HostCoordinates coordinates;
   for (const loom::Operation *def : program.reachable) {
     std::string symbol(def->symbolName());
@@ -516,7 +527,7 @@ std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const 
                                                   diag::DiagnosticEngine &diags) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
-      lowerForHost(program, context, diags, /*forHostTarget=*/false, options.providerFamily);
+      lowerForHost(program, context, diags, /*forHostTarget=*/false, options.providerFamily, options.launchOnly);
   if (!module) return std::nullopt;
   auto so = hostSharedObject(*module, options);
   if (!so) {
@@ -552,7 +563,8 @@ public:
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
                                                         std::string_view providerFamily,
                                                         diag::DiagnosticEngine &diags) override {
-    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily}, diags);
+    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily, !options.hostTwin},
+                         diags);
   }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {

@@ -19,6 +19,9 @@ struct HostCodeOptions {
   // The target family whose providers template.apply / func.apply select: the host twin of an
   // AMDGPU artifact runs what the GPU code runs, so it selects the GPU's providers.
   std::string_view providerFamily = "host";
+  // The launch programs ("hrx.launch.*") alone: no kernels, stages or C/C++ code (the host
+  // reference code of an AMDGPU artifact compiled with --host-twin=never).
+  bool launchOnly = false;
 };
 
 // Why host code generation failed: in LLVM (LINK/004) or in the lld link (LINK/005).
@@ -50,10 +53,11 @@ namespace hrx::bridge {
 // Lowers the program's stage functions and kernels (Loom and C/C++) into a new module with the
 // HostAbi.h entry points ("hrx.stage.*", "hrx.kernel.*", "hrx.launch.*"). `forHostTarget`: the
 // module is the host target's own output, not the host twin of another target's artifact (a
-// C/C++ kernel the host cannot run is then an error, not a warning). Null after reporting errors.
+// C/C++ kernel the host cannot run is then an error, not a warning). `launchOnly`: only the
+// "hrx.launch.*" entry points (HostCodeOptions::launchOnly). Null after reporting errors.
 std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMContext &context,
                                            diag::DiagnosticEngine &diags, bool forHostTarget = false,
-                                           std::string_view providerFamily = "host");
+                                           std::string_view providerFamily = "host", bool launchOnly = false);
 
 // lowerForHost + hostSharedObject: the host reference code other targets embed (e.g. the .xdna
 // section .hrx.host). nullopt after reporting errors.
