@@ -395,10 +395,7 @@ StatusOr<hrx_host_stage_fn> HostCode::stage(std::string_view symbol) const {
 
 StatusOr<hrx_host_kernel_fn> HostCode::kernel(std::string_view symbol) const {
   auto address = resolve(HRX_HOST_KERNEL_PREFIX, symbol);
-  if (!address)
-    return Status(address.status().code(),
-                  address.status().message() +
-                      " (an AMDGPU artifact compiled with hrxcc --host-twin=never carries its launch programs only)");
+  if (!address) return address.status();
   return reinterpret_cast<hrx_host_kernel_fn>(*address);
 }
 
