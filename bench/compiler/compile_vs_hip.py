@@ -13,7 +13,9 @@ measurement; a program that prints figures, never a timed test.
 
 hrxcc builds its default outputs: the gfx1151 code object with the host twin (x86-64 code of the
 same kernels for the host reference device) and the .hrx.* sections; clang builds the device
-code object only.
+code object only. Each hip and loom row also measures hrxcc --host-twin=never (the code object
+and sections, with launch programs only as host code: the work clang's output corresponds to),
+in the same interleaved runs.
 
 usage: compile_vs_hip.py [--hrxcc PATH] [--clang PATH] [--runs N] [--kernels N ...] [BUILD_DIR]"""
 import argparse
@@ -80,9 +82,9 @@ def measure(commands, runs, cwd):
     return [tuple(statistics.median(s[k] for s in runs_of) for k in range(3)) for runs_of in samples]
 
 
-def record(name, kernels, runs, ours, bare, wrapped=None):
+def record(name, kernels, runs, ours, bare, wrapped=None, no_twin=None):
     """hrxcc beside clang without HIP headers (`bare`) and, for HIP sources, clang with its HIP
-    runtime wrapper (`wrapped`)."""
+    runtime wrapper (`wrapped`); `no_twin` is hrxcc --host-twin=never."""
     (hw, hc, hr), (cw, cc, cr) = ours, bare
     out = {"benchmark": "compiler.vs_hip", "input": name, "kernels": kernels, "runs": runs,
            "hrxcc_wall_s": hw, "hrxcc_cpu_s": hc, "hrxcc_peak_rss_mib": hr,
@@ -93,6 +95,10 @@ def record(name, kernels, runs, ours, bare, wrapped=None):
         (ww, wc, wr) = wrapped
         out.update({"clang_wrapper_wall_s": ww, "clang_wrapper_cpu_s": wc, "clang_wrapper_peak_rss_mib": wr,
                     "cpu_ratio_wrapper": hc / wc, "rss_ratio_wrapper": hr / wr})
+    if no_twin:
+        (nw, nc, nr) = no_twin
+        out.update({"hrxcc_no_twin_wall_s": nw, "hrxcc_no_twin_cpu_s": nc, "hrxcc_no_twin_peak_rss_mib": nr,
+                    "cpu_ratio_no_twin": nc / cc, "rss_ratio_no_twin": nr / cr})
     return out
 
 
@@ -134,13 +140,17 @@ def main():
             # C++ (HIP) through hrxcc.
             hrx_source = write(f"hrx{kernels}.hip", HRX_PRELUDE + hip)
             ours = [hrxcc, "--offload-arch=gfx1151", "-O3", hrx_source, "-o", f"hip{kernels}.hsaco"]
-            emit(record("hip", kernels, runs, *measure([ours, theirs, wrapped], runs, tmp)))
+            no_twin = ours[:1] + ["--host-twin=never"] + ours[1:-1] + [f"hip{kernels}-never.hsaco"]
+            ours_t, theirs_t, wrapped_t, no_twin_t = measure([ours, theirs, wrapped, no_twin], runs, tmp)
+            emit(record("hip", kernels, runs, ours_t, theirs_t, wrapped_t, no_twin_t))
             # The same kernels in Loom (compile_bench's elementwise kernels: y = 2x over a
             # configured count).
             loom_source = write(f"loom{kernels}.loom", elementwise_module(0, kernels))
             ours = [hrxcc, "--offload-arch=gfx1151", "--config=scale.count=1024", loom_source, "-o",
                     f"loom{kernels}.hsaco"]
-            emit(record("loom", kernels, runs, *measure([ours, theirs], runs, tmp)))
+            no_twin = ours[:1] + ["--host-twin=never"] + ours[1:-1] + [f"loom{kernels}-never.hsaco"]
+            ours_t, theirs_t, no_twin_t = measure([ours, theirs, no_twin], runs, tmp)
+            emit(record("loom", kernels, runs, ours_t, theirs_t, None, no_twin_t))
 
 
 if __name__ == "__main__":

@@ -315,6 +315,15 @@ void Builder::codeGeneration() {
         if (!t.info->reads(optionInfo(OptionId::ProcessorMode).spelling))
           diags_.report(DiagId::DriverProcessorModeNotAmdgpu, {}).arg("option", p->asWritten()).arg("target", t.name());
   }
+  if (const Arg *h = args_.last(OptionId::HostTwin)) {
+    if (h->value == "always" || h->value == "never")
+      opts.hostTwin = h->value == "always";
+    else
+      invalid(*h, "always or never");
+    std::string_view option = optionInfo(OptionId::HostTwin).spelling;  // "--host-twin="
+    if (!anyReads(option))
+      unused(*h, std::string(option.substr(0, option.size() - 1)) + " applies to " + readers(option) + " only");
+  }
 }
 
 void Builder::sideOutputs() {

@@ -526,7 +526,7 @@ public:
         {"gfx11-generic", "gfx11-generic", {{"gfx11-generic", "any gfx11 GPU (generic code object)"}}, {}}};
     info.offloadArch = true;
     info.runsCxxKernels = true;
-    info.options = {"--processor-mode="};
+    info.options = {"--processor-mode=", "--host-twin="};
     info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
     info.artifactExtension = ".hsaco";
     info.fatMember = FatMember{kAmdgpuTriple, format::kOffloadHip};
@@ -665,9 +665,12 @@ public:
       endPhase("link");
       hsaco = std::move(*linked);
     });
+    // --host-twin=never: the host code carries the launch programs only (every device sizes a
+    // dispatch with them), not the kernels, so C/C++ is not imported for the host.
+    const bool twin = request.options.hostTwin;
     std::unique_ptr<Program> hostProgram;
     bool hostImported = true;
-    if (!program.cxxSources.empty()) {
+    if (twin && !program.cxxSources.empty()) {
       // The twin's diagnostics go to a scratch engine: what the GPU compile accepted but the host
       // cannot compile becomes one warning (LINK/044) and an artifact without those host kernels.
       diag::DiagnosticEngine twinDiags(diags.sourceManager());
@@ -687,7 +690,9 @@ public:
       hostImported = hostProgram != nullptr;
     }
     std::optional<std::vector<uint8_t>> host;
-    if (hostImported) host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags, "amdgpu");
+    if (hostImported)
+      host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags, "amdgpu",
+                                    /*launchOnly=*/!twin);
     codeObject.join();
     if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);

@@ -457,7 +457,7 @@ bool isStageCandidate(const loom::Operation &def) {
 
 std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMContext &context,
                                            diag::DiagnosticEngine &diags, bool forHostTarget,
-                                           std::string_view providerFamily) {
+                                           std::string_view providerFamily, bool launchOnly) {
   const unsigned errorsAtStart = diags.errorCount();
   auto module = std::make_unique<llvm::Module>("hrx-host", context);
   module->setTargetTriple(llvm::Triple(kHostTriple));
@@ -471,6 +471,17 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
     });
   for (const loom::Operation *def : program.exports)
     if (isStageCandidate(*def)) stages.insert(std::string(def->symbolName()));
+  if (launchOnly) {
+    // The launch programs depend on the kernels' signatures and launch regions only.
+    for (const loom::Operation *def : program.reachable)
+      if (def->name() == "kernel.def")
+        if (llvm::Function *config = lowering.kernelConfig(*def); config && !config->isDeclaration())
+          emitLaunch(*module, *config, std::string(def->symbolName()));
+    for (const cxx::Signature *kernel : program.cxxKernels)
+      if (llvm::Function *config = lowering.kernelConfig(*kernel)) emitLaunch(*module, *config, kernel->symbol);
+    if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
+    return module;
+  }
   HostCoordinates coordinates;
   for (const loom::Operation *def : program.reachable) {
     std::string symbol(def->symbolName());

@@ -15,14 +15,16 @@ std::optional<std::vector<uint8_t>> TargetBackend::hostReferenceCode(const Progr
 
 std::optional<std::vector<uint8_t>> buildHostReferenceCode(const BackendRequest &request, const Program &program,
                                                            diag::DiagnosticEngine &diags,
-                                                           std::string_view providerFamily) {
+                                                           std::string_view providerFamily, bool launchOnly) {
   std::unique_ptr<TargetBackend> host = request.hostReference ? createBackend(*request.hostReference) : nullptr;
   if (!host) {
     diags.report(diag::DiagId::LinkNotImplemented, {})
         .arg("what", "host reference code (this build has no host backend)");
     return std::nullopt;
   }
-  return host->hostReferenceCode(program, request.options, providerFamily, diags);
+  CompilerOptions options = request.options;
+  options.hostTwin = !launchOnly;  // what the host backend reads (other members keep full host code)
+  return host->hostReferenceCode(program, options, providerFamily, diags);
 }
 
 }  // namespace hrx::bridge

@@ -21,7 +21,7 @@ std::optional<std::vector<uint8_t>> buildHostCode(const Program &program, const 
                                                   diag::DiagnosticEngine &diags) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
-      lowerStageIr(program, context, diags, /*forHostTarget=*/false, options.providerFamily);
+      lowerStageIr(program, context, diags, /*forHostTarget=*/false, options.providerFamily, options.launchOnly);
   if (!module) return std::nullopt;
   auto so = hostSharedObject(*module, options);
   if (!so) {
@@ -57,7 +57,8 @@ public:
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
                                                         std::string_view providerFamily,
                                                         diag::DiagnosticEngine &diags) override {
-    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily}, diags);
+    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily, !options.hostTwin},
+                         diags);
   }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {

@@ -20,6 +20,9 @@ struct HostCodeOptions {
   // The target family whose providers template.apply / func.apply select: the host twin of an
   // AMDGPU artifact runs what the GPU code runs, so it selects the GPU's providers.
   std::string_view providerFamily = "host";
+  // The launch programs ("hrx.launch.*") alone: no kernels, stages or C/C++ code (the host
+  // reference code of an AMDGPU artifact compiled with --host-twin=never).
+  bool launchOnly = false;
 };
 
 // Why host code generation failed: in LLVM (LINK/004) or in the lld link (LINK/005).

@@ -22,9 +22,11 @@ inline constexpr const char *kHostTriple = "x86_64-unknown-linux-gnu";
 // Lowers the program's stage functions and kernels into a new module. `forHostTarget`: the
 // module is the host target's own output, not the host twin of another target's artifact (a
 // C/C++ kernel the host cannot run is then an error, not a warning). `providerFamily` is the
-// family whose providers template.apply / func.apply select. Null after reporting errors.
+// family whose providers template.apply / func.apply select. `launchOnly`: only the
+// "hrx.launch.*" entry points (HostCodeOptions::launchOnly; hrxcc --host-twin=never). Null after
+// reporting errors.
 std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMContext &context,
                                            diag::DiagnosticEngine &diags, bool forHostTarget = false,
-                                           std::string_view providerFamily = "host");
+                                           std::string_view providerFamily = "host", bool launchOnly = false);
 
 }  // namespace hrx::bridge

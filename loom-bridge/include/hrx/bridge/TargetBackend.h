@@ -84,8 +84,11 @@ const TargetInfo &registerBackend(BackendFactory factory);
 std::unique_ptr<TargetBackend> createBackend(const Target &target);
 
 // hostReferenceCode of request.hostReference's backend (LINK/001 when the build has none).
+// `launchOnly`: the kernels' launch programs alone, not the kernels (hrxcc --host-twin=never);
+// the host backend reads it as options.hostTwin == false.
 std::optional<std::vector<uint8_t>> buildHostReferenceCode(const BackendRequest &request, const Program &program,
                                                            diag::DiagnosticEngine &diags,
-                                                           std::string_view providerFamily = "host");
+                                                           std::string_view providerFamily = "host",
+                                                           bool launchOnly = false);
 
 }  // namespace hrx::bridge
