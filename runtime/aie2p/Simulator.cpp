@@ -212,7 +212,7 @@ bool Core::readMemory(uint32_t address, std::span<uint8_t> out) const {
     uint32_t offset;
     std::string why;
     if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
-    out[i] = tile->data[offset];
+    out[i] = tile->bytes()[offset];
   }
   return true;
 }
@@ -223,7 +223,7 @@ bool Core::writeMemory(uint32_t address, std::span<const uint8_t> bytes) {
     uint32_t offset;
     std::string why;
     if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
-    tile->data[offset] = bytes[i];
+    tile->bytes()[offset] = bytes[i];
   }
   return true;
 }
@@ -232,7 +232,7 @@ int32_t *Core::lock(unsigned id) {
   if (id >= 4 * kLocksPerTile) return nullptr;
   TileMemory *tiles[] = {memory_.south, memory_.west, memory_.north, memory_.own};
   TileMemory *tile = tiles[id / kLocksPerTile];
-  return tile ? &tile->locks[id % kLocksPerTile] : nullptr;
+  return tile ? tile->lockAt(id % kLocksPerTile) : nullptr;
 }
 
 void Core::fail(std::string reason) {
@@ -446,16 +446,16 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     int data = field(load ? "dst" : "src");
     if (load) {
       if (vector)
-        wvec(data, tile->data.data() + offset);
+        wvec(data, tile->bytes() + offset);
       else
-        wr(data, load32(tile->data.data() + offset));
+        wr(data, load32(tile->bytes() + offset));
     } else {
       uint8_t bytes[64];
       if (vector)
         vec(data, bytes);
       else
         store32(bytes, rd(data));
-      std::memcpy(tile->data.data() + offset, bytes, size);
+      std::memcpy(tile->bytes() + offset, bytes, size);
     }
     return true;
   }
@@ -478,7 +478,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       why = std::string(load ? "load" : "store") + ": " + why;
       return false;
     }
-    uint8_t *at = tile->data.data() + offset;
+    uint8_t *at = tile->bytes() + offset;
     if (load) {
       uint32_t v = size == 1 ? at[0] : static_cast<uint32_t>(at[0] | (at[1] << 8));
       if (info.semantic == Semantic::LoadS8) v = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));

@@ -38,6 +38,9 @@ std::vector<int32_t> run(const xdna::CoreCode &code, const std::vector<int32_t> 
   uint32_t records[2] = {aie2p::kOwnMemoryBase, aie2p::kOwnMemoryBase + 0x4000};
   std::memcpy(memory.data.data() + 0xF000, records, 8);
   aie2p::Core core(code.bytes, aie2p::CoreMemoryMap{&memory}, 10'000'000);
+  // The worker alone: from its offset, returning to the `done` the measured program ends with.
+  core.setPc(16);
+  core.setScalar(aie2p::Reg{aie2p::RegKind::LR, 0}, uint32_t(code.bytes.size() - 4));
   core.setScalar(aie2p::Reg{aie2p::RegKind::R, 0}, aie2p::kOwnMemoryBase + 0xF000);
   core.setScalar(aie2p::Reg{aie2p::RegKind::SP, 0}, aie2p::kOwnMemoryBase + 0xF200);
   EXPECT_EQ(core.run(), aie2p::CoreState::Halted) << (core.trap() ? core.trap()->message() : "");
