@@ -191,3 +191,40 @@ exit:
   for (int i = 0; i < 64; ++i) in[i] = i * 3 - 40, expected[i] = in[i] + 5;
   EXPECT_EQ(run(*c.code, in, 64), expected);
 }
+
+TEST(Aie2pCodegen, CountedLoopsRunAsZeroOverheadLoopsWithPackedBundles) {
+  // out[0] = the sum of in[0..7], out[1 + i] = in[i] + i: one counted loop, run with ls/le/lc.
+  auto c = compile(std::string(kHeader) + R"(
+define void @hrx.stage.w(ptr %records) {
+entry:
+  %in = load ptr, ptr %records
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %out = load ptr, ptr %p1
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %sum, %loop ]
+  %src = getelementptr i32, ptr %in, i32 %i
+  %x = load i32, ptr %src
+  %sum = add i32 %acc, %x
+  %v = add i32 %x, %i
+  %slot = add i32 %i, 1
+  %dst = getelementptr i32, ptr %out, i32 %slot
+  store i32 %v, ptr %dst
+  %next = add i32 %i, 1
+  %done = icmp eq i32 %next, 8
+  br i1 %done, label %exit, label %loop
+exit:
+  store i32 %sum, ptr %out
+  ret void
+}
+)");
+  ASSERT_TRUE(c.code) << c.code.error().construct << ": " << c.code.error().reason;
+  const std::string &a = c.code->assembly;
+  EXPECT_NE(a.find("movxm lc, #8"), std::string::npos) << a;
+  EXPECT_NE(a.find("zle0:"), std::string::npos) << a;
+  EXPECT_EQ(a.find("jnz"), std::string::npos) << a;  // no compare-and-branch is left
+  EXPECT_NE(a.find("; "), std::string::npos) << a;   // at least one bundle holds two slots
+  std::vector<int32_t> in = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_EQ(run(*c.code, in, 9), (std::vector<int32_t>{36, 1, 3, 5, 7, 9, 11, 13, 15}));
+}
