@@ -39,7 +39,7 @@ constexpr RegFileInfo kRegFiles[] = {
     {RegKind::DJ, "dj", 8}, {RegKind::DC, "dc", 8}, {RegKind::LR, "lr", 0},   {RegKind::SP, "sp", 0},
     {RegKind::LS, "ls", 0}, {RegKind::LE, "le", 0}, {RegKind::LC, "lc", 0},   {RegKind::CoreId, "core_id", 0},
     {RegKind::X, "x", 12},  {RegKind::DM, "dm", 5}, {RegKind::CML, "cml", 5}, {RegKind::CMH, "cmh", 5},
-    {RegKind::D, "d", 8},
+    {RegKind::D, "d", 8},   {RegKind::Y, "y", 6},
 };
 
 const RegFileInfo &fileOf(RegKind kind) {
@@ -115,6 +115,7 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::CMm, "CMm", false, 0, 0, 0, 4},
     {OperandClass::eDM, "eDM", false, 0, 0, 0, 3},
     {OperandClass::eD, "eD", false, 0, 0, 0, 3},
+    {OperandClass::eY, "eY", false, 0, 0, 0, 3},
     {OperandClass::c4s, "c4s", true, -8, 7, 1, 4},
     {OperandClass::c5s_step2, "c5s_step2", true, -16, 14, 2, 4},
     {OperandClass::c6u, "c6u", true, 0, 63, 1, 6},
@@ -224,6 +225,7 @@ std::vector<Member> buildMembers(OperandClass cls) {
     break;
   case OperandClass::eDM: addFile(m, RegKind::DM, 5, 0, 0); break;
   case OperandClass::eD: addFile(m, RegKind::D, 8, 0, 0); break;  // eD: dK has encoding K
+  case OperandClass::eY: addFile(m, RegKind::Y, 6, 0, 0); break;  // eY: yK has encoding K
   default: break;
   }
   return m;

@@ -104,6 +104,7 @@ Core::Core(std::vector<uint8_t> program, CoreMemoryMap memory, uint64_t cycleLim
 Core::Location Core::locate(Reg reg) {
   switch (reg.kind) {
   case RegKind::X: return {static_cast<uint16_t>(kVectorBase + 64 * reg.index), 64};
+  case RegKind::Y: return {static_cast<uint16_t>(kVectorBase + 128 * reg.index), 128};  // x2K : x2K+1
   case RegKind::DM: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 256};
   case RegKind::CML: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 128};
   case RegKind::CMH: return {static_cast<uint16_t>(kAccBase + 256 * reg.index + 128), 128};
@@ -519,19 +520,60 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     wvec(0, d);
     return true;
   }
+  case Semantic::MatMulFloat:
+  case Semantic::MatMulNegFloat:
+  case Semantic::MatMulAccFloat:
+  case Semantic::MatMulSubFloat: {
+    // bf16 elementwise multiply into fp32 lanes: lane i = [acc1 lane i +/-] s1 lane i * s2 lane i,
+    // 32 lanes for the X_X forms (the dm's low half; its high half keeps acc1's or becomes zero),
+    // 64 for Y_Y. The word's layout is llvm-aie's aie2p_compute_control (zero_acc bit 0, amode
+    // bits 1-2, bmode 3-4, variant 5-7, sign bits 8-9, sub_mul bit 11, sub_acc1 bit 12); amode 2,
+    // bmode 3, variant 1 (60, or 828 with both sign bits) is the elementwise bf16 mode public
+    // programs use. The product of two bf16 values is exact in fp32; the add rounds to nearest
+    // even. Every other word (bf16 matrix modes, bfp16) is not modelled.
+    uint32_t control = rd(field("acc"));
+    constexpr uint32_t kElementwiseBf16 = 60, kFlagBits = 0x1u | 0x300u | 0x800u | 0x1000u;
+    if ((control & ~kFlagBits) != kElementwiseBf16) {
+      why = "accumulator control word " + regName(reg(field("acc"))) + " = " + hex(control) + " is not modelled for " +
+            std::string(info.mnemonic) + " (only the elementwise bf16 words 60 and 828, with zero_acc/sub bits)";
+      return false;
+    }
+    const bool zeroAcc = control & 0x1u, subMul = control & 0x800u, subAcc = control & 0x1000u;
+    const unsigned lanes = reg(field("s1")).kind == RegKind::Y ? 64 : 32;
+    uint8_t a[128], b[128], c[256] = {};
+    vec(field("s1"), a), vec(field("s2"), b);
+    int acc1 = field("acc1");
+    if (acc1 >= 0) vec(acc1, c);
+    for (unsigned i = 0; i < 64; ++i) {
+      if (i >= lanes) {
+        if (acc1 < 0) store32(c + 4 * i, 0);
+        continue;
+      }
+      uint16_t x, y;
+      std::memcpy(&x, a + 2 * i, 2), std::memcpy(&y, b + 2 * i, 2);
+      float product = bitsToFloat(uint32_t(x) << 16) * bitsToFloat(uint32_t(y) << 16);
+      bool negate = subMul != (info.semantic == Semantic::MatMulNegFloat || info.semantic == Semantic::MatMulSubFloat);
+      if (negate) product = -product;
+      float result = product;
+      if (acc1 >= 0 && !zeroAcc) {
+        float prior = bitsToFloat(load32(c + 4 * i));
+        result = (subAcc ? -prior : prior) + product;
+      }
+      store32(c + 4 * i, floatToBits(result));
+    }
+    wvec(field("dst"), c);
+    return true;
+  }
   case Semantic::MatMul:
   case Semantic::MatMulNeg:
   case Semantic::MatMulAcc:
-  case Semantic::MatMulSub:
-  case Semantic::MatMulFloat:
-  case Semantic::MatMulSubFloat: {
+  case Semantic::MatMulSub: {
     // The 8x8x8 integer modes of upstream Loom's matrix lowering: C[i][j] (+/-)= sum_k A[i][k] *
     // B[k][j] with A = s1 and B = s2 as row-major 8x8 bytes and C row-major 64 int32 lanes.
     // Bit 9 of the control word makes A signed, bit 8 makes B signed (776 s8xs8, 264 u8xs8,
-    // 520 s8xu8, 8 u8xu8). Other words and the float forms are not modelled.
+    // 520 s8xu8, 8 u8xu8). Other words are not modelled.
     uint32_t control = rd(field("acc"));
-    bool isFloat = info.semantic == Semantic::MatMulFloat || info.semantic == Semantic::MatMulSubFloat;
-    if (isFloat || (control & ~0x300u) != 8) {
+    if ((control & ~0x300u) != 8) {
       why = "accumulator control word " + regName(reg(field("acc"))) + " = " + hex(control) + " is not modelled for " +
             std::string(info.mnemonic) + " (only the 8x8x8 integer words 776, 264, 520 and 8)";
       return false;

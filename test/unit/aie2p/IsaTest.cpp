@@ -204,6 +204,12 @@ const RowVector kRowVectors[] = {
     {"VMSC_vmul_cm_core_X_X", "vmsc dm4, dm3, x1, x11, r15", 0x1f18d8cull},
     {"VMUL_f_vmul_bf_vmul_bf_core_X_X", "vmul.f dm4, x4, x6, r26", 0x353a305ull},
     {"VMSC_f_vmac_bf_vmul_bf_core_X_X", "vmsc.f dm2, dm4, x9, x8, r3", 0x6a4c0dull},
+    {"VNEGMUL_f_vmul_bf_vmul_bf_core_X_X", "vnegmul.f dm3, x9, x2, r13", 0x1afc90dull},
+    {"VMAC_f_vmac_bf_vmul_bf_core_X_X", "vmac.f dm1, dm1, x2, x10, r5", 0xa49505ull},
+    {"VMUL_f_vmul_bf_vmul_bf_core_Y_Y", "vmul.f dm1, y5, y2, r0", 0x7d245ull},
+    {"VNEGMUL_f_vmul_bf_vmul_bf_core_Y_Y", "vnegmul.f dm3, y3, y5, r7", 0xefb54dull},
+    {"VMAC_f_vmac_bf_vmul_bf_core_Y_Y", "vmac.f dm0, dm4, y1, y3, r28", 0x3821345ull},
+    {"VMSC_f_vmac_bf_vmul_bf_core_Y_Y", "vmsc.f dm2, dm3, y0, y5, r16", 0x209854dull},
 };
 
 Instr assembleOne(const std::string &text) {
@@ -324,7 +330,7 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
   if (candidates.empty())
     for (RegKind k : {RegKind::R, RegKind::P, RegKind::M, RegKind::DN, RegKind::DJ, RegKind::DC, RegKind::LR,
                       RegKind::SP, RegKind::LS, RegKind::LE, RegKind::LC, RegKind::CoreId, RegKind::X, RegKind::DM,
-                      RegKind::CML, RegKind::CMH, RegKind::D})
+                      RegKind::CML, RegKind::CMH, RegKind::D, RegKind::Y})
       for (unsigned i = 0; i < 32; ++i) {
         Reg r{k, static_cast<uint8_t>(i)};
         uint64_t bits;
@@ -424,10 +430,10 @@ TEST(Aie2pBundles, DecoderRejectsUnknownBitsAndTruncation) {
 
 TEST(Aie2pRegisters, NamesParseAndPrint) {
   for (const char *n : {"r0", "r31", "p7", "m3", "dn0", "dj7", "dc2", "lr", "sp", "ls", "le", "lc", "x11", "dm4",
-                        "cml0", "cmh4", "core_id"}) {
+                        "cml0", "cmh4", "core_id", "y0", "y5"}) {
     auto r = parseReg(n);
     ASSERT_TRUE(r) << n;
     EXPECT_EQ(regName(*r), n);
   }
-  for (const char *n : {"r32", "p8", "x12", "dm5", "r01", "q0", "rx"}) EXPECT_FALSE(parseReg(n)) << n;
+  for (const char *n : {"r32", "p8", "x12", "dm5", "r01", "q0", "rx", "y6"}) EXPECT_FALSE(parseReg(n)) << n;
 }

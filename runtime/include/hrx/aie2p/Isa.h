@@ -25,7 +25,8 @@ unsigned slotWidth(Slot slot);
 // Register files the table and the simulator know. Sub-registers of the vector and accumulator
 // files (wl/wh, bm*) are not modelled as names yet.
 // D is the 2D/3D addressing register dK: the group (mK, dnK, djK, dcK), not a storage of its own.
-enum class RegKind : uint8_t { R, P, M, DN, DJ, DC, LR, SP, LS, LE, LC, CoreId, X, DM, CML, CMH, D };
+// Y is the 1024-bit pair yK = x(2K) (low) : x(2K+1) (high).
+enum class RegKind : uint8_t { R, P, M, DN, DJ, DC, LR, SP, LS, LE, LC, CoreId, X, DM, CML, CMH, D, Y };
 
 struct Reg {
   RegKind kind = RegKind::R;
@@ -53,6 +54,7 @@ enum class OperandClass : uint8_t {
   CMm,
   eDM,  // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
   eD,   // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
+  eY,   // y0..y5: 1024-bit pairs of x registers
   c4s,
   c5s_step2,  // byte and halfword load/store offsets
   c6u,
@@ -158,6 +160,8 @@ enum class Semantic : uint8_t {
   MatMulSub,
   MatMulFloat,
   MatMulSubFloat,
+  MatMulNegFloat,
+  MatMulAccFloat,
   VectorMaxLtBf16,
   VectorMinGeBf16,
   VectorLtBf16,
