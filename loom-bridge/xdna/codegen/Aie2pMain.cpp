@@ -5,6 +5,7 @@
 #include "hrx/aie2p/Isa.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace hrx::xdna {
@@ -13,35 +14,60 @@ namespace {
 constexpr uint32_t kDataMemoryBytes = 64 * 1024;
 constexpr uint32_t kOwnBase = 0x70000;  // the core's own data memory (south 0x40000, west 0x50000, north 0x60000)
 
-// One instruction per bundle with a scoreboard: nops until every register read (or written)
-// has landed at its row's write cycle; everything lands before a label or a branch.
+// The selector's bundling (Aie2pCodegen.cpp): each instruction in the earliest bundle at or after
+// the floor where what it reads has landed, what it writes is no longer read or written, memory
+// order holds and the slots have a format; labels, branches, locks and `done` are barriers, and
+// everything lands before a label or a branch.
 class Bundler {
 public:
   void emit(std::string_view row, const std::string &text, std::vector<std::string> reads,
             std::vector<std::string> writes) {
     const aie2p::InstrInfo *info = aie2p::findInstruction(row);
-    unsigned write = 1;
+    unsigned write = 1, read = 1;
     if (info)
-      for (const auto &op : info->operands) write = std::max(write, op.writeCycle);
-    uint64_t need = bundle_;
+      for (const auto &op : info->operands) write = std::max(write, op.writeCycle), read = std::max(read, op.readCycle);
+    bool branch = info && info->delaySlots;
+    bool barrier = !info || branch || !packing_ || info->semantic == aie2p::Semantic::Acquire ||
+                   info->semantic == aie2p::Semantic::Release || info->semantic == aie2p::Semantic::Done;
+    bool load = info && info->semantic == aie2p::Semantic::Load;
+    bool store = info && info->semantic == aie2p::Semantic::Store;
+    uint64_t need = barrier ? bundles_.size() : floor_;
     for (const auto &r : reads) need = std::max(need, readyAt(r));
-    for (const auto &w : writes) need = std::max(need, readyAt(w));
-    while (bundle_ < need) nop();
-    lines_.push_back("  " + text);
-    ++bundle_;
-    for (const auto &w : writes) ready_[w] = bundle_ - 1 + write;
-    if (info && info->delaySlots)
+    for (const auto &w : writes) {
+      need = std::max(need, readyAt(w));
+      if (auto it = lastRead_.find(w); it != lastRead_.end()) need = std::max(need, it->second);
+    }
+    if (load) need = std::max(need, afterStore_);
+    if (store) need = std::max(need, afterAccess_);
+    uint16_t bit = info ? aie2p::slotBit(info->slot) : 0;
+    uint64_t at = need;
+    for (; at < bundles_.size(); ++at)
+      if (!(bundles_[at].second & bit) && fits(bundles_[at].second | bit)) break;
+    while (bundles_.size() < at) nop();
+    if (at == bundles_.size()) nop();
+    items_[bundles_[at].first].second.push_back(text);
+    bundles_[at].second |= bit;
+    for (const auto &w : writes) ready_[w] = at + write;
+    for (const auto &r : reads) lastRead_[r] = std::max(lastRead_[r], at + read - 1);
+    if (load || store) afterAccess_ = std::max(afterAccess_, at + 1);
+    if (store) afterStore_ = std::max(afterStore_, at + 1);
+    if (barrier) floor_ = at + 1;
+    if (branch) {
       for (unsigned i = 0; i < info->delaySlots; ++i) nop();
+      floor_ = bundles_.size();
+    }
   }
   void flush() {
-    uint64_t need = bundle_;
+    uint64_t need = bundles_.size();
     for (const auto &[reg, at] : ready_) need = std::max(need, at);
-    while (bundle_ < need) nop();
+    while (bundles_.size() < need) nop();
     ready_.clear();
+    lastRead_.clear();
+    floor_ = afterStore_ = afterAccess_ = bundles_.size();
   }
   void label(const std::string &name) {
     flush();
-    lines_.push_back(name + ":");
+    items_.push_back({name, {}});
   }
   void branch(std::string_view row, const std::string &text, std::vector<std::string> reads) {
     flush();
@@ -61,22 +87,37 @@ public:
   }
   std::string text() const {
     std::string t;
-    for (const auto &l : lines_) t += l + "\n";
+    for (const auto &[label, instrs] : items_) {
+      if (!label.empty()) {
+        t += label + ":\n";
+        continue;
+      }
+      std::string bundle;
+      for (const std::string &i : instrs) bundle += (bundle.empty() ? "" : "; ") + i;
+      t += "  " + (bundle.empty() ? std::string("nop") : bundle) + "\n";
+    }
     return t;
   }
 
 private:
+  static bool fits(uint16_t slots) {
+    for (const aie2p::FormatInfo &f : aie2p::formats())
+      if ((f.slotMask & slots) == slots) return true;
+    return false;
+  }
   void nop() {
-    lines_.push_back("  nop");
-    ++bundle_;
+    items_.push_back({"", {}});
+    bundles_.push_back({items_.size() - 1, 0});
   }
   uint64_t readyAt(const std::string &reg) const {
     auto it = ready_.find(reg);
     return it == ready_.end() ? 0 : it->second;
   }
-  std::vector<std::string> lines_;
-  uint64_t bundle_ = 0;
-  std::map<std::string, uint64_t> ready_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> items_;  // label, or a bundle's instructions
+  std::vector<std::pair<size_t, uint16_t>> bundles_;                     // item, slots used
+  uint64_t floor_ = 0, afterStore_ = 0, afterAccess_ = 0;
+  std::map<std::string, uint64_t> ready_, lastRead_;
+  bool packing_ = std::getenv("HRX_AIE2P_NO_PACKING") == nullptr;
 };
 
 // A port as the core sees it.
