@@ -56,13 +56,13 @@ exit:
 }
 )";
 
-CoreCode compileWorker() {
+CoreCode compileWorker(const char *ir = kStage, const char *name = "hrx.stage.copy_record") {
   llvm::LLVMContext context;
   llvm::SMDiagnostic error;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(kStage, error, context);
+  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, error, context);
   EXPECT_TRUE(module) << error.getMessage().str();
   prepareModuleForAie2p(*module);
-  auto code = compileStageForAie2p(*module->getFunction("hrx.stage.copy_record"));
+  auto code = compileStageForAie2p(*module->getFunction(name));
   EXPECT_TRUE(code) << code.error().construct << ": " << code.error().reason;
   return *code;
 }
@@ -87,14 +87,28 @@ void neverCalled(void *const *) { ADD_FAILURE() << "the host twin ran instead of
 
 // Plans the copy pipeline for `packets` records, links the worker's main program from the plan
 // as `corrupt` alters it, and runs `invocations` dispatches of the entry on the array model.
-Status runNative(uint32_t packets, uint32_t invocations, const std::function<void(format::ArrayPlan &)> &corrupt,
-                 uint64_t *cyclesOut = nullptr) {
-  PipelineGraph g = copyGraph(packets);
+struct Shape {
+  PipelineGraph graph;
+  const CoreCode *worker;
+  uint32_t inputWords, outputWords;
+  std::function<int32_t(const std::vector<int32_t> &in, size_t i)> expected;
+};
+
+Shape copyShape(uint32_t packets) {
+  static const CoreCode worker = compileWorker();
+  return {copyGraph(packets), &worker, 1024 * packets, 1024 * packets,
+          [](const std::vector<int32_t> &in, size_t i) { return in[i] + 1; }};
+}
+
+Status runShape(const Shape &shape, uint32_t invocations, const std::function<void(format::ArrayPlan &)> &corrupt,
+                uint64_t *cyclesOut = nullptr) {
+  const PipelineGraph &g = shape.graph;
   diag::SourceManager sm;
   diag::DiagnosticEngine diags(sm);
   auto plan = planArray(g, {1}, diags);
   EXPECT_TRUE(plan);
-  static const CoreCode worker = compileWorker();
+  if (!plan) return Status(StatusCode::InvalidArgument, "the graph does not plan");
+  const CoreCode &worker = *shape.worker;
   format::ArrayPlan linkedFrom = *plan;
   corrupt(linkedFrom);
   auto linked = linkCoreProgram(worker.assembly, worker.frameBytes, linkedFrom, linkedFrom.workers[0]);
@@ -107,7 +121,7 @@ Status runNative(uint32_t packets, uint32_t invocations, const std::function<voi
   EXPECT_TRUE(image);
   std::vector<uint8_t> command(image->allocations[0].byteLength, 0);
   for (const fx::Load &l : image->loads) std::copy(l.bytes.begin(), l.bytes.end(), command.begin() + long(l.offset));
-  auto native = runtime::nativeCoreCode(*image, "copy");
+  auto native = runtime::nativeCoreCode(*image, g.name);
   if (!native) return native.status();
   EXPECT_EQ(native->size(), 1u);
 
@@ -130,10 +144,10 @@ Status runNative(uint32_t packets, uint32_t invocations, const std::function<voi
   uint32_t next = 0;
   std::vector<fx::Invocation> invs(image->invocations.begin(), image->invocations.end());
   for (uint32_t n = 0; n < invocations; ++n) {
-    std::vector<int32_t> in(1024 * packets), out(1024 * packets, 0);
+    std::vector<int32_t> in(shape.inputWords), out(shape.outputWords, 0);
     std::iota(in.begin(), in.end(), int32_t(-100 + 7 * n));
-    model.setHostMemory({{base[0], reinterpret_cast<std::byte *>(in.data()), 4096ull * packets, "input"},
-                         {base[1], reinterpret_cast<std::byte *>(out.data()), 4096ull * packets, "output"}});
+    model.setHostMemory({{base[0], reinterpret_cast<std::byte *>(in.data()), 4ull * in.size(), "input"},
+                         {base[1], reinterpret_cast<std::byte *>(out.data()), 4ull * out.size(), "output"}});
     for (const auto &c : model.cores()) c->startInvocation();
     for (uint32_t i : fx::dispatchOrder(invs, established, next)) {
       const fx::Invocation &inv = invs[i];
@@ -144,14 +158,72 @@ Status runNative(uint32_t packets, uint32_t invocations, const std::function<voi
     }
     if (Status s = model.finishInvocation("dispatch " + std::to_string(n)); !s) return s;
     established = true;
-    for (size_t i = 0; i < in.size(); ++i)
-      if (out[i] != in[i] + 1)
+    for (size_t i = 0; i < out.size(); ++i)
+      if (out[i] != shape.expected(in, i))
         return Status(StatusCode::Internal, "dispatch " + std::to_string(n) + ": output word " + std::to_string(i) +
                                                 " is " + std::to_string(out[i]) + ", expected " +
-                                                std::to_string(in[i] + 1));
+                                                std::to_string(shape.expected(in, i)));
   }
   if (cyclesOut) *cyclesOut = runtime::nativeCoreTotals().cycles - before;
   return Status::ok();
+}
+
+Status runNative(uint32_t packets, uint32_t invocations, const std::function<void(format::ArrayPlan &)> &corrupt,
+                 uint64_t *cyclesOut = nullptr) {
+  return runShape(copyShape(packets), invocations, corrupt, cyclesOut);
+}
+
+// A fold: each output record is the sum of two input records, accumulated in a State record
+// (period 2) that the main program zeroes at the start of each period; the output (period 2)
+// is released every second iteration.
+const char *kFold = R"(
+target datalayout = "e-m:e-p:32:32-i64:64-i128:128-n32-S64"
+define void @hrx.stage.fold(ptr %records) {
+entry:
+  %in = load ptr, ptr %records
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %acc = load ptr, ptr %p1
+  %p2 = getelementptr i8, ptr %records, i32 8
+  %out = load ptr, ptr %p2
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr i32, ptr %in, i32 %i
+  %x = load i32, ptr %src
+  %at = getelementptr i32, ptr %acc, i32 %i
+  %a = load i32, ptr %at
+  %s = add i32 %a, %x
+  store i32 %s, ptr %at
+  %dst = getelementptr i32, ptr %out, i32 %i
+  store i32 %s, ptr %dst
+  %next = add i32 %i, 1
+  %done = icmp eq i32 %next, 64
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+)";
+
+Shape foldShape(uint32_t outputs) {
+  static const CoreCode worker = compileWorker(kFold, "hrx.stage.fold");
+  PipelineGraph g;
+  g.name = "fold";
+  g.bindings = {{"%input", format::PlanAccess::Read, uint64_t(outputs) * 512, true, {}},
+                {"%output", format::PlanAccess::Write, uint64_t(outputs) * 256, true, {}}};
+  g.groups = {{1, {}}};
+  GraphWorker w;
+  w.entry = "fold";
+  w.iterations = 2 * outputs;
+  w.codeBytes = 512;
+  w.ports = {port(PortDirection::Input, 0, 256), port(PortDirection::State, 0, 256, 2),
+             port(PortDirection::Output, 1, 256, 2)};
+  g.workers = {w};
+  g.flows = {flow(FlowEnd::binding(0, contiguous(256, 2 * outputs)), FlowEnd::worker(0, 0), 256, "tile<64xi32>"),
+             flow(FlowEnd::worker(0, 2), FlowEnd::binding(1, contiguous(256, outputs)), 256, "tile<64xi32>")};
+  return {g, &worker, 128 * outputs, 64 * outputs, [](const std::vector<int32_t> &in, size_t i) {
+            size_t record = i / 64, word = i % 64;
+            return in[(2 * record) * 64 + word] + in[(2 * record + 1) * 64 + word];
+          }};
 }
 
 uint32_t &lockId(format::ArrayPlan &p, uint32_t channel, format::LockRole role) {
@@ -219,4 +291,10 @@ TEST(Aie2pMain, UnreachableSlotsAreRefused) {
                                 plan->workers[0]);
   ASSERT_FALSE(linked);
   EXPECT_NE(linked.error().find("cannot address"), std::string::npos) << linked.error();
+}
+
+TEST(Aie2pMain, StateRecordsAndPeriodsFollowThePlan) {
+  // Three outputs from six inputs per dispatch, twice (the rings continue across dispatches).
+  Status s = runShape(foldShape(3), 2, [](format::ArrayPlan &) {});
+  ASSERT_TRUE(s) << s.message();
 }
