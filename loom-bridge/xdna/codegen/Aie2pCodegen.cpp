@@ -73,6 +73,13 @@ unsigned laneBits(llvm::Type *t) {
   return (w == 32 || w == 16 || w == 8) && w * v->getNumElements() == 512 ? w : 0;
 }
 
+// A lane mask of a 16 x i32 or 32 x i16 compare: kept as a 32-bit scalar (bit i = lane i), the
+// form vlt/vge write and vsel reads.
+bool isMask(llvm::Type *t) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v && v->getElementType()->isIntegerTy(1) && (v->getNumElements() == 16 || v->getNumElements() == 32);
+}
+
 // insertelement of a scalar into lane 0 of poison whose every user is a zero-mask shuffle: a
 // splat, selected as vbcst from the scalar.
 bool isSplatSeed(const Value *v) {
@@ -315,6 +322,7 @@ private:
   std::expected<void, CodegenError> gep(llvm::GetElementPtrInst &inst);
   std::expected<void, CodegenError> phiCopies(BasicBlock *from, BasicBlock *to);
   std::expected<void, CodegenError> minMax(llvm::IntrinsicInst &inst);
+  std::expected<void, CodegenError> vectorCompare(llvm::ICmpInst &inst);
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
   unsigned loops_ = 0;
 
@@ -396,7 +404,10 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           case llvm::Intrinsic::umax:
           case llvm::Intrinsic::abs:
             if (widthOf(ii->getType()) == 32) continue;
-            return fail("only 32-bit integer min/max/abs are selected");
+            if (ii->getIntrinsicID() != llvm::Intrinsic::abs &&
+                (laneBits(ii->getType()) == 32 || laneBits(ii->getType()) == 16))
+              continue;  // vmax_lt / vmin_ge
+            return fail("only 32-bit integer min/max/abs and 16 x i32 / 32 x i16 min/max are selected");
           case llvm::Intrinsic::memset:
           case llvm::Intrinsic::memcpy:
           case llvm::Intrinsic::memmove: {
@@ -448,8 +459,29 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           return fail("a 512-bit vector store needs 32-byte alignment (vst); this one is not proven aligned");
         continue;
       }
+      if (isMask(i.getType())) {
+        auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i);
+        unsigned lane = cmp ? laneBits(cmp->getOperand(0)->getType()) : 0;
+        if (!cmp || (lane != 32 && lane != 16) || cmp->isEquality() ||
+            llvm::cast<llvm::FixedVectorType>(cmp->getType())->getNumElements() != 512 / lane)
+          return fail("of the vector masks only ordered compares of 16 x i32 or 32 x i16 are selected (vlt/vge)");
+        for (const llvm::User *u : cmp->users()) {
+          auto *sel = llvm::dyn_cast<llvm::SelectInst>(u);
+          if (!sel || sel->getCondition() != cmp || sel->getTrueValue() == cmp || sel->getFalseValue() == cmp)
+            return fail("a vector compare whose mask is used other than as a select's condition");
+        }
+        continue;
+      }
       if (laneBits(i.getType())) {
         auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+        if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
+          unsigned lane = laneBits(sel->getType());
+          if (isMask(sel->getCondition()->getType()) && llvm::isa<llvm::ICmpInst>(sel->getCondition()) &&
+              (lane == 32 || lane == 16) &&
+              laneBits(llvm::cast<llvm::ICmpInst>(sel->getCondition())->getOperand(0)->getType()) == lane)
+            continue;  // vsel on a vlt/vge mask
+          return fail("a vector select needs a 16 x i32 or 32 x i16 compare of the same lanes as its condition");
+        }
         bool ok = llvm::isa<llvm::PHINode>(i) ||
                   (bin && (bin->getOpcode() == llvm::Instruction::Add || bin->getOpcode() == llvm::Instruction::Sub ||
                            bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or));
@@ -516,7 +548,8 @@ std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
   auto kept = [&](Value *v) {
     if (llvm::isa<llvm::Argument>(v)) return true;
     auto *i = llvm::dyn_cast<Instruction>(v);
-    return i && !i->getType()->isVoidTy() && (widthOf(i->getType()) || laneBits(i->getType())) &&
+    return i && !i->getType()->isVoidTy() &&
+           (widthOf(i->getType()) || laneBits(i->getType()) || isMask(i->getType())) &&
            !llvm::isa<llvm::AllocaInst>(i) && !isSplatSeed(i);
   };
   // Liveness fixpoint.
@@ -894,7 +927,51 @@ std::expected<void, CodegenError> Emitter::compare(llvm::ICmpInst &inst) {
   return {};
 }
 
+// A 16 x i32 / 32 x i16 compare: vlt/vge into r28 (bit i = lane i), kept as a 32-bit scalar.
+std::expected<void, CodegenError> Emitter::vectorCompare(llvm::ICmpInst &inst) {
+  unsigned lane = laneBits(inst.getOperand(0)->getType());
+  auto a = use(inst.getOperand(0), 10);
+  if (!a) return std::unexpected(a.error());
+  auto b = use(inst.getOperand(1), 11);
+  if (!b) return std::unexpected(b.error());
+  bool swap = false, lessThan = true;
+  switch (inst.getPredicate()) {
+  case llvm::CmpInst::ICMP_SLT:
+  case llvm::CmpInst::ICMP_ULT: break;
+  case llvm::CmpInst::ICMP_SGT:
+  case llvm::CmpInst::ICMP_UGT: swap = true; break;
+  case llvm::CmpInst::ICMP_SGE:
+  case llvm::CmpInst::ICMP_UGE: lessThan = false; break;
+  case llvm::CmpInst::ICMP_SLE:
+  case llvm::CmpInst::ICMP_ULE: lessThan = false, swap = true; break;
+  default: return std::unexpected(CodegenError{"'" + describe(inst) + "'", "an equality compare of vectors"});
+  }
+  std::string sign = inst.isSigned() ? "1" : "0", n = std::to_string(lane);
+  std::string first = swap ? *b : *a, second = swap ? *a : *b;
+  emit(std::string(lessThan ? "VLT_" : "VGE_") + n + "_vaddSign" + sign,
+       std::string(lessThan ? "vlt." : "vge.") + n + " r28, " + first + ", " + second + ", vaddsign" + sign,
+       {first, second}, {"r28"});
+  move(defReg(&inst), "r28");
+  commit(&inst);
+  return {};
+}
+
 std::expected<void, CodegenError> Emitter::minMax(llvm::IntrinsicInst &inst) {
+  if (unsigned lane = laneBits(inst.getType())) {  // vmax_lt / vmin_ge: r16 receives the mask, so it is kept in r31
+    auto a = use(inst.getArgOperand(0), 10);
+    if (!a) return std::unexpected(a.error());
+    auto b = use(inst.getArgOperand(1), 11);
+    if (!b) return std::unexpected(b.error());
+    bool isSigned = inst.getIntrinsicID() == llvm::Intrinsic::smin || inst.getIntrinsicID() == llvm::Intrinsic::smax;
+    bool isMin = inst.getIntrinsicID() == llvm::Intrinsic::smin || inst.getIntrinsicID() == llvm::Intrinsic::umin;
+    std::string n = std::to_string(lane), sign = isSigned ? "1" : "0", d = defReg(&inst);
+    move("r31", "r16");
+    emit(std::string(isMin ? "VMIN_GE_" : "VMAX_LT_") + n + "_vaddSign" + sign,
+         std::string(isMin ? "vmin_ge." : "vmax_lt.") + n + " " + d + ", r16, " + *a + ", " + *b + ", vaddsign" + sign,
+         {*a, *b}, {d, "r16"});
+    move("r16", "r31");
+    return {};
+  }
   auto a = use(inst.getArgOperand(0), 29);
   if (!a) return std::unexpected(a.error());
   std::string d = defReg(&inst);
@@ -1109,6 +1186,21 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
       emit("ST_s16_idx_imm", "st.s16 " + *v + ", [p1, #0]", {*v, "p1"}, {});
     else
       emit("ST_s8_idx_imm", "st.s8 " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    return {};
+  }
+  if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst); cmp && isMask(cmp->getType())) return vectorCompare(*cmp);
+  if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst); sel && laneBits(sel->getType())) {
+    auto mask = use(sel->getCondition(), 29);
+    if (!mask) return std::unexpected(mask.error());
+    move("r28", *mask);  // vsel's mask register is one of r16..r31
+    auto x = use(sel->getTrueValue(), 10);
+    if (!x) return std::unexpected(x.error());
+    auto y = use(sel->getFalseValue(), 11);
+    if (!y) return std::unexpected(y.error());
+    std::string lane = std::to_string(laneBits(sel->getType()));
+    std::string d = defReg(sel);
+    // vsel takes lane i from its second source where mask bit i is set.
+    emit("VSEL_" + lane, "vsel." + lane + " " + d + ", " + *y + ", " + *x + ", r28", {*y, *x, "r28"}, {d});
     return {};
   }
   if (auto *g = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) return gep(*g);
