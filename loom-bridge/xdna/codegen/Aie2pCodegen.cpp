@@ -80,6 +80,14 @@ bool isMask(llvm::Type *t) {
   return v && v->getElementType()->isIntegerTy(1) && (v->getNumElements() == 16 || v->getNumElements() == 32);
 }
 
+// A vector shl by a splat 1 (what x + x becomes): selected as vadd x, x.
+bool isDoubling(const llvm::BinaryOperator &bin) {
+  if (bin.getOpcode() != llvm::Instruction::Shl) return false;
+  auto *c = llvm::dyn_cast<llvm::Constant>(bin.getOperand(1));
+  auto *one = c ? llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getSplatValue()) : nullptr;
+  return one && one->isOne();
+}
+
 // insertelement of a scalar into lane 0 of poison whose every user is a zero-mask shuffle: a
 // splat, selected as vbcst from the scalar.
 bool isSplatSeed(const Value *v) {
@@ -484,8 +492,11 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
         }
         bool ok = llvm::isa<llvm::PHINode>(i) ||
                   (bin && (bin->getOpcode() == llvm::Instruction::Add || bin->getOpcode() == llvm::Instruction::Sub ||
-                           bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or));
-        if (!ok) return fail("of the vector operations only add, sub, and, or, loads, stores and splats are selected");
+                           bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or ||
+                           isDoubling(*bin)));
+        if (!ok)
+          return fail("of the vector operations only add, sub, and, or, shl by 1, compares feeding selects, min/max, "
+                      "loads, stores and splats are selected");
         continue;
       }
       if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
@@ -1144,13 +1155,16 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     unsigned lane = laneBits(bin->getType());
     auto a = use(bin->getOperand(0), 10);
     if (!a) return std::unexpected(a.error());
-    auto b = use(bin->getOperand(1), 11);
+    auto b = isDoubling(*bin) ? a : use(bin->getOperand(1), 11);
     if (!b) return std::unexpected(b.error());
     std::string d = defReg(bin), suffix = "." + std::to_string(lane);
     std::string row, text;
     switch (bin->getOpcode()) {
     case llvm::Instruction::Add: row = "VADD_" + std::to_string(lane), text = "vadd" + suffix; break;
     case llvm::Instruction::Sub: row = "VSUB_" + std::to_string(lane), text = "vsub" + suffix; break;
+    case llvm::Instruction::Shl:  // by 1 (isDoubling): x + x
+      row = "VADD_" + std::to_string(lane), text = "vadd" + suffix;
+      break;
     case llvm::Instruction::And: row = "VBAND", text = "vband"; break;
     default: row = "VBOR", text = "vbor"; break;
     }
