@@ -197,6 +197,7 @@ EncodedPlan encodeTransactions(const format::ArrayPlan &plan, const std::vector<
     std::vector<uint32_t> words((c.bytes.size() + 3) / 4, 0);
     for (size_t i = 0; i < c.bytes.size(); ++i) words[i / 4] |= uint32_t(c.bytes[i]) << (8 * (i % 4));
     establish.blockWrite(c.tile, Npu5Model::kProgramMemoryOffset, words);
+    if (c.stateBytes) establish.blockWrite(c.tile, c.stateOffset, std::vector<uint32_t>(c.stateBytes / 4, 0));
   }
   for (const format::PlanLock &l : plan.locks)
     establish.write32(l.tile, Npu5Model::resources(l.tile).lockBase + 0x10 * l.id, l.initial);

@@ -9,6 +9,7 @@
 #include "hrx/format/ArrayPlanWriter.h"
 #include "hrx/format/XdnaWriter.h"
 #include "hrx/xdna/Aie2pCodegen.h"
+#include "hrx/xdna/Aie2pMain.h"
 #include "hrx/xdna/Npu5Model.h"
 #include "hrx/xdna/PipelineExtract.h"
 #include "hrx/xdna/Planner.h"
@@ -16,6 +17,7 @@
 
 #include <llvm/IR/LLVMContext.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -32,17 +34,29 @@ struct WorkerCode {
 };
 
 // Native AIE2P code for every worker entry of the planned pipelines, from a second lowering of
-// the program's stage IR (its diagnostics are the host code's, reported once there). A worker
-// the selector cannot compile keeps its host twin (XDNA/015); native code over the program
-// memory is XDNA/016. False after an error.
+// the program's stage IR (its diagnostics are the host code's, reported once there), linked per
+// worker tile with the core main program its ports imply. A worker the selector cannot compile,
+// or whose main program cannot be linked, keeps its host twin (XDNA/015); a program over the
+// program memory is XDNA/016. `twins` collects why, once per worker. False after an error.
 bool compileWorkers(const Program &program, std::vector<PlannedEntry> &entries, std::map<std::string, WorkerCode> &out,
-                    diag::DiagnosticEngine &diags) {
+                    std::vector<std::string> &twins, diag::DiagnosticEngine &diags) {
   diag::DiagnosticEngine quiet(diags.sourceManager());
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = lowerStageIr(program, context, quiet);
   if (module) xdna::prepareModuleForAie2p(*module);
   bool ok = true;
+  const uint64_t supply = xdna::Npu5Model::resources(format::TileKind::Compute).programMemoryBytes;
+  auto twin = [&](const PlannedEntry &e, const std::string &entry, const std::string &construct,
+                  const std::string &reason) {
+    diags.report(diag::DiagId::XdnaWorkerStaysTwin, e.loc)
+        .arg("entry", entry)
+        .arg("construct", construct)
+        .arg("reason", reason);
+    std::string why = "worker @" + entry + " has no native code: " + construct + " (" + reason + ")";
+    if (std::find(twins.begin(), twins.end(), why) == twins.end()) twins.push_back(why);
+  };
   for (PlannedEntry &e : entries) {
+    std::set<std::pair<uint32_t, uint32_t>> tiles;
     for (const format::PlanWorker &w : e.plan.workers) {
       auto [it, inserted] = out.try_emplace(w.entry);
       WorkerCode &wc = it->second;
@@ -52,40 +66,48 @@ bool compileWorkers(const Program &program, std::vector<PlannedEntry> &entries, 
                               : std::expected<xdna::CoreCode, xdna::CodegenError>(std::unexpected(
                                     xdna::CodegenError{"its stage function", "the host lowering did not produce it"}));
         if (!compiled) {
-          diags.report(diag::DiagId::XdnaWorkerStaysTwin, e.loc)
-              .arg("entry", w.entry)
-              .arg("construct", compiled.error().construct)
-              .arg("reason", compiled.error().reason);
-          wc.twinReason = "worker @" + w.entry + " has no native code: " + compiled.error().construct + " (" +
-                          compiled.error().reason + ")";
-        } else if (compiled->bytes.size() > xdna::Npu5Model::resources(format::TileKind::Compute).programMemoryBytes) {
-          diags.report(diag::DiagId::XdnaProgramMemoryExceeded, e.loc)
-              .arg("entry", w.entry)
-              .arg("needed", (long long)compiled->bytes.size())
-              .arg("available", (long long)xdna::Npu5Model::resources(format::TileKind::Compute).programMemoryBytes);
-          ok = false;
+          wc.twinReason = compiled.error().construct + "\x1f" + compiled.error().reason;
         } else {
           wc.code = std::move(*compiled);
         }
       }
-      if (wc.code) e.code.push_back({w.tile, wc.code->bytes});
+      if (!wc.code) {
+        size_t cut = wc.twinReason.find('\x1f');
+        twin(e, w.entry, wc.twinReason.substr(0, cut), wc.twinReason.substr(cut + 1));
+        continue;
+      }
+      if (!tiles.insert({w.tile.column, w.tile.row}).second) {
+        twin(e, w.entry, "its tile", "another worker already runs on that core");
+        continue;
+      }
+      auto linked = xdna::linkCoreProgram(wc.code->assembly, wc.code->frameBytes, e.plan, w);
+      if (!linked) {
+        twin(e, w.entry, "its core main program", linked.error());
+        continue;
+      }
+      if (linked->bytes.size() > supply) {
+        diags.report(diag::DiagId::XdnaProgramMemoryExceeded, e.loc)
+            .arg("entry", w.entry)
+            .arg("needed", (long long)linked->bytes.size())
+            .arg("available", (long long)supply);
+        ok = false;
+        continue;
+      }
+      e.code.push_back(
+          {w.tile, std::move(linked->bytes), linked->stateOffset, linked->stateBytes, std::move(linked->assembly)});
     }
   }
   return ok;
 }
 
-std::string nativeCodeStatus(const std::vector<PlannedEntry> &entries, const std::map<std::string, WorkerCode> &code) {
-  std::string twins;
-  for (const PlannedEntry &e : entries)
-    for (const format::PlanWorker &w : e.plan.workers)
-      if (const WorkerCode &wc = code.at(w.entry); !wc.code && twins.find("@" + w.entry + " ") == std::string::npos)
-        twins += (twins.empty() ? "" : "; ") + wc.twinReason;
-  if (!twins.empty())
-    return "not every worker has native AIE2P core code (" + twins +
-           "); the image runs on the host reference device only";
-  return "every worker has native AIE2P core code (in the establish command's program-memory writes; run by the host "
-         "reference device's instruction-set simulator, not yet run on hardware), but the core main program that "
-         "acquires locks and walks the rings is not generated yet, so the image does not run on an NPU";
+std::string nativeCodeStatus(const std::vector<std::string> &twins) {
+  if (twins.empty())
+    return "every worker has native AIE2P core code and its core main program (native core code, not yet run on "
+           "hardware: the host reference device's instruction-set simulator runs it), but the commands do not "
+           "enable the cores yet, so the image does not run on an NPU";
+  std::string list;
+  for (const std::string &t : twins) list += (list.empty() ? "" : "; ") + t;
+  return "not every worker has native AIE2P core code (" + list + "); the image runs on the host reference device only";
 }
 
 class XdnaBackend final : public TargetBackend {
@@ -159,21 +181,21 @@ public:
       return BackendOutput{bytesOf(format::renderArrayPlanSvg(plans)), {}};
     }
     std::map<std::string, WorkerCode> workerCode;
-    if (!compileWorkers(program, entries, workerCode, diags)) return std::nullopt;
+    std::vector<std::string> twins;
+    if (!compileWorkers(program, entries, workerCode, twins, diags)) return std::nullopt;
     if (request.emit == EmitKind::Asm) {
       std::string text;
-      std::set<std::string> printed;
+      for (const std::string &t : twins) text += "// " + t + "\n";
       for (const PlannedEntry &e : entries)
-        for (const format::PlanWorker &w : e.plan.workers) {
-          if (!printed.insert(w.entry).second) continue;
-          const WorkerCode &wc = workerCode.at(w.entry);
-          if (!wc.code) {
-            text += "// worker @" + w.entry + ": no native code (" + wc.twinReason + ")\n";
-            continue;
-          }
-          text += "// worker @" + w.entry + ": " + std::to_string(wc.code->bytes.size()) + " bytes, " +
-                  std::to_string(wc.code->bundles) + " bundles, a " + std::to_string(wc.code->frameBytes) +
-                  "-byte frame\n" + wc.code->assembly;
+        for (const xdna::TileCode &c : e.code) {
+          const format::PlanWorker *w = nullptr;
+          for (const format::PlanWorker &pw : e.plan.workers)
+            if (pw.tile == c.tile) w = &pw;
+          const WorkerCode &wc = workerCode.at(w->entry);
+          text += "// worker @" + w->entry + " on tile (" + std::to_string(c.tile.column) + "," +
+                  std::to_string(c.tile.row) + "): " + std::to_string(c.bytes.size()) + " bytes, a " +
+                  std::to_string(wc.code->frameBytes) + "-byte frame, " + std::to_string(w->iterations) +
+                  " iteration(s) per invocation\n" + c.assembly;
         }
       return BackendOutput{bytesOf(text), {}};
     }
@@ -186,7 +208,7 @@ public:
     if (!host) return std::nullopt;
     xdna::ImageSections sections;
     sections.hostCode = std::move(*host);
-    sections.referenceOnlyReason = nativeCodeStatus(entries, workerCode);
+    sections.referenceOnlyReason = nativeCodeStatus(twins);
     sections.identity = artifactIdentity(request, sections.hostCode, sections.referenceOnlyReason);
     // The compiler build's digest, as in AMDGPU reports (the name only when it is unknown).
     const std::string &digest = compilerDigest();

@@ -219,7 +219,7 @@ bool Core::readMemory(uint32_t address, std::span<uint8_t> out) const {
     uint32_t offset;
     std::string why;
     if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
-    out[i] = tile->data[offset];
+    out[i] = tile->bytes()[offset];
   }
   return true;
 }
@@ -230,7 +230,7 @@ bool Core::writeMemory(uint32_t address, std::span<const uint8_t> bytes) {
     uint32_t offset;
     std::string why;
     if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
-    tile->data[offset] = bytes[i];
+    tile->bytes()[offset] = bytes[i];
   }
   return true;
 }
@@ -239,7 +239,7 @@ int32_t *Core::lock(unsigned id) {
   if (id >= 4 * kLocksPerTile) return nullptr;
   TileMemory *tiles[] = {memory_.south, memory_.west, memory_.north, memory_.own};
   TileMemory *tile = tiles[id / kLocksPerTile];
-  return tile ? &tile->locks[id % kLocksPerTile] : nullptr;
+  return tile ? tile->lockAt(id % kLocksPerTile) : nullptr;
 }
 
 void Core::fail(std::string reason) {
@@ -529,7 +529,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       why = std::string(load ? "load" : "store") + ": " + why;
       return false;
     }
-    uint8_t *at = tile->data.data() + offset;
+    uint8_t *at = tile->bytes() + offset;
     const int data = field(load ? "dst" : "src");
     if (load && size == 64) {
       wvec(data, at);

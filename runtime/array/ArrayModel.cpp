@@ -356,6 +356,11 @@ StatusOr<std::byte *> ArrayModel::dataMemory(TileId id, uint32_t offset, uint32_
   return t->memory.data() + offset;
 }
 
+int *ArrayModel::coreLocks(TileId id) {
+  Tile *t = tileAt(id);
+  return t && t->kind == TileKind::Compute ? t->locks.data() : nullptr;
+}
+
 Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint32_t value, uint32_t mask,
                          const std::string &where) {
   TileId id{uint32_t(address >> 25) & 0x7F, uint32_t(address >> 20) & 0x1F};

@@ -1,6 +1,7 @@
 // Native AIE2P core code on the host reference device (see hrx/runtime/NativeCore.h).
 #include "hrx/runtime/NativeCore.h"
 
+#include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Simulator.h"
 #include "hrx/format/Transaction.h"
 
@@ -21,6 +22,16 @@ constexpr uint32_t kStackRegion = 4096;
 constexpr uint64_t kCycleLimit = 200'000'000;
 
 std::atomic<uint64_t> gCalls{0}, gCycles{0}, gBundles{0};
+
+const std::vector<uint8_t> &doneBundle() {
+  static const std::vector<uint8_t> bytes = [] {
+    aie2p::AsmProgram program;
+    std::vector<aie2p::AsmDiagnostic> diagnostics;
+    aie2p::assemble("done\n", program, diagnostics);
+    return program.bytes;
+  }();
+  return bytes;
+}
 
 }  // namespace
 
@@ -85,7 +96,15 @@ Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> r
     uint32_t address = aie2p::kOwnMemoryBase + at[i];
     std::memcpy(memory.data.data() + arrayAt + 4 * i, &address, 4);
   }
-  aie2p::Core core(std::vector<uint8_t>(program.begin(), program.end()), aie2p::CoreMemoryMap{&memory}, kCycleLimit);
+  // The worker returns to a `done` appended after the program (I32_ALU format, bundle bytes
+  // from the table's encoder).
+  std::vector<uint8_t> bytes(program.begin(), program.end());
+  while (bytes.size() % 4) bytes.push_back(0);  // never executed: after every bundle
+  uint32_t doneAt = uint32_t(bytes.size());
+  bytes.insert(bytes.end(), doneBundle().begin(), doneBundle().end());
+  aie2p::Core core(std::move(bytes), aie2p::CoreMemoryMap{&memory}, kCycleLimit);
+  core.setPc(kWorkerOffset);
+  core.setScalar(aie2p::Reg{aie2p::RegKind::LR, 0}, doneAt);
   core.setScalar(aie2p::Reg{aie2p::RegKind::R, 0}, aie2p::kOwnMemoryBase + arrayAt);
   core.setScalar(aie2p::Reg{aie2p::RegKind::SP, 0}, aie2p::kOwnMemoryBase + arrayAt + 512);
   aie2p::CoreState state = core.run();
@@ -97,6 +116,12 @@ Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> r
                                             (core.trap() ? core.trap()->message() : std::string("it did not halt")));
   for (size_t i = 0; i < records.size(); ++i) std::memcpy(records[i], memory.data.data() + at[i], recordBytes[i]);
   return Status::ok();
+}
+
+void addNativeCoreTotals(uint64_t calls, uint64_t cycles, uint64_t bundles) {
+  gCalls.fetch_add(calls, std::memory_order_relaxed);
+  gCycles.fetch_add(cycles, std::memory_order_relaxed);
+  gBundles.fetch_add(bundles, std::memory_order_relaxed);
 }
 
 NativeCoreTotals nativeCoreTotals() {

@@ -1,14 +1,18 @@
 // The host reference device's transaction array model (--array-model=transaction): an NPU
 // entry runs by executing its own COMMAND bytes, relocated with the bindings' addresses, on
-// the simulated array (hrx/array/ArrayModel.h). The array plan is used only for what a core
-// program would carry (no native core code exists yet): each worker's host twin, with the
-// locks and slots its core would use. DMAs, streams, locks and BDs come from the transaction.
+// the simulated array (hrx/array/ArrayModel.h). A worker tile with native core code runs it in
+// the AIE2P simulator (its core main program drives the locks and rings); any other worker runs
+// its host twin with the locks and slots the plan gives. DMAs, streams, locks and BDs come from
+// the transaction.
+#include "hrx/aie2p/Simulator.h"
 #include "hrx/array/ArrayModel.h"
 #include "hrx/format/Transaction.h"
 #include "hrx/runtime/HostDevice.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 namespace hrx::runtime {
@@ -125,6 +129,100 @@ private:
   int waitValue_ = 0;
   const std::vector<uint8_t> *native_;  // the tile's native core code, or null: the twin
   std::vector<uint32_t> recordBytes_;
+};
+
+// A worker tile running its native core code: the core main program the establish command
+// wrote into program memory acquires the ring locks, calls the worker on the current slots,
+// releases and advances the rings, all in the simulated core against the array model's own data
+// memory and locks (docs/aie2p.md "The core main program"). Each invocation restarts the core at
+// 0; the ring positions persist in the tile's data memory, as they would on the NPU.
+class NativeArrayCore final : public array::CoreProgram {
+public:
+  NativeArrayCore(uint32_t index, const format::PlanWorker &worker, const std::vector<uint8_t> &program)
+      : index_(index), worker_(worker), program_(program) {}
+
+  TileId tile() const override { return tileOf(worker_.tile); }
+  void startInvocation() override {
+    core_.reset();
+    halted_ = false;
+  }
+  bool finished() const override { return halted_; }
+  std::string waitingOn() const override {
+    std::string at = core_ ? " at pc " + std::to_string(core_->pc()) : std::string(" before its first bundle");
+    return "worker " + std::to_string(index_) + " @" + worker_.entry + ": the native core main program waits" + at +
+           " (a lock acquire that cannot be granted)";
+  }
+
+  StatusOr<bool> step(ArrayModel &array) override {
+    if (halted_) return false;
+    if (!core_) {
+      if (Status s = bind(array); !s) return s;
+      core_ = std::make_unique<aie2p::Core>(program_, map_, kCycleLimit);
+    }
+    bool progressed = false;
+    // A slice of cycles per scheduling round, so DMAs and other cores move in between; a stall
+    // on a lock ends the slice.
+    for (unsigned i = 0; i < kSliceCycles; ++i) {
+      uint64_t before = core_->stats().bundles;
+      aie2p::CoreState state = core_->step();
+      if (core_->stats().bundles != before) progressed = true;
+      if (state == aie2p::CoreState::Halted) {
+        halted_ = true;
+        addNativeCoreTotals(worker_.iterations, core_->stats().cycles - core_->stats().stallCycles,
+                            core_->stats().bundles);
+        return true;
+      }
+      if (state == aie2p::CoreState::Trapped)
+        return Status(StatusCode::Internal, "worker " + std::to_string(index_) + " @" + worker_.entry + " on tile " +
+                                                array::tileName(tile()) + ": the native core code trapped: " +
+                                                (core_->trap() ? core_->trap()->message() : std::string()));
+      if (state == aie2p::CoreState::Stalled) break;
+    }
+    return progressed;
+  }
+
+private:
+  static constexpr unsigned kSliceCycles = 4096;
+  static constexpr uint64_t kCycleLimit = uint64_t(1) << 40;
+
+  // The core's memory map: its own data memory and its south, west and north compute
+  // neighbours' (docs/aie2p.md "The simulator"), each the array model's storage.
+  Status bind(ArrayModel &array) {
+    TileId own = tile();
+    auto view = [&](aie2p::TileMemory &m, TileId t) -> StatusOr<aie2p::TileMemory *> {
+      int *locks = array.coreLocks(t);
+      if (!locks) return nullptr;
+      auto bytes = array.dataMemory(t, 0, aie2p::kDataMemorySize);
+      if (!bytes) return bytes.status();
+      m.data.clear();
+      m.dataView = reinterpret_cast<uint8_t *>(*bytes);
+      m.lockView = locks;
+      return &m;
+    };
+    auto set = [&](aie2p::TileMemory *&slot, aie2p::TileMemory &m, bool exists, TileId t) -> Status {
+      if (!exists) return Status::ok();
+      auto v = view(m, t);
+      if (!v) return v.status();
+      slot = *v;
+      return Status::ok();
+    };
+    if (Status s = set(map_.own, memories_[0], true, own); !s) return s;
+    if (!map_.own)
+      return Status(StatusCode::InvalidArgument, "worker @" + worker_.entry + ": tile " + array::tileName(own) +
+                                                     " is not a compute tile of the context");
+    if (Status s = set(map_.south, memories_[1], own.row > 2, {own.column, own.row - 1}); !s) return s;
+    if (Status s = set(map_.west, memories_[2], own.column > 0, {own.column - 1, own.row}); !s) return s;
+    if (Status s = set(map_.north, memories_[3], true, {own.column, own.row + 1}); !s) return s;
+    return Status::ok();
+  }
+
+  uint32_t index_;
+  const format::PlanWorker &worker_;
+  std::vector<uint8_t> program_;
+  std::array<aie2p::TileMemory, 4> memories_;
+  aie2p::CoreMemoryMap map_;
+  std::unique_ptr<aie2p::Core> core_;
+  bool halted_ = false;
 };
 
 class TransactionNpuKernel final : public Kernel {
@@ -252,10 +350,12 @@ makeHostTwinCores(const format::ArrayPlan &plan, const StageResolver &resolve, c
                                                        array::tileName(port.owner));
       ports.push_back(std::move(port));
     }
-    const std::vector<uint8_t> *code = nullptr;
     if (native)
-      if (auto it = native->find({pw.tile.column, pw.tile.row}); it != native->end()) code = &it->second;
-    cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports), code));
+      if (auto it = native->find({pw.tile.column, pw.tile.row}); it != native->end() && !it->second.empty()) {
+        cores.push_back(std::make_unique<NativeArrayCore>(w, pw, it->second));
+        continue;
+      }
+    cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports), nullptr));
   }
   return cores;
 }

@@ -13,6 +13,7 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -25,6 +26,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -71,6 +73,21 @@ unsigned laneBits(llvm::Type *t) {
   return (w == 32 || w == 16 || w == 8) && w * v->getNumElements() == 512 ? w : 0;
 }
 
+// A lane mask of a 16 x i32 or 32 x i16 compare: kept as a 32-bit scalar (bit i = lane i), the
+// form vlt/vge write and vsel reads.
+bool isMask(llvm::Type *t) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v && v->getElementType()->isIntegerTy(1) && (v->getNumElements() == 16 || v->getNumElements() == 32);
+}
+
+// A vector shl by a splat 1 (what x + x becomes): selected as vadd x, x.
+bool isDoubling(const llvm::BinaryOperator &bin) {
+  if (bin.getOpcode() != llvm::Instruction::Shl) return false;
+  auto *c = llvm::dyn_cast<llvm::Constant>(bin.getOperand(1));
+  auto *one = c ? llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getSplatValue()) : nullptr;
+  return one && one->isOne();
+}
+
 // insertelement of a scalar into lane 0 of poison whose every user is a zero-mask shuffle: a
 // splat, selected as vbcst from the scalar.
 bool isSplatSeed(const Value *v) {
@@ -113,26 +130,64 @@ public:
   std::expected<CoreCode, CodegenError> run(llvm::Function &f);
 
 private:
-  // ---- emission with a scoreboard: nops until every read register's value has landed ----
+  // ---- emission with a scoreboard, packing slots ----
+  // An instruction goes into the earliest bundle at or after the floor (the last label, branch,
+  // lock or stack adjustment) where every register it reads has landed (the table's write
+  // cycle), no earlier instruction still reads or writes what it writes, memory order is kept
+  // (a load after the last store, a store after the last access) and the bundle's slots plus its
+  // own have a format. Otherwise it opens a new bundle, after nops where nothing is ready.
   void emit(std::string_view row, const std::string &text, std::vector<std::string> reads,
             std::vector<std::string> writes) {
     const aie2p::InstrInfo *info = aie2p::findInstruction(row);
-    unsigned write = 1;
+    unsigned write = 1, read = 1;
     if (info)
-      for (const auto &op : info->operands) write = std::max(write, op.writeCycle);
-    uint64_t need = bundle_;
+      for (const auto &op : info->operands) write = std::max(write, op.writeCycle), read = std::max(read, op.readCycle);
+    bool branch = info && info->delaySlots;
+    bool barrier = !info || branch || !packing_ || info->semantic == aie2p::Semantic::Acquire ||
+                   info->semantic == aie2p::Semantic::Release || info->semantic == aie2p::Semantic::Done ||
+                   info->semantic == aie2p::Semantic::StackAdd;
+    bool load = info && (info->semantic == aie2p::Semantic::Load || info->semantic == aie2p::Semantic::LoadS8 ||
+                         info->semantic == aie2p::Semantic::LoadU8 || info->semantic == aie2p::Semantic::LoadS16 ||
+                         info->semantic == aie2p::Semantic::LoadU16 || info->semantic == aie2p::Semantic::VectorLoad);
+    bool store = info && (info->semantic == aie2p::Semantic::Store || info->semantic == aie2p::Semantic::Store8 ||
+                          info->semantic == aie2p::Semantic::Store16 || info->semantic == aie2p::Semantic::VectorStore);
+    uint64_t need = barrier ? bundles_.size() : floor_;
     for (const auto &r : reads) need = std::max(need, readyAt(r));
-    for (const auto &w : writes) need = std::max(need, readyAt(w));  // no write may overtake an earlier one
-    while (bundle_ < need) nop();
-    lines_.push_back("  " + text);
-    ++bundle_;
-    for (const auto &w : writes) ready_[w] = bundle_ - 1 + write;
-    if (info && info->delaySlots)
+    for (const auto &w : writes) {
+      need = std::max(need, readyAt(w));  // no write may overtake an earlier one
+      if (auto it = lastRead_.find(w); it != lastRead_.end()) need = std::max(need, it->second);
+    }
+    if (load) need = std::max(need, afterStore_);
+    if (store) need = std::max(need, afterAccess_);
+    uint16_t bit = info ? aie2p::slotBit(info->slot) : 0;
+    uint64_t at = need;
+    for (; at < bundles_.size(); ++at)
+      if (!(bundles_[at].slots & bit) && fits(bundles_[at].slots | bit)) break;
+    while (bundles_.size() < at) nop();
+    if (at == bundles_.size()) {
+      items_.push_back({"", {}, 0});
+      bundles_.push_back({items_.size() - 1, 0});
+    }
+    items_[bundles_[at].item].instrs.push_back(text);
+    bundles_[at].slots |= bit;
+    for (const auto &w : writes) ready_[w] = at + write;
+    for (const auto &r : reads) lastRead_[r] = std::max(lastRead_[r], at + read - 1);
+    if (load || store) afterAccess_ = std::max(afterAccess_, at + 1);
+    if (store) afterStore_ = std::max(afterStore_, at + 1);
+    if (barrier) floor_ = at + 1;
+    if (branch) {
       for (unsigned i = 0; i < info->delaySlots; ++i) nop();
+      floor_ = bundles_.size();
+    }
+  }
+  static bool fits(uint16_t slots) {
+    for (const aie2p::FormatInfo &f : aie2p::formats())
+      if ((f.slotMask & slots) == slots) return true;
+    return false;
   }
   void nop() {
-    lines_.push_back("  nop");
-    ++bundle_;
+    items_.push_back({"", {}, 0});
+    bundles_.push_back({items_.size() - 1, 0});
   }
   uint64_t readyAt(const std::string &reg) const {
     auto it = ready_.find(reg);
@@ -140,15 +195,30 @@ private:
   }
   // Control flow: everything in flight lands before a label or a branch.
   void flush() {
-    uint64_t need = bundle_;
+    uint64_t need = bundles_.size();
     for (const auto &[reg, at] : ready_) need = std::max(need, at);
-    while (bundle_ < need) nop();
+    while (bundles_.size() < need) nop();
     ready_.clear();
+    lastRead_.clear();
+    floor_ = afterStore_ = afterAccess_ = bundles_.size();
   }
   void label(const std::string &name) {
     flush();
-    lines_.push_back(name + ":");
+    items_.push_back({name, {}, 0});
   }
+
+  // Innermost counted loops of one block (and its empty split latch) whose trip count is a
+  // constant: run with ls/le/lc instead of the compare-and-branch (docs/aie2p.md).
+  struct ZeroOverheadLoop {
+    BasicBlock *latch, *exit;
+    unsigned tripCount;
+    std::string end;  // the label of the body's last bundle
+    size_t firstItem = 0;
+  };
+  std::map<const BasicBlock *, ZeroOverheadLoop> zolHeaders_;
+  std::map<const BasicBlock *, const BasicBlock *> zolPreheaders_;
+  std::set<const BasicBlock *> zolLatches_;
+  void findZeroOverheadLoops(llvm::Function &f);
 
   static std::string r(int i) { return "r" + std::to_string(i); }
 
@@ -260,13 +330,25 @@ private:
   std::expected<void, CodegenError> gep(llvm::GetElementPtrInst &inst);
   std::expected<void, CodegenError> phiCopies(BasicBlock *from, BasicBlock *to);
   std::expected<void, CodegenError> minMax(llvm::IntrinsicInst &inst);
+  std::expected<void, CodegenError> vectorCompare(llvm::ICmpInst &inst);
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
   unsigned loops_ = 0;
 
   const llvm::DataLayout &layout_;
-  std::vector<std::string> lines_;
-  uint64_t bundle_ = 0;
-  std::map<std::string, uint64_t> ready_;
+  struct Item {
+    std::string label;  // a label line, or (empty) a bundle of these instructions (none: nop)
+    std::vector<std::string> instrs;
+    uint16_t unused;
+  };
+  struct BundleAt {
+    size_t item;
+    uint16_t slots;
+  };
+  std::vector<Item> items_;
+  std::vector<BundleAt> bundles_;
+  uint64_t floor_ = 0, afterStore_ = 0, afterAccess_ = 0;
+  std::map<std::string, uint64_t> ready_, lastRead_;
+  bool packing_ = std::getenv("HRX_AIE2P_NO_PACKING") == nullptr;
   std::map<const BasicBlock *, unsigned> blockIds_;
   std::map<Value *, Loc> loc_;
   std::map<const llvm::AllocaInst *, uint32_t> allocaOffset_;  // from the frame bottom
@@ -330,7 +412,10 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           case llvm::Intrinsic::umax:
           case llvm::Intrinsic::abs:
             if (widthOf(ii->getType()) == 32) continue;
-            return fail("only 32-bit integer min/max/abs are selected");
+            if (ii->getIntrinsicID() != llvm::Intrinsic::abs &&
+                (laneBits(ii->getType()) == 32 || laneBits(ii->getType()) == 16))
+              continue;  // vmax_lt / vmin_ge
+            return fail("only 32-bit integer min/max/abs and 16 x i32 / 32 x i16 min/max are selected");
           case llvm::Intrinsic::memset:
           case llvm::Intrinsic::memcpy:
           case llvm::Intrinsic::memmove: {
@@ -382,12 +467,36 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           return fail("a 512-bit vector store needs 32-byte alignment (vst); this one is not proven aligned");
         continue;
       }
+      if (isMask(i.getType())) {
+        auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i);
+        unsigned lane = cmp ? laneBits(cmp->getOperand(0)->getType()) : 0;
+        if (!cmp || (lane != 32 && lane != 16) || cmp->isEquality() ||
+            llvm::cast<llvm::FixedVectorType>(cmp->getType())->getNumElements() != 512 / lane)
+          return fail("of the vector masks only ordered compares of 16 x i32 or 32 x i16 are selected (vlt/vge)");
+        for (const llvm::User *u : cmp->users()) {
+          auto *sel = llvm::dyn_cast<llvm::SelectInst>(u);
+          if (!sel || sel->getCondition() != cmp || sel->getTrueValue() == cmp || sel->getFalseValue() == cmp)
+            return fail("a vector compare whose mask is used other than as a select's condition");
+        }
+        continue;
+      }
       if (laneBits(i.getType())) {
         auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+        if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
+          unsigned lane = laneBits(sel->getType());
+          if (isMask(sel->getCondition()->getType()) && llvm::isa<llvm::ICmpInst>(sel->getCondition()) &&
+              (lane == 32 || lane == 16) &&
+              laneBits(llvm::cast<llvm::ICmpInst>(sel->getCondition())->getOperand(0)->getType()) == lane)
+            continue;  // vsel on a vlt/vge mask
+          return fail("a vector select needs a 16 x i32 or 32 x i16 compare of the same lanes as its condition");
+        }
         bool ok = llvm::isa<llvm::PHINode>(i) ||
                   (bin && (bin->getOpcode() == llvm::Instruction::Add || bin->getOpcode() == llvm::Instruction::Sub ||
-                           bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or));
-        if (!ok) return fail("of the vector operations only add, sub, and, or, loads, stores and splats are selected");
+                           bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or ||
+                           isDoubling(*bin)));
+        if (!ok)
+          return fail("of the vector operations only add, sub, and, or, shl by 1, compares feeding selects, min/max, "
+                      "loads, stores and splats are selected");
         continue;
       }
       if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
@@ -450,7 +559,8 @@ std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
   auto kept = [&](Value *v) {
     if (llvm::isa<llvm::Argument>(v)) return true;
     auto *i = llvm::dyn_cast<Instruction>(v);
-    return i && !i->getType()->isVoidTy() && (widthOf(i->getType()) || laneBits(i->getType())) &&
+    return i && !i->getType()->isVoidTy() &&
+           (widthOf(i->getType()) || laneBits(i->getType()) || isMask(i->getType())) &&
            !llvm::isa<llvm::AllocaInst>(i) && !isSplatSeed(i);
   };
   // Liveness fixpoint.
@@ -559,6 +669,45 @@ std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
   return {};
 }
 
+void Emitter::findZeroOverheadLoops(llvm::Function &f) {
+  if (std::getenv("HRX_AIE2P_NO_ZOL")) return;
+  llvm::PassBuilder builder;
+  llvm::FunctionAnalysisManager fam;
+  builder.registerFunctionAnalyses(fam);
+  llvm::LoopInfo &loops = fam.getResult<llvm::LoopAnalysis>(f);
+  llvm::ScalarEvolution &se = fam.getResult<llvm::ScalarEvolutionAnalysis>(f);
+  for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+    if (!loop->isInnermost() || loop->getNumBlocks() != 2) continue;
+    BasicBlock *header = loop->getHeader(), *latch = loop->getLoopLatch(), *pre = loop->getLoopPreheader();
+    if (!latch || latch == header || !pre || latch->size() != 1 || latch->getSinglePredecessor() != header) continue;
+    auto *back = llvm::dyn_cast<llvm::BranchInst>(latch->getTerminator());
+    auto *exitBranch = llvm::dyn_cast<llvm::BranchInst>(header->getTerminator());
+    auto *enter = llvm::dyn_cast<llvm::BranchInst>(pre->getTerminator());
+    if (!back || back->isConditional() || !exitBranch || !exitBranch->isConditional() || !enter ||
+        enter->isConditional() || zolPreheaders_.count(pre))
+      continue;
+    BasicBlock *exit = exitBranch->getSuccessor(0) == latch ? exitBranch->getSuccessor(1) : exitBranch->getSuccessor(0);
+    if (loop->contains(exit)) continue;
+    unsigned trip = se.getSmallConstantTripCount(loop);
+    if (trip == 0) continue;
+    bool ok = true;
+    for (Instruction &i : *header) {
+      if (llvm::isa<llvm::MemIntrinsic>(i)) ok = false;  // a word loop of its own inside
+      // A header phi read after the loop would see the back edge's copy of the last iteration.
+      if (llvm::isa<llvm::PHINode>(i))
+        for (const llvm::User *u : i.users())
+          if (auto *ui = llvm::dyn_cast<Instruction>(u); !ui || !loop->contains(ui->getParent())) {
+            auto *phi = llvm::dyn_cast_or_null<llvm::PHINode>(ui);
+            if (!phi || phi->getParent() != exit) ok = false;
+          }
+    }
+    if (!ok) continue;
+    zolHeaders_[header] = {latch, exit, trip, "zle" + std::to_string(zolHeaders_.size())};
+    zolPreheaders_[pre] = header;
+    zolLatches_.insert(latch);
+  }
+}
+
 std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
   if (auto ok = check(f); !ok) return std::unexpected(ok.error());
   unsigned id = 0;
@@ -583,9 +732,9 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
         CodegenError{"the stack frame of @" + f.getName().str(),
                      std::to_string(frameBytes_) + " bytes of locals and spills; spill offsets reach 2048 bytes"});
 
-  lines_.push_back("main:");
-  emit("JL_lng", "jl #worker", {}, {"lr"});
-  emit("DONE", "done", {}, {});
+  // Offset 0 jumps to the core main program, linked after the worker (Aie2pMain.h).
+  items_.push_back({"entry", {}, 0});
+  emit("J_lng", "j #main", {}, {});
   label("worker");
   if (frameBytes_) emit("PADDXM_pstm_sp_imm", "paddxm [sp], #" + std::to_string(frameBytes_), {"sp"}, {"sp"});
   // The record-array pointer arrives in r0.
@@ -594,21 +743,33 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
     move(defReg(arg), "r0");
     commit(arg);
   }
+  findZeroOverheadLoops(f);
   std::vector<BasicBlock *> blocks;
-  for (BasicBlock &b : f) blocks.push_back(&b);
+  for (BasicBlock &b : f)
+    if (!zolLatches_.count(&b)) blocks.push_back(&b);  // a zero-overhead loop's latch has no code
   for (size_t k = 0; k < blocks.size(); ++k) {
     BasicBlock *b = blocks[k];
     label(blockLabel(b));
+    if (auto z = zolHeaders_.find(b); z != zolHeaders_.end()) z->second.firstItem = items_.size();
     BasicBlock *next = k + 1 < blocks.size() ? blocks[k + 1] : nullptr;
     for (Instruction &i : *b)
       if (auto ok = select(i, next); !ok) return std::unexpected(ok.error());
   }
   flush();
   std::string text;
-  for (const auto &l : lines_) text += l + "\n";
+  for (const Item &item : items_) {
+    if (!item.label.empty()) {
+      text += item.label + ":\n";
+      continue;
+    }
+    std::string bundle;
+    for (const std::string &i : item.instrs) bundle += (bundle.empty() ? "" : "; ") + i;
+    text += "  " + (bundle.empty() ? std::string("nop") : bundle) + "\n";
+  }
   aie2p::AsmProgram program;
   std::vector<aie2p::AsmDiagnostic> diags;
-  if (!aie2p::assemble(text, program, diags))
+  // Measured with the smallest main (`done`); each tile's program links its own main.
+  if (!aie2p::assemble(text + "main:\n  done\n", program, diags))
     return std::unexpected(
         CodegenError{"@" + f.getName().str(), "internal: the generated assembly does not assemble (line " +
                                                   std::to_string(diags.empty() ? 0 : diags[0].line) + ": " +
@@ -777,7 +938,51 @@ std::expected<void, CodegenError> Emitter::compare(llvm::ICmpInst &inst) {
   return {};
 }
 
+// A 16 x i32 / 32 x i16 compare: vlt/vge into r28 (bit i = lane i), kept as a 32-bit scalar.
+std::expected<void, CodegenError> Emitter::vectorCompare(llvm::ICmpInst &inst) {
+  unsigned lane = laneBits(inst.getOperand(0)->getType());
+  auto a = use(inst.getOperand(0), 10);
+  if (!a) return std::unexpected(a.error());
+  auto b = use(inst.getOperand(1), 11);
+  if (!b) return std::unexpected(b.error());
+  bool swap = false, lessThan = true;
+  switch (inst.getPredicate()) {
+  case llvm::CmpInst::ICMP_SLT:
+  case llvm::CmpInst::ICMP_ULT: break;
+  case llvm::CmpInst::ICMP_SGT:
+  case llvm::CmpInst::ICMP_UGT: swap = true; break;
+  case llvm::CmpInst::ICMP_SGE:
+  case llvm::CmpInst::ICMP_UGE: lessThan = false; break;
+  case llvm::CmpInst::ICMP_SLE:
+  case llvm::CmpInst::ICMP_ULE: lessThan = false, swap = true; break;
+  default: return std::unexpected(CodegenError{"'" + describe(inst) + "'", "an equality compare of vectors"});
+  }
+  std::string sign = inst.isSigned() ? "1" : "0", n = std::to_string(lane);
+  std::string first = swap ? *b : *a, second = swap ? *a : *b;
+  emit(std::string(lessThan ? "VLT_" : "VGE_") + n + "_vaddSign" + sign,
+       std::string(lessThan ? "vlt." : "vge.") + n + " r28, " + first + ", " + second + ", vaddsign" + sign,
+       {first, second}, {"r28"});
+  move(defReg(&inst), "r28");
+  commit(&inst);
+  return {};
+}
+
 std::expected<void, CodegenError> Emitter::minMax(llvm::IntrinsicInst &inst) {
+  if (unsigned lane = laneBits(inst.getType())) {  // vmax_lt / vmin_ge: r16 receives the mask, so it is kept in r31
+    auto a = use(inst.getArgOperand(0), 10);
+    if (!a) return std::unexpected(a.error());
+    auto b = use(inst.getArgOperand(1), 11);
+    if (!b) return std::unexpected(b.error());
+    bool isSigned = inst.getIntrinsicID() == llvm::Intrinsic::smin || inst.getIntrinsicID() == llvm::Intrinsic::smax;
+    bool isMin = inst.getIntrinsicID() == llvm::Intrinsic::smin || inst.getIntrinsicID() == llvm::Intrinsic::umin;
+    std::string n = std::to_string(lane), sign = isSigned ? "1" : "0", d = defReg(&inst);
+    move("r31", "r16");
+    emit(std::string(isMin ? "VMIN_GE_" : "VMAX_LT_") + n + "_vaddSign" + sign,
+         std::string(isMin ? "vmin_ge." : "vmax_lt.") + n + " " + d + ", r16, " + *a + ", " + *b + ", vaddsign" + sign,
+         {*a, *b}, {d, "r16"});
+    move("r16", "r31");
+    return {};
+  }
   auto a = use(inst.getArgOperand(0), 29);
   if (!a) return std::unexpected(a.error());
   std::string d = defReg(&inst);
@@ -950,13 +1155,16 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     unsigned lane = laneBits(bin->getType());
     auto a = use(bin->getOperand(0), 10);
     if (!a) return std::unexpected(a.error());
-    auto b = use(bin->getOperand(1), 11);
+    auto b = isDoubling(*bin) ? a : use(bin->getOperand(1), 11);
     if (!b) return std::unexpected(b.error());
     std::string d = defReg(bin), suffix = "." + std::to_string(lane);
     std::string row, text;
     switch (bin->getOpcode()) {
     case llvm::Instruction::Add: row = "VADD_" + std::to_string(lane), text = "vadd" + suffix; break;
     case llvm::Instruction::Sub: row = "VSUB_" + std::to_string(lane), text = "vsub" + suffix; break;
+    case llvm::Instruction::Shl:  // by 1 (isDoubling): x + x
+      row = "VADD_" + std::to_string(lane), text = "vadd" + suffix;
+      break;
     case llvm::Instruction::And: row = "VBAND", text = "vband"; break;
     default: row = "VBOR", text = "vbor"; break;
     }
@@ -992,6 +1200,21 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
       emit("ST_s16_idx_imm", "st.s16 " + *v + ", [p1, #0]", {*v, "p1"}, {});
     else
       emit("ST_s8_idx_imm", "st.s8 " + *v + ", [p1, #0]", {*v, "p1"}, {});
+    return {};
+  }
+  if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst); cmp && isMask(cmp->getType())) return vectorCompare(*cmp);
+  if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst); sel && laneBits(sel->getType())) {
+    auto mask = use(sel->getCondition(), 29);
+    if (!mask) return std::unexpected(mask.error());
+    move("r28", *mask);  // vsel's mask register is one of r16..r31
+    auto x = use(sel->getTrueValue(), 10);
+    if (!x) return std::unexpected(x.error());
+    auto y = use(sel->getFalseValue(), 11);
+    if (!y) return std::unexpected(y.error());
+    std::string lane = std::to_string(laneBits(sel->getType()));
+    std::string d = defReg(sel);
+    // vsel takes lane i from its second source where mask bit i is set.
+    emit("VSEL_" + lane, "vsel." + lane + " " + d + ", " + *y + ", " + *x + ", r28", {*y, *x, "r28"}, {d});
     return {};
   }
   if (auto *g = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) return gep(*g);
@@ -1036,8 +1259,27 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
   }
   if (auto *br = llvm::dyn_cast<llvm::BranchInst>(&inst)) {
     BasicBlock *block = br->getParent();
+    if (auto z = zolHeaders_.find(block); z != zolHeaders_.end()) {
+      // The body of a zero-overhead loop: the exit's phi copies, then the back edge's, every
+      // iteration (the exit's destinations are live nowhere in the loop); the last bundle is `le`.
+      const ZeroOverheadLoop &loop = z->second;
+      if (auto ok = phiCopies(block, loop.exit); !ok) return ok;
+      if (auto ok = phiCopies(loop.latch, block); !ok) return ok;
+      flush();
+      if (bundles_.empty() || bundles_.back().item < loop.firstItem) nop();
+      items_.insert(items_.begin() + long(bundles_.back().item), Item{loop.end, {}, 0});
+      ++bundles_.back().item;
+      if (loop.exit != next) emit("J_lng", "j #" + blockLabel(loop.exit), {}, {});
+      return {};
+    }
     if (br->isUnconditional()) {
       if (auto ok = phiCopies(block, br->getSuccessor(0)); !ok) return ok;
+      if (auto z = zolPreheaders_.find(block); z != zolPreheaders_.end()) {
+        const ZeroOverheadLoop &loop = zolHeaders_.at(z->second);
+        emit("MOVXM", "movxm ls, #" + blockLabel(z->second), {}, {"ls"});
+        emit("MOVXM", "movxm le, #" + loop.end, {}, {"le"});
+        emit("MOVXM", "movxm lc, #" + std::to_string(loop.tripCount), {}, {"lc"});
+      }
       if (br->getSuccessor(0) != next) {
         flush();
         emit("J_lng", "j #" + blockLabel(br->getSuccessor(0)), {}, {});

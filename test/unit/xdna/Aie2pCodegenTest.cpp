@@ -38,6 +38,9 @@ std::vector<int32_t> run(const xdna::CoreCode &code, const std::vector<int32_t> 
   uint32_t records[2] = {aie2p::kOwnMemoryBase, aie2p::kOwnMemoryBase + 0x4000};
   std::memcpy(memory.data.data() + 0xF000, records, 8);
   aie2p::Core core(code.bytes, aie2p::CoreMemoryMap{&memory}, 10'000'000);
+  // The worker alone: from its offset, returning to the `done` the measured program ends with.
+  core.setPc(16);
+  core.setScalar(aie2p::Reg{aie2p::RegKind::LR, 0}, uint32_t(code.bytes.size() - 4));
   core.setScalar(aie2p::Reg{aie2p::RegKind::R, 0}, aie2p::kOwnMemoryBase + 0xF000);
   core.setScalar(aie2p::Reg{aie2p::RegKind::SP, 0}, aie2p::kOwnMemoryBase + 0xF200);
   EXPECT_EQ(core.run(), aie2p::CoreState::Halted) << (core.trap() ? core.trap()->message() : "");
@@ -187,4 +190,90 @@ exit:
   std::vector<int32_t> in(64), expected(64);
   for (int i = 0; i < 64; ++i) in[i] = i * 3 - 40, expected[i] = in[i] + 5;
   EXPECT_EQ(run(*c.code, in, 64), expected);
+}
+
+TEST(Aie2pCodegen, CountedLoopsRunAsZeroOverheadLoopsWithPackedBundles) {
+  // out[0] = the sum of in[0..7], out[1 + i] = in[i] + i: one counted loop, run with ls/le/lc.
+  auto c = compile(std::string(kHeader) + R"(
+define void @hrx.stage.w(ptr %records) {
+entry:
+  %in = load ptr, ptr %records
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %out = load ptr, ptr %p1
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %sum, %loop ]
+  %src = getelementptr i32, ptr %in, i32 %i
+  %x = load i32, ptr %src
+  %sum = add i32 %acc, %x
+  %v = add i32 %x, %i
+  %slot = add i32 %i, 1
+  %dst = getelementptr i32, ptr %out, i32 %slot
+  store i32 %v, ptr %dst
+  %next = add i32 %i, 1
+  %done = icmp eq i32 %next, 8
+  br i1 %done, label %exit, label %loop
+exit:
+  store i32 %sum, ptr %out
+  ret void
+}
+)");
+  ASSERT_TRUE(c.code) << c.code.error().construct << ": " << c.code.error().reason;
+  const std::string &a = c.code->assembly;
+  EXPECT_NE(a.find("movxm lc, #8"), std::string::npos) << a;
+  EXPECT_NE(a.find("zle0:"), std::string::npos) << a;
+  EXPECT_EQ(a.find("jnz"), std::string::npos) << a;  // no compare-and-branch is left
+  EXPECT_NE(a.find("; "), std::string::npos) << a;   // at least one bundle holds two slots
+  std::vector<int32_t> in = {1, 2, 3, 4, 5, 6, 7, 8};
+  EXPECT_EQ(run(*c.code, in, 9), (std::vector<int32_t>{36, 1, 3, 5, 7, 9, 11, 13, 15}));
+}
+
+TEST(Aie2pCodegen, VectorCompareSelectMinMax) {
+  // 16 x i32: out0 = smax(a, 5), out1 = (a < b) ? a : b + 1 (signed), out2 = umin(a, b); and
+  // 32 x i16: out3 = (x >= y, unsigned) ? x : y.
+  auto c = compile(std::string(kHeader) + R"(
+declare <16 x i32> @llvm.smax.v16i32(<16 x i32>, <16 x i32>)
+declare <16 x i32> @llvm.umin.v16i32(<16 x i32>, <16 x i32>)
+define void @hrx.stage.w(ptr %records) {
+  %in = load ptr, ptr %records
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %out = load ptr, ptr %p1
+  %a = load <16 x i32>, ptr %in, align 64
+  %bp = getelementptr i8, ptr %in, i32 64
+  %b = load <16 x i32>, ptr %bp, align 64
+  %m = call <16 x i32> @llvm.smax.v16i32(<16 x i32> %a, <16 x i32> splat (i32 5))
+  store <16 x i32> %m, ptr %out, align 64
+  %lt = icmp slt <16 x i32> %a, %b
+  %b1 = add <16 x i32> %b, splat (i32 1)
+  %s = select <16 x i1> %lt, <16 x i32> %a, <16 x i32> %b1
+  %o1 = getelementptr i8, ptr %out, i32 64
+  store <16 x i32> %s, ptr %o1, align 64
+  %u = call <16 x i32> @llvm.umin.v16i32(<16 x i32> %a, <16 x i32> %b)
+  %o2 = getelementptr i8, ptr %out, i32 128
+  store <16 x i32> %u, ptr %o2, align 64
+  %x = load <32 x i16>, ptr %in, align 64
+  %y = load <32 x i16>, ptr %bp, align 64
+  %ge = icmp uge <32 x i16> %x, %y
+  %t = select <32 x i1> %ge, <32 x i16> %x, <32 x i16> %y
+  %o3 = getelementptr i8, ptr %out, i32 192
+  store <32 x i16> %t, ptr %o3, align 64
+  ret void
+}
+)");
+  ASSERT_TRUE(c.code) << c.code.error().construct << ": " << c.code.error().reason;
+  std::vector<int32_t> in(32);
+  for (int i = 0; i < 16; ++i) in[i] = (i * 7919) % 23 - 11, in[16 + i] = (i * 104729) % 19 - 9;
+  in[3] = -70000, in[16 + 3] = 65535;  // halves that differ in sign and magnitude
+  std::vector<int32_t> out = run(*c.code, in, 64);
+  for (int i = 0; i < 16; ++i) {
+    int32_t a = in[i], b = in[16 + i];
+    EXPECT_EQ(out[i], std::max(a, 5)) << i;
+    EXPECT_EQ(out[16 + i], a < b ? a : b + 1) << i;
+    EXPECT_EQ(uint32_t(out[32 + i]), std::min(uint32_t(a), uint32_t(b))) << i;
+  }
+  const uint16_t *x = reinterpret_cast<const uint16_t *>(in.data());
+  const uint16_t *y = reinterpret_cast<const uint16_t *>(in.data() + 16);
+  const uint16_t *t = reinterpret_cast<const uint16_t *>(out.data() + 48);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(t[i], x[i] >= y[i] ? x[i] : y[i]) << i;
 }

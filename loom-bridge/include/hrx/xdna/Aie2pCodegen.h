@@ -7,8 +7,8 @@
 // already knows every encoding and latency; an out-of-tree TableGen target would duplicate the
 // table. See docs/aie2p.md "Native core code" for the subset, the calling convention and gaps.
 //
-// The program a worker tile gets (offset 0 of its program memory):
-//   main:   jl #worker, five delay-slot nops, done
+// The program a worker tile gets (offset 0 of its program memory; Aie2pMain.h links main):
+//   entry:  j #main, five delay-slot nops
 //   worker: the stage function: r0 = address of the record-pointer array (records[i] at
 //           r0 + 4 i), sp = the bottom of the stack reserve (the stack grows upwards);
 //           returns with ret lr.
@@ -32,8 +32,8 @@ namespace hrx::xdna {
 inline constexpr const char *kAie2pDataLayout = "e-m:e-p:32:32-i64:64-i128:128-n32-S64";
 
 struct CoreCode {
-  std::vector<uint8_t> bytes;  // main + worker, assembled
-  std::string assembly;        // llvm-aie syntax, one bundle per line, re-assembles to `bytes`
+  std::vector<uint8_t> bytes;  // entry + worker + the smallest main (`done`), assembled
+  std::string assembly;        // entry + worker in llvm-aie syntax, one bundle per line (jumps to `main`)
   uint32_t bundles = 0;
   uint32_t frameBytes = 0;  // the worker's stack frame (allocas and spills)
 };

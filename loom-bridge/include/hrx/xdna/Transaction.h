@@ -38,13 +38,16 @@ struct EncodedPlan {
   Command repeat;
 };
 
-// Native core code per compute tile: written by the establish command into the tile's program
-// memory (offset 0, host offset 0x20000) before anything else. The cores are not enabled: the
-// host reference device runs the code (the core main program that would make an enabled core
-// useful is not generated yet, docs/aie2p.md).
+// Native core code per compute tile (entry, worker and the core main program, Aie2pMain.h):
+// written by the establish command into the tile's program memory (offset 0, host offset
+// 0x20000) before anything else, with the main program's device state zeroed. The cores are not
+// enabled by the commands: the host reference device starts each worker tile's core at every
+// invocation (docs/aie2p.md "The core main program").
 struct TileCode {
   format::TileCoord tile;
   std::vector<uint8_t> bytes;
+  uint32_t stateOffset = 0, stateBytes = 0;  // the core main program's device state, zeroed at establish
+  std::string assembly;                      // for --emit=asm
 };
 
 EncodedPlan encodeTransactions(const format::ArrayPlan &plan, const std::vector<TileCode> &code = {});

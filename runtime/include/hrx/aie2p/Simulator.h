@@ -31,6 +31,11 @@ inline constexpr unsigned kLocksPerTile = 16;
 struct TileMemory {
   std::vector<uint8_t> data = std::vector<uint8_t>(kDataMemorySize, 0);
   std::array<int32_t, kLocksPerTile> locks{};
+  // When set, the core uses these instead (an array model's tile: 64 KiB and 16 locks it owns).
+  uint8_t *dataView = nullptr;
+  int32_t *lockView = nullptr;
+  uint8_t *bytes() { return dataView ? dataView : data.data(); }
+  int32_t *lockAt(unsigned i) { return lockView ? lockView + i : &locks[i]; }
 };
 
 struct CoreMemoryMap {
@@ -81,6 +86,8 @@ public:
 
   // Test hook: a trap raised from outside (deadlock detection).
   void raiseTrap(std::string reason);
+  // Where the next bundle issues (before the first step: an entry other than 0).
+  void setPc(uint32_t pc) { pc_ = pc; }
 
 private:
   struct Pending {

@@ -133,6 +133,9 @@ public:
   // core control register (bit 0 enable, bit 1 reset).
   std::span<const uint8_t> programMemory(TileId tile) const;
   uint32_t coreControl(TileId tile) const { return registerValue(tile, 0x32000); }
+  // A compute tile's lock values, for a simulated core that acquires and releases them in place
+  // (null for other tiles or outside the context).
+  int *coreLocks(TileId tile);
   // The BD words of a tile (for tests).
   std::vector<uint32_t> bdWords(TileId tile, uint32_t bd) const;
   uint32_t registerValue(TileId tile, uint32_t offset) const;

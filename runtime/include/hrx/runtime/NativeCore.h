@@ -21,6 +21,10 @@ namespace hrx::runtime {
 // --core-model: native (the simulator runs the image's core code; the default when the image
 // has it) or twin (the host-compiled twin, the oracle for differential tests).
 enum class CoreModelKind { Native, Twin };
+
+// The program layout hrxcc writes (docs/aie2p.md): offset 0 jumps to the core main program
+// (one 48-bit j and five 16-bit nops), the worker starts right after it.
+inline constexpr uint32_t kWorkerOffset = 16;
 HRX_RUNTIME_API StatusOr<CoreModelKind> parseCoreModel(std::string_view name);  // "native" | "twin"
 
 // Per compute tile (column, row): the bytes the entry's establish invocation writes into program
@@ -28,9 +32,9 @@ HRX_RUNTIME_API StatusOr<CoreModelKind> parseCoreModel(std::string_view name);  
 using TileCodeMap = std::map<std::pair<uint32_t, uint32_t>, std::vector<uint8_t>>;
 HRX_RUNTIME_API StatusOr<TileCodeMap> nativeCoreCode(const format::xdna::Image &image, const std::string &entry);
 
-// One stage call run natively: the records are copied into a simulated tile's data memory,
-// the core runs the program from 0 (main calls the worker, which returns to `done`) and the
-// records are copied back. `who` names the worker in errors (a trap carries pc and bundle).
+// One stage call run natively (the plan executor's path): the records are copied into a
+// simulated tile's data memory, the core runs the worker alone (from kWorkerOffset, returning to
+// a `done` appended after the program) and the records are copied back. `who` names the worker in errors (a trap carries pc and bundle).
 HRX_RUNTIME_API Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> records,
                                       std::span<const uint32_t> recordBytes, const std::string &who);
 
@@ -39,5 +43,7 @@ struct NativeCoreTotals {
   uint64_t calls = 0, cycles = 0, bundles = 0;
 };
 HRX_RUNTIME_API NativeCoreTotals nativeCoreTotals();
+// Adds a native core's records (stage calls), issued cycles and bundles to the totals.
+void addNativeCoreTotals(uint64_t calls, uint64_t cycles, uint64_t bundles);
 
 }  // namespace hrx::runtime

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Differential test of native AIE2P core code against the host twins.
 
-Generates COUNT random scalar C workers (arithmetic in 8/16/32-bit widths, loops, nested loops,
-conditionals, selects, min/max, local arrays), one pipeline each, compiles them into one .xdna
+Generates COUNT random C workers (arithmetic in 8/16/32-bit widths, loops, nested loops,
+conditionals, selects, min/max, local arrays, 512-bit vectors with lane compares, selects and
+min/max), one pipeline each, compiles them into one .xdna
 image and runs every entry twice on the host reference device: with the image's native core code
 (--core-model=native, the instruction-set simulator) and with the host twin (--core-model=twin).
 The outputs must be identical. Prints a summary; exits 1 on any mismatch or failure.
@@ -119,6 +120,17 @@ def gen_worker(rng, k):
         e = terms[0]
         for t in terms[1:]:
             e = "(%s %s %s)" % (e, rng.choice(["+", "-", "&", "|"]), t)
+        if lanes in (16, 32) and rng.random() < 0.6:
+            # Lane compares feeding selects, and min/max (vlt/vge + vsel, vmin_ge/vmax_lt):
+            # unsigned on vec, signed through svec.
+            stype = "int32_t" if lanes == 16 else "int16_t"
+            body.insert(-3, "typedef %s svec __attribute__((vector_size(64)));" % stype)
+            x, y = e, rng.choice(["a[i]", "acc", "a[%d - 1 - i]" % (N // 16)])
+            op = rng.choice(["<", "<=", ">", ">="])
+            if rng.random() < 0.5:
+                e = "(vec)((svec)(%s) %s (svec)(%s) ? (svec)(%s) : (svec)(%s))" % (x, op, y, x, y)
+            else:
+                e = "((%s) %s (%s) ? (%s) : (%s) + (vec){} + (%s)1)" % (x, op, y, y, x, ctype)
         body.append("  acc = acc %s a[i];" % rng.choice(["+", "-", "|"]))
         body.append("  o[i] = %s;" % e)
         body.append("}")
