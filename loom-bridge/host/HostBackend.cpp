@@ -7,6 +7,9 @@
 #include "hrx/bridge/TargetBackend.h"
 #include "hrx/format/HostAbi.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
@@ -102,6 +105,81 @@ void emitStage(llvm::Module &module, llvm::Function &callee, const std::string &
     args.push_back(b.CreateAlignedLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, entry->getArg(0), i), llvm::Align(8)));
   b.CreateCall(&callee, args);
   b.CreateRetVoid();
+}
+
+// What code may do through one pointer: HRX_HOST_RECORD_READ and/or HRX_HOST_RECORD_WRITE. Any
+// use not understood (the pointer stored, converted to an integer, passed to an unknown callee)
+// counts as both.
+uint8_t pointerAccess(const llvm::Value *root, unsigned depth) {
+  constexpr uint8_t kAny = HRX_HOST_RECORD_READ | HRX_HOST_RECORD_WRITE;
+  uint8_t access = 0;
+  llvm::SmallVector<const llvm::Value *, 16> work{root};
+  llvm::SmallPtrSet<const llvm::Value *, 16> seen{root};
+  while (!work.empty()) {
+    const llvm::Value *value = work.pop_back_val();
+    for (const llvm::Use &use : value->uses()) {
+      const llvm::User *user = use.getUser();
+      if (llvm::isa<llvm::LoadInst>(user)) {
+        access |= HRX_HOST_RECORD_READ;
+      } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user)) {
+        if (use.getOperandNo() != store->getPointerOperandIndex()) return kAny;
+        access |= HRX_HOST_RECORD_WRITE;
+      } else if (llvm::isa<llvm::GetElementPtrInst, llvm::BitCastInst, llvm::AddrSpaceCastInst, llvm::PHINode,
+                           llvm::SelectInst>(user)) {
+        if (seen.insert(user).second) work.push_back(user);
+      } else if (llvm::isa<llvm::ICmpInst>(user)) {
+        continue;
+      } else if (auto *call = llvm::dyn_cast<llvm::CallBase>(user)) {
+        if (call->isBundleOperand(use.getOperandNo())) continue;  // llvm.assume "align"
+        if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(call)) {
+          switch (intrinsic->getIntrinsicID()) {
+          case llvm::Intrinsic::memcpy:
+          case llvm::Intrinsic::memcpy_inline:
+          case llvm::Intrinsic::memmove:
+            access |= use.getOperandNo() == 0 ? HRX_HOST_RECORD_WRITE : HRX_HOST_RECORD_READ;
+            continue;
+          case llvm::Intrinsic::memset:
+          case llvm::Intrinsic::memset_inline: access |= HRX_HOST_RECORD_WRITE; continue;
+          case llvm::Intrinsic::lifetime_start:
+          case llvm::Intrinsic::lifetime_end:
+          case llvm::Intrinsic::assume: continue;
+          default: return kAny;
+          }
+        }
+        const llvm::Function *callee = call->getCalledFunction();
+        if (!callee || callee->isDeclaration() || callee->isVarArg() || depth >= 4 || !call->isArgOperand(&use))
+          return kAny;
+        access |= pointerAccess(callee->getArg(call->getArgOperandNo(&use)), depth + 1);
+      } else {
+        return kAny;
+      }
+      if (access == kAny) return kAny;
+    }
+  }
+  return access;
+}
+
+// "hrx.stage_access.<sym>" for every stage entry (HostAbi.h), once the module holds all code:
+// the access of each record pointer the entry passes to its callee.
+void emitStageAccess(llvm::Module &module) {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> tables;
+  for (llvm::Function &entry : module) {
+    if (entry.isDeclaration() || !entry.getName().starts_with(HRX_HOST_STAGE_PREFIX)) continue;
+    const llvm::CallBase *call = nullptr;
+    for (const llvm::Instruction &inst : entry.getEntryBlock())
+      if (auto *c = llvm::dyn_cast<llvm::CallBase>(&inst)) call = c;
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee || callee->isDeclaration() || callee->arg_size() != call->arg_size()) continue;
+    std::vector<uint8_t> access;
+    for (const llvm::Argument &arg : callee->args()) access.push_back(pointerAccess(&arg, 0));
+    tables.emplace_back(HRX_HOST_STAGE_ACCESS_PREFIX + entry.getName().drop_front(sizeof HRX_HOST_STAGE_PREFIX - 1).str(),
+                        std::move(access));
+  }
+  for (auto &[name, access] : tables) {
+    llvm::Constant *init = llvm::ConstantDataArray::get(module.getContext(), access);
+    new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, init,
+                             name);
+  }
 }
 
 using WorkgroupSize = std::optional<std::array<uint32_t, 3>>;
@@ -509,6 +587,7 @@ std::unique_ptr<llvm::Module> lowerForHost(const Program &program, llvm::LLVMCon
           .arg("message", "cannot link the C/C++ code");
   if (diags.errorCount() == errorsAtStart) emitCxxKernels(program, *module, lowering, forHostTarget, diags);
   if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
+  emitStageAccess(*module);
   return module;
 }
 

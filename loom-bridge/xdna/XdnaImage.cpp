@@ -113,7 +113,7 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
   };
   add(fx::kContractSection, bytesOf(format::writeContractTable(contracts)));
   if (!sections.reportJson.empty()) add(fx::kReportSection, bytesOf(sections.reportJson));
-  add(fx::kPlanSection, bytesOf(format::writeArrayPlans(plans)));
+  add(fx::kPlanSection, bytesOf(format::writeArrayPlans(plans, /*indent=*/-1)));
   add(fx::kHostSection, std::move(sections.hostCode));
   sections.identity.referenceOnly = true;
   sections.identity.referenceOnlyReason = sections.referenceOnlyReason;

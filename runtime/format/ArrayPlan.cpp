@@ -724,10 +724,10 @@ Status validateArrayPlan(const ArrayPlan &plan) {
   });
 }
 
-std::string writeArrayPlans(std::span<const ArrayPlan> plans) {
+std::string writeArrayPlans(std::span<const ArrayPlan> plans, int indent) {
   Json doc{{"format", "hrx.array-plan"}, {"version", 1}, {"plans", Json::array()}};
   for (const ArrayPlan &plan : plans) doc["plans"].push_back(planJson(plan));
-  return doc.dump(1) + "\n";
+  return doc.dump(indent) + "\n";
 }
 
 StatusOr<std::vector<ArrayPlan>> readArrayPlans(std::string_view json) {

@@ -41,6 +41,7 @@ struct Lowered {
   std::vector<int64_t> fragmentShape;         // vector.fragment's [rows, cols]
   bool coherent = false;                      // a buffer assumed memory_space<host>
   std::vector<llvm::Value *> layoutStrides;   // encoding.layout.strided: element strides per axis
+  llvm::Value *bfpSource = nullptr;           // vector.encode of 64 bf16 values: the values
 };
 
 // Thrown out of op lowering after the diagnostic was reported; caught per function (never
@@ -531,6 +532,9 @@ private:
     };
     std::optional<Exchange> exchange;
     llvm::Value *exchangeStorage = nullptr;  // elsewhere: the workgroup storage exchanges share
+    // Each bfp16 encode call and the load of its payload: dropped once the function is lowered
+    // if only fused MMAs consumed the operand (the payload load has no uses).
+    std::vector<std::pair<llvm::CallInst *, llvm::LoadInst *>> encodes;
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
@@ -571,6 +575,11 @@ private:
         builder.SetInsertPoint(bb, bb->getFirstNonPHIIt());
         for (const Operation &op : *block) lowerOp(op);
       }
+      for (auto [call, payload] : state.encodes)
+        if (payload->use_empty()) {
+          payload->eraseFromParent();
+          call->eraseFromParent();
+        }
     } catch (const LoweringError &) {
       f.deleteBody();
     }

@@ -204,8 +204,9 @@ struct ArrayPlan {
 // table, row and field ("array plan 'copy': channels[2].capacity: must be at least 1").
 Status validateArrayPlan(const ArrayPlan &plan);
 
-// JSON form (the payload of .hrx.plan: {"format":"hrx.array-plan","version":1,"plans":[...]}).
-std::string writeArrayPlans(std::span<const ArrayPlan> plans);
+// JSON form (the payload of .hrx.plan: {"format":"hrx.array-plan","version":1,"plans":[...]}),
+// indented by `indent` spaces a level, or compact (-1: what images embed, read at every load).
+std::string writeArrayPlans(std::span<const ArrayPlan> plans, int indent = 1);
 // Parses (unknown fields are errors) and validates every plan.
 StatusOr<std::vector<ArrayPlan>> readArrayPlans(std::string_view json);
 
