@@ -85,8 +85,9 @@ private:
     std::byte *inPlace = nullptr;
     uint64_t inPlaceStride = 0, inPlaceRecords = 1;
     std::byte *slot(uint64_t sequence, std::vector<std::byte> &storage) const {
-      if (inPlace) return inPlace + (sequence % inPlaceRecords) * inPlaceStride;
-      return storage.data() + base + (sequence % capacity) * recordBytes;
+      // (No division in the common cases: it costs more than the rest of a call's bookkeeping.)
+      if (inPlace) return inPlace + (sequence < inPlaceRecords ? sequence : sequence % inPlaceRecords) * inPlaceStride;
+      return storage.data() + base + (capacity == 1 ? 0 : sequence % capacity) * recordBytes;
     }
   };
   struct Transfer {  // a DMA task between a binding and a channel
@@ -360,7 +361,7 @@ void HostNpuKernel::execute(Batch &batch) {
         if (it % port.period == 0) std::memset(task.records[p], 0, port.recordBytes);
         continue;
       }
-      task.records[p] = channels_[*port.channel].slot(it / port.period, slotStorage_);
+      task.records[p] = channels_[*port.channel].slot(port.period == 1 ? it : it / port.period, slotStorage_);
     }
     if (task.native) {
       batch.status = runNativeStage(*task.native, task.records, task.recordBytes,

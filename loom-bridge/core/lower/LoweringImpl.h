@@ -12,6 +12,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Verifier.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -42,6 +43,7 @@ struct Lowered {
   bool coherent = false;                      // a buffer assumed memory_space<host>
   std::vector<llvm::Value *> layoutStrides;   // encoding.layout.strided: element strides per axis
   llvm::Value *bfpSource = nullptr;           // vector.encode of 64 bf16 values: the values
+  llvm::CallInst *bfpEncode = nullptr;        // and the encode's builtin call
 };
 
 // Thrown out of op lowering after the diagnostic was reported; caught per function (never
@@ -532,9 +534,9 @@ private:
     };
     std::optional<Exchange> exchange;
     llvm::Value *exchangeStorage = nullptr;  // elsewhere: the workgroup storage exchanges share
-    // Each bfp16 encode call and the load of its payload: dropped once the function is lowered
-    // if only fused MMAs consumed the operand (the payload load has no uses).
-    std::vector<std::pair<llvm::CallInst *, llvm::LoadInst *>> encodes;
+    // The bfp16 encode calls a fused MMA read the values of instead, with the load of each
+    // payload: dropped once the function is lowered if nothing else used the payload.
+    std::vector<std::pair<llvm::CallInst *, llvm::LoadInst *>> fusedEncodes;
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
@@ -575,7 +577,10 @@ private:
         builder.SetInsertPoint(bb, bb->getFirstNonPHIIt());
         for (const Operation &op : *block) lowerOp(op);
       }
-      for (auto [call, payload] : state.encodes)
+      std::sort(state.fusedEncodes.begin(), state.fusedEncodes.end());
+      state.fusedEncodes.erase(std::unique(state.fusedEncodes.begin(), state.fusedEncodes.end()),
+                               state.fusedEncodes.end());
+      for (auto [call, payload] : state.fusedEncodes)
         if (payload->use_empty()) {
           payload->eraseFromParent();
           call->eraseFromParent();

@@ -322,11 +322,12 @@ void Lowering::Impl::lowerEncode(const Operation &op) {
   b_->CreateStore(in, source);
   llvm::CallInst *call = b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32),
                                         {source, payload, b_->getInt32(uint32_t(count / 8))});
-  llvm::LoadInst *bytes = b_->CreateLoad(payloadType, payload);
-  fn_->encodes.push_back({call, bytes});
-  set(op, 0, bytes);
+  set(op, 0, b_->CreateLoad(payloadType, payload));
   lowered(op.result(0)).encoding = encoding;
-  if (bf16 && count == 64) lowered(op.result(0)).bfpSource = in;
+  if (bf16 && count == 64) {
+    lowered(op.result(0)).bfpSource = in;
+    lowered(op.result(0)).bfpEncode = call;
+  }
 }
 
 // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
@@ -361,6 +362,9 @@ void Lowering::Impl::lowerMma(const Operation &op) {
     if (m == 8 && n == 8 && k == 8 && lhs.bfpSource && rhs.bfpSource) {  // straight from the bf16 values
       llvm::Value *lhsValues = spill(lhs.bfpSource), *rhsValues = spill(rhs.bfpSource);
       b.CreateCall(declareBuiltin(module_, kBfpMmaBf16), {lhsValues, rhsValues, accSlot, out});
+      for (const Lowered *operand : {&lhs, &rhs})
+        if (auto *payload = llvm::dyn_cast<llvm::LoadInst>(operand->value))
+          fn_->fusedEncodes.push_back({operand->bfpEncode, payload});
       return set(op, 0, b.CreateLoad(accType, out));
     }
     llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
