@@ -12,7 +12,6 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Verifier.h>
 
-#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -42,8 +41,6 @@ struct Lowered {
   std::vector<int64_t> fragmentShape;         // vector.fragment's [rows, cols]
   bool coherent = false;                      // a buffer assumed memory_space<host>
   std::vector<llvm::Value *> layoutStrides;   // encoding.layout.strided: element strides per axis
-  llvm::Value *bfpSource = nullptr;           // vector.encode of 64 bf16 values: the values
-  llvm::CallInst *bfpEncode = nullptr;        // and the encode's builtin call
 };
 
 // Thrown out of op lowering after the diagnostic was reported; caught per function (never
@@ -534,9 +531,6 @@ private:
     };
     std::optional<Exchange> exchange;
     llvm::Value *exchangeStorage = nullptr;  // elsewhere: the workgroup storage exchanges share
-    // The bfp16 encode calls a fused MMA read the values of instead, with the load of each
-    // payload: dropped once the function is lowered if nothing else used the payload.
-    std::vector<std::pair<llvm::CallInst *, llvm::LoadInst *>> fusedEncodes;
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
@@ -577,14 +571,6 @@ private:
         builder.SetInsertPoint(bb, bb->getFirstNonPHIIt());
         for (const Operation &op : *block) lowerOp(op);
       }
-      std::sort(state.fusedEncodes.begin(), state.fusedEncodes.end());
-      state.fusedEncodes.erase(std::unique(state.fusedEncodes.begin(), state.fusedEncodes.end()),
-                               state.fusedEncodes.end());
-      for (auto [call, payload] : state.fusedEncodes)
-        if (payload->use_empty()) {
-          payload->eraseFromParent();
-          call->eraseFromParent();
-        }
     } catch (const LoweringError &) {
       f.deleteBody();
     }

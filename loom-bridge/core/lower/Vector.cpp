@@ -320,14 +320,10 @@ void Lowering::Impl::lowerEncode(const Operation &op) {
   llvm::Type *payloadType = valueType(*op.result(0)->type(), &op);
   llvm::AllocaInst *payload = entryAlloca(payloadType);
   b_->CreateStore(in, source);
-  llvm::CallInst *call = b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32),
-                                        {source, payload, b_->getInt32(uint32_t(count / 8))});
+  b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32),
+                 {source, payload, b_->getInt32(uint32_t(count / 8))});
   set(op, 0, b_->CreateLoad(payloadType, payload));
   lowered(op.result(0)).encoding = encoding;
-  if (bf16 && count == 64) {
-    lowered(op.result(0)).bfpSource = in;
-    lowered(op.result(0)).bfpEncode = call;
-  }
 }
 
 // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
@@ -357,17 +353,9 @@ void Lowering::Impl::lowerMma(const Operation &op) {
       b.CreateStore(v, slot);
       return slot;
     };
+    llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
     llvm::Value *accSlot = spill(acc.value ? acc.value : get(op.operandNamed("acc")));
     llvm::AllocaInst *out = entryAlloca(accType);
-    if (m == 8 && n == 8 && k == 8 && lhs.bfpSource && rhs.bfpSource) {  // straight from the bf16 values
-      llvm::Value *lhsValues = spill(lhs.bfpSource), *rhsValues = spill(rhs.bfpSource);
-      b.CreateCall(declareBuiltin(module_, kBfpMmaBf16), {lhsValues, rhsValues, accSlot, out});
-      for (const Lowered *operand : {&lhs, &rhs})
-        if (auto *payload = llvm::dyn_cast<llvm::LoadInst>(operand->value))
-          fn_->fusedEncodes.push_back({operand->bfpEncode, payload});
-      return set(op, 0, b.CreateLoad(accType, out));
-    }
-    llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
     b.CreateCall(declareBuiltin(module_, kBfpMma), {lhsSlot, rhsSlot, accSlot, out, b.getInt32(uint32_t(m)),
                                                     b.getInt32(uint32_t(n)), b.getInt32(uint32_t(k))});
     return set(op, 0, b.CreateLoad(accType, out));
