@@ -44,6 +44,8 @@ bool linkBuiltins(llvm::Module &module, std::string &error) {
   (*numerics)->setDataLayout(module.getDataLayout());
   (*numerics)->setTargetTriple(module.getTargetTriple());
   for (llvm::Function &f : **numerics) {
+    // Vector variants keep their ISA; Numerics.c calls them only after checking the CPU.
+    if (f.getName().ends_with("_avx512")) continue;
     f.removeFnAttr("target-cpu");
     f.removeFnAttr("target-features");
     f.removeFnAttr("tune-cpu");

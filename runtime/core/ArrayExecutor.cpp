@@ -80,8 +80,14 @@ private:
     uint32_t recordBytes, capacity;
     uint32_t credit = 0, ready = 0;
     uint64_t sent = 0, received = 0;
+    // Records in place (chosen per run, placeInPlace): the worker's record k is record k of the
+    // binding transfer, in the binding; the transfer moves no bytes, only the locks.
+    std::byte *inPlace = nullptr;
+    uint64_t inPlaceStride = 0, inPlaceRecords = 1;
     std::byte *slot(uint64_t sequence, std::vector<std::byte> &storage) const {
-      return storage.data() + base + (sequence % capacity) * recordBytes;
+      // (No division in the common cases: it costs more than the rest of a call's bookkeeping.)
+      if (inPlace) return inPlace + (sequence < inPlaceRecords ? sequence : sequence % inPlaceRecords) * inPlaceStride;
+      return storage.data() + base + (capacity == 1 ? 0 : sequence % capacity) * recordBytes;
     }
   };
   struct Transfer {  // a DMA task between a binding and a channel
@@ -90,6 +96,7 @@ private:
     const BindingTransfer *pattern;
     uint32_t bindingIndex;  // into the kernel's bindings (the plan binding's ordinal)
     uint64_t moved = 0;
+    bool mayBeInPlace = false;  // contiguous records, and the worker's stage allows it
   };
   struct Task {  // one worker
     const format::PlanWorker *worker;
@@ -113,6 +120,9 @@ private:
   };
 
   Status establish();
+  void markInPlaceTransfers();
+  void placeInPlace(std::span<const BindingSpan> bindings);
+  bool runInPlace();
   uint32_t reserve(Task &task, Blocked &blocked);
   void execute(Batch &batch);
   void release(const Batch &batch);
@@ -133,6 +143,7 @@ private:
   // Mean time of one stage call, measured as batches run; batches of several workers run in
   // parallel once calls are long enough to pay for the hand-off to the pool.
   double stageNanoseconds_ = 0;
+  bool timeStages_ = false;  // only a plan with several workers can run batches in parallel
   std::mutex running_;
   unsigned nextInvocation_ = 0;  // 0 establishes the resident state; 1 continues it
   std::string where_;
@@ -207,10 +218,89 @@ Status HostNpuKernel::initialize() {
     tasks_.push_back(std::move(task));
   }
   stateStorage_.assign(stateBytes, std::byte{0});
+  timeStages_ = tasks_.size() > 1;
+  markInPlaceTransfers();
   taskBlocked_.resize(tasks_.size());
   batches_.reserve(tasks_.size());
   transferBlocked_.resize(transfers_.size());
   return Status::ok();
+}
+
+// A transfer may hand its records to the worker in place when each record is one contiguous run
+// of the binding and the worker's stage (HostCode::stageAccess) never writes the record it reads
+// (an input) or never reads the record it writes (an output, each record written once). Workers
+// with native core code always get slots.
+void HostNpuKernel::markInPlaceTransfers() {
+  for (Transfer &t : transfers_) {
+    const BindingTransfer &p = *t.pattern;
+    const format::PlanChannel &pc = plan_.channels[t.channel];
+    const format::ChannelEnd &other = t.toChannel ? pc.receiver : pc.sender;
+    if (!other.worker) continue;
+    const Task &task = tasks_[other.worker->worker];
+    if (task.native) continue;
+    uint64_t dense = p.runBytes;
+    bool contiguous = true;
+    for (const format::AccessDim &d : p.dims) {
+      contiguous &= d.size == 1 || d.strideBytes == dense;
+      dense *= d.size;
+    }
+    if (!contiguous) continue;
+    if (!t.toChannel && (p.repeatCount != 1 || p.recordStride < pc.recordBytes)) continue;
+    std::span<const uint8_t> access = code_->stageAccess(task.worker->entry, task.worker->ports.size());
+    if (access.empty()) continue;
+    uint8_t forbidden = t.toChannel ? HRX_HOST_RECORD_WRITE : HRX_HOST_RECORD_READ;
+    t.mayBeInPlace = (access[other.worker->port] & forbidden) == 0;
+  }
+}
+
+// In place for this run's bindings: a record read in place must not lie where any transfer
+// writes, one written in place not where any other transfer reads or writes (so every byte a
+// transfer touches changes exactly when it did through slots).
+void HostNpuKernel::placeInPlace(std::span<const BindingSpan> bindings) {
+  auto extent = [&](const Transfer &t) {
+    const BindingTransfer &p = *t.pattern;
+    uintptr_t begin = reinterpret_cast<uintptr_t>(bindings[t.bindingIndex].data) + p.byteOffset;
+    return std::pair<uintptr_t, uintptr_t>(begin, begin + uint64_t(p.recordCount - 1) * p.recordStride +
+                                                      recordSpan(p));
+  };
+  for (Transfer &t : transfers_) {
+    Channel &c = channels_[t.channel];
+    c.inPlace = nullptr;
+    if (!t.mayBeInPlace) continue;
+    auto [begin, end] = extent(t);
+    bool clear = true;
+    for (const Transfer &o : transfers_) {
+      if (&o == &t || (t.toChannel && o.toChannel)) continue;
+      auto [oBegin, oEnd] = extent(o);
+      clear &= end <= oBegin || oEnd <= begin;
+    }
+    if (!clear) continue;
+    c.inPlace = bindings[t.bindingIndex].data + t.pattern->byteOffset;
+    c.inPlaceStride = t.pattern->recordStride;
+    c.inPlaceRecords = t.pattern->recordCount;
+  }
+}
+
+// One worker (host twin) whose every channel is a transfer in place, with every lock at rest:
+// no transfer can wait (each only counts the records the worker takes or gives), so the rounds
+// would run the worker's iterations in order without a stop. They run back to back instead; the
+// counters end where the rounds leave them and the locks, back at rest, are not touched.
+bool HostNpuKernel::runInPlace() {
+  if (tasks_.size() != 1 || tasks_[0].native || transfers_.size() != channels_.size()) return false;
+  for (const Transfer &t : transfers_) {
+    const Channel &c = channels_[t.channel];
+    if (!c.inPlace || c.credit != c.capacity || c.ready != 0) return false;
+  }
+  Task &task = tasks_[0];
+  Batch batch{&task, 0, task.worker->iterations, 0, Status::ok()};
+  execute(batch);
+  task.iteration = task.worker->iterations;
+  for (Transfer &t : transfers_) {
+    t.moved = t.pattern->recordsMoved();
+    Channel &c = channels_[t.channel];
+    (t.toChannel ? c.sent : c.received) = t.moved;
+  }
+  return true;
 }
 
 // Invocation 0: reset every ring and lock to the plan's initial values.
@@ -262,7 +352,7 @@ uint32_t HostNpuKernel::reserve(Task &task, Blocked &blocked) {
 void HostNpuKernel::execute(Batch &batch) {
   Task &task = *batch.task;
   const format::PlanWorker &w = *task.worker;
-  auto start = std::chrono::steady_clock::now();
+  auto start = timeStages_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   for (uint32_t it = batch.first; it < batch.first + batch.count; ++it) {
     for (size_t p = 0; p < w.ports.size(); ++p) {
       const format::WorkerPort &port = w.ports[p];
@@ -271,7 +361,7 @@ void HostNpuKernel::execute(Batch &batch) {
         if (it % port.period == 0) std::memset(task.records[p], 0, port.recordBytes);
         continue;
       }
-      task.records[p] = channels_[*port.channel].slot(it / port.period, slotStorage_);
+      task.records[p] = channels_[*port.channel].slot(port.period == 1 ? it : it / port.period, slotStorage_);
     }
     if (task.native) {
       batch.status = runNativeStage(*task.native, task.records, task.recordBytes,
@@ -281,8 +371,10 @@ void HostNpuKernel::execute(Batch &batch) {
       task.stage(task.records.data());
     }
   }
-  batch.nanoseconds = static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  batch.nanoseconds = timeStages_ ? static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                              std::chrono::steady_clock::now() - start)
+                                                              .count())
+                                   : 0;
 }
 
 void HostNpuKernel::executeInPool(void *self, uint64_t index) {
@@ -305,6 +397,20 @@ bool HostNpuKernel::stepTransfer(Transfer &t, std::span<const BindingSpan> bindi
   Channel &c = channels_[t.channel];
   std::byte *binding = bindings[t.bindingIndex].data;
   bool progressed = false;
+  if (c.inPlace) {  // the worker reads or writes the records where they are: count them through
+    uint64_t count = std::min<uint64_t>(p.recordsMoved() - t.moved, t.toChannel ? c.credit : c.ready);
+    if (t.toChannel) {
+      c.credit -= uint32_t(count);
+      c.ready += uint32_t(count);
+      c.sent += count;
+    } else {
+      c.ready -= uint32_t(count);
+      c.credit += uint32_t(count);
+      c.received += count;
+    }
+    t.moved += count;
+    progressed = count != 0;
+  }
   while (t.moved < p.recordsMoved()) {
     uint64_t start = p.byteOffset + (t.moved % p.recordCount) * p.recordStride;
     if (t.toChannel) {
@@ -375,12 +481,13 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
         return Status(StatusCode::Internal,
                       where_ + ": resident state of channel " + std::to_string(c) + " is not intact for invocation 1");
   }
+  placeInPlace(bindings);
   for (Task &t : tasks_) t.iteration = 0;
   for (Transfer &t : transfers_) t.moved = 0;
   for (Channel &c : channels_) c.sent = c.received = 0;
 
   constexpr double kParallelStageNanoseconds = 20000;
-  for (;;) {
+  for (bool done = runInPlace(); !done;) {  // else the rounds: transfers, then a batch per worker
     bool moved = false, unfinished = false;
     for (size_t i = 0; i < transfers_.size(); ++i) {
       moved |= stepTransfer(transfers_[i], bindings, transferBlocked_[i]);
@@ -416,7 +523,7 @@ Status HostNpuKernel::run(std::span<const BindingSpan> bindings, std::span<const
       nanoseconds += batch.nanoseconds;
       calls += batch.count;
     }
-    stageNanoseconds_ = 0.75 * stageNanoseconds_ + 0.25 * (double(nanoseconds) / double(calls));
+    if (timeStages_) stageNanoseconds_ = 0.75 * stageNanoseconds_ + 0.25 * (double(nanoseconds) / double(calls));
   }
   for (size_t c = 0; c < channels_.size(); ++c)
     if (channels_[c].credit != channels_[c].capacity || channels_[c].ready != 0) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <elf.h>
+#include <link.h>
 #include <map>
 #include <optional>
 #include <sys/mman.h>
@@ -345,6 +346,17 @@ StatusOr<hrx_host_stage_fn> HostCode::stage(std::string_view symbol) const {
   auto address = resolve(HRX_HOST_STAGE_PREFIX, symbol);
   if (!address) return address.status();
   return reinterpret_cast<hrx_host_stage_fn>(*address);
+}
+
+std::span<const uint8_t> HostCode::stageAccess(std::string_view symbol, size_t records) const {
+  auto address = resolve(HRX_HOST_STAGE_ACCESS_PREFIX, symbol);
+  if (!address) return {};
+  Dl_info info;
+  void *entry = nullptr;  // the symbol's ElfW(Sym), for its size
+  if (!dladdr1(*address, &info, &entry, RTLD_DL_SYMENT) || !entry ||
+      static_cast<const ElfW(Sym) *>(entry)->st_size < records)  // sanitizer builds pad globals
+    return {};
+  return {static_cast<const uint8_t *>(*address), records};
 }
 
 StatusOr<hrx_host_kernel_fn> HostCode::kernel(std::string_view symbol) const {

@@ -138,10 +138,10 @@ std::string portText(SwitchPort p) {
 }
 }  // namespace
 
-std::string writeArrayPlans(std::span<const ArrayPlan> plans) {
+std::string writeArrayPlans(std::span<const ArrayPlan> plans, int indent) {
   Json doc{{"format", "hrx.array-plan"}, {"version", 1}, {"plans", Json::array()}};
   for (const ArrayPlan &plan : plans) doc["plans"].push_back(planJson(plan));
-  return doc.dump(1) + "\n";
+  return doc.dump(indent) + "\n";
 }
 
 std::string printArrayPlan(const ArrayPlan &plan) {

@@ -9,6 +9,8 @@
  * mantissas, and every product that reads such a block is NaN. */
 #include <stdint.h>
 
+#include <immintrin.h>
+
 #define HRX_BFP_BLOCK 8
 #define HRX_BFP_INVALID_EXPONENT 0xFFu
 
@@ -46,8 +48,85 @@ void __hrx_bfp16ebs8_encode_f32(const float *in, uint8_t *out, uint32_t blocks) 
   }
 }
 
+/* Whether the CPU and OS run AVX-512 F/BW/VL with VBMI and VNNI (cpuid and XCR0; the shared object has no
+ * libgcc for __builtin_cpu_supports). Cached: 0 unknown, 1 no, 2 yes. Functions whose names end
+ * in _avx512 keep their target attributes when linked (Builtins.cpp) and run only when this holds. */
+static int hrx_avx512_state;
+
+static void hrx_cpuid(uint32_t leaf, uint32_t sub, uint32_t regs[4]) {
+  __asm__ volatile("cpuid" : "=a"(regs[0]), "=b"(regs[1]), "=c"(regs[2]), "=d"(regs[3]) : "a"(leaf), "c"(sub));
+}
+
+static int has_avx512(void) {
+  int state = __atomic_load_n(&hrx_avx512_state, __ATOMIC_RELAXED);
+  if (state) return state == 2;
+  uint32_t r[4];
+  int ok = 0;
+  hrx_cpuid(0, 0, r);
+  if (r[0] >= 7) {
+    hrx_cpuid(1, 0, r);
+    if (r[2] & (1u << 27)) { /* OSXSAVE: XCR0 says the OS saves SSE, AVX and the AVX-512 state */
+      uint32_t low, high;
+      __asm__ volatile("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+      (void)high;
+      if ((low & 0xE6u) == 0xE6u) {
+        hrx_cpuid(7, 0, r);
+        ok = (r[1] >> 16 & 1) && (r[1] >> 30 & 1) && (r[1] >> 31 & 1) && (r[2] >> 1 & 1) && (r[2] >> 11 & 1);
+      }
+    }
+  }
+  __atomic_store_n(&hrx_avx512_state, ok ? 2 : 1, __ATOMIC_RELAXED);
+  return ok;
+}
+
+#define HRX_AVX512_ISA target("avx512f,avx512bw,avx512vl,avx512vnni,avx512vbmi")
+#define HRX_AVX512 __attribute__((HRX_AVX512_ISA, noinline))
+
+/* encode_block on four blocks at once, one block of 8 bf16 values per 128-bit lane: the shared
+ * exponent (broadcast to the block's lanes) and the mantissas as int16. */
+__attribute__((HRX_AVX512_ISA, always_inline)) static inline __m512i encode4_avx512(const uint16_t *in, __m512i *sharedOut) {
+  __m512i h = _mm512_loadu_si512(in);
+  __m512i e = _mm512_and_si512(_mm512_srli_epi16(h, 7), _mm512_set1_epi16(0xFF));
+  /* The block maximum: swap neighbouring 16-, 32- and 64-bit parts within each lane. */
+  __m512i shared = _mm512_max_epu16(e, _mm512_rol_epi32(e, 16));
+  shared = _mm512_max_epu16(shared, _mm512_shuffle_epi32(shared, _MM_PERM_CDAB));
+  shared = _mm512_max_epu16(shared, _mm512_shuffle_epi32(shared, _MM_PERM_BADC));
+  /* q = (+-M >> 17) >> min(E - e, 31) on the bf16 fields: M >> 16 is the 7 stored bits plus the
+   * implicit one, and (+-v) >> 1 floors like the f32 shift; 15 suffices for int16. */
+  __m512i v = _mm512_and_si512(h, _mm512_set1_epi16(0x7F));
+  v = _mm512_mask_add_epi16(v, _mm512_test_epi16_mask(e, e), v, _mm512_set1_epi16(0x80));
+  v = _mm512_mask_sub_epi16(v, _mm512_movepi16_mask(h), _mm512_setzero_si512(), v);
+  __m512i shift = _mm512_min_epu16(_mm512_sub_epi16(shared, e), _mm512_set1_epi16(15));
+  __m512i q = _mm512_srav_epi16(_mm512_srai_epi16(v, 1), shift);
+  *sharedOut = shared;
+  return _mm512_maskz_mov_epi16(_mm512_cmpneq_epi16_mask(shared, _mm512_set1_epi16(HRX_BFP_INVALID_EXPONENT)), q);
+}
+
+/* Eight blocks (64 values, 72 payload bytes) at a time, packed with one byte permute. */
+HRX_AVX512 static void encode_bf16_avx512(const uint16_t *in, uint8_t *out, uint32_t groups) {
+  /* Payload byte i < 64 is the exponent of block i / 9 (at 64 + 8 * block in the second table)
+   * or its mantissa i % 9 - 1 (at 8 * block + i % 9 - 1 in the first). */
+  const __m512i packIndex = _mm512_set_epi8(120, 55, 54, 53, 52, 51, 50, 49, 48, 112, 47, 46, 45, 44, 43, 42, 41, 40, 104, 39, 38, 37, 36, 35, 34, 33, 32, 96, 31, 30, 29, 28, 27, 26, 25, 24, 88, 23, 22, 21, 20, 19, 18, 17, 16, 80, 15, 14, 13, 12, 11, 10, 9, 8, 72, 7, 6, 5, 4, 3, 2, 1, 0, 64);
+  for (uint32_t g = 0; g < groups; ++g) {
+    __m512i shared0, shared1;
+    __m512i q0 = encode4_avx512(in + g * 64, &shared0), q1 = encode4_avx512(in + g * 64 + 32, &shared1);
+    __m512i mantissas = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(q0)), _mm512_cvtepi16_epi8(q1), 1);
+    __m512i exponents =
+        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(shared0)), _mm512_cvtepi16_epi8(shared1), 1);
+    uint8_t *payload = out + g * 8 * (1 + HRX_BFP_BLOCK);
+    _mm512_storeu_si512(payload, _mm512_permutex2var_epi8(mantissas, packIndex, exponents));
+    _mm_storel_epi64((__m128i *)(payload + 64), _mm_unpackhi_epi64(_mm512_extracti32x4_epi32(mantissas, 3),
+                                                                   _mm512_extracti32x4_epi32(mantissas, 3)));
+  }
+}
+
 void __hrx_bfp16ebs8_encode_bf16(const uint16_t *in, uint8_t *out, uint32_t blocks) {
-  for (uint32_t b = 0; b < blocks; ++b) {
+  uint32_t b = 0;
+  if (blocks >= 8 && has_avx512()) {
+    encode_bf16_avx512(in, out, blocks / 8);
+    b = blocks / 8 * 8;
+  }
+  for (; b < blocks; ++b) {
     uint32_t bits[HRX_BFP_BLOCK];
     for (int i = 0; i < HRX_BFP_BLOCK; ++i) bits[i] = (uint32_t)in[b * HRX_BFP_BLOCK + i] << 16;
     encode_block(bits, out + b * (1 + HRX_BFP_BLOCK));
@@ -102,8 +181,138 @@ static void decode_aligned(const uint8_t *payload, uint32_t count, uint32_t low,
  * integer multiple of 2^(lowL+lowR-266) below 2^31, that f64 sum is exact: it equals the int32
  * sum of the aligned mantissas, which is computed instead (vectorizable integer
  * multiply-adds) and scaled by a power of two, so the result is bit-identical. */
+/* The 8x8x8 product when the operands allow it, bit-identical to the f64 definition: row r of lhs
+ * is one block (exponent Ea[r]) and row k of rhs one block (Eb[k]), so
+ * out[r][c] = 2^s(r) * S[r][c] with S = sum_k qa[r][k] * (qb[k][c] << (Eb[k] - low)), s(r) =
+ * Ea[r] + low - 266 and low the smallest exponent of rhs's nonzero rows. With a spread of at most
+ * 6 the aligned mantissas fit in int16 and |S| < 2^24, so S is exact in int32 (VNNI dot products)
+ * and in f32; with s(r) in [-126, 103] so is S * 2^s(r), and one f32 fused add of the accumulator
+ * rounds the exact sum once, as the f64 definition does (its f64 rounding, if any, cannot reach
+ * an f32 rounding boundary). Returns 0 (nothing written) when a condition fails.
+ *
+ * The operands come as int16 mantissas q (row-major, rows 0-3 and 4-7, one row per 128-bit lane)
+ * and each lane's block exponent E beside them. */
+__attribute__((HRX_AVX512_ISA, always_inline)) static inline int
+mma8_core_avx512(__m512i lhsQ03, __m512i lhsQ47, __m512i lhsE03, __m512i lhsE47, __m512i rhsQ03, __m512i rhsQ47,
+                 __m512i rhsE03, __m512i rhsE47, const float *acc, float *out) {
+  /* lhs mantissas as int16, two to an int32: a[r][2j] | a[r][2j+1] << 16 at index 4r + j, stored
+   * first: the vpdpwssd broadcasts below load them. */
+  int32_t lhsPairs[32];
+  _mm512_storeu_si512(lhsPairs, lhsQ03);
+  _mm512_storeu_si512(lhsPairs + 16, lhsQ47);
+  const __m512i invalid = _mm512_set1_epi16(HRX_BFP_INVALID_EXPONENT);
+  if (_mm512_cmpeq_epi16_mask(lhsE03, invalid) | _mm512_cmpeq_epi16_mask(lhsE47, invalid) |
+      _mm512_cmpeq_epi16_mask(rhsE03, invalid) | _mm512_cmpeq_epi16_mask(rhsE47, invalid))
+    return 0;
+  /* The exponent range of rhs's nonzero rows, broadcast to every lane: lanes holding a zero
+   * mantissa do not count (a row has one exponent, so this is the range over rows with any
+   * nonzero mantissa). Across the two halves, the 128-bit lanes (rows), then within a lane. */
+  __mmask32 nz03 = _mm512_test_epi16_mask(rhsQ03, rhsQ03), nz47 = _mm512_test_epi16_mask(rhsQ47, rhsQ47);
+  const __m512i ones = _mm512_set1_epi16(-1);
+  __m512i lows = _mm512_min_epu16(_mm512_mask_mov_epi16(ones, nz03, rhsE03), _mm512_mask_mov_epi16(ones, nz47, rhsE47));
+  __m512i highs = _mm512_max_epu16(_mm512_maskz_mov_epi16(nz03, rhsE03), _mm512_maskz_mov_epi16(nz47, rhsE47));
+  lows = _mm512_min_epu16(lows, _mm512_shuffle_i64x2(lows, lows, _MM_SHUFFLE(1, 0, 3, 2)));
+  highs = _mm512_max_epu16(highs, _mm512_shuffle_i64x2(highs, highs, _MM_SHUFFLE(1, 0, 3, 2)));
+  lows = _mm512_min_epu16(lows, _mm512_shuffle_i64x2(lows, lows, _MM_SHUFFLE(2, 3, 0, 1)));
+  highs = _mm512_max_epu16(highs, _mm512_shuffle_i64x2(highs, highs, _MM_SHUFFLE(2, 3, 0, 1)));
+  lows = _mm512_min_epu16(lows, _mm512_rol_epi32(lows, 16));
+  highs = _mm512_max_epu16(highs, _mm512_rol_epi32(highs, 16));
+  lows = _mm512_min_epu16(lows, _mm512_shuffle_epi32(lows, _MM_PERM_CDAB));
+  highs = _mm512_max_epu16(highs, _mm512_shuffle_epi32(highs, _MM_PERM_CDAB));
+  lows = _mm512_min_epu16(lows, _mm512_shuffle_epi32(lows, _MM_PERM_BADC));
+  highs = _mm512_max_epu16(highs, _mm512_shuffle_epi32(highs, _MM_PERM_BADC));
+  /* rhs all zero: any low in range works. */
+  __mmask32 empty = _mm512_cmpeq_epi16_mask(lows, ones);
+  lows = _mm512_mask_mov_epi16(lows, empty, _mm512_set1_epi16(133));
+  highs = _mm512_mask_mov_epi16(highs, empty, _mm512_set1_epi16(133));
+  if (_mm512_cmpgt_epu16_mask(_mm512_sub_epi16(highs, lows), _mm512_set1_epi16(6))) return 0;
+  /* s(r) per row (0 for an all-zero lhs row: S is 0, any finite scale serves), range-checked. */
+  const __m512i rowLanes = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            56, 48, 40, 32, 24, 16, 8, 0);
+  __m256i s = _mm256_sub_epi32(
+      _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm512_castsi512_si128(_mm512_permutex2var_epi16(lhsE03, rowLanes, lhsE47))),
+                       _mm256_cvtepu16_epi32(_mm512_castsi512_si128(lows))),
+      _mm256_set1_epi32(266));
+  __mmask8 m03 = _mm512_test_epi64_mask(lhsQ03, lhsQ03), m47 = _mm512_test_epi64_mask(lhsQ47, lhsQ47);
+  __mmask8 lhsRows = 0;
+  for (int r = 0; r < 4; ++r) {
+    lhsRows |= (__mmask8)((((m03 >> (2 * r)) & 3) != 0) << r);
+    lhsRows |= (__mmask8)((((m47 >> (2 * r)) & 3) != 0) << (r + 4));
+  }
+  s = _mm256_maskz_mov_epi32(lhsRows, s);
+  if (_mm256_cmpgt_epi32_mask(_mm256_set1_epi32(-126), s) | _mm256_cmpgt_epi32_mask(s, _mm256_set1_epi32(103))) return 0;
+  float scales[8];
+  _mm256_storeu_si256((__m256i *)scales, _mm256_slli_epi32(_mm256_add_epi32(s, _mm256_set1_epi32(127)), 23));
+  /* rhs mantissas shifted left by Eb[k] - low (zero lanes: any shift, the value is 0). */
+  __m512i rhsRows03 = _mm512_sllv_epi16(rhsQ03, _mm512_sub_epi16(rhsE03, lows));
+  __m512i rhsRows47 = _mm512_sllv_epi16(rhsQ47, _mm512_sub_epi16(rhsE47, lows));
+  /* pairs[j]: (b[2j][c], b[2j+1][c]) for c = 0..7, the int16 pairs vpdpwssd multiplies lane c by.
+   * Within 128-bit lanes (one row each), interleave each row with the next. */
+  const __m512i pairIndex = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+  __m256i pairs[4];
+  for (int half = 0; half < 2; ++half) {
+    __m512i rows = half ? rhsRows47 : rhsRows03;
+    __m512i next = _mm512_shuffle_i64x2(rows, rows, _MM_SHUFFLE(0, 3, 2, 1));
+    __m512i joined =
+        _mm512_permutex2var_epi64(_mm512_unpacklo_epi16(rows, next), pairIndex, _mm512_unpackhi_epi16(rows, next));
+    pairs[2 * half] = _mm512_castsi512_si256(joined);
+    pairs[2 * half + 1] = _mm512_extracti64x4_epi64(joined, 1);
+  }
+  /* The (r, j) pairs are broadcast from memory inside vpdpwssd ({1to8}); written as intrinsics,
+   * the compiler extracts them from registers instead (shuffles, twice the cycles here). */
+  __asm__ volatile("" ::: "memory");
+  for (int r = 0; r < 8; ++r) {
+    __m256i sums = _mm256_setzero_si256(), odd = _mm256_setzero_si256();  /* two chains, then one add */
+    for (int j = 0; j < 4; j += 2) {
+      __asm__("vpdpwssd %2%{1to8%}, %1, %0" : "+v"(sums) : "v"(pairs[j]), "m"(lhsPairs[r * 4 + j]));
+      __asm__("vpdpwssd %2%{1to8%}, %1, %0" : "+v"(odd) : "v"(pairs[j + 1]), "m"(lhsPairs[r * 4 + j + 1]));
+    }
+    sums = _mm256_add_epi32(sums, odd);
+    _mm256_storeu_ps(out + r * 8, _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), _mm256_set1_ps(scales[r]),
+                                                  _mm256_loadu_ps(acc + r * 8)));
+  }
+  return 1;
+}
+
+/* mma8_core_avx512 on two 72-byte payloads. */
+HRX_AVX512 static int mma8_avx512(const uint8_t *lhs, const uint8_t *rhs, const float *acc, float *out) {
+  /* Byte i of the 64 mantissas (row-major) is payload byte 9 * (i / 8) + 1 + i % 8; the
+   * exponent of row i / 8 is payload byte 9 * (i / 8). */
+  const __m512i mantissaIndex = _mm512_set_epi8(
+      71, 70, 69, 68, 67, 66, 65, 64, 62, 61, 60, 59, 58, 57, 56, 55, 53, 52, 51, 50, 49, 48, 47, 46, 44, 43, 42, 41,
+      40, 39, 38, 37, 35, 34, 33, 32, 31, 30, 29, 28, 26, 25, 24, 23, 22, 21, 20, 19, 17, 16, 15, 14, 13, 12, 11, 10, 8,
+      7, 6, 5, 4, 3, 2, 1);
+  const __m512i exponentIndex = _mm512_set_epi8(
+      63, 63, 63, 63, 63, 63, 63, 63, 54, 54, 54, 54, 54, 54, 54, 54, 45, 45, 45, 45, 45, 45, 45, 45, 36, 36, 36, 36,
+      36, 36, 36, 36, 27, 27, 27, 27, 27, 27, 27, 27, 18, 18, 18, 18, 18, 18, 18, 18, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0,
+      0, 0, 0, 0, 0);
+  __m512i lhs0 = _mm512_loadu_si512(lhs), lhs1 = _mm512_maskz_loadu_epi8(0xFF, lhs + 64);
+  __m512i rhs0 = _mm512_loadu_si512(rhs), rhs1 = _mm512_maskz_loadu_epi8(0xFF, rhs + 64);
+  __m512i lhsQ = _mm512_permutex2var_epi8(lhs0, mantissaIndex, lhs1);
+  __m512i rhsQ = _mm512_permutex2var_epi8(rhs0, mantissaIndex, rhs1);
+  __m512i lhsE = _mm512_permutexvar_epi8(exponentIndex, lhs0);
+  __m512i rhsE = _mm512_permutexvar_epi8(exponentIndex, rhs0);
+  return mma8_core_avx512(_mm512_cvtepi8_epi16(_mm512_castsi512_si256(lhsQ)),
+                          _mm512_cvtepi8_epi16(_mm512_extracti64x4_epi64(lhsQ, 1)),
+                          _mm512_cvtepu8_epi16(_mm512_castsi512_si256(lhsE)),
+                          _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(lhsE, 1)),
+                          _mm512_cvtepi8_epi16(_mm512_castsi512_si256(rhsQ)),
+                          _mm512_cvtepi8_epi16(_mm512_extracti64x4_epi64(rhsQ, 1)),
+                          _mm512_cvtepu8_epi16(_mm512_castsi512_si256(rhsE)),
+                          _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(rhsE, 1)), acc, out);
+}
+
+/* mma8_core_avx512 on two 64-value bf16 operands, encoded in registers. */
+HRX_AVX512 static int mma8_bf16_avx512(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
+  __m512i lhsE03, lhsE47, rhsE03, rhsE47;
+  __m512i lhsQ03 = encode4_avx512(lhs, &lhsE03), lhsQ47 = encode4_avx512(lhs + 32, &lhsE47);
+  __m512i rhsQ03 = encode4_avx512(rhs, &rhsE03), rhsQ47 = encode4_avx512(rhs + 32, &rhsE47);
+  return mma8_core_avx512(lhsQ03, lhsQ47, lhsE03, lhsE47, rhsQ03, rhsQ47, rhsE03, rhsE47, acc, out);
+}
+
 void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *acc, float *out, uint32_t m, uint32_t n,
                          uint32_t k) {
+  if (m == 8 && n == 8 && k == 8 && has_avx512() && mma8_avx512(lhs, rhs, acc, out)) return;
   uint32_t lowL, highL, lowR, highR, kBits = 0;
   while ((1u << kBits) < k) ++kBits;
   int valid = exponent_range(lhs, m * k, &lowL, &highL) & exponent_range(rhs, k * n, &lowR, &highR);
@@ -132,4 +341,15 @@ void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *ac
       for (uint32_t i = 0; i < k; ++i) sum += a[r * k + i] * b[i * n + c];
       out[r * n + c] = (float)(sum + (double)acc[r * n + c]);
     }
+}
+
+/* vector.mma of two vector.encode<bfp16ebs8> results of 64 bf16 values each, 8x8x8 (the lowering
+ * calls this when the payloads feed only the MMA): exactly __hrx_bfp16ebs8_mma on the encoded
+ * operands, without writing the payload bytes. */
+void __hrx_bfp16ebs8_mma_bf16(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
+  if (has_avx512() && mma8_bf16_avx512(lhs, rhs, acc, out)) return;
+  uint8_t a[8 * (1 + HRX_BFP_BLOCK)], b[8 * (1 + HRX_BFP_BLOCK)];
+  __hrx_bfp16ebs8_encode_bf16(lhs, a, 8);
+  __hrx_bfp16ebs8_encode_bf16(rhs, b, 8);
+  __hrx_bfp16ebs8_mma(a, b, acc, out, 8, 8, 8);
 }

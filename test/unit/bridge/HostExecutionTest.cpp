@@ -83,6 +83,11 @@ TEST(HostExecution, CopyStageAndContract) {
   for (int i = 0; i < 1024; ++i) in[i] = i * 7 - 3000, out[i] = 0;
   runStage(library, "copy_packet", in, out);
   EXPECT_EQ(std::memcmp(in, out, sizeof in), 0);
+  // The record access table (HostAbi.h): the stage only reads its input and only writes its output.
+  auto access = library.lookup<const uint8_t *>(HRX_HOST_STAGE_ACCESS_PREFIX "copy_packet");
+  ASSERT_NE(access, nullptr);
+  EXPECT_EQ(access[0], HRX_HOST_RECORD_READ);
+  EXPECT_EQ(access[1], HRX_HOST_RECORD_WRITE);
 }
 
 constexpr const char *kAddF32 = R"(

@@ -16,12 +16,13 @@ namespace {
 
 using EncodeFn = void (*)(const void *, uint8_t *, uint32_t);
 using MmaFn = void (*)(const uint8_t *, const uint8_t *, const float *, float *, uint32_t, uint32_t, uint32_t);
+using MmaBf16Fn = void (*)(const uint16_t *, const uint16_t *, const float *, float *);
 
 // Exports each builtin under "hrx.test.<builtin>" so the test can call it from the .so.
 std::vector<uint8_t> buildBuiltinsLibrary() {
   llvm::LLVMContext context;
   llvm::Module module("numerics-test", context);
-  for (const char *name : {kBfpEncodeF32, kBfpEncodeBf16, kBfpMma}) {
+  for (const char *name : {kBfpEncodeF32, kBfpEncodeBf16, kBfpMma, kBfpMmaBf16}) {
     llvm::Function *builtin = declareBuiltin(module, name);
     EXPECT_NE(builtin, nullptr) << name;
     if (!builtin) return {};
@@ -105,7 +106,9 @@ TEST_F(NumericsTest, MmaMatchesOracleOnRandomMatrices) {
   ASSERT_TRUE(library->loaded()) << library->error();
   auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeBf16);
   auto mma = library->lookup<MmaFn>(std::string("hrx.test.") + kBfpMma);
+  auto fused = library->lookup<MmaBf16Fn>(std::string("hrx.test.") + kBfpMmaBf16);
   ASSERT_NE(mma, nullptr);
+  ASSERT_NE(fused, nullptr);
   constexpr int kMatrices = 1500;  // 12,000 blocks per operand
   std::mt19937 rng(99);
   std::uniform_real_distribution<float> accDist(-4.0f, 4.0f);
@@ -123,6 +126,10 @@ TEST_F(NumericsTest, MmaMatchesOracleOnRandomMatrices) {
     for (int i = 0; i < 64; ++i)
       ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
           << "matrix " << m << " element " << i;
+    fused(lhs, rhs, acc, out);
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
+          << "fused, matrix " << m << " element " << i;
   }
 }
 
@@ -133,7 +140,9 @@ TEST_F(NumericsTest, MmaMatchesOracleOnNarrowExponentSpreads) {
   ASSERT_TRUE(library->loaded()) << library->error();
   auto encode = library->lookup<EncodeFn>(std::string("hrx.test.") + kBfpEncodeBf16);
   auto mma = library->lookup<MmaFn>(std::string("hrx.test.") + kBfpMma);
+  auto fused = library->lookup<MmaBf16Fn>(std::string("hrx.test.") + kBfpMmaBf16);  // encode + MMA in one
   ASSERT_NE(mma, nullptr);
+  ASSERT_NE(fused, nullptr);
   std::mt19937 rng(2026);
   for (int m = 0; m < 3000; ++m) {
     int base = std::uniform_int_distribution<int>(1, 240)(rng);
@@ -164,6 +173,10 @@ TEST_F(NumericsTest, MmaMatchesOracleOnNarrowExponentSpreads) {
     for (int i = 0; i < 64; ++i)
       ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
           << "matrix " << m << " element " << i;
+    fused(lhs, rhs, acc, out);
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
+          << "fused, matrix " << m << " element " << i;
   }
 }
 

@@ -47,11 +47,11 @@ hrx::Status run(Kernel &kernel, std::vector<std::vector<int32_t>> &buffers, std:
   return kernel.run(spans, constants);
 }
 
-// copy64 over `records` 64-byte records: binding 0 -> worker -> binding 1.
-hrx::format::ArrayPlan copyPlan(uint32_t records, uint32_t capacity = 2) {
+// `stage` (default copy64) over `records` 64-byte records: binding 0 -> worker -> binding 1.
+hrx::format::ArrayPlan copyPlan(uint32_t records, uint32_t capacity = 2, std::string stage = "copy64") {
   PlanBuilder b("copy");
   uint32_t in = b.binding(0, PlanAccess::Read, 64 * records), out = b.binding(1, PlanAccess::Write, 64 * records);
-  uint32_t w = b.worker("copy64", records, 2);
+  uint32_t w = b.worker(std::move(stage), records, 2);
   uint32_t c0 = b.channel(64, capacity, PlanBuilder::fromBinding(PlanBuilder::contiguous(in, 64, records)),
                           PlanBuilder::port(w, 0));
   uint32_t c1 = b.channel(64, capacity, PlanBuilder::port(w, 1),
@@ -200,6 +200,72 @@ TEST(HostNpu, CopyPipelineEqualsOracle) {
   ASSERT_TRUE(run(*kernel, buffers).isOk());
   EXPECT_EQ(buffers[1], buffers[0]);
   EXPECT_EQ(kernel->imageBytes(), 2u * 2 * 64);  // two rings of two 64-byte slots
+}
+
+// A stage whose access table allows it gets its records where they lie in the bindings; the
+// locks and results are those of the slot path (docs/formats/array-plan.md, "Records in place").
+TEST(HostNpu, RecordsInPlaceWhenTheStageAllowsIt) {
+  auto kernel = npuKernel(copyPlan(8, 2, "where64"));
+  ASSERT_TRUE(kernel);
+  std::vector<std::vector<int32_t>> buffers = {iota(128), std::vector<int32_t>(128, -1)};
+  for (int invocation = 0; invocation < 2; ++invocation) {
+    ASSERT_TRUE(run(*kernel, buffers).isOk());
+    for (size_t k = 0; k < 8; ++k) {
+      uint64_t where[2];
+      std::memcpy(where, buffers[1].data() + 16 * k, sizeof where);
+      EXPECT_EQ(where[0], reinterpret_cast<uint64_t>(buffers[0].data() + 16 * k)) << k;
+      EXPECT_EQ(where[1], reinterpret_cast<uint64_t>(buffers[1].data() + 16 * k)) << k;
+    }
+  }
+  auto copy = npuKernel(copyPlan(8, 2, "copy64_in_place"));
+  ASSERT_TRUE(copy);
+  for (int invocation = 0; invocation < 2; ++invocation) {
+    buffers = {iota(128, 100 * invocation), std::vector<int32_t>(128, -1)};
+    ASSERT_TRUE(run(*copy, buffers).isOk());
+    EXPECT_EQ(buffers[1], buffers[0]);
+  }
+  // Two workers: the lock rounds run, with the transfers in place.
+  PlanBuilder b("two_chains");
+  constexpr uint32_t n = 12;
+  for (uint32_t chain = 0; chain < 2; ++chain) {
+    uint32_t in = b.binding(2 * chain, PlanAccess::Read, 64 * n), out = b.binding(2 * chain + 1, PlanAccess::Write, 64 * n);
+    uint32_t w = b.worker("copy64_in_place", n, 2 + chain);
+    uint32_t c0 = b.channel(64, 2, PlanBuilder::fromBinding(PlanBuilder::contiguous(in, 64, n)), PlanBuilder::port(w, 0));
+    uint32_t c1 = b.channel(64, 3, PlanBuilder::port(w, 1), PlanBuilder::fromBinding(PlanBuilder::contiguous(out, 64, n)));
+    b.addPort(w, PortDirection::Input, c0, 64);
+    b.addPort(w, PortDirection::Output, c1, 64);
+  }
+  auto chains = npuKernel(b.plan());
+  ASSERT_TRUE(chains);
+  for (int invocation = 0; invocation < 2; ++invocation) {
+    buffers = {iota(16 * n, invocation), std::vector<int32_t>(16 * n), iota(16 * n, 500), std::vector<int32_t>(16 * n)};
+    ASSERT_TRUE(run(*chains, buffers).isOk());
+    EXPECT_EQ(buffers[1], buffers[0]);
+    EXPECT_EQ(buffers[3], buffers[2]);
+  }
+}
+
+// Slots where in place would change what a transfer sees: a stage that writes its input record,
+// a stage without an access table, bindings that overlap.
+TEST(HostNpu, RecordsGoThroughSlotsWhereInPlaceWouldShow) {
+  auto scribble = npuKernel(copyPlan(8, 2, "scribble64"));
+  ASSERT_TRUE(scribble);
+  std::vector<std::vector<int32_t>> buffers = {iota(128, 7), std::vector<int32_t>(128, -1)};
+  ASSERT_TRUE(run(*scribble, buffers).isOk());
+  EXPECT_EQ(buffers[0], iota(128, 7));
+  EXPECT_EQ(buffers[1], buffers[0]);
+
+  auto where = npuKernel(copyPlan(4, 2, "where64"));
+  ASSERT_TRUE(where);
+  std::vector<int32_t> shared(64, 0);
+  auto *base = reinterpret_cast<std::byte *>(shared.data());
+  std::vector<BindingSpan> same = {{base, 256}, {base, 256}};  // one buffer as input and output
+  ASSERT_TRUE(where->run(same, {}).isOk());
+  for (size_t k = 0; k < 4; ++k) {
+    uint64_t at[2];
+    std::memcpy(at, shared.data() + 16 * k, sizeof at);
+    for (uint64_t a : at) EXPECT_FALSE(a >= reinterpret_cast<uint64_t>(base) && a < reinterpret_cast<uint64_t>(base) + 256) << k;
+  }
 }
 
 TEST(HostNpu, TwoStagePipelineWithNeighborChannel) {

@@ -9,6 +9,8 @@ namespace hrx::bridge {
 inline constexpr const char *kBfpEncodeF32 = "__hrx_bfp16ebs8_encode_f32";
 inline constexpr const char *kBfpEncodeBf16 = "__hrx_bfp16ebs8_encode_bf16";
 inline constexpr const char *kBfpMma = "__hrx_bfp16ebs8_mma";
+// The 8x8x8 MMA of two encoded 64-value bf16 operands, from the bf16 values (no payload bytes).
+inline constexpr const char *kBfpMmaBf16 = "__hrx_bfp16ebs8_mma_bf16";
 
 // Declares builtin `name` in `module` (with its bitcode signature) and returns it.
 llvm::Function *declareBuiltin(llvm::Module &module, llvm::StringRef name);

@@ -14,6 +14,12 @@
  *                       void f(const uint64_t *workload, uint32_t out[6]);
  *                       out = {workgroups x,y,z, workgroup_size x,y,z}.
  *   "hrx.abi_version"   const uint32_t, equal to HRX_HOST_ABI_VERSION.
+ *   "hrx.stage_access.<sym>" (optional) const uint8_t[records]: per record of "hrx.stage.<sym>",
+ *                       HRX_HOST_RECORD_READ if the stage may read it, HRX_HOST_RECORD_WRITE if
+ *                       it may write it. Absent: every record may be read and written. The
+ *                       host device lets a stage that never writes an input record read it in
+ *                       place in the binding, and one that never reads an output record write it
+ *                       in place (docs/formats/array-plan.md, "Records in place").
  */
 #ifndef HRX_FORMAT_HOSTABI_H
 #define HRX_FORMAT_HOSTABI_H
@@ -25,6 +31,9 @@
 #define HRX_HOST_KERNEL_PREFIX "hrx.kernel."
 #define HRX_HOST_LAUNCH_PREFIX "hrx.launch."
 #define HRX_HOST_ABI_VERSION_SYMBOL "hrx.abi_version"
+#define HRX_HOST_STAGE_ACCESS_PREFIX "hrx.stage_access."
+#define HRX_HOST_RECORD_READ 1u
+#define HRX_HOST_RECORD_WRITE 2u
 
 #ifdef __cplusplus
 extern "C" {

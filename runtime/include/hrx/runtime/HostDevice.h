@@ -43,6 +43,9 @@ public:
   const std::string &name() const { return name_; }
   size_t size() const { return size_; }
   StatusOr<hrx_host_stage_fn> stage(std::string_view symbol) const;
+  // The stage's record access table ("hrx.stage_access.<sym>", HostAbi.h) when the object has
+  // one of exactly `records` entries; empty otherwise (every record may be read and written).
+  std::span<const uint8_t> stageAccess(std::string_view symbol, size_t records) const;
   StatusOr<hrx_host_kernel_fn> kernel(std::string_view symbol) const;
   StatusOr<hrx_host_launch_fn> launch(std::string_view symbol) const;
 

@@ -23,6 +23,32 @@ void addOne(void *const *records) {
   for (int i = 0; i < 16; ++i) out[i] = in[i] + 1;
 }
 
+// Stages with record access tables (HostAbi.h "hrx.stage_access.<sym>"), which let the host
+// device hand them records in place. where64 writes the addresses of its two records into the
+// first 16 bytes of its output (zeros after); scribble64 copies and then zeroes its input, and
+// its table says so.
+__attribute__((visibility("default"))) extern const uint8_t whereAccess[2] __asm__("hrx.stage_access.where64");
+const uint8_t whereAccess[2] = {HRX_HOST_RECORD_READ, HRX_HOST_RECORD_WRITE};
+__attribute__((visibility("default"))) void whereRecords(void *const *records) __asm__("hrx.stage.where64");
+void whereRecords(void *const *records) {
+  uint64_t out[8] = {reinterpret_cast<uint64_t>(records[0]), reinterpret_cast<uint64_t>(records[1])};
+  std::memcpy(records[1], out, sizeof out);
+}
+
+__attribute__((visibility("default"))) extern const uint8_t copyInPlaceAccess[2] __asm__(
+    "hrx.stage_access.copy64_in_place");
+const uint8_t copyInPlaceAccess[2] = {HRX_HOST_RECORD_READ, HRX_HOST_RECORD_WRITE};
+__attribute__((visibility("default"))) void copyInPlace(void *const *records) __asm__("hrx.stage.copy64_in_place");
+void copyInPlace(void *const *records) { std::memcpy(records[1], records[0], 64); }
+
+__attribute__((visibility("default"))) extern const uint8_t scribbleAccess[2] __asm__("hrx.stage_access.scribble64");
+const uint8_t scribbleAccess[2] = {HRX_HOST_RECORD_READ | HRX_HOST_RECORD_WRITE, HRX_HOST_RECORD_WRITE};
+__attribute__((visibility("default"))) void scribble(void *const *records) __asm__("hrx.stage.scribble64");
+void scribble(void *const *records) {
+  std::memcpy(records[1], records[0], 64);
+  std::memset(records[0], 0, 64);
+}
+
 // copy64 after 300 ms: long enough for a short --timeout to expire first.
 __attribute__((visibility("default"))) void slowCopy(void *const *records) __asm__("hrx.stage.slow_copy64");
 void slowCopy(void *const *records) {

@@ -9,8 +9,9 @@
 
 namespace hrx::format {
 
-// JSON form (the payload of .hrx.plan: {"format":"hrx.array-plan","version":1,"plans":[...]}).
-std::string writeArrayPlans(std::span<const ArrayPlan> plans);
+// JSON form (the payload of .hrx.plan: {"format":"hrx.array-plan","version":1,"plans":[...]}),
+// indented by `indent` spaces a level, or compact (-1: what images embed, read at every load).
+std::string writeArrayPlans(std::span<const ArrayPlan> plans, int indent = 1);
 
 // The text form of loom-language §9.2 (hrxcc --emit=array-plan).
 std::string printArrayPlan(const ArrayPlan &plan);
