@@ -14,6 +14,8 @@
  *                       void f(const uint64_t *workload, uint32_t out[6]);
  *                       out = {workgroups x,y,z, workgroup_size x,y,z}.
  *   "hrx.abi_version"   const uint32_t, equal to HRX_HOST_ABI_VERSION.
+ *   "hrx.unavailable.<sym>"  optional, const char[] (NUL-terminated): why the host code has no
+ *                       "hrx.kernel.<sym>" for a kernel its GPU artifact has (LINK/044).
  */
 #ifndef HRX_FORMAT_HOSTABI_H
 #define HRX_FORMAT_HOSTABI_H
@@ -24,6 +26,7 @@
 #define HRX_HOST_STAGE_PREFIX "hrx.stage."
 #define HRX_HOST_KERNEL_PREFIX "hrx.kernel."
 #define HRX_HOST_LAUNCH_PREFIX "hrx.launch."
+#define HRX_HOST_UNAVAILABLE_PREFIX "hrx.unavailable."
 #define HRX_HOST_ABI_VERSION_SYMBOL "hrx.abi_version"
 
 #ifdef __cplusplus
