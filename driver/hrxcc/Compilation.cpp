@@ -344,6 +344,41 @@ bool Compilation::run(const std::vector<Job> &jobs, std::ostream *verbose) {
   return true;
 }
 
+bool Compilation::preprocess() {
+  inputs_.assign(inv_.inputs.size(), std::nullopt);
+  for (const auto &[virt, path] : inv_.headers) {
+    std::string text;
+    if (!readFile(path, text)) return false;
+    headers_.emplace_back(virt, std::move(text));
+  }
+  bool ok = true;
+  std::string text;
+  for (size_t i = 0; i < inv_.inputs.size(); ++i) {
+    if (!readInput(i)) return false;
+    if (inv_.inputs[i].kind == InputKind::Loom) {
+      diags_.report(DiagId::DriverPreprocessLoom, {}).arg("path", inputs_[i]->name);
+      ok = false;
+      continue;
+    }
+    std::optional<std::string> out =
+        Compiler::preprocess(cxxSource(i), inv_.targets.front(), inv_.compilerOptions, diags_, &libraryFilesRead_);
+    if (out)
+      text += *out;
+    else
+      ok = false;
+  }
+  if (!ok || diags_.hasErrors()) return false;
+  std::string path = inv_.output.value_or("-");
+  outputs_.expect(path);
+  if (!stage(path, toBytes(text))) return false;
+  std::string failedPath, error;
+  if (!outputs_.commit(failedPath, error)) {
+    diags_.report(DiagId::DriverCannotWriteFile, {}).arg("path", failedPath).arg("reason", error);
+    return false;
+  }
+  return true;
+}
+
 std::vector<std::string> Compilation::dependencies() const {
   std::vector<std::string> deps;
   for (const InputFile &in : inv_.inputs)

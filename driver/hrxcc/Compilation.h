@@ -24,6 +24,8 @@ public:
   // Runs `jobs` in order (printing each to `verbose` when set). Returns true when every job
   // succeeded and every output was written; otherwise no output is left behind.
   bool run(const std::vector<Job> &jobs, std::ostream *verbose);
+  // -E: every C/C++/HIP input preprocessed for the first target, to -o or standard output.
+  bool preprocess();
 
   // With -verify: registers the annotations of every source read so far.
   void addAnnotatedSources(diag::VerifyDiagnosticConsumer &verifier);

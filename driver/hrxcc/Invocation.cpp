@@ -150,6 +150,7 @@ void Builder::targets() {
 
 void Builder::phases() {
   inv_.syntaxOnly = args_.has(OptionId::SyntaxOnly);
+  inv_.preprocessOnly = args_.has(OptionId::PreprocessOnly);
   if (const Arg *rdc = args_.last(OptionId::GpuRdc))
     diags_.report(DiagId::DriverUnsupportedClangOption, {})
         .arg("option", rdc->asWritten())

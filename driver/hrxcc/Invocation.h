@@ -41,6 +41,7 @@ struct Invocation {
   std::vector<InputFile> inputs;
   std::vector<Target> targets;  // never empty once built: host when none was given
   bool syntaxOnly = false;
+  bool preprocessOnly = false;  // -E
   EmitKind emit = EmitKind::Artifact;
   std::optional<std::string> output;  // -o
   SaveTemps saveTemps = SaveTemps::None;

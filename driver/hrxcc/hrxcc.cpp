@@ -174,6 +174,7 @@ int runDriver(int argc, char **argv) {
 
   // 4. The jobs (split inputs run case by case instead).
   if (inv.splitInputFile) return runSplitInputFile(inv);
+  if (inv.preprocessOnly) return Compilation(inv, diags).preprocess() ? kSuccess : kCompileError;
   std::unique_ptr<diag::VerifyDiagnosticConsumer> verifier;
   if (inv.verify) {
     verifier = std::make_unique<diag::VerifyDiagnosticConsumer>(inv.verifyPrefixes);

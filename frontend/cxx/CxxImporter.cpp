@@ -5,6 +5,8 @@
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/LangStandard.h>
 #include <clang/Basic/ParsedAttrInfo.h>
@@ -12,7 +14,9 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Driver/CreateInvocationFromArgs.h>
 #include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Lex/HeaderSearchOptions.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/ADT/StringExtras.h>
@@ -200,9 +204,37 @@ public:
     translator_.flush();
     checkTargetRestrictions(ast, target_, requireDefinedCalls_, mapper_, engine_, out_.externalCalls);
     out_.signatures = collectSignatures(ast, mapper_);
+    if (bodies_) collectFunctionBodies(ast);
   }
+  void setFunctionBodies(std::vector<FunctionBody> *bodies) { bodies_ = bodies; }
 
 private:
+  // Bodies written in the unit's text, one per function (a template's pattern, not its
+  // instantiations; a lambda belongs to the function around it).
+  void collectFunctionBodies(clang::ASTContext &ast) {
+    struct Visitor : clang::RecursiveASTVisitor<Visitor> {
+      const clang::SourceManager &sm;
+      SourceMapper &mapper;
+      std::vector<FunctionBody> &out;
+      Visitor(const clang::SourceManager &sm, SourceMapper &mapper, std::vector<FunctionBody> &out)
+          : sm(sm), mapper(mapper), out(out) {}
+      bool VisitFunctionDecl(clang::FunctionDecl *function) {
+        if (!function->doesThisDeclarationHaveABody()) return true;
+        if (auto *method = llvm::dyn_cast<clang::CXXMethodDecl>(function); method && method->getParent()->isLambda())
+          return true;
+        clang::Stmt *body = function->getBody();
+        if (!body || !llvm::isa<clang::CompoundStmt>(body)) return true;
+        clang::SourceLocation open = body->getBeginLoc(), close = body->getEndLoc();
+        if (!open.isFileID() || !close.isFileID() || !sm.isInMainFile(open) || !sm.isInMainFile(close)) return true;
+        out.push_back({function->getQualifiedNameAsString(), mapper.range(clang::SourceRange(open, close))});
+        return true;
+      }
+    };
+    bodies_->clear();
+    Visitor(ast.getSourceManager(), mapper_, *bodies_).TraverseDecl(ast.getTranslationUnitDecl());
+  }
+
+  std::vector<FunctionBody> *bodies_ = nullptr;
   ImportTarget target_;
   bool requireDefinedCalls_;
   SourceMapper &mapper_;
@@ -641,6 +673,9 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   if (hip) {
     if (isAmdgpu(target) && !overHostHeaders) args.insert(args.end(), {"-isystem", kClangIncludeDir.str()});
     args.insert(args.end(), {"-include", "hip/__hrx_hip_device.h"});
+    // hipcc searched $HIP_PATH/include/hip too: "hip_runtime.h" without "hip/" finds hrx's, last.
+    args.insert(args.end(),
+                {"-idirafter", (overHostHeaders ? kHipOnlyDir.str() : (kSystemRoot + "/include").str()) + "/hip"});
   }
   if (options.debugInfo) args.push_back("-g");
   args.push_back((kSourceDir + (hip ? "/unit.hip" : cxx ? "/unit.cpp" : "/unit.c")).str());
@@ -744,8 +779,10 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   std::string verbose;
   llvm::raw_string_ostream verboseStream(verbose);
   ci.setVerboseOutputStream(verboseStream);
-  ImportAction action(context, std::make_unique<CheckingConsumer>(target, impl_->options.requireDefinedCalls, mapper,
-                                                                  translator, diags, out));
+  auto checks =
+      std::make_unique<CheckingConsumer>(target, impl_->options.requireDefinedCalls, mapper, translator, diags, out);
+  checks->setFunctionBodies(unit.functionBodies);
+  ImportAction action(context, std::move(checks));
   bool ok = ci.ExecuteAction(action);
   translator.flush();
   std::unique_ptr<llvm::Module> module = action.takeModule();
@@ -780,6 +817,86 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   out.module = std::move(module);
   for (const MountedFile &file : filesRead) out.filesRead.push_back(file.realPath);
   out.identity = identityOf(unit, unitName, language, standard, target, impl_->options, filesRead, *memory);
+  return out;
+}
+
+namespace {
+// Prints the preprocessed unit into a string (clang -E).
+class PreprocessToString : public clang::PreprocessorFrontendAction {
+public:
+  explicit PreprocessToString(std::string &out) : out_(out) {}
+
+protected:
+  void ExecuteAction() override {
+    clang::CompilerInstance &ci = getCompilerInstance();
+    llvm::raw_string_ostream os(out_);
+    clang::DoPrintPreprocessedInput(ci.getPreprocessor(), &os, ci.getPreprocessorOutputOpts());
+  }
+
+private:
+  std::string &out_;
+};
+}  // namespace
+
+std::optional<std::string> CxxImporter::preprocess(const CxxUnit &unit, ImportTarget target,
+                                                   diag::DiagnosticEngine &diags, std::vector<std::string> *filesRead) {
+  unsigned errorsBefore = diags.errorCount();
+  Language language = languageOf(unit);
+  bool hip = language == Language::Hip;
+  bool cxx = language == Language::Cxx || hip;
+  std::string unitName = unit.name.empty() ? (hip ? "unit.hip" : cxx ? "unit.cpp" : "unit.c") : unit.name;
+  std::string standard = unit.standard.empty() ? (hip ? "c++20" : cxx ? "c++26" : "c23") : unit.standard;
+  std::optional<UnitFiles> files = unitFiles(unit, unitName, language, target, diags);
+  if (!files) return std::nullopt;
+  std::vector<std::string> setupErrors;
+  std::shared_ptr<const clang::CompilerInvocation> base = SharedSetups::get().setup(
+      target, language, standard, impl_->options, unit.hostHeaders && cxx, unit.fastMath, setupErrors);
+  if (!base) {
+    for (std::string &message : setupErrors)
+      diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
+    return std::nullopt;
+  }
+  auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
+  configureInvocation(*invocation, unit, *files, unitName, language, diags.options());
+  invocation->getPreprocessorOutputOpts().ShowCPP = 1;
+  invocation->getPreprocessorOutputOpts().ShowLineMarkers = 1;
+  std::vector<MountedFile> read;
+  auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(files->memory, files->mounts, files->identities, read);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(SharedSetups::get().shipped());
+  overlay->pushOverlay(mounted);
+  SourceMapper mapper(diags.sourceManager(), files->identities);
+  mapper.fileId(files->unitPath, unit.text);
+  ClangDiagnosticTranslator translator(diags, mapper, target);
+  translator.setHostHeaders(unit.hostHeaders);
+  clang::CompilerInstance ci(std::move(invocation));
+  ci.setVirtualFileSystem(overlay);
+  ci.createDiagnostics(&translator, /*ShouldOwnClient=*/false);
+  ci.createFileManager();
+  std::string text;
+  PreprocessToString action(text);
+  bool ok = ci.ExecuteAction(action);
+  translator.flush();
+  if (!ok || diags.errorCount() != errorsBefore) return std::nullopt;
+  // Line markers name files as diagnostics do, not by their in-memory paths.
+  std::vector<std::pair<std::string, std::string>> names = {{files->unitPath, unitName}};
+  for (const Mount &mount : files->mounts) names.emplace_back(mount.virtualRoot, mount.realDir);
+  std::string out;
+  out.reserve(text.size());
+  for (llvm::StringRef rest = text; !rest.empty();) {
+    auto [line, tail] = rest.split('\n');
+    std::string kept = line.str();
+    if (line.starts_with("# "))
+      for (const auto &[from, to] : names)
+        if (size_t at = kept.find("\"" + from); at != std::string::npos) {
+          kept.replace(at + 1, from.size(), to);
+          break;
+        }
+    out += kept;
+    if (tail.data() != rest.end() || rest.ends_with("\n")) out += '\n';
+    rest = tail;
+  }
+  if (filesRead)
+    for (const MountedFile &file : read) filesRead->push_back(file.realPath);
   return out;
 }
 

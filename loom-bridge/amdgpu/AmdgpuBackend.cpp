@@ -26,7 +26,9 @@
 
 #include <array>
 #include <chrono>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace hrx::bridge {
@@ -489,6 +491,103 @@ public:
   std::vector<diag::Diagnostic> all;
 };
 
+// The host twin kernel by kernel. When the twin's errors are all constructs with no CPU meaning
+// inside function bodies of the units' own text, those bodies become a call to
+// __hrx_host_unavailable(N) (<hip/__hrx_hip_device.h>; newlines kept, so lines stay) and the units
+// are imported again: the kernels that reach such a call have no host code (one LINK/044 per
+// construct, with a note per kernel), the others keep theirs. Null when that does not apply.
+std::unique_ptr<Program> hostTwinKernelByKernel(const Program &program, const Target &host,
+                                                const CompilerOptions &options, diag::DiagnosticEngine &diags,
+                                                const std::vector<diag::Diagnostic> &twinDiagnostics,
+                                                const std::vector<std::vector<cxx::FunctionBody>> &bodies) {
+  std::vector<const diag::Diagnostic *> errors;
+  for (const diag::Diagnostic &d : twinDiagnostics)
+    if (d.severity == diag::Severity::Error) {
+      if (d.id != diag::DiagId::External) return nullptr;
+      errors.push_back(&d);
+    }
+  if (errors.empty() || bodies.size() != program.cxxSources.size()) return nullptr;
+  // (unit, body) → the first error inside it (innermost body).
+  std::map<std::pair<size_t, size_t>, size_t> blanked;
+  for (size_t e = 0; e < errors.size(); ++e) {
+    diag::SourceLocation at = errors[e]->range.begin;
+    std::optional<std::pair<size_t, size_t>> best;
+    for (size_t u = 0; u < bodies.size(); ++u)
+      for (size_t b = 0; b < bodies[u].size(); ++b) {
+        const diag::SourceRange &r = bodies[u][b].range;
+        if (r.begin.file != at.file || at.offset < r.begin.offset || at.offset >= r.end.offset) continue;
+        const diag::SourceRange *current = best ? &bodies[best->first][best->second].range : nullptr;
+        if (!current || r.end.offset - r.begin.offset < current->end.offset - current->begin.offset) best = {u, b};
+      }
+    if (!best) return nullptr;
+    blanked.try_emplace(*best, e);
+  }
+  std::vector<CxxSource> sources = program.cxxSources;
+  for (auto it = blanked.rbegin(); it != blanked.rend(); ++it) {  // later bodies first: offsets stay valid
+    auto [u, b] = it->first;
+    const diag::SourceRange &r = bodies[u][b].range;
+    std::string &text = sources[u].text;
+    if (r.end.offset > text.size() || r.end.offset < r.begin.offset + 2 || text[r.begin.offset] != '{' ||
+        text[r.end.offset - 1] != '}')
+      return nullptr;
+    size_t inner = r.end.offset - r.begin.offset - 2;
+    size_t lines = std::count(text.begin() + r.begin.offset + 1, text.begin() + r.end.offset - 1, '\n');
+    text.replace(r.begin.offset + 1, inner,
+                 " __hrx_host_unavailable(" + std::to_string(it->second) + "); " + std::string(lines, '\n'));
+  }
+  diag::DiagnosticEngine scratch(diags.sourceManager());
+  scratch.setOptions(diags.options());
+  std::unique_ptr<Program> twin = retargetCxx(program, host, options, scratch, &sources);
+  if (!twin || twin->cxxKernels.size() != program.cxxKernels.size()) return nullptr;
+
+  // Which error each function reaches, through direct calls.
+  std::map<const llvm::Function *, size_t> marked;
+  for (const cxx::ImportedUnit &unit : twin->cxxUnits)
+    if (llvm::Function *marker = unit.module->getFunction("__hrx_host_unavailable"))
+      for (llvm::User *user : marker->users())
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(user))
+          if (auto *index = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)))
+            marked.try_emplace(call->getFunction(), index->getZExtValue());
+  auto reached = [&](const llvm::Function *root) -> std::optional<size_t> {
+    std::set<const llvm::Function *> seen;
+    std::vector<const llvm::Function *> work = {root};
+    while (!work.empty()) {
+      const llvm::Function *f = work.back();
+      work.pop_back();
+      if (!f || !seen.insert(f).second) continue;
+      if (auto it = marked.find(f); it != marked.end()) return it->second;
+      for (const llvm::BasicBlock &block : *f)
+        for (const llvm::Instruction &inst : block)
+          if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) work.push_back(call->getCalledFunction());
+    }
+    return std::nullopt;
+  };
+  std::map<size_t, std::vector<size_t>> kernelsByError;
+  for (size_t k = 0; k < twin->cxxKernels.size(); ++k) {
+    const cxx::Signature *kernel = twin->cxxKernels[k];
+    if (!kernel) return nullptr;
+    const llvm::Function *body = nullptr;
+    for (const cxx::ImportedUnit &unit : twin->cxxUnits)
+      if (const llvm::Function *f = unit.module->getFunction(kernel->symbol); f && !f->isDeclaration()) body = f;
+    if (std::optional<size_t> error = body ? reached(body) : std::nullopt) kernelsByError[*error].push_back(k);
+  }
+  for (const auto &[e, kernels] : kernelsByError) {
+    const diag::Diagnostic &error = *errors[e];
+    diag::LineColumn at = diags.sourceManager().lineColumn(error.range.begin);
+    std::string where = std::string(diags.sourceManager().name(error.range.begin.file)) + ":" +
+                        std::to_string(at.line) + ":" + std::to_string(at.column);
+    diag::DiagnosticBuilder warning = diags.report(diag::DiagId::LinkHostTwinUnavailable, error.range);
+    warning.arg("reason", error.message);
+    for (size_t k : kernels) {
+      const cxx::Signature &kernel = *program.cxxKernels[k];
+      twin->hostUnavailable[kernel.symbol] = error.message + " (" + where + ", LINK/044)";
+      warning.note(kernel.location,
+                   "kernel '" + kernel.name + "' has no host code; the unit's other kernels keep theirs");
+    }
+  }
+  return twin;
+}
+
 bool wrapCxxKernel(llvm::Module &module, const cxx::Signature &kernel) {
   llvm::Function *body = module.getFunction(kernel.symbol);
   if (!body || body->isDeclaration()) return false;
@@ -558,7 +657,11 @@ public:
     std::vector<const loom::Operation *> kernels;
     for (const loom::Operation *def : program.exports)
       if (def->name() == "kernel.def") kernels.push_back(def);
-    if (kernels.empty() && program.cxxKernels.empty()) {
+    // HIP units of device functions only (a device library) give a code object without kernels.
+    bool hipLibrary = program.modules.empty() && !program.cxxSources.empty() &&
+                      std::all_of(program.cxxSources.begin(), program.cxxSources.end(),
+                                  [](const CxxSource &s) { return s.language == CxxSource::Language::Hip; });
+    if (kernels.empty() && program.cxxKernels.empty() && !hipLibrary) {
       diags.report(diag::DiagId::AmdgpuNoKernels, {}).arg("target", target.profile);
       return std::nullopt;
     }
@@ -677,10 +780,14 @@ public:
       twinDiags.setOptions(diags.options());
       DiagnosticRecorder twin;
       twinDiags.addConsumer(&twin);
-      hostProgram =
-          request.hostReference ? retargetCxx(program, *request.hostReference, request.options, twinDiags) : nullptr;
+      std::vector<std::vector<cxx::FunctionBody>> bodies;
+      hostProgram = request.hostReference
+                        ? retargetCxx(program, *request.hostReference, request.options, twinDiags, nullptr, &bodies)
+                        : nullptr;
       // A Clang error the GPU compile did not have: a construct with no CPU meaning.
       bool hostOnlyError = twin.first && twin.first->id == diag::DiagId::External;
+      if (!hostProgram && hostOnlyError)
+        hostProgram = hostTwinKernelByKernel(program, *request.hostReference, request.options, diags, twin.all, bodies);
       if (!hostProgram && kernels.empty() && hostOnlyError) {
         diags.report(diag::DiagId::LinkHostTwinUnavailable, twin.first->range).arg("reason", twin.first->message);
         hostProgram = std::make_unique<Program>();  // host code without the C/C++ kernels

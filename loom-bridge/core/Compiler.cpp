@@ -89,6 +89,13 @@ std::vector<uint8_t> buildFat(const bridge::Program &program, const CompileReque
 
 }  // namespace
 
+std::optional<std::string> Compiler::preprocess(const CxxSource &source, const Target &target,
+                                                const CompilerOptions &options, diag::DiagnosticEngine &diags,
+                                                std::vector<std::string> *filesRead) {
+  bridge::initializeTargets();
+  return bridge::preprocessCxx(source, target, options, diags, filesRead);
+}
+
 CompileResult Compiler::compile(const CompileRequest &request, diag::DiagnosticEngine &diags) const {
   bridge::initializeTargets();  // before any import: compileAll runs requests on several threads
   CompileResult result;

@@ -249,6 +249,14 @@ private:
       }
     if (failedExport_) return false;
     if (!program_.exports.empty() || !program_.cxxKernels.empty()) return true;
+    // HIP units of device functions only (a device library) give a code object without
+    // kernels, as clang -x hip --cuda-device-only does.
+    bool hipLibrary = wanted.empty() && program_.modules.empty() && !program_.cxxSources.empty() &&
+                      std::all_of(program_.cxxSources.begin(), program_.cxxSources.end(),
+                                  [](const CxxSource &s) { return s.language == CxxSource::Language::Hip; }) &&
+                      std::all_of(request_.targets.begin(), request_.targets.end(),
+                                  [](const Target &t) { return t.info && t.info->backend == "amdgpu"; });
+    if (hipLibrary) return true;
     if (wanted.empty())
       diags_.report(diag::DiagId::LinkNoExports, {});
     else
@@ -596,6 +604,24 @@ private:
 
 namespace {
 
+cxx::CxxUnit cxxUnitOf(const CxxSource &source) {
+  cxx::CxxUnit unit{source.name,
+                    source.text,
+                    source.language == CxxSource::Language::C     ? cxx::Language::C
+                    : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
+                    : source.language == CxxSource::Language::Hip ? cxx::Language::Hip
+                                                                  : cxx::Language::Auto,
+                    source.standard,
+                    source.headers,
+                    source.includeDirs,
+                    source.defines};
+  unit.directory = source.directory;
+  unit.preincludes = source.preincludes;
+  unit.hostHeaders = source.hostHeaders;
+  unit.fastMath = source.fastMath;
+  return unit;
+}
+
 std::optional<cxx::ImportTarget> importTarget(const Target &target) {
   std::unique_ptr<TargetBackend> backend = createBackend(target);
   return backend ? backend->cxxImportTarget(target) : std::nullopt;
@@ -604,7 +630,8 @@ std::optional<cxx::ImportTarget> importTarget(const Target &target) {
 }  // namespace
 
 bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
-                    diag::DiagnosticEngine &diags, bool retargeted) {
+                    diag::DiagnosticEngine &diags, bool retargeted,
+                    std::vector<std::vector<cxx::FunctionBody>> *bodies) {
   unsigned errors = diags.errorCount();
   program.cxxSources = cxx;
   program.cxxTarget = request.targets.front();
@@ -623,21 +650,10 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
           .arg("what", "C/C++ sources for target '" + request.targets.front().name() + "'");
       return false;
     }
-    for (const CxxSource &source : cxx) {
-      cxx::CxxUnit unit{source.name,
-                        source.text,
-                        source.language == CxxSource::Language::C     ? cxx::Language::C
-                        : source.language == CxxSource::Language::Cxx ? cxx::Language::Cxx
-                        : source.language == CxxSource::Language::Hip ? cxx::Language::Hip
-                                                                      : cxx::Language::Auto,
-                        source.standard,
-                        source.headers,
-                        source.includeDirs,
-                        source.defines};
-      unit.directory = source.directory;
-      unit.preincludes = source.preincludes;
-      unit.hostHeaders = source.hostHeaders;
-      unit.fastMath = source.fastMath;
+    if (bodies) bodies->assign(cxx.size(), {});
+    for (size_t i = 0; i < cxx.size(); ++i) {
+      cxx::CxxUnit unit = cxxUnitOf(cxx[i]);
+      if (bodies) unit.functionBodies = &(*bodies)[i];
       if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))
         program.cxxUnits.push_back(std::move(*imported));
     }
@@ -653,13 +669,29 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
   return diags.errorCount() == errors;
 }
 
+std::optional<std::string> preprocessCxx(const CxxSource &source, const Target &target, const CompilerOptions &options,
+                                         diag::DiagnosticEngine &diags, std::vector<std::string> *filesRead) {
+  std::optional<cxx::ImportTarget> imported = importTarget(target);
+  if (!imported) {
+    diags.report(diag::DiagId::LinkNotImplemented, {}).arg("what", "C/C++ sources for target '" + target.name() + "'");
+    return std::nullopt;
+  }
+  cxx::ImportOptions importOptions;
+  importOptions.optLevel = options.optLevel;
+  importOptions.debugInfo = options.debugInfo;
+  importOptions.hostCpu = options.hostCpu;
+  return cxx::CxxImporter(importOptions).preprocess(cxxUnitOf(source), *imported, diags, filesRead);
+}
+
 std::unique_ptr<Program> retargetCxx(const Program &program, const Target &target, const CompilerOptions &options,
-                                     diag::DiagnosticEngine &diags) {
+                                     diag::DiagnosticEngine &diags, const std::vector<CxxSource> *sources,
+                                     std::vector<std::vector<cxx::FunctionBody>> *bodies) {
   auto twin = std::make_unique<Program>();
   CompileRequest request;
   request.targets = {target};
   request.options = options;
-  if (!importCxxUnits(*twin, program.cxxSources, request, diags, /*retargeted=*/true)) return nullptr;
+  if (!importCxxUnits(*twin, sources ? *sources : program.cxxSources, request, diags, /*retargeted=*/true, bodies))
+    return nullptr;
   // The new units' signatures replace the old ones, found by unit and source name; a definition
   // the other target's preprocessing leaves out is reported once.
   std::map<const cxx::Signature *, const cxx::Signature *> found;

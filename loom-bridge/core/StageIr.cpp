@@ -419,6 +419,13 @@ void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowe
                     diag::DiagnosticEngine &diags) {
   std::set<const llvm::Function *> reaching = functionsReachingQueries(module);
   for (const cxx::Signature *kernel : program.cxxKernels) {
+    if (auto it = program.hostUnavailable.find(kernel->symbol); it != program.hostUnavailable.end()) {
+      // No entry: the runtime reads why from "hrx.unavailable.<sym>" (HostAbi.h).
+      llvm::Constant *reason = llvm::ConstantDataArray::getString(module.getContext(), it->second);
+      new llvm::GlobalVariable(module, reason->getType(), true, llvm::GlobalValue::ExternalLinkage, reason,
+                               HRX_HOST_UNAVAILABLE_PREFIX + kernel->symbol);
+      continue;
+    }
     llvm::Function *body = module.getFunction(kernel->symbol);
     if (!body || body->isDeclaration()) {
       diags.report(diag::DiagId::LinkCodegenFailed, kernel->location)

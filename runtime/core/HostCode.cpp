@@ -361,7 +361,14 @@ std::span<const uint8_t> HostCode::stageAccess(std::string_view symbol, size_t r
 
 StatusOr<hrx_host_kernel_fn> HostCode::kernel(std::string_view symbol) const {
   auto address = resolve(HRX_HOST_KERNEL_PREFIX, symbol);
-  if (!address) return address.status();
+  if (!address) {
+    // The compiler says why a kernel has no host code (LINK/044).
+    if (auto reason = resolve(HRX_HOST_UNAVAILABLE_PREFIX, symbol))
+      return Status(StatusCode::FailedPrecondition, std::string(address.status().message()) +
+                                                        ": the host twin cannot run kernel '" + std::string(symbol) +
+                                                        "': " + static_cast<const char *>(*reason));
+    return address.status();
+  }
   return reinterpret_cast<hrx_host_kernel_fn>(*address);
 }
 

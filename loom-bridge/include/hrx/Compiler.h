@@ -130,6 +130,12 @@ public:
   std::vector<CompileResult> compileAll(const std::vector<CompileRequest> &requests,
                                         diag::DiagnosticEngine &diags) const;
 
+  // Clang's -E: one C/C++/HIP source preprocessed as it is compiled for `target`. Nullopt after
+  // reporting errors; `filesRead` receives the real files read (for depfiles).
+  static std::optional<std::string> preprocess(const CxxSource &source, const Target &target,
+                                               const CompilerOptions &options, diag::DiagnosticEngine &diags,
+                                               std::vector<std::string> *filesRead = nullptr);
+
   const std::vector<LoomSource> &loomSources() const { return loom_; }
   const std::vector<CxxSource> &cxxSources() const { return cxx_; }
 

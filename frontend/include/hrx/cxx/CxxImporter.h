@@ -33,6 +33,13 @@ std::string clangVersion();
 // Auto: ".c" → C23, ".hip" → HIP (C++20 in Clang's HIP device mode), anything else → C++26.
 enum class Language { Auto, C, Cxx, Hip };
 
+// A function definition's body written in the unit's own text: from its '{' to past its '}'.
+// The host twin replaces the body of a function the host cannot compile (docs/host-twin.md).
+struct FunctionBody {
+  std::string name;
+  diag::SourceRange range;
+};
+
 // One translation unit; mirrors hrx::CxxSource.
 struct CxxUnit {
   std::string name;  // what diagnostics print; its extension selects the language under Auto
@@ -53,6 +60,9 @@ struct CxxUnit {
   bool hostHeaders = false;
   // -ffast-math: Clang's fast-math flags, and ROCm's finite-only and unsafe-math device libraries.
   bool fastMath = false;
+  // Filled with the bodies of the functions defined in the unit's text (not its headers), also
+  // when the import fails; null: not collected.
+  std::vector<FunctionBody> *functionBodies = nullptr;
 };
 
 // The system include directories Clang's driver would search for a HIP or C++ unit on this host
@@ -157,6 +167,12 @@ public:
   // error; every error has been reported to `diags` first. Not thread-safe per instance.
   std::optional<ImportedUnit> import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
                                      diag::DiagnosticEngine &diags);
+
+  // Clang's -E: `unit` preprocessed as `import` would see it for `target` (with hrx's and the
+  // mounted headers; line markers name files as diagnostics do). Nullopt after an error;
+  // `filesRead` receives the real files read (for depfiles).
+  std::optional<std::string> preprocess(const CxxUnit &unit, ImportTarget target, diag::DiagnosticEngine &diags,
+                                        std::vector<std::string> *filesRead = nullptr);
 
 private:
   struct Impl;

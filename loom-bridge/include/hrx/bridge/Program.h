@@ -67,6 +67,9 @@ public:
   // for another target, see retargetCxx).
   std::vector<CxxSource> cxxSources;
   Target cxxTarget;
+  // Host twins only: C/C++ kernels (by symbol) the host cannot run, and why (LINK/044); the host
+  // code has no entry for them and says why instead (docs/host-twin.md).
+  std::map<std::string, std::string, std::less<>> hostUnavailable;
 
   // Copies of the C/C++ modules in `context` (for a backend's own module).
   std::vector<std::unique_ptr<llvm::Module>> cxxModules(llvm::LLVMContext &context) const;
@@ -88,18 +91,27 @@ public:
 // C/C++ sources are imported for `request.targets.front()`.
 // Imports `cxx` for `request.targets.front()` into `program` (cxxContext, cxxUnits) without
 // linking. False after reporting errors.
+// `bodies`, when given, receives each unit's function bodies (cxx::CxxUnit::functionBodies).
 bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const CompileRequest &request,
-                    diag::DiagnosticEngine &diags, bool retargeted = false);
+                    diag::DiagnosticEngine &diags, bool retargeted = false,
+                    std::vector<std::vector<cxx::FunctionBody>> *bodies = nullptr);
 
 // The same program with its C/C++ units imported for `target` (e.g. the host twin of an AMDGPU
 // artifact); it shares `program`'s Loom modules, which must outlive it. Null after reporting errors.
+// `sources` replaces program.cxxSources (the same units, e.g. with bodies the host cannot compile
+// replaced); `bodies` as for importCxxUnits.
 std::unique_ptr<Program> retargetCxx(const Program &program, const Target &target, const CompilerOptions &options,
-                                     diag::DiagnosticEngine &diags);
+                                     diag::DiagnosticEngine &diags, const std::vector<CxxSource> *sources = nullptr,
+                                     std::vector<std::vector<cxx::FunctionBody>> *bodies = nullptr);
 
 // `program` itself when its C/C++ units were imported for `target`; otherwise a retargeted copy
 // kept in `storage` (members of a fat artifact after the first). Null after reporting errors.
 const Program *programForTarget(const Program &program, const Target &target, const CompilerOptions &options,
                                 std::unique_ptr<Program> &storage, diag::DiagnosticEngine &diags);
+
+// hrx::Compiler::preprocess.
+std::optional<std::string> preprocessCxx(const CxxSource &source, const Target &target, const CompilerOptions &options,
+                                         diag::DiagnosticEngine &diags, std::vector<std::string> *filesRead);
 
 std::unique_ptr<Program> buildProgram(std::vector<loom::OwningModule> modules, const std::vector<CxxSource> &cxx,
                                       const CompileRequest &request, diag::DiagnosticEngine &diags);

@@ -20,6 +20,8 @@
  *                       host device lets a stage that never writes an input record read it in
  *                       place in the binding, and one that never reads an output record write it
  *                       in place (docs/formats/array-plan.md, "Records in place").
+ *   "hrx.unavailable.<sym>"  optional, const char[] (NUL-terminated): why the host code has no
+ *                       "hrx.kernel.<sym>" for a kernel its GPU artifact has (LINK/044).
  */
 #ifndef HRX_FORMAT_HOSTABI_H
 #define HRX_FORMAT_HOSTABI_H
@@ -30,6 +32,7 @@
 #define HRX_HOST_STAGE_PREFIX "hrx.stage."
 #define HRX_HOST_KERNEL_PREFIX "hrx.kernel."
 #define HRX_HOST_LAUNCH_PREFIX "hrx.launch."
+#define HRX_HOST_UNAVAILABLE_PREFIX "hrx.unavailable."
 #define HRX_HOST_ABI_VERSION_SYMBOL "hrx.abi_version"
 #define HRX_HOST_STAGE_ACCESS_PREFIX "hrx.stage_access."
 #define HRX_HOST_RECORD_READ 1u

@@ -73,6 +73,9 @@ extern "C" __host__ __device__ void free(void *) noexcept;
 #define HIP_VERSION_PATCH 0
 #define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
 #define __HRX_HIP__ 1
+// ROCm's spelling of a dynamic LDS array (used without a trailing semicolon).
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
@@ -311,6 +314,17 @@ __HRX_HD unsigned int __bitextract_u32(unsigned int src, unsigned int offset, un
   width &= 31;
   return width == 0 ? 0u : (src << (32 - offset - width)) >> (32 - width);
 }
+#if !defined(__HRX_TARGET_AMDGPU__)
+// The host twin replaces the body of a function the host cannot compile (an amdgcn builtin or
+// inline assembly) with a call to this; kernels that reach it get no host code (docs/host-twin.md).
+extern "C" [[noreturn]] __host__ __device__ __attribute__((noinline)) inline void __hrx_host_unavailable(int) {
+  __builtin_trap();
+}
+#endif
+// hcc's spelling (hcc-era samples call it under __HIP_PLATFORM_HCC__, which hrx defines).
+namespace hc {
+using ::__bitextract_u32;
+}
 __HRX_HD unsigned int __sad(int x, int y, unsigned int z) { return z + (x > y ? (unsigned)(x - y) : (unsigned)(y - x)); }
 __HRX_HD unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
 __HRX_HD int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
@@ -446,5 +460,6 @@ __HRX_D unsigned int atomicDec(unsigned int *p, unsigned int limit) {
 #include <hip/__hrx_hip_vector_types.h>
 #include <hip/__hrx_hip_fp16.h>
 #include <hip/__hrx_hip_host_api.h>
+#include <hip/__hrx_hip_texture.h>
 
 #endif  // HRX_HIP_DEVICE_H

@@ -216,6 +216,33 @@ __host__ inline hipError_t hipMallocPitch(T **ptr, size_t *pitch, size_t width, 
   return hipMallocPitch((void **)ptr, pitch, width, height);
 }
 
+// HIP before ROCm 4 (hcc-era hipcc): every kernel's first parameter was a hipLaunchParm, an int
+// the launch filled in, and hipLaunchKernel took the kernel and its arguments like
+// hipLaunchKernelGGL. Accepted with a warning naming the modern form.
+typedef int hipLaunchParm __attribute__((
+    deprecated("hipLaunchParm is the removed first kernel parameter of HIP before ROCm 4 (an int here); declare the "
+               "kernel without it and launch it with hipLaunchKernelGGL or <<<...>>>")));
+template <class F, class... Args>
+[[deprecated("hipLaunchKernel(kernel, grid, block, lds, stream, args...) is HIP before ROCm 4; use "
+             "hipLaunchKernelGGL with the same arguments (and drop the kernel's hipLaunchParm)")]] __host__ inline hipError_t
+hipLaunchKernel(F kernel, dim3 grid, dim3 block, size_t dynamicLds, hipStream_t stream, Args &&...) {
+  return hipLaunchKernel(reinterpret_cast<const void *>(kernel), grid, block, nullptr, dynamicLds, stream);
+}
+// ROCm before 5 counted occupancy in uint32_t.
+template <class F>
+[[deprecated("HIP's occupancy queries take int *, not uint32_t *, since ROCm 5")]] __host__ inline hipError_t
+hipOccupancyMaxPotentialBlockSize(unsigned *gridSize, unsigned *blockSize, F function, size_t dynamicLds = 0,
+                                  int blockSizeLimit = 0) {
+  return hipOccupancyMaxPotentialBlockSize(reinterpret_cast<int *>(gridSize), reinterpret_cast<int *>(blockSize),
+                                           reinterpret_cast<const void *>(function), dynamicLds, blockSizeLimit);
+}
+template <class F>
+[[deprecated("HIP's occupancy queries take int *, not uint32_t *, since ROCm 5")]] __host__ inline hipError_t
+hipOccupancyMaxActiveBlocksPerMultiprocessor(unsigned *blocks, F function, int blockSize, size_t dynamicLds = 0) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(reinterpret_cast<int *>(blocks),
+                                                      reinterpret_cast<const void *>(function), blockSize, dynamicLds);
+}
+
 #define HIP_SYMBOL(symbol) symbol
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define hipLaunchKernelGGL(kernel, grid, block, dynamicLds, stream, ...) \

@@ -262,6 +262,17 @@ __HRX_M bool isfinite(double x) { return __builtin_isfinite(x); }
 __HRX_M bool signbit(float x) { return __builtin_signbit(x); }
 __HRX_M bool signbit(double x) { return __builtin_signbit(x); }
 #endif  // !__HRX_HOST_HEADERS__
+// HIP's device min/max (Clang's HIP math header defines the same set for amdgcn).
+template <class T>
+__device__ inline T min(T a, T b) { return a < b ? a : b; }
+template <class T>
+__device__ inline T max(T a, T b) { return a > b ? a : b; }
+__device__ inline int min(int a, int b) { return a < b ? a : b; }
+__device__ inline int max(int a, int b) { return a > b ? a : b; }
+__device__ inline float min(float a, float b) { return __builtin_fminf(a, b); }
+__device__ inline float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__device__ inline double min(double a, double b) { return __builtin_fmin(a, b); }
+__device__ inline double max(double a, double b) { return __builtin_fmax(a, b); }
 #endif  // !__HRX_TARGET_AMDGPU__
 
 // std:: names for device code (Clang's hipRTC math header declares the global ones only; over
