@@ -3,15 +3,20 @@
 
 namespace hrx::bridge {
 
-void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
+void Lowering::Impl::lowerVector(const Operation &op) {
+  using loom::OpCode;
   llvm::IRBuilder<> &b = *b_;
   llvm::IRBuilder<>::FastMathFlagGuard guard(b);
   b.setFastMathFlags(fastMath(op));
   llvm::Type *resultType = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
-  if (name == "load" || name == "store" || name == "load.mask" || name == "store.mask" || name == "fragment.load" ||
-      name == "fragment.store")
-    return lowerVectorMemory(op, name);
-  if (op.opcode() == loom::OpCode::VectorScatter) {
+  switch (op.opcode()) {
+  case OpCode::VectorLoad:
+  case OpCode::VectorStore:
+  case OpCode::VectorLoadMask:
+  case OpCode::VectorStoreMask:
+  case OpCode::VectorFragmentLoad:
+  case OpCode::VectorFragmentStore: return lowerVectorMemory(op);
+  case OpCode::VectorScatter: {
     // One scalar store per lane, at the indices plus the lane's offset along the last view axis.
     std::shared_ptr<ViewValue> v = view(op, "base");
     std::vector<llvm::Value *> start = indices(op, "indices");
@@ -27,14 +32,14 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     }
     return;
   }
-  if (op.opcode() == loom::OpCode::VectorFragmentRepack)
+  case OpCode::VectorFragmentRepack:
     unsupported(op, "WMMA fragment layouts are not implemented (fragments hold a whole matrix per lane)");
-  if (name == "constant") return set(op, 0, literal(op, resultType));
-  if (name == "splat") {
+  case OpCode::VectorConstant: return set(op, 0, literal(op, resultType));
+  case OpCode::VectorSplat: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     return set(op, 0, b.CreateVectorSplat(vt->getNumElements(), operand(op, "in")));
   }
-  if (name == "iota") {
+  case OpCode::VectorIota: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     llvm::Type *element = vt->getElementType();
     auto convert = [&](llvm::Value *v) -> llvm::Value * {
@@ -53,7 +58,7 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
                element->isFloatingPointTy() ? b.CreateFAdd(base, b.CreateFMul(laneVector, step))
                                             : b.CreateAdd(base, b.CreateMul(laneVector, step)));
   }
-  if (name == "mask.range") {
+  case OpCode::VectorMaskRange: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     unsigned n = vt->getNumElements();
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
@@ -66,14 +71,14 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
                unsignedDomain ? b.CreateICmpULT(positions, b.CreateVectorSplat(n, hi))
                               : b.CreateICmpSLT(positions, b.CreateVectorSplat(n, hi)));
   }
-  if (name == "select")
+  case OpCode::VectorSelect:
     return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
-  if (name == "reduce") return set(op, 0, reduce(op));
-  if (name == "dotf") {
+  case OpCode::VectorReduce: return set(op, 0, reduce(op));
+  case OpCode::VectorDotf: {
     llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
     return set(op, 0, b.CreateFAddReduce(operand(op, "init"), products));
   }
-  if (name == "fragment") {
+  case OpCode::VectorFragment: {
     Lowered &out = lowered(op.result(0));
     out = lowered(op.operandNamed("in"));
     out.fragmentShape.clear();
@@ -86,9 +91,10 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
         out.encoding = lowered(schema->value()).encoding;
     return;
   }
-  if (name == "encode") return lowerEncode(op);
-  if (name == "mma") return lowerMma(op);
-  using loom::OpCode;
+  case OpCode::VectorEncode: return lowerEncode(op);
+  case OpCode::VectorMma: return lowerMma(op);
+  default: break;
+  }
   switch (op.opcode()) {
   case OpCode::VectorExtract:
   case OpCode::VectorInsert: {
@@ -265,7 +271,7 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
   }
   default: break;
   }
-  if (llvm::Value *r = arith(op, name)) return set(op, 0, r);
+  if (llvm::Value *r = arith(op)) return set(op, 0, r);
   unsupported(op, "no lowering for this op");
 }
 
@@ -379,14 +385,17 @@ void Lowering::Impl::lowerMma(const Operation &op) {
 }
 
 // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
-void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view name) {
+void Lowering::Impl::lowerVectorMemory(const Operation &op) {
+  using loom::OpCode;
   llvm::IRBuilder<> &b = *b_;
-  bool isLoad = name.find("load") != std::string_view::npos;
-  bool masked = name.ends_with(".mask");
+  const OpCode code = op.opcode();
+  bool isLoad = code == OpCode::VectorLoad || code == OpCode::VectorLoadMask || code == OpCode::VectorFragmentLoad;
+  bool masked = code == OpCode::VectorLoadMask || code == OpCode::VectorStoreMask;
+  bool fragment = code == OpCode::VectorFragmentLoad || code == OpCode::VectorFragmentStore;
   std::shared_ptr<ViewValue> v = view(op, "base");
   const loom::Type &vectorType = isLoad ? *op.result(0)->type() : *op.operandNamed("value")->type();
   std::vector<int64_t> shape;
-  if (name.starts_with("fragment")) {
+  if (fragment) {
     for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
       shape.push_back(std::holds_alternative<int64_t>(e)
                           ? std::get<int64_t>(e)
