@@ -184,27 +184,14 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
     if (!identity)
       unsupported(op, "no scan for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
     // acc = fold over the items before (forward) or after (reverse) this one, in linear order.
-    llvm::BasicBlock *entry = b.GetInsertBlock();
-    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "scan.header", &f);
-    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "scan.body", &f);
-    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "scan.exit", &f);
-    b.CreateBr(header);
-    b.SetInsertPoint(header);
-    llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
-    llvm::PHINode *acc = b.CreatePHI(type, 2);
-    index->addIncoming(i64(0), entry);
-    acc->addIncoming(identity, entry);
-    b.CreateCondBr(b.CreateICmpULT(index, items), body, exit);
-    b.SetInsertPoint(body);
-    llvm::Value *item = reverse ? b.CreateSub(b.CreateSub(items, i64(1)), index) : index;
-    llvm::Value *take = reverse ? (exclusive ? b.CreateICmpUGT(item, linear) : b.CreateICmpUGE(item, linear))
-                                : (exclusive ? b.CreateICmpULT(item, linear) : b.CreateICmpULE(item, linear));
-    llvm::Value *next = combine(b, kind, acc, read(item));
-    if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
-    acc->addIncoming(b.CreateSelect(take, next, acc), body);
-    index->addIncoming(b.CreateAdd(index, i64(1)), body);
-    b.CreateBr(header);
-    b.SetInsertPoint(exit);
+    llvm::Value *acc = countedFold("scan", i64(0), items, identity, [&](llvm::Value *index, llvm::Value *acc) {
+      llvm::Value *item = reverse ? b.CreateSub(b.CreateSub(items, i64(1)), index) : index;
+      llvm::Value *take = reverse ? (exclusive ? b.CreateICmpUGT(item, linear) : b.CreateICmpUGE(item, linear))
+                                  : (exclusive ? b.CreateICmpULT(item, linear) : b.CreateICmpULE(item, linear));
+      llvm::Value *next = combine(b, kind, acc, read(item));
+      if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
+      return b.CreateSelect(take, next, acc);
+    });
     set(op, 0, acc);
     break;
   }
@@ -276,26 +263,41 @@ llvm::Value *Lowering::Impl::workgroupReduce(const Operation &op) {
   b.SetInsertPoint(published);
   target->barrier(b);
   llvm::Value *first = b.CreateAlignedLoad(type, storage, align);
+  llvm::Value *acc = countedFold("reduce", i64(1), subgroups, first, [&](llvm::Value *index, llvm::Value *acc) {
+    llvm::Value *next =
+        combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
+    if (!next) unsupported(op, "unknown combining kind '" + std::string(combiningKind(op)) + "'");
+    return next;
+  });
+  target->barrier(b);
+  return acc;
+}
+
+// for (index = start; index < end; ++index) acc = step(index, acc), from acc = init; the result
+// is acc after the loop. One loop shape for every counted fold the kernel ops emit.
+llvm::Value *Lowering::Impl::countedFold(std::string_view name, llvm::Value *start, llvm::Value *end,
+                                         llvm::Value *init,
+                                         const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Function *f = b.GetInsertBlock()->getParent();
   llvm::BasicBlock *entry = b.GetInsertBlock();
-  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "reduce.header", f);
-  llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "reduce.body", f);
-  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "reduce.exit", f);
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, std::string(name) + ".header", f);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, std::string(name) + ".body", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, std::string(name) + ".exit", f);
   b.CreateBr(header);
   b.SetInsertPoint(header);
   llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
-  llvm::PHINode *acc = b.CreatePHI(type, 2);
-  index->addIncoming(i64(1), entry);
-  acc->addIncoming(first, entry);
-  b.CreateCondBr(b.CreateICmpULT(index, subgroups), body, exit);
+  llvm::PHINode *acc = b.CreatePHI(init->getType(), 2);
+  index->addIncoming(start, entry);
+  acc->addIncoming(init, entry);
+  b.CreateCondBr(b.CreateICmpULT(index, end), body, exit);
   b.SetInsertPoint(body);
-  llvm::Value *next =
-      combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
-  if (!next) unsupported(op, "unknown combining kind '" + std::string(combiningKind(op)) + "'");
-  index->addIncoming(b.CreateAdd(index, i64(1)), body);
-  acc->addIncoming(next, body);
+  llvm::Value *next = step(index, acc);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  acc->addIncoming(next, latch);
+  index->addIncoming(b.CreateAdd(index, i64(1)), latch);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  target->barrier(b);
   return acc;
 }
 

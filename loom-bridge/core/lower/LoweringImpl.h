@@ -760,6 +760,11 @@ private:
   // the kernel's subgroup size.
   llvm::Value *subgroupCoordinate(Coordinate kind);
 
+  // for (index = start; index < end; ++index) acc = step(index, acc), from acc = init; returns
+  // acc after the loop (the workgroup scan and the cross-subgroup reduce share it).
+  llvm::Value *countedFold(std::string_view name, llvm::Value *start, llvm::Value *end, llvm::Value *init,
+                           const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step);
+
   llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value);
 
   // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0
