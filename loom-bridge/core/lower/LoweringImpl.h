@@ -708,6 +708,13 @@ private:
     return b_->CreateGEP(b_->getInt8Ty(), v.base, b_->CreateMul(linear, i64(int64_t(bytes))));
   }
 
+  // `<volatile>` on view/vector loads and stores: every access happens, in order. (`<nontemporal>`
+  // is a cache hint the lowering does not pass on.)
+  static bool volatileAccess(const Operation &op) {
+    const loom::Attribute *access = op.templateParam(0);
+    return access && access->str() == "volatile";
+  }
+
   void lowerMemory(const Operation &op);
 
   // A buffer.assume.* result is its operand (with the same facts).

@@ -50,11 +50,13 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
   if (op.opcode() == OpCode::ViewLoad) {
     std::shared_ptr<ViewValue> v = view(op, "base");
     llvm::Type *type = valueType(*op.result(0)->type(), &op);
-    return set(op, 0, b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v)));
+    return set(op, 0,
+               b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v), volatileAccess(op)));
   }
   if (op.opcode() == OpCode::ViewStore) {
     std::shared_ptr<ViewValue> v = view(op, "base");
-    b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v));
+    b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v),
+                         volatileAccess(op));
     return;
   }
   if (op.opcode() == OpCode::BufferAssumeAlignment) {

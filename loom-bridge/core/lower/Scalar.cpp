@@ -114,8 +114,10 @@ std::optional<llvm::Intrinsic::ID> unaryFloatIntrinsic(OpCode code) {
   case OpCode::ScalarLog10f: return llvm::Intrinsic::log10;
   case OpCode::ScalarSqrtf:
   case OpCode::VectorSqrtf: return llvm::Intrinsic::sqrt;
-  case OpCode::ScalarSinf: return llvm::Intrinsic::sin;
-  case OpCode::ScalarCosf: return llvm::Intrinsic::cos;
+  case OpCode::ScalarSinf:
+  case OpCode::VectorSinf: return llvm::Intrinsic::sin;
+  case OpCode::ScalarCosf:
+  case OpCode::VectorCosf: return llvm::Intrinsic::cos;
   case OpCode::ScalarTanf: return llvm::Intrinsic::tan;
   case OpCode::ScalarAsinf: return llvm::Intrinsic::asin;
   case OpCode::ScalarAcosf: return llvm::Intrinsic::acos;

@@ -446,16 +446,16 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op) {
     }
     llvm::Value *address = elementAddress(op, *v, at);
     if (rows == 1) {
-      if (isLoad) return set(op, 0, b.CreateAlignedLoad(flat, address, align));
-      b.CreateAlignedStore(value, address, align);
+      if (isLoad) return set(op, 0, b.CreateAlignedLoad(flat, address, align, volatileAccess(op)));
+      b.CreateAlignedStore(value, address, align, volatileAccess(op));
       return;
     }
     if (isLoad) {
-      llvm::Value *part = b.CreateAlignedLoad(rowType, address, align);
+      llvm::Value *part = b.CreateAlignedLoad(rowType, address, align, volatileAccess(op));
       value = b.CreateInsertVector(flat, value, part, b.getInt64(uint64_t(row * rowLength)));
     } else {
       b.CreateAlignedStore(b.CreateExtractVector(rowType, value, b.getInt64(uint64_t(row * rowLength))), address,
-                           align);
+                           align, volatileAccess(op));
     }
   }
   if (isLoad) set(op, 0, value);
