@@ -190,6 +190,55 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     (void)bits;
     return set(op, 0, b.CreateOr(b.CreateAnd(dest, b.CreateNot(mask)), b.CreateAnd(moved, mask)));
   }
+  case OpCode::VectorShuffle:
+  case OpCode::VectorTranspose: {
+    // A static lane map: shuffle lists the source lane of each result lane; transpose lists the
+    // source axis of each result axis (row-major lanes, static extents).
+    const loom::Attribute *map = op.templateParam(0);
+    std::vector<int64_t> list;
+    if (map && map->kind() == loom::AttrKind::Array)
+      for (const loom::Attribute *e : map->elements()) {
+        if (e->kind() != loom::AttrKind::Integer) unsupported(op, "the lane map must list integers");
+        list.push_back(e->integer());
+      }
+    else
+      unsupported(op, "the lane map must be a list of integers <[...]>");
+    llvm::Value *in = operand(op, "in");
+    unsigned n = llvm::cast<llvm::FixedVectorType>(in->getType())->getNumElements();
+    std::vector<int> lanes;
+    if (op.opcode() == OpCode::VectorShuffle) {
+      if (list.size() != n) unsupported(op, "the lane map must name one source lane per result lane");
+      for (int64_t lane : list) {
+        if (lane < 0 || lane >= int64_t(n)) unsupported(op, "lane " + std::to_string(lane) + " is outside the vector");
+        lanes.push_back(int(lane));
+      }
+      return set(op, 0, b.CreateShuffleVector(in, lanes));
+    }
+    std::vector<int64_t> from;
+    for (const loom::Dim &d : op.operandNamed("in")->type()->shape()) {
+      if (!d.isStatic()) unsupported(op, "vector extents must be static");
+      from.push_back(d.extent);
+    }
+    std::vector<bool> used(from.size(), false);
+    if (list.size() != from.size()) unsupported(op, "the permutation must name every axis once");
+    for (int64_t axis : list) {
+      if (axis < 0 || axis >= int64_t(from.size()) || used[size_t(axis)])
+        unsupported(op, "the permutation must name every axis once");
+      used[size_t(axis)] = true;
+    }
+    std::vector<int64_t> to(from.size()), fromStride(from.size(), 1);
+    for (size_t i = from.size(); i-- > 1;) fromStride[i - 1] = fromStride[i] * from[i];
+    for (size_t i = 0; i < from.size(); ++i) to[i] = from[size_t(list[i])];
+    for (unsigned linear = 0; linear < n; ++linear) {
+      int64_t rest = linear, source = 0;
+      for (size_t i = to.size(); i-- > 0;) {
+        source += (rest % to[i]) * fromStride[size_t(list[i])];
+        rest /= to[i];
+      }
+      lanes.push_back(int(source));
+    }
+    return set(op, 0, b.CreateShuffleVector(in, lanes));
+  }
   case OpCode::VectorConcat:
   case OpCode::VectorInterleave: {
     // Axis 0 of rank-1 vectors: lhs then rhs, or alternating lanes lhs[0], rhs[0], lhs[1], ...
