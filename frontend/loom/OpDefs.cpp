@@ -57,6 +57,7 @@ const std::vector<EnumSet> &enumSets() {
       {"temp", {"hot", "cold"}, false},
       {"inlinepolicy", {"inline", "noinline"}, false},
       {"schedule", {"linear", "interleaved", "recurrence"}, false},
+      {"memory_access", {"volatile", "nontemporal"}, false},
   };
   return sets;
 }

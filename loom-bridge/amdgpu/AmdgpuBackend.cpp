@@ -51,22 +51,22 @@ public:
 
   std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &) const override { return {}; }
 
-  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind, unsigned dim) const override {
+  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, Coordinate kind, unsigned dim) const override {
     if (dim > 2) return nullptr;
-    if (kind == "workitem.id") return itemId(b, dim);
-    if (kind == "workgroup.id") return groupId(b, dim);
-    if (kind == "workgroup.size") return groupSize(b, dim);
-    if (kind == "workgroup.count") return implicitArg(b, 4 * dim, b.getInt32Ty());
-    if (kind == "workitem.dispatch.id")
+    if (kind == Coordinate::WorkitemId) return itemId(b, dim);
+    if (kind == Coordinate::WorkgroupId) return groupId(b, dim);
+    if (kind == Coordinate::WorkgroupSize) return groupSize(b, dim);
+    if (kind == Coordinate::WorkgroupCount) return implicitArg(b, 4 * dim, b.getInt32Ty());
+    if (kind == Coordinate::WorkitemDispatchId)
       return b.CreateAdd(b.CreateMul(groupId(b, dim), groupSize(b, dim)), itemId(b, dim));
-    if (kind == "subgroup.size") return b.getInt64(wave_);
-    if (kind == "subgroup.lane.id") {
+    if (kind == Coordinate::SubgroupSize) return b.getInt64(wave_);
+    if (kind == Coordinate::SubgroupLaneId) {
       llvm::Value *lane = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_mbcnt_lo, {}, {b.getInt32(~0u), b.getInt32(0)});
       if (wave_ == 64) lane = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_mbcnt_hi, {}, {b.getInt32(~0u), lane});
       return b.CreateZExt(lane, b.getInt64Ty());
     }
-    if (kind == "subgroup.id") return b.CreateUDiv(linearItem(b), b.getInt64(wave_));
-    if (kind == "subgroup.count") {
+    if (kind == Coordinate::SubgroupId) return b.CreateUDiv(linearItem(b), b.getInt64(wave_));
+    if (kind == Coordinate::SubgroupCount) {
       llvm::Value *items = b.CreateMul(b.CreateMul(groupSize(b, 0), groupSize(b, 1)), groupSize(b, 2));
       return b.CreateUDiv(b.CreateAdd(items, b.getInt64(wave_ - 1)), b.getInt64(wave_));
     }
@@ -199,7 +199,7 @@ std::optional<std::array<uint64_t, 3>> fixedWorkgroupSize(const Program &program
   const loom::Region *config = kernelDef.region(0);
   if (!config || config->empty()) return std::nullopt;
   for (const loom::Operation &op : *config->entryBlock()) {
-    if (op.name() != "kernel.launch.config") continue;
+    if (op.opcode() != loom::OpCode::KernelLaunchConfig) continue;
     std::span<loom::Value *const> sizes = op.operandGroup("workgroup_size");
     if (sizes.empty() || sizes.size() > 3) return std::nullopt;
     std::array<uint64_t, 3> fixed = {1, 1, 1};
@@ -656,7 +656,7 @@ public:
 
     std::vector<const loom::Operation *> kernels;
     for (const loom::Operation *def : program.exports)
-      if (def->name() == "kernel.def") kernels.push_back(def);
+      if (def->opcode() == loom::OpCode::KernelDef) kernels.push_back(def);
     // HIP units of device functions only (a device library) give a code object without kernels.
     bool hipLibrary = program.modules.empty() && !program.cxxSources.empty() &&
                       std::all_of(program.cxxSources.begin(), program.cxxSources.end(),
@@ -815,14 +815,14 @@ public:
 
     format::ContractTable contracts;
     for (size_t i = 0; i < program.exports.size(); ++i)
-      if (program.exports[i]->name() == "kernel.def")
+      if (program.exports[i]->opcode() == loom::OpCode::KernelDef)
         contracts[exportName(*program.exports[i])] = codeObjectContract(program.contracts[i]);
     for (size_t i = 0; i < program.cxxKernels.size(); ++i)
       contracts[program.cxxKernels[i]->symbol] = codeObjectContract(program.contracts[program.exports.size() + i]);
 
     std::map<std::string, const KernelContract *> contractsByName;
     for (size_t i = 0; i < program.exports.size(); ++i)
-      if (program.exports[i]->name() == "kernel.def")
+      if (program.exports[i]->opcode() == loom::OpCode::KernelDef)
         contractsByName[exportName(*program.exports[i])] = &program.contracts[i];
     std::map<std::string, std::vector<ArgumentFacts>> argumentFacts;
     for (const loom::Operation *def : kernels) argumentFacts[exportName(*def)] = loomArgumentFacts(*def);

@@ -77,7 +77,7 @@ public:
   KernelContract build(const Operation &exportOp) {
     KernelContract contract;
     contract.symbol = std::string(exportOp.symbolName());
-    unsigned region = exportOp.name() == "kernel.def" ? 1 : 0;
+    unsigned region = exportOp.opcode() == loom::OpCode::KernelDef ? 1 : 0;
     auto signature = ir::signatureValues(exportOp, region);
     signature_.assign(signature.begin(), signature.end());
     for (const Value *arg : signature) {
@@ -124,7 +124,7 @@ private:
   // A proven lower bound of an index value: its folded value, or the low end of a range fact.
   std::optional<int64_t> lowerBound(const Value *v) {
     if (std::optional<int64_t> folded = program_.evaluateInteger(v)) return folded;
-    if (v->definingOp() && v->definingOp()->name() == "index.assume") {
+    if (v->definingOp() && v->definingOp()->opcode() == loom::OpCode::IndexAssume) {
       const Operation &assume = *v->definingOp();
       const Value *source = assume.operand(v->index());
       for (const loom::Attribute *p : ir::predicates(assume)) {
@@ -173,7 +173,7 @@ private:
       auto at = std::find(signature_.begin(), signature_.end(), v);
       if (at != signature_.end()) return unsigned(at - signature_.begin());
       const Operation *def = v->definingOp();
-      if (!def || def->name() != "index.assume" || v->index() >= def->numOperands()) return std::nullopt;
+      if (!def || def->opcode() != loom::OpCode::IndexAssume || v->index() >= def->numOperands()) return std::nullopt;
       v = def->operand(v->index());
     }
     return std::nullopt;
@@ -193,18 +193,18 @@ private:
     auto found = uses(def).find(buffer);
     if (found == uses(def).end()) return total;
     for (const auto &[user, index] : found->second) {
-      std::string_view n = user->name();
-      if (n == "buffer.assume.alignment") {
+      const loom::OpCode code = user->opcode();
+      if (code == loom::OpCode::BufferAssumeAlignment) {
         Usage u = analyzeBuffer(def, user->result(index));
         if (std::optional<int64_t> a = ir::integerAttr(*user, "minimum_alignment"))
           u.alignmentFact = std::max<uint64_t>(u.alignmentFact, *a);
         total.merge(u);
-      } else if (n.starts_with("buffer.assume.")) {
+      } else if (ir::isBufferAssume(*user)) {
         Usage u = analyzeBuffer(def, user->result(index < user->numResults() ? index : 0));
-        if (n == "buffer.assume.memory_space" && user->templateParam(0) && user->templateParam(0)->str() == "host")
+        if (code == loom::OpCode::BufferAssumeMemorySpace && user->templateParam(0) && user->templateParam(0)->str() == "host")
           u.coherent = true;
         total.merge(u);
-      } else if (n == "buffer.view") {
+      } else if (code == loom::OpCode::BufferView) {
         Usage extent = viewExtent(*user->result(0)->type(), program_.evaluateInteger(user->operand(1)));
         Usage access = analyzeView(def, user->result(0));
         if (access.access != Access::None) {
@@ -218,7 +218,7 @@ private:
           std::span<Value *const> params = ir::signatureValues(*provider, 0);
           if (index < params.size()) total.merge(analyzeBuffer(*provider, params[index]));
         }
-      } else if (n == "func.call") {
+      } else if (code == loom::OpCode::FuncCall) {
         const SymbolEntry *callee = program_.lookup(ir::symbolRef(*user));
         if (callee && callee->cxx) {
           bool readOnly = index < callee->cxx->params.size() && callee->cxx->params[index].type.pointeeConst;
@@ -240,19 +240,23 @@ private:
     auto found = uses(def).find(view);
     if (found == uses(def).end()) return total;
     for (const auto &[user, index] : found->second) {
-      std::string_view n = user->name();
+      using loom::OpCode;
+      const OpCode n = user->opcode();
       bool isBase = user->operandNamed("base") == view;
-      if ((n == "view.load" || n == "vector.load" || n == "vector.load.mask" || n == "vector.fragment.load") && isBase)
+      bool loads = n == OpCode::ViewLoad || n == OpCode::VectorLoad || n == OpCode::VectorLoadMask ||
+                   n == OpCode::VectorFragmentLoad;
+      bool stores = n == OpCode::ViewStore || n == OpCode::VectorStore || n == OpCode::VectorStoreMask ||
+                    n == OpCode::VectorFragmentStore;
+      if (loads && isBase)
         total.access = total.access | Access::Read;
-      else if ((n == "view.store" || n == "vector.store" || n == "vector.store.mask" || n == "vector.fragment.store") &&
-               isBase)
+      else if (stores && isBase)
         total.access = total.access | Access::Write;
-      else if (n == "view.subview")
+      else if (n == OpCode::ViewSubview)
         total.merge(analyzeView(def, user->result(0)));
-      else if (n == "pipeline.read" || n == "pipeline.scatter") {
+      else if (n == OpCode::PipelineRead || n == OpCode::PipelineScatter) {
         total.access = total.access | Access::Read;
         total.alignmentFact = std::max(total.alignmentFact, recordAlignment(def, user->result(0)));
-      } else if (n == "pipeline.write") {
+      } else if (n == OpCode::PipelineWrite) {
         total.access = total.access | Access::Write;
         total.alignmentFact = std::max(total.alignmentFact, recordAlignment(def, user->operand(0)));
       } else
@@ -276,9 +280,9 @@ private:
     // Consumers of the flow.
     if (auto found = uses(pipeline).find(flow); found != uses(pipeline).end())
       for (const auto &[user, index] : found->second) {
-        std::string_view n = user->name();
-        if (n == "pipeline.buffer") best = std::max(best, recordAlignment(pipeline, user->result(0)));
-        if (n == "pipeline.stage" || n == "pipeline.reduce") {
+        const loom::OpCode n = user->opcode();
+        if (n == loom::OpCode::PipelineBuffer) best = std::max(best, recordAlignment(pipeline, user->result(0)));
+        if (n == loom::OpCode::PipelineStage || n == loom::OpCode::PipelineReduce) {
           unsigned position = 0;
           for (std::string_view group : {"partials", "inputs"})
             for (const Value *v : user->operandGroup(group)) {
@@ -289,12 +293,12 @@ private:
       }
     // The producer of the flow.
     if (const Operation *producer = flow->definingOp()) {
-      std::string_view n = producer->name();
-      if (n == "pipeline.stage" || n == "pipeline.reduce") {
+      const loom::OpCode n = producer->opcode();
+      if (n == loom::OpCode::PipelineStage || n == loom::OpCode::PipelineReduce) {
         unsigned inputs = 0;
         for (std::string_view group : {"partials", "inputs"}) inputs += producer->operandGroup(group).size();
         calleeParam(*producer, inputs + flow->index());
-      } else if (n == "pipeline.buffer") {
+      } else if (n == loom::OpCode::PipelineBuffer) {
         best = std::max(best, recordAlignment(pipeline, producer->operand(0)));
       }
     }

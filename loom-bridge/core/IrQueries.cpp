@@ -32,7 +32,7 @@ std::vector<const loom::Type *> functionResultTypes(const Operation &op) {
   bool found = false;
   for (loom::Block *block : op.region(0)->blocks()) {
     const Operation *term = block->terminator();
-    if (found || !term || term->name() != "func.return") continue;
+    if (found || !term || term->opcode() != loom::OpCode::FuncReturn) continue;
     for (const loom::Value *v : term->operands()) types.push_back(v->type());
     found = true;
   }

@@ -77,26 +77,27 @@ std::optional<int64_t> Program::evaluateInteger(const Value *value) const {
   if (!value || value->isBlockArgument() || !value->definingOp()) return std::nullopt;
   const Operation &op = *value->definingOp();
   auto operand = [&](unsigned i) { return evaluateInteger(op.operand(i)); };
-  std::string_view name = op.name();
-  if (name == "index.constant" || name == "scalar.constant") {
+  using loom::OpCode;
+  const OpCode code = op.opcode();
+  if (code == OpCode::IndexConstant || code == OpCode::ScalarConstant) {
     const loom::Attribute *v = op.attr("value");
     if (v && v->kind() == loom::AttrKind::Integer) return v->integer();
     if (v && v->kind() == loom::AttrKind::Bool) return v->boolean() ? 1 : 0;
     return std::nullopt;
   }
-  if (name == "config.get") {
+  if (code == OpCode::ConfigGet) {
     auto it = config.find(ir::symbolRef(op));
     if (it == config.end() || it->second.isFloat) return std::nullopt;
     return it->second.integer;
   }
-  if (name == "index.assume") return evaluateInteger(op.operand(value->index()));
-  if (name == "index.cast") return operand(0);
+  if (code == OpCode::IndexAssume) return evaluateInteger(op.operand(value->index()));
+  if (code == OpCode::IndexCast) return operand(0);
   if (op.numOperands() == 2) {
     auto a = operand(0), b = operand(1);
     if (!a || !b) return std::nullopt;
-    return foldIndexBinary(name, *a, *b);  // nullopt on int64 overflow (IndexFold.h)
+    return foldIndexBinary(op.name(), *a, *b);  // nullopt on int64 overflow (IndexFold.h)
   }
-  if (name == "index.madd") {
+  if (code == OpCode::IndexMadd) {
     auto a = operand(0), b = operand(1), c = operand(2);
     if (a && b && c) return foldIndexMultiplyAdd(*a, *b, *c);
   }
@@ -111,20 +112,39 @@ std::string_view symbolRef(const Operation &op) {
   return {};
 }
 
-bool isOp(const Operation &op, std::string_view name) { return op.name() == name; }
+bool isBufferAssume(const Operation &op) {
+  switch (op.opcode()) {
+  case loom::OpCode::BufferAssumeAlignment:
+  case loom::OpCode::BufferAssumeNoalias:
+  case loom::OpCode::BufferAssumeMemorySpace:
+  case loom::OpCode::BufferAssumeSameRoot: return true;
+  default: return false;
+  }
+}
 
 }  // namespace ir
 
 namespace {
 
 SymbolKind symbolKind(const Operation &op) {
-  std::string_view n = op.name();
-  if (n == "func.def" || n == "func.decl") return SymbolKind::Function;
-  if (n == "kernel.def" || n == "kernel.decl") return SymbolKind::Kernel;
-  if (n == "pipeline.def") return SymbolKind::Pipeline;
-  if (n == "config.decl" || n == "config.def") return SymbolKind::Config;
-  if (n.ends_with(".target") || n == "target.decl" || n == "target.generic") return SymbolKind::Target;
-  return SymbolKind::Other;
+  using loom::OpCode;
+  switch (op.opcode()) {
+  case OpCode::FuncDef:
+  case OpCode::FuncDecl: return SymbolKind::Function;
+  case OpCode::KernelDef:
+  case OpCode::KernelDecl: return SymbolKind::Kernel;
+  case OpCode::PipelineDef: return SymbolKind::Pipeline;
+  case OpCode::ConfigDecl:
+  case OpCode::ConfigDef: return SymbolKind::Config;
+  case OpCode::Aie2pTarget:
+  case OpCode::AmdgpuTarget:
+  case OpCode::VmTarget:
+  case OpCode::X86Target:
+  case OpCode::WasmTarget:
+  case OpCode::TargetDecl:
+  case OpCode::TargetGeneric: return SymbolKind::Target;
+  default: return SymbolKind::Other;
+  }
 }
 
 const char *kindName(SymbolKind kind) {
@@ -140,13 +160,15 @@ const char *kindName(SymbolKind kind) {
 }
 
 bool isDefinition(const Operation &op) {
-  std::string_view n = op.name();
-  return n == "func.def" || n == "kernel.def" || n == "pipeline.def" || n == "config.def";
+  using loom::OpCode;
+  OpCode n = op.opcode();
+  return n == OpCode::FuncDef || n == OpCode::KernelDef || n == OpCode::PipelineDef || n == OpCode::ConfigDef;
 }
 
 bool isExport(const Operation &op) {
-  std::string_view n = op.name();
-  return n == "pipeline.def" || n == "kernel.def" || (n == "func.def" && op.hasAttr("public"));
+  using loom::OpCode;
+  OpCode n = op.opcode();
+  return n == OpCode::PipelineDef || n == OpCode::KernelDef || (n == OpCode::FuncDef && op.hasAttr("public"));
 }
 
 bool validKey(std::string_view key) {
@@ -188,8 +210,8 @@ private:
         SymbolKind kind = symbolKind(op);
         if (name.empty() || kind == SymbolKind::Target) continue;  // target records are per module
         if (kind == SymbolKind::Config) {
-          (op.name() == "config.def" ? configDefs_ : configDecls_).emplace(std::string(name), &op);
-          if (op.name() == "config.decl") continue;
+          (op.opcode() == loom::OpCode::ConfigDef ? configDefs_ : configDecls_).emplace(std::string(name), &op);
+          if (op.opcode() == loom::OpCode::ConfigDecl) continue;
         }
         auto [it, inserted] = program_.symbols.try_emplace(std::string(name));
         SymbolEntry entry{kind, &op, module.get(), nullptr, 0, isDefinition(op)};
@@ -290,13 +312,12 @@ private:
 
   // The definition a symbol-using op refers to (null for config reads and after errors).
   const Operation *resolveUse(const Operation &op) {
-    std::string_view n = op.name();
+    using loom::OpCode;
+    OpCode n = op.opcode();
     SymbolKind expected;
-    if (n == "pipeline.stage" || n == "pipeline.reduce" || n == "func.call")
+    if (n == OpCode::PipelineStage || n == OpCode::PipelineReduce || n == OpCode::FuncCall)
       expected = SymbolKind::Function;
-    else if (n == "kernel.launch")
-      expected = SymbolKind::Kernel;
-    else if (n == "config.get") {
+    else if (n == OpCode::ConfigGet) {
       configReads_.emplace(std::string(ir::symbolRef(op)), &op);
       return nullptr;
     } else
@@ -331,7 +352,7 @@ private:
   size_t stageRecordCount(const Operation &use) const {
     size_t partialLanes = 1;
     if (const Value *group = use.operandNamed("source_group"))
-      if (const Operation *create = group->definingOp(); create && create->name() == "group.create")
+      if (const Operation *create = group->definingOp(); create && create->opcode() == loom::OpCode::GroupCreate)
         if (std::optional<int64_t> lanes = program_.evaluateInteger(create->operand(0)); lanes && *lanes > 0)
           partialLanes = size_t(*lanes);
     return use.numResults() + use.operandGroup("partials").size() * partialLanes + use.operandGroup("inputs").size();
@@ -340,8 +361,7 @@ private:
   void checkSignature(const Operation &use, const SymbolEntry &callee, const std::string &name) {
     std::vector<const loom::Type *> params = ir::signatureTypes(*callee.op, 0);
     std::string detail;
-    std::string_view n = use.name();
-    if (n == "func.call") {
+    if (use.opcode() == loom::OpCode::FuncCall) {
       std::span<Value *const> args = use.operands();
       std::vector<const loom::Type *> results = ir::functionResultTypes(*callee.op);
       if (args.size() != params.size())
@@ -370,7 +390,7 @@ private:
       // output flow.
       size_t records = stageRecordCount(use);
       if (params.size() != records)
-        detail = "the " + std::string(n) + " passes " + std::to_string(records) +
+        detail = "the " + std::string(use.name()) + " passes " + std::to_string(records) +
                  " record buffer(s), the function takes " + std::to_string(params.size()) + " argument(s)";
       for (size_t i = 0; detail.empty() && i < params.size(); ++i)
         if (params[i]->kind() != loom::TypeKind::Buffer)
@@ -448,8 +468,7 @@ private:
   void checkCxxSignature(const Operation &use, const SymbolEntry &callee, const std::string &name) {
     const cxx::Signature &sig = *callee.cxx;
     std::string detail;
-    std::string_view n = use.name();
-    if (n == "func.call") {
+    if (use.opcode() == loom::OpCode::FuncCall) {
       std::span<Value *const> args = use.operands();
       if (args.size() != sig.params.size())
         detail = "passes " + std::to_string(args.size()) + " argument(s), the C/C++ function takes " +
@@ -466,7 +485,7 @@ private:
     } else {
       size_t records = stageRecordCount(use);
       if (sig.params.size() != records)
-        detail = "the " + std::string(n) + " passes " + std::to_string(records) +
+        detail = "the " + std::string(use.name()) + " passes " + std::to_string(records) +
                  " record pointer(s), the C/C++ function takes " + std::to_string(sig.params.size()) + " parameter(s)";
       for (size_t i = 0; detail.empty() && i < sig.params.size(); ++i)
         if (sig.params[i].type.kind != cxx::ValueType::Kind::Pointer)

@@ -52,13 +52,13 @@ public:
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
     return {llvm::PointerType::getUnqual(context), i64, i64, i64};
   }
-  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, std::string_view kind, unsigned dim) const override {
+  llvm::Value *coordinate(llvm::IRBuilder<> &b, llvm::Function &f, Coordinate kind, unsigned dim) const override {
     llvm::Value *dispatch = f.getArg(0);
-    if (kind == "workitem.id") return f.getArg(1 + dim);
-    if (kind == "workgroup.id") return loadDispatchField(b, dispatch, kWorkgroupIdOffset, dim);
-    if (kind == "workgroup.size") return loadDispatchField(b, dispatch, kWorkgroupSizeOffset, dim);
-    if (kind == "workgroup.count") return loadDispatchField(b, dispatch, kWorkgroupCountOffset, dim);
-    if (kind == "workitem.dispatch.id")
+    if (kind == Coordinate::WorkitemId) return f.getArg(1 + dim);
+    if (kind == Coordinate::WorkgroupId) return loadDispatchField(b, dispatch, kWorkgroupIdOffset, dim);
+    if (kind == Coordinate::WorkgroupSize) return loadDispatchField(b, dispatch, kWorkgroupSizeOffset, dim);
+    if (kind == Coordinate::WorkgroupCount) return loadDispatchField(b, dispatch, kWorkgroupCountOffset, dim);
+    if (kind == Coordinate::WorkitemDispatchId)
       return b.CreateAdd(b.CreateMul(loadDispatchField(b, dispatch, kWorkgroupIdOffset, dim),
                                      loadDispatchField(b, dispatch, kWorkgroupSizeOffset, dim)),
                          f.getArg(1 + dim));
@@ -454,7 +454,7 @@ void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowe
 }
 
 bool isStageCandidate(const loom::Operation &def) {
-  if (def.name() != "func.def" || !ir::functionResultTypes(def).empty()) return false;
+  if (def.opcode() != loom::OpCode::FuncDef || !ir::functionResultTypes(def).empty()) return false;
   for (const loom::Type *t : ir::signatureTypes(def, 0))
     if (t->kind() != loom::TypeKind::Buffer) return false;
   return true;
@@ -473,7 +473,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
   std::set<std::string> stages;
   for (const loom::Operation *def : program.reachable)
     def->walk([&](const loom::Operation &op) {
-      if (op.name() == "pipeline.stage" || op.name() == "pipeline.reduce")
+      if (op.opcode() == loom::OpCode::PipelineStage || op.opcode() == loom::OpCode::PipelineReduce)
         stages.insert(std::string(ir::symbolRef(op)));
     });
   for (const loom::Operation *def : program.exports)
@@ -481,7 +481,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
   if (launchOnly) {
     // The launch programs depend on the kernels' signatures and launch regions only.
     for (const loom::Operation *def : program.reachable)
-      if (def->name() == "kernel.def")
+      if (def->opcode() == loom::OpCode::KernelDef)
         if (llvm::Function *config = lowering.kernelConfig(*def); config && !config->isDeclaration())
           emitLaunch(*module, *config, std::string(def->symbolName()));
     for (const cxx::Signature *kernel : program.cxxKernels)
@@ -492,9 +492,9 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
   HostCoordinates coordinates;
   for (const loom::Operation *def : program.reachable) {
     std::string symbol(def->symbolName());
-    if (def->name() == "func.def" && stages.count(symbol)) {
+    if (def->opcode() == loom::OpCode::FuncDef && stages.count(symbol)) {
       if (llvm::Function *f = lowering.function(*def); f && !f->isDeclaration()) emitStage(*module, *f, symbol);
-    } else if (def->name() == "kernel.def") {
+    } else if (def->opcode() == loom::OpCode::KernelDef) {
       size_t launchArgs = ir::signatureTypes(*def, 1).size();
       llvm::Function *config = lowering.kernelConfig(*def);
       if (Lowering::hasBarriers(*def)) {

@@ -163,12 +163,12 @@ bool Extractor::group(const Operation &op) {
 
 std::optional<Extractor::ViewInfo> Extractor::view(const Value *value, diag::SourceRange at) {
   const Operation *def = value->definingOp();
-  if (!def || def->name() != "buffer.view") {
+  if (!def || def->opcode() != loom::OpCode::BufferView) {
     unsupported(at, "a pipeline view that is not a buffer.view of a launch buffer");
     return std::nullopt;
   }
   const Value *root = def->operand(0);
-  while (root->definingOp() && root->definingOp()->name().starts_with("buffer.assume."))
+  while (root->definingOp() && bridge::ir::isBufferAssume(*root->definingOp()))
     root = root->definingOp()->operand(root->index());
   auto binding = bindingOf_.find(root);
   std::optional<int64_t> offset = evaluate(def->operand(1));
@@ -373,10 +373,10 @@ uint32_t estimateCodeBytes(const bridge::Program &program, std::string_view call
     work.pop_back();
     if (!seen.insert(name).second) continue;
     const bridge::SymbolEntry *entry = program.lookup(name);
-    if (!entry || !entry->op || entry->op->name() != "func.def") continue;
+    if (!entry || !entry->op || entry->op->opcode() != loom::OpCode::FuncDef) continue;
     entry->op->walk([&](const Operation &op) {
       ++ops;
-      if (op.name() == "func.call") work.push_back(std::string(bridge::ir::symbolRef(op)));
+      if (op.opcode() == loom::OpCode::FuncCall) work.push_back(std::string(bridge::ir::symbolRef(op)));
     });
   }
   if (ops == 0) return 0;

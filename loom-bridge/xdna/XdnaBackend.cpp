@@ -154,7 +154,7 @@ public:
     bool ok = true;
     for (size_t i = 0; i < program.exports.size(); ++i) {
       const loom::Operation &op = *program.exports[i];
-      if (op.name() != "pipeline.def") continue;  // workers and GPU kernels are not NPU entries
+      if (op.opcode() != loom::OpCode::PipelineDef) continue;  // workers and GPU kernels are not NPU entries
       std::optional<xdna::PipelineGraph> graph =
           xdna::extractPipelineGraph(program, op, program.contracts.at(i), diags);
       std::optional<format::ArrayPlan> plan = graph ? xdna::planArray(*graph, {columns}, diags) : std::nullopt;

@@ -19,7 +19,7 @@ std::vector<llvm::Value *> Lowering::Impl::lowerRegion(const loom::Region &regio
   return yielded;
 }
 
-void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
+void Lowering::Impl::lowerControl(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
   llvm::Function *f = fn_->function;
   if (op.opcode() == loom::OpCode::ScfWhile) return lowerWhile(op);
@@ -115,7 +115,7 @@ void Lowering::Impl::lowerControl(const Operation &op, std::string_view n) {
   unsupported(op, "no lowering for this op");
 }
 
-void Lowering::Impl::lowerFunc(const Operation &op, std::string_view name) {
+void Lowering::Impl::lowerFunc(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
   if (op.opcode() == OpCode::FuncReturn || op.opcode() == OpCode::TemplateReturn) {
     std::vector<llvm::Value *> values;

@@ -37,13 +37,25 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
     unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
   default: break;
   }
-  std::string_view name = op.name().substr(op.name().find('.') + 1);
+  std::optional<Coordinate> name;
+  switch (op.opcode()) {
+  case OpCode::KernelWorkitemId: name = Coordinate::WorkitemId; break;
+  case OpCode::KernelWorkitemDispatchId: name = Coordinate::WorkitemDispatchId; break;
+  case OpCode::KernelWorkgroupId: name = Coordinate::WorkgroupId; break;
+  case OpCode::KernelWorkgroupSize: name = Coordinate::WorkgroupSize; break;
+  case OpCode::KernelWorkgroupCount: name = Coordinate::WorkgroupCount; break;
+  case OpCode::KernelSubgroupId: name = Coordinate::SubgroupId; break;
+  case OpCode::KernelSubgroupLaneId: name = Coordinate::SubgroupLaneId; break;
+  case OpCode::KernelSubgroupSize: name = Coordinate::SubgroupSize; break;
+  case OpCode::KernelSubgroupCount: name = Coordinate::SubgroupCount; break;
+  default: unsupported(op, "no lowering for this op");
+  }
   const loom::Attribute *dimension = op.templateParam(0);
   unsigned dim = 0;
   if (dimension) dim = dimension->str() == "y" ? 1 : dimension->str() == "z" ? 2 : 0;
   if (fn_->coordinates) {
-    if (llvm::Value *v = fn_->coordinates->coordinate(b, *fn_->function, name, dim)) return set(op, 0, v);
-    if (llvm::Value *v = subgroupCoordinate(name)) return set(op, 0, v);
+    if (llvm::Value *v = fn_->coordinates->coordinate(b, *fn_->function, *name, dim)) return set(op, 0, v);
+    if (llvm::Value *v = subgroupCoordinate(*name)) return set(op, 0, v);
   }
   unsupported(op, "this kernel operation is not supported by this target");
 }
@@ -79,16 +91,16 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
   if (!target) unsupported(op, "cross-lane operations need a kernel");
   llvm::Value *value = operand(op, "in");
   llvm::Type *type = value->getType();
-  auto coord = [&](std::string_view kind, unsigned d) -> llvm::Value * {
+  auto coord = [&](Coordinate kind, unsigned d) -> llvm::Value * {
     llvm::Value *v = target->coordinate(b, f, kind, d);
     if (!v) v = subgroupCoordinate(kind);
     if (!v) unsupported(op, "this target has no work-item coordinates");
     return v;
   };
-  llvm::Value *sx = coord("workgroup.size", 0), *sy = coord("workgroup.size", 1), *sz = coord("workgroup.size", 2);
+  llvm::Value *sx = coord(Coordinate::WorkgroupSize, 0), *sy = coord(Coordinate::WorkgroupSize, 1), *sz = coord(Coordinate::WorkgroupSize, 2);
   llvm::Value *linear =
-      b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coord("workitem.id", 2), sy), coord("workitem.id", 1)), sx),
-                  coord("workitem.id", 0));
+      b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coord(Coordinate::WorkitemId, 2), sy), coord(Coordinate::WorkitemId, 1)), sx),
+                  coord(Coordinate::WorkitemId, 0));
   llvm::Value *items = b.CreateMul(b.CreateMul(sx, sy), sz);
   uint64_t slotBytes = llvm::alignTo(module_.getDataLayout().getTypeAllocSize(type), 16);
   llvm::Value *storage = nullptr;
@@ -122,7 +134,7 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
   }
   auto widen = [&](llvm::Value *v) { return b.CreateZExtOrTrunc(v, b.getInt64Ty()); };
   llvm::Value *subgroup = i64(int64_t(fn_->subgroupSize));
-  if (llvm::Value *native = target->coordinate(b, f, "subgroup.size", 0)) subgroup = native;
+  if (llvm::Value *native = target->coordinate(b, f, Coordinate::SubgroupSize, 0)) subgroup = native;
   llvm::Value *lane = b.CreateURem(linear, subgroup);
   llvm::Value *subgroupBase = b.CreateSub(linear, lane);
   switch (op.opcode()) {
@@ -172,27 +184,14 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
     if (!identity)
       unsupported(op, "no scan for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
     // acc = fold over the items before (forward) or after (reverse) this one, in linear order.
-    llvm::BasicBlock *entry = b.GetInsertBlock();
-    llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "scan.header", &f);
-    llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "scan.body", &f);
-    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "scan.exit", &f);
-    b.CreateBr(header);
-    b.SetInsertPoint(header);
-    llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
-    llvm::PHINode *acc = b.CreatePHI(type, 2);
-    index->addIncoming(i64(0), entry);
-    acc->addIncoming(identity, entry);
-    b.CreateCondBr(b.CreateICmpULT(index, items), body, exit);
-    b.SetInsertPoint(body);
-    llvm::Value *item = reverse ? b.CreateSub(b.CreateSub(items, i64(1)), index) : index;
-    llvm::Value *take = reverse ? (exclusive ? b.CreateICmpUGT(item, linear) : b.CreateICmpUGE(item, linear))
-                                : (exclusive ? b.CreateICmpULT(item, linear) : b.CreateICmpULE(item, linear));
-    llvm::Value *next = combine(b, kind, acc, read(item));
-    if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
-    acc->addIncoming(b.CreateSelect(take, next, acc), body);
-    index->addIncoming(b.CreateAdd(index, i64(1)), body);
-    b.CreateBr(header);
-    b.SetInsertPoint(exit);
+    llvm::Value *acc = countedFold("scan", i64(0), items, identity, [&](llvm::Value *index, llvm::Value *acc) {
+      llvm::Value *item = reverse ? b.CreateSub(b.CreateSub(items, i64(1)), index) : index;
+      llvm::Value *take = reverse ? (exclusive ? b.CreateICmpUGT(item, linear) : b.CreateICmpUGE(item, linear))
+                                  : (exclusive ? b.CreateICmpULT(item, linear) : b.CreateICmpULE(item, linear));
+      llvm::Value *next = combine(b, kind, acc, read(item));
+      if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
+      return b.CreateSelect(take, next, acc);
+    });
     set(op, 0, acc);
     break;
   }
@@ -210,21 +209,21 @@ std::string_view Lowering::Impl::combiningKind(const Operation &op) {
 
 // Subgroups where the target has none (the host): consecutive linear work-item ids in groups of
 // the kernel's subgroup size.
-llvm::Value *Lowering::Impl::subgroupCoordinate(std::string_view kind) {
+llvm::Value *Lowering::Impl::subgroupCoordinate(Coordinate kind) {
   llvm::IRBuilder<> &b = *b_;
   const KernelCoordinates &c = *fn_->coordinates;
   llvm::Function &f = *fn_->function;
   llvm::Value *size = i64(int64_t(fn_->subgroupSize));
-  if (kind == "subgroup.size") return size;
-  llvm::Value *sx = c.coordinate(b, f, "workgroup.size", 0), *sy = c.coordinate(b, f, "workgroup.size", 1);
-  llvm::Value *sz = c.coordinate(b, f, "workgroup.size", 2);
-  llvm::Value *x = c.coordinate(b, f, "workitem.id", 0), *y = c.coordinate(b, f, "workitem.id", 1);
-  llvm::Value *z = c.coordinate(b, f, "workitem.id", 2);
+  if (kind == Coordinate::SubgroupSize) return size;
+  llvm::Value *sx = c.coordinate(b, f, Coordinate::WorkgroupSize, 0), *sy = c.coordinate(b, f, Coordinate::WorkgroupSize, 1);
+  llvm::Value *sz = c.coordinate(b, f, Coordinate::WorkgroupSize, 2);
+  llvm::Value *x = c.coordinate(b, f, Coordinate::WorkitemId, 0), *y = c.coordinate(b, f, Coordinate::WorkitemId, 1);
+  llvm::Value *z = c.coordinate(b, f, Coordinate::WorkitemId, 2);
   if (!sx || !sy || !sz || !x || !y || !z) return nullptr;
   llvm::Value *linear = b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(z, sy), y), sx), x);
-  if (kind == "subgroup.lane.id") return b.CreateURem(linear, size);
-  if (kind == "subgroup.id") return b.CreateUDiv(linear, size);
-  if (kind == "subgroup.count")
+  if (kind == Coordinate::SubgroupLaneId) return b.CreateURem(linear, size);
+  if (kind == Coordinate::SubgroupId) return b.CreateUDiv(linear, size);
+  if (kind == Coordinate::SubgroupCount)
     return b.CreateUDiv(b.CreateAdd(b.CreateMul(b.CreateMul(sx, sy), sz), i64(int64_t(fn_->subgroupSize) - 1)), size);
   return nullptr;
 }
@@ -249,9 +248,9 @@ llvm::Value *Lowering::Impl::workgroupReduce(const Operation &op) {
   constexpr uint64_t kMaxSubgroups = 1024 / 32;  // the largest workgroup in the narrowest waves
   uint64_t slotBytes = module_.getDataLayout().getTypeAllocSize(type);
   llvm::Value *storage = target->workgroupStorage(b, kMaxSubgroups * slotBytes, 16);
-  llvm::Value *lane = target->coordinate(b, *f, "subgroup.lane.id", 0);
-  llvm::Value *subgroup = target->coordinate(b, *f, "subgroup.id", 0);
-  llvm::Value *subgroups = target->coordinate(b, *f, "subgroup.count", 0);
+  llvm::Value *lane = target->coordinate(b, *f, Coordinate::SubgroupLaneId, 0);
+  llvm::Value *subgroup = target->coordinate(b, *f, Coordinate::SubgroupId, 0);
+  llvm::Value *subgroups = target->coordinate(b, *f, Coordinate::SubgroupCount, 0);
   if (!storage || !lane || !subgroup || !subgroups)
     unsupported(op, "this target has no workgroup storage or subgroup ids");
   llvm::Align align(slotBytes);
@@ -264,26 +263,41 @@ llvm::Value *Lowering::Impl::workgroupReduce(const Operation &op) {
   b.SetInsertPoint(published);
   target->barrier(b);
   llvm::Value *first = b.CreateAlignedLoad(type, storage, align);
+  llvm::Value *acc = countedFold("reduce", i64(1), subgroups, first, [&](llvm::Value *index, llvm::Value *acc) {
+    llvm::Value *next =
+        combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
+    if (!next) unsupported(op, "unknown combining kind '" + std::string(combiningKind(op)) + "'");
+    return next;
+  });
+  target->barrier(b);
+  return acc;
+}
+
+// for (index = start; index < end; ++index) acc = step(index, acc), from acc = init; the result
+// is acc after the loop. One loop shape for every counted fold the kernel ops emit.
+llvm::Value *Lowering::Impl::countedFold(std::string_view name, llvm::Value *start, llvm::Value *end,
+                                         llvm::Value *init,
+                                         const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Function *f = b.GetInsertBlock()->getParent();
   llvm::BasicBlock *entry = b.GetInsertBlock();
-  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "reduce.header", f);
-  llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "reduce.body", f);
-  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "reduce.exit", f);
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, std::string(name) + ".header", f);
+  llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, std::string(name) + ".body", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, std::string(name) + ".exit", f);
   b.CreateBr(header);
   b.SetInsertPoint(header);
   llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2);
-  llvm::PHINode *acc = b.CreatePHI(type, 2);
-  index->addIncoming(i64(1), entry);
-  acc->addIncoming(first, entry);
-  b.CreateCondBr(b.CreateICmpULT(index, subgroups), body, exit);
+  llvm::PHINode *acc = b.CreatePHI(init->getType(), 2);
+  index->addIncoming(start, entry);
+  acc->addIncoming(init, entry);
+  b.CreateCondBr(b.CreateICmpULT(index, end), body, exit);
   b.SetInsertPoint(body);
-  llvm::Value *next =
-      combine(b, combiningKind(op), acc, b.CreateAlignedLoad(type, b.CreateGEP(type, storage, index), align));
-  if (!next) unsupported(op, "unknown combining kind '" + std::string(combiningKind(op)) + "'");
-  index->addIncoming(b.CreateAdd(index, i64(1)), body);
-  acc->addIncoming(next, body);
+  llvm::Value *next = step(index, acc);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  acc->addIncoming(next, latch);
+  index->addIncoming(b.CreateAdd(index, i64(1)), latch);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  target->barrier(b);
   return acc;
 }
 

@@ -439,11 +439,11 @@ public:
       for (size_t i = 0; i < args.size(); ++i) state.values[args[i]].value = f.getArg(unsigned(leading + 2 + i));
       // This work-item's spill slots: spill + linear id * spillBytes.
       llvm::Value *linear =
-          b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, "workitem.id", 2),
-                                                          coordinates.coordinate(b, f, "workgroup.size", 1)),
-                                              coordinates.coordinate(b, f, "workitem.id", 1)),
-                                  coordinates.coordinate(b, f, "workgroup.size", 0)),
-                      coordinates.coordinate(b, f, "workitem.id", 0));
+          b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, Coordinate::WorkitemId, 2),
+                                                          coordinates.coordinate(b, f, Coordinate::WorkgroupSize, 1)),
+                                              coordinates.coordinate(b, f, Coordinate::WorkitemId, 1)),
+                                  coordinates.coordinate(b, f, Coordinate::WorkgroupSize, 0)),
+                      coordinates.coordinate(b, f, Coordinate::WorkitemId, 0));
       llvm::Value *mine =
           b.CreateGEP(b.getInt8Ty(), f.getArg(unsigned(leading)), b.CreateMul(linear, i64(int64_t(spillBytes))));
       llvm::Value *sharedArray = f.getArg(unsigned(leading + 1));
@@ -620,14 +620,12 @@ private:
     if (op.opcode() >= loom::OpCode::TestFactUniform && op.opcode() <= loom::OpCode::TestUse)
       unsupported(op, "test.* ops exist only for Loom's own analysis tests; no target compiles them");
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
-    std::string_view full = op.def()->name;
-    std::string_view rest = full.substr(full.find('.') + 1);
     switch (familyOf(op.opcode())) {
-    case Family::Arith: return lowerArith(op, rest);
-    case Family::Vector: return lowerVector(op, rest);
-    case Family::Memory: return lowerMemory(op, full);
-    case Family::Control: return lowerControl(op, full);
-    case Family::Func: return lowerFunc(op, rest);
+    case Family::Arith: return lowerArith(op);
+    case Family::Vector: return lowerVector(op);
+    case Family::Memory: return lowerMemory(op);
+    case Family::Control: return lowerControl(op);
+    case Family::Func: return lowerFunc(op);
     case Family::Kernel: return lowerKernel(op);
     case Family::Provider: return lowerApply(op);
     case Family::Config: return lowerConfigGet(op);
@@ -656,9 +654,10 @@ private:
   llvm::FastMathFlags fastMath(const Operation &op);
 
   // Arithmetic shared by index.*, scalar.* and the lane-wise vector.* ops.
-  void lowerArith(const Operation &op, std::string_view name);
+  void lowerArith(const Operation &op);
 
-  llvm::Value *arith(const Operation &op, std::string_view name);
+  llvm::Value *arith(const Operation &op);
+  llvm::Value *unaryArith(const Operation &op);
 
   // f32 → bf16 keeps the top 16 bits (truncation, as the product does); other narrowings round
   // to nearest even.
@@ -668,7 +667,7 @@ private:
 
   // ---- vector ---------------------------------------------------------------------------------
 
-  void lowerVector(const Operation &op, std::string_view name);
+  void lowerVector(const Operation &op);
 
   llvm::Value *reduce(const Operation &op);
 
@@ -709,7 +708,14 @@ private:
     return b_->CreateGEP(b_->getInt8Ty(), v.base, b_->CreateMul(linear, i64(int64_t(bytes))));
   }
 
-  void lowerMemory(const Operation &op, std::string_view n);
+  // `<volatile>` on view/vector loads and stores: every access happens, in order. (`<nontemporal>`
+  // is a cache hint the lowering does not pass on.)
+  static bool volatileAccess(const Operation &op) {
+    const loom::Attribute *access = op.templateParam(0);
+    return access && access->str() == "volatile";
+  }
+
+  void lowerMemory(const Operation &op);
 
   // A buffer.assume.* result is its operand (with the same facts).
   void forwardBuffer(const Operation &op, unsigned i);
@@ -725,7 +731,7 @@ private:
   // view.atomic.reduce / rmw / cmpxchg on one element. A combining kind with no atomicrmw form
   // (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
   // a compare-exchange loop over the value's bits.
-  void lowerAtomic(const Operation &op, std::string_view n);
+  void lowerAtomic(const Operation &op);
 
   // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
   // succeeds: new = old `kind` value. Returns the bits of the value before the update.
@@ -737,16 +743,16 @@ private:
   }
 
   // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
-  void lowerVectorMemory(const Operation &op, std::string_view name);
+  void lowerVectorMemory(const Operation &op);
 
   // ---- control flow ---------------------------------------------------------------------------
 
   // Lowers a single-block structured region; returns the values its scf.yield passes out.
   std::vector<llvm::Value *> lowerRegion(const loom::Region &region);
 
-  void lowerControl(const Operation &op, std::string_view n);
+  void lowerControl(const Operation &op);
 
-  void lowerFunc(const Operation &op, std::string_view name);
+  void lowerFunc(const Operation &op);
 
   // A C/C++ function, called with the C ABI of its scalar and pointer parameters.
   llvm::Function *external(const Operation &call, const cxx::Signature &sig);
@@ -759,7 +765,12 @@ private:
 
   // Subgroups where the target has none (the host): consecutive linear work-item ids in groups of
   // the kernel's subgroup size.
-  llvm::Value *subgroupCoordinate(std::string_view kind);
+  llvm::Value *subgroupCoordinate(Coordinate kind);
+
+  // for (index = start; index < end; ++index) acc = step(index, acc), from acc = init; returns
+  // acc after the loop (the workgroup scan and the cross-subgroup reduce share it).
+  llvm::Value *countedFold(std::string_view name, llvm::Value *start, llvm::Value *end, llvm::Value *init,
+                           const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step);
 
   llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value);
 

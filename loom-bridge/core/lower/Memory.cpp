@@ -5,7 +5,7 @@ namespace hrx::bridge {
 
 using loom::OpCode;
 
-void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
+void Lowering::Impl::lowerMemory(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
   if (op.opcode() == loom::OpCode::ViewRefine) {
     lowered(op.result(0)) = lowered(op.operandNamed("in"));  // the same view; only facts differ
@@ -50,11 +50,13 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
   if (op.opcode() == OpCode::ViewLoad) {
     std::shared_ptr<ViewValue> v = view(op, "base");
     llvm::Type *type = valueType(*op.result(0)->type(), &op);
-    return set(op, 0, b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v)));
+    return set(op, 0,
+               b.CreateAlignedLoad(type, elementAddress(op, *v, indices(op, "indices")), alignOf(*v), volatileAccess(op)));
   }
   if (op.opcode() == OpCode::ViewStore) {
     std::shared_ptr<ViewValue> v = view(op, "base");
-    b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v));
+    b.CreateAlignedStore(operand(op, "value"), elementAddress(op, *v, indices(op, "indices")), alignOf(*v),
+                         volatileAccess(op));
     return;
   }
   if (op.opcode() == OpCode::BufferAssumeAlignment) {
@@ -101,7 +103,7 @@ void Lowering::Impl::lowerMemory(const Operation &op, std::string_view n) {
   if (op.opcode() == OpCode::ViewAtomicReduce || op.opcode() == OpCode::ViewAtomicRmw ||
       op.opcode() == OpCode::ViewAtomicCmpxchg || op.opcode() == OpCode::ViewAtomicLoad ||
       op.opcode() == OpCode::ViewAtomicStore)
-    return lowerAtomic(op, n);
+    return lowerAtomic(op);
   if (op.opcode() == OpCode::BufferAlloca) {
     std::string_view space = ir::allocaSpace(op);
     bool workgroup = space == "workgroup";
@@ -167,7 +169,7 @@ std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::strin
 // view.atomic.reduce / rmw / cmpxchg on one element. A combining kind with no atomicrmw form
 // (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
 // a compare-exchange loop over the value's bits.
-void Lowering::Impl::lowerAtomic(const Operation &op, std::string_view n) {
+void Lowering::Impl::lowerAtomic(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
   std::shared_ptr<ViewValue> v = view(op, "base");
   llvm::Value *address = elementAddress(op, *v, indices(op, "indices"));

@@ -77,24 +77,159 @@ llvm::FastMathFlags Lowering::Impl::fastMath(const Operation &op) {
   return flags;
 }
 
-// Arithmetic shared by index.*, scalar.* and the lane-wise vector.* ops.
-void Lowering::Impl::lowerArith(const Operation &op, std::string_view name) {
+// Arithmetic shared by index.*, scalar.* and the lane-wise vector.* ops, dispatched by op id: one
+// case lists the index, scalar and vector rows that lower alike.
+void Lowering::Impl::lowerArith(const Operation &op) {
+  using loom::OpCode;
   llvm::IRBuilder<>::FastMathFlagGuard guard(*b_);
   b_->setFastMathFlags(fastMath(op));
-  if (name == "constant") return set(op, 0, literal(op, valueType(*op.result(0)->type(), &op)));
-  if (name == "poison") return set(op, 0, llvm::PoisonValue::get(valueType(*op.result(0)->type(), &op)));
-  if (name == "assume") {
+  switch (op.opcode()) {
+  case OpCode::IndexConstant:
+  case OpCode::ScalarConstant: return set(op, 0, literal(op, valueType(*op.result(0)->type(), &op)));
+  case OpCode::ScalarPoison: return set(op, 0, llvm::PoisonValue::get(valueType(*op.result(0)->type(), &op)));
+  case OpCode::IndexAssume:
+  case OpCode::ScalarAssume:
     for (unsigned i = 0; i < op.numResults(); ++i) lowered(op.result(i)) = lowered(op.operand(i));
     return;
+  default: break;
   }
-  if (llvm::Value *r = arith(op, name)) return set(op, 0, r);
+  if (llvm::Value *r = arith(op)) return set(op, 0, r);
   unsupported(op, "no lowering for this op");
 }
 
-llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
+namespace {
+
+using loom::OpCode;
+
+// The LLVM intrinsic of a one-operand floating-point row, if it is one.
+std::optional<llvm::Intrinsic::ID> unaryFloatIntrinsic(OpCode code) {
+  switch (code) {
+  case OpCode::ScalarAbsf:
+  case OpCode::VectorAbsf: return llvm::Intrinsic::fabs;
+  case OpCode::ScalarExpf:
+  case OpCode::VectorExpf: return llvm::Intrinsic::exp;
+  case OpCode::ScalarExp2f: return llvm::Intrinsic::exp2;
+  case OpCode::ScalarLogf: return llvm::Intrinsic::log;
+  case OpCode::ScalarLog2f: return llvm::Intrinsic::log2;
+  case OpCode::ScalarLog10f: return llvm::Intrinsic::log10;
+  case OpCode::ScalarSqrtf:
+  case OpCode::VectorSqrtf: return llvm::Intrinsic::sqrt;
+  case OpCode::ScalarSinf:
+  case OpCode::VectorSinf: return llvm::Intrinsic::sin;
+  case OpCode::ScalarCosf:
+  case OpCode::VectorCosf: return llvm::Intrinsic::cos;
+  case OpCode::ScalarTanf: return llvm::Intrinsic::tan;
+  case OpCode::ScalarAsinf: return llvm::Intrinsic::asin;
+  case OpCode::ScalarAcosf: return llvm::Intrinsic::acos;
+  case OpCode::ScalarAtanf: return llvm::Intrinsic::atan;
+  case OpCode::ScalarSinhf: return llvm::Intrinsic::sinh;
+  case OpCode::ScalarCoshf: return llvm::Intrinsic::cosh;
+  case OpCode::ScalarTanhf:
+  case OpCode::VectorTanhf: return llvm::Intrinsic::tanh;
+  case OpCode::ScalarCeilf:
+  case OpCode::VectorCeilf: return llvm::Intrinsic::ceil;
+  case OpCode::ScalarFloorf:
+  case OpCode::VectorFloorf: return llvm::Intrinsic::floor;
+  case OpCode::ScalarRoundf:
+  case OpCode::VectorRoundf: return llvm::Intrinsic::round;
+  case OpCode::ScalarRoundevenf:
+  case OpCode::VectorRoundevenf: return llvm::Intrinsic::roundeven;
+  case OpCode::ScalarTruncf:
+  case OpCode::VectorTruncf: return llvm::Intrinsic::trunc;
+  default: return std::nullopt;
+  }
+}
+
+// The LLVM instruction of a two-operand row that is one (integer ops signed unless `ui`).
+std::optional<llvm::Instruction::BinaryOps> binaryInstruction(OpCode code) {
+  switch (code) {
+  case OpCode::IndexAdd:
+  case OpCode::ScalarAddi:
+  case OpCode::VectorAddi: return llvm::Instruction::Add;
+  case OpCode::IndexSub:
+  case OpCode::ScalarSubi:
+  case OpCode::VectorSubi: return llvm::Instruction::Sub;
+  case OpCode::IndexMul:
+  case OpCode::IndexScale:
+  case OpCode::ScalarMuli:
+  case OpCode::VectorMuli: return llvm::Instruction::Mul;
+  case OpCode::IndexDiv:
+  case OpCode::ScalarDivsi: return llvm::Instruction::SDiv;
+  case OpCode::ScalarDivui: return llvm::Instruction::UDiv;
+  case OpCode::IndexRem:
+  case OpCode::ScalarRemsi: return llvm::Instruction::SRem;
+  case OpCode::ScalarRemui: return llvm::Instruction::URem;
+  case OpCode::IndexAndi:
+  case OpCode::ScalarAndi:
+  case OpCode::VectorAndi: return llvm::Instruction::And;
+  case OpCode::IndexOri:
+  case OpCode::ScalarOri:
+  case OpCode::VectorOri: return llvm::Instruction::Or;
+  case OpCode::IndexXori:
+  case OpCode::ScalarXori:
+  case OpCode::VectorXori: return llvm::Instruction::Xor;
+  case OpCode::IndexShli:
+  case OpCode::ScalarShli:
+  case OpCode::VectorShli: return llvm::Instruction::Shl;
+  case OpCode::IndexShrsi:
+  case OpCode::ScalarShrsi:
+  case OpCode::VectorShrsi: return llvm::Instruction::AShr;
+  case OpCode::IndexShrui:
+  case OpCode::ScalarShrui:
+  case OpCode::VectorShrui: return llvm::Instruction::LShr;
+  case OpCode::ScalarAddf:
+  case OpCode::VectorAddf: return llvm::Instruction::FAdd;
+  case OpCode::ScalarSubf:
+  case OpCode::VectorSubf: return llvm::Instruction::FSub;
+  case OpCode::ScalarMulf:
+  case OpCode::VectorMulf: return llvm::Instruction::FMul;
+  case OpCode::ScalarDivf:
+  case OpCode::VectorDivf: return llvm::Instruction::FDiv;
+  case OpCode::ScalarRemf: return llvm::Instruction::FRem;
+  default: return std::nullopt;
+  }
+}
+
+// The LLVM intrinsic of a two-operand row that is one.
+std::optional<llvm::Intrinsic::ID> binaryIntrinsic(OpCode code) {
+  switch (code) {
+  case OpCode::IndexMin:
+  case OpCode::ScalarMinsi:
+  case OpCode::VectorMinsi: return llvm::Intrinsic::smin;
+  case OpCode::IndexMax:
+  case OpCode::ScalarMaxsi:
+  case OpCode::VectorMaxsi: return llvm::Intrinsic::smax;
+  case OpCode::ScalarMinui:
+  case OpCode::VectorMinui: return llvm::Intrinsic::umin;
+  case OpCode::ScalarMaxui:
+  case OpCode::VectorMaxui: return llvm::Intrinsic::umax;
+  case OpCode::ScalarMinimumf:
+  case OpCode::VectorMinimumf: return llvm::Intrinsic::minimum;
+  case OpCode::ScalarMaximumf:
+  case OpCode::VectorMaximumf: return llvm::Intrinsic::maximum;
+  case OpCode::ScalarMinnumf:
+  case OpCode::VectorMinnumf: return llvm::Intrinsic::minnum;
+  case OpCode::ScalarMaxnumf:
+  case OpCode::VectorMaxnumf: return llvm::Intrinsic::maxnum;
+  case OpCode::ScalarCopysignf:
+  case OpCode::VectorCopysignf: return llvm::Intrinsic::copysign;
+  case OpCode::ScalarPowf: return llvm::Intrinsic::pow;
+  case OpCode::ScalarAtan2f: return llvm::Intrinsic::atan2;
+  default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+llvm::Value *Lowering::Impl::arith(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
-  if (name == "cast") return indexCast(op);
-  if (name == "bitfield.extractu" || name == "bitfield.extracts") {
+  const OpCode code = op.opcode();
+  switch (code) {
+  case OpCode::IndexCast: return indexCast(op);
+  case OpCode::ScalarBitfieldExtractu:
+  case OpCode::ScalarBitfieldExtracts:
+  case OpCode::VectorBitfieldExtractu:
+  case OpCode::VectorBitfieldExtracts: {
     // The `width` bits at `offset`, moved to bit 0 and zero- or sign-extended to the result type.
     llvm::Value *x = operand(op, "in");
     int64_t offset = ir::integerAttr(op, "offset").value_or(0), width = ir::integerAttr(op, "width").value_or(1);
@@ -104,13 +239,18 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
       field = llvm::FixedVectorType::get(field, vt->getNumElements());
     llvm::Value *shifted = offset ? b.CreateLShr(x, llvm::ConstantInt::get(x->getType(), uint64_t(offset))) : x;
     llvm::Value *bits = b.CreateTrunc(shifted, field);
-    return name == "bitfield.extracts" ? b.CreateSExtOrTrunc(bits, to) : b.CreateZExtOrTrunc(bits, to);
+    bool isSigned = code == OpCode::ScalarBitfieldExtracts || code == OpCode::VectorBitfieldExtracts;
+    return isSigned ? b.CreateSExtOrTrunc(bits, to) : b.CreateZExtOrTrunc(bits, to);
   }
-  if (name == "cmp" || name == "cmpi" || name == "cmpf") {
+  case OpCode::IndexCmp:
+  case OpCode::ScalarCmpi:
+  case OpCode::VectorCmpi:
+  case OpCode::ScalarCmpf:
+  case OpCode::VectorCmpf: {
     const loom::Attribute *p = op.attr("predicate");
     std::string_view spelling = p ? p->str() : "";
     llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
-    if (name == "cmpf") {
+    if (code == OpCode::ScalarCmpf || code == OpCode::VectorCmpf) {
       auto pred = floatPredicate(spelling);
       if (!pred) unsupported(op, "unknown predicate '" + std::string(spelling) + "'");
       return b.CreateFCmp(*pred, l, r);
@@ -119,131 +259,151 @@ llvm::Value *Lowering::Impl::arith(const Operation &op, std::string_view name) {
     if (!pred) unsupported(op, "unknown predicate '" + std::string(spelling) + "'");
     return b.CreateICmp(*pred, l, r);
   }
-  if (const Value *in = op.operandNamed("in"); in && op.numOperands() == 1) {
-    llvm::Value *x = get(in);
-    llvm::Type *to = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
-    if (name == "extsi") return b.CreateSExt(x, to);
-    if (name == "extui") return b.CreateZExt(x, to);
-    if (name == "trunci") return b.CreateTrunc(x, to);
-    if (name == "extf") return b.CreateFPExt(x, to);
-    if (name == "fptrunc") return truncateFloat(x, to);
-    if (name == "sitofp") return b.CreateSIToFP(x, to);
-    if (name == "uitofp") return b.CreateUIToFP(x, to);
-    if (name == "fptosi") return b.CreateFPToSI(x, to);
-    if (name == "fptoui") return b.CreateFPToUI(x, to);
-    if (name == "bitcast") return b.CreateBitCast(x, to);
-    if (name == "negi") return b.CreateNeg(x);
-    if (name == "absi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, b.getFalse());
-    if (name == "ctlzi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, b.getFalse());
-    if (name == "cttzi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, b.getFalse());
-    if (name == "ctpopi") return intrinsic(llvm::Intrinsic::ctpop, {x});
-    if (name == "negf") return b.CreateFNeg(x);
-    if (name == "logisticf" || name == "siluf") {
-      // logistic(x) = 1 / (1 + exp(-x)); silu(x) = x * logistic(x), computed as x / (1 + exp(-x)).
-      llvm::Value *one = llvm::ConstantFP::get(x->getType(), 1.0);
-      llvm::Value *denominator = b.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)}));
-      return b.CreateFDiv(name == "siluf" ? x : one, denominator);
-    }
-    if (name == "signi") {  // -1, 0 or 1
-      llvm::Type *t = x->getType();
-      return b.CreateBinaryIntrinsic(
-          llvm::Intrinsic::smin, b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::getSigned(t, -1)),
-          llvm::ConstantInt::get(t, 1));
-    }
-    if (name == "signf") {  // -1.0, 1.0, or x itself for +-0 and NaN
-      llvm::Type *t = x->getType();
-      llvm::Value *one = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::ConstantFP::get(t, 1.0), x);
-      return b.CreateSelect(b.CreateFCmpUEQ(x, llvm::ConstantFP::get(t, 0.0)), x, one);
-    }
-    if (name == "rsqrtf")
-      return b.CreateFDiv(llvm::ConstantFP::get(x->getType(), 1.0), intrinsic(llvm::Intrinsic::sqrt, {x}));
-    if (name == "isnanf") return b.CreateFCmpUNO(x, x);
-    if (name == "isinff")
-      return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
-    if (name == "isfinitef")
-      return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(x->getType()));
-    // The AMDGPU backend has no device math library: the hyperbolic functions are expanded from
-    // exp (not correctly rounded), the inverse and tangent functions are not lowered (LINK/040).
-    if (!options_.deviceMathLibrary) {
-      llvm::Type *t = x->getType();
-      if (name == "tanhf") {  // sign(x) * (1 - 2 / (exp(2|x|) + 1))
-        llvm::Value *ax = intrinsic(llvm::Intrinsic::fabs, {x});
-        llvm::Value *e = intrinsic(llvm::Intrinsic::exp, {b.CreateFMul(ax, llvm::ConstantFP::get(t, 2.0))});
-        llvm::Value *r =
-            b.CreateFSub(llvm::ConstantFP::get(t, 1.0),
-                         b.CreateFDiv(llvm::ConstantFP::get(t, 2.0), b.CreateFAdd(e, llvm::ConstantFP::get(t, 1.0))));
-        return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, r, x);
-      }
-      if (name == "sinhf" || name == "coshf") {  // (exp(x) -/+ exp(-x)) / 2
-        llvm::Value *p = intrinsic(llvm::Intrinsic::exp, {x}), *m = intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)});
-        llvm::Value *sum = name == "sinhf" ? b.CreateFSub(p, m) : b.CreateFAdd(p, m);
-        return b.CreateFMul(sum, llvm::ConstantFP::get(t, 0.5));
-      }
-      if (name == "tanf" || name == "asinf" || name == "acosf" || name == "atanf")
-        unsupported(op, "the AMDGPU targets have no device math library for '" + std::string(name) + "'");
-    }
-    static const std::map<std::string_view, llvm::Intrinsic::ID> unary = {
-        {"absf", llvm::Intrinsic::fabs},    {"expf", llvm::Intrinsic::exp},
-        {"exp2f", llvm::Intrinsic::exp2},   {"logf", llvm::Intrinsic::log},
-        {"log2f", llvm::Intrinsic::log2},   {"log10f", llvm::Intrinsic::log10},
-        {"sqrtf", llvm::Intrinsic::sqrt},   {"sinf", llvm::Intrinsic::sin},
-        {"cosf", llvm::Intrinsic::cos},     {"tanf", llvm::Intrinsic::tan},
-        {"asinf", llvm::Intrinsic::asin},   {"acosf", llvm::Intrinsic::acos},
-        {"atanf", llvm::Intrinsic::atan},   {"sinhf", llvm::Intrinsic::sinh},
-        {"coshf", llvm::Intrinsic::cosh},   {"tanhf", llvm::Intrinsic::tanh},
-        {"ceilf", llvm::Intrinsic::ceil},   {"floorf", llvm::Intrinsic::floor},
-        {"roundf", llvm::Intrinsic::round}, {"roundevenf", llvm::Intrinsic::roundeven},
-        {"truncf", llvm::Intrinsic::trunc}};
-    if (auto it = unary.find(name); it != unary.end()) return intrinsic(it->second, {x});
-    return nullptr;
+  case OpCode::ScalarFmaf:
+  case OpCode::VectorFmaf:
+    return intrinsic(llvm::Intrinsic::fma, {operand(op, "a"), operand(op, "b"), operand(op, "c")});
+  case OpCode::IndexMadd:
+  case OpCode::ScalarFmai: return b.CreateAdd(b.CreateMul(operand(op, "a"), operand(op, "b")), operand(op, "c"));
+  case OpCode::IndexRotli:
+  case OpCode::ScalarRotli:
+  case OpCode::IndexRotri:
+  case OpCode::ScalarRotri: {
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
+    bool left = code == OpCode::IndexRotli || code == OpCode::ScalarRotli;
+    return b.CreateIntrinsic(left ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {l->getType()}, {l, l, r});
   }
-  if (name == "fmaf") return intrinsic(llvm::Intrinsic::fma, {operand(op, "a"), operand(op, "b"), operand(op, "c")});
-  if (name == "madd" || name == "fmai")
-    return b.CreateAdd(b.CreateMul(operand(op, "a"), operand(op, "b")), operand(op, "c"));
-  if (!op.operandNamed("lhs") || !op.operandNamed("rhs")) return nullptr;
-  llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
-  if (name == "scale") return b.CreateMul(l, r);
-  static const std::map<std::string_view, llvm::Instruction::BinaryOps> binary = {
-      {"add", llvm::Instruction::Add},   {"addi", llvm::Instruction::Add},   {"sub", llvm::Instruction::Sub},
-      {"subi", llvm::Instruction::Sub},  {"mul", llvm::Instruction::Mul},    {"muli", llvm::Instruction::Mul},
-      {"div", llvm::Instruction::SDiv},  {"divsi", llvm::Instruction::SDiv}, {"divui", llvm::Instruction::UDiv},
-      {"rem", llvm::Instruction::SRem},  {"remsi", llvm::Instruction::SRem}, {"remui", llvm::Instruction::URem},
-      {"andi", llvm::Instruction::And},  {"ori", llvm::Instruction::Or},     {"xori", llvm::Instruction::Xor},
-      {"shli", llvm::Instruction::Shl},  {"shrsi", llvm::Instruction::AShr}, {"shrui", llvm::Instruction::LShr},
-      {"addf", llvm::Instruction::FAdd}, {"subf", llvm::Instruction::FSub},  {"mulf", llvm::Instruction::FMul},
-      {"divf", llvm::Instruction::FDiv}, {"remf", llvm::Instruction::FRem}};
-  if (auto it = binary.find(name); it != binary.end()) return b.CreateBinOp(it->second, l, r);
-  static const std::map<std::string_view, llvm::Intrinsic::ID> binaryIntrinsics = {
-      {"min", llvm::Intrinsic::smin},           {"minsi", llvm::Intrinsic::smin},
-      {"max", llvm::Intrinsic::smax},           {"maxsi", llvm::Intrinsic::smax},
-      {"minui", llvm::Intrinsic::umin},         {"maxui", llvm::Intrinsic::umax},
-      {"minimumf", llvm::Intrinsic::minimum},   {"maximumf", llvm::Intrinsic::maximum},
-      {"minnumf", llvm::Intrinsic::minnum},     {"maxnumf", llvm::Intrinsic::maxnum},
-      {"copysignf", llvm::Intrinsic::copysign}, {"powf", llvm::Intrinsic::pow},
-      {"atan2f", llvm::Intrinsic::atan2}};
-  if (name == "atan2f" && !options_.deviceMathLibrary)
-    unsupported(op, "the AMDGPU targets have no device math library for 'atan2f'");
-  if (auto it = binaryIntrinsics.find(name); it != binaryIntrinsics.end())
-    return b.CreateBinaryIntrinsic(it->second, l, r);
-  if (name == "rotli" || name == "rotri")
-    return b.CreateIntrinsic(name == "rotli" ? llvm::Intrinsic::fshl : llvm::Intrinsic::fshr, {l->getType()},
-                             {l, l, r});
-  if (name == "ceildivui") {
+  case OpCode::ScalarCeildivui: {
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
     llvm::Value *one = llvm::ConstantInt::get(l->getType(), 1);
     return b.CreateSelect(b.CreateICmpEQ(l, llvm::Constant::getNullValue(l->getType())), l,
                           b.CreateAdd(b.CreateUDiv(b.CreateSub(l, one), r), one));
   }
-  if (name == "ceildivsi" || name == "floordivsi") {
+  case OpCode::ScalarCeildivsi:
+  case OpCode::ScalarFloordivsi: {
     // Round the truncated quotient toward +inf / -inf when the remainder is nonzero.
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
     llvm::Value *q = b.CreateSDiv(l, r), *rem = b.CreateSRem(l, r);
     llvm::Value *zero = llvm::Constant::getNullValue(l->getType());
     llvm::Value *sameSign = b.CreateICmpEQ(b.CreateICmpSLT(l, zero), b.CreateICmpSLT(r, zero));
     llvm::Value *inexact = b.CreateICmpNE(rem, zero);
-    llvm::Value *adjust =
-        name == "ceildivsi" ? b.CreateAnd(inexact, sameSign) : b.CreateAnd(inexact, b.CreateNot(sameSign));
-    llvm::Value *delta = llvm::ConstantInt::get(l->getType(), name == "ceildivsi" ? 1 : uint64_t(-1), true);
+    bool ceil = code == OpCode::ScalarCeildivsi;
+    llvm::Value *adjust = ceil ? b.CreateAnd(inexact, sameSign) : b.CreateAnd(inexact, b.CreateNot(sameSign));
+    llvm::Value *delta = llvm::ConstantInt::get(l->getType(), ceil ? 1 : uint64_t(-1), true);
     return b.CreateSelect(adjust, b.CreateAdd(q, delta), q);
   }
+  default: break;
+  }
+  if (auto instruction = binaryInstruction(code))
+    return b.CreateBinOp(*instruction, operand(op, "lhs"), operand(op, "rhs"));
+  if (auto id = binaryIntrinsic(code)) {
+    if (code == OpCode::ScalarAtan2f && !options_.deviceMathLibrary)
+      unsupported(op, "the AMDGPU targets have no device math library for 'atan2f'");
+    return b.CreateBinaryIntrinsic(*id, operand(op, "lhs"), operand(op, "rhs"));
+  }
+  return unaryArith(op);
+}
+
+// The one-operand rows (`in`): conversions, integer bit counts and the float functions.
+llvm::Value *Lowering::Impl::unaryArith(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  const OpCode code = op.opcode();
+  const Value *in = op.operandNamed("in");
+  if (!in || op.numOperands() != 1) return nullptr;
+  llvm::Value *x = get(in);
+  llvm::Type *to = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
+  llvm::Type *t = x->getType();
+  switch (code) {
+  case OpCode::ScalarExtsi:
+  case OpCode::VectorExtsi: return b.CreateSExt(x, to);
+  case OpCode::ScalarExtui:
+  case OpCode::VectorExtui: return b.CreateZExt(x, to);
+  case OpCode::ScalarTrunci:
+  case OpCode::VectorTrunci: return b.CreateTrunc(x, to);
+  case OpCode::ScalarExtf:
+  case OpCode::VectorExtf: return b.CreateFPExt(x, to);
+  case OpCode::ScalarFptrunc:
+  case OpCode::VectorFptrunc: return truncateFloat(x, to);
+  case OpCode::ScalarSitofp:
+  case OpCode::VectorSitofp: return b.CreateSIToFP(x, to);
+  case OpCode::ScalarUitofp:
+  case OpCode::VectorUitofp: return b.CreateUIToFP(x, to);
+  case OpCode::ScalarFptosi:
+  case OpCode::VectorFptosi: return b.CreateFPToSI(x, to);
+  case OpCode::ScalarFptoui:
+  case OpCode::VectorFptoui: return b.CreateFPToUI(x, to);
+  case OpCode::ScalarBitcast:
+  case OpCode::VectorBitcast: return b.CreateBitCast(x, to);
+  case OpCode::ScalarNegi: return b.CreateNeg(x);
+  case OpCode::ScalarAbsi: return b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, b.getFalse());
+  case OpCode::IndexCtlzi:
+  case OpCode::ScalarCtlzi: return b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, x, b.getFalse());
+  case OpCode::IndexCttzi:
+  case OpCode::ScalarCttzi: return b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, x, b.getFalse());
+  case OpCode::IndexCtpopi:
+  case OpCode::ScalarCtpopi: return intrinsic(llvm::Intrinsic::ctpop, {x});
+  case OpCode::ScalarNegf:
+  case OpCode::VectorNegf: return b.CreateFNeg(x);
+  case OpCode::ScalarLogisticf:
+  case OpCode::ScalarSiluf: {
+    // logistic(x) = 1 / (1 + exp(-x)); silu(x) = x * logistic(x), computed as x / (1 + exp(-x)).
+    llvm::Value *one = llvm::ConstantFP::get(t, 1.0);
+    llvm::Value *denominator = b.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)}));
+    return b.CreateFDiv(code == OpCode::ScalarSiluf ? x : one, denominator);
+  }
+  case OpCode::ScalarSigni:  // -1, 0 or 1
+    return b.CreateBinaryIntrinsic(
+        llvm::Intrinsic::smin, b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, llvm::ConstantInt::getSigned(t, -1)),
+        llvm::ConstantInt::get(t, 1));
+  case OpCode::ScalarSignf: {  // -1.0, 1.0, or x itself for +-0 and NaN
+    llvm::Value *one = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::ConstantFP::get(t, 1.0), x);
+    return b.CreateSelect(b.CreateFCmpUEQ(x, llvm::ConstantFP::get(t, 0.0)), x, one);
+  }
+  case OpCode::ScalarRsqrtf:
+  case OpCode::VectorRsqrtf: return b.CreateFDiv(llvm::ConstantFP::get(t, 1.0), intrinsic(llvm::Intrinsic::sqrt, {x}));
+  case OpCode::ScalarSinturnsf:
+  case OpCode::ScalarCosturnsf: {
+    // sin/cos(2π·x) with x in turns. The whole turns are removed first (exactly, in x's type), so
+    // the multiplication by 2π only sees |r| <= 1/2.
+    llvm::Value *r = b.CreateFSub(x, intrinsic(llvm::Intrinsic::roundeven, {x}));
+    llvm::Value *radians = b.CreateFMul(r, llvm::ConstantFP::get(t, 6.283185307179586));
+    return intrinsic(code == OpCode::ScalarSinturnsf ? llvm::Intrinsic::sin : llvm::Intrinsic::cos, {radians});
+  }
+  case OpCode::ScalarIsnanf: return b.CreateFCmpUNO(x, x);
+  case OpCode::ScalarIsinff:
+    return b.CreateFCmpOEQ(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(t));
+  case OpCode::ScalarIsfinitef:
+    return b.CreateFCmpONE(intrinsic(llvm::Intrinsic::fabs, {x}), llvm::ConstantFP::getInfinity(t));
+  default: break;
+  }
+  // The AMDGPU backend has no device math library: the hyperbolic functions are expanded from
+  // exp (not correctly rounded), the inverse and tangent functions are not lowered (LINK/040).
+  if (!options_.deviceMathLibrary) {
+    switch (code) {
+    case OpCode::ScalarTanhf:
+    case OpCode::VectorTanhf: {  // sign(x) * (1 - 2 / (exp(2|x|) + 1))
+      llvm::Value *ax = intrinsic(llvm::Intrinsic::fabs, {x});
+      llvm::Value *e = intrinsic(llvm::Intrinsic::exp, {b.CreateFMul(ax, llvm::ConstantFP::get(t, 2.0))});
+      llvm::Value *r =
+          b.CreateFSub(llvm::ConstantFP::get(t, 1.0),
+                       b.CreateFDiv(llvm::ConstantFP::get(t, 2.0), b.CreateFAdd(e, llvm::ConstantFP::get(t, 1.0))));
+      return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, r, x);
+    }
+    case OpCode::ScalarSinhf:
+    case OpCode::ScalarCoshf: {  // (exp(x) -/+ exp(-x)) / 2
+      llvm::Value *p = intrinsic(llvm::Intrinsic::exp, {x}), *m = intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)});
+      llvm::Value *sum = code == OpCode::ScalarSinhf ? b.CreateFSub(p, m) : b.CreateFAdd(p, m);
+      return b.CreateFMul(sum, llvm::ConstantFP::get(t, 0.5));
+    }
+    case OpCode::ScalarTanf:
+    case OpCode::ScalarAsinf:
+    case OpCode::ScalarAcosf:
+    case OpCode::ScalarAtanf:
+      unsupported(op, "the AMDGPU targets have no device math library for '" +
+                          std::string(op.name().substr(op.name().find('.') + 1)) + "'");
+    default: break;
+    }
+  }
+  if (auto id = unaryFloatIntrinsic(code)) return intrinsic(*id, {x});
   return nullptr;
 }
 

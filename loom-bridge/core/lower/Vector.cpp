@@ -3,15 +3,20 @@
 
 namespace hrx::bridge {
 
-void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
+void Lowering::Impl::lowerVector(const Operation &op) {
+  using loom::OpCode;
   llvm::IRBuilder<> &b = *b_;
   llvm::IRBuilder<>::FastMathFlagGuard guard(b);
   b.setFastMathFlags(fastMath(op));
   llvm::Type *resultType = op.numResults() ? valueType(*op.result(0)->type(), &op) : nullptr;
-  if (name == "load" || name == "store" || name == "load.mask" || name == "store.mask" || name == "fragment.load" ||
-      name == "fragment.store")
-    return lowerVectorMemory(op, name);
-  if (op.opcode() == loom::OpCode::VectorScatter) {
+  switch (op.opcode()) {
+  case OpCode::VectorLoad:
+  case OpCode::VectorStore:
+  case OpCode::VectorLoadMask:
+  case OpCode::VectorStoreMask:
+  case OpCode::VectorFragmentLoad:
+  case OpCode::VectorFragmentStore: return lowerVectorMemory(op);
+  case OpCode::VectorScatter: {
     // One scalar store per lane, at the indices plus the lane's offset along the last view axis.
     std::shared_ptr<ViewValue> v = view(op, "base");
     std::vector<llvm::Value *> start = indices(op, "indices");
@@ -27,14 +32,14 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     }
     return;
   }
-  if (op.opcode() == loom::OpCode::VectorFragmentRepack)
+  case OpCode::VectorFragmentRepack:
     unsupported(op, "WMMA fragment layouts are not implemented (fragments hold a whole matrix per lane)");
-  if (name == "constant") return set(op, 0, literal(op, resultType));
-  if (name == "splat") {
+  case OpCode::VectorConstant: return set(op, 0, literal(op, resultType));
+  case OpCode::VectorSplat: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     return set(op, 0, b.CreateVectorSplat(vt->getNumElements(), operand(op, "in")));
   }
-  if (name == "iota") {
+  case OpCode::VectorIota: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     llvm::Type *element = vt->getElementType();
     auto convert = [&](llvm::Value *v) -> llvm::Value * {
@@ -53,7 +58,7 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
                element->isFloatingPointTy() ? b.CreateFAdd(base, b.CreateFMul(laneVector, step))
                                             : b.CreateAdd(base, b.CreateMul(laneVector, step)));
   }
-  if (name == "mask.range") {
+  case OpCode::VectorMaskRange: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     unsigned n = vt->getNumElements();
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
@@ -66,14 +71,14 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
                unsignedDomain ? b.CreateICmpULT(positions, b.CreateVectorSplat(n, hi))
                               : b.CreateICmpSLT(positions, b.CreateVectorSplat(n, hi)));
   }
-  if (name == "select")
+  case OpCode::VectorSelect:
     return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
-  if (name == "reduce") return set(op, 0, reduce(op));
-  if (name == "dotf") {
+  case OpCode::VectorReduce: return set(op, 0, reduce(op));
+  case OpCode::VectorDotf: {
     llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
     return set(op, 0, b.CreateFAddReduce(operand(op, "init"), products));
   }
-  if (name == "fragment") {
+  case OpCode::VectorFragment: {
     Lowered &out = lowered(op.result(0));
     out = lowered(op.operandNamed("in"));
     out.fragmentShape.clear();
@@ -86,9 +91,10 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
         out.encoding = lowered(schema->value()).encoding;
     return;
   }
-  if (name == "encode") return lowerEncode(op);
-  if (name == "mma") return lowerMma(op);
-  using loom::OpCode;
+  case OpCode::VectorEncode: return lowerEncode(op);
+  case OpCode::VectorMma: return lowerMma(op);
+  default: break;
+  }
   switch (op.opcode()) {
   case OpCode::VectorExtract:
   case OpCode::VectorInsert: {
@@ -184,6 +190,55 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
     (void)bits;
     return set(op, 0, b.CreateOr(b.CreateAnd(dest, b.CreateNot(mask)), b.CreateAnd(moved, mask)));
   }
+  case OpCode::VectorShuffle:
+  case OpCode::VectorTranspose: {
+    // A static lane map: shuffle lists the source lane of each result lane; transpose lists the
+    // source axis of each result axis (row-major lanes, static extents).
+    const loom::Attribute *map = op.templateParam(0);
+    std::vector<int64_t> list;
+    if (map && map->kind() == loom::AttrKind::Array)
+      for (const loom::Attribute *e : map->elements()) {
+        if (e->kind() != loom::AttrKind::Integer) unsupported(op, "the lane map must list integers");
+        list.push_back(e->integer());
+      }
+    else
+      unsupported(op, "the lane map must be a list of integers <[...]>");
+    llvm::Value *in = operand(op, "in");
+    unsigned n = llvm::cast<llvm::FixedVectorType>(in->getType())->getNumElements();
+    std::vector<int> lanes;
+    if (op.opcode() == OpCode::VectorShuffle) {
+      if (list.size() != n) unsupported(op, "the lane map must name one source lane per result lane");
+      for (int64_t lane : list) {
+        if (lane < 0 || lane >= int64_t(n)) unsupported(op, "lane " + std::to_string(lane) + " is outside the vector");
+        lanes.push_back(int(lane));
+      }
+      return set(op, 0, b.CreateShuffleVector(in, lanes));
+    }
+    std::vector<int64_t> from;
+    for (const loom::Dim &d : op.operandNamed("in")->type()->shape()) {
+      if (!d.isStatic()) unsupported(op, "vector extents must be static");
+      from.push_back(d.extent);
+    }
+    std::vector<bool> used(from.size(), false);
+    if (list.size() != from.size()) unsupported(op, "the permutation must name every axis once");
+    for (int64_t axis : list) {
+      if (axis < 0 || axis >= int64_t(from.size()) || used[size_t(axis)])
+        unsupported(op, "the permutation must name every axis once");
+      used[size_t(axis)] = true;
+    }
+    std::vector<int64_t> to(from.size()), fromStride(from.size(), 1);
+    for (size_t i = from.size(); i-- > 1;) fromStride[i - 1] = fromStride[i] * from[i];
+    for (size_t i = 0; i < from.size(); ++i) to[i] = from[size_t(list[i])];
+    for (unsigned linear = 0; linear < n; ++linear) {
+      int64_t rest = linear, source = 0;
+      for (size_t i = to.size(); i-- > 0;) {
+        source += (rest % to[i]) * fromStride[size_t(list[i])];
+        rest /= to[i];
+      }
+      lanes.push_back(int(source));
+    }
+    return set(op, 0, b.CreateShuffleVector(in, lanes));
+  }
   case OpCode::VectorConcat:
   case OpCode::VectorInterleave: {
     // Axis 0 of rank-1 vectors: lhs then rhs, or alternating lanes lhs[0], rhs[0], lhs[1], ...
@@ -265,7 +320,7 @@ void Lowering::Impl::lowerVector(const Operation &op, std::string_view name) {
   }
   default: break;
   }
-  if (llvm::Value *r = arith(op, name)) return set(op, 0, r);
+  if (llvm::Value *r = arith(op)) return set(op, 0, r);
   unsupported(op, "no lowering for this op");
 }
 
@@ -379,14 +434,17 @@ void Lowering::Impl::lowerMma(const Operation &op) {
 }
 
 // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
-void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view name) {
+void Lowering::Impl::lowerVectorMemory(const Operation &op) {
+  using loom::OpCode;
   llvm::IRBuilder<> &b = *b_;
-  bool isLoad = name.find("load") != std::string_view::npos;
-  bool masked = name.ends_with(".mask");
+  const OpCode code = op.opcode();
+  bool isLoad = code == OpCode::VectorLoad || code == OpCode::VectorLoadMask || code == OpCode::VectorFragmentLoad;
+  bool masked = code == OpCode::VectorLoadMask || code == OpCode::VectorStoreMask;
+  bool fragment = code == OpCode::VectorFragmentLoad || code == OpCode::VectorFragmentStore;
   std::shared_ptr<ViewValue> v = view(op, "base");
   const loom::Type &vectorType = isLoad ? *op.result(0)->type() : *op.operandNamed("value")->type();
   std::vector<int64_t> shape;
-  if (name.starts_with("fragment")) {
+  if (fragment) {
     for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
       shape.push_back(std::holds_alternative<int64_t>(e)
                           ? std::get<int64_t>(e)
@@ -437,16 +495,16 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op, std::string_view nam
     }
     llvm::Value *address = elementAddress(op, *v, at);
     if (rows == 1) {
-      if (isLoad) return set(op, 0, b.CreateAlignedLoad(flat, address, align));
-      b.CreateAlignedStore(value, address, align);
+      if (isLoad) return set(op, 0, b.CreateAlignedLoad(flat, address, align, volatileAccess(op)));
+      b.CreateAlignedStore(value, address, align, volatileAccess(op));
       return;
     }
     if (isLoad) {
-      llvm::Value *part = b.CreateAlignedLoad(rowType, address, align);
+      llvm::Value *part = b.CreateAlignedLoad(rowType, address, align, volatileAccess(op));
       value = b.CreateInsertVector(flat, value, part, b.getInt64(uint64_t(row * rowLength)));
     } else {
       b.CreateAlignedStore(b.CreateExtractVector(rowType, value, b.getInt64(uint64_t(row * rowLength))), address,
-                           align);
+                           align, volatileAccess(op));
     }
   }
   if (isLoad) set(op, 0, value);

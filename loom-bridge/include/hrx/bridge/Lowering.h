@@ -15,6 +15,20 @@
 
 namespace hrx::bridge {
 
+
+// A work-item coordinate a target provides, one per kernel.* coordinate op.
+enum class Coordinate : uint8_t {
+  WorkitemId,
+  WorkitemDispatchId,
+  WorkgroupId,
+  WorkgroupSize,
+  WorkgroupCount,
+  SubgroupId,
+  SubgroupLaneId,
+  SubgroupSize,
+  SubgroupCount,
+};
+
 // How a target materializes kernel coordinates inside a lowered work-item function, and the
 // workgroup-level operations it executes natively (a target without them, like the host, splits
 // kernels into phases instead: Lowering::kernelPhases).
@@ -23,10 +37,9 @@ public:
   virtual ~KernelCoordinates() = default;
   // Extra leading parameters of every work-item function (e.g. a dispatch pointer, ids).
   virtual std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &context) const = 0;
-  // `kind` is the op name without "kernel." ("workitem.id", "workgroup.size", "subgroup.lane.id",
-  // ...); the value is an i64. Null when the target cannot provide it (the lowering then reports
-  // the op).
-  virtual llvm::Value *coordinate(llvm::IRBuilder<> &builder, llvm::Function &function, std::string_view kind,
+  // The value of a kernel.workitem.* / workgroup.* / subgroup.* coordinate, an i64. Null when the
+  // target cannot provide it (the lowering then reports the op).
+  virtual llvm::Value *coordinate(llvm::IRBuilder<> &builder, llvm::Function &function, Coordinate kind,
                                   unsigned dimension) const = 0;
   // A workgroup barrier with release/acquire workgroup fences; false when not native.
   virtual bool barrier(llvm::IRBuilder<> &) const { return false; }

@@ -121,7 +121,8 @@ namespace ir {
 // The first attribute of kind Symbol (the callee/target of a call, stage, reduce, launch or
 // config.get), without '@'; empty if none.
 std::string_view symbolRef(const loom::Operation &op);
-bool isOp(const loom::Operation &op, std::string_view name);
+// A buffer.assume.* op (its results are its buffer operands, with facts).
+bool isBufferAssume(const loom::Operation &op);
 }  // namespace ir
 
 }  // namespace hrx::bridge
