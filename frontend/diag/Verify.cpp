@@ -577,7 +577,7 @@ bool VerifyDiagnosticConsumer::Impl::matches(const Directive &d, const Seen &s) 
 bool VerifyDiagnosticConsumer::Impl::hasParam(const Seen &s, const std::pair<std::string, std::string> &param) {
   if (std::find(s.params.begin(), s.params.end(), param) != s.params.end()) return true;
   static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
-      {"op_name", "op"},    {"operand_name", "field"},         {"result_name", "field"},
+      {"op_name", "op"},         {"operand_name", "field"},           {"result_name", "field"},
       {"actual_type", "actual"}, {"expected_constraint", "expected"}, {"symbol_name", "name"},
   };
   for (auto [upstream, own] : kAliases) {

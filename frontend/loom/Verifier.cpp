@@ -478,8 +478,7 @@ private:
       // The coordinate domain is the base's: index or a non-i1 integer, and the lanes' type.
       Type *base = in("base");
       auto coordinate = [](const Type *t) { return t->isIndex() || (t->isInteger() && !t->isInteger(1)); };
-      if (!unknown(base) && !coordinate(base))
-        return operandError(op, "base", base, "index or non-i1 integer scalar");
+      if (!unknown(base) && !coordinate(base)) return operandError(op, "base", base, "index or non-i1 integer scalar");
       if (!isKind(r0, TypeKind::Vector)) return resultError(op, "result", r0, "a vector of integers or indices");
       if (!unknown(base) && base != r0->elementType()) return elementMismatch(op, "base", base, "result", r0);
       if (Type *step = in("step"); !unknown(step) && !unknown(base) && step != base)
@@ -858,7 +857,8 @@ private:
       for (unsigned k = 0; after && k < parent->numResults(); ++k)
         if (after->argument(k)->type() != parent->result(k)->type()) return;  // TYPE/013 on the scf.while
       size_t want = after ? after->arguments().size() : parent->numResults();
-      if (args.size() != want + 1) return countMismatch(op, "forwarded", args.empty() ? 0 : args.size() - 1, "after block args", want);
+      if (args.size() != want + 1)
+        return countMismatch(op, "forwarded", args.empty() ? 0 : args.size() - 1, "after block args", want);
       for (unsigned k = 0; k < want; ++k) {
         const Type *target = after ? after->argument(k)->type() : parent->result(k)->type();
         if (!unknown(args[k + 1]->type()) && args[k + 1]->type() != target)
@@ -949,8 +949,12 @@ private:
       }
       return std::string(v);
     };
-    auto scopeOf = [&](std::string_view v) { return number(v, {"workitem", "subgroup", "workgroup", "device", "system"}); };
-    auto orderingOf = [&](std::string_view v) { return number(v, {"relaxed", "acquire", "release", "acq_rel", "seq_cst"}); };
+    auto scopeOf = [&](std::string_view v) {
+      return number(v, {"workitem", "subgroup", "workgroup", "device", "system"});
+    };
+    auto orderingOf = [&](std::string_view v) {
+      return number(v, {"relaxed", "acquire", "release", "acq_rel", "seq_cst"});
+    };
     const Attribute *spaceAttr = op.templateParam(0);
     std::string_view space = spaceAttr ? spaceAttr->str() : "workgroup";
     const Attribute *scopeAttr = op.attr("scope"), *orderingAttr = op.attr("ordering");
