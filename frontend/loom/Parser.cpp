@@ -124,6 +124,15 @@ private:
   bool unexpected(const Token &t, std::string_view expected) {
     if (t.is(Tok::Error)) return false;  // the lexer already reported it
     error(DiagId::ParseUnexpectedToken, t).arg("token", spell(t)).arg("expected", std::string(expected));
+    // A '}' starting its line closes the enclosing region even when the failed op consumed it
+    // (upstream: a missing operand cannot consume the function's closing brace).
+    // Re-lexing from the newline before it keeps the brace's line-start mark.
+    if (t.is(Tok::RBrace) && t.lineStart) {
+      std::string_view buf = lex_.buffer();
+      uint32_t at = t.offset;
+      while (at > 0 && buf[at - 1] != '\n') --at;
+      lex_.resetTo(at > 0 ? at - 1 : 0);
+    }
     return false;
   }
   bool expect(Tok kind) {
