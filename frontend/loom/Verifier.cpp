@@ -2,6 +2,8 @@
 #include "hrx/loom/OpDef.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <unordered_map>
 
@@ -383,6 +385,8 @@ private:
     case VerifyHook::SameCount:
     case VerifyHook::ConfigDef: {
       if (op.opcode() == OpCode::KernelBarrier) return checkBarrier(op);
+      if (op.opcode() == OpCode::KernelSubgroupReduce || op.opcode() == OpCode::KernelWorkgroupReduce)
+        return checkCombiningKind(op);
       // The value must be one of the declared type (upstream rejects `2 : i1`, `1.5 : index`).
       Attribute *v = op.attr("value"), *t = op.attr("type");
       if (v && t && t->type() &&
@@ -743,7 +747,8 @@ private:
       return;
     }
     case VerifyHook::EncodingDefine:
-      if (!isKind(r0, TypeKind::Encoding)) resultError(op, "result", r0, "an encoding<role> type");
+      if (!isKind(r0, TypeKind::Encoding)) return resultError(op, "result", r0, "an encoding<role> type");
+      checkEncodingFamily(op, *r0);
       return;
     case VerifyHook::Provider:
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
@@ -876,11 +881,13 @@ private:
         Type *t = in(n);
         if (!unknown(t) && !t->isInteger() && !t->isIndex()) operandError(op, n, t, "an integer or index lane number");
       };
-      if (op.opcode() == OpCode::KernelSubgroupBroadcast) integer("lane");
-      if (op.opcode() == OpCode::KernelSubgroupShuffle) {
-        integer("offset");
-        integer("width");
-      }
+      // Upstream: a broadcast's lane is an integer (not index); a shuffle's offset and width are i32.
+      if (op.opcode() == OpCode::KernelSubgroupBroadcast)
+        if (Type *t = in("lane"); !unknown(t) && !t->isInteger()) operandError(op, "lane", t, "integer");
+      if (op.opcode() == OpCode::KernelSubgroupShuffle)
+        for (std::string_view n : {"offset", "width"})
+          if (Type *t = in(n); !unknown(t) && !t->isInteger(32)) operandError(op, n, t, "i32");
+      if (op.opcode() == OpCode::KernelWorkgroupScan) checkCombiningKind(op);
       if (op.opcode() == OpCode::KernelWorkgroupScan) {
         auto oneOf = [&](std::string_view key, std::string_view a, std::string_view b) {
           Attribute *x = op.attr(key);
@@ -936,6 +943,205 @@ private:
 
   // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
   // offsets are not negative), floats are written with a fraction or exponent.
+  // ---- encoding families (the rules upstream's encoding fixtures state) ----
+  static std::string_view encodingRole(std::string_view family) {
+    if (family == "dense" || family == "strided") return "layout";
+    if (family == "physical_storage") return "storage";
+    if (family == "numeric_transform") return "transform";
+    if (family == "q8_0" || family == "ggml_q4_0" || family == "matrix_operand" || family == "turboquant_kv" ||
+        family.starts_with("fp8_") || family.starts_with("ieee_fp8_"))
+      return "schema";
+    return {};
+  }
+  template <typename... Args> void encodingError(DiagId id, const Operation &op, std::string_view family, Args... kv) {
+    auto b = report(id, op);
+    b.arg("encoding_name", std::string(family));
+    std::string_view pairs[] = {kv...};
+    for (size_t i = 0; i + 1 < sizeof...(kv); i += 2) b.arg(pairs[i], std::string(pairs[i + 1]));
+  }
+  void checkEncodingFamily(const Operation &op, const Type &result) {
+    const Attribute *enc = op.attr("encoding");
+    if (!enc || enc->kind() != AttrKind::Hash) return;
+    std::string_view family = enc->str();
+    std::map<std::string_view, const Attribute *> fixed, dynamic;
+    for (const NamedAttr &e : enc->entries())
+      if (!e.name.empty()) fixed[e.name] = e.value;
+    // Operand parameters are the entries of the op's dictionary (`{name = %v : T}`).
+    for (const NamedAttr &a : op.attributes())
+      if (a.name.empty() && a.value && a.value->kind() == AttrKind::Dict)
+        for (const NamedAttr &e : a.value->entries())
+          if (e.value && e.value->kind() == AttrKind::ValueRef) dynamic[e.name] = e.value;
+    for (const auto &[name, value] : dynamic)
+      if (fixed.count(name))
+        return encodingError(DiagId::EncodingDuplicateParam, op, family, "param_name", name);
+    std::string_view role = encodingRole(family);
+    if (!role.empty() && result.name() != role)
+      return encodingError(DiagId::EncodingResultRole, op, family, "actual_type", result.str(), "expected_type",
+                           "encoding<" + std::string(role) + ">");
+    auto has = [&](std::string_view n) { return fixed.count(n) || dynamic.count(n); };
+    auto integer = [&](std::string_view n) -> std::optional<int64_t> {
+      auto it = fixed.find(n);
+      if (it == fixed.end() || it->second->kind() != AttrKind::Integer) return std::nullopt;
+      return it->second->integer();
+    };
+    auto text = [&](std::string_view n) -> std::string_view {
+      auto it = fixed.find(n);
+      if (it == fixed.end()) return {};
+      AttrKind k = it->second->kind();
+      return k == AttrKind::String || k == AttrKind::Ident || k == AttrKind::Hash ? it->second->str() : "";
+    };
+    auto oneOf = [](std::string_view v, std::initializer_list<std::string_view> set) {
+      return std::find(set.begin(), set.end(), v) != set.end();
+    };
+    if (family == "physical_storage") {
+      for (auto [name, want, what] : {std::tuple{std::string_view("layout"), std::string_view("layout"),
+                                                 std::string_view("an address layout encoding")},
+                                      std::tuple{std::string_view("schema"), std::string_view("schema"),
+                                                 std::string_view("a storage schema encoding")}}) {
+        if (!has(name)) return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", name);
+        if (auto it = dynamic.find(name); it != dynamic.end()) {
+          const Type *t = it->second->type();
+          if (t && !(t->kind() == TypeKind::Encoding && t->name() == want))
+            return encodingError(DiagId::EncodingParamType, op, family, "param_name", name, "actual_type", t->str(),
+                                 "expected_type", "encoding<" + std::string(want) + ">");
+        } else if (const Attribute *a = fixed[name]; a->kind() == AttrKind::Hash && encodingRole(a->str()) != want) {
+          encodingError(DiagId::EncodingParamRole, op, family, "param_name", name, "expected_role", what);
+        }
+      }
+      return;
+    }
+    if (family.starts_with("fp8_") || family.starts_with("ieee_fp8_")) {
+      for (const auto &[name, value] : fixed)
+        if (name != "rounding" && name != "storage_bits")
+          return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", name);
+      if (std::string_view r = text("rounding");
+          !r.empty() && !oneOf(r, {"finite_only", "flush_subnormal", "nearest_even", "saturate", "ieee"}))
+        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "rounding", "actual_value", r);
+      if (auto bits = integer("storage_bits"); bits && *bits != 8)
+        attrConstraint(op, "storage_bits", std::to_string(*bits), "8 storage bits for an fp8 schema");
+      return;
+    }
+    if (family == "numeric_transform") {
+      std::string_view kind = text("family");
+      if (!oneOf(kind, {"hadamard", "hadamard_sign", "sign_permute_hadamard", "jl_dense", "identity"}))
+        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "family", "actual_value", kind);
+      if (kind == "hadamard" && has("signs"))
+        return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", "signs");
+      if (kind == "hadamard_sign") {
+        if (has("signs") && has("seed"))
+          return encodingError(DiagId::EncodingExclusiveParams, op, family, "param_a", "signs", "param_b", "seed");
+        if (!has("signs") && !has("seed"))
+          return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "signs or seed");
+      }
+      if (kind == "sign_permute_hadamard" && !has("permutation"))
+        return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "permutation");
+      if (kind == "jl_dense") {
+        if (!has("matrix")) return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "matrix");
+        if (text("normalization") == "orthonormal")
+          return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "normalization", "actual_value",
+                               "orthonormal");
+      }
+      return;
+    }
+    if (family == "matrix_operand") return checkMatrixOperand(op, family, fixed, dynamic);
+  }
+  void checkMatrixOperand(const Operation &op, std::string_view family,
+                          const std::map<std::string_view, const Attribute *> &fixed,
+                          const std::map<std::string_view, const Attribute *> &dynamic) {
+    if (dynamic.count("element_format"))
+      return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", "element_format");
+    auto get = [&](std::string_view n) -> const Attribute * {
+      auto it = fixed.find(n);
+      return it == fixed.end() ? nullptr : it->second;
+    };
+    auto integer = [&](std::string_view n) -> std::optional<int64_t> {
+      const Attribute *a = get(n);
+      if (!a || a->kind() != AttrKind::Integer) return std::nullopt;
+      return a->integer();
+    };
+    if (const Attribute *f = get("element_format")) {
+      if (f->kind() != AttrKind::Ident)
+        return encodingError(DiagId::EncodingParamKind, op, family, "param_name", "element_format", "actual",
+                             "a number", "expected", "an element format name");
+      static constexpr std::string_view kFormats[] = {
+          "f64",    "f32",    "tf32",       "f16",        "bf16",   "f8e4m3", "f8e4m3fn", "f8e4m3fnuz",
+          "f8e5m2", "f8e5m2fnuz", "f8e8m0fnu", "f6e3m2", "f6e2m3", "f4e2m1", "i4",       "u4",
+          "i8",     "u8",     "i16",        "u16",        "i32",    "u32",    "bfp16ebs8", "e8m0"};
+      if (std::find(std::begin(kFormats), std::end(kFormats), f->str()) == std::end(kFormats))
+        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
+                             f->str());
+    }
+    if (auto regs = integer("payload_registers"); regs && *regs <= 0)
+      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a positive register count");
+    // A scaled operand states its whole scale description.
+    bool scaled = false;
+    for (const auto &[name, value] : fixed) scaled |= name.starts_with("scale_");
+    if (scaled) {
+      for (std::string_view n : {"scale_format", "scale_group_elements", "scale_operands", "scale_topology"})
+        if (!get(n))
+          return attrConstraint(op, "scale", "1",
+                                "scale_format, scale_group_elements, scale_operands and scale_topology on a scaled "
+                                "operand (missing " + std::string(n) + ")");
+      const Attribute *topology = get("scale_topology");
+      std::string_view topo = topology->str();
+      const Attribute *shape = get("scale_group_shape");
+      if (!shape && topo == "block_2d")
+        return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "scale_group_shape");
+      if (shape) {
+        if (shape->kind() != AttrKind::Array)
+          return encodingError(DiagId::EncodingParamKind, op, family, "param_name", "scale_group_shape", "actual",
+                               "a single value", "expected", "a list of group extents");
+        auto dims = shape->elements();
+        size_t rank = dims.size();
+        if (rank == 0 || rank > 4)
+          return attrConstraint(op, "scale_group_shape", std::to_string(rank), "a group rank from 1 to 4");
+        if ((topo == "block_1d" && rank != 1) || (topo == "block_2d" && rank != 2))
+          return attrConstraint(op, "scale_group_shape", std::to_string(rank),
+                                "rank " + std::string(topo == "block_1d" ? "1" : "2") + " for " + std::string(topo));
+        int64_t product = 1;
+        for (const Attribute *d : dims) {
+          int64_t extent = d->kind() == AttrKind::Integer ? d->integer() : -1;
+          if (extent <= 0) return attrConstraint(op, "scale_group_shape", std::to_string(extent < 0 ? 0 : extent),
+                                                 "positive group extents");
+          product *= extent;
+          if (product > (int64_t(1) << 32)) break;
+        }
+        if (auto elements = integer("scale_group_elements"); elements && product != *elements)
+          return attrConstraint(op, "scale_group_shape", std::to_string(product),
+                                "extents whose product is scale_group_elements (" + std::to_string(*elements) + ")");
+      }
+    }
+    const Attribute *sparsity = get("sparsity");
+    auto group = integer("sparsity_group_elements"), nonzero = integer("sparsity_group_nonzero_elements");
+    if (sparsity && sparsity->str() == "n_m_structured") {
+      if (!nonzero || *nonzero <= 0)
+        return attrConstraint(op, "sparsity_group_nonzero_elements", std::to_string(nonzero.value_or(0)),
+                              "a positive nonzero count for n_m_structured sparsity");
+      if (group && *nonzero >= *group)
+        return attrConstraint(op, "sparsity_group_nonzero_elements", std::to_string(*nonzero),
+                              "fewer nonzero elements than sparsity_group_elements (" + std::to_string(*group) + ")");
+    } else if (group) {
+      return attrConstraint(op, "sparsity_group_elements", std::to_string(*group),
+                            "absent unless sparsity is n_m_structured");
+    }
+  }
+
+  // A collective's combining kind fits its value: addf, mulf, maxnumf, ... on floats; addi, maxsi,
+  // andi, ... on integers (upstream's TYPE/003 on the value).
+  void checkCombiningKind(const Operation &op) {
+    const Attribute *kind = op.templateParam(0);
+    Value *value = op.operandNamed("in");
+    if (!kind || !value || unknown(value->type())) return;
+    std::string_view k =
+        kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
+    const Type *element = elementOf(value->type());
+    bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
+    if (floatKind && !element->isFloat())
+      operandError(op, "value", value->type(), "floating-point element type for combining kind <" + std::string(k) + ">");
+    else if (intKind && !element->isInteger())
+      operandError(op, "value", value->type(), "integer element type for combining kind <" + std::string(k) + ">");
+  }
+
   // kernel.barrier<space> scope(s) ordering(o): workgroup memory is synchronized acq_rel within a
   // subgroup or workgroup; global memory at workgroup scope with acquire, release or acq_rel.
   // Values are printed with upstream's enum numbers (memory space private = 3; scopes subgroup 1,
