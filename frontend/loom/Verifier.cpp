@@ -972,8 +972,7 @@ private:
         for (const NamedAttr &e : a.value->entries())
           if (e.value && e.value->kind() == AttrKind::ValueRef) dynamic[e.name] = e.value;
     for (const auto &[name, value] : dynamic)
-      if (fixed.count(name))
-        return encodingError(DiagId::EncodingDuplicateParam, op, family, "param_name", name);
+      if (fixed.count(name)) return encodingError(DiagId::EncodingDuplicateParam, op, family, "param_name", name);
     std::string_view role = encodingRole(family);
     if (!role.empty() && result.name() != role)
       return encodingError(DiagId::EncodingResultRole, op, family, "actual_type", result.str(), "expected_type",
@@ -1064,9 +1063,9 @@ private:
         return encodingError(DiagId::EncodingParamKind, op, family, "param_name", "element_format", "actual",
                              "a number", "expected", "an element format name");
       static constexpr std::string_view kFormats[] = {
-          "f64",    "f32",    "tf32",       "f16",        "bf16",   "f8e4m3", "f8e4m3fn", "f8e4m3fnuz",
-          "f8e5m2", "f8e5m2fnuz", "f8e8m0fnu", "f6e3m2", "f6e2m3", "f4e2m1", "i4",       "u4",
-          "i8",     "u8",     "i16",        "u16",        "i32",    "u32",    "bfp16ebs8", "e8m0"};
+          "f64",    "f32",        "tf32",      "f16",    "bf16",   "f8e4m3", "f8e4m3fn",  "f8e4m3fnuz",
+          "f8e5m2", "f8e5m2fnuz", "f8e8m0fnu", "f6e3m2", "f6e2m3", "f4e2m1", "i4",        "u4",
+          "i8",     "u8",         "i16",       "u16",    "i32",    "u32",    "bfp16ebs8", "e8m0"};
       if (std::find(std::begin(kFormats), std::end(kFormats), f->str()) == std::end(kFormats))
         return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
                              f->str());
@@ -1081,7 +1080,8 @@ private:
         if (!get(n))
           return attrConstraint(op, "scale", "1",
                                 "scale_format, scale_group_elements, scale_operands and scale_topology on a scaled "
-                                "operand (missing " + std::string(n) + ")");
+                                "operand (missing " +
+                                    std::string(n) + ")");
       const Attribute *topology = get("scale_topology");
       std::string_view topo = topology->str();
       const Attribute *shape = get("scale_group_shape");
@@ -1101,8 +1101,9 @@ private:
         int64_t product = 1;
         for (const Attribute *d : dims) {
           int64_t extent = d->kind() == AttrKind::Integer ? d->integer() : -1;
-          if (extent <= 0) return attrConstraint(op, "scale_group_shape", std::to_string(extent < 0 ? 0 : extent),
-                                                 "positive group extents");
+          if (extent <= 0)
+            return attrConstraint(op, "scale_group_shape", std::to_string(extent < 0 ? 0 : extent),
+                                  "positive group extents");
           product *= extent;
           if (product > (int64_t(1) << 32)) break;
         }
@@ -1137,7 +1138,8 @@ private:
     const Type *element = elementOf(value->type());
     bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
     if (floatKind && !element->isFloat())
-      operandError(op, "value", value->type(), "floating-point element type for combining kind <" + std::string(k) + ">");
+      operandError(op, "value", value->type(),
+                   "floating-point element type for combining kind <" + std::string(k) + ">");
     else if (intKind && !element->isInteger())
       operandError(op, "value", value->type(), "integer element type for combining kind <" + std::string(k) + ">");
   }
