@@ -799,6 +799,10 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
         v->setType(t);  // a value produced by an unchecked op takes the type written at its use
         continue;
       }
+      // A value outside the assume's family is the verifier's TYPE/003, not a second error here.
+      bool outsideFamily = (st.def->typeClass == TypeClass::Address && !v->type()->isAddress()) ||
+                           (st.def->typeClass == TypeClass::Scalar && !v->type()->isScalar());
+      if (assume && outsideFamily) continue;
       if (assume) {
         error(DiagId::TypeFieldMismatch, at)
             .arg("op", std::string(st.def->name))

@@ -2,6 +2,7 @@
 #include "hrx/loom/OpDef.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 #include <optional>
@@ -385,6 +386,38 @@ private:
     case VerifyHook::SameCount:
     case VerifyHook::ConfigDef: {
       if (op.opcode() == OpCode::KernelBarrier) return checkBarrier(op);
+      if (op.opcode() == OpCode::ConfigDecl || op.opcode() == OpCode::ConfigDef) {
+        // Configs are compile-time scalars or encodings (upstream: TYPE/004 "scalar or encoding").
+        const Attribute *t = op.attr("type");
+        const Type *type = t ? t->type() : nullptr;
+        if (type && !unknown(type) && !type->isScalar() && !type->isIndex() && !type->isOffset() &&
+            !isKind(type, TypeKind::Encoding))
+          return resultError(op, "type", type, "a scalar or encoding type");
+        if (op.opcode() == OpCode::ConfigDef && type && isKind(type, TypeKind::Encoding)) {
+          const Attribute *v = op.attr("value");
+          if (v && v->kind() != AttrKind::Hash)
+            return report(DiagId::TypeLiteralKind, op)
+                       .arg("op", "config.def")
+                       .arg("attr_name", "value")
+                       .arg("actual", literalText(*v))
+                       .arg("expected", "a static encoding attribute (#family<...>) for " + type->str()),
+                   void();
+          if (v && !encodingRole(v->str()).empty() && encodingRole(v->str()) != type->name())
+            return report(DiagId::TypeFieldMismatch, op)
+                       .arg("op", "config.def")
+                       .arg("field_a", "value")
+                       .arg("type_a", "encoding<" + std::string(encodingRole(v->str())) + ">")
+                       .arg("field_b", "config")
+                       .arg("type_b", type->str()),
+                   void();
+        }
+      }
+      if (op.opcode() == OpCode::EncodingLayoutStrided)
+        if (const Attribute *strides = op.attr("strides"))
+          for (const Attribute *e : strides->elements())
+            if (e->kind() == AttrKind::Integer && e->integer() < 0 && e->integer() != INT64_MIN)
+              return attrConstraint(op, "static_strides", std::to_string(e->integer()),
+                                    "stride >= 0 or dynamic sentinel");
       if (op.opcode() == OpCode::KernelSubgroupReduce || op.opcode() == OpCode::KernelWorkgroupReduce)
         return checkCombiningKind(op);
       // The value must be one of the declared type (upstream rejects `2 : i1`, `1.5 : index`).
@@ -415,6 +448,8 @@ private:
     case VerifyHook::IndexCast: {
       Type *from = in("in");
       if (unknown(from)) return;
+      if (!from->isAddress() && !from->isInteger())
+        return operandError(op, "input", from, "integer, index, or offset");
       bool ok = (from->isAddress() && (r0->isAddress() || r0->isInteger())) || (from->isInteger() && r0->isAddress());
       if (!ok) resultError(op, "result", r0, "index, offset or an integer, with index or offset on one side");
       return;
@@ -520,7 +555,9 @@ private:
       Type *v = in("in");
       if (unknown(v) || !isKind(v, TypeKind::Vector)) return;
       if (!unknown(in("init")) && in("init") != v->elementType())
-        elementMismatch(op, "input", v, "accumulator", in("init"));
+        return elementMismatch(op, "input", v, "accumulator", in("init"));
+      if (hasFloatFlags(op) && !v->elementType()->isFloat())
+        operandError(op, "input", v, "floating-point element type when float flags are present");
       return;
     }
     case VerifyHook::Dot: {
@@ -723,6 +760,9 @@ private:
         const Type *tile = in("source")->elementType();
         const Type *element = tile ? tile->elementType() : nullptr;
         bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
+        if (element && !element->isFloat() && hasFloatFlags(op))
+          return operandError(op, "source", in("source"),
+                              "floating-point tile element type when float flags are present");
         if (element && ((floatKind && !element->isFloat()) || (intKind && !element->isInteger())))
           return operandError(op, "source", in("source"),
                               std::string("a flow of ") + (floatKind ? "float" : "integer") + " tiles for <" +
@@ -799,6 +839,7 @@ private:
     case VerifyHook::FromElements: {
       if (!isKind(r0, TypeKind::Vector)) return resultError(op, "result", r0, "a vector");
       auto elements = op.operandGroup("elements");
+      if (!r0->hasStaticShape()) return resultError(op, "result", r0, "an all-static vector shape");
       if (r0->hasStaticShape() && int64_t(elements.size()) != r0->staticElementCount())
         return countMismatch(op, "elements", elements.size(), "result lanes", size_t(r0->staticElementCount()));
       for (Value *e : elements)
@@ -1127,6 +1168,22 @@ private:
     }
   }
 
+  // A template parameter list such as <addi, nsz> carries fast-math flags after the kind.
+  static bool hasFloatFlags(const Operation &op) {
+    auto isFlag = [](std::string_view f) {
+      return f == "reassoc" || f == "nnan" || f == "ninf" || f == "nsz" || f == "arcp" || f == "contract" ||
+             f == "afn" || f == "fast";
+    };
+    for (const Attribute *p : op.templateParams()) {
+      if (p->kind() == AttrKind::Flags) {
+        for (const Attribute *f : p->elements())
+          if (isFlag(f->str())) return true;
+      } else if (isFlag(p->str())) {
+        return true;
+      }
+    }
+    return false;
+  }
   // A collective's combining kind fits its value: addf, mulf, maxnumf, ... on floats; addi, maxsi,
   // andi, ... on integers (upstream's TYPE/003 on the value).
   void checkCombiningKind(const Operation &op) {
