@@ -448,8 +448,7 @@ private:
     case VerifyHook::IndexCast: {
       Type *from = in("in");
       if (unknown(from)) return;
-      if (!from->isAddress() && !from->isInteger())
-        return operandError(op, "input", from, "integer, index, or offset");
+      if (!from->isAddress() && !from->isInteger()) return operandError(op, "input", from, "integer, index, or offset");
       bool ok = (from->isAddress() && (r0->isAddress() || r0->isInteger())) || (from->isInteger() && r0->isAddress());
       if (!ok) resultError(op, "result", r0, "index, offset or an integer, with index or offset on one side");
       return;
