@@ -11,6 +11,9 @@ sibling .loom files defining it (`hrx check --link`). A verify fixture is a file
 `// ====` cases counts as matching under -verify when hrxcc's summary does not name it, and under
 "code and line" when every annotation meets a diagnostic with its code on its line and no other
 error or warning is reported (the issue's criterion: messages and numbering may differ).
+A roundtrip fixture (RUN line `roundtrip`) counts each case that `hrxcc --split-input-file
+--emit=loom` prints, whose print parses back to itself and equals the case's `// ----` section
+when it has one.
 """
 import argparse
 import json
@@ -34,6 +37,10 @@ def has_checks(text):
 
 def is_verify_fixture(text):
     return re.search(r"^//\s*RUN:.*\bverify\b", text, re.M) is not None
+
+
+def is_roundtrip_fixture(text):
+    return re.search(r"^//\s*RUN:\s*roundtrip\b", text, re.M) is not None
 
 
 def sibling_definitions(path, text):
@@ -150,6 +157,19 @@ def run_verify(bin_dir, path, verbose):
     return total - len(failing), total, [f"{path}: case {c}" for c in sorted(failing, key=int)]
 
 
+def run_roundtrip(bin_dir, path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    total = len(re.findall(r"^//\s*====\s*$", text, re.M)) + 1
+    p = subprocess.run([os.path.join(bin_dir, "hrxcc"), "--split-input-file", "--emit=loom", "-x", "loom", path,
+                        "-o", os.devnull], capture_output=True, text=True, timeout=600)
+    if p.returncode == 0:
+        return total, total, []
+    failing = set(re.findall(r"^  case (\d+) \(line \d+\)", p.stderr, re.M))
+    if not failing:
+        return 0, total, [f"{path}: {p.stderr.strip()[:300]}"]
+    return total - len(failing), total, [f"{path}: case {c}" for c in sorted(failing, key=int)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", nargs="+")
@@ -158,11 +178,13 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     files = list(loom_files(a.dirs))
-    check_files, verify_files = [], []
+    check_files, verify_files, roundtrip_files = [], [], []
     for f in files:
         text = open(f, encoding="utf-8", errors="replace").read()
         if is_verify_fixture(text):
             verify_files.append(f)
+        elif is_roundtrip_fixture(text):
+            roundtrip_files.append(f)
         elif has_checks(text):
             check_files.append(f)
     def tally(label, results, verb, count):
@@ -187,6 +209,8 @@ def main():
         m, t, failing = run_code_line(a.bin, f)
         return m, t, [f"{f}: case {c}" for c in failing]
     tally("verify-fixture cases, code and line", (code_line(f) for f in verify_files), "match", len(verify_files))
+    tally("roundtrip-fixture cases, print and re-parse", (run_roundtrip(a.bin, f) for f in roundtrip_files), "match",
+          len(roundtrip_files))
     return 0
 
 

@@ -55,11 +55,26 @@ bool readInput(const std::string &path, std::string &text) {
 }
 
 // Parses and verifies one case; diagnostics go to `diags`. Null when it has errors.
-loom::OwningModule checkCase(diag::SourceManager &sm, uint32_t file, diag::DiagnosticEngine &diags) {
+// Notices whether a syntax error (PARSE/...) was reported.
+class SyntaxErrorSeen final : public diag::DiagnosticConsumer {
+public:
+  void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
+    if (d.severity >= diag::Severity::Error && d.code.starts_with("PARSE/")) seen = true;
+  }
+  bool seen = false;
+};
+
+// `syntax` must outlive `diags` (the engine keeps the consumer); it is added here.
+loom::OwningModule checkCase(diag::SourceManager &sm, uint32_t file, diag::DiagnosticEngine &diags,
+                             SyntaxErrorSeen &syntax) {
+  diags.addConsumer(&syntax);
   loom::OwningModule module = loom::parseModule(sm, file, diags);
   loom::VerifyOptions options;
   options.everyTypedOperand = true;  // every independent error of a case is reported
-  if (module) loom::verifyModule(*module, diags, options);
+  // A case with a syntax error is not verified (as upstream): the IR recovered around the failed
+  // op would only add cascades, such as a missing terminator where the op failed to parse.
+  // Type errors the parser reports (a written type that differs) leave the IR whole.
+  if (module && !syntax.seen) loom::verifyModule(*module, diags, options);
   if (diags.hasErrors()) return nullptr;
   return module;
 }
@@ -131,6 +146,7 @@ int runSplitInputFile(const Invocation &inv) {
     std::vector<const InputCase *> failed;
     for (const InputCase &c : cases) {
       diag::SourceManager sm;
+      SyntaxErrorSeen syntax;
       diag::DiagnosticEngine diags(sm);
       diag::DiagnosticOptions options = inv.diagOptions;
       options.errorLimit = 0;  // every independent error of a case is reported
@@ -142,7 +158,7 @@ int runSplitInputFile(const Invocation &inv) {
         verifier.setImplicitNoDiagnostics(true);
         diags.addConsumer(&verifier);
         verifier.addAnnotatedFile(sm, file, diags);
-        checkCase(sm, file, diags);
+        checkCase(sm, file, diags, syntax);
         std::ostringstream report;
         if (!verifier.check(sm, report)) {
           std::cerr << name << ": case " << c.number << " (line " << c.firstLine << "):\n" << report.str();
@@ -155,7 +171,7 @@ int runSplitInputFile(const Invocation &inv) {
           inv.diagFormat == DiagnosticsFormat::Json ? diag::createJsonPrinter(std::cerr)
                                                     : std::make_unique<diag::TextDiagnosticPrinter>(std::cerr, color);
       diags.addConsumer(printer.get());
-      loom::OwningModule module = checkCase(sm, file, diags);
+      loom::OwningModule module = checkCase(sm, file, diags, syntax);
       diags.finish();
       if (!module) {
         failed.push_back(&c);
@@ -166,11 +182,12 @@ int runSplitInputFile(const Invocation &inv) {
       loom::printModule(*module, first);
       // The canonical print must parse back to itself (round-trip identity).
       diag::SourceManager again;
+      SyntaxErrorSeen againSyntax;
       diag::DiagnosticEngine againDiags(again);
       diag::TextDiagnosticPrinter againPrinter(std::cerr, color);
       againDiags.addConsumer(&againPrinter);
       uint32_t reprinted = again.addBuffer(name + " (case " + std::to_string(c.number) + ", printed)", first.str());
-      loom::OwningModule second = checkCase(again, reprinted, againDiags);
+      loom::OwningModule second = checkCase(again, reprinted, againDiags, againSyntax);
       std::ostringstream secondText;
       if (second) loom::printModule(*second, secondText);
       if (!second || secondText.str() != first.str()) {

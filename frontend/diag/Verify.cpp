@@ -186,6 +186,7 @@ struct VerifyDiagnosticConsumer::Impl {
   bool acceptDirective(std::string_view spelling, size_t offset, bool noDiagnostics);
 
   bool matches(const Directive &d, const Seen &s) const;
+  static bool hasParam(const Seen &s, const std::pair<std::string, std::string> &param);
   void matchAll();
   void report(const SourceManager &sm, std::ostream &os);
 };
@@ -566,8 +567,26 @@ bool VerifyDiagnosticConsumer::Impl::matches(const Directive &d, const Seen &s) 
   for (const std::string &sub : d.substrings)
     if (s.message.find(sub) == std::string::npos) return false;
   for (const auto &param : d.params)
-    if (std::find(s.params.begin(), s.params.end(), param) == s.params.end()) return false;
+    if (!hasParam(s, param)) return false;
   return true;
+}
+
+// Upstream Loom names the parameters of its TYPE and SYMBOL diagnostics op_name, operand_name,
+// result_name, actual_type, expected_constraint and symbol_name; hrx's diagnostics carry the same
+// facts as op, field, actual, expected and name ('@' included). Either spelling matches.
+bool VerifyDiagnosticConsumer::Impl::hasParam(const Seen &s, const std::pair<std::string, std::string> &param) {
+  if (std::find(s.params.begin(), s.params.end(), param) != s.params.end()) return true;
+  static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+      {"op_name", "op"},         {"operand_name", "field"},           {"result_name", "field"},
+      {"actual_type", "actual"}, {"expected_constraint", "expected"}, {"symbol_name", "name"},
+  };
+  for (auto [upstream, own] : kAliases) {
+    if (param.first != upstream) continue;
+    std::string value = param.first == "symbol_name" ? "@" + param.second : param.second;
+    for (const auto &[name, v] : s.params)
+      if (name == own && v == value) return true;
+  }
+  return false;
 }
 
 void VerifyDiagnosticConsumer::Impl::matchAll() {

@@ -124,6 +124,15 @@ private:
   bool unexpected(const Token &t, std::string_view expected) {
     if (t.is(Tok::Error)) return false;  // the lexer already reported it
     error(DiagId::ParseUnexpectedToken, t).arg("token", spell(t)).arg("expected", std::string(expected));
+    // A '}' starting its line closes the enclosing region even when the failed op consumed it
+    // (upstream: a missing operand cannot consume the function's closing brace).
+    // Re-lexing from the newline before it keeps the brace's line-start mark.
+    if (t.is(Tok::RBrace) && t.lineStart) {
+      std::string_view buf = lex_.buffer();
+      uint32_t at = t.offset;
+      while (at > 0 && buf[at - 1] != '\n') --at;
+      lex_.resetTo(at > 0 ? at - 1 : 0);
+    }
     return false;
   }
   bool expect(Tok kind) {
@@ -727,9 +736,21 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   std::vector<Type *> types;
   std::vector<Token> typeToks;
   size_t n = list ? bindingCount(st, list->name) : 1;
+  // An assume's written types are its results': upstream reports a values/results mismatch as
+  // STRUCTURE/013 (count) and TYPE/001 (type).
+  bool assume = st.def->hook == VerifyHook::Assume;
   for (size_t i = 0; i < n; ++i) {
     if (i) {
       if (!lex_.peek().is(Tok::Comma)) {
+        if (assume) {
+          error(DiagId::StructureCountMismatch, typeToks.back())
+              .arg("op", std::string(st.def->name))
+              .arg("field_a", "values")
+              .arg("count_a", std::to_string(n))
+              .arg("field_b", "results")
+              .arg("count_b", std::to_string(i));
+          return false;
+        }
         error(DiagId::ParseOperandCount, typeToks.back())
             .arg("op", std::string(st.def->name))
             .arg("field", std::string(list->name))
@@ -776,6 +797,20 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
       if (v->type() == t) continue;
       if (!v->type() || v->type()->isUnknown()) {
         v->setType(t);  // a value produced by an unchecked op takes the type written at its use
+        continue;
+      }
+      // A value outside the assume's family is the verifier's TYPE/003, not a second error here.
+      bool outsideFamily = (st.def->typeClass == TypeClass::Address && !v->type()->isAddress()) ||
+                           (st.def->typeClass == TypeClass::Scalar && !v->type()->isScalar());
+      if (assume && outsideFamily) continue;
+      if (assume) {
+        error(DiagId::TypeFieldMismatch, at)
+            .arg("op", std::string(st.def->name))
+            .arg("field_a", "values[" + std::to_string(i) + "]")
+            .arg("type_a", v->type()->str())
+            .arg("field_b", "results[" + std::to_string(i) + "]")
+            .arg("type_b", t->str())
+            .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;
       }
       error(DiagId::TypeOperandMismatch, at)

@@ -2,6 +2,9 @@
 #include "hrx/loom/OpDef.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
+#include <tuple>
 #include <optional>
 #include <unordered_map>
 
@@ -106,6 +109,47 @@ private:
         .arg("actual", actual ? actual->str() : "none")
         .arg("expected", std::move(expected));
   }
+  // Upstream's two-field forms: TYPE/001 (types differ), TYPE/002 (element types differ),
+  // STRUCTURE/013 (lengths differ), STRUCTURE/014 (an attribute outside its domain).
+  void fieldMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(DiagId::TypeFieldMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
+  void elementMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(DiagId::TypeElementMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
+  void countMismatch(const Operation &op, std::string fa, size_t na, std::string fb, size_t nb) {
+    report(DiagId::StructureCountMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("count_a", std::to_string(na))
+        .arg("field_b", std::move(fb))
+        .arg("count_b", std::to_string(nb));
+  }
+  void shapeMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(DiagId::ShapeMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
+  void attrConstraint(const Operation &op, std::string attr, std::string actual, std::string expected) {
+    report(DiagId::StructureAttrConstraint, op)
+        .arg("op", std::string(op.name()))
+        .arg("attr_name", std::move(attr))
+        .arg("actual_value", std::move(actual))
+        .arg("expected_constraint", std::move(expected));
+  }
   bool requireOperand(const Operation &op, std::string_view field, bool cond, std::string expected) {
     Value *v = op.operandNamed(field);
     if (!v || cond || unknown(v->type())) return true;
@@ -191,7 +235,11 @@ private:
       report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name())).arg("parent", "a pipeline.def body");
     checkTypeClass(op);
     checkHook(op);
-    if (op.opcode() == OpCode::KernelDef) kernel = &op;
+    // A kernel.def body, and bodies placed into one later (func.def inline, template.def
+    // providers), may use kernel coordinates; upstream defers their placement check.
+    if (op.opcode() == OpCode::KernelDef || op.opcode() == OpCode::TemplateDef ||
+        (op.opcode() == OpCode::FuncDef && op.attr("inline") && op.attr("inline")->str() == "inline"))
+      kernel = &op;
     if (op.opcode() == OpCode::PipelineDef) {
       pipeline = &op;
       flows_.clear();
@@ -245,11 +293,12 @@ private:
       }
       if (declaration || terms.empty()) continue;
       const Operation *last = b->back();
-      if (!last || std::find(terms.begin(), terms.end(), last->opcode()) == terms.end()) {
-        auto builder =
-            last ? report(DiagId::StructureMissingTerminator, *last) : report(DiagId::StructureMissingTerminator, op);
-        builder.arg("op", std::string(op.name())).arg("terminator", "'" + spelled + "'");
-      }
+      if (!last || std::find(terms.begin(), terms.end(), last->opcode()) == terms.end())
+        report(DiagId::StructureMissingTerminator, op)  // at the owner, as upstream reports it
+            .arg("op", std::string(op.name()))
+            .arg("region", std::to_string(r))
+            .arg("terminator", "'" + spelled + "'")
+            .arg("found", last ? ", not '" + std::string(last->name()) + "'" : std::string());
     }
     if (region.blocks().size() > 1) checkDominance(region);
   }
@@ -286,14 +335,19 @@ private:
         // With the result bound, the result's type is the written one, and an operand of another
         // type was already reported by the parser (TYPE/003 against the written type).
         Type *written = resultBound && def.results == "r" && op.numResults() ? op.result(0)->type() : nullptr;
+        // Upstream's vector ops constrain the result's element family and tie the operands to it,
+        // so one wrong type is one TYPE/004 on the result.
+        bool resultOnly = written && op.name().starts_with("vector.");
         for (const auto &b : d.bindings) {
-          if (b.name == "r") continue;
+          if (b.name == "r" || resultOnly) continue;
           for (Value *v : op.operandGroup(b.name))
             if (!unknown(v->type()) && (!written || v->type() == written) && !inClass(v->type(), def.typeClass))
               operandError(op, b.name, v->type(), std::string(classDescription(def.typeClass)));
           if (!written && !op.operandGroup(b.name).empty()) return;  // without a result: the first group only
         }
-        if (written && !unknown(written) && !inClass(written, def.typeClass))
+        // A kernel collective's result is its value's type: the value carries the one error.
+        bool operandCarries = written && op.name().starts_with("kernel.") && op.numOperands() == 1;
+        if (written && !operandCarries && !unknown(written) && !inClass(written, def.typeClass))
           resultError(op, "result", written, std::string(classDescription(def.typeClass)));
         return;
       }
@@ -331,6 +385,41 @@ private:
     case VerifyHook::Assume:
     case VerifyHook::SameCount:
     case VerifyHook::ConfigDef: {
+      if (op.opcode() == OpCode::KernelBarrier) return checkBarrier(op);
+      if (op.opcode() == OpCode::ConfigDecl || op.opcode() == OpCode::ConfigDef) {
+        // Configs are compile-time scalars or encodings (upstream: TYPE/004 "scalar or encoding").
+        const Attribute *t = op.attr("type");
+        const Type *type = t ? t->type() : nullptr;
+        if (type && !unknown(type) && !type->isScalar() && !type->isIndex() && !type->isOffset() &&
+            !isKind(type, TypeKind::Encoding))
+          return resultError(op, "type", type, "a scalar or encoding type");
+        if (op.opcode() == OpCode::ConfigDef && type && isKind(type, TypeKind::Encoding)) {
+          const Attribute *v = op.attr("value");
+          if (v && v->kind() != AttrKind::Hash)
+            return report(DiagId::TypeLiteralKind, op)
+                       .arg("op", "config.def")
+                       .arg("attr_name", "value")
+                       .arg("actual", literalText(*v))
+                       .arg("expected", "a static encoding attribute (#family<...>) for " + type->str()),
+                   void();
+          if (v && !encodingRole(v->str()).empty() && encodingRole(v->str()) != type->name())
+            return report(DiagId::TypeFieldMismatch, op)
+                       .arg("op", "config.def")
+                       .arg("field_a", "value")
+                       .arg("type_a", "encoding<" + std::string(encodingRole(v->str())) + ">")
+                       .arg("field_b", "config")
+                       .arg("type_b", type->str()),
+                   void();
+        }
+      }
+      if (op.opcode() == OpCode::EncodingLayoutStrided)
+        if (const Attribute *strides = op.attr("strides"))
+          for (const Attribute *e : strides->elements())
+            if (e->kind() == AttrKind::Integer && e->integer() < 0 && e->integer() != INT64_MIN)
+              return attrConstraint(op, "static_strides", std::to_string(e->integer()),
+                                    "stride >= 0 or dynamic sentinel");
+      if (op.opcode() == OpCode::KernelSubgroupReduce || op.opcode() == OpCode::KernelWorkgroupReduce)
+        return checkCombiningKind(op);
       // The value must be one of the declared type (upstream rejects `2 : i1`, `1.5 : index`).
       Attribute *v = op.attr("value"), *t = op.attr("type");
       if (v && t && t->type() &&
@@ -359,6 +448,7 @@ private:
     case VerifyHook::IndexCast: {
       Type *from = in("in");
       if (unknown(from)) return;
+      if (!from->isAddress() && !from->isInteger()) return operandError(op, "input", from, "integer, index, or offset");
       bool ok = (from->isAddress() && (r0->isAddress() || r0->isInteger())) || (from->isInteger() && r0->isAddress());
       if (!ok) resultError(op, "result", r0, "index, offset or an integer, with index or offset on one side");
       return;
@@ -423,19 +513,27 @@ private:
       return;
     }
     case VerifyHook::Iota: {
-      if (!isKind(r0, TypeKind::Vector) || !(r0->elementType()->isInteger() || r0->elementType()->isIndex()))
-        return resultError(op, "result", r0, "a vector of integers or indices");
-      for (std::string_view n : {"base", "step"}) {
-        Type *t = in(n);
-        if (!unknown(t) && t != r0->elementType() && !t->isIndex())
-          operandError(op, n, t, r0->elementType()->str() + " or index");
-      }
+      // The coordinate domain is the base's: index or a non-i1 integer, and the lanes' type.
+      Type *base = in("base");
+      auto coordinate = [](const Type *t) { return t->isIndex() || (t->isInteger() && !t->isInteger(1)); };
+      if (!unknown(base) && !coordinate(base)) return operandError(op, "base", base, "index or non-i1 integer scalar");
+      if (!isKind(r0, TypeKind::Vector)) return resultError(op, "result", r0, "a vector of integers or indices");
+      if (!unknown(base) && base != r0->elementType()) return elementMismatch(op, "base", base, "result", r0);
+      if (Type *step = in("step"); !unknown(step) && !unknown(base) && step != base)
+        fieldMismatch(op, "base", base, "step", step);
       return;
     }
-    case VerifyHook::MaskRange:
+    case VerifyHook::MaskRange: {
+      Type *lo = in("lo");
+      auto coordinate = [](const Type *t) { return t->isIndex() || (t->isInteger() && !t->isInteger(1)); };
+      if (!unknown(lo) && !coordinate(lo)) return operandError(op, "lower_bound", lo, "index or non-i1 integer scalar");
+      for (std::string_view n : {"hi", "step"})
+        if (Type *t = in(n); !unknown(t) && !unknown(lo) && t != lo)
+          return fieldMismatch(op, "lower_bound", lo, n == "hi" ? "upper_bound" : "step", t);
       if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger(1))
-        resultError(op, "result", r0, "a vector of i1");
+        resultError(op, "result", r0, "a vector of i1_element lanes");
       return;
+    }
     case VerifyHook::VectorCompare: {
       Type *lhs = in("lhs");
       if (unknown(lhs)) return;
@@ -446,14 +544,19 @@ private:
     case VerifyHook::VectorSelect: {
       Type *mask = in("mask");
       if (unknown(mask) || !isKind(r0, TypeKind::Vector)) return;
-      if (!isKind(mask, TypeKind::Vector) || !mask->elementType()->isInteger(1) || !sameShape(mask, r0))
-        operandError(op, "mask", mask, "an i1 vector shaped like " + r0->str());
+      if (!isKind(mask, TypeKind::Vector) || !mask->elementType()->isInteger(1))
+        operandError(op, "mask", mask, "an i1_element vector shaped like " + r0->str());
+      else if (!sameShape(mask, r0))
+        shapeMismatch(op, "mask", mask, "values", r0);
       return;
     }
     case VerifyHook::Reduce: {
       Type *v = in("in");
       if (unknown(v) || !isKind(v, TypeKind::Vector)) return;
-      if (in("init") != v->elementType()) operandError(op, "init", in("init"), v->elementType()->str());
+      if (!unknown(in("init")) && in("init") != v->elementType())
+        return elementMismatch(op, "input", v, "accumulator", in("init"));
+      if (hasFloatFlags(op) && !v->elementType()->isFloat())
+        operandError(op, "input", v, "floating-point element type when float flags are present");
       return;
     }
     case VerifyHook::Dot: {
@@ -519,23 +622,30 @@ private:
       // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
       if (const Attribute *schedule = op.attr("schedule");
           schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
-        report(DiagId::TypeOperandMismatch, op)
-            .arg("op", "scf.for")
-            .arg("field", "schedule")
-            .arg("actual", "interleaved")
-            .arg("expected", "an unroll (schedule(interleaved) interleaves unrolled iterations)");
+        attrConstraint(op, "schedule", "interleaved",
+                       "paired with bare unroll or unroll factor (schedule(interleaved) interleaves unrolled "
+                       "iterations)");
       Type *lo = in("lo");
-      for (std::string_view n : {"lo", "hi", "step"})
-        if (!unknown(in(n)) && (in(n) != lo || !in(n)->isAddress()))
-          operandError(op, n, in(n), lo && lo->isAddress() ? lo->str() : "index or offset");
+      static constexpr std::string_view kBound[] = {"lower_bound", "upper_bound", "step"};
+      const std::string_view names[] = {"lo", "hi", "step"};
+      for (size_t k = 0; k < 3; ++k) {
+        Type *t = in(names[k]);
+        if (unknown(t)) continue;
+        if (!t->isAddress())
+          operandError(op, kBound[k], t, "index or offset");
+        else if (k && lo && lo->isAddress() && t != lo)
+          fieldMismatch(op, std::string(kBound[0]), lo, std::string(kBound[k]), t);
+      }
+      // One result per loop-carried value (count first; per-position types only when it holds).
       auto inits = op.operandGroup("inits");
       if (inits.size() != op.numResults())
-        resultError(op, "result", nullptr, std::to_string(inits.size()) + " result(s), one per loop-carried value");
+        countMismatch(op, "iter_args", inits.size(), "results", op.numResults());
       else
         for (size_t k = 0; k < inits.size(); ++k)
           if (op.result(unsigned(k))->type() != op.region(0)->entryBlock()->argument(unsigned(k + 1))->type())
-            resultError(op, "result", op.result(unsigned(k))->type(),
-                        op.region(0)->entryBlock()->argument(unsigned(k + 1))->type()->str());
+            fieldMismatch(op, "iter_args[" + std::to_string(k) + "]",
+                          op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
+                          "results[" + std::to_string(k) + "]", op.result(unsigned(k))->type());
       for (std::string_view n : {"depth", "factor"})
         if (Value *v = op.operandNamed(n))
           if (!unknown(v->type()) && !v->type()->isIndex()) operandError(op, n, v->type(), "index");
@@ -544,9 +654,7 @@ private:
     case VerifyHook::If:
       requireOperand(op, "cond", in("cond")->isInteger(1), "i1");
       if (op.numResults() && op.region(1)->empty())
-        report(DiagId::StructureRegionShape, op)
-            .arg("op", "scf.if")
-            .arg("expected", "an else region when it has results");
+        countMismatch(op, "else_region", 0, "present when scf.if has results", 1);
       return;
     case VerifyHook::Yield: {
       const Operation *parent = op.parentOp();
@@ -651,6 +759,9 @@ private:
         const Type *tile = in("source")->elementType();
         const Type *element = tile ? tile->elementType() : nullptr;
         bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
+        if (element && !element->isFloat() && hasFloatFlags(op))
+          return operandError(op, "source", in("source"),
+                              "floating-point tile element type when float flags are present");
         if (element && ((floatKind && !element->isFloat()) || (intKind && !element->isInteger())))
           return operandError(op, "source", in("source"),
                               std::string("a flow of ") + (floatKind ? "float" : "integer") + " tiles for <" +
@@ -671,11 +782,12 @@ private:
       if (!cfg) return;
       Attribute *t = cfg->attr("type");
       if (t && t->type() != r0 && !unknown(r0))
-        resultError(op, "result", r0, t->type()->str() + " (the type of @" + std::string(cfg->symbolName()) + ")");
+        fieldMismatch(op, "result", r0, "referenced config @" + std::string(cfg->symbolName()), t->type());
       return;
     }
     case VerifyHook::EncodingDefine:
-      if (!isKind(r0, TypeKind::Encoding)) resultError(op, "result", r0, "an encoding<role> type");
+      if (!isKind(r0, TypeKind::Encoding)) return resultError(op, "result", r0, "an encoding<role> type");
+      checkEncodingFamily(op, *r0);
       return;
     case VerifyHook::Provider:
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
@@ -689,11 +801,17 @@ private:
         return operandError(op, insert ? "dest" : "in", from, "{offset = N, width = M} attributes");
       if (unknown(from) || !elementOf(from)->isInteger()) return;
       int64_t bits = elementOf(from)->width();
-      if (*offset < 0 || *width < 1 || *offset + *width > bits)
-        operandError(op, insert ? "dest" : "in", from,
-                     "a field inside its " + std::to_string(bits) + " bits (offset " + std::to_string(*offset) +
-                         ", width " + std::to_string(*width) + ")");
+      if (*width < 1)
+        attrConstraint(op, "width", std::to_string(*width), "positive bitfield width");
+      else if (*offset < 0)
+        attrConstraint(op, "offset", std::to_string(*offset), "non-negative bit offset");
+      else if (*offset + *width > bits)
+        attrConstraint(op, "width", std::to_string(*width),
+                       "bitfield range within storage element width (" + std::to_string(bits) + " bits from offset " +
+                           std::to_string(*offset) + ")");
       if (!unknown(r0) && !elementOf(r0)->isInteger()) resultError(op, "result", r0, "an integer type");
+      else if (!insert && !unknown(r0) && *width >= 1 && int64_t(elementOf(r0)->width()) < *width)
+        resultError(op, "result", r0, "element bit width at least width (" + std::to_string(*width) + ")");
       return;
     }
     case VerifyHook::VectorExtract: {
@@ -720,11 +838,12 @@ private:
     case VerifyHook::FromElements: {
       if (!isKind(r0, TypeKind::Vector)) return resultError(op, "result", r0, "a vector");
       auto elements = op.operandGroup("elements");
+      if (!r0->hasStaticShape()) return resultError(op, "result", r0, "an all-static vector shape");
       if (r0->hasStaticShape() && int64_t(elements.size()) != r0->staticElementCount())
-        return operandError(op, "elements", nullptr, std::to_string(r0->staticElementCount()) + " elements");
+        return countMismatch(op, "elements", elements.size(), "result lanes", size_t(r0->staticElementCount()));
       for (Value *e : elements)
         if (!unknown(e->type()) && e->type() != r0->elementType())
-          return operandError(op, "elements", e->type(), r0->elementType()->str());
+          return elementMismatch(op, "elements", e->type(), "result", r0);
       return;
     }
     case VerifyHook::Broadcast: {
@@ -732,8 +851,19 @@ private:
       if (unknown(v) || !isKind(r0, TypeKind::Vector)) return;
       if (elementOf(v) != r0->elementType())
         return operandError(op, "in", v, r0->elementType()->str() + " or a vector of it");
+      if (isKind(v, TypeKind::Vector) && v->rank() > r0->rank())
+        return report(DiagId::ShapeRankMismatch, op)
+                   .arg("op", std::string(op.name()))
+                   .arg("field_a", "source")
+                   .arg("rank_a", std::to_string(v->rank()))
+                   .arg("field_b", "result")
+                   .arg("rank_b", std::to_string(r0->rank())),
+               void();
       if (isKind(v, TypeKind::Vector) && v->hasStaticShape() && v->staticElementCount() != 1 && !sameShape(v, r0))
-        operandError(op, "in", v, "a single element (vector<1x...>) or a vector shaped like the result");
+        report(DiagId::ShapeBroadcastMismatch, op)
+            .arg("op", std::string(op.name()))
+            .arg("type_a", v->str())
+            .arg("type_b", r0->str());
       return;
     }
     case VerifyHook::While: {
@@ -747,8 +877,13 @@ private:
                void();
       for (unsigned k = 0; k < op.numResults(); ++k)
         if (after->argument(k)->type() != op.result(k)->type())
-          return resultError(op, "result", op.result(k)->type(),
-                             after->argument(k)->type()->str() + " (the do region's argument)");
+          return report(DiagId::TypeRegionArgMismatch, op)
+                     .arg("op", "scf.while")
+                     .arg("region", "1")
+                     .arg("index", std::to_string(k))
+                     .arg("actual", after->argument(k)->type()->str())
+                     .arg("expected", op.result(k)->type()->str()),
+                 void();
       return;
     }
     case VerifyHook::Condition: {
@@ -761,11 +896,20 @@ private:
       auto args = op.operandGroup("args");
       if (!args.empty() && !unknown(args[0]->type()) && !args[0]->type()->isInteger(1))
         return operandError(op, "args", args[0]->type(), "i1 (the condition)");
-      if (args.size() != parent->numResults() + 1)
-        return operandError(op, "args", nullptr, "the condition and one value per scf.while result");
-      for (unsigned k = 0; k < parent->numResults(); ++k)
-        if (!unknown(args[k + 1]->type()) && args[k + 1]->type() != parent->result(k)->type())
-          return operandError(op, "args", args[k + 1]->type(), parent->result(k)->type()->str());
+      // The forwarded values are the do region's arguments (upstream compares with those).
+      const Block *after = parent->numRegions() > 1 ? parent->region(1)->entryBlock() : nullptr;
+      if (after && after->arguments().size() != parent->numResults()) return;  // scf.while reports it
+      for (unsigned k = 0; after && k < parent->numResults(); ++k)
+        if (after->argument(k)->type() != parent->result(k)->type()) return;  // TYPE/013 on the scf.while
+      size_t want = after ? after->arguments().size() : parent->numResults();
+      if (args.size() != want + 1)
+        return countMismatch(op, "forwarded", args.empty() ? 0 : args.size() - 1, "after block args", want);
+      for (unsigned k = 0; k < want; ++k) {
+        const Type *target = after ? after->argument(k)->type() : parent->result(k)->type();
+        if (!unknown(args[k + 1]->type()) && args[k + 1]->type() != target)
+          return fieldMismatch(op, "forwarded[" + std::to_string(k) + "]", args[k + 1]->type(),
+                               "after[" + std::to_string(k) + "]", target);
+      }
       return;
     }
     case VerifyHook::Apply: checkApply(op); return;
@@ -777,11 +921,13 @@ private:
         Type *t = in(n);
         if (!unknown(t) && !t->isInteger() && !t->isIndex()) operandError(op, n, t, "an integer or index lane number");
       };
-      if (op.opcode() == OpCode::KernelSubgroupBroadcast) integer("lane");
-      if (op.opcode() == OpCode::KernelSubgroupShuffle) {
-        integer("offset");
-        integer("width");
-      }
+      // Upstream: a broadcast's lane is an integer (not index); a shuffle's offset and width are i32.
+      if (op.opcode() == OpCode::KernelSubgroupBroadcast)
+        if (Type *t = in("lane"); !unknown(t) && !t->isInteger()) operandError(op, "lane", t, "integer");
+      if (op.opcode() == OpCode::KernelSubgroupShuffle)
+        for (std::string_view n : {"offset", "width"})
+          if (Type *t = in(n); !unknown(t) && !t->isInteger(32)) operandError(op, n, t, "i32");
+      if (op.opcode() == OpCode::KernelWorkgroupScan) checkCombiningKind(op);
       if (op.opcode() == OpCode::KernelWorkgroupScan) {
         auto oneOf = [&](std::string_view key, std::string_view a, std::string_view b) {
           Attribute *x = op.attr(key);
@@ -837,13 +983,276 @@ private:
 
   // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
   // offsets are not negative), floats are written with a fraction or exponent.
+  // ---- encoding families (the rules upstream's encoding fixtures state) ----
+  static std::string_view encodingRole(std::string_view family) {
+    if (family == "dense" || family == "strided") return "layout";
+    if (family == "physical_storage") return "storage";
+    if (family == "numeric_transform") return "transform";
+    if (family == "q8_0" || family == "ggml_q4_0" || family == "matrix_operand" || family == "turboquant_kv" ||
+        family.starts_with("fp8_") || family.starts_with("ieee_fp8_"))
+      return "schema";
+    return {};
+  }
+  template <typename... Args> void encodingError(DiagId id, const Operation &op, std::string_view family, Args... kv) {
+    auto b = report(id, op);
+    b.arg("encoding_name", std::string(family));
+    std::string_view pairs[] = {kv...};
+    for (size_t i = 0; i + 1 < sizeof...(kv); i += 2) b.arg(pairs[i], std::string(pairs[i + 1]));
+  }
+  void checkEncodingFamily(const Operation &op, const Type &result) {
+    const Attribute *enc = op.attr("encoding");
+    if (!enc || enc->kind() != AttrKind::Hash) return;
+    std::string_view family = enc->str();
+    std::map<std::string_view, const Attribute *> fixed, dynamic;
+    for (const NamedAttr &e : enc->entries())
+      if (!e.name.empty()) fixed[e.name] = e.value;
+    // Operand parameters are the entries of the op's dictionary (`{name = %v : T}`).
+    for (const NamedAttr &a : op.attributes())
+      if (a.name.empty() && a.value && a.value->kind() == AttrKind::Dict)
+        for (const NamedAttr &e : a.value->entries())
+          if (e.value && e.value->kind() == AttrKind::ValueRef) dynamic[e.name] = e.value;
+    for (const auto &[name, value] : dynamic)
+      if (fixed.count(name)) return encodingError(DiagId::EncodingDuplicateParam, op, family, "param_name", name);
+    std::string_view role = encodingRole(family);
+    if (!role.empty() && result.name() != role)
+      return encodingError(DiagId::EncodingResultRole, op, family, "actual_type", result.str(), "expected_type",
+                           "encoding<" + std::string(role) + ">");
+    auto has = [&](std::string_view n) { return fixed.count(n) || dynamic.count(n); };
+    auto integer = [&](std::string_view n) -> std::optional<int64_t> {
+      auto it = fixed.find(n);
+      if (it == fixed.end() || it->second->kind() != AttrKind::Integer) return std::nullopt;
+      return it->second->integer();
+    };
+    auto text = [&](std::string_view n) -> std::string_view {
+      auto it = fixed.find(n);
+      if (it == fixed.end()) return {};
+      AttrKind k = it->second->kind();
+      return k == AttrKind::String || k == AttrKind::Ident || k == AttrKind::Hash ? it->second->str() : "";
+    };
+    auto oneOf = [](std::string_view v, std::initializer_list<std::string_view> set) {
+      return std::find(set.begin(), set.end(), v) != set.end();
+    };
+    if (family == "physical_storage") {
+      for (auto [name, want, what] : {std::tuple{std::string_view("layout"), std::string_view("layout"),
+                                                 std::string_view("an address layout encoding")},
+                                      std::tuple{std::string_view("schema"), std::string_view("schema"),
+                                                 std::string_view("a storage schema encoding")}}) {
+        if (!has(name)) return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", name);
+        if (auto it = dynamic.find(name); it != dynamic.end()) {
+          const Type *t = it->second->type();
+          if (t && !(t->kind() == TypeKind::Encoding && t->name() == want))
+            return encodingError(DiagId::EncodingParamType, op, family, "param_name", name, "actual_type", t->str(),
+                                 "expected_type", "encoding<" + std::string(want) + ">");
+        } else if (const Attribute *a = fixed[name]; a->kind() == AttrKind::Hash && encodingRole(a->str()) != want) {
+          encodingError(DiagId::EncodingParamRole, op, family, "param_name", name, "expected_role", what);
+        }
+      }
+      return;
+    }
+    if (family.starts_with("fp8_") || family.starts_with("ieee_fp8_")) {
+      for (const auto &[name, value] : fixed)
+        if (name != "rounding" && name != "storage_bits")
+          return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", name);
+      if (std::string_view r = text("rounding");
+          !r.empty() && !oneOf(r, {"finite_only", "flush_subnormal", "nearest_even", "saturate", "ieee"}))
+        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "rounding", "actual_value", r);
+      if (auto bits = integer("storage_bits"); bits && *bits != 8)
+        attrConstraint(op, "storage_bits", std::to_string(*bits), "8 storage bits for an fp8 schema");
+      return;
+    }
+    if (family == "numeric_transform") {
+      std::string_view kind = text("family");
+      if (!oneOf(kind, {"hadamard", "hadamard_sign", "sign_permute_hadamard", "jl_dense", "identity"}))
+        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "family", "actual_value", kind);
+      if (kind == "hadamard" && has("signs"))
+        return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", "signs");
+      if (kind == "hadamard_sign") {
+        if (has("signs") && has("seed"))
+          return encodingError(DiagId::EncodingExclusiveParams, op, family, "param_a", "signs", "param_b", "seed");
+        if (!has("signs") && !has("seed"))
+          return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "signs or seed");
+      }
+      if (kind == "sign_permute_hadamard" && !has("permutation"))
+        return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "permutation");
+      if (kind == "jl_dense") {
+        if (!has("matrix")) return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "matrix");
+        if (text("normalization") == "orthonormal")
+          return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "normalization", "actual_value",
+                               "orthonormal");
+      }
+      return;
+    }
+    if (family == "matrix_operand") return checkMatrixOperand(op, family, fixed, dynamic);
+  }
+  void checkMatrixOperand(const Operation &op, std::string_view family,
+                          const std::map<std::string_view, const Attribute *> &fixed,
+                          const std::map<std::string_view, const Attribute *> &dynamic) {
+    if (dynamic.count("element_format"))
+      return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", "element_format");
+    auto get = [&](std::string_view n) -> const Attribute * {
+      auto it = fixed.find(n);
+      return it == fixed.end() ? nullptr : it->second;
+    };
+    auto integer = [&](std::string_view n) -> std::optional<int64_t> {
+      const Attribute *a = get(n);
+      if (!a || a->kind() != AttrKind::Integer) return std::nullopt;
+      return a->integer();
+    };
+    if (const Attribute *f = get("element_format")) {
+      if (f->kind() != AttrKind::Ident)
+        return encodingError(DiagId::EncodingParamKind, op, family, "param_name", "element_format", "actual",
+                             "a number", "expected", "an element format name");
+      static constexpr std::string_view kFormats[] = {
+          "f64",    "f32",        "tf32",      "f16",    "bf16",   "f8e4m3", "f8e4m3fn",  "f8e4m3fnuz",
+          "f8e5m2", "f8e5m2fnuz", "f8e8m0fnu", "f6e3m2", "f6e2m3", "f4e2m1", "i4",        "u4",
+          "i8",     "u8",         "i16",       "u16",    "i32",    "u32",    "bfp16ebs8", "e8m0"};
+      if (std::find(std::begin(kFormats), std::end(kFormats), f->str()) == std::end(kFormats))
+        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
+                             f->str());
+    }
+    if (auto regs = integer("payload_registers"); regs && *regs <= 0)
+      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a positive register count");
+    // A scaled operand states its whole scale description.
+    bool scaled = false;
+    for (const auto &[name, value] : fixed) scaled |= name.starts_with("scale_");
+    if (scaled) {
+      for (std::string_view n : {"scale_format", "scale_group_elements", "scale_operands", "scale_topology"})
+        if (!get(n))
+          return attrConstraint(op, "scale", "1",
+                                "scale_format, scale_group_elements, scale_operands and scale_topology on a scaled "
+                                "operand (missing " +
+                                    std::string(n) + ")");
+      const Attribute *topology = get("scale_topology");
+      std::string_view topo = topology->str();
+      const Attribute *shape = get("scale_group_shape");
+      if (!shape && topo == "block_2d")
+        return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "scale_group_shape");
+      if (shape) {
+        if (shape->kind() != AttrKind::Array)
+          return encodingError(DiagId::EncodingParamKind, op, family, "param_name", "scale_group_shape", "actual",
+                               "a single value", "expected", "a list of group extents");
+        auto dims = shape->elements();
+        size_t rank = dims.size();
+        if (rank == 0 || rank > 4)
+          return attrConstraint(op, "scale_group_shape", std::to_string(rank), "a group rank from 1 to 4");
+        if ((topo == "block_1d" && rank != 1) || (topo == "block_2d" && rank != 2))
+          return attrConstraint(op, "scale_group_shape", std::to_string(rank),
+                                "rank " + std::string(topo == "block_1d" ? "1" : "2") + " for " + std::string(topo));
+        int64_t product = 1;
+        for (const Attribute *d : dims) {
+          int64_t extent = d->kind() == AttrKind::Integer ? d->integer() : -1;
+          if (extent <= 0)
+            return attrConstraint(op, "scale_group_shape", std::to_string(extent < 0 ? 0 : extent),
+                                  "positive group extents");
+          product *= extent;
+          if (product > (int64_t(1) << 32)) break;
+        }
+        if (auto elements = integer("scale_group_elements"); elements && product != *elements)
+          return attrConstraint(op, "scale_group_shape", std::to_string(product),
+                                "extents whose product is scale_group_elements (" + std::to_string(*elements) + ")");
+      }
+    }
+    const Attribute *sparsity = get("sparsity");
+    auto group = integer("sparsity_group_elements"), nonzero = integer("sparsity_group_nonzero_elements");
+    if (sparsity && sparsity->str() == "n_m_structured") {
+      if (!nonzero || *nonzero <= 0)
+        return attrConstraint(op, "sparsity_group_nonzero_elements", std::to_string(nonzero.value_or(0)),
+                              "a positive nonzero count for n_m_structured sparsity");
+      if (group && *nonzero >= *group)
+        return attrConstraint(op, "sparsity_group_nonzero_elements", std::to_string(*nonzero),
+                              "fewer nonzero elements than sparsity_group_elements (" + std::to_string(*group) + ")");
+    } else if (group) {
+      return attrConstraint(op, "sparsity_group_elements", std::to_string(*group),
+                            "absent unless sparsity is n_m_structured");
+    }
+  }
+
+  // A template parameter list such as <addi, nsz> carries fast-math flags after the kind.
+  static bool hasFloatFlags(const Operation &op) {
+    auto isFlag = [](std::string_view f) {
+      return f == "reassoc" || f == "nnan" || f == "ninf" || f == "nsz" || f == "arcp" || f == "contract" ||
+             f == "afn" || f == "fast";
+    };
+    for (const Attribute *p : op.templateParams()) {
+      if (p->kind() == AttrKind::Flags) {
+        for (const Attribute *f : p->elements())
+          if (isFlag(f->str())) return true;
+      } else if (isFlag(p->str())) {
+        return true;
+      }
+    }
+    return false;
+  }
+  // A collective's combining kind fits its value: addf, mulf, maxnumf, ... on floats; addi, maxsi,
+  // andi, ... on integers (upstream's TYPE/003 on the value).
+  void checkCombiningKind(const Operation &op) {
+    const Attribute *kind = op.templateParam(0);
+    Value *value = op.operandNamed("in");
+    if (!kind || !value || unknown(value->type())) return;
+    std::string_view k =
+        kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
+    const Type *element = elementOf(value->type());
+    bool floatKind = k.ends_with("f"), intKind = k.ends_with("i");
+    if (floatKind && !element->isFloat())
+      operandError(op, "value", value->type(),
+                   "floating-point element type for combining kind <" + std::string(k) + ">");
+    else if (intKind && !element->isInteger())
+      operandError(op, "value", value->type(), "integer element type for combining kind <" + std::string(k) + ">");
+  }
+
+  // kernel.barrier<space> scope(s) ordering(o): workgroup memory is synchronized acq_rel within a
+  // subgroup or workgroup; global memory at workgroup scope with acquire, release or acq_rel.
+  // Values are printed with upstream's enum numbers (memory space private = 3; scopes subgroup 1,
+  // workgroup 2, device 3; orderings relaxed 0, acquire 1, release 2, acq_rel 3, seq_cst 4).
+  void checkBarrier(const Operation &op) {
+    auto number = [](std::string_view v, std::initializer_list<std::string_view> names) {
+      int i = 0;
+      for (std::string_view n : names) {
+        if (n == v) return std::to_string(i) + " (" + std::string(v) + ")";
+        ++i;
+      }
+      return std::string(v);
+    };
+    auto scopeOf = [&](std::string_view v) {
+      return number(v, {"workitem", "subgroup", "workgroup", "device", "system"});
+    };
+    auto orderingOf = [&](std::string_view v) {
+      return number(v, {"relaxed", "acquire", "release", "acq_rel", "seq_cst"});
+    };
+    const Attribute *spaceAttr = op.templateParam(0);
+    std::string_view space = spaceAttr ? spaceAttr->str() : "workgroup";
+    const Attribute *scopeAttr = op.attr("scope"), *orderingAttr = op.attr("ordering");
+    std::string_view scope = scopeAttr ? scopeAttr->str() : "workgroup";
+    std::string_view ordering = orderingAttr ? orderingAttr->str() : "acq_rel";
+    if (space == "workgroup") {
+      if (ordering != "acq_rel")
+        return attrConstraint(op, "ordering", orderingOf(ordering), "acq_rel ordering for workgroup memory");
+      if (scope != "subgroup" && scope != "workgroup")
+        return attrConstraint(op, "scope", scopeOf(scope), "subgroup or workgroup scope for workgroup memory");
+    } else if (space == "global") {
+      if (scope != "workgroup") return attrConstraint(op, "scope", scopeOf(scope), "workgroup scope for global memory");
+      if (ordering != "acquire" && ordering != "release" && ordering != "acq_rel")
+        return attrConstraint(op, "ordering", orderingOf(ordering),
+                              "acquire, release, or acq_rel ordering for global memory");
+    } else {
+      attrConstraint(op, "memory_space", space == "private" ? "3 (private)" : std::string(space),
+                     "workgroup or global memory space");
+    }
+  }
+
+  // A literal of the wrong kind is TYPE/005 (upstream's code); a value outside its type's domain
+  // (a negative offset, an integer too wide) is STRUCTURE/014.
   void checkLiteral(const Operation &op, const Attribute &v, const Type &type, std::string_view field) {
+    (void)field;
     auto reject = [&](std::string expected) {
-      report(DiagId::TypeResultMismatch, op)
+      report(DiagId::TypeLiteralKind, op)
           .arg("op", std::string(op.name()))
-          .arg("field", std::string(field))
+          .arg("attr_name", "value")
           .arg("actual", literalText(v) + " : " + type.str())
           .arg("expected", std::move(expected));
+    };
+    auto outOfDomain = [&](std::string expected) {
+      attrConstraint(op, "value", literalText(v), "the element type domain: " + expected);
     };
     if (type.isFloat()) {
       if (v.kind() != AttrKind::Float) reject("a floating-point literal (written 1.0, not 1) for " + type.str());
@@ -856,14 +1265,14 @@ private:
     }
     if (v.kind() != AttrKind::Integer) return;
     int64_t x = v.integer();
-    if (type.isOffset() && x < 0) return reject("a non-negative offset");
+    if (type.isOffset() && x < 0) return outOfDomain("a non-negative offset");
     if (type.isInteger() && type.width() < 64) {
       unsigned w = type.width();
       int64_t lo = w == 1 ? 0 : -(int64_t(1) << (w - 1)), hi = (int64_t(1) << w) - 1;
-      if (x < lo || x > hi)
-        reject(w == 1
-                   ? std::string("0 or 1 for i1")
-                   : "a value that fits " + type.str() + " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+      if (x < lo || x > hi) {
+        if (w == 1) return reject("0 or 1 (true or false) for i1");
+        outOfDomain("a value that fits " + type.str() + " (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+      }
     }
   }
   static std::string literalText(const Attribute &v) {

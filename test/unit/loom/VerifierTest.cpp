@@ -77,17 +77,17 @@ TEST(LoomVerifier, TypeRules) {
 TEST(LoomVerifier, StructureAndSymbols) {
   EXPECT_EQ(verifyCodes("%c = index.constant 1 : index\n"), std::vector<std::string>{"STRUCTURE/011"});
   EXPECT_EQ(verifyCodes("func.def @f() {\n  %c = index.constant 1 : index\n}\n"),
-            std::vector<std::string>{"STRUCTURE/001"});
+            std::vector<std::string>{"STRUCTURE/018"});
   EXPECT_EQ(verifyCodes("func.def @f() {\n  %x = kernel.workitem.id<x> : index\n  func.return\n}\n"),
-            std::vector<std::string>{"STRUCTURE/002"});
+            std::vector<std::string>{"STRUCTURE/029"});
   EXPECT_EQ(verifyCodes("func.def @f() {\n  func.return\n  func.return\n}\n"),
             std::vector<std::string>{"STRUCTURE/003"});
   EXPECT_EQ(verifyCodes("func.def @f(%n: index) {\n  scf.for %i = [%n to %n step %n] {\n  ^b:\n    scf.yield\n  }\n  "
                         "func.return\n}\n"),
             std::vector<std::string>{"STRUCTURE/004"});
   EXPECT_EQ(verifyCodes("func.def @f() {\n  func.call @g() : () -> ()\n  func.return\n}\n"),
-            std::vector<std::string>{"SYMBOL/001"});
-  EXPECT_EQ(verifyCodes("target.decl @f\ntarget.decl @f\n"), std::vector<std::string>{"SYMBOL/002"});
+            std::vector<std::string>{"SYMBOL/002"});
+  EXPECT_EQ(verifyCodes("target.decl @f\ntarget.decl @f\n"), std::vector<std::string>{"SYMBOL/005"});
   EXPECT_EQ(verifyCodes("target.decl @t\nfunc.def @f() {\n  %x = config.get @t : index\n  func.return\n}\n"),
             std::vector<std::string>{"SYMBOL/003"});
   EXPECT_EQ(verifyCodes("func.decl @g(%a: i32)\nfunc.def @f() {\n  func.call @g() : () -> ()\n  func.return\n}\n"),
