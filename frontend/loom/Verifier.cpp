@@ -1110,8 +1110,8 @@ private:
         return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
                              f->str());
     }
-    if (auto regs = integer("payload_registers"); regs && *regs <= 0)
-      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a positive register count");
+    if (auto regs = integer("payload_registers"); regs && *regs < 0)
+      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a register count (0 or more)");
     // A scaled operand states its whole scale description.
     bool scaled = false;
     for (const auto &[name, value] : fixed) scaled |= name.starts_with("scale_");
