@@ -917,10 +917,6 @@ private:
       Type *v = in("in");
       if (!unknown(v) && !v->isScalar() && !v->isIndex() && !isKind(v, TypeKind::Vector))
         return operandError(op, "in", v, "a scalar, index or vector value");
-      auto integer = [&](std::string_view n) {
-        Type *t = in(n);
-        if (!unknown(t) && !t->isInteger() && !t->isIndex()) operandError(op, n, t, "an integer or index lane number");
-      };
       // Upstream: a broadcast's lane is an integer (not index); a shuffle's offset and width are i32.
       if (op.opcode() == OpCode::KernelSubgroupBroadcast)
         if (Type *t = in("lane"); !unknown(t) && !t->isInteger()) operandError(op, "lane", t, "integer");
