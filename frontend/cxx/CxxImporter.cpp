@@ -697,31 +697,18 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   return invocation;
 }
 
-}  // namespace
-
-const std::vector<std::string> &hostIncludeDirs() {
-  static const std::vector<std::string> paths = [] {
-    std::vector<std::string> out;
-    for (const HostIncludeDir &dir : probeHostIncludeDirs()) out.push_back(dir.path);
-    return out;
-  }();
-  return paths;
-}
-
-struct CxxImporter::Impl {
-  ImportOptions options;
+// What import and preprocess share: the unit's language, name and standard (checked), its files,
+// and the invocation configured for `target`.
+struct PreparedUnit {
+  Language language;
+  std::string unitName;
+  std::string standard;
+  UnitFiles files;
+  std::shared_ptr<clang::CompilerInvocation> invocation;
 };
 
-CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()) {
-  SharedSetups::get();  // registers the loom attributes before anything is parsed
-  impl_->options = std::move(options);
-}
-
-CxxImporter::~CxxImporter() = default;
-
-std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
-                                                diag::DiagnosticEngine &diags) {
-  unsigned errorsBefore = diags.errorCount();
+std::optional<PreparedUnit> prepareUnit(const CxxUnit &unit, ImportTarget target, const ImportOptions &options,
+                                        diag::DiagnosticEngine &diags) {
   Language language = languageOf(unit);
   bool hip = language == Language::Hip;
   bool cxx = language == Language::Cxx || hip;
@@ -748,7 +735,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
 
   std::vector<std::string> setupErrors;
   std::shared_ptr<const clang::CompilerInvocation> base = SharedSetups::get().setup(
-      target, language, standard, impl_->options, unit.hostHeaders && cxx, unit.fastMath, setupErrors);
+      target, language, standard, options, unit.hostHeaders && cxx, unit.fastMath, setupErrors);
   if (!base) {
     for (std::string &message : setupErrors)
       diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
@@ -756,6 +743,42 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   }
   auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
   configureInvocation(*invocation, unit, *files, unitName, language, diags.options());
+  return PreparedUnit{language, std::move(unitName), std::move(standard), std::move(*files), std::move(invocation)};
+}
+
+}  // namespace
+
+const std::vector<std::string> &hostIncludeDirs() {
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> out;
+    for (const HostIncludeDir &dir : probeHostIncludeDirs()) out.push_back(dir.path);
+    return out;
+  }();
+  return paths;
+}
+
+struct CxxImporter::Impl {
+  ImportOptions options;
+};
+
+CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()) {
+  SharedSetups::get();  // registers the loom attributes before anything is parsed
+  impl_->options = std::move(options);
+}
+
+CxxImporter::~CxxImporter() = default;
+
+std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
+                                                diag::DiagnosticEngine &diags) {
+  unsigned errorsBefore = diags.errorCount();
+  std::optional<PreparedUnit> prepared = prepareUnit(unit, target, impl_->options, diags);
+  if (!prepared) return std::nullopt;
+  const Language language = prepared->language;
+  const bool hip = language == Language::Hip;
+  const std::string &unitName = prepared->unitName;
+  const std::string &standard = prepared->standard;
+  std::optional<UnitFiles> files = std::move(prepared->files);
+  std::shared_ptr<clang::CompilerInvocation> invocation = std::move(prepared->invocation);
   if (!impl_->options.clangWarnings) invocation->getDiagnosticOpts().IgnoreWarnings = true;
   const std::string &unitPath = files->unitPath;
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory = files->memory;
@@ -841,23 +864,11 @@ private:
 std::optional<std::string> CxxImporter::preprocess(const CxxUnit &unit, ImportTarget target,
                                                    diag::DiagnosticEngine &diags, std::vector<std::string> *filesRead) {
   unsigned errorsBefore = diags.errorCount();
-  Language language = languageOf(unit);
-  bool hip = language == Language::Hip;
-  bool cxx = language == Language::Cxx || hip;
-  std::string unitName = unit.name.empty() ? (hip ? "unit.hip" : cxx ? "unit.cpp" : "unit.c") : unit.name;
-  std::string standard = unit.standard.empty() ? (hip ? "c++20" : cxx ? "c++26" : "c23") : unit.standard;
-  std::optional<UnitFiles> files = unitFiles(unit, unitName, language, target, diags);
-  if (!files) return std::nullopt;
-  std::vector<std::string> setupErrors;
-  std::shared_ptr<const clang::CompilerInvocation> base = SharedSetups::get().setup(
-      target, language, standard, impl_->options, unit.hostHeaders && cxx, unit.fastMath, setupErrors);
-  if (!base) {
-    for (std::string &message : setupErrors)
-      diags.reportExternal(diag::Severity::Error, {}, "internal compiler setup error: " + message);
-    return std::nullopt;
-  }
-  auto invocation = std::make_shared<clang::CompilerInvocation>(*base);
-  configureInvocation(*invocation, unit, *files, unitName, language, diags.options());
+  std::optional<PreparedUnit> prepared = prepareUnit(unit, target, impl_->options, diags);
+  if (!prepared) return std::nullopt;
+  const std::string &unitName = prepared->unitName;
+  std::optional<UnitFiles> files = std::move(prepared->files);
+  std::shared_ptr<clang::CompilerInvocation> invocation = std::move(prepared->invocation);
   invocation->getPreprocessorOutputOpts().ShowCPP = 1;
   invocation->getPreprocessorOutputOpts().ShowLineMarkers = 1;
   std::vector<MountedFile> read;
