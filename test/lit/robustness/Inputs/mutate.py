@@ -4,7 +4,8 @@ Every example source is mutated N times (deterministic seed; byte flips, deletio
 truncations). hrxcc -fsyntax-only on each mutant must exit 0 or 1: never by a signal, never 2 or
 more, never hang. Every tenth mutant is also compiled with -o into an empty directory: when the
 compile fails, the directory must stay empty (no output, no temporaries). One in five of those is
-instead killed (SIGKILL) after a random delay: unless it finished first, no output may exist.
+instead killed (SIGKILL) after a random delay: an output that exists must then be whole (identical to
+an unkilled compile's), never partial.
 Failing mutants are kept in the work directory and listed; the exit status is then 1.
 """
 import argparse
@@ -71,9 +72,18 @@ def check(hrxcc, mutant, out_dir, kill_delay):
             code = run_killed([hrxcc, mutant, "-o", out], kill_delay)
         left = sorted(os.listdir(out_dir))
         if code == -9:
-            # A kill during the final rename window may leave a temporary, never the output.
+            # A kill may land after the final rename (the process is still tearing down): then the
+            # output must be whole, byte for byte what an unkilled compile writes. A kill before
+            # the rename may leave a temporary, never a partial output.
             if os.path.exists(out):
-                problems.append("killed compile left its output")
+                whole_dir = out_dir + "-whole"
+                os.makedirs(whole_dir)
+                whole = os.path.join(whole_dir, "out")
+                if run([hrxcc, mutant, "-o", whole]) != 0:
+                    problems.append("killed compile left an output that a full compile does not write")
+                elif open(out, "rb").read() != open(whole, "rb").read():
+                    problems.append("killed compile left a partial or different output")
+                shutil.rmtree(whole_dir)
         elif code not in (0, 1):
             problems.append("-o exited with %s" % code)
         elif code != 0 and left:
