@@ -58,6 +58,7 @@ constexpr RegFileInfo kRegFiles[] = {
     {RegKind::CrRnd, "crRnd", 0},
     {RegKind::CrSat, "crSat", 0},
     {RegKind::CrSRSMode, "crSRSMode", 0},
+    {RegKind::CrUPSMode, "crUPSMode", 0},
 };
 
 const RegFileInfo &fileOf(RegKind kind) {

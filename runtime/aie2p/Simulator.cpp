@@ -13,8 +13,8 @@ namespace hrx::aie2p {
 
 namespace {
 
-// r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id, s0..s3, crRnd, crSat, crSRSMode
-constexpr uint16_t kScalarBytes = 85 * 4;
+// r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id, s0..s3, crRnd, crSat, crSRSMode, crUPSMode
+constexpr uint16_t kScalarBytes = 86 * 4;
 static_assert(kScalarBytes <= 384);
 constexpr uint16_t kVectorBase = 384;                 // 12 x 64 bytes
 constexpr uint16_t kAccBase = kVectorBase + 12 * 64;  // 5 x 256 bytes
@@ -38,6 +38,7 @@ unsigned scalarIndex(Reg r) {
   case RegKind::CrRnd: return 82;
   case RegKind::CrSat: return 83;
   case RegKind::CrSRSMode: return 84;
+  case RegKind::CrUPSMode: return 85;
   default: return ~0u;
   }
 }
@@ -51,6 +52,48 @@ uint32_t widthMask(Reg r) {
   case RegKind::CoreId: return 0xFFFFFFFFu;
   default: return 0xFFFFFu;
   }
+}
+
+// crRnd values (llvm-aie's aie2p rounding enum; AMD's AIE-ML model, srs_round): floor, ceil,
+// symmetric floor and ceil (towards / away from zero), then the round-to-nearest modes that
+// differ at the half: towards -inf, +inf, zero, away from zero, even, odd.
+enum Rounding : uint32_t {
+  kFloor = 0,
+  kCeil = 1,
+  kSymFloor = 2,
+  kSymCeil = 3,
+  kNegInf = 8,
+  kPosInf = 9,
+  kSymZero = 10,
+  kSymInf = 11,
+  kConvEven = 12,
+  kConvOdd = 13,
+};
+bool isRoundingMode(uint32_t rnd) { return rnd <= kSymCeil || (rnd >= kNegInf && rnd <= kConvOdd); }
+
+// One lane of shift-round-saturate: `v >> shift` rounded by crRnd (the decision of AMD's AIE-ML
+// model from the kept lsb, the guard bit and the sticky bits below it), then clamped to the
+// output range when saturating (crSat bit 0; bit 1 makes a signed minimum symmetric, -(2^(n-1)-1))
+// and truncated to `outBits`.
+uint64_t shiftRoundSaturate(int64_t v, unsigned shift, unsigned outBits, bool outSigned, uint32_t rnd, uint32_t sat) {
+  const int64_t floor = shift >= 64 ? (v < 0 ? -1 : 0) : v >> shift;
+  const bool guard = shift > 0 && shift <= 64 && ((v >> (shift - 1)) & 1);
+  const bool sticky = shift > 1 && (shift > 64 || (uint64_t(v) & ((uint64_t(1) << (shift - 1)) - 1)) != 0);
+  const bool lsb = floor & 1, negative = v < 0;
+  const bool halfway = rnd >= kNegInf;
+  const bool symmetric = rnd == kSymFloor || rnd == kSymCeil || rnd == kSymInf || rnd == kSymZero;
+  const bool otherDirection = rnd == kCeil || rnd == kSymCeil || rnd == kPosInf || rnd == kSymInf || rnd == kConvOdd;
+  bool decide = (rnd == kConvEven || rnd == kConvOdd) ? lsb : symmetric ? negative : false;
+  if (otherDirection) decide = !decide;
+  const bool up = halfway ? guard && (decide || sticky) : decide && (guard || sticky);
+  __int128 r = __int128(floor) + (up ? 1 : 0);
+  if (sat & 1) {
+    const __int128 hi = outSigned ? (__int128(1) << (outBits - 1)) - 1 : (__int128(1) << outBits) - 1;
+    const __int128 lo = outSigned ? -(__int128(1) << (outBits - 1)) + ((sat & 2) ? 1 : 0) : 0;
+    r = r > hi ? hi : r < lo ? lo : r;
+  }
+  const uint64_t mask = outBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << outBits) - 1;
+  return uint64_t(r) & mask;
 }
 
 uint32_t load32(const uint8_t *p) {
@@ -252,11 +295,19 @@ void Core::raiseTrap(std::string reason) {
   fail(std::move(reason));
 }
 
-// Lock operations use the magnitude of the value register: acquire waits until the lock holds at
-// least that much and takes it; release adds it (the sign convention of the hardware operand is
-// not in the sources read; either convention gives the same behaviour here).
+// Lock requests (llvm-aie's aie2p_locks.h): a negative value -V asks for at least V and takes
+// it (acquire_greater_equal passes -val), a value V >= 0 waits until the lock equals V
+// (acquire_equal) and then takes V (the decrement is inferred); a release adds the value. The
+// conditional forms do nothing when r26 is zero.
+bool Core::lockConditionHolds(const Instr &instr) const {
+  const Semantic sem = instr.info().semantic;
+  if (sem != Semantic::AcquireConditional && sem != Semantic::ReleaseConditional) return true;
+  return readScalar(Reg{RegKind::R, 26}, 1) != 0;
+}
+
 bool Core::lockAvailable(const Instr &instr, std::string &why) {
   const auto &info = instr.info();
+  if (!lockConditionHolds(instr)) return true;
   const Operand &idOp = instr.ops[operandIndex(info, "id")];
   uint32_t id = idOp.isReg ? readScalar(idOp.reg, 1) : static_cast<uint32_t>(idOp.imm);
   int32_t *l = lock(id);
@@ -265,9 +316,8 @@ bool Core::lockAvailable(const Instr &instr, std::string &why) {
           " is not mapped (0-15 south, 16-31 west, 32-47 north, 48-63 own; the neighbour must exist)";
     return false;
   }
-  int32_t amount = static_cast<int32_t>(readScalar(instr.ops[operandIndex(info, "s1")].reg, 1));
-  amount = amount < 0 ? -amount : amount;
-  return *l >= amount;
+  int32_t value = static_cast<int32_t>(readScalar(instr.ops[operandIndex(info, "s1")].reg, 1));
+  return value < 0 ? *l >= -int64_t(value) : *l == value;
 }
 
 bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
@@ -360,15 +410,16 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   };
   // Accumulator lanes shifted right by the shift register and narrowed (vsrs, vst.srs): .4x takes
   // dm (crSRSMode 0: 64 x 32 bits to 8; 1: 32 x 64 bits to 16), .2x a cm half (0: 32 x 32 bits to
-  // 16; 1: 16 x 64 to 32). Only crRnd = 0 and crSat = 0 are modelled: the shift floors and the
-  // result keeps the low bits (upstream Loom's narrow.trunc sequence sets exactly these).
-  // srssign1 shifts arithmetically, srssign0 logically.
+  // 16; 1: 16 x 64 to 32). The lanes are signed (two's complement); srssign1 makes the result
+  // signed, srssign0 unsigned (its saturation range). Rounding by crRnd, saturation by crSat
+  // (0 none, 1 saturate, 3 symmetric), as in shiftRoundSaturate.
   auto srs = [&](int src, int su, uint8_t *d) {
     uint32_t rnd = readScalar(Reg{RegKind::CrRnd, 0}, 1), sat = readScalar(Reg{RegKind::CrSat, 0}, 1);
     uint32_t mode = readScalar(Reg{RegKind::CrSRSMode, 0}, 1);
-    if (rnd != 0 || sat != 0 || mode > 1) {
+    if (!isRoundingMode(rnd) || (sat != 0 && sat != 1 && sat != 3) || mode > 1) {
       why = std::string(info.mnemonic) + " with crRnd = " + std::to_string(rnd) + ", crSat = " + std::to_string(sat) +
-            ", crSRSMode = " + std::to_string(mode) + " is not modelled (only crRnd = crSat = 0, crSRSMode 0 or 1)";
+            ", crSRSMode = " + std::to_string(mode) +
+            " is not modelled (crRnd 0-3 or 8-13, crSat 0, 1 or 3, crSRSMode 0 or 1)";
       return false;
     }
     const bool fromDm = reg(src).kind == RegKind::DM, isSigned = info.syntax.find("srssign1") != std::string_view::npos;
@@ -379,11 +430,16 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     vec(src, in);
     std::memset(d, 0, 64);
     for (unsigned i = 0; i < lanes; ++i) {
-      uint64_t v = 0;
-      std::memcpy(&v, in + i * inBytes, inBytes);
-      if (inBytes == 4) v = isSigned ? uint64_t(int64_t(int32_t(uint32_t(v)))) : uint64_t(uint32_t(v));
-      v = isSigned ? uint64_t(int64_t(v) >> amount) : v >> amount;
-      std::memcpy(d + i * outBytes, &v, outBytes);
+      int64_t v = 0;
+      if (inBytes == 4) {
+        int32_t narrow;
+        std::memcpy(&narrow, in + i * inBytes, 4);
+        v = narrow;
+      } else {
+        std::memcpy(&v, in + i * inBytes, 8);
+      }
+      uint64_t out = shiftRoundSaturate(v, amount, outBytes * 8, isSigned, rnd, sat);
+      std::memcpy(d + i * outBytes, &out, outBytes);
     }
     return true;
   };
@@ -431,14 +487,18 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::Move: wr(0, rd(1)); return true;
   case Semantic::MovImm: wr(0, static_cast<uint32_t>(imm(1))); return true;
   case Semantic::AddNoCarry: wr(0, rd(1) + static_cast<uint32_t>(imm(2))); return true;
-  case Semantic::Acquire: {
+  case Semantic::Acquire:
+  case Semantic::AcquireConditional: {
+    if (!lockConditionHolds(instr)) return true;
     const Operand &idOp = instr.ops[field("id")];
     uint32_t id = idOp.isReg ? rd(field("id")) : static_cast<uint32_t>(idOp.imm);
     int32_t amount = static_cast<int32_t>(rd(field("s1")));
     *lock(id) -= amount < 0 ? -amount : amount;  // availability was checked before issue
     return true;
   }
-  case Semantic::Release: {
+  case Semantic::Release:
+  case Semantic::ReleaseConditional: {
+    if (!lockConditionHolds(instr)) return true;
     const Operand &idOp = instr.ops[field("id")];
     uint32_t id = idOp.isReg ? rd(field("id")) : static_cast<uint32_t>(idOp.imm);
     int32_t *l = lock(id);
@@ -632,6 +692,39 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::VectorSrs: {
     uint8_t d[64];
     if (!srs(1, 2, d)) return false;
+    wvec(0, d);
+    return true;
+  }
+  case Semantic::VectorUps: {
+    // Each lane of x sign- (upssign1) or zero-extended (upssign0) to the accumulator lane width
+    // crUPSMode gives (0: 32 bits, 1: 64; read at cycle 2 as the itinerary says), shifted left by
+    // sK, clamped to the signed lane range when crSat bit 0 is set, else truncated. vups.4x
+    // fills a dm (64 x 8 -> 32 or 32 x 16 -> 64 bits), vups.2x a cm half (32 x 16 -> 32 or
+    // 16 x 32 -> 64).
+    uint32_t mode = readScalar(Reg{RegKind::CrUPSMode, 0}, 2), sat = readScalar(Reg{RegKind::CrSat, 0}, 1);
+    if (mode > 1 || (sat != 0 && sat != 1 && sat != 3)) {
+      why = std::string(info.mnemonic) + " with crUPSMode = " + std::to_string(mode) +
+            ", crSat = " + std::to_string(sat) + " is not modelled (crUPSMode 0 or 1, crSat 0, 1 or 3)";
+      return false;
+    }
+    const bool toDm = reg(0).kind == RegKind::DM, isSigned = info.syntax.find("upssign1") != std::string_view::npos;
+    const unsigned accBytes = mode ? 8 : 4, lanes = (toDm ? 256u : 128u) / accBytes, inBytes = 64 / lanes;
+    const unsigned amount = rd(2) & 63;
+    uint8_t in[64], d[256];
+    vec(1, in);
+    for (unsigned i = 0; i < lanes; ++i) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, in + i * inBytes, inBytes);
+      const unsigned inBits = inBytes * 8;
+      __int128 v = (isSigned && (raw >> (inBits - 1)) & 1) ? __int128(raw) - (__int128(1) << inBits) : __int128(raw);
+      __int128 u = v * (__int128(1) << amount);
+      if (sat & 1) {
+        const __int128 hi = (__int128(1) << (accBytes * 8 - 1)) - 1, lo = -(__int128(1) << (accBytes * 8 - 1));
+        u = u > hi ? hi : u < lo ? lo : u;
+      }
+      uint64_t out = uint64_t(u);
+      std::memcpy(d + i * accBytes, &out, accBytes);
+    }
     wvec(0, d);
     return true;
   }
@@ -971,7 +1064,8 @@ CoreState Core::step() {
   currentBundleText_ = formatBundle(bundle);
   // A lock that cannot be granted holds the whole bundle.
   for (const auto &instr : bundle.slots) {
-    if (instr.info().semantic != Semantic::Acquire) continue;
+    const Semantic sem = instr.info().semantic;
+    if (sem != Semantic::Acquire && sem != Semantic::AcquireConditional) continue;
     std::string why;
     bool ok = lockAvailable(instr, why);
     if (!why.empty()) {

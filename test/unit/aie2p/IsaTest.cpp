@@ -245,6 +245,22 @@ const RowVector kRowVectors[] = {
     {"VST_SRS_4x_dmx_sts_srs_dm_idx_srsSign1", "vst.srs.4x dm0, s3, srssign1, [p5, dj0]", 0xa003aull},
     {"VST_SRS_4x_dmx_sts_srs_dm_pstm_nrm_srsSign1", "vst.srs.4x dm3, s2, srssign1, [p2], m5", 0x5532aull},
     {"VST_SRS_4x_dmx_sts_srs_dm_pstm_nrm_imm_srsSign1", "vst.srs.4x dm4, s1, srssign1, [p2], #-320", 0x57c1aull},
+    {"ACQ_COND_mLockId_imm", "acq.cond #31, r10, r26", 0x7cd50ull},
+    {"ACQ_COND_mLockId_reg", "acq.cond r15, r14, r26", 0x7add0ull},
+    {"REL_COND_mLockId_imm", "rel.cond #32, r25, r26", 0x80b30ull},
+    {"REL_COND_mLockId_reg", "rel.cond r29, r21, r26", 0xeaab0ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_idx_imm_srsSign0", "vst.srs.2x cmh4, s2, srssign0, [p6, #0]", 0xc0ce0ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_idx_srsSign0", "vst.srs.2x cml3, s0, srssign0, [p1, dj0]", 0x20340ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_pstm_nrm_srsSign0", "vst.srs.2x cml4, s2, srssign0, [p0], m7", 0x1d460ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_pstm_nrm_imm_srsSign0", "vst.srs.2x cml1, s2, srssign0, [p4], #192", 0x87960ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_idx_imm_srsSign1", "vst.srs.2x cmh3, s1, srssign1, [p0, #384]", 0xcbd8ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_idx_srsSign1", "vst.srs.2x cml1, s3, srssign1, [p0, dj0]", 0x178ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_pstm_nrm_srsSign1", "vst.srs.2x cmh0, s0, srssign1, [p2], m7", 0x5d0c8ull},
+    {"VST_SRS_2x_dm_sts_srs_cm_pstm_nrm_imm_srsSign1", "vst.srs.2x cml0, s3, srssign1, [p6], #-128", 0xdd878ull},
+    {"VUPS_2x_mv_ups_x2c_upsSign0", "vups.2x cmh2, x1, s3, upssign0", 0x1416c7ull},
+    {"VUPS_2x_mv_ups_x2c_upsSign1", "vups.2x cml4, x2, s2, upssign1", 0x2025c7ull},
+    {"VUPS_4x_mv_ups_x2d_upsSign0", "vups.4x dm3, x7, s0, upssign0", 0x187027ull},
+    {"VUPS_4x_mv_ups_x2d_upsSign1", "vups.4x dm4, x7, s0, upssign1", 0x207127ull},
 };
 
 Instr assembleOne(const std::string &text) {
@@ -369,6 +385,11 @@ TEST(Aie2pUpstream, ReproducesLoomDescriptorOracleEncodings) {
       {"acq #4, r26", {0x18, 0xA8, 0x83, 0x10}},
       {"rel r2, r3", {0x18, 0x38, 0x90, 0x10}},
       {"rel #63, r26", {0x18, 0xA8, 0xE1, 0x17}},
+      // ... and the conditional ones (the condition register is r26)
+      {"acq.cond r2, r27, r26", {0x18, 0xB8, 0x97, 0x10}},
+      {"acq.cond #0, r2, r26", {0x18, 0x28, 0x06, 0x10}},
+      {"rel.cond r2, r6, r26", {0x18, 0x68, 0x94, 0x10}},
+      {"rel.cond #12, r5, r26", {0x18, 0x58, 0x84, 0x11}},
       // I16MultiplyMatchesOracleInstructionEncodings (every bundle of that program)
       {"mova r0, #0x35a", {0x18, 0x00, 0x5A, 0x03}},
       {"mov s0, #0", {0xB8, 0x00, 0xE0, 0x18}},

@@ -706,9 +706,10 @@ TEST(Aie2pSim, ShiftRoundSaturateTruncatesWithTheResetControls) {
     EXPECT_EQ(h, static_cast<uint16_t>(((i - 16) * 70000) >> 4)) << i;
     EXPECT_EQ(w, static_cast<uint16_t>(((int64_t(i) - 16) * 0x123456789LL) >> 4)) << i;
   }
-  Core rounding(build("mov crRnd, #12\nvsrs.4x x0, dm0, s0, srssign1\ndone\n"), {&mem});
+  // crRnd 4 names no rounding mode (0-3 and 8-13 do): it traps rather than guess.
+  Core rounding(build("mov crRnd, #4\nvsrs.4x x0, dm0, s0, srssign1\ndone\n"), {&mem});
   EXPECT_EQ(rounding.run(), CoreState::Trapped);
-  EXPECT_NE(rounding.trap()->reason.find("crRnd = 12"), std::string::npos) << rounding.trap()->reason;
+  EXPECT_NE(rounding.trap()->reason.find("crRnd = 4"), std::string::npos) << rounding.trap()->reason;
 }
 
 TEST(Aie2pSim, ThreeDimensionalPostModifyFollowsAddThreeD) {
@@ -786,4 +787,220 @@ TEST(Aie2pSim, Bf16MatrixTimesVectorRowsThroughBroadcastAndMac) {
     }
   // 14 set-up bundles, 8 x (vextbcst, nop, vmac.f), 5 nops, 2 vconv, nop, 2 vst, done.
   EXPECT_EQ(core.stats().cycles, 14u + 24u + 5u + 2u + 1u + 2u + 1u);
+}
+
+TEST(Aie2pSim, ShiftRoundSaturateRoundsByCrRnd) {
+  // Every crRnd mode on lanes / 16 = 1.5, 2.5, -1.5, -2.5, 1.4375, 1.5625, -1.4375, -1.5625, 1, -1,
+  // with the results the modes' definitions give (floor, ceil, towards zero, away from zero, then
+  // nearest with the half towards -inf, +inf, zero, away from zero, even, odd).
+  const int32_t lanes[] = {24, 40, -24, -40, 23, 25, -23, -25, 16, -16};
+  const struct {
+    unsigned mode;
+    int16_t expect[10];
+  } cases[] = {
+      {0, {1, 2, -2, -3, 1, 1, -2, -2, 1, -1}},  {1, {2, 3, -1, -2, 2, 2, -1, -1, 1, -1}},
+      {2, {1, 2, -1, -2, 1, 1, -1, -1, 1, -1}},  {3, {2, 3, -2, -3, 2, 2, -2, -2, 1, -1}},
+      {8, {1, 2, -2, -3, 1, 2, -1, -2, 1, -1}},  {9, {2, 3, -1, -2, 1, 2, -1, -2, 1, -1}},
+      {10, {1, 2, -1, -2, 1, 2, -1, -2, 1, -1}}, {11, {2, 3, -2, -3, 1, 2, -1, -2, 1, -1}},
+      {12, {2, 2, -2, -2, 1, 2, -1, -2, 1, -1}}, {13, {1, 3, -1, -3, 1, 2, -1, -2, 1, -1}},
+  };
+  std::vector<uint8_t> cm(128, 0);
+  std::memcpy(cm.data(), lanes, sizeof lanes);
+  for (const auto &c : cases) {
+    TileMemory mem;
+    Core core(
+        build("mov s0, #4\nmov crRnd, #" + std::to_string(c.mode) + "\nvsrs.2x x0, cml0, s0, srssign1\nnop\ndone\n"),
+        {&mem});
+    core.setVector(Reg{RegKind::CML, 0}, cm);
+    ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+    auto x = core.vector(Reg{RegKind::X, 0});
+    for (unsigned i = 0; i < 10; ++i) {
+      int16_t v;
+      std::memcpy(&v, x.data() + 2 * i, 2);
+      EXPECT_EQ(v, c.expect[i]) << "crRnd " << c.mode << " lane " << i;
+    }
+  }
+}
+
+TEST(Aie2pSim, ShiftRoundSaturateSaturatesByCrSat) {
+  // vsrs.4x to bytes with a shift of 4 (floor rounding): crSat 1 clamps to the output range
+  // (srssign1: -128..127, srssign0: 0..255), 3 makes the signed minimum -127, 0 keeps the low bits.
+  const int32_t lanes[] = {200 * 16, -200 * 16, 300 * 16, -5 * 16, 100 * 16};
+  std::vector<uint8_t> dm(256, 0);
+  std::memcpy(dm.data(), lanes, sizeof lanes);
+  auto run = [&](unsigned sat, const char *sign) {
+    TileMemory mem;
+    Core core(
+        build("mov s0, #4\nmov crSat, #" + std::to_string(sat) + "\nvsrs.4x x0, dm0, s0, " + sign + "\nnop\ndone\n"),
+        {&mem});
+    core.setVector(Reg{RegKind::DM, 0}, dm);
+    EXPECT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+    auto x = core.vector(Reg{RegKind::X, 0});
+    return std::vector<uint8_t>(x.begin(), x.begin() + 5);
+  };
+  EXPECT_EQ(run(1, "srssign1"), (std::vector<uint8_t>{127, 0x80, 127, uint8_t(-5), 100}));
+  EXPECT_EQ(run(3, "srssign1"), (std::vector<uint8_t>{127, 0x81, 127, uint8_t(-5), 100}));
+  EXPECT_EQ(run(0, "srssign1"), (std::vector<uint8_t>{200, 56, 44, uint8_t(-5), 100}));
+  EXPECT_EQ(run(1, "srssign0"), (std::vector<uint8_t>{200, 0, 255, 0, 100}));
+  TileMemory mem;
+  Core bad(build("mov crSat, #2\nvsrs.4x x0, dm0, s0, srssign1\ndone\n"), {&mem});
+  EXPECT_EQ(bad.run(), CoreState::Trapped);
+  EXPECT_NE(bad.trap()->reason.find("crSat = 2"), std::string::npos) << bad.trap()->reason;
+}
+
+TEST(Aie2pSim, StoreShiftRoundSaturateFromAnAccumulatorHalf) {
+  // vst.srs.2x stores what vsrs.2x computes from cmh0 (32 x 32-bit lanes to halfwords, here with
+  // conv_even rounding) and post-increments its pointer.
+  TileMemory mem;
+  Core core(build("movxm p0, #0x70000\nmov crRnd, #12\nmov s0, #1\n"
+                  "vsrs.2x x0, cmh0, s0, srssign1\nvst.srs.2x cmh0, s0, srssign1, [p0], #64\nnop\ndone\n"),
+            {&mem});
+  std::vector<uint8_t> cm(128);
+  for (int i = 0; i < 32; ++i) {
+    int32_t v = 2 * i + 1 - 32;  // odd: every lane is a half after the shift
+    std::memcpy(cm.data() + 4 * i, &v, 4);
+  }
+  core.setVector(Reg{RegKind::CMH, 0}, cm);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(std::vector<uint8_t>(mem.data.begin(), mem.data.begin() + 64), core.vector(Reg{RegKind::X, 0}));
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 0}), 0x70040u);
+  for (int i = 0; i < 32; ++i) {
+    int16_t h;
+    std::memcpy(&h, mem.data.data() + 2 * i, 2);
+    int v = 2 * i + 1 - 32, lo = v >> 1;  // v / 2 = lo + 0.5: the even one of lo, lo + 1
+    EXPECT_EQ(h, (lo & 1) ? lo + 1 : lo) << i;
+  }
+}
+
+TEST(Aie2pSim, UpshiftWidensAsThePublishedRunTestSays) {
+  // The public llvm-aie-run test aie2p-ups.s: x0 = vbcst.32 0xFFFF0002. As 16-bit lanes (crUPSMode
+  // 0) 0x0002, 0xFFFF widen to 2, -1 (upssign1) or 2, 0xFFFF (upssign0); shifted by 4, 0x20 and
+  // 0xFFFFFFF0; as bytes into a dm, 02 00 FF FF become 2, 0, -1, -1. Under crUPSMode 1 the 32-bit
+  // lanes widen to 64 bits: 0xFFFFFFFFFFFF0002.
+  TileMemory mem;
+  Core core(build("movxm r0, #0xFFFF0002\nvbcst.32 x0, r0\nmov s0, #0\nnop\n"
+                  "vups.2x cml1, x0, s0, upssign1\nvups.2x cmh3, x0, s0, upssign0\nvups.2x cml2, x0, s1, upssign1\n"
+                  "vups.4x dm0, x0, s0, upssign1\nvups.4x dm4, x0, s0, upssign0\nnop\nnop\ndone\n"),
+            {&mem});
+  core.setScalar(Reg{RegKind::S, 1}, 4);  // s1-s3 have no mov code in the table: see docs/aie2p.md
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  auto lanes32 = [&](Reg reg) {
+    auto v = core.vector(reg);
+    std::vector<uint32_t> out(v.size() / 4);
+    std::memcpy(out.data(), v.data(), v.size());
+    return out;
+  };
+  auto cml1 = lanes32(Reg{RegKind::CML, 1}), cmh3 = lanes32(Reg{RegKind::CMH, 3}), cml2 = lanes32(Reg{RegKind::CML, 2});
+  auto dm0 = lanes32(Reg{RegKind::DM, 0}), dm4 = lanes32(Reg{RegKind::DM, 4});
+  ASSERT_EQ(cml1.size(), 32u);
+  ASSERT_EQ(dm0.size(), 64u);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(cml1[i], i % 2 ? 0xFFFFFFFFu : 2u) << i;
+    EXPECT_EQ(cmh3[i], i % 2 ? 0x0000FFFFu : 2u) << i;
+    EXPECT_EQ(cml2[i], i % 2 ? 0xFFFFFFF0u : 0x20u) << i;
+  }
+  const uint32_t bytesSigned[] = {2, 0, 0xFFFFFFFFu, 0xFFFFFFFFu}, bytesUnsigned[] = {2, 0, 0xFF, 0xFF};
+  for (unsigned i = 0; i < 64; ++i) {
+    EXPECT_EQ(dm0[i], bytesSigned[i % 4]) << i;
+    EXPECT_EQ(dm4[i], bytesUnsigned[i % 4]) << i;
+  }
+
+  Core wide(build("movxm r0, #0xFFFF0002\nvbcst.32 x0, r0\nmov s0, #0\nnop\nvups.2x cml0, x0, s0, upssign1\n"
+                  "vups.2x cmh0, x0, s0, upssign0\nnop\nnop\ndone\n"),
+            {&mem});
+  wide.setScalar(Reg{RegKind::CrUPSMode, 0}, 1);  // mov crUPSMode has no row: see docs/aie2p.md
+  ASSERT_EQ(wide.run(), CoreState::Halted) << wide.trap()->message();
+  auto lanes64 = [&](Reg reg) {
+    auto v = wide.vector(reg);
+    std::vector<uint64_t> out(v.size() / 8);
+    std::memcpy(out.data(), v.data(), v.size());
+    return out;
+  };
+  auto s64 = lanes64(Reg{RegKind::CML, 0}), u64 = lanes64(Reg{RegKind::CMH, 0});
+  ASSERT_EQ(s64.size(), 16u);
+  for (unsigned i = 0; i < 16; ++i) {
+    EXPECT_EQ(s64[i], 0xFFFFFFFFFFFF0002ull) << i;
+    EXPECT_EQ(u64[i], 0x00000000FFFF0002ull) << i;
+  }
+}
+
+TEST(Aie2pSim, UpshiftSaturatesAndLandsAtCycleThree) {
+  // 0x4000 << 20 overflows a 32-bit lane: crSat 1 clamps it to 0x7FFFFFFF (and -0x4000 << 20 to
+  // 0x80000000), crSat 0 keeps the low bits (0). vups writes at cycle 3 (its itinerary): a vsrs
+  // issued two bundles later reads the old accumulator, three bundles later the new one.
+  TileMemory mem;
+  Core core(build("movxm r0, #0xC0004000\nvbcst.32 x0, r0\nmov s0, #20\nmov crSat, #1\nnop\n"
+                  "vups.2x cml0, x0, s0, upssign1\nnop\nvsrs.2x x1, cml0, s1, srssign1\n"
+                  "vsrs.2x x2, cml0, s1, srssign1\nmov crSat, #0\nvups.2x cmh0, x0, s0, upssign1\nnop\nnop\ndone\n"),
+            {&mem});
+  core.setScalar(Reg{RegKind::S, 1}, 0);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  auto lanes32 = [&](Reg reg) {
+    auto v = core.vector(reg);
+    std::vector<uint32_t> out(v.size() / 4);
+    std::memcpy(out.data(), v.data(), v.size());
+    return out;
+  };
+  auto cml0 = lanes32(Reg{RegKind::CML, 0}), cmh0 = lanes32(Reg{RegKind::CMH, 0});
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(cml0[i], i % 2 ? 0x80000000u : 0x7FFFFFFFu) << i;
+    EXPECT_EQ(cmh0[i], 0u) << i;
+  }
+  auto x1 = core.vector(Reg{RegKind::X, 1}), x2 = core.vector(Reg{RegKind::X, 2});
+  EXPECT_EQ(x1, std::vector<uint8_t>(64, 0));  // read at +2: the reset accumulator
+  for (unsigned i = 0; i < 32; ++i) {
+    int16_t v;
+    std::memcpy(&v, x2.data() + 2 * i, 2);
+    EXPECT_EQ(v, i % 2 ? INT16_MIN : INT16_MAX) << i;  // saturated again to 16 bits
+  }
+}
+
+TEST(Aie2pSim, LockValueSignSelectsEqualOrGreaterEqual) {
+  // aie2p_locks.h: acquire_greater_equal passes -V (wait for >= V, take V), acquire_equal passes
+  // V (wait for == V). Lock 48 released to 2: acq with -1 takes 1 (leaving 1), acq with +1 then
+  // finds it equal and takes it (0); an acq with +2 on 0... never matches: deadlock.
+  TileMemory mem;
+  Core core(build("movxm r1, #2\nrel #48, r1\nmovxm r2, #-1\nacq #48, r2\nmovxm r3, #1\nacq #48, r3\ndone\n"), {&mem});
+  Core *cores[] = {&core};
+  ASSERT_EQ(runCores(cores), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(mem.locks[0], 0);
+  EXPECT_EQ(core.stats().stallCycles, 0u);
+  TileMemory other;
+  Core equal(build("movxm r1, #2\nrel #48, r1\nmovxm r3, #1\nacq #48, r3\ndone\n"), {&other});
+  Core *one[] = {&equal};
+  EXPECT_EQ(runCores(one), CoreState::Trapped);  // 2 is not 1: acquire_equal waits for ever
+  EXPECT_NE(equal.trap()->reason.find("deadlock"), std::string::npos) << equal.trap()->reason;
+}
+
+TEST(Aie2pSim, ConditionalLocksActOnlyWhenR26IsSet) {
+  // acq.cond/rel.cond with r26 = 0 do nothing (no wait, no change); with r26 != 0 they are acq/rel.
+  TileMemory mem;
+  Core core(build("movxm r26, #0\nmovxm r1, #1\nmovxm r2, #-1\nacq.cond #48, r2, r26\nrel.cond #49, r1, r26\n"
+                  "movxm r26, #1\nrel.cond #50, r1, r26\nacq.cond #50, r2, r26\nrel.cond #51, r1, r26\ndone\n"),
+            {&mem});
+  Core *cores[] = {&core};
+  ASSERT_EQ(runCores(cores), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(mem.locks[0], 0);
+  EXPECT_EQ(mem.locks[1], 0);
+  EXPECT_EQ(mem.locks[2], 0);
+  EXPECT_EQ(mem.locks[3], 1);
+  EXPECT_EQ(core.stats().stallCycles, 0u);
+}
+
+TEST(Aie2pSim, ConditionalLockHandOffBetweenTwoCores) {
+  // The hand-off of LockHandOffBetweenTwoCores through the conditional forms: A releases its lock 0
+  // only under r26 = 1 (a first rel.cond under r26 = 0 does nothing); B waits in acq.cond with
+  // r26 = 1 for at least 1 (-1). B reaches its acquire at cycle 4 and A releases at cycle 6: B
+  // stalls two cycles.
+  TileMemory a, b;
+  Core coreA(build("movxm r1, #1\nmovxm r26, #0\nrel.cond #48, r1, r26\nmovxm r26, #1\nmovxm r0, #7\n"
+                   "rel.cond #48, r1, r26\ndone\n"),
+             {&a, nullptr, nullptr, &b});
+  Core coreB(build("movxm r1, #-1\nmovxm r26, #1\nnop\nacq.cond #0, r1, r26\ndone\n"), {&b, &a, nullptr, nullptr});
+  Core *cores[] = {&coreA, &coreB};
+  ASSERT_EQ(runCores(cores), CoreState::Halted);
+  EXPECT_EQ(a.locks[0], 0);
+  EXPECT_EQ(coreA.stats().cycles, 7u);
+  EXPECT_EQ(coreB.stats().stallCycles, 2u);
+  EXPECT_EQ(coreB.stats().cycles, 7u);
 }

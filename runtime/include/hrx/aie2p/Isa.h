@@ -27,7 +27,8 @@ unsigned slotWidth(Slot slot);
 // D is the 2D/3D addressing register dK: the group (mK, dnK, djK, dcK), not a storage of its own.
 // Y is the 1024-bit pair yK = x(2K) (low) : x(2K+1) (high).
 // L is the 64-bit pair lK = r2K+1 (high) : r2K (low).
-// S is the shift register file s0..s3; CrRnd, CrSat, CrSRSMode the accumulator-to-vector controls.
+// S is the shift register file s0..s3; CrRnd, CrSat, CrSRSMode the accumulator-to-vector controls,
+// CrUPSMode the vector-to-accumulator one (vups lane widths).
 enum class RegKind : uint8_t {
   R,
   P,
@@ -51,7 +52,8 @@ enum class RegKind : uint8_t {
   S,
   CrRnd,
   CrSat,
-  CrSRSMode
+  CrSRSMode,
+  CrUPSMode
 };
 
 struct Reg {
@@ -140,6 +142,8 @@ enum class Semantic : uint8_t {
   AddNoCarry,
   Acquire,
   Release,
+  AcquireConditional,
+  ReleaseConditional,
   Jump,
   Call,
   Return,
@@ -186,6 +190,7 @@ enum class Semantic : uint8_t {
   VectorShuffle,
   VectorSrs,
   VectorStoreSrs,
+  VectorUps,
   VectorSelect8,
   VectorLt8,
   VectorGe8,

@@ -107,6 +107,7 @@ private:
   bool mapAddress(uint32_t address, uint32_t size, TileMemory *&tile, uint32_t &offset, std::string &why) const;
   bool execute(const Instr &instr, uint32_t bundleSize, std::string &why);
   bool lockAvailable(const Instr &instr, std::string &why);
+  bool lockConditionHolds(const Instr &instr) const;
   void fail(std::string reason);
 
   std::vector<uint8_t> program_;
