@@ -1,6 +1,8 @@
 // The AIE2P assembler, disassembler and ELF object wrapper.
 #include "hrx/aie2p/Asm.h"
 
+#include "hrx/format/ElfReader.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -386,10 +388,6 @@ void put16(std::vector<uint8_t> &b, uint16_t v) { b.push_back(uint8_t(v)), b.pus
 void put32(std::vector<uint8_t> &b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
 }
-uint16_t get16(std::span<const uint8_t> b, size_t o) { return uint16_t(b[o] | (b[o + 1] << 8)); }
-uint32_t get32(std::span<const uint8_t> b, size_t o) {
-  return uint32_t(b[o]) | (uint32_t(b[o + 1]) << 8) | (uint32_t(b[o + 2]) << 16) | (uint32_t(b[o + 3]) << 24);
-}
 
 }  // namespace
 
@@ -449,38 +447,33 @@ std::vector<uint8_t> writeObject(const AsmProgram &program) {
   return out;
 }
 
+// Through the runtime's one ELF reader (bounds-checked, located errors); only the AIE2P rules
+// (EM_AIE, a .text with bytes) are added here.
 bool readObjectText(std::span<const uint8_t> f, std::vector<uint8_t> &text, std::string &error) {
+  namespace elf = hrx::format::elf;
   auto bad = [&](std::string why) {
     error = std::move(why);
     return false;
   };
   if (f.size() < 52 || !looksLikeElf(f)) return bad("not an ELF file (need a 52-byte ELF32 header)");
-  if (f[4] != 1) return bad("ELF class " + std::to_string(f[4]) + ": expected ELFCLASS32 (1)");
-  if (f[5] != 1) return bad("ELF data encoding " + std::to_string(f[5]) + ": expected little-endian (1)");
-  if (get16(f, 18) != kElfMachineAie)
-    return bad("e_machine " + std::to_string(get16(f, 18)) + ": expected EM_AIE (264)");
-  uint32_t shoff = get32(f, 32);
-  uint16_t shentsize = get16(f, 46), shnum = get16(f, 48), shstrndx = get16(f, 50);
-  if (shentsize != 40) return bad("e_shentsize " + std::to_string(shentsize) + ": expected 40");
-  if (shoff > f.size() || uint64_t(shnum) * 40 > f.size() - shoff)
-    return bad("section headers at offset " + std::to_string(shoff) + " run past the end of the file");
-  if (shstrndx >= shnum) return bad("e_shstrndx " + std::to_string(shstrndx) + " is not a section");
-  auto sh = [&](unsigned i, unsigned field) { return get32(f, shoff + 40 * i + 4 * field); };
-  uint32_t strOff = sh(shstrndx, 4), strSize = sh(shstrndx, 5);
-  if (strOff > f.size() || strSize > f.size() - strOff) return bad("section-name table runs past the end of the file");
-  for (unsigned i = 0; i < shnum; ++i) {
-    uint32_t name = sh(i, 0);
-    if (name >= strSize) continue;
-    const char *start = reinterpret_cast<const char *>(f.data() + strOff + name);
-    size_t maxLen = strSize - name;
-    std::string_view n(start, strnlen(start, maxLen));
-    if (n != ".text") continue;
-    uint32_t off = sh(i, 4), size = sh(i, 5);
-    if (sh(i, 1) == 8 /*NOBITS*/) return bad(".text is NOBITS");
-    if (off > f.size() || size > f.size() - off)
-      return bad(".text (offset " + std::to_string(off) + ", " + std::to_string(size) +
-                 " bytes) runs past the end of the file");
-    text.assign(f.begin() + off, f.begin() + off + size);
+  auto reader = elf::ElfReader::open(f, elf::ElfClass::Elf32);
+  if (!reader) return bad(reader.error().message());
+  if (reader->header().machine != kElfMachineAie)
+    return bad("e_machine " + std::to_string(reader->header().machine) + ": expected EM_AIE (264)");
+  auto sections = reader->sectionHeaders();
+  if (!sections) return bad(sections.error().message());
+  if (sections->empty()) return bad("no .text section");
+  auto names = reader->sectionNameTable();
+  if (!names) return bad(names.error().message());
+  for (uint32_t i = 0; i < sections->size(); ++i) {
+    const elf::SectionHeader &section = (*sections)[i];
+    auto name = reader->sectionName(*names, i, section);
+    if (!name) return bad(name.error().message());
+    if (*name != ".text") continue;
+    if (section.type == 8 /*SHT_NOBITS*/) return bad(".text is NOBITS");
+    auto data = reader->sectionData(i, section);
+    if (!data) return bad(data.error().message());
+    text.assign(data->begin(), data->end());
     return true;
   }
   return bad("no .text section");
