@@ -210,11 +210,13 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::LR, 0}, 0b1110111});
     m.push_back({Reg{RegKind::SP, 0}, 0b1001111});
     m.push_back({Reg{RegKind::LC, 0}, 0b1010111});
-    // From upstream Loom's oracle bytes for mov s0/crRnd/crSRSMode/crSat, #imm (MOV_mv_cg).
-    m.push_back({Reg{RegKind::S, 0}, 0b0001110});
+    // s0-s3 and the accumulator controls (AIE2PMCCodeEmitterGen.inc; upstream Loom's oracle
+    // bytes for mov s0/crRnd/crSRSMode/crSat, #imm agree).
+    addFile(m, RegKind::S, 4, 5, 0b01110);
     m.push_back({Reg{RegKind::CrRnd, 0}, 0b1111011});
     m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
     m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
+    m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
     break;
   case OperandClass::MvSclSrc:  // getmMvSclSrcOpValue
     addFile(m, RegKind::R, 32, 2, 0b01);
@@ -229,6 +231,11 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::SP, 0}, 0b0101111});
     m.push_back({Reg{RegKind::LC, 0}, 0b0110111});
     m.push_back({Reg{RegKind::CoreId, 0}, 0b1010111});
+    addFile(m, RegKind::S, 4, 5, 0b01110);  // the same codes as MvSclDst's
+    m.push_back({Reg{RegKind::CrRnd, 0}, 0b1111011});
+    m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
+    m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
+    m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
     break;
   case OperandClass::LdaCg:  // getmLdaCgOpValue
     addFile(m, RegKind::R, 32, 2, 0b00);

@@ -371,6 +371,27 @@ TEST(Aie2pUpstream, ReproducesLlvmAieEventEncodings) {
 // Upstream Loom's descriptor encoding test (ROCm/hrx-system
 // loom/src/loom/target/arch/amd/xdna/aie2p/descriptors/encoding_test.cc): every single-slot
 // "OracleInstructionEncodings" case this table can express, with the registers that test uses.
+// MOV_mv_cg (mv = {dst:7, i:11, 0b0101}) in I32_MV ({0b00011, mv, 1, 0b1000}) with the MvSclDst
+// codes of AIE2PMCCodeEmitterGen.inc: sK = K << 5 | 0b01110, crUPSMode = 0b1100111. Worked out by
+// hand; the same arithmetic gives upstream Loom's oracle bytes for mov crSRSMode, #1 and mov s0, #0.
+TEST(Aie2pTable, ShiftAndControlRegisterMovesEncodeWithTheEmitterCodes) {
+  const struct {
+    const char *assembly;
+    std::vector<uint8_t> bytes;
+  } cases[] = {
+      {"mov crUPSMode, #1", {0xB8, 0x02, 0x70, 0x1E}},
+      {"mov s1, #4", {0xB8, 0x08, 0xE0, 0x1A}},
+      {"mov crSRSMode, #1", {0xB8, 0x02, 0x70, 0x1C}},
+      {"mov s0, #0", {0xB8, 0x00, 0xE0, 0x18}},
+  };
+  for (const auto &c : cases) {
+    AsmProgram program;
+    std::vector<AsmDiagnostic> diags;
+    ASSERT_TRUE(assemble(c.assembly, program, diags)) << c.assembly << ": " << diags[0].message;
+    EXPECT_EQ(program.bytes, c.bytes) << c.assembly;
+  }
+}
+
 TEST(Aie2pUpstream, ReproducesLoomDescriptorOracleEncodings) {
   struct Case {
     const char *assembly;

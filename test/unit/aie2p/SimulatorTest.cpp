@@ -878,11 +878,10 @@ TEST(Aie2pSim, UpshiftWidensAsThePublishedRunTestSays) {
   // 0xFFFFFFF0; as bytes into a dm, 02 00 FF FF become 2, 0, -1, -1. Under crUPSMode 1 the 32-bit
   // lanes widen to 64 bits: 0xFFFFFFFFFFFF0002.
   TileMemory mem;
-  Core core(build("movxm r0, #0xFFFF0002\nvbcst.32 x0, r0\nmov s0, #0\nnop\n"
+  Core core(build("movxm r0, #0xFFFF0002\nvbcst.32 x0, r0\nmov s0, #0\nmov s1, #4\n"
                   "vups.2x cml1, x0, s0, upssign1\nvups.2x cmh3, x0, s0, upssign0\nvups.2x cml2, x0, s1, upssign1\n"
                   "vups.4x dm0, x0, s0, upssign1\nvups.4x dm4, x0, s0, upssign0\nnop\nnop\ndone\n"),
             {&mem});
-  core.setScalar(Reg{RegKind::S, 1}, 4);  // s1-s3 have no mov code in the table: see docs/aie2p.md
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   auto lanes32 = [&](Reg reg) {
     auto v = core.vector(reg);
@@ -905,10 +904,11 @@ TEST(Aie2pSim, UpshiftWidensAsThePublishedRunTestSays) {
     EXPECT_EQ(dm4[i], bytesUnsigned[i % 4]) << i;
   }
 
-  Core wide(build("movxm r0, #0xFFFF0002\nvbcst.32 x0, r0\nmov s0, #0\nnop\nvups.2x cml0, x0, s0, upssign1\n"
-                  "vups.2x cmh0, x0, s0, upssign0\nnop\nnop\ndone\n"),
-            {&mem});
-  wide.setScalar(Reg{RegKind::CrUPSMode, 0}, 1);  // mov crUPSMode has no row: see docs/aie2p.md
+  // crUPSMode is read at cycle 2: set one bundle earlier it is in place.
+  Core wide(
+      build("movxm r0, #0xFFFF0002\nvbcst.32 x0, r0\nmov s0, #0\nmov crUPSMode, #1\n"
+            "vups.2x cml0, x0, s0, upssign1\nvups.2x cmh0, x0, s0, upssign0\nmov r5, crUPSMode\nnop\nnop\ndone\n"),
+      {&mem});
   ASSERT_EQ(wide.run(), CoreState::Halted) << wide.trap()->message();
   auto lanes64 = [&](Reg reg) {
     auto v = wide.vector(reg);
@@ -922,6 +922,7 @@ TEST(Aie2pSim, UpshiftWidensAsThePublishedRunTestSays) {
     EXPECT_EQ(s64[i], 0xFFFFFFFFFFFF0002ull) << i;
     EXPECT_EQ(u64[i], 0x00000000FFFF0002ull) << i;
   }
+  EXPECT_EQ(wide.scalar(r(5)), 1u);  // mov from a control register reads it
 }
 
 TEST(Aie2pSim, UpshiftSaturatesAndLandsAtCycleThree) {
@@ -933,7 +934,6 @@ TEST(Aie2pSim, UpshiftSaturatesAndLandsAtCycleThree) {
                   "vups.2x cml0, x0, s0, upssign1\nnop\nvsrs.2x x1, cml0, s1, srssign1\n"
                   "vsrs.2x x2, cml0, s1, srssign1\nmov crSat, #0\nvups.2x cmh0, x0, s0, upssign1\nnop\nnop\ndone\n"),
             {&mem});
-  core.setScalar(Reg{RegKind::S, 1}, 0);
   ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
   auto lanes32 = [&](Reg reg) {
     auto v = core.vector(reg);
