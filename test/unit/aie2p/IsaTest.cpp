@@ -447,6 +447,16 @@ TEST(Aie2pUpstream, ReproducesLoomDescriptorOracleEncodings) {
       {"vsel.8 x0, x2, x4, l8", {0x38, 0x44, 0x12, 0x18}},
       {"vsel.16 x0, x2, x4, r16", {0x38, 0x02, 0x12, 0x18}},
       {"vsel.32 x0, x2, x4, r16", {0x38, 0x00, 0x12, 0x18}},
+      // PredicatePartsMatchOracleInstructionEncodings on {l8, l10, l9}: the halves of an l pair
+      // are r registers (lK = r2K+1:r2K), so the parts are scalar and/or/xor (low32: r16, r20,
+      // r18; high32: r17, r21, r19) and the high-half clear is mova r17, #0 (I32_LDA).
+      {"and r16, r20, r18", {0x98, 0x24, 0x21, 0x15}},
+      {"and r17, r21, r19", {0x98, 0x34, 0x63, 0x15}},
+      {"or r16, r20, r18", {0x98, 0x25, 0x21, 0x15}},
+      {"or r17, r21, r19", {0x98, 0x35, 0x63, 0x15}},
+      {"xor r16, r20, r18", {0x98, 0x26, 0x21, 0x15}},
+      {"xor r17, r21, r19", {0x98, 0x36, 0x63, 0x15}},
+      {"mova r17, #0", {0x18, 0x88, 0x00, 0x00}},
   };
   for (const auto &c : cases) {
     AsmProgram program;
