@@ -261,6 +261,14 @@ const RowVector kRowVectors[] = {
     {"VUPS_2x_mv_ups_x2c_upsSign1", "vups.2x cml4, x2, s2, upssign1", 0x2025c7ull},
     {"VUPS_4x_mv_ups_x2d_upsSign0", "vups.4x dm3, x7, s0, upssign0", 0x187027ull},
     {"VUPS_4x_mv_ups_x2d_upsSign1", "vups.4x dm4, x7, s0, upssign1", 0x207127ull},
+    {"VST_2D_SRS_2x_dm_sts_srs_cm_srsSign0", "vst.2d.srs.2x cml2, s0, srssign0, [p7], d5", 0xf6240ull},
+    {"VST_2D_SRS_2x_dm_sts_srs_cm_srsSign1", "vst.2d.srs.2x cml3, s0, srssign1, [p2], d2", 0x4a348ull},
+    {"VST_2D_SRS_4x_dmx_sts_srs_dm_srsSign0", "vst.2d.srs.4x dm3, s1, srssign0, [p5], d7", 0xbe312ull},
+    {"VST_2D_SRS_4x_dmx_sts_srs_dm_srsSign1", "vst.2d.srs.4x dm0, s0, srssign1, [p6], d7", 0xde00aull},
+    {"VST_3D_SRS_2x_dm_sts_srs_cm_srsSign0", "vst.3d.srs.2x cml0, s1, srssign0, [p1], d1", 0x27050ull},
+    {"VST_3D_SRS_2x_dm_sts_srs_cm_srsSign1", "vst.3d.srs.2x cml1, s3, srssign1, [p3], d2", 0x6b178ull},
+    {"VST_3D_SRS_4x_dmx_sts_srs_dm_srsSign0", "vst.3d.srs.4x dm3, s3, srssign0, [p6], d0", 0xc3332ull},
+    {"VST_3D_SRS_4x_dmx_sts_srs_dm_srsSign1", "vst.3d.srs.4x dm0, s3, srssign1, [p1], d3", 0x2f03aull},
 };
 
 Instr assembleOne(const std::string &text) {

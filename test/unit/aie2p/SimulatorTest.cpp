@@ -1004,3 +1004,28 @@ TEST(Aie2pSim, ConditionalLockHandOffBetweenTwoCores) {
   EXPECT_EQ(coreB.stats().stallCycles, 2u);
   EXPECT_EQ(coreB.stats().cycles, 7u);
 }
+
+TEST(Aie2pSim, TwoDimensionalStoreShiftRoundSaturateWalksTheTwoDRule) {
+  // vst.2d.srs.2x with d0 = (m0 256, dn0 1, dj0 64, dc0 0): the first store goes to the base and
+  // steps by dj0 (dc0 0 < dn0 1), the second to base + 64 and steps by m0 (dc0 has reached dn0):
+  // p0 ends at base + 320 with dc0 back at 0. Both stores hold the srs of cml0 (shift 0).
+  TileMemory mem;
+  Core core(build("movxm p0, #0x70000\nmovxm m0, #256\nmovxm dn0, #1\nmovxm dj0, #64\nmov s0, #0\n"
+                  "vst.2d.srs.2x cml0, s0, srssign1, [p0], d0\nvst.2d.srs.2x cml0, s0, srssign1, [p0], d0\ndone\n"),
+            {&mem});
+  std::vector<uint8_t> cm(128);
+  for (int i = 0; i < 32; ++i) {
+    int32_t v = 1000 * (i - 16);
+    std::memcpy(cm.data() + 4 * i, &v, 4);
+  }
+  core.setVector(Reg{RegKind::CML, 0}, cm);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(Reg{RegKind::P, 0}), 0x70140u);
+  EXPECT_EQ(core.scalar(Reg{RegKind::DC, 0}), 0u);
+  for (int at : {0, 64})
+    for (int i = 0; i < 32; ++i) {
+      int16_t h;
+      std::memcpy(&h, mem.data.data() + at + 2 * i, 2);
+      EXPECT_EQ(h, 1000 * (i - 16)) << at << " lane " << i;
+    }
+}
