@@ -59,6 +59,8 @@ constexpr RegFileInfo kRegFiles[] = {
     {RegKind::CrSat, "crSat", 0},
     {RegKind::CrSRSMode, "crSRSMode", 0},
     {RegKind::CrUPSMode, "crUPSMode", 0},
+    {RegKind::SrSRSOf, "srSRS_of", 0},
+    {RegKind::SrUPSOf, "srUPS_of", 0},
 };
 
 const RegFileInfo &fileOf(RegKind kind) {
@@ -217,6 +219,8 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
     m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
     m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
+    m.push_back({Reg{RegKind::SrSRSOf, 0}, 0b1011010});
+    m.push_back({Reg{RegKind::SrUPSOf, 0}, 0b1110010});
     break;
   case OperandClass::MvSclSrc:  // getmMvSclSrcOpValue
     addFile(m, RegKind::R, 32, 2, 0b01);
@@ -236,6 +240,8 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
     m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
     m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
+    m.push_back({Reg{RegKind::SrSRSOf, 0}, 0b1011010});
+    m.push_back({Reg{RegKind::SrUPSOf, 0}, 0b1110010});
     break;
   case OperandClass::LdaCg:  // getmLdaCgOpValue
     addFile(m, RegKind::R, 32, 2, 0b00);

@@ -13,8 +13,9 @@ namespace hrx::aie2p {
 
 namespace {
 
-// r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id, s0..s3, crRnd, crSat, crSRSMode, crUPSMode
-constexpr uint16_t kScalarBytes = 86 * 4;
+// r, p, m, dn, dj, dc, lr, sp, ls, le, lc, core_id, s0..s3, crRnd, crSat, crSRSMode, crUPSMode,
+// srSRS_of, srUPS_of
+constexpr uint16_t kScalarBytes = 88 * 4;
 static_assert(kScalarBytes <= 384);
 constexpr uint16_t kVectorBase = 384;                 // 12 x 64 bytes
 constexpr uint16_t kAccBase = kVectorBase + 12 * 64;  // 5 x 256 bytes
@@ -39,6 +40,8 @@ unsigned scalarIndex(Reg r) {
   case RegKind::CrSat: return 83;
   case RegKind::CrSRSMode: return 84;
   case RegKind::CrUPSMode: return 85;
+  case RegKind::SrSRSOf: return 86;
+  case RegKind::SrUPSOf: return 87;
   default: return ~0u;
   }
 }
@@ -74,8 +77,10 @@ bool isRoundingMode(uint32_t rnd) { return rnd <= kSymCeil || (rnd >= kNegInf &&
 // One lane of shift-round-saturate: `v >> shift` rounded by crRnd (the decision of AMD's AIE-ML
 // model from the kept lsb, the guard bit and the sticky bits below it), then clamped to the
 // output range when saturating (crSat bit 0; bit 1 makes a signed minimum symmetric, -(2^(n-1)-1))
-// and truncated to `outBits`.
-uint64_t shiftRoundSaturate(int64_t v, unsigned shift, unsigned outBits, bool outSigned, uint32_t rnd, uint32_t sat) {
+// and truncated to `outBits`. `overflow` is set, as the model's flag, when the rounded value is
+// above the range or the exact shifted value below it (whether or not it saturates).
+uint64_t shiftRoundSaturate(int64_t v, unsigned shift, unsigned outBits, bool outSigned, uint32_t rnd, uint32_t sat,
+                            bool &overflow) {
   const int64_t floor = shift >= 64 ? (v < 0 ? -1 : 0) : v >> shift;
   const bool guard = shift > 0 && shift <= 64 && ((v >> (shift - 1)) & 1);
   const bool sticky = shift > 1 && (shift > 64 || (uint64_t(v) & ((uint64_t(1) << (shift - 1)) - 1)) != 0);
@@ -87,11 +92,10 @@ uint64_t shiftRoundSaturate(int64_t v, unsigned shift, unsigned outBits, bool ou
   if (otherDirection) decide = !decide;
   const bool up = halfway ? guard && (decide || sticky) : decide && (guard || sticky);
   __int128 r = __int128(floor) + (up ? 1 : 0);
-  if (sat & 1) {
-    const __int128 hi = outSigned ? (__int128(1) << (outBits - 1)) - 1 : (__int128(1) << outBits) - 1;
-    const __int128 lo = outSigned ? -(__int128(1) << (outBits - 1)) + ((sat & 2) ? 1 : 0) : 0;
-    r = r > hi ? hi : r < lo ? lo : r;
-  }
+  const __int128 hi = outSigned ? (__int128(1) << (outBits - 1)) - 1 : (__int128(1) << outBits) - 1;
+  const __int128 lo = outSigned ? -(__int128(1) << (outBits - 1)) + ((sat & 2) ? 1 : 0) : 0;
+  overflow = r > hi || __int128(v) < lo * (__int128(1) << shift);
+  if (sat & 1) r = r > hi ? hi : r < lo ? lo : r;
   const uint64_t mask = outBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << outBits) - 1;
   return uint64_t(r) & mask;
 }
@@ -429,6 +433,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     uint8_t in[256];
     vec(src, in);
     std::memset(d, 0, 64);
+    bool anyOverflow = false;
     for (unsigned i = 0; i < lanes; ++i) {
       int64_t v = 0;
       if (inBytes == 4) {
@@ -438,9 +443,14 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       } else {
         std::memcpy(&v, in + i * inBytes, 8);
       }
-      uint64_t out = shiftRoundSaturate(v, amount, outBytes * 8, isSigned, rnd, sat);
+      bool overflow = false;
+      uint64_t out = shiftRoundSaturate(v, amount, outBytes * 8, isSigned, rnd, sat, overflow);
+      anyOverflow |= overflow;
       std::memcpy(d + i * outBytes, &out, outBytes);
     }
+    // srSRS_of is sticky (software clears it: aie2p_set_mode.h's clr_srs_of); written with the
+    // result (vsrs: cycle 2; the stores: 1; inferred, the itinerary was not read for it).
+    if (anyOverflow) writeScalar(Reg{RegKind::SrSRSOf, 0}, field("dst") >= 0 ? info.writeCycleOf("dst") : 1, 1);
     return true;
   };
   switch (info.semantic) {
@@ -712,19 +722,22 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     const unsigned amount = rd(2) & 63;
     uint8_t in[64], d[256];
     vec(1, in);
+    bool anyOverflow = false;
     for (unsigned i = 0; i < lanes; ++i) {
       uint64_t raw = 0;
       std::memcpy(&raw, in + i * inBytes, inBytes);
       const unsigned inBits = inBytes * 8;
       __int128 v = (isSigned && (raw >> (inBits - 1)) & 1) ? __int128(raw) - (__int128(1) << inBits) : __int128(raw);
       __int128 u = v * (__int128(1) << amount);
-      if (sat & 1) {
-        const __int128 hi = (__int128(1) << (accBytes * 8 - 1)) - 1, lo = -(__int128(1) << (accBytes * 8 - 1));
-        u = u > hi ? hi : u < lo ? lo : u;
-      }
+      const __int128 hi = (__int128(1) << (accBytes * 8 - 1)) - 1, lo = -(__int128(1) << (accBytes * 8 - 1));
+      anyOverflow |= u > hi || u < lo;
+      if (sat & 1) u = u > hi ? hi : u < lo ? lo : u;
       uint64_t out = uint64_t(u);
       std::memcpy(d + i * accBytes, &out, accBytes);
     }
+    // srUPS_of: sticky, set when a lane does not fit (inferred from srs's flag), at cycle 3 (the
+    // itinerary's srUPS_of cycle).
+    if (anyOverflow) writeScalar(Reg{RegKind::SrUPSOf, 0}, 3, 1);
     wvec(0, d);
     return true;
   }

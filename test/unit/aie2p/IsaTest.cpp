@@ -380,7 +380,7 @@ TEST(Aie2pUpstream, ReproducesLlvmAieEventEncodings) {
 // loom/src/loom/target/arch/amd/xdna/aie2p/descriptors/encoding_test.cc): every single-slot
 // "OracleInstructionEncodings" case this table can express, with the registers that test uses.
 // MOV_mv_cg (mv = {dst:7, i:11, 0b0101}) in I32_MV ({0b00011, mv, 1, 0b1000}) with the MvSclDst
-// codes of AIE2PMCCodeEmitterGen.inc: sK = K << 5 | 0b01110, crUPSMode = 0b1100111. Worked out by
+// and MvSclSrc codes of AIE2PMCCodeEmitterGen.inc: sK = K << 5 | 0b01110, crUPSMode = 0b1100111. Worked out by
 // hand; the same arithmetic gives upstream Loom's oracle bytes for mov crSRSMode, #1 and mov s0, #0.
 TEST(Aie2pTable, ShiftAndControlRegisterMovesEncodeWithTheEmitterCodes) {
   const struct {
@@ -391,6 +391,9 @@ TEST(Aie2pTable, ShiftAndControlRegisterMovesEncodeWithTheEmitterCodes) {
       {"mov s1, #4", {0xB8, 0x08, 0xE0, 0x1A}},
       {"mov crSRSMode, #1", {0xB8, 0x02, 0x70, 0x1C}},
       {"mov s0, #0", {0xB8, 0x00, 0xE0, 0x18}},
+      // MOV_mv_scl (mv = {dst:7, src:7, 0b00000111}) with srSRS_of 0b1011010 and srUPS_of 0b1110010.
+      {"mov r1, srSRS_of", {0xF8, 0x40, 0x5B, 0x18}},
+      {"mov srUPS_of, r0", {0xF8, 0x20, 0x20, 0x1F}},
   };
   for (const auto &c : cases) {
     AsmProgram program;

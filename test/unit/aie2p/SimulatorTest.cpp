@@ -1029,3 +1029,29 @@ TEST(Aie2pSim, TwoDimensionalStoreShiftRoundSaturateWalksTheTwoDRule) {
       EXPECT_EQ(h, 1000 * (i - 16)) << at << " lane " << i;
     }
 }
+
+TEST(Aie2pSim, OverflowStatusIsStickyUntilCleared) {
+  // srSRS_of (AMD's AI Engine-ML srs model: the rounded lane above the output range, or the exact
+  // shifted lane below it) is set by a narrowing that overflows, saturating or not, stays set
+  // across one that does not, and is cleared by a move. srUPS_of is set by a vups lane that does
+  // not fit its accumulator lane (0x4000 << 20 in 32 bits).
+  TileMemory mem;
+  Core core(build("mov s0, #0\nvsrs.4x x0, dm0, s0, srssign1\nnop\nmov r1, srSRS_of\n"
+                  "mov crSat, #1\nvsrs.4x x1, dm1, s0, srssign1\nnop\nmov r2, srSRS_of\n"
+                  "vsrs.4x x2, dm0, s0, srssign1\nnop\nmov r3, srSRS_of\nmov srSRS_of, #0\nmov r4, srSRS_of\n"
+                  "movxm r0, #0x4000\nvbcst.32 x3, r0\nmov s1, #20\nvups.2x cml3, x3, s1, upssign1\nnop\nnop\n"
+                  "mov r5, srUPS_of\ndone\n"),
+            {&mem});
+  std::vector<uint8_t> small(256, 0), big(256, 0);
+  int32_t lane = 200;  // 200 does not fit a signed byte
+  std::memcpy(big.data(), &lane, 4);
+  core.setVector(Reg{RegKind::DM, 0}, small);
+  core.setVector(Reg{RegKind::DM, 1}, big);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 0u);  // zeros fit
+  EXPECT_EQ(core.scalar(r(2)), 1u);  // 200 saturates to 127 and flags
+  EXPECT_EQ(core.scalar(r(3)), 1u);  // still set after a narrowing that fits
+  EXPECT_EQ(core.scalar(r(4)), 0u);  // cleared by the move
+  EXPECT_EQ(core.scalar(r(5)), 1u);
+  EXPECT_EQ(core.vector(Reg{RegKind::X, 1})[0], 127);
+}

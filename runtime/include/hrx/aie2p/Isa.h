@@ -28,7 +28,8 @@ unsigned slotWidth(Slot slot);
 // Y is the 1024-bit pair yK = x(2K) (low) : x(2K+1) (high).
 // L is the 64-bit pair lK = r2K+1 (high) : r2K (low).
 // S is the shift register file s0..s3; CrRnd, CrSat, CrSRSMode the accumulator-to-vector controls,
-// CrUPSMode the vector-to-accumulator one (vups lane widths).
+// CrUPSMode the vector-to-accumulator one (vups lane widths); SrSRSOf and SrUPSOf their sticky
+// overflow status bits.
 enum class RegKind : uint8_t {
   R,
   P,
@@ -53,7 +54,9 @@ enum class RegKind : uint8_t {
   CrRnd,
   CrSat,
   CrSRSMode,
-  CrUPSMode
+  CrUPSMode,
+  SrSRSOf,
+  SrUPSOf
 };
 
 struct Reg {
