@@ -773,6 +773,22 @@ private:
                            const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step);
 
   llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value);
+  llvm::Value *gatheredReduce(const Operation &op, llvm::Value *value);
+
+  // ---- per-lane matrix fragments (lower/Matrix.cpp) -------------------------------------------
+  // gfx11 WMMA fragments: each lane holds its part of a 16×16 tile (lhs: row lane % 16, rhs:
+  // column lane % 16, result/init: column lane % 16 at rows resultRow). Loads, stores and
+  // vector.mma in that layout; the mma through the target's matrixMultiply or, on the host
+  // twin, from the other lanes' fragments (subgroupGather).
+  static bool isLaneFragment(const std::vector<int64_t> &shape, uint64_t elements) {
+    return shape.size() == 2 && shape[0] * shape[1] != int64_t(elements);
+  }
+  llvm::Value *laneId(const Operation &op);
+  // The tile row of accumulator register `reg` in lane `lane` (wave32: 2·reg + lane/16; wave64:
+  // 2·reg + (lane/16 & 1) + 8·(lane/32)).
+  llvm::Value *resultRow(llvm::Value *lane, uint64_t reg);
+  void lowerLaneFragmentMemory(const Operation &op, const std::vector<int64_t> &shape);
+  void lowerLaneMma(const Operation &op);
 
   // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0
   // publishes the partial in workgroup storage, and after a barrier every work-item folds the

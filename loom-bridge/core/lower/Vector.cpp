@@ -386,12 +386,17 @@ void Lowering::Impl::lowerMma(const Operation &op) {
   const Lowered &lhs = lowered(op.operandNamed("lhs"));
   const Lowered &rhs = lowered(op.operandNamed("rhs"));
   const Lowered &acc = lowered(op.operandNamed("acc"));
+  // Fragments that reached here through block arguments carry no shape: only the per-lane form
+  // (fixed 16x16x16 tiles) can be lowered from the types alone.
+  if (lhs.fragmentShape.empty() || rhs.fragmentShape.empty()) return lowerLaneMma(op);
   if (lhs.fragmentShape.size() != 2 || rhs.fragmentShape.size() != 2)
     unsupported(op, "the operands need vector.fragment shapes [m, k] and [k, n]");
   int64_t m = lhs.fragmentShape[0], k = lhs.fragmentShape[1], n = rhs.fragmentShape[1];
   if (rhs.fragmentShape[0] != k) unsupported(op, "the fragment shapes do not chain (lhs m×k, rhs k×n)");
   llvm::Type *accType = valueType(*op.operandNamed("acc")->type(), &op);
   auto *accVector = llvm::dyn_cast<llvm::FixedVectorType>(accType);
+  if (accVector && isLaneFragment({m, n}, accVector->getNumElements()) && !isBfp16ebs8(lhs.encoding))
+    return lowerLaneMma(op);
   if (!accVector || accVector->getNumElements() != uint64_t(m * n))
     unsupported(op, "the accumulator must hold m×n = " + std::to_string(m * n) + " values");
   llvm::IRBuilder<> &b = *b_;
@@ -458,6 +463,8 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op) {
   auto *flat = llvm::cast<llvm::FixedVectorType>(valueType(vectorType, &op));
   int64_t total = 1;
   for (int64_t s : shape) total *= s;
+  if (fragment && isLaneFragment(shape, flat->getNumElements())) return lowerLaneFragmentMemory(op, shape);
+  if (fragment && isLoad) lowered(op.result(0)).fragmentShape = shape;
   if (total != int64_t(flat->getNumElements())) unsupported(op, "the fragment shape does not match the vector length");
   std::vector<llvm::Value *> start = indices(op, "indices");
   if (shape.size() > start.size()) unsupported(op, "the vector has more axes than the view");
