@@ -718,8 +718,8 @@ public:
       wave = wave ? std::max(*wave, *w) : *w;
     }
     if (kernels.empty()) narrowest = *wave;
-    auto machine = createTargetMachine(kAmdgpuTriple, target.profile, features(request.options.processorMode, narrowest),
-                                       request.options.optLevel);
+    auto machine = createTargetMachine(kAmdgpuTriple, target.profile,
+                                       features(request.options.processorMode, narrowest), request.options.optLevel);
     if (!machine) return fail(diag::DiagId::LinkCodegenFailed, machine.error());
 
     llvm::LLVMContext context;

@@ -250,7 +250,8 @@ llvm::Value *Lowering::Impl::gatheredReduce(const Operation &op, llvm::Value *va
   if (!mask) return nullptr;
   std::string_view kind = combiningKind(op);
   llvm::Value *identity = combineIdentity(b, kind, type);
-  if (!identity) unsupported(op, "no reduction for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
+  if (!identity)
+    unsupported(op, "no reduction for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
   return countedFold("reduce.lanes", i64(0), i64(int64_t(fn_->subgroupSize)), identity,
                      [&](llvm::Value *lane, llvm::Value *acc) {
                        llvm::Value *active = b.CreateTrunc(b.CreateLShr(mask, lane), b.getInt1Ty());

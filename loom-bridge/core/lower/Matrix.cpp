@@ -121,7 +121,8 @@ void Lowering::Impl::lowerLaneMma(const Operation &op) {
     if (!f->fragmentShape.empty() &&
         (f->fragmentShape.size() != 2 || f->fragmentShape[0] != kTile || f->fragmentShape[1] != kTile))
       unsupported(op, "per-lane fragments are gfx11 WMMA 16x16x16 tiles (shapes [16, 16])");
-  llvm::Value *lhs = get(op.operandNamed("lhs")), *rhs = get(op.operandNamed("rhs")), *acc = get(op.operandNamed("acc"));
+  llvm::Value *lhs = get(op.operandNamed("lhs")), *rhs = get(op.operandNamed("rhs")),
+              *acc = get(op.operandNamed("acc"));
   auto *lt = llvm::cast<llvm::FixedVectorType>(lhs->getType());
   auto *at = llvm::cast<llvm::FixedVectorType>(acc->getType());
   if (lhs->getType() != rhs->getType()) unsupported(op, "the lhs and rhs fragments must have the same type");
@@ -185,8 +186,8 @@ void Lowering::Impl::lowerLaneMma(const Operation &op) {
   auto packed = [&](llvm::Value *words, unsigned kk, bool isSigned) {
     unsigned perWord = 32 / packedBits;
     llvm::Value *word = b.CreateExtractElement(words, uint64_t(kk / perWord));
-    llvm::Value *bits = b.CreateTrunc(b.CreateLShr(word, b.getInt32((kk % perWord) * packedBits)),
-                                      b.getIntNTy(packedBits));
+    llvm::Value *bits =
+        b.CreateTrunc(b.CreateLShr(word, b.getInt32((kk % perWord) * packedBits)), b.getIntNTy(packedBits));
     return isSigned ? b.CreateSExt(bits, b.getInt32Ty()) : b.CreateZExt(bits, b.getInt32Ty());
   };
   llvm::Value *result = acc;
@@ -197,8 +198,7 @@ void Lowering::Impl::lowerLaneMma(const Operation &op) {
     llvm::Value *sum = b.CreateExtractElement(acc, uint64_t(e));
     if (packedBits) {
       for (unsigned kk = 0; kk < kTile; ++kk)
-        sum = b.CreateAdd(sum,
-                          b.CreateMul(packed(rowVector, kk, mm.lhsSigned), packed(colVector, kk, mm.rhsSigned)));
+        sum = b.CreateAdd(sum, b.CreateMul(packed(rowVector, kk, mm.lhsSigned), packed(colVector, kk, mm.rhsSigned)));
     } else {
       // Products are exact in f32 (11- or 8-bit significands); added in increasing k, rounded to a
       // 16-bit accumulator once at the end.
