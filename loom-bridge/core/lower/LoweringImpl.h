@@ -119,6 +119,8 @@ public:
       case loom::FloatKind::BF16: return llvm::Type::getBFloatTy(context_);
       case loom::FloatKind::F32: return llvm::Type::getFloatTy(context_);
       case loom::FloatKind::F64: return llvm::Type::getDoubleTy(context_);
+      case loom::FloatKind::F8E4M3:
+      case loom::FloatKind::F8E5M2: return llvm::Type::getInt8Ty(context_);  // its byte (lower/Float8.cpp)
       default: break;
       }
       break;
@@ -620,6 +622,7 @@ private:
     if (op.opcode() >= loom::OpCode::TestFactUniform && op.opcode() <= loom::OpCode::TestUse)
       unsupported(op, "test.* ops exist only for Loom's own analysis tests; no target compiles them");
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
+    if (touchesFloat8(op) && lowerFloat8(op)) return;
     switch (familyOf(op.opcode())) {
     case Family::Arith: return lowerArith(op);
     case Family::Vector: return lowerVector(op);
@@ -774,6 +777,11 @@ private:
 
   llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value);
   llvm::Value *gatheredReduce(const Operation &op, llvm::Value *value);
+
+  // ---- fp8 values as bytes (lower/Float8.cpp) -----------------------------------------------
+  static bool touchesFloat8(const Operation &op);
+  // True when the op was lowered here; false when it only moves bits and lowers as usual.
+  bool lowerFloat8(const Operation &op);
 
   // ---- per-lane matrix fragments (lower/Matrix.cpp) -------------------------------------------
   // gfx11 WMMA fragments: each lane holds its part of a 16×16 tile (lhs: row lane % 16, rhs:
