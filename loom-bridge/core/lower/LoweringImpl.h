@@ -151,7 +151,15 @@ public:
     std::string name = "loom." + std::string(def.symbolName());
     if (llvm::Function *f = module_.getFunction(name)) return f;
     std::vector<llvm::Type *> params;
-    for (const loom::Type *t : ir::signatureTypes(def, 0)) params.push_back(paramType(*t, def));
+    for (const loom::Type *t : ir::signatureTypes(def, 0)) {
+      if (t->kind() == loom::TypeKind::View) {
+        // A view parameter is its base pointer, then its extents and its element strides.
+        params.push_back(llvm::PointerType::getUnqual(context_));
+        params.insert(params.end(), 2 * t->shape().size(), llvm::Type::getInt64Ty(context_));
+        continue;
+      }
+      params.push_back(paramType(*t, def));
+    }
     std::vector<const loom::Type *> results = ir::functionResultTypes(def);
     llvm::Type *ret = resultType(results, def);
     if (!ret) return nullptr;
@@ -551,9 +559,21 @@ private:
       llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", &f);
       builder.SetInsertPoint(entry);
       std::span<Value *const> args = body.entryBlock()->arguments();
+      unsigned next = unsigned(leading);
       for (size_t i = 0; i < args.size(); ++i) {
-        llvm::Argument *a = f.getArg(unsigned(leading + i));
+        llvm::Argument *a = f.getArg(next++);
         a->setName(std::string(args[i]->name()));
+        const loom::Type &type = *args[i]->type();
+        if (type.kind() == loom::TypeKind::View && a->getType()->isPointerTy() && region == 0) {
+          // function(): base, extents, strides (appendCallArguments passes them).
+          auto v = std::make_shared<ViewValue>();
+          v->base = a;
+          v->type = &type;
+          for (size_t d = 0; d < type.shape().size(); ++d) v->extents.push_back(f.getArg(next++));
+          for (size_t d = 0; d < type.shape().size(); ++d) v->strides.push_back(f.getArg(next++));
+          state.values[args[i]].view = v;
+          continue;
+        }
         state.values[args[i]].value = a;
       }
       for (const loom::Block *block : body.blocks())
@@ -682,6 +702,20 @@ private:
   void lowerMma(const Operation &op);
 
   // ---- memory ---------------------------------------------------------------------------------
+
+  // The LLVM arguments of a call to function(): a view operand passes its base, extents and
+  // strides.
+  void appendCallArguments(std::vector<llvm::Value *> &args, const Value *v) {
+    if (v->type()->kind() == loom::TypeKind::View) {
+      if (std::shared_ptr<ViewValue> view = lowered(v).view) {
+        args.push_back(view->base);
+        args.insert(args.end(), view->extents.begin(), view->extents.end());
+        args.insert(args.end(), view->strides.begin(), view->strides.end());
+        return;
+      }
+    }
+    args.push_back(get(v));
+  }
 
   std::shared_ptr<ViewValue> view(const Operation &op, std::string_view group) {
     const Value *v = op.operandNamed(group);
