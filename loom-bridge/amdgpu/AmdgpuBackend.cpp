@@ -128,6 +128,12 @@ public:
     return b.CreateIntrinsic(id, {type}, {value, b.getInt32(0)});
   }
 
+  // ds_bpermute: any lane of the wave (wave32; in wave64 it does not cross the 32-lane halves).
+  llvm::Value *readLane(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane) const override {
+    if (wave_ != 32) return nullptr;
+    return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_bpermute, {}, {b.CreateShl(lane, b.getInt32(2)), value});
+  }
+
   // gfx11 WMMA (v_wmma_*_16x16x16_*). bf16 operands travel as i16 words; the 16-bit accumulators
   // use the tied forms, whose unused halves keep the accumulator's bits (as the host twin does).
   llvm::Value *matrixMultiply(llvm::IRBuilder<> &b, const MatrixMultiply &m, std::string &why) const override {

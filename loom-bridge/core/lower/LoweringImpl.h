@@ -831,6 +831,9 @@ private:
   llvm::Value *resultRow(llvm::Value *lane, uint64_t reg);
   void lowerLaneFragmentMemory(const Operation &op, const std::vector<int64_t> &shape);
   void lowerLaneMma(const Operation &op);
+  // vector.fragment.repack<lhs|rhs>: a result tile re-laid out as an operand (converted to the
+  // operand's element type as a fragment store would).
+  void lowerRepack(const Operation &op);
 
   // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0
   // publishes the partial in workgroup storage, and after a barrier every work-item folds the

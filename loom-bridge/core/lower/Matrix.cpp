@@ -215,4 +215,65 @@ void Lowering::Impl::lowerLaneMma(const Operation &op) {
   set(op, 0, result);
 }
 
+// Lane l of an operand fragment needs, for each k, element (row, column) of the result tile:
+// <lhs> (l mod 16, k), <rhs> (k, l mod 16). Element (R, C) of a result tile sits in lane
+// C + 16·h at register r, where R = 2·r + h (wave32) or 2·r + (h & 1) + 8·(h >> 1) (wave64).
+void Lowering::Impl::lowerRepack(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  std::string_view role = op.templateParam(0) ? op.templateParam(0)->str() : "";
+  std::vector<int64_t> shape;
+  for (const ir::IndexEntry &e : ir::indexList(op, "shape"))
+    shape.push_back(std::holds_alternative<int64_t>(e)
+                        ? std::get<int64_t>(e)
+                        : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
+  if (shape.size() != 2 || shape[0] != kTile || shape[1] != kTile || (role != "lhs" && role != "rhs"))
+    unsupported(op, "a repack makes a 16x16 <lhs> or <rhs> fragment of a WMMA result tile");
+  uint64_t wave = fn_->subgroupSize;
+  llvm::Value *in = get(op.operand(0));
+  auto *inType = llvm::cast<llvm::FixedVectorType>(in->getType());
+  auto *outType = llvm::cast<llvm::FixedVectorType>(valueType(*op.result(0)->type(), &op));
+  llvm::Type *inElement = inType->getElementType(), *outElement = outType->getElementType();
+  if ((wave != 32 && wave != 64) || inType->getNumElements() * wave != 256 || !inElement->isFloatTy() ||
+      outType->getNumElements() != kTile || !outElement->isFloatingPointTy())
+    unsupported(op, "a repack takes a 32-bit f32 result fragment (256 / subgroup size values) to 16 floats");
+  llvm::Value *lane = laneId(op);
+  llvm::Value *mine = b.CreateURem(lane, i64(16));
+  auto holder = [&](llvm::Value *row) -> std::pair<llvm::Value *, llvm::Value *> {  // (lane half h, register r)
+    llvm::Value *low = b.CreateAnd(row, i64(1));
+    if (wave == 32) return {low, b.CreateLShr(row, i64(1))};
+    return {b.CreateOr(low, b.CreateShl(b.CreateLShr(row, i64(3)), i64(1))),
+            b.CreateLShr(b.CreateAnd(row, i64(7)), i64(1))};
+  };
+  const llvm::DataLayout &layout = module_.getDataLayout();
+  uint64_t bytes = layout.getTypeAllocSize(inType);
+  llvm::AllocaInst *slot = entryAlloca(inType), *lanes = entryAlloca(llvm::ArrayType::get(inType, wave));
+  b.CreateStore(in, slot);
+  bool gathered = fn_->coordinates && fn_->coordinates->subgroupGather(b, slot, bytes, lanes);
+  llvm::Value *out = llvm::PoisonValue::get(outType);
+  for (unsigned k = 0; k < kTile; ++k) {
+    llvm::Value *row = role == "lhs" ? mine : i64(k), *column = role == "lhs" ? i64(k) : mine;
+    auto [half, reg] = holder(row);
+    llvm::Value *source = b.CreateAdd(column, b.CreateMul(half, i64(16)));
+    llvm::Value *x = nullptr;
+    if (gathered) {
+      llvm::Value *at = b.CreateGEP(inType, lanes, source);
+      x = b.CreateLoad(inElement, b.CreateGEP(inElement, at, reg));
+    } else {
+      // Read register r of the source lane: one lane read per register, keeping the one wanted.
+      llvm::Value *source32 = b.CreateTrunc(source, b.getInt32Ty());
+      for (unsigned r = 0; r < inType->getNumElements(); ++r) {
+        llvm::Value *word = b.CreateBitCast(b.CreateExtractElement(in, uint64_t(r)), b.getInt32Ty());
+        llvm::Value *read = fn_->coordinates ? fn_->coordinates->readLane(b, word, source32) : nullptr;
+        if (!read) unsupported(op, "this target cannot read other lanes' registers here (wave64 repack)");
+        llvm::Value *value = b.CreateBitCast(read, inElement);
+        x = x ? b.CreateSelect(b.CreateICmpEQ(reg, i64(r)), value, x) : value;
+      }
+    }
+    llvm::Value *converted = outElement == inElement ? x : truncateFloat(x, outElement);
+    out = b.CreateInsertElement(out, converted, uint64_t(k));
+  }
+  set(op, 0, out);
+  lowered(op.result(0)).fragmentShape = shape;
+}
+
 }  // namespace hrx::bridge

@@ -32,8 +32,7 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     }
     return;
   }
-  case OpCode::VectorFragmentRepack:
-    unsupported(op, "WMMA fragment layouts are not implemented (fragments hold a whole matrix per lane)");
+  case OpCode::VectorFragmentRepack: return lowerRepack(op);
   case OpCode::VectorConstant: return set(op, 0, literal(op, resultType));
   case OpCode::VectorSplat: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);

@@ -73,6 +73,10 @@ public:
     why.clear();
     return nullptr;
   }
+  // The i32 `value` of lane `lane` (an i32 lane index, per lane), or null when not native.
+  virtual llvm::Value *readLane(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*lane*/) const {
+    return nullptr;
+  }
   // Copies `bytes` at `value` of every active lane of the subgroup into `lanes` (lane i at
   // lanes + i * bytes) and returns the i64 mask of active lanes; null when not supported.
   virtual llvm::Value *subgroupGather(llvm::IRBuilder<> &, llvm::Value * /*value*/, uint64_t /*bytes*/,
