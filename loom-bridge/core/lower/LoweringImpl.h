@@ -127,6 +127,19 @@ public:
     case loom::TypeKind::Buffer: return llvm::PointerType::getUnqual(context_);
     case loom::TypeKind::Vector: {
       int64_t count = type.staticElementCount();
+      if (count <= 0) {
+        // Dynamic lanes bound to compile-time constants (`vector<[%w]xf32>`, %w = index.constant 2).
+        count = 1;
+        for (const loom::Dim &d : type.shape()) {
+          std::optional<int64_t> n =
+              d.isStatic() ? std::optional<int64_t>(d.extent) : program_.evaluateInteger(d.dynamic);
+          if (!n || *n <= 0 || *n > (1 << 16)) {
+            count = 0;
+            break;
+          }
+          count *= *n;
+        }
+      }
       llvm::Type *element = valueType(*type.elementType(), where);
       if (count > 0 && element) return llvm::FixedVectorType::get(element, unsigned(count));
       break;

@@ -455,8 +455,9 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op) {
                           : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
   } else {
     for (const loom::Dim &d : vectorType.shape()) {
-      if (!d.isStatic()) unsupported(op, "vector extents must be static");
-      shape.push_back(d.extent);
+      std::optional<int64_t> n = d.isStatic() ? std::optional<int64_t>(d.extent) : program_.evaluateInteger(d.dynamic);
+      if (!n) unsupported(op, "vector extents must be static");
+      shape.push_back(*n);
     }
   }
   auto *flat = llvm::cast<llvm::FixedVectorType>(valueType(vectorType, &op));
