@@ -22,8 +22,11 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     if (layout.value && lowered(layout.value).layoutStrides.empty())
       if (const loom::Attribute *e = lowered(layout.value).encoding) {
         const loom::Attribute *inner = e;
-        if (e->kind() == loom::AttrKind::Hash && e->str() == "physical_storage")
-          if (const loom::Attribute *l = e->get("layout"); l && l->value()) inner = lowered(l->value()).encoding;
+        if (e->kind() == loom::AttrKind::Hash && e->str() == "physical_storage") {
+          const loom::Attribute *l = e->get("layout");
+          if (!l && layout.value->definingOp()) l = layout.value->definingOp()->attr("layout");
+          if (l && l->value()) inner = lowered(l->value()).encoding;
+        }
         if (inner && inner->kind() == loom::AttrKind::Hash &&
             (inner->str() == "dense" || inner->str() == "encoding.layout.dense"))
           layout = loom::TypeSlot{};
