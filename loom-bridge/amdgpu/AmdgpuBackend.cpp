@@ -128,6 +128,52 @@ public:
     return b.CreateIntrinsic(id, {type}, {value, b.getInt32(0)});
   }
 
+  // ds_bpermute: any lane of the wave (wave32; in wave64 it does not cross the 32-lane halves).
+  llvm::Value *readLane(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane) const override {
+    if (wave_ != 32) return nullptr;
+    return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_bpermute, {}, {b.CreateShl(lane, b.getInt32(2)), value});
+  }
+
+  // gfx11 WMMA (v_wmma_*_16x16x16_*). bf16 operands travel as i16 words; the 16-bit accumulators
+  // use the tied forms, whose unused halves keep the accumulator's bits (as the host twin does).
+  llvm::Value *matrixMultiply(llvm::IRBuilder<> &b, const MatrixMultiply &m, std::string &why) const override {
+    if (m.wave != wave_) {
+      why = "the fragments are laid out for a wave of " + std::to_string(m.wave) + ", the kernel runs waves of " +
+            std::to_string(wave_);
+      return nullptr;
+    }
+    auto asWords = [&](llvm::Value *v) {
+      auto *type = llvm::cast<llvm::FixedVectorType>(v->getType());
+      return b.CreateBitCast(v, llvm::FixedVectorType::get(b.getInt16Ty(), type->getNumElements()));
+    };
+    using Kind = MatrixMultiply::Kind;
+    llvm::Type *accType = m.acc->getType();
+    switch (m.kind) {
+    case Kind::F32F16:
+      return b.CreateIntrinsic(accType, llvm::Intrinsic::amdgcn_wmma_f32_16x16x16_f16, {m.lhs, m.rhs, m.acc});
+    case Kind::F32BF16:
+      return b.CreateIntrinsic(accType, llvm::Intrinsic::amdgcn_wmma_f32_16x16x16_bf16,
+                               {asWords(m.lhs), asWords(m.rhs), m.acc});
+    case Kind::F16F16:
+      return b.CreateIntrinsic(accType, llvm::Intrinsic::amdgcn_wmma_f16_16x16x16_f16_tied,
+                               {m.lhs, m.rhs, m.acc, b.getFalse()});
+    case Kind::BF16BF16: {
+      llvm::Value *words = asWords(m.acc);
+      llvm::Value *out = b.CreateIntrinsic(words->getType(), llvm::Intrinsic::amdgcn_wmma_bf16_16x16x16_bf16_tied,
+                                           {asWords(m.lhs), asWords(m.rhs), words, b.getFalse()});
+      return b.CreateBitCast(out, accType);
+    }
+    case Kind::I32IU8:
+    case Kind::I32IU4:
+      return b.CreateIntrinsic(accType,
+                               m.kind == Kind::I32IU8 ? llvm::Intrinsic::amdgcn_wmma_i32_16x16x16_iu8
+                                                      : llvm::Intrinsic::amdgcn_wmma_i32_16x16x16_iu4,
+                               {b.getInt1(m.lhsSigned), m.lhs, b.getInt1(m.rhsSigned), m.rhs, m.acc, b.getFalse()});
+    }
+    why = "no WMMA for this element type";
+    return nullptr;
+  }
+
 private:
   unsigned wave_;
 
@@ -665,15 +711,21 @@ public:
       diags.report(diag::DiagId::AmdgpuNoKernels, {}).arg("target", target.profile);
       return std::nullopt;
     }
-    // One wave size per code object: every kernel's target record must agree.
+    // Each kernel runs waves of its target record's subgroup size (a per-function subtarget
+    // feature); other functions get the narrowest, so they inline into every kernel.
     std::optional<unsigned> wave = kernels.empty() ? std::optional<unsigned>(32) : std::nullopt;
+    unsigned narrowest = 64;
+    std::map<const loom::Operation *, unsigned> kernelWaves;
     for (const loom::Operation *def : kernels) {
       std::optional<unsigned> w = waveSize(program, *def, target, diags);
       if (!w) return std::nullopt;
+      kernelWaves[def] = *w;
+      narrowest = std::min(narrowest, *w);
       wave = wave ? std::max(*wave, *w) : *w;
     }
-    auto machine = createTargetMachine(kAmdgpuTriple, target.profile, features(request.options.processorMode, *wave),
-                                       request.options.optLevel);
+    if (kernels.empty()) narrowest = *wave;
+    auto machine = createTargetMachine(kAmdgpuTriple, target.profile,
+                                       features(request.options.processorMode, narrowest), request.options.optLevel);
     if (!machine) return fail(diag::DiagId::LinkCodegenFailed, machine.error());
 
     llvm::LLVMContext context;
@@ -690,13 +742,15 @@ public:
     };
     Lowering lowering(program, module, diags, "the " + target.profile + " target",
                       LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu", .deviceMathLibrary = false});
-    AmdgpuCoordinates coordinates(*wave);
     std::vector<std::string> names;
+    std::map<const llvm::Function *, unsigned> functionWaves;  // kernels' entries and items
     for (const loom::Operation *def : kernels) {
+      AmdgpuCoordinates coordinates(kernelWaves.at(def));
       llvm::Function *item = lowering.kernelItem(*def, coordinates);
       if (!item || item->isDeclaration()) continue;
       names.push_back(exportName(*def));
       llvm::Function &entry = emitKernelEntry(module, *item, names.back());
+      functionWaves[item] = functionWaves[&entry] = kernelWaves.at(def);
       if (std::optional<std::array<uint64_t, 3>> size = fixedWorkgroupSize(program, *def))
         requireWorkgroupSize(entry, *size);
     }
@@ -710,7 +764,7 @@ public:
     endPhase("lower");
     // Subtargets are per function: every function carries the processor and its features. Only
     // kernels are visible in the code object, so C/C++ device functions may be inlined.
-    const std::string featureString = features(request.options.processorMode, *wave);
+    const std::string featureString = features(request.options.processorMode, narrowest);
     for (llvm::Function &f : module) {
       if (f.isDeclaration()) continue;
       if (f.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL) {
@@ -723,7 +777,10 @@ public:
       // Loom ones in both, which would keep them from inlining).
       f.removeFnAttr("target-features");
       f.addFnAttr("no-builtins");
-      if (!featureString.empty()) f.addFnAttr("target-features", featureString);
+      auto own = functionWaves.find(&f);
+      std::string functionFeatures =
+          own == functionWaves.end() ? featureString : features(request.options.processorMode, own->second);
+      if (!functionFeatures.empty()) f.addFnAttr("target-features", functionFeatures);
     }
     std::string verifyErrors;
     llvm::raw_string_ostream verifyStream(verifyErrors);

@@ -212,6 +212,11 @@ private:
           extent.alignmentFact = access.alignmentFact;
           total.merge(extent);
         }
+      } else if (code == loom::OpCode::ScfSelect && index > 0) {
+        total.merge(analyzeBuffer(def, user->result(0)));  // either side may be the one viewed
+      } else if (code == loom::OpCode::ScfYield && user->parentOp() &&
+                 (user->parentOp()->opcode() == loom::OpCode::ScfIf) && index < user->parentOp()->numResults()) {
+        total.merge(analyzeBuffer(def, user->parentOp()->result(index)));  // leaves the scf.if as its result
       } else if (user->opcode() == loom::OpCode::TemplateApply || user->opcode() == loom::OpCode::FuncApply) {
         // Any provider may be the one a target selects: the buffer needs what each of them uses.
         for (const Operation *provider : ir::providerCandidates(program_, *user)) {

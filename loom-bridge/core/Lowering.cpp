@@ -20,6 +20,22 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
         });
   return found;
 }
+bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) {
+  if (kernelDef.numRegions() < 2) return false;
+  const loom::Region &body = *kernelDef.region(1);
+  bool sync = false, nestedSync = false, fragments = false, workgroupMemory = false;
+  for (const loom::Block *block : body.blocks())
+    for (const loom::Operation &op : *block)
+      op.walk([&](const loom::Operation &inner) {
+        bool isSync = Impl::isBarrier(inner) || Impl::isGroupReduce(inner) || Impl::isExchange(inner);
+        sync |= isSync;
+        nestedSync |= isSync && &inner != &op;
+        fragments |= inner.opcode() == loom::OpCode::VectorMma || inner.opcode() == loom::OpCode::VectorFragmentRepack;
+        workgroupMemory |= inner.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(inner) == "workgroup";
+      });
+  return nestedSync || fragments || (workgroupMemory && !sync) || (sync && body.blocks().size() > 1);
+}
+uint64_t Lowering::subgroupSize(const loom::Operation &kernelDef) const { return impl_->subgroupSize(kernelDef); }
 const loom::Operation *Lowering::targetRecord(const Program &program, const loom::Operation &kernelDef) {
   const loom::Attribute *targetRef = kernelDef.attr("target");
   const SymbolEntry *kernel = program.lookup(kernelDef.symbolName());

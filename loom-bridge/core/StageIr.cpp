@@ -46,7 +46,7 @@ llvm::Value *loadDispatchField(llvm::IRBuilder<> &b, llvm::Value *dispatch, unsi
 }
 
 // Work-item functions take (dispatch, x, y, z); group coordinates come from the dispatch.
-class HostCoordinates final : public KernelCoordinates {
+class HostCoordinates : public KernelCoordinates {
 public:
   std::vector<llvm::Type *> leadingParameters(llvm::LLVMContext &context) const override {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context);
@@ -63,6 +63,32 @@ public:
                                      loadDispatchField(b, dispatch, kWorkgroupSizeOffset, dim)),
                          f.getArg(1 + dim));
     return nullptr;
+  }
+};
+
+// A Loom kernel whose work-items run as fibers (Lowering::needsCooperativeTwin): barriers wait
+// in the cooperative scheduler, cross-lane reads go through its warp gather, and workgroup
+// memory is thread-local (a workgroup's fibers all run on one thread, one workgroup at a time).
+class CooperativeHostCoordinates final : public HostCoordinates {
+public:
+  bool barrier(llvm::IRBuilder<> &b) const override {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    b.CreateCall(declareBuiltin(module, "__hrx_wg_barrier"));
+    return true;
+  }
+  llvm::Value *workgroupStorage(llvm::IRBuilder<> &b, uint64_t bytes, uint64_t alignment) const override {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    auto *type = llvm::ArrayType::get(b.getInt8Ty(), std::max<uint64_t>(bytes, 1));
+    auto *storage = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
+                                             llvm::Constant::getNullValue(type), "hrx.workgroup", nullptr,
+                                             llvm::GlobalValue::GeneralDynamicTLSModel);
+    storage->setAlignment(llvm::Align(std::max<uint64_t>(alignment, 16)));
+    return b.CreateThreadLocalAddress(storage);
+  }
+  llvm::Value *subgroupGather(llvm::IRBuilder<> &b, llvm::Value *value, uint64_t bytes,
+                              llvm::Value *lanes) const override {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    return b.CreateCall(declareBuiltin(module, "__hrx_wg_warp_gather_bytes"), {value, b.getInt64(bytes), lanes});
   }
 };
 
@@ -373,7 +399,8 @@ llvm::Function *cxxWorkItem(llvm::Module &module, llvm::Function &kernel, const 
 
 // "hrx.kernel.<sym>" for a kernel with barriers or warp functions: the cooperative scheduler
 // runs each work-item as a fiber (`__hrx_wg_run`), through "<sym>.fiber"(dispatch, x, y, z).
-void emitCooperativeKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, const std::string &symbol) {
+void emitCooperativeKernel(llvm::Module &module, llvm::Function &item, size_t launchArgs, const std::string &symbol,
+                           uint64_t wave = 32) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
@@ -397,7 +424,10 @@ void emitCooperativeKernel(llvm::Module &module, llvm::Function &item, size_t la
   llvm::Function *entry = entryPoint(module, HRX_HOST_KERNEL_PREFIX + symbol, {ptr});
   markDispatchParameter(*entry);
   b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", entry));
-  b.CreateCall(declareBuiltin(module, "__hrx_wg_run"), {entry->getArg(0), fiber});
+  if (wave == 32)
+    b.CreateCall(declareBuiltin(module, "__hrx_wg_run"), {entry->getArg(0), fiber});
+  else
+    b.CreateCall(declareBuiltin(module, "__hrx_wg_run_wave"), {entry->getArg(0), fiber, b.getInt64(wave)});
   b.CreateRetVoid();
 }
 
@@ -490,6 +520,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
     return module;
   }
   HostCoordinates coordinates;
+  CooperativeHostCoordinates cooperative;
   for (const loom::Operation *def : program.reachable) {
     std::string symbol(def->symbolName());
     if (def->opcode() == loom::OpCode::FuncDef && stages.count(symbol)) {
@@ -497,7 +528,10 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
     } else if (def->opcode() == loom::OpCode::KernelDef) {
       size_t launchArgs = ir::signatureTypes(*def, 1).size();
       llvm::Function *config = lowering.kernelConfig(*def);
-      if (Lowering::hasBarriers(*def)) {
+      if (Lowering::needsCooperativeTwin(*def)) {
+        if (llvm::Function *item = lowering.kernelItem(*def, cooperative); item && !item->isDeclaration())
+          emitCooperativeKernel(*module, *item, launchArgs, symbol, lowering.subgroupSize(*def));
+      } else if (Lowering::hasBarriers(*def)) {
         if (std::optional<Lowering::KernelPhases> plan = lowering.kernelPhases(*def, coordinates))
           emitPhasedKernel(*module, *plan, launchArgs, symbol);
       } else if (llvm::Function *item = lowering.kernelItem(*def, coordinates); item && !item->isDeclaration()) {

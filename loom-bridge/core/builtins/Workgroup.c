@@ -38,6 +38,7 @@ typedef struct {
   uint64_t posted;    /* the value given to the pending warp function */
   uint64_t *received; /* where that function's values go */
   uint64_t mask;      /* lanes that took part */
+  uint64_t bytes;     /* __hrx_wg_warp_gather_bytes: `posted` points at this many bytes */
 } hrx_fiber;
 
 typedef struct {
@@ -50,6 +51,7 @@ typedef struct {
   char *stacks;
   unsigned long memory_bytes;
   uint64_t capacity;
+  uint64_t wave; /* lanes per wave: 32, or the kernel's subgroup size (__hrx_wg_run_wave) */
 } hrx_workgroup;
 
 static _Thread_local hrx_workgroup hrx_wg;
@@ -87,6 +89,19 @@ uint64_t __hrx_wg_warp_gather(uint64_t value, uint64_t *values) {
   hrx_fiber *fiber = &hrx_wg.fibers[hrx_wg.current];
   fiber->posted = value;
   fiber->received = values;
+  fiber->bytes = 0;
+  hrx_suspend(kAtWarp);
+  return fiber->mask;
+}
+
+/* Like __hrx_wg_warp_gather for a value of `bytes` bytes: lane i's copy lands at lanes + i * bytes
+ * (Loom's cross-lane ops in the twin: vector.mma fragments, subgroup reductions). The copies are
+ * made while every lane of the wave is stopped, so a lane may reuse `value` once it resumes. */
+uint64_t __hrx_wg_warp_gather_bytes(const void *value, uint64_t bytes, void *lanes) {
+  hrx_fiber *fiber = &hrx_wg.fibers[hrx_wg.current];
+  fiber->posted = (uint64_t)(uintptr_t)value;
+  fiber->received = (uint64_t *)lanes;
+  fiber->bytes = bytes;
   hrx_suspend(kAtWarp);
   return fiber->mask;
 }
@@ -94,8 +109,9 @@ uint64_t __hrx_wg_warp_gather(uint64_t value, uint64_t *values) {
 /* Completes the pending warp functions of every wave; false when none was pending. */
 static int hrx_complete_warp_functions(hrx_fiber *fibers, uint64_t count) {
   int completed = 0;
-  for (uint64_t base = 0; base < count; base += HRX_WAVE) {
-    uint64_t lanes = count - base < HRX_WAVE ? count - base : HRX_WAVE;
+  uint64_t wave = hrx_wg.wave ? hrx_wg.wave : HRX_WAVE;
+  for (uint64_t base = 0; base < count; base += wave) {
+    uint64_t lanes = count - base < wave ? count - base : wave;
     uint64_t mask = 0;
     for (uint64_t lane = 0; lane < lanes; ++lane)
       if (fibers[base + lane].state == kAtWarp) mask |= 1ull << lane;
@@ -104,8 +120,16 @@ static int hrx_complete_warp_functions(hrx_fiber *fibers, uint64_t count) {
     for (uint64_t lane = 0; lane < lanes; ++lane) {
       hrx_fiber *fiber = &fibers[base + lane];
       if (fiber->state != kAtWarp) continue;
-      for (uint64_t from = 0; from < lanes; ++from)
-        if (mask >> from & 1) fiber->received[from] = fibers[base + from].posted;
+      for (uint64_t from = 0; from < lanes; ++from) {
+        if (!(mask >> from & 1)) continue;
+        if (!fiber->bytes) {
+          fiber->received[from] = fibers[base + from].posted;
+          continue;
+        }
+        const char *source = (const char *)(uintptr_t)fibers[base + from].posted;
+        char *target = (char *)fiber->received + from * fiber->bytes;
+        for (uint64_t i = 0; i < fiber->bytes; ++i) target[i] = source[i];
+      }
       fiber->mask = mask;
       fiber->state = kReady;
     }
@@ -133,6 +157,15 @@ static int hrx_reserve(uint64_t count) {
   return 1;
 }
 
+void __hrx_wg_run(const void *dispatch, hrx_work_item_fn item);
+
+/* __hrx_wg_run with waves of `wave` lanes (a Loom kernel's subgroup_size: 32 or 64). */
+void __hrx_wg_run_wave(const void *dispatch, hrx_work_item_fn item, uint64_t wave) {
+  hrx_wg.wave = wave;
+  __hrx_wg_run(dispatch, item);
+  hrx_wg.wave = 0;
+}
+
 /* Runs every work-item of the workgroup `dispatch` describes (sizes at dispatch + 12). */
 void __hrx_wg_run(const void *dispatch, hrx_work_item_fn item) {
   const uint32_t *size = (const uint32_t *)((const char *)dispatch + 12);
@@ -155,7 +188,7 @@ void __hrx_wg_run(const void *dispatch, hrx_work_item_fn item) {
         sp[5] = (uint64_t)(uintptr_t)&fibers[index];  /* rbx */
         sp[6] = 0;                                    /* rbp */
         sp[7] = (uint64_t)(uintptr_t)&hrx_fiber_start;
-        fibers[index] = (hrx_fiber){sp, kReady, x, y, z, 0, 0, 0};
+        fibers[index] = (hrx_fiber){sp, kReady, x, y, z, 0, 0, 0, 0};
       }
   for (;;) {
     for (uint64_t i = 0; i < count; ++i)

@@ -139,7 +139,10 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
     llvm::Function *target = callee->cxx ? external(op, *callee->cxx) : function(*callee->op);
     if (!target) throw LoweringError{};
     std::vector<llvm::Value *> args;
-    for (const Value *v : op.operands()) args.push_back(get(v));
+    if (callee->cxx)
+      for (const Value *v : op.operands()) args.push_back(get(v));
+    else
+      for (const Value *v : op.operands()) appendCallArguments(args, v);
     llvm::CallInst *call = b.CreateCall(target, args);
     if (op.numResults() == 1) set(op, 0, call);
     for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b.CreateExtractValue(call, i));
@@ -217,7 +220,7 @@ void Lowering::Impl::lowerApply(const Operation &op) {
   llvm::Function *target = function(*provider);
   if (!target) throw LoweringError{};
   std::vector<llvm::Value *> args;
-  for (const Value *v : op.operandGroup("args")) args.push_back(get(v));
+  for (const Value *v : op.operandGroup("args")) appendCallArguments(args, v);
   llvm::CallInst *call = b_->CreateCall(target, args);
   if (op.numResults() == 1) set(op, 0, call);
   for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b_->CreateExtractValue(call, i));

@@ -232,8 +232,34 @@ llvm::Value *Lowering::Impl::subgroupReduce(const Operation &op, llvm::Value *va
   std::string why;
   llvm::Value *result =
       fn_->coordinates ? fn_->coordinates->subgroupReduce(*b_, combiningKind(op), value, why) : nullptr;
+  if (!result && fn_->coordinates) result = gatheredReduce(op, value);
   if (!result) unsupported(op, why.empty() ? "this kernel operation is not supported by this target" : why);
   return result;
+}
+
+// A subgroup reduction from the target's subgroup gather (the host twin's fibers): every lane
+// folds the active lanes' values in lane order. Null when the target has no gather.
+llvm::Value *Lowering::Impl::gatheredReduce(const Operation &op, llvm::Value *value) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Type *type = value->getType();
+  uint64_t bytes = module_.getDataLayout().getTypeAllocSize(type);
+  llvm::AllocaInst *mine = entryAlloca(type);
+  llvm::AllocaInst *lanes = entryAlloca(llvm::ArrayType::get(type, fn_->subgroupSize));
+  b.CreateStore(value, mine);
+  llvm::Value *mask = fn_->coordinates->subgroupGather(b, mine, bytes, lanes);
+  if (!mask) return nullptr;
+  std::string_view kind = combiningKind(op);
+  llvm::Value *identity = combineIdentity(b, kind, type);
+  if (!identity)
+    unsupported(op, "no reduction for combining kind '" + std::string(kind) + "' on " + op.operand(0)->type()->str());
+  return countedFold("reduce.lanes", i64(0), i64(int64_t(fn_->subgroupSize)), identity,
+                     [&](llvm::Value *lane, llvm::Value *acc) {
+                       llvm::Value *active = b.CreateTrunc(b.CreateLShr(mask, lane), b.getInt1Ty());
+                       llvm::Value *v = b.CreateLoad(type, b.CreateGEP(type, lanes, lane));
+                       llvm::Value *next = combine(b, kind, acc, v);
+                       if (!next) unsupported(op, "unknown combining kind '" + std::string(kind) + "'");
+                       return b.CreateSelect(active, next, acc);
+                     });
 }
 
 // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0

@@ -119,12 +119,27 @@ public:
       case loom::FloatKind::BF16: return llvm::Type::getBFloatTy(context_);
       case loom::FloatKind::F32: return llvm::Type::getFloatTy(context_);
       case loom::FloatKind::F64: return llvm::Type::getDoubleTy(context_);
+      case loom::FloatKind::F8E4M3:
+      case loom::FloatKind::F8E5M2: return llvm::Type::getInt8Ty(context_);  // its byte (lower/Float8.cpp)
       default: break;
       }
       break;
     case loom::TypeKind::Buffer: return llvm::PointerType::getUnqual(context_);
     case loom::TypeKind::Vector: {
       int64_t count = type.staticElementCount();
+      if (count <= 0) {
+        // Dynamic lanes bound to compile-time constants (`vector<[%w]xf32>`, %w = index.constant 2).
+        count = 1;
+        for (const loom::Dim &d : type.shape()) {
+          std::optional<int64_t> n =
+              d.isStatic() ? std::optional<int64_t>(d.extent) : program_.evaluateInteger(d.dynamic);
+          if (!n || *n <= 0 || *n > (1 << 16)) {
+            count = 0;
+            break;
+          }
+          count *= *n;
+        }
+      }
       llvm::Type *element = valueType(*type.elementType(), where);
       if (count > 0 && element) return llvm::FixedVectorType::get(element, unsigned(count));
       break;
@@ -149,7 +164,15 @@ public:
     std::string name = "loom." + std::string(def.symbolName());
     if (llvm::Function *f = module_.getFunction(name)) return f;
     std::vector<llvm::Type *> params;
-    for (const loom::Type *t : ir::signatureTypes(def, 0)) params.push_back(paramType(*t, def));
+    for (const loom::Type *t : ir::signatureTypes(def, 0)) {
+      if (t->kind() == loom::TypeKind::View) {
+        // A view parameter is its base pointer, then its extents and its element strides.
+        params.push_back(llvm::PointerType::getUnqual(context_));
+        params.insert(params.end(), 2 * t->shape().size(), llvm::Type::getInt64Ty(context_));
+        continue;
+      }
+      params.push_back(paramType(*t, def));
+    }
     std::vector<const loom::Type *> results = ir::functionResultTypes(def);
     llvm::Type *ret = resultType(results, def);
     if (!ret) return nullptr;
@@ -549,9 +572,21 @@ private:
       llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", &f);
       builder.SetInsertPoint(entry);
       std::span<Value *const> args = body.entryBlock()->arguments();
+      unsigned next = unsigned(leading);
       for (size_t i = 0; i < args.size(); ++i) {
-        llvm::Argument *a = f.getArg(unsigned(leading + i));
+        llvm::Argument *a = f.getArg(next++);
         a->setName(std::string(args[i]->name()));
+        const loom::Type &type = *args[i]->type();
+        if (type.kind() == loom::TypeKind::View && a->getType()->isPointerTy() && region == 0) {
+          // function(): base, extents, strides (appendCallArguments passes them).
+          auto v = std::make_shared<ViewValue>();
+          v->base = a;
+          v->type = &type;
+          for (size_t d = 0; d < type.shape().size(); ++d) v->extents.push_back(f.getArg(next++));
+          for (size_t d = 0; d < type.shape().size(); ++d) v->strides.push_back(f.getArg(next++));
+          state.values[args[i]].view = v;
+          continue;
+        }
         state.values[args[i]].value = a;
       }
       for (const loom::Block *block : body.blocks())
@@ -620,6 +655,7 @@ private:
     if (op.opcode() >= loom::OpCode::TestFactUniform && op.opcode() <= loom::OpCode::TestUse)
       unsupported(op, "test.* ops exist only for Loom's own analysis tests; no target compiles them");
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
+    if (touchesFloat8(op) && lowerFloat8(op)) return;
     switch (familyOf(op.opcode())) {
     case Family::Arith: return lowerArith(op);
     case Family::Vector: return lowerVector(op);
@@ -679,6 +715,20 @@ private:
   void lowerMma(const Operation &op);
 
   // ---- memory ---------------------------------------------------------------------------------
+
+  // The LLVM arguments of a call to function(): a view operand passes its base, extents and
+  // strides.
+  void appendCallArguments(std::vector<llvm::Value *> &args, const Value *v) {
+    if (v->type()->kind() == loom::TypeKind::View) {
+      if (std::shared_ptr<ViewValue> view = lowered(v).view) {
+        args.push_back(view->base);
+        args.insert(args.end(), view->extents.begin(), view->extents.end());
+        args.insert(args.end(), view->strides.begin(), view->strides.end());
+        return;
+      }
+    }
+    args.push_back(get(v));
+  }
 
   std::shared_ptr<ViewValue> view(const Operation &op, std::string_view group) {
     const Value *v = op.operandNamed(group);
@@ -773,6 +823,30 @@ private:
                            const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step);
 
   llvm::Value *subgroupReduce(const Operation &op, llvm::Value *value);
+  llvm::Value *gatheredReduce(const Operation &op, llvm::Value *value);
+
+  // ---- fp8 values as bytes (lower/Float8.cpp) -----------------------------------------------
+  static bool touchesFloat8(const Operation &op);
+  // True when the op was lowered here; false when it only moves bits and lowers as usual.
+  bool lowerFloat8(const Operation &op);
+
+  // ---- per-lane matrix fragments (lower/Matrix.cpp) -------------------------------------------
+  // gfx11 WMMA fragments: each lane holds its part of a 16×16 tile (lhs: row lane % 16, rhs:
+  // column lane % 16, result/init: column lane % 16 at rows resultRow). Loads, stores and
+  // vector.mma in that layout; the mma through the target's matrixMultiply or, on the host
+  // twin, from the other lanes' fragments (subgroupGather).
+  static bool isLaneFragment(const std::vector<int64_t> &shape, uint64_t elements) {
+    return shape.size() == 2 && shape[0] * shape[1] != int64_t(elements);
+  }
+  llvm::Value *laneId(const Operation &op);
+  // The tile row of accumulator register `reg` in lane `lane` (wave32: 2·reg + lane/16; wave64:
+  // 2·reg + (lane/16 & 1) + 8·(lane/32)).
+  llvm::Value *resultRow(llvm::Value *lane, uint64_t reg);
+  void lowerLaneFragmentMemory(const Operation &op, const std::vector<int64_t> &shape);
+  void lowerLaneMma(const Operation &op);
+  // vector.fragment.repack<lhs|rhs>: a result tile re-laid out as an operand (converted to the
+  // operand's element type as a fragment store would).
+  void lowerRepack(const Operation &op);
 
   // A workgroup reduction on a target with subgroups: each subgroup reduces its lanes, lane 0
   // publishes the partial in workgroup storage, and after a barrier every work-item folds the

@@ -16,7 +16,21 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     const loom::Type &type = *op.result(0)->type();
     // Layouts: none or #dense is row-major; an encoding.layout.strided value gives the element
     // stride of each axis.
-    const loom::TypeSlot layout = type.slot();
+    loom::TypeSlot layout = type.slot();
+    // An encoding value that is #dense, or a #physical_storage whose layout is, is row-major too
+    // (its schema says how the elements are encoded, which the element type already does).
+    if (layout.value && lowered(layout.value).layoutStrides.empty())
+      if (const loom::Attribute *e = lowered(layout.value).encoding) {
+        const loom::Attribute *inner = e;
+        if (e->kind() == loom::AttrKind::Hash && e->str() == "physical_storage") {
+          const loom::Attribute *l = e->get("layout");
+          if (!l && layout.value->definingOp()) l = layout.value->definingOp()->attr("layout");
+          if (l && l->value()) inner = lowered(l->value()).encoding;
+        }
+        if (inner && inner->kind() == loom::AttrKind::Hash &&
+            (inner->str() == "dense" || inner->str() == "encoding.layout.dense"))
+          layout = loom::TypeSlot{};
+      }
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
     if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
                          (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))

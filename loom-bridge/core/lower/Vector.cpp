@@ -32,8 +32,7 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     }
     return;
   }
-  case OpCode::VectorFragmentRepack:
-    unsupported(op, "WMMA fragment layouts are not implemented (fragments hold a whole matrix per lane)");
+  case OpCode::VectorFragmentRepack: return lowerRepack(op);
   case OpCode::VectorConstant: return set(op, 0, literal(op, resultType));
   case OpCode::VectorSplat: {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
@@ -386,12 +385,17 @@ void Lowering::Impl::lowerMma(const Operation &op) {
   const Lowered &lhs = lowered(op.operandNamed("lhs"));
   const Lowered &rhs = lowered(op.operandNamed("rhs"));
   const Lowered &acc = lowered(op.operandNamed("acc"));
+  // Fragments that reached here through block arguments carry no shape: only the per-lane form
+  // (fixed 16x16x16 tiles) can be lowered from the types alone.
+  if (lhs.fragmentShape.empty() || rhs.fragmentShape.empty()) return lowerLaneMma(op);
   if (lhs.fragmentShape.size() != 2 || rhs.fragmentShape.size() != 2)
     unsupported(op, "the operands need vector.fragment shapes [m, k] and [k, n]");
   int64_t m = lhs.fragmentShape[0], k = lhs.fragmentShape[1], n = rhs.fragmentShape[1];
   if (rhs.fragmentShape[0] != k) unsupported(op, "the fragment shapes do not chain (lhs m×k, rhs k×n)");
   llvm::Type *accType = valueType(*op.operandNamed("acc")->type(), &op);
   auto *accVector = llvm::dyn_cast<llvm::FixedVectorType>(accType);
+  if (accVector && isLaneFragment({m, n}, accVector->getNumElements()) && !isBfp16ebs8(lhs.encoding))
+    return lowerLaneMma(op);
   if (!accVector || accVector->getNumElements() != uint64_t(m * n))
     unsupported(op, "the accumulator must hold m×n = " + std::to_string(m * n) + " values");
   llvm::IRBuilder<> &b = *b_;
@@ -451,13 +455,16 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op) {
                           : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
   } else {
     for (const loom::Dim &d : vectorType.shape()) {
-      if (!d.isStatic()) unsupported(op, "vector extents must be static");
-      shape.push_back(d.extent);
+      std::optional<int64_t> n = d.isStatic() ? std::optional<int64_t>(d.extent) : program_.evaluateInteger(d.dynamic);
+      if (!n) unsupported(op, "vector extents must be static");
+      shape.push_back(*n);
     }
   }
   auto *flat = llvm::cast<llvm::FixedVectorType>(valueType(vectorType, &op));
   int64_t total = 1;
   for (int64_t s : shape) total *= s;
+  if (fragment && isLaneFragment(shape, flat->getNumElements())) return lowerLaneFragmentMemory(op, shape);
+  if (fragment && isLoad) lowered(op.result(0)).fragmentShape = shape;
   if (total != int64_t(flat->getNumElements())) unsupported(op, "the fragment shape does not match the vector length");
   std::vector<llvm::Value *> start = indices(op, "indices");
   if (shape.size() > start.size()) unsupported(op, "the vector has more axes than the view");

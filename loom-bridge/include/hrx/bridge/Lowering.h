@@ -29,6 +29,17 @@ enum class Coordinate : uint8_t {
   SubgroupCount,
 };
 
+// One WMMA that vector.mma asks of a target: lhs/rhs/acc are the lane's registers as Loom types
+// them (16 × f16/bf16, or 32-bit words of packed i8/u8/i4/u4; the accumulator 256 / wave values,
+// 512 / wave for f16/bf16 accumulators, whose odd elements are unused).
+struct MatrixMultiply {
+  enum class Kind : uint8_t { F32F16, F32BF16, F16F16, BF16BF16, I32IU8, I32IU4 };
+  Kind kind = Kind::F32F16;
+  bool lhsSigned = true, rhsSigned = true;  // the iu8/iu4 operands' element formats
+  unsigned wave = 32;
+  llvm::Value *lhs = nullptr, *rhs = nullptr, *acc = nullptr;
+};
+
 // How a target materializes kernel coordinates inside a lowered work-item function, and the
 // workgroup-level operations it executes natively (a target without them, like the host, splits
 // kernels into phases instead: Lowering::kernelPhases).
@@ -53,6 +64,23 @@ public:
   virtual llvm::Value *subgroupReduce(llvm::IRBuilder<> &, std::string_view /*kind*/, llvm::Value * /*value*/,
                                       std::string &why) const {
     why = "this kernel operation is not supported by this target";
+    return nullptr;
+  }
+  // A gfx11 WMMA (16×16×16) on per-lane fragments (vector.mma, docs/loom.md "Matrix fragments"):
+  // the result registers, or null when not native (then `why`, or an empty `why` when the
+  // lowering may emulate it with subgroupGather).
+  virtual llvm::Value *matrixMultiply(llvm::IRBuilder<> &, const MatrixMultiply &, std::string &why) const {
+    why.clear();
+    return nullptr;
+  }
+  // The i32 `value` of lane `lane` (an i32 lane index, per lane), or null when not native.
+  virtual llvm::Value *readLane(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*lane*/) const {
+    return nullptr;
+  }
+  // Copies `bytes` at `value` of every active lane of the subgroup into `lanes` (lane i at
+  // lanes + i * bytes) and returns the i64 mask of active lanes; null when not supported.
+  virtual llvm::Value *subgroupGather(llvm::IRBuilder<> &, llvm::Value * /*value*/, uint64_t /*bytes*/,
+                                      llvm::Value * /*lanes*/) const {
     return nullptr;
   }
 };
@@ -107,6 +135,13 @@ public:
     std::vector<std::pair<uint64_t, uint64_t>> sharedAllocations;  // bytes, alignment
   };
   static bool hasBarriers(const loom::Operation &kernelDef);
+  // Whether the host twin runs the kernel's work-items as cooperating fibers
+  // (builtins/Workgroup.c) rather than in phases: a barrier or collective inside control flow,
+  // cross-lane matrix fragments (vector.mma, vector.fragment.repack), workgroup memory without
+  // a barrier, or barriers in a multi-block body.
+  static bool needsCooperativeTwin(const loom::Operation &kernelDef);
+  // The kernel's subgroup size (its target record's subgroup_size, 32 by default).
+  uint64_t subgroupSize(const loom::Operation &kernelDef) const;
   // The target record a kernel.def names (`target(@t)`, looked up in the kernel's own module: target
   // records are per module), or null.
   static const loom::Operation *targetRecord(const Program &program, const loom::Operation &kernelDef);
