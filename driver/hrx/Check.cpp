@@ -48,9 +48,10 @@ std::mutex stderrMutex;
 
 // Runs hrxcc on `source` for `target`; its diagnostics go to stderr under the real file name.
 StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath,
-                                                check::RunTarget target,
+                                                check::RunTarget target, const std::string &entry,
                                                 const std::map<std::string, std::string> &implied,
                                                 const std::vector<std::string> &configs,
+                                                const std::vector<std::string> &configFiles,
                                                 const std::vector<std::string> &links) {
   char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
@@ -76,9 +77,11 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
     args.push_back("--offload-arch=gfx1151");
   else
     args.insert(args.end(), {"-target", "xdna"});
+  if (!entry.empty()) args.push_back("--entry=" + entry);
   // The values the launches imply first: the user's --config values win (hrxcc: later settings win).
   for (const auto &[key, value] : implied) args.push_back("--config=" + key + "=" + value);
   for (const std::string &c : configs) args.push_back("--config=" + c);
+  for (const std::string &f : configFiles) args.push_back("--config-file=" + fs::absolute(f).string());
   args.insert(args.end(), {src.string(), "-o", out.string()});
   for (const std::string &link : links) args.push_back(fs::absolute(link).string());
   pid_t pid = fork();
@@ -117,6 +120,13 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
     std::lock_guard lock(stderrMutex);
     std::cerr << diagnostics;
   }
+  // Configuration no tensor of the case sizes (docs/hrx.md "Configuration"): say which and how to bind it.
+  static const std::regex unbound(R"((\S+:\d+:\d+): error: unbound configuration: ([^\n]*) \[LINK/020\])");
+  if (std::smatch m; std::regex_search(diagnostics, m, unbound))
+    return Status(StatusCode::InvalidArgument,
+                  m[1].str() + ": configuration " + m[2].str() +
+                      " unbound: no tensor this case passes has a view dimension it sizes; bind it with "
+                      "--config KEY=VALUE or --config-file FILE");
   return Status(StatusCode::InvalidArgument,
                 "the code under test does not compile for " + name + " (hrxcc's diagnostics above)");
 }
@@ -195,8 +205,9 @@ int checkFiles(const CheckCommand &command) {
                      : check::runChecks(
                            file, options,
                            [&](const std::string &source, const std::string &display, check::RunTarget target,
-                               const std::map<std::string, std::string> &implied) {
-                             return compileWithHrxcc(source, display, target, implied, command.configs, command.links);
+                               const std::string &entry, const std::map<std::string, std::string> &implied) {
+                             return compileWithHrxcc(source, display, target, entry, implied, command.configs,
+                                                     command.configFiles, command.links);
                            });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;

@@ -14,7 +14,8 @@ struct CheckCommand {
   unsigned jobs = 1;
   unsigned repetitions = 20;  // check.benchmark samples
   bool list = false;
-  std::vector<std::string> configs;  // --config KEY=VALUE, passed to hrxcc
+  std::vector<std::string> configs;      // --config KEY=VALUE, passed to hrxcc
+  std::vector<std::string> configFiles;  // --config-file FILE (JSON/JSONC), passed to hrxcc
   std::vector<std::string> links;    // --link FILE: more sources of the code under test
 };
 

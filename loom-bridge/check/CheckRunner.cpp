@@ -190,14 +190,15 @@ struct LoadedCode {
 // Compiles and loads the code under test once per (target, implied configuration).
 class CodeCache {
 public:
-  using Loader = std::function<LoadedCode(RunTarget, const std::map<std::string, std::string> &)>;
+  using Loader = std::function<LoadedCode(RunTarget, const std::string &, const std::map<std::string, std::string> &)>;
   explicit CodeCache(Loader load) : load_(std::move(load)) {}
-  const LoadedCode &get(RunTarget target, const std::map<std::string, std::string> &config) {
-    std::string key = runTargetName(target);
+  const LoadedCode &get(RunTarget target, const std::string &entry, const std::map<std::string, std::string> &config) {
+    std::string key = std::string(runTargetName(target)) + ";@" + entry;
     for (const auto &[k, v] : config) key += ";" + k + "=" + v;
     std::lock_guard lock(mutex_);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, config))).first;
+    if (it == cache_.end())
+      it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, entry, config))).first;
     return *it->second;
   }
 
@@ -745,24 +746,49 @@ private:
     std::map<std::string, std::string> config;
     auto it = file_.extentRules.find(callee);
     if (it == file_.extentRules.end()) return config;
-    for (const ExtentRule &rule : it->second) {
-      if (rule.param >= args.size() || config.count(rule.key)) continue;
-      auto v = env.find(args[rule.param]);
-      if (v == env.end() || !std::holds_alternative<Tensor>(v->second)) continue;
-      uint64_t unit = uint64_t(rule.staticElements) * rule.elementBytes;
-      size_t bytes = std::get<Tensor>(v->second).bytes();
-      if (unit && bytes % unit == 0) config[rule.key] = std::to_string(bytes / unit);
+    std::map<std::string, int64_t> known;
+    // A tensor of the view's rank and element size gives each dimension; otherwise its byte size
+    // gives the one dimension still unknown. Values found by one rule can complete another.
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (const ExtentRule &rule : it->second) {
+        if (rule.param >= args.size()) continue;
+        auto v = env.find(args[rule.param]);
+        if (v == env.end() || !std::holds_alternative<Tensor>(v->second)) continue;
+        const Tensor &t = std::get<Tensor>(v->second);
+        if (t.shape.size() == rule.dims.size() && elementInfo(t.element)->bytes == rule.elementBytes) {
+          for (size_t d = 0; d < rule.dims.size(); ++d)
+            if (!rule.dims[d].key.empty() && !known.count(rule.dims[d].key))
+              known[rule.dims[d].key] = t.shape[d], progress = true;
+          continue;
+        }
+        uint64_t unit = rule.elementBytes;
+        const std::string *unknown = nullptr;
+        int unknowns = 0;
+        for (const ExtentDim &d : rule.dims) {
+          if (d.size >= 0)
+            unit *= uint64_t(d.size);
+          else if (auto k = known.find(d.key); !d.key.empty() && k != known.end())
+            unit *= uint64_t(k->second);
+          else
+            unknown = &d.key, unknowns += d.key.empty() ? 2 : 1;  // sized by something else: no rule
+        }
+        size_t bytes = t.bytes();
+        if (unknowns == 1 && unit && bytes % unit == 0) known[*unknown] = int64_t(bytes / unit), progress = true;
+      }
     }
+    for (const auto &[key, value] : known) config[key] = std::to_string(value);
     return config;
   }
 
   void invoke(const CheckOp &op, const CallShape &shape, Env &env, RunTarget where) {
-    const LoadedCode &code = code_.get(where, impliedConfig(op, shape.callee, shape.args, env));
     if (file_.pipelines.count(shape.callee)) {
       executePipeline(op, shape.callee, shape.args, shape.argTypes, env);
       return;
     }
+    std::map<std::string, std::string> config = impliedConfig(op, shape.callee, shape.args, env);
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
+      const LoadedCode &code = code_.get(where, shape.callee, config);
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
       execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {},
               env, code, where);
@@ -773,6 +799,7 @@ private:
     if (op.name == "func.call" && op.results.size() != shape.resultTypes.size())
       malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " +
                         std::to_string(shape.resultTypes.size()) + " result type(s)");
+    const LoadedCode &code = code_.get(where, wrapperName(it->second), config);
     execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code, where);
   }
 
@@ -812,7 +839,7 @@ private:
     }
     if (file_.pipelines.count(symbol)) return executePipeline(op, symbol, argNames, argTypes, env);
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
-    const LoadedCode &code = code_.get(target_, impliedConfig(op, symbol, argNames, env));
+    const LoadedCode &code = code_.get(target_, symbol, impliedConfig(op, symbol, argNames, env));
     execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code, target_);
   }
 
@@ -822,7 +849,7 @@ private:
                        const std::vector<std::string> &argTypes, Env &env) {
     if (target_ != RunTarget::Xdna)
       throw Skipped{"requires --target=xdna: @" + symbol + " is a pipeline.def, which runs through the NPU array plan"};
-    const LoadedCode &code = code_.get(RunTarget::Xdna, {});
+    const LoadedCode &code = code_.get(RunTarget::Xdna, "", {});
     if (code.skip) throw Skipped{code.problem};
     if (!code.artifact) throw Failed{code.problem};
     auto entry = runtime::findEntry(code.entries, symbol, runtime::Engine::Npu);
@@ -1060,9 +1087,9 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
   std::vector<CallShape> calls = wrappedCalls(file);
   for (size_t k = 0; k < calls.size(); ++k) wrappers.emplace(wrapperKey(calls[k]), k);
   std::string source = codeUnderTest(file);
-  auto load = [&](RunTarget target, const std::map<std::string, std::string> &config) {
+  auto load = [&](RunTarget target, const std::string &entry, const std::map<std::string, std::string> &config) {
     LoadedCode loaded;
-    auto bytes = compile(source, file.path, target, config);
+    auto bytes = compile(source, file.path, target, entry, config);
     if (!bytes) {
       loaded.problem = bytes.status().message();
       loaded.skip = bytes.status().code() == StatusCode::Unimplemented;

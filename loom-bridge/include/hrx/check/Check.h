@@ -57,12 +57,16 @@ struct KernelSignature {
   std::vector<std::string> workload, launch;
 };
 
-// A configuration value a launch implies: config.get @key sizes a dimension of the view a
-// function or kernel takes of its buffer parameter `param`, so the bound tensor's size gives it.
+// The configuration values a launch implies: the view a function or kernel takes of its buffer
+// parameter `param` has dimensions sized by `config.get @key` values, so the shape (or the byte
+// size) of the tensor bound to that parameter gives them.
+struct ExtentDim {
+  int64_t size = -1;  // a static dimension; -1 when `key` names it or nothing known does
+  std::string key;    // the config.decl sizing it (empty: static, or sized by something else)
+};
 struct ExtentRule {
-  std::string key;
   size_t param = 0;
-  int64_t staticElements = 1;  // the product of the view's other (static) dimensions
+  std::vector<ExtentDim> dims;
   unsigned elementBytes = 0;
 };
 
@@ -88,11 +92,13 @@ enum class RunTarget { Host, Gfx1151, Xdna };
 const char *runTargetName(RunTarget target);
 
 // Compiles `source` (named `displayPath` in diagnostics) for `target` ("host" or "gfx1151"):
-// the artifact or shared object bytes, or an error holding the compiler's diagnostics.
-// `config` holds the configuration values the launches imply (ExtentRule), KEY -> VALUE.
-using CompileFn =
-    std::function<StatusOr<std::vector<uint8_t>>(const std::string &source, const std::string &displayPath,
-                                                 RunTarget target, const std::map<std::string, std::string> &config)>;
+// the artifact or shared object bytes, or an error holding the compiler's diagnostics. `entry`
+// names the one kernel or wrapper a launch runs, compiled alone as upstream's runner compiles the
+// launched root only (empty: every export). `config` holds the configuration values the launch
+// implies (ExtentRule), KEY -> VALUE.
+using CompileFn = std::function<StatusOr<std::vector<uint8_t>>(
+    const std::string &source, const std::string &displayPath, RunTarget target, const std::string &entry,
+    const std::map<std::string, std::string> &config)>;
 
 enum class Outcome { Pass, Fail, Skip, Benchmark };
 
