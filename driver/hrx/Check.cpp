@@ -201,14 +201,14 @@ int checkFiles(const CheckCommand &command) {
       ++fileErrors;
     }
     std::vector<check::CaseResult> results =
-        command.list ? check::listChecks(file, options)
-                     : check::runChecks(
-                           file, options,
-                           [&](const std::string &source, const std::string &display, check::RunTarget target,
-                               const std::string &entry, const std::map<std::string, std::string> &implied) {
-                             return compileWithHrxcc(source, display, target, entry, implied, command.configs,
-                                                     command.configFiles, command.links);
-                           });
+        command.list
+            ? check::listChecks(file, options)
+            : check::runChecks(file, options,
+                               [&](const std::string &source, const std::string &display, check::RunTarget target,
+                                   const std::string &entry, const std::map<std::string, std::string> &implied) {
+                                 return compileWithHrxcc(source, display, target, entry, implied, command.configs,
+                                                         command.configFiles, command.links);
+                               });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;
       if (command.list) {

@@ -197,8 +197,7 @@ public:
     for (const auto &[k, v] : config) key += ";" + k + "=" + v;
     std::lock_guard lock(mutex_);
     auto it = cache_.find(key);
-    if (it == cache_.end())
-      it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, entry, config))).first;
+    if (it == cache_.end()) it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, entry, config))).first;
     return *it->second;
   }
 
