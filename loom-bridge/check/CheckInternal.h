@@ -16,7 +16,9 @@ struct RawToken : Token {
 };
 std::vector<RawToken> tokenize(std::string_view text);
 
-enum class ElementKind { Int, Half, BFloat, Float, Double };
+// Float8E4M3 and Float8E5M2 are IEEE-style (MLIR's f8E4M3, f8E5M2): an all-ones exponent holds
+// the infinities and NaNs; the finite-only f8e4m3fn is an encoding over storage, not this type.
+enum class ElementKind { Int, Float8E4M3, Float8E5M2, Half, BFloat, Float, Double };
 struct ElementInfo {
   ElementKind kind;
   unsigned bits;

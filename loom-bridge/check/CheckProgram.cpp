@@ -474,6 +474,8 @@ std::optional<ElementInfo> elementInfo(std::string_view e) {
   if (e == "i16") return ElementInfo{ElementKind::Int, 16, 2};
   if (e == "i32") return ElementInfo{ElementKind::Int, 32, 4};
   if (e == "i64" || e == "index" || e == "offset") return ElementInfo{ElementKind::Int, 64, 8};
+  if (e == "f8E4M3") return ElementInfo{ElementKind::Float8E4M3, 8, 1};
+  if (e == "f8E5M2") return ElementInfo{ElementKind::Float8E5M2, 8, 1};
   if (e == "f16") return ElementInfo{ElementKind::Half, 16, 2};
   if (e == "bf16") return ElementInfo{ElementKind::BFloat, 16, 2};
   if (e == "f32") return ElementInfo{ElementKind::Float, 32, 4};

@@ -125,6 +125,39 @@ uint16_t toBf16(float f) {
 }
 float fromBf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
+// An IEEE-style 8-bit float with `exponentBits` (bias 2^(e-1)-1) and 7 - e mantissa bits:
+// round to nearest even, overflow to infinity, NaN to the quiet NaN of its sign.
+uint8_t toFloat8(float f, unsigned exponentBits) {
+  const unsigned mantissaBits = 7 - exponentBits;
+  const int bias = (1 << (exponentBits - 1)) - 1, maxExponent = (1 << exponentBits) - 1;
+  uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  uint8_t infinity = uint8_t(sign | (maxExponent << mantissaBits));
+  if (std::isnan(f)) return uint8_t(infinity | (1u << (mantissaBits - 1)));
+  double a = std::fabs(double(f));
+  if (std::isinf(a)) return infinity;
+  if (a == 0) return sign;
+  int e = std::ilogb(a);
+  if (e < 1 - bias) e = 1 - bias;                       // subnormal: the minimum exponent's spacing
+  double units = std::ldexp(a, int(mantissaBits) - e);  // the value in units of the last place
+  double whole = std::nearbyint(units);                 // ties to even under the default rounding
+  if (whole >= double(2u << mantissaBits)) whole /= 2, ++e;
+  uint32_t mantissa = uint32_t(whole);
+  bool normal = mantissa >> mantissaBits;
+  int field = normal ? e + bias : 0;
+  if (field >= maxExponent) return infinity;
+  return uint8_t(sign | (field << mantissaBits) | (mantissa & ((1u << mantissaBits) - 1)));
+}
+float fromFloat8(uint8_t bits, unsigned exponentBits) {
+  const unsigned mantissaBits = 7 - exponentBits;
+  const int bias = (1 << (exponentBits - 1)) - 1, maxExponent = (1 << exponentBits) - 1;
+  int field = (bits >> mantissaBits) & maxExponent;
+  unsigned mantissa = bits & ((1u << mantissaBits) - 1);
+  float sign = (bits & 0x80) ? -1.0f : 1.0f;
+  if (field == maxExponent) return mantissa ? std::copysign(NAN, sign) : sign * INFINITY;
+  if (field == 0) return sign * std::ldexp(float(mantissa), 1 - bias - int(mantissaBits));
+  return sign * std::ldexp(float(mantissa | (1u << mantissaBits)), field - bias - int(mantissaBits));
+}
+
 bool isFloat(const ElementInfo &e) { return e.kind != ElementKind::Int; }
 
 // Bits of one element from a number (integers wrap to the width; floats round to nearest).
@@ -134,6 +167,8 @@ uint64_t encodeNumber(const ElementInfo &e, double asFloat, int64_t asInt, bool 
     int64_t v = written_as_float ? int64_t(asFloat) : asInt;
     return e.bits == 64 ? uint64_t(v) : e.bits == 1 ? uint64_t(v & 1) : uint64_t(v) & ((1ull << e.bits) - 1);
   }
+  case ElementKind::Float8E4M3: return toFloat8(float(written_as_float ? asFloat : double(asInt)), 4);
+  case ElementKind::Float8E5M2: return toFloat8(float(written_as_float ? asFloat : double(asInt)), 5);
   case ElementKind::Half: return toHalf(float(written_as_float ? asFloat : double(asInt)));
   case ElementKind::BFloat: return toBf16(float(written_as_float ? asFloat : double(asInt)));
   case ElementKind::Float: return std::bit_cast<uint32_t>(float(written_as_float ? asFloat : double(asInt)));
@@ -143,6 +178,8 @@ uint64_t encodeNumber(const ElementInfo &e, double asFloat, int64_t asInt, bool 
 }
 double decodeFloat(const ElementInfo &e, uint64_t bits) {
   switch (e.kind) {
+  case ElementKind::Float8E4M3: return fromFloat8(uint8_t(bits), 4);
+  case ElementKind::Float8E5M2: return fromFloat8(uint8_t(bits), 5);
   case ElementKind::Half: return fromHalf(uint16_t(bits));
   case ElementKind::BFloat: return fromBf16(uint16_t(bits));
   case ElementKind::Float: return std::bit_cast<float>(uint32_t(bits));
