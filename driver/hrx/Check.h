@@ -8,7 +8,7 @@ namespace hrx::tool {
 
 struct CheckCommand {
   std::vector<std::string> files;
-  std::string target = "host";  // host | gfx1151 | xdna
+  std::string target;  // a target spelling hrxcc takes (empty: the host reference target)
   std::string filter;
   std::string format = "text";  // text | json
   unsigned jobs = 1;

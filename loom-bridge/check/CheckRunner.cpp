@@ -21,14 +21,7 @@
 
 namespace hrx::check {
 
-const char *runTargetName(RunTarget target) {
-  switch (target) {
-  case RunTarget::Host: return "host";
-  case RunTarget::Gfx1151: return "gfx1151";
-  case RunTarget::Xdna: return "xdna";
-  }
-  return "host";
-}
+const char *runTargetName(const RunTarget &target) { return target.name.c_str(); }
 
 namespace {
 
@@ -160,6 +153,13 @@ float fromFloat8(uint8_t bits, unsigned exponentBits) {
 
 bool isFloat(const ElementInfo &e) { return e.kind != ElementKind::Int; }
 
+// "a", "a or b", "a, b or c".
+std::string joinOr(const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
 // Bits of one element from a number (integers wrap to the width; floats round to nearest).
 uint64_t encodeNumber(const ElementInfo &e, double asFloat, int64_t asInt, bool written_as_float) {
   switch (e.kind) {
@@ -227,9 +227,11 @@ struct LoadedCode {
 // Compiles and loads the code under test once per (target, implied configuration).
 class CodeCache {
 public:
-  using Loader = std::function<LoadedCode(RunTarget, const std::string &, const std::map<std::string, std::string> &)>;
+  using Loader =
+      std::function<LoadedCode(const RunTarget &, const std::string &, const std::map<std::string, std::string> &)>;
   explicit CodeCache(Loader load) : load_(std::move(load)) {}
-  const LoadedCode &get(RunTarget target, const std::string &entry, const std::map<std::string, std::string> &config) {
+  const LoadedCode &get(const RunTarget &target, const std::string &entry,
+                        const std::map<std::string, std::string> &config) {
     std::string key = std::string(runTargetName(target)) + ";@" + entry;
     for (const auto &[k, v] : config) key += ";" + k + "=" + v;
     std::lock_guard lock(mutex_);
@@ -251,8 +253,8 @@ struct Sample {
 class Evaluator {
 public:
   Evaluator(const CheckFile &file, const CheckDefinition &def, CodeCache &code,
-            const std::map<std::string, size_t> &wrappers, RunTarget target)
-      : file_(file), def_(def), code_(code), wrappers_(wrappers), target_(target) {}
+            const std::map<std::string, size_t> &wrappers, const RunOptions &options)
+      : file_(file), def_(def), code_(code), wrappers_(wrappers), options_(options), target_(options.target) {}
 
   void run(const Sample &sample) {
     sample_ = &sample;
@@ -594,20 +596,20 @@ private:
     for (const auto &[k, v] : attrs) want += (want.empty() ? "" : ", ") + k + " = \"" + v + "\"";
     std::string spelled = provider + (want.empty() ? "" : " {" + want + "}");
     std::string target = runTargetName(target_);
-    bool holds = false;
-    if (provider == "target" || provider == "device") {
+    // The target's own facts (its backend says which predicates its devices meet), else a bare
+    // provider or a target/device name naming this target or its backend.
+    auto names = [&](const std::string &v) {
+      return v == target_.backend ||
+             std::find(target_.spellings.begin(), target_.spellings.end(), v) != target_.spellings.end();
+    };
+    bool holds = std::find(target_.checkFacts.begin(), target_.checkFacts.end(), spelled) != target_.checkFacts.end();
+    if (!holds && (provider == "target" || provider == "device")) {
       holds = true;
       for (const auto &[k, v] : attrs)
-        if ((k == "target" || k == "name" || k == "arch") && v != target &&
-            !(target == "gfx1151" && (v == "amdgpu" || v == "gfx11-generic")))
-          holds = false;
-    } else if (provider.starts_with("hal.amdgpu") || provider == "amdgpu") {
-      // gfx1151 is RDNA 3.5: a descriptor set of another family (cdna3, gfx9) does not hold.
-      holds = target_ == RunTarget::Gfx1151;
-      if (auto d = attrs.find("descriptor_set"); d != attrs.end() && d->second.find("rdna3") == std::string::npos)
-        holds = false;
-    } else if (provider.starts_with("hal.xdna") || provider == "xdna" || provider == "aie2p") {
-      holds = target_ == RunTarget::Xdna;
+        if ((k == "target" || k == "name" || k == "arch") && !names(v)) holds = false;
+    } else if (!holds && attrs.empty()) {
+      std::string family = provider.starts_with("hal.") ? provider.substr(4, provider.find('.', 4) - 4) : provider;
+      holds = names(family);
     }
     bool skip = op.name == "check.skip_if" ? holds : !holds;
     if (skip)
@@ -764,7 +766,7 @@ private:
     if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
     Env actual = copyArgs(env, calls.front().args), expected = copyArgs(env, calls.front().args);
     invoke(op, calls.front(), actual, target_);
-    invoke(op, calls.back(), expected, RunTarget::Host);
+    invoke(op, calls.back(), expected, options_.hostReference);
     for (const CheckOp &e : op.region) {
       if (e.name == "check.return" || e.name == "check.yield") continue;
       if (!e.name.starts_with("check.expect."))
@@ -817,11 +819,19 @@ private:
     return config;
   }
 
-  void invoke(const CheckOp &op, const CallShape &shape, Env &env, RunTarget where) {
+  // Kernel and function code runs from a host object or twin; an array-plan target runs pipelines.
+  void requireKernelPath(const std::string &symbol, const RunTarget &where) const {
+    if (where.path == RunTarget::Path::ArrayPlan)
+      throw Skipped{"requires a kernel target (" + joinOr(options_.kernelTargets) + "): --target=" + where.name +
+                    " runs pipeline.def code through the NPU array plan, and @" + symbol + " is not a pipeline"};
+  }
+
+  void invoke(const CheckOp &op, const CallShape &shape, Env &env, const RunTarget &where) {
     if (file_.pipelines.count(shape.callee)) {
       executePipeline(op, shape.callee, shape.args, shape.argTypes, env);
       return;
     }
+    requireKernelPath(shape.callee, where);
     std::map<std::string, std::string> config = impliedConfig(op, shape.callee, shape.args, env);
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
       const LoadedCode &code = code_.get(where, shape.callee, config);
@@ -875,6 +885,7 @@ private:
     }
     if (file_.pipelines.count(symbol)) return executePipeline(op, symbol, argNames, argTypes, env);
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
+    requireKernelPath(symbol, target_);
     const LoadedCode &code = code_.get(target_, symbol, impliedConfig(op, symbol, argNames, env));
     execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code, target_);
   }
@@ -883,9 +894,10 @@ private:
   // plan, its buffer arguments bound in launch order.
   void executePipeline(const CheckOp &op, const std::string &symbol, const std::vector<std::string> &argNames,
                        const std::vector<std::string> &argTypes, Env &env) {
-    if (target_ != RunTarget::Xdna)
-      throw Skipped{"requires --target=xdna: @" + symbol + " is a pipeline.def, which runs through the NPU array plan"};
-    const LoadedCode &code = code_.get(RunTarget::Xdna, "", {});
+    if (target_.path != RunTarget::Path::ArrayPlan)
+      throw Skipped{"requires --target=" + joinOr(options_.pipelineTargets) + ": @" + symbol +
+                    " is a pipeline.def, which runs through the NPU array plan"};
+    const LoadedCode &code = code_.get(target_, "", {});
     if (code.skip) throw Skipped{code.problem};
     if (!code.artifact) throw Failed{code.problem};
     auto entry = runtime::findEntry(code.entries, symbol, runtime::Engine::Npu);
@@ -931,12 +943,7 @@ private:
 
   void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
-               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, RunTarget where) {
-    if (where == RunTarget::Xdna)
-      throw Skipped{"requires a kernel target (host or gfx1151): --target=xdna runs pipeline.def code through the NPU "
-                    "array plan, "
-                    "and @" +
-                    symbol + " is not a pipeline"};
+               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, const RunTarget &where) {
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -993,7 +1000,8 @@ private:
   const CheckDefinition &def_;
   CodeCache &code_;
   const std::map<std::string, size_t> &wrappers_;
-  RunTarget target_;
+  const RunOptions &options_;
+  const RunTarget &target_;
   const Sample *sample_ = nullptr;
 };
 
@@ -1123,7 +1131,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
   std::vector<CallShape> calls = wrappedCalls(file);
   for (size_t k = 0; k < calls.size(); ++k) wrappers.emplace(wrapperKey(calls[k]), k);
   std::string source = codeUnderTest(file);
-  auto load = [&](RunTarget target, const std::string &entry, const std::map<std::string, std::string> &config) {
+  auto load = [&](const RunTarget &target, const std::string &entry, const std::map<std::string, std::string> &config) {
     LoadedCode loaded;
     auto bytes = compile(source, file.path, target, entry, config);
     if (!bytes) {
@@ -1132,7 +1140,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       return loaded;
     }
     std::vector<uint8_t> hostCode = std::move(*bytes);
-    if (target == RunTarget::Xdna) {
+    if (target.path == RunTarget::Path::ArrayPlan) {
       auto artifact = format::readArtifact(hostCode);
       if (!artifact) {
         loaded.problem = "the xdna image does not load: " + artifact.status().message();
@@ -1146,7 +1154,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
         loaded.entries = std::move(*entries);
       return loaded;
     }
-    if (target != RunTarget::Host) {
+    if (target.path == RunTarget::Path::HostTwin) {
       auto elf = format::readElf64Sections(hostCode);
       const format::SectionPayload *section = elf ? elf->section(".hrx.host") : nullptr;
       if (!section) {
@@ -1241,7 +1249,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     try {
       for (const Sample &s : samples) {
         for (unsigned rep = 0; rep < repetitions; ++rep) {
-          Evaluator ev(file, *body, cache, wrappers, options.target);
+          Evaluator ev(file, *body, cache, wrappers, options);
           auto started = std::chrono::steady_clock::now();
           try {
             ev.run(s);

@@ -88,8 +88,18 @@ CheckFile discoverChecks(std::string path, std::string text);
 // calling the function and storing its results), named __hrx_check_call_<N>.
 std::string codeUnderTest(const CheckFile &file);
 
-enum class RunTarget { Host, Gfx1151, Xdna };
-const char *runTargetName(RunTarget target);
+// A target the code under test compiles for, as its backend describes it (the target registry,
+// read through hrxcc --print-targets-json): the check library names no target.
+struct RunTarget {
+  // How its artifacts run on the host reference device.
+  enum class Path { HostObject, HostTwin, ArrayPlan };
+  std::string name;                     // canonical spelling: what hrxcc -target takes
+  std::string backend;                  // its backend's name
+  std::vector<std::string> spellings;   // every spelling of the profile (name, aliases, profile)
+  std::vector<std::string> checkFacts;  // check.requires predicates it meets: `provider {k = "v"}`
+  Path path = Path::HostObject;
+};
+const char *runTargetName(const RunTarget &target);
 
 // Compiles `source` (named `displayPath` in diagnostics) for `target` ("host" or "gfx1151"):
 // the artifact or shared object bytes, or an error holding the compiler's diagnostics. `entry`
@@ -97,7 +107,7 @@ const char *runTargetName(RunTarget target);
 // launched root only (empty: every export). `config` holds the configuration values the launch
 // implies (ExtentRule), KEY -> VALUE.
 using CompileFn = std::function<StatusOr<std::vector<uint8_t>>(
-    const std::string &source, const std::string &displayPath, RunTarget target, const std::string &entry,
+    const std::string &source, const std::string &displayPath, const RunTarget &target, const std::string &entry,
     const std::map<std::string, std::string> &config)>;
 
 enum class Outcome { Pass, Fail, Skip, Benchmark };
@@ -113,7 +123,11 @@ struct CaseResult {
 };
 
 struct RunOptions {
-  RunTarget target = RunTarget::Host;
+  RunTarget target;         // the code under test's target
+  RunTarget hostReference;  // where check.compare runs its oracle
+  // Canonical names of the targets that run pipeline.def code (ArrayPlan) and kernel code (the
+  // host reference first), for the skip messages.
+  std::vector<std::string> pipelineTargets, kernelTargets;
   std::string filter;  // ECMAScript regex over the case name ("" = all)
   unsigned jobs = 1;
   unsigned benchmarkRepetitions = 20;
