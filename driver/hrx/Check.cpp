@@ -5,18 +5,23 @@
 #include "hrx/check/Check.h"
 #include "hrx/format/FileIO.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -48,9 +53,10 @@ std::mutex stderrMutex;
 
 // Runs hrxcc on `source` for `target`; its diagnostics go to stderr under the real file name.
 StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const std::string &displayPath,
-                                                check::RunTarget target,
+                                                const check::RunTarget &target, const std::string &entry,
                                                 const std::map<std::string, std::string> &implied,
                                                 const std::vector<std::string> &configs,
+                                                const std::vector<std::string> &configFiles,
                                                 const std::vector<std::string> &links) {
   char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
@@ -69,16 +75,12 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
     s << source;
   }
   std::string compiler = hrxccPath();
-  std::vector<std::string> args = {compiler};
-  if (target == check::RunTarget::Host)
-    args.insert(args.end(), {"-target", "host"});
-  else if (target == check::RunTarget::Gfx1151)
-    args.push_back("--offload-arch=gfx1151");
-  else
-    args.insert(args.end(), {"-target", "xdna"});
+  std::vector<std::string> args = {compiler, "-target", target.name};
+  if (!entry.empty()) args.push_back("--entry=" + entry);
   // The values the launches imply first: the user's --config values win (hrxcc: later settings win).
   for (const auto &[key, value] : implied) args.push_back("--config=" + key + "=" + value);
   for (const std::string &c : configs) args.push_back("--config=" + c);
+  for (const std::string &f : configFiles) args.push_back("--config-file=" + fs::absolute(f).string());
   args.insert(args.end(), {src.string(), "-o", out.string()});
   for (const std::string &link : links) args.push_back(fs::absolute(link).string());
   pid_t pid = fork();
@@ -110,13 +112,20 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
   if (ok) return bytes;
   std::string name = check::runTargetName(target);
   // The NPU runs pipelines: a file whose code under test has none cannot take the xdna path.
-  if (target == check::RunTarget::Xdna && diagnostics.find("XDNA/011") != std::string::npos)
+  if (target.path == check::RunTarget::Path::ArrayPlan && diagnostics.find("XDNA/011") != std::string::npos)
     return Status(StatusCode::Unimplemented,
                   "requires a pipeline.def export: --target=xdna runs the code under test through the NPU array plan");
   {
     std::lock_guard lock(stderrMutex);
     std::cerr << diagnostics;
   }
+  // Configuration no tensor of the case sizes (docs/hrx.md "Configuration"): say which and how to bind it.
+  static const std::regex unbound(R"((\S+:\d+:\d+): error: unbound configuration: ([^\n]*) \[LINK/020\])");
+  if (std::smatch m; std::regex_search(diagnostics, m, unbound))
+    return Status(StatusCode::InvalidArgument,
+                  m[1].str() + ": configuration " + m[2].str() +
+                      " unbound: no tensor this case passes has a view dimension it sizes; bind it with "
+                      "--config KEY=VALUE or --config-file FILE");
   return Status(StatusCode::InvalidArgument,
                 "the code under test does not compile for " + name + " (hrxcc's diagnostics above)");
 }
@@ -138,6 +147,70 @@ std::string jsonString(const std::string &s) {
   return out + "\"";
 }
 
+// Runs `args` and returns what it printed on standard output, or nullopt when it failed.
+std::optional<std::string> captureOutput(std::vector<std::string> args) {
+  int fds[2];
+  if (pipe(fds) != 0) return std::nullopt;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    close(fds[1]);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, 2);
+    std::vector<char *> argv;
+    for (std::string &a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; pid > 0 && (n = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+  close(fds[0]);
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  return out;
+}
+
+// A target profile as hrxcc's target registry describes it (hrxcc --print-targets-json).
+struct KnownTarget {
+  check::RunTarget run;
+  bool hostReference = false;
+  bool runs = false;  // hrx check can run its artifacts
+};
+
+std::vector<KnownTarget> knownTargets(std::string &problem) {
+  std::vector<KnownTarget> out;
+  auto text = captureOutput({hrxccPath(), "--print-targets-json"});
+  nlohmann::json doc = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+  if (!doc.is_array()) {
+    problem = "cannot read the target list of " + hrxccPath() + " (hrxcc --print-targets-json)";
+    return out;
+  }
+  for (const nlohmann::json &p : doc) {
+    KnownTarget t;
+    t.run.name = p.value("name", "");
+    t.run.backend = p.value("backend", "");
+    t.run.spellings = p.value("spellings", std::vector<std::string>{});
+    t.run.checkFacts = p.value("check_facts", std::vector<std::string>{});
+    t.hostReference = p.value("host_reference", false);
+    std::string path = p.value("check_run_path", "");
+    t.runs = true;
+    if (path == "host-object")
+      t.run.path = check::RunTarget::Path::HostObject;
+    else if (path == "host-twin")
+      t.run.path = check::RunTarget::Path::HostTwin;
+    else if (path == "array-plan")
+      t.run.path = check::RunTarget::Path::ArrayPlan;
+    else
+      t.runs = false;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 const char *outcomeName(check::Outcome o) {
   switch (o) {
   case check::Outcome::Pass: return "pass";
@@ -152,16 +225,43 @@ const char *outcomeName(check::Outcome o) {
 
 int checkFiles(const CheckCommand &command) {
   check::RunOptions options;
-  if (command.target == "host")
-    options.target = check::RunTarget::Host;
-  else if (command.target == "gfx1151")
-    options.target = check::RunTarget::Gfx1151;
-  else if (command.target == "xdna")
-    options.target = check::RunTarget::Xdna;
-  else {
-    std::cerr << "hrx: error: --target=" << command.target << " is not a check target (host, gfx1151 or xdna)\n";
+  // Targets as the registry describes them: hrx check names none (DESIGN.md section 2).
+  std::string problem;
+  std::vector<KnownTarget> targets = knownTargets(problem);
+  if (!problem.empty()) {
+    std::cerr << "hrx: error: " << problem << "\n";
+    return 1;
+  }
+  const KnownTarget *chosen = nullptr, *hostReference = nullptr;
+  for (const KnownTarget &t : targets) {
+    if (t.hostReference && !hostReference) hostReference = &t;
+    if (!t.runs) continue;
+    bool named = std::find(t.run.spellings.begin(), t.run.spellings.end(), command.target) != t.run.spellings.end();
+    if (!chosen && (command.target.empty() ? t.hostReference : named || t.run.name == command.target)) chosen = &t;
+  }
+  if (!hostReference) {
+    std::cerr << "hrx: error: hrxcc registers no host reference target, which runs the code under test\n";
+    return 1;
+  }
+  options.hostReference = hostReference->run;
+  options.kernelTargets.push_back(hostReference->run.name);
+  std::set<std::string> kernelBackends = {hostReference->run.backend};
+  for (const KnownTarget &t : targets) {
+    if (!t.runs) continue;
+    if (t.run.path == check::RunTarget::Path::ArrayPlan)
+      options.pipelineTargets.push_back(t.run.name);
+    else if (kernelBackends.insert(t.run.backend).second)  // one name per backend: its first profile
+      options.kernelTargets.push_back(t.run.name);
+  }
+  if (!chosen) {
+    std::vector<std::string> names = options.kernelTargets;
+    names.insert(names.end(), options.pipelineTargets.begin(), options.pipelineTargets.end());
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    std::cerr << "hrx: error: --target=" << command.target << " is not a check target (" << list << ")\n";
     return 64;
   }
+  options.target = chosen->run;
   if (command.format != "text" && command.format != "json") {
     std::cerr << "hrx: error: --format=" << command.format << " is not text or json\n";
     return 64;
@@ -191,13 +291,15 @@ int checkFiles(const CheckCommand &command) {
       ++fileErrors;
     }
     std::vector<check::CaseResult> results =
-        command.list ? check::listChecks(file, options)
-                     : check::runChecks(
-                           file, options,
-                           [&](const std::string &source, const std::string &display, check::RunTarget target,
-                               const std::map<std::string, std::string> &implied) {
-                             return compileWithHrxcc(source, display, target, implied, command.configs, command.links);
-                           });
+        command.list
+            ? check::listChecks(file, options)
+            : check::runChecks(file, options,
+                               [&](const std::string &source, const std::string &display,
+                                   const check::RunTarget &target, const std::string &entry,
+                                   const std::map<std::string, std::string> &implied) {
+                                 return compileWithHrxcc(source, display, target, entry, implied, command.configs,
+                                                         command.configFiles, command.links);
+                               });
     for (check::CaseResult &r : results) {
       std::string where = r.file + ":" + std::to_string(r.line) + " " + r.name;
       if (command.list) {
@@ -226,7 +328,7 @@ int checkFiles(const CheckCommand &command) {
     }
   }
   if (json) {
-    std::cout << "{\"target\":" << jsonString(command.target) << ",\"cases\":[";
+    std::cout << "{\"target\":" << jsonString(options.target.name) << ",\"cases\":[";
     for (size_t k = 0; k < all.size(); ++k) {
       const check::CaseResult &r = all[k];
       std::cout << (k ? "," : "") << "{\"file\":" << jsonString(r.file) << ",\"line\":" << r.line

@@ -301,6 +301,9 @@ int hrxMain(int argc, char **argv) {
   checkCmd->add_option("--format", check.format, "text (default) or json");
   checkCmd->add_option("--config", check.configs,
                        "bind a configuration value KEY=VALUE for the code under test (repeatable)");
+  checkCmd->add_option("--config-file", check.configFiles,
+                       "bind the configuration values of a JSON/JSONC object file (repeatable; nested keys join "
+                       "with '.')");
   checkCmd->add_option("--link", check.links,
                        "compile FILE (Loom, C or C++) with the code under test, e.g. the kernel.loom a tests.loom "
                        "declares (repeatable)");

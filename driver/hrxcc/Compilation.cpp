@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -118,21 +119,31 @@ bool Compilation::readConfigFiles(std::map<std::string, std::string> &config) {
   for (const std::string &path : inv_.configFiles) {
     std::string text;
     if (!readFile(path, text)) return false;
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    // JSONC as upstream Loom reads it: comments allowed, nested object keys joined with '.'.
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false, /*ignore_comments=*/true);
     auto invalid = [&](std::string reason) {
       diags_.report(DiagId::DriverInvalidConfigFile, {}).arg("path", path).arg("reason", std::move(reason));
       return false;
     };
     if (doc.is_discarded()) return invalid("not valid JSON");
     if (!doc.is_object()) return invalid("expected a JSON object of configuration constants");
-    for (const auto &[key, value] : doc.items()) {
-      if (value.is_string())
-        config[key] = value.get<std::string>();
-      else if (value.is_number() || value.is_boolean())
-        config[key] = value.dump();
-      else
-        return invalid("member '" + key + "' must be a string, number or boolean");
-    }
+    std::function<bool(const nlohmann::json &, const std::string &)> flatten = [&](const nlohmann::json &object,
+                                                                                   const std::string &prefix) {
+      for (const auto &[name, value] : object.items()) {
+        std::string key = prefix + name;
+        if (value.is_object()) {
+          if (!flatten(value, key + ".")) return false;
+        } else if (value.is_string()) {
+          config[key] = value.get<std::string>();
+        } else if (value.is_number() || value.is_boolean()) {
+          config[key] = value.dump();
+        } else {
+          return invalid("member '" + key + "' must be a string, number or boolean");
+        }
+      }
+      return true;
+    };
+    if (!flatten(doc, "")) return false;
   }
   for (const auto &[key, value] : inv_.configs) config[key] = value;
   return true;

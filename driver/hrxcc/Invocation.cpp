@@ -76,6 +76,8 @@ void Builder::immediateActions() {
     inv_.immediate = ImmediateAction::Version;
   else if (args_.has(OptionId::PrintTargets))
     inv_.immediate = ImmediateAction::PrintTargets;
+  else if (args_.has(OptionId::PrintTargetsJson))
+    inv_.immediate = ImmediateAction::PrintTargetsJson;
   else if (const Arg *a = args_.last(OptionId::Explain)) {
     inv_.immediate = ImmediateAction::Explain;
     inv_.explainCode = a->value;

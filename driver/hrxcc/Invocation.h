@@ -25,7 +25,7 @@ enum class DiagnosticsFormat { Text, Json, Sarif };
 enum class SaveTemps { None, Cwd, Obj };
 
 // What the user asked for besides compiling.
-enum class ImmediateAction { None, Help, HelpMarkdown, Version, PrintTargets, Explain };
+enum class ImmediateAction { None, Help, HelpMarkdown, Version, PrintTargets, PrintTargetsJson, Explain };
 
 struct DepFileOptions {
   bool enabled = false;              // -MD / -MMD

@@ -14,6 +14,8 @@
 #include "hrx/diag/TextDiagnosticPrinter.h"
 #include "hrx/diag/Verify.h"
 
+#include <nlohmann/json.hpp>
+
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -95,6 +97,29 @@ void printTargets(std::ostream &os) {
   }
 }
 
+// --print-targets-json: one object per profile, in --print-targets order (hrx check reads it to
+// resolve --target without naming a target itself).
+void printTargetsJson(std::ostream &os) {
+  nlohmann::json profiles = nlohmann::json::array();
+  for (const TargetInfo *info : registeredTargets())
+    for (const TargetProfile &p : info->profiles) {
+      nlohmann::json spellings = nlohmann::json::array();
+      for (const TargetSpelling &s : p.listed) spellings.push_back(s.spelling);
+      for (const std::string &a : p.aliases) spellings.push_back(a);
+      profiles.push_back({{"name", p.name},
+                          {"profile", p.profile},
+                          {"backend", info->backend},
+                          {"spellings", spellings},
+                          {"description", p.listed.empty() ? std::string() : p.listed.front().description},
+                          {"default", info->isDefault},
+                          {"host_reference", info->hostReference},
+                          {"offload_arch", info->offloadArch},
+                          {"check_run_path", info->checkRunPath},
+                          {"check_facts", p.checkFacts}});
+    }
+  os << profiles.dump(2) << '\n';
+}
+
 // --explain CODE. Returns the exit code.
 int explainCode(const std::string &code, diag::DiagnosticEngine &diags) {
   if (std::optional<std::string> text = diag::explain(code)) {
@@ -153,6 +178,7 @@ int runDriver(int argc, char **argv) {
   case ImmediateAction::HelpMarkdown: printHelpMarkdown(std::cout); return kSuccess;
   case ImmediateAction::Version: printVersion(std::cout); return kSuccess;
   case ImmediateAction::PrintTargets: printTargets(std::cout); return kSuccess;
+  case ImmediateAction::PrintTargetsJson: printTargetsJson(std::cout); return kSuccess;
   case ImmediateAction::Explain: return explainCode(inv.explainCode, diags);
   case ImmediateAction::None: break;
   }

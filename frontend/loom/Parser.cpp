@@ -483,6 +483,7 @@ bool Parser::groupPresent(const OpState &st, const Directive &first) {
   case Directive::Operand: return t.is(Tok::ValueId);
   case Directive::Template: return t.is(Tok::Less);
   case Directive::Region: return t.is(Tok::LBrace);
+  case Directive::Signature: return t.is(Tok::LParen);
   default: return false;
   }
 }
@@ -647,22 +648,43 @@ bool Parser::runDirective(OpState &st, size_t i) {
     return true;
   }
   case Directive::IterArgs: {
+    // `%a = %x : T, %b = %y : U`, or grouped: `%a = %x, %b = %y : T, U` (printed per binding).
     Scope *scope = newScope(st, 0, false);
+    std::vector<std::pair<Token, Token>> untyped;  // bindings the next type list gives types
     while (lex_.peek().is(Tok::ValueId)) {
       Token argTok = lex_.next();
       if (!expect(Tok::Equal)) return false;
       Token initTok = lex_.next();
       if (!initTok.is(Tok::ValueId)) return unexpected(initTok, "an SSA value");
-      auto [init, t] = parseTypedUse(st, initTok, "inits");
-      if (!init) return false;
-      st.operands.push_back(init);
-      ++st.segments[d.segment];
-      Value *arg = b_.createArgument(argTok.name(), t, range(argTok));
-      define(scope, arg, argTok);
-      st.regionArgs[0].push_back(arg);
+      untyped.push_back({argTok, initTok});
+      if (lex_.peek().is(Tok::Comma)) {
+        lex_.next();
+        continue;
+      }
+      if (!expect(Tok::Colon)) return false;
+      for (size_t k = 0; k < untyped.size(); ++k) {
+        if (k && !expect(Tok::Comma)) return false;
+        const auto &[boundTok, valueTok] = untyped[k];
+        Value *init = lookupValue(valueTok, scope_);
+        Type *t = init ? parseType(scope_) : nullptr;
+        if (!t) return false;
+        if (init->type() != t && !init->type()->isUnknown())
+          error(DiagId::TypeOperandMismatch, valueTok)
+              .arg("op", std::string(st.def->name))
+              .arg("field", "inits")
+              .arg("actual", init->type()->str())
+              .arg("expected", t->str());
+        st.operands.push_back(init);
+        ++st.segments[d.segment];
+        Value *arg = b_.createArgument(boundTok.name(), t, range(boundTok));
+        define(scope, arg, boundTok);
+        st.regionArgs[0].push_back(arg);
+      }
+      untyped.clear();
       if (!lex_.peek().is(Tok::Comma)) break;
       lex_.next();
     }
+    if (!untyped.empty()) return expect(Tok::Colon);
     return true;
   }
   case Directive::InductionVar: {

@@ -666,9 +666,18 @@ public:
   TargetInfo info() const override {
     TargetInfo info;
     info.backend = "amdgpu";
-    info.profiles = {
-        {"gfx1151", "gfx1151", {{"gfx1151", "Strix Halo iGPU (Radeon 8060S), RDNA 3.5"}}, {}},
-        {"gfx11-generic", "gfx11-generic", {{"gfx11-generic", "any gfx11 GPU (generic code object)"}}, {}}};
+    info.profiles = {{"gfx1151",
+                      "gfx1151",
+                      {{"gfx1151", "Strix Halo iGPU (Radeon 8060S), RDNA 3.5"}},
+                      {},
+                      {R"(hal.amdgpu.descriptor_set {descriptor_set = "amdgpu.rdna3_5.core"})",
+                       R"(hal.amdgpu.descriptor_set {descriptor_set = "amdgpu.rdna3.core"})"}},
+                     {"gfx11-generic",
+                      "gfx11-generic",
+                      {{"gfx11-generic", "any gfx11 GPU (generic code object)"}},
+                      {},
+                      {R"(hal.amdgpu.descriptor_set {descriptor_set = "amdgpu.rdna3.core"})"}}};
+    info.checkRunPath = "host-twin";
     info.offloadArch = true;
     info.runsCxxKernels = true;
     info.options = {"--processor-mode=", "--host-twin="};

@@ -16,7 +16,9 @@ struct RawToken : Token {
 };
 std::vector<RawToken> tokenize(std::string_view text);
 
-enum class ElementKind { Int, Half, BFloat, Float, Double };
+// Float8E4M3 is E4M3FN (no infinities, S.1111.111 is NaN, max 448) and Float8E5M2 IEEE-like, as
+// hrxcc lowers f8E4M3/f8E5M2 (patches/loom LOOM-051), so generated values match the kernels'.
+enum class ElementKind { Int, Float8E4M3, Float8E5M2, Half, BFloat, Float, Double };
 struct ElementInfo {
   ElementKind kind;
   unsigned bits;

@@ -200,6 +200,9 @@ static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t e
         if (opTok.text == "config.get" && j + 2 < end && toks[j + 2].kind == Token::Symbol && results.size() == 1 &&
             configs.count(toks[j + 2].text.substr(1)))
           configOf[results[0]] = toks[j + 2].text.substr(1);
+        // %b = index.assume %n [...]: %b is %n
+        if (opTok.text == "index.assume" && j + 2 < end && toks[j + 2].kind == Token::Value && results.size() == 1)
+          if (auto c = configOf.find(toks[j + 2].text.substr(1)); c != configOf.end()) configOf[results[0]] = c->second;
         if (opTok.text.starts_with("buffer.assume.")) {
           std::vector<std::string> sources;
           for (size_t m = j + 2; m < end && !toks[m].lineStart && !isPunct(toks[m], '{') && !isPunct(toks[m], ':'); ++m)
@@ -222,19 +225,20 @@ static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t e
           }
           auto spec = parseTypeSpec("tensor<" + written + ">");
           if (!spec) continue;
+          auto element = elementInfo(spec->element);
+          if (!element) continue;
           ExtentRule rule;
           rule.param = p->second;
-          rule.elementBytes = elementInfo(spec->element)->bytes;
-          int dynamic = 0;
+          rule.elementBytes = element->bytes;
+          bool sizedByConfig = false;
           for (const DimSpec &d : spec->dims) {
-            if (d.size >= 0)
-              rule.staticElements *= d.size;
-            else if (auto c = configOf.find(d.name); c != configOf.end())
-              rule.key = c->second, ++dynamic;
-            else
-              dynamic += 2;  // sized by something else: no rule
+            ExtentDim dim;
+            dim.size = d.size;
+            if (d.size < 0)
+              if (auto c = configOf.find(d.name); c != configOf.end()) dim.key = c->second, sizedByConfig = true;
+            rule.dims.push_back(std::move(dim));
           }
-          if (dynamic == 1 && rule.staticElements > 0) out.push_back(rule);
+          if (sizedByConfig) out.push_back(std::move(rule));
         }
       }
     }
@@ -470,6 +474,8 @@ std::optional<ElementInfo> elementInfo(std::string_view e) {
   if (e == "i16") return ElementInfo{ElementKind::Int, 16, 2};
   if (e == "i32") return ElementInfo{ElementKind::Int, 32, 4};
   if (e == "i64" || e == "index" || e == "offset") return ElementInfo{ElementKind::Int, 64, 8};
+  if (e == "f8E4M3") return ElementInfo{ElementKind::Float8E4M3, 8, 1};
+  if (e == "f8E5M2") return ElementInfo{ElementKind::Float8E5M2, 8, 1};
   if (e == "f16") return ElementInfo{ElementKind::Half, 16, 2};
   if (e == "bf16") return ElementInfo{ElementKind::BFloat, 16, 2};
   if (e == "f32") return ElementInfo{ElementKind::Float, 32, 4};

@@ -21,14 +21,7 @@
 
 namespace hrx::check {
 
-const char *runTargetName(RunTarget target) {
-  switch (target) {
-  case RunTarget::Host: return "host";
-  case RunTarget::Gfx1151: return "gfx1151";
-  case RunTarget::Xdna: return "xdna";
-  }
-  return "host";
-}
+const char *runTargetName(const RunTarget &target) { return target.name.c_str(); }
 
 namespace {
 
@@ -125,7 +118,55 @@ uint16_t toBf16(float f) {
 }
 float fromBf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
+// An 8-bit float with `exponentBits` (bias 2^(e-1)-1) and 7 - e mantissa bits, rounded to nearest
+// even. E5M2 is IEEE-like (an all-ones exponent holds inf and NaN; overflow goes to infinity).
+// E4M3 is E4M3FN, as hrxcc lowers f8E4M3 (LOOM-051): no infinities, S.1111.111 is the only NaN,
+// the largest finite value is 448, and overflow or infinity become NaN.
+bool isFiniteOnly(unsigned exponentBits) { return exponentBits == 4; }
+uint8_t toFloat8(float f, unsigned exponentBits) {
+  const unsigned mantissaBits = 7 - exponentBits;
+  const int bias = (1 << (exponentBits - 1)) - 1, maxExponent = (1 << exponentBits) - 1;
+  const bool finiteOnly = isFiniteOnly(exponentBits);
+  uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  uint8_t infinity = uint8_t(sign | (maxExponent << mantissaBits));
+  uint8_t nan = finiteOnly ? uint8_t(sign | 0x7f) : uint8_t(infinity | (1u << (mantissaBits - 1)));
+  uint8_t overflow = finiteOnly ? nan : infinity;
+  if (std::isnan(f)) return nan;
+  double a = std::fabs(double(f));
+  if (std::isinf(a)) return overflow;
+  if (a == 0) return sign;
+  int e = std::ilogb(a);
+  if (e < 1 - bias) e = 1 - bias;                       // subnormal: the minimum exponent's spacing
+  double units = std::ldexp(a, int(mantissaBits) - e);  // the value in units of the last place
+  double whole = std::nearbyint(units);                 // ties to even under the default rounding
+  if (whole >= double(2u << mantissaBits)) whole /= 2, ++e;
+  uint32_t mantissa = uint32_t(whole);
+  bool normal = mantissa >> mantissaBits;
+  int field = normal ? e + bias : 0;
+  uint8_t bits = uint8_t(sign | (std::min(field, maxExponent) << mantissaBits) | (mantissa & ((1u << mantissaBits) - 1)));
+  if (finiteOnly ? (field > maxExponent || (bits & 0x7f) == 0x7f) : field >= maxExponent) return overflow;
+  return bits;
+}
+float fromFloat8(uint8_t bits, unsigned exponentBits) {
+  const unsigned mantissaBits = 7 - exponentBits;
+  const int bias = (1 << (exponentBits - 1)) - 1, maxExponent = (1 << exponentBits) - 1;
+  int field = (bits >> mantissaBits) & maxExponent;
+  unsigned mantissa = bits & ((1u << mantissaBits) - 1);
+  float sign = (bits & 0x80) ? -1.0f : 1.0f;
+  if (isFiniteOnly(exponentBits) ? (bits & 0x7f) == 0x7f : field == maxExponent)
+    return mantissa != 0 || isFiniteOnly(exponentBits) ? std::copysign(NAN, sign) : sign * INFINITY;
+  if (field == 0) return sign * std::ldexp(float(mantissa), 1 - bias - int(mantissaBits));
+  return sign * std::ldexp(float(mantissa | (1u << mantissaBits)), field - bias - int(mantissaBits));
+}
+
 bool isFloat(const ElementInfo &e) { return e.kind != ElementKind::Int; }
+
+// "a", "a or b", "a, b or c".
+std::string joinOr(const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
 
 // Bits of one element from a number (integers wrap to the width; floats round to nearest).
 uint64_t encodeNumber(const ElementInfo &e, double asFloat, int64_t asInt, bool written_as_float) {
@@ -134,6 +175,8 @@ uint64_t encodeNumber(const ElementInfo &e, double asFloat, int64_t asInt, bool 
     int64_t v = written_as_float ? int64_t(asFloat) : asInt;
     return e.bits == 64 ? uint64_t(v) : e.bits == 1 ? uint64_t(v & 1) : uint64_t(v) & ((1ull << e.bits) - 1);
   }
+  case ElementKind::Float8E4M3: return toFloat8(float(written_as_float ? asFloat : double(asInt)), 4);
+  case ElementKind::Float8E5M2: return toFloat8(float(written_as_float ? asFloat : double(asInt)), 5);
   case ElementKind::Half: return toHalf(float(written_as_float ? asFloat : double(asInt)));
   case ElementKind::BFloat: return toBf16(float(written_as_float ? asFloat : double(asInt)));
   case ElementKind::Float: return std::bit_cast<uint32_t>(float(written_as_float ? asFloat : double(asInt)));
@@ -143,6 +186,8 @@ uint64_t encodeNumber(const ElementInfo &e, double asFloat, int64_t asInt, bool 
 }
 double decodeFloat(const ElementInfo &e, uint64_t bits) {
   switch (e.kind) {
+  case ElementKind::Float8E4M3: return fromFloat8(uint8_t(bits), 4);
+  case ElementKind::Float8E5M2: return fromFloat8(uint8_t(bits), 5);
   case ElementKind::Half: return fromHalf(uint16_t(bits));
   case ElementKind::BFloat: return fromBf16(uint16_t(bits));
   case ElementKind::Float: return std::bit_cast<float>(uint32_t(bits));
@@ -190,14 +235,16 @@ struct LoadedCode {
 // Compiles and loads the code under test once per (target, implied configuration).
 class CodeCache {
 public:
-  using Loader = std::function<LoadedCode(RunTarget, const std::map<std::string, std::string> &)>;
+  using Loader =
+      std::function<LoadedCode(const RunTarget &, const std::string &, const std::map<std::string, std::string> &)>;
   explicit CodeCache(Loader load) : load_(std::move(load)) {}
-  const LoadedCode &get(RunTarget target, const std::map<std::string, std::string> &config) {
-    std::string key = runTargetName(target);
+  const LoadedCode &get(const RunTarget &target, const std::string &entry,
+                        const std::map<std::string, std::string> &config) {
+    std::string key = std::string(runTargetName(target)) + ";@" + entry;
     for (const auto &[k, v] : config) key += ";" + k + "=" + v;
     std::lock_guard lock(mutex_);
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, config))).first;
+    if (it == cache_.end()) it = cache_.emplace(key, std::make_unique<LoadedCode>(load_(target, entry, config))).first;
     return *it->second;
   }
 
@@ -214,8 +261,8 @@ struct Sample {
 class Evaluator {
 public:
   Evaluator(const CheckFile &file, const CheckDefinition &def, CodeCache &code,
-            const std::map<std::string, size_t> &wrappers, RunTarget target)
-      : file_(file), def_(def), code_(code), wrappers_(wrappers), target_(target) {}
+            const std::map<std::string, size_t> &wrappers, const RunOptions &options)
+      : file_(file), def_(def), code_(code), wrappers_(wrappers), options_(options), target_(options.target) {}
 
   void run(const Sample &sample) {
     sample_ = &sample;
@@ -557,20 +604,20 @@ private:
     for (const auto &[k, v] : attrs) want += (want.empty() ? "" : ", ") + k + " = \"" + v + "\"";
     std::string spelled = provider + (want.empty() ? "" : " {" + want + "}");
     std::string target = runTargetName(target_);
-    bool holds = false;
-    if (provider == "target" || provider == "device") {
+    // The target's own facts (its backend says which predicates its devices meet), else a bare
+    // provider or a target/device name naming this target or its backend.
+    auto names = [&](const std::string &v) {
+      return v == target_.backend ||
+             std::find(target_.spellings.begin(), target_.spellings.end(), v) != target_.spellings.end();
+    };
+    bool holds = std::find(target_.checkFacts.begin(), target_.checkFacts.end(), spelled) != target_.checkFacts.end();
+    if (!holds && (provider == "target" || provider == "device")) {
       holds = true;
       for (const auto &[k, v] : attrs)
-        if ((k == "target" || k == "name" || k == "arch") && v != target &&
-            !(target == "gfx1151" && (v == "amdgpu" || v == "gfx11-generic")))
-          holds = false;
-    } else if (provider.starts_with("hal.amdgpu") || provider == "amdgpu") {
-      // gfx1151 is RDNA 3.5: a descriptor set of another family (cdna3, gfx9) does not hold.
-      holds = target_ == RunTarget::Gfx1151;
-      if (auto d = attrs.find("descriptor_set"); d != attrs.end() && d->second.find("rdna3") == std::string::npos)
-        holds = false;
-    } else if (provider.starts_with("hal.xdna") || provider == "xdna" || provider == "aie2p") {
-      holds = target_ == RunTarget::Xdna;
+        if ((k == "target" || k == "name" || k == "arch") && !names(v)) holds = false;
+    } else if (!holds && attrs.empty()) {
+      std::string family = provider.starts_with("hal.") ? provider.substr(4, provider.find('.', 4) - 4) : provider;
+      holds = names(family);
     }
     bool skip = op.name == "check.skip_if" ? holds : !holds;
     if (skip)
@@ -727,7 +774,7 @@ private:
     if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
     Env actual = copyArgs(env, calls.front().args), expected = copyArgs(env, calls.front().args);
     invoke(op, calls.front(), actual, target_);
-    invoke(op, calls.back(), expected, RunTarget::Host);
+    invoke(op, calls.back(), expected, options_.hostReference);
     for (const CheckOp &e : op.region) {
       if (e.name == "check.return" || e.name == "check.yield") continue;
       if (!e.name.starts_with("check.expect."))
@@ -745,24 +792,57 @@ private:
     std::map<std::string, std::string> config;
     auto it = file_.extentRules.find(callee);
     if (it == file_.extentRules.end()) return config;
-    for (const ExtentRule &rule : it->second) {
-      if (rule.param >= args.size() || config.count(rule.key)) continue;
-      auto v = env.find(args[rule.param]);
-      if (v == env.end() || !std::holds_alternative<Tensor>(v->second)) continue;
-      uint64_t unit = uint64_t(rule.staticElements) * rule.elementBytes;
-      size_t bytes = std::get<Tensor>(v->second).bytes();
-      if (unit && bytes % unit == 0) config[rule.key] = std::to_string(bytes / unit);
+    std::map<std::string, int64_t> known;
+    // A tensor of the view's rank and element size gives each dimension; otherwise its byte size
+    // gives the one dimension still unknown. Values found by one rule can complete another.
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (const ExtentRule &rule : it->second) {
+        if (rule.param >= args.size()) continue;
+        auto v = env.find(args[rule.param]);
+        if (v == env.end() || !std::holds_alternative<Tensor>(v->second)) continue;
+        const Tensor &t = std::get<Tensor>(v->second);
+        if (t.shape.size() == rule.dims.size() && elementInfo(t.element)->bytes == rule.elementBytes) {
+          for (size_t d = 0; d < rule.dims.size(); ++d)
+            if (!rule.dims[d].key.empty() && !known.count(rule.dims[d].key))
+              known[rule.dims[d].key] = t.shape[d], progress = true;
+          continue;
+        }
+        uint64_t unit = rule.elementBytes;
+        const std::string *unknown = nullptr;
+        int unknowns = 0;
+        for (const ExtentDim &d : rule.dims) {
+          if (d.size >= 0)
+            unit *= uint64_t(d.size);
+          else if (auto k = known.find(d.key); !d.key.empty() && k != known.end())
+            unit *= uint64_t(k->second);
+          else
+            unknown = &d.key, unknowns += d.key.empty() ? 2 : 1;  // sized by something else: no rule
+        }
+        size_t bytes = t.bytes();
+        if (unknowns == 1 && unit && bytes % unit == 0) known[*unknown] = int64_t(bytes / unit), progress = true;
+      }
     }
+    for (const auto &[key, value] : known) config[key] = std::to_string(value);
     return config;
   }
 
-  void invoke(const CheckOp &op, const CallShape &shape, Env &env, RunTarget where) {
-    const LoadedCode &code = code_.get(where, impliedConfig(op, shape.callee, shape.args, env));
+  // Kernel and function code runs from a host object or twin; an array-plan target runs pipelines.
+  void requireKernelPath(const std::string &symbol, const RunTarget &where) const {
+    if (where.path == RunTarget::Path::ArrayPlan)
+      throw Skipped{"requires a kernel target (" + joinOr(options_.kernelTargets) + "): --target=" + where.name +
+                    " runs pipeline.def code through the NPU array plan, and @" + symbol + " is not a pipeline"};
+  }
+
+  void invoke(const CheckOp &op, const CallShape &shape, Env &env, const RunTarget &where) {
     if (file_.pipelines.count(shape.callee)) {
       executePipeline(op, shape.callee, shape.args, shape.argTypes, env);
       return;
     }
+    requireKernelPath(shape.callee, where);
+    std::map<std::string, std::string> config = impliedConfig(op, shape.callee, shape.args, env);
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
+      const LoadedCode &code = code_.get(where, shape.callee, config);
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
       execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {},
               env, code, where);
@@ -773,6 +853,7 @@ private:
     if (op.name == "func.call" && op.results.size() != shape.resultTypes.size())
       malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " +
                         std::to_string(shape.resultTypes.size()) + " result type(s)");
+    const LoadedCode &code = code_.get(where, wrapperName(it->second), config);
     execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code, where);
   }
 
@@ -812,7 +893,8 @@ private:
     }
     if (file_.pipelines.count(symbol)) return executePipeline(op, symbol, argNames, argTypes, env);
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
-    const LoadedCode &code = code_.get(target_, impliedConfig(op, symbol, argNames, env));
+    requireKernelPath(symbol, target_);
+    const LoadedCode &code = code_.get(target_, symbol, impliedConfig(op, symbol, argNames, env));
     execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code, target_);
   }
 
@@ -820,9 +902,10 @@ private:
   // plan, its buffer arguments bound in launch order.
   void executePipeline(const CheckOp &op, const std::string &symbol, const std::vector<std::string> &argNames,
                        const std::vector<std::string> &argTypes, Env &env) {
-    if (target_ != RunTarget::Xdna)
-      throw Skipped{"requires --target=xdna: @" + symbol + " is a pipeline.def, which runs through the NPU array plan"};
-    const LoadedCode &code = code_.get(RunTarget::Xdna, {});
+    if (target_.path != RunTarget::Path::ArrayPlan)
+      throw Skipped{"requires --target=" + joinOr(options_.pipelineTargets) + ": @" + symbol +
+                    " is a pipeline.def, which runs through the NPU array plan"};
+    const LoadedCode &code = code_.get(target_, "", {});
     if (code.skip) throw Skipped{code.problem};
     if (!code.artifact) throw Failed{code.problem};
     auto entry = runtime::findEntry(code.entries, symbol, runtime::Engine::Npu);
@@ -868,12 +951,7 @@ private:
 
   void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
-               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, RunTarget where) {
-    if (where == RunTarget::Xdna)
-      throw Skipped{"requires a kernel target (host or gfx1151): --target=xdna runs pipeline.def code through the NPU "
-                    "array plan, "
-                    "and @" +
-                    symbol + " is not a pipeline"};
+               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, const RunTarget &where) {
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -930,7 +1008,8 @@ private:
   const CheckDefinition &def_;
   CodeCache &code_;
   const std::map<std::string, size_t> &wrappers_;
-  RunTarget target_;
+  const RunOptions &options_;
+  const RunTarget &target_;
   const Sample *sample_ = nullptr;
 };
 
@@ -1060,16 +1139,16 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
   std::vector<CallShape> calls = wrappedCalls(file);
   for (size_t k = 0; k < calls.size(); ++k) wrappers.emplace(wrapperKey(calls[k]), k);
   std::string source = codeUnderTest(file);
-  auto load = [&](RunTarget target, const std::map<std::string, std::string> &config) {
+  auto load = [&](const RunTarget &target, const std::string &entry, const std::map<std::string, std::string> &config) {
     LoadedCode loaded;
-    auto bytes = compile(source, file.path, target, config);
+    auto bytes = compile(source, file.path, target, entry, config);
     if (!bytes) {
       loaded.problem = bytes.status().message();
       loaded.skip = bytes.status().code() == StatusCode::Unimplemented;
       return loaded;
     }
     std::vector<uint8_t> hostCode = std::move(*bytes);
-    if (target == RunTarget::Xdna) {
+    if (target.path == RunTarget::Path::ArrayPlan) {
       auto artifact = format::readArtifact(hostCode);
       if (!artifact) {
         loaded.problem = "the xdna image does not load: " + artifact.status().message();
@@ -1083,7 +1162,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
         loaded.entries = std::move(*entries);
       return loaded;
     }
-    if (target != RunTarget::Host) {
+    if (target.path == RunTarget::Path::HostTwin) {
       auto elf = format::readElf64Sections(hostCode);
       const format::SectionPayload *section = elf ? elf->section(".hrx.host") : nullptr;
       if (!section) {
@@ -1178,7 +1257,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     try {
       for (const Sample &s : samples) {
         for (unsigned rep = 0; rep < repetitions; ++rep) {
-          Evaluator ev(file, *body, cache, wrappers, options.target);
+          Evaluator ev(file, *body, cache, wrappers, options);
           auto started = std::chrono::steady_clock::now();
           try {
             ev.run(s);

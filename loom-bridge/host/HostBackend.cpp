@@ -123,9 +123,11 @@ public:
     info.profiles = {{"host",
                       "x86_64",
                       {{"host", "x86-64 host reference device (code the runtime's host device executes)"}},
-                      {"x86_64"}}};
+                      {"x86_64"},
+                      {}}};
     info.isDefault = true;
     info.hostReference = true;
+    info.checkRunPath = "host-object";
     info.runsCxxKernels = true;
     info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
     info.artifactExtension = ".host.so";

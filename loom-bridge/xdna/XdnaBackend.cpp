@@ -120,8 +120,10 @@ public:
          "amd.xdna.strix_halo.17f0_11",
          {{"xdna", "Strix Halo NPU5 (alias of amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11)"},
           {"amd.xdna.aie2p:amd.xdna.strix_halo.17f0_11", "Strix Halo NPU5, XDNA2/AIE2P array, PCI 1022:17f0 rev 0x11"}},
-         {"amd.xdna.strix_halo.17f0_11"}}};
+         {"amd.xdna.strix_halo.17f0_11"},
+         {"aie2p"}}};
     info.options = {"--columns="};
+    info.checkRunPath = "array-plan";
     info.stagesBeforeLowering = {{"plan", "array-plan", {EmitKind::ArrayPlan, EmitKind::ArrayPlanSvg}, "array plans"}};
     // The NPU5 planner's only intermediate form is the array plan (XDNA/011 for the others).
     info.savedForms = {EmitKind::ArrayPlan};

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check::RunOptions options;
   options.benchmarkRepetitions = 1;
   (void)check::listChecks(file, options);
-  auto refuse = [](const std::string &, const std::string &, check::RunTarget,
+  auto refuse = [](const std::string &, const std::string &, const check::RunTarget &, const std::string &,
                    const std::map<std::string, std::string> &) -> StatusOr<std::vector<uint8_t>> {
     return Status(StatusCode::InvalidArgument, "not compiled while fuzzing");
   };

@@ -31,6 +31,9 @@ struct TargetProfile {
   std::string profile;                 // Target::profile: "amd.xdna.strix_halo.17f0_11"
   std::vector<TargetSpelling> listed;  // spellings -target accepts and --print-targets lists
   std::vector<std::string> aliases;    // further spellings -target accepts, not listed
+  // The check.requires predicates its devices meet (hrx check), spelled as hrx check prints a
+  // requirement: `provider {key = "value"}`.
+  std::vector<std::string> checkFacts;
 };
 
 // A pipeline stage a backend runs between specialization and lowering (xdna: the array planner).
@@ -54,6 +57,10 @@ struct TargetInfo {
   bool isDefault = false;               // the target when none is given
   bool hostReference = false;           // builds the host reference code other targets embed
   bool runsCxxKernels = false;          // C/C++ kernels are exports on this target
+  // How hrx check runs its artifacts on the host reference device: "host-object" (a host shared
+  // object), "host-twin" (the artifact's embedded .hrx.host code), "array-plan" (the NPU array
+  // plan of its pipelines); empty: hrx check cannot run them.
+  std::string checkRunPath;
   std::vector<std::string> options;     // target options it reads, as spelled: "--columns="
   std::vector<TargetStage> stagesBeforeLowering;
   std::vector<EmitKind> savedForms;    // what -save-temps keeps, in pipeline order

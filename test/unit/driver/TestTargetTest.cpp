@@ -18,7 +18,8 @@ public:
   TargetInfo info() const override {
     TargetInfo info;
     info.backend = "testbackend";
-    info.profiles = {{"testtarget", "test-profile-1", {{"testtarget", "a target registered by a unit test"}}, {"tt"}}};
+    info.profiles = {
+        {"testtarget", "test-profile-1", {{"testtarget", "a target registered by a unit test"}}, {"tt"}, {}}};
     info.options = {"--columns="};
     info.stagesBeforeLowering = {{"tune", "tuned-program", {}, "tuned programs"}};
     info.savedForms = {EmitKind::Llvm};

@@ -57,12 +57,16 @@ struct KernelSignature {
   std::vector<std::string> workload, launch;
 };
 
-// A configuration value a launch implies: config.get @key sizes a dimension of the view a
-// function or kernel takes of its buffer parameter `param`, so the bound tensor's size gives it.
+// The configuration values a launch implies: the view a function or kernel takes of its buffer
+// parameter `param` has dimensions sized by `config.get @key` values, so the shape (or the byte
+// size) of the tensor bound to that parameter gives them.
+struct ExtentDim {
+  int64_t size = -1;  // a static dimension; -1 when `key` names it or nothing known does
+  std::string key;    // the config.decl sizing it (empty: static, or sized by something else)
+};
 struct ExtentRule {
-  std::string key;
   size_t param = 0;
-  int64_t staticElements = 1;  // the product of the view's other (static) dimensions
+  std::vector<ExtentDim> dims;
   unsigned elementBytes = 0;
 };
 
@@ -84,15 +88,27 @@ CheckFile discoverChecks(std::string path, std::string text);
 // calling the function and storing its results), named __hrx_check_call_<N>.
 std::string codeUnderTest(const CheckFile &file);
 
-enum class RunTarget { Host, Gfx1151, Xdna };
-const char *runTargetName(RunTarget target);
+// A target the code under test compiles for, as its backend describes it (the target registry,
+// read through hrxcc --print-targets-json): the check library names no target.
+struct RunTarget {
+  // How its artifacts run on the host reference device.
+  enum class Path { HostObject, HostTwin, ArrayPlan };
+  std::string name;                     // canonical spelling: what hrxcc -target takes
+  std::string backend;                  // its backend's name
+  std::vector<std::string> spellings;   // every spelling of the profile (name, aliases, profile)
+  std::vector<std::string> checkFacts;  // check.requires predicates it meets: `provider {k = "v"}`
+  Path path = Path::HostObject;
+};
+const char *runTargetName(const RunTarget &target);
 
 // Compiles `source` (named `displayPath` in diagnostics) for `target` ("host" or "gfx1151"):
-// the artifact or shared object bytes, or an error holding the compiler's diagnostics.
-// `config` holds the configuration values the launches imply (ExtentRule), KEY -> VALUE.
-using CompileFn =
-    std::function<StatusOr<std::vector<uint8_t>>(const std::string &source, const std::string &displayPath,
-                                                 RunTarget target, const std::map<std::string, std::string> &config)>;
+// the artifact or shared object bytes, or an error holding the compiler's diagnostics. `entry`
+// names the one kernel or wrapper a launch runs, compiled alone as upstream's runner compiles the
+// launched root only (empty: every export). `config` holds the configuration values the launch
+// implies (ExtentRule), KEY -> VALUE.
+using CompileFn = std::function<StatusOr<std::vector<uint8_t>>(
+    const std::string &source, const std::string &displayPath, const RunTarget &target, const std::string &entry,
+    const std::map<std::string, std::string> &config)>;
 
 enum class Outcome { Pass, Fail, Skip, Benchmark };
 
@@ -107,7 +123,11 @@ struct CaseResult {
 };
 
 struct RunOptions {
-  RunTarget target = RunTarget::Host;
+  RunTarget target;         // the code under test's target
+  RunTarget hostReference;  // where check.compare runs its oracle
+  // Canonical names of the targets that run pipeline.def code (ArrayPlan) and kernel code (the
+  // host reference first), for the skip messages.
+  std::vector<std::string> pipelineTargets, kernelTargets;
   std::string filter;  // ECMAScript regex over the case name ("" = all)
   unsigned jobs = 1;
   unsigned benchmarkRepetitions = 20;
