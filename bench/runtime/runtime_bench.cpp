@@ -13,6 +13,7 @@
 #include "hrx/format/Xdna.h"
 #include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Loader.h"
+#include "hrx/runtime/NativeCore.h"
 #include "hrx/runtime/Runtime.h"
 #include "TypedGemm.h"
 
@@ -418,6 +419,7 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
 
   std::vector<double> kernelS, kernelCpu, loopS, loopCpu, memcpyS;
   Statistics before = rt->statistics();
+  NativeCoreTotals simulatedBefore = nativeCoreTotals();
   for (unsigned r = 0; r < runs; ++r) {
     auto kernelSide = [&] {
       Timing t = timed([&] { runToCompletion(exec); });
@@ -440,6 +442,7 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
       memcpySide(), loopSide(), kernelSide();
   }
   Statistics after = rt->statistics();
+  NativeCoreTotals simulatedAfter = nativeCoreTotals();
   if (!baseline.empty()) {
     MapGuard out = take(buffers.back().mapRead(), "map");
     if (std::memcmp(out.bytes().data(), expected.data(), expected.size()) != 0)
@@ -457,6 +460,19 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
                            {"units_per_s", static_cast<double>(units) / median(kernelS)},
                            {"gbps", moved / 1e9 / median(kernelS)},
                            {"replay_allocations", after.allocations - before.allocations}};
+  if (uint64_t bundles = simulatedAfter.bundles - simulatedBefore.bundles) {
+    // Native core code in the AIE2P simulator: its speed in simulated bundles (and cycles) per
+    // second of the replays' wall time.
+    double replaySeconds = 0, replayCpu = 0;
+    for (double s : kernelS) replaySeconds += s;
+    for (double s : kernelCpu) replayCpu += s;
+    result["simulated_bundles_per_cpu_s"] = static_cast<double>(bundles) / replayCpu;
+    result["simulated_bundles"] = bundles;
+    result["simulated_cycles"] = simulatedAfter.cycles - simulatedBefore.cycles;
+    result["simulated_bundles_per_s"] = static_cast<double>(bundles) / replaySeconds;
+    result["simulated_cycles_per_s"] =
+        static_cast<double>(simulatedAfter.cycles - simulatedBefore.cycles) / replaySeconds;
+  }
   if (!baseline.empty()) {
     result["baseline"] = baseline;
     result["loop_median_s"] = median(loopS);
