@@ -13,6 +13,7 @@
 #include "hrx/format/Xdna.h"
 #include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Loader.h"
+#include "hrx/runtime/NativeCore.h"
 #include "hrx/runtime/Runtime.h"
 #include "TypedGemm.h"
 
@@ -27,6 +28,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -291,14 +293,25 @@ std::vector<uint8_t> readFile(const std::string &path) {
 // from bytes already in memory; then loading its host code (.hrx.host, dlopen from memory).
 nlohmann::json load(const std::string &path, unsigned runs) {
   std::vector<uint8_t> bytes = readFile(path);
-  std::vector<double> validateS, hostS;
+  std::vector<double> validateS, validateCpu, hostS;
   size_t entries = 0;
+  // This thread's CPU time (nanosecond clock): on a loaded machine the wall time also counts
+  // waiting for a CPU.
+  auto threadCpu = [] {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+  };
   for (unsigned r = 0; r < runs; ++r) {
     format::Artifact artifact;
+    double cpu = 0;
     validateS.push_back(timed([&] {
+                          double cpu0 = threadCpu();
                           artifact = take(format::readArtifact(bytes), path.c_str());
                           entries = take(listEntries(artifact), path.c_str()).size();
+                          cpu = threadCpu() - cpu0;
                         }).wall);
+    validateCpu.push_back(cpu);
     const format::Artifact &member = artifact.members.empty() ? artifact : artifact.members.front();
     const std::vector<uint8_t> *host = member.section(format::xdna::kHostSection);
     if (!host) die(path + ": no .hrx.host section");
@@ -310,6 +323,7 @@ nlohmann::json load(const std::string &path, unsigned runs) {
           {"entries", entries},
           {"runs", runs},
           {"validate_median_s", median(validateS)},
+          {"validate_thread_cpu_median_s", median(validateCpu)},
           {"host_code_median_s", median(hostS)}};
 }
 
@@ -418,6 +432,7 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
 
   std::vector<double> kernelS, kernelCpu, loopS, loopCpu, memcpyS;
   Statistics before = rt->statistics();
+  NativeCoreTotals simulatedBefore = nativeCoreTotals();
   for (unsigned r = 0; r < runs; ++r) {
     auto kernelSide = [&] {
       Timing t = timed([&] { runToCompletion(exec); });
@@ -440,6 +455,7 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
       memcpySide(), loopSide(), kernelSide();
   }
   Statistics after = rt->statistics();
+  NativeCoreTotals simulatedAfter = nativeCoreTotals();
   if (!baseline.empty()) {
     MapGuard out = take(buffers.back().mapRead(), "map");
     if (std::memcmp(out.bytes().data(), expected.data(), expected.size()) != 0)
@@ -457,6 +473,19 @@ nlohmann::json kernel(const std::string &path, const std::vector<uint64_t> &work
                            {"units_per_s", static_cast<double>(units) / median(kernelS)},
                            {"gbps", moved / 1e9 / median(kernelS)},
                            {"replay_allocations", after.allocations - before.allocations}};
+  if (uint64_t bundles = simulatedAfter.bundles - simulatedBefore.bundles) {
+    // Native core code in the AIE2P simulator: its speed in simulated bundles (and cycles) per
+    // second of the replays' wall time.
+    double replaySeconds = 0, replayCpu = 0;
+    for (double s : kernelS) replaySeconds += s;
+    for (double s : kernelCpu) replayCpu += s;
+    result["simulated_bundles_per_cpu_s"] = static_cast<double>(bundles) / replayCpu;
+    result["simulated_bundles"] = bundles;
+    result["simulated_cycles"] = simulatedAfter.cycles - simulatedBefore.cycles;
+    result["simulated_bundles_per_s"] = static_cast<double>(bundles) / replaySeconds;
+    result["simulated_cycles_per_s"] =
+        static_cast<double>(simulatedAfter.cycles - simulatedBefore.cycles) / replaySeconds;
+  }
   if (!baseline.empty()) {
     result["baseline"] = baseline;
     result["loop_median_s"] = median(loopS);

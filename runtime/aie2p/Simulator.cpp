@@ -134,6 +134,26 @@ int operandIndex(const InstrInfo &info, std::string_view field) {
   return -1;
 }
 
+// The operands the memory access path names, found once per instruction form instead of by name
+// on every execution (the table is fixed once built).
+struct AccessFields {
+  int ptr, imm, mod, dj, dst, src;
+  unsigned ptrWriteCycle, dcWriteCycle;
+};
+
+const AccessFields &accessFields(uint16_t id) {
+  static const std::vector<AccessFields> table = [] {
+    std::vector<AccessFields> t;
+    t.reserve(instructions().size());
+    for (const InstrInfo &info : instructions())
+      t.push_back({operandIndex(info, "ptr"), operandIndex(info, "imm"), operandIndex(info, "mod"),
+                   operandIndex(info, "dj"), operandIndex(info, "dst"), operandIndex(info, "src"),
+                   info.writeCycleOf("ptr"), info.writeCycleOf("dc")});
+    return t;
+  }();
+  return table[id];
+}
+
 }  // namespace
 
 std::string Trap::message() const {
@@ -167,34 +187,80 @@ Core::Location Core::locate(Reg reg) {
 
 void Core::retire() {
   // Results written by the end of an earlier cycle become the committed state, in issue order.
-  size_t keep = 0;
-  for (size_t i = 0; i < pending_.size(); ++i) {
-    if (pending_[i].commitCycle < cycle_)
-      std::memcpy(regs_.data() + pending_[i].offset, pending_[i].bytes.data(), pending_[i].size);
+  // The list is ordered by commit cycle, so they are its front.
+  size_t done = 0;
+  for (; done < pending_.size() && pending_[done].commitCycle < cycle_; ++done) {
+    const Pending &p = pending_[done];
+    if (p.size == 4)
+      std::memcpy(regs_.data() + p.offset, pendingBytes_[p.slot].data(), 4);
     else
-      pending_[keep++] = pending_[i];
+      std::memcpy(regs_.data() + p.offset, pendingBytes_[p.slot].data(), p.size);
+    freeSlots_.push_back(p.slot);
   }
-  pending_.resize(keep);
+  if (done == pending_.size())
+    pending_.clear();
+  else if (done)
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 void Core::readBytes(Reg reg, unsigned readCycle, uint8_t *out) const {
   Location loc = locate(reg);
   std::memcpy(out, regs_.data() + loc.offset, loc.size);
   // A read at pipeline cycle U of this bundle happens in absolute cycle cycle_ + U - 1: it sees
-  // results written by the end of an earlier absolute cycle.
+  // results written by the end of an earlier absolute cycle (a front of the ordered list).
   uint64_t readAt = cycle_ + readCycle - 1;
   for (const auto &p : pending_) {
-    if (p.commitCycle >= readAt) continue;
+    if (p.commitCycle >= readAt) break;
     unsigned lo = std::max<unsigned>(p.offset, loc.offset),
              hi = std::min<unsigned>(p.offset + p.size, loc.offset + loc.size);
-    if (lo < hi) std::memcpy(out + (lo - loc.offset), p.bytes.data() + (lo - p.offset), hi - lo);
+    if (lo < hi) std::memcpy(out + (lo - loc.offset), pendingBytes_[p.slot].data() + (lo - p.offset), hi - lo);
   }
 }
 
 uint32_t Core::readScalar(Reg reg, unsigned readCycle) const {
+  Location loc = locate(reg);
+  if (loc.size != 4) {
+    uint8_t b[256];
+    readBytes(reg, readCycle, b);
+    return load32(b);
+  }
+  // readBytes for one 32-bit register: a pending result for exactly it replaces the value, one
+  // that overlaps part of it (a register pair) replaces those bytes.
   uint8_t b[4];
-  readBytes(reg, readCycle, b);
+  std::memcpy(b, regs_.data() + loc.offset, 4);
+  uint64_t readAt = cycle_ + readCycle - 1;
+  for (const auto &p : pending_) {
+    if (p.commitCycle >= readAt) break;
+    if (p.offset == loc.offset && p.size == 4) {
+      std::memcpy(b, pendingBytes_[p.slot].data(), 4);
+      continue;
+    }
+    unsigned lo = std::max<unsigned>(p.offset, loc.offset), hi = std::min<unsigned>(p.offset + p.size, loc.offset + 4u);
+    if (lo < hi) std::memcpy(b + (lo - loc.offset), pendingBytes_[p.slot].data() + (lo - p.offset), hi - lo);
+  }
   return load32(b);
+}
+
+uint16_t Core::pendingSlot() {
+  if (freeSlots_.empty()) {
+    pendingBytes_.emplace_back();
+    return static_cast<uint16_t>(pendingBytes_.size() - 1);
+  }
+  uint16_t slot = freeSlots_.back();
+  freeSlots_.pop_back();
+  return slot;
+}
+
+void Core::addPending(const Pending &p) {
+  // Kept in commit order (issue order among equal cycles): a result that lands later overrides
+  // one that lands earlier, whatever their issue order (lda r1 then add r1: r1 ends as loaded).
+  if (pending_.empty() || pending_.back().commitCycle <= p.commitCycle) {
+    pending_.push_back(p);
+    return;
+  }
+  auto at = std::upper_bound(pending_.begin(), pending_.end(), p.commitCycle,
+                             [](uint64_t c, const Pending &q) { return c < q.commitCycle; });
+  pending_.insert(at, p);
 }
 
 void Core::writeBytes(Reg reg, unsigned writeCycle, const uint8_t *bytes) {
@@ -203,12 +269,12 @@ void Core::writeBytes(Reg reg, unsigned writeCycle, const uint8_t *bytes) {
   p.commitCycle = cycle_ + std::max(writeCycle, 1u) - 1;
   p.offset = loc.offset;
   p.size = loc.size;
-  std::memcpy(p.bytes.data(), bytes, loc.size);
-  // Kept in commit order (issue order among equal cycles): a result that lands later overrides
-  // one that lands earlier, whatever their issue order (lda r1 then add r1: r1 ends as loaded).
-  auto at = std::upper_bound(pending_.begin(), pending_.end(), p.commitCycle,
-                             [](uint64_t c, const Pending &q) { return c < q.commitCycle; });
-  pending_.insert(at, p);
+  p.slot = pendingSlot();
+  if (loc.size == 4)  // a fixed-size copy for the common scalar, not a call
+    std::memcpy(pendingBytes_[p.slot].data(), bytes, 4);
+  else
+    std::memcpy(pendingBytes_[p.slot].data(), bytes, loc.size);
+  addPending(p);
 }
 
 void Core::writeScalar(Reg reg, unsigned writeCycle, uint32_t value) {
@@ -290,7 +356,8 @@ int32_t *Core::lock(unsigned id) {
 }
 
 void Core::fail(std::string reason) {
-  trap_ = Trap{pc_, cycle_, currentBundleText_, std::move(reason)};
+  trap_ = Trap{pc_, cycle_, currentBundle_ ? formatBundle(decoded_[currentBundle_ - 1].bundle) : currentBundleText_,
+               std::move(reason)};
   state_ = CoreState::Trapped;
 }
 
@@ -331,6 +398,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   auto wr = [&](int i, uint32_t v) { writeScalar(reg(i), info.operands[i].writeCycle, v); };
   auto imm = [&](int i) { return instr.ops[i].imm; };
   auto field = [&](std::string_view name) { return operandIndex(info, name); };
+  const AccessFields &access = accessFields(instr.id);
   auto vec = [&](int i, uint8_t *out) { readBytes(reg(i), info.operands[i].readCycle, out); };
   auto wvec = [&](int i, const uint8_t *bytes) { writeBytes(reg(i), info.operands[i].writeCycle, bytes); };
   auto branch = [&](uint32_t target, bool call) {
@@ -348,17 +416,17 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   // and only when both have reached their sizes does it take mK (AMD's add_3d). Both return the
   // old pointer.
   auto step2D = [&](int ptr) -> uint32_t {
-    uint8_t k = reg(field("mod")).index;
+    uint8_t k = reg(access.mod).index;
     uint32_t base = rd(ptr);
     uint32_t m = readScalar(Reg{RegKind::M, k}, 1), dn = readScalar(Reg{RegKind::DN, k}, 1);
     uint32_t dj = readScalar(Reg{RegKind::DJ, k}, 1), dc = readScalar(Reg{RegKind::DC, k}, 1);
     bool wrap = dc >= dn;
-    writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + (wrap ? m : dj));
-    writeScalar(Reg{RegKind::DC, k}, info.writeCycleOf("dc"), wrap ? 0 : dc + 1);
+    writeScalar(reg(ptr), access.ptrWriteCycle, base + (wrap ? m : dj));
+    writeScalar(Reg{RegKind::DC, k}, access.dcWriteCycle, wrap ? 0 : dc + 1);
     return base;
   };
   auto step3D = [&](int ptr) -> uint32_t {
-    uint8_t lo = reg(field("mod")).index, hi = static_cast<uint8_t>(lo + 4);
+    uint8_t lo = reg(access.mod).index, hi = static_cast<uint8_t>(lo + 4);
     uint32_t base = rd(ptr);
     uint32_t m = readScalar(Reg{RegKind::M, lo}, 1);
     uint32_t dn1 = readScalar(Reg{RegKind::DN, lo}, 1), dj1 = readScalar(Reg{RegKind::DJ, lo}, 1);
@@ -375,29 +443,29 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     } else {
       ++dc1;
     }
-    writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + step);
-    writeScalar(Reg{RegKind::DC, lo}, info.writeCycleOf("dc"), dc1);
-    writeScalar(Reg{RegKind::DC, hi}, info.writeCycleOf("dc"), dc2);
+    writeScalar(reg(ptr), access.ptrWriteCycle, base + step);
+    writeScalar(Reg{RegKind::DC, lo}, access.dcWriteCycle, dc1);
+    writeScalar(Reg{RegKind::DC, hi}, access.dcWriteCycle, dc2);
     return base;
   };
   // Effective address and post-modify for the addressing modes.
   auto address = [&](uint32_t &addr) {
     if (info.mode == AddrMode::Stack) {
-      addr = (readScalar(Reg{RegKind::SP, 0}, 1) + static_cast<uint32_t>(imm(field("imm")))) & 0xFFFFFu;
+      addr = (readScalar(Reg{RegKind::SP, 0}, 1) + static_cast<uint32_t>(imm(access.imm))) & 0xFFFFFu;
       return;
     }
-    int ptr = field("ptr");
+    int ptr = access.ptr;
     uint32_t base = rd(ptr);
     switch (info.mode) {
-    case AddrMode::IdxImm: addr = base + static_cast<uint32_t>(imm(field("imm"))); break;
-    case AddrMode::Idx: addr = base + rd(field("dj")); break;
+    case AddrMode::IdxImm: addr = base + static_cast<uint32_t>(imm(access.imm)); break;
+    case AddrMode::Idx: addr = base + rd(access.dj); break;
     case AddrMode::PostImm:
       addr = base;
-      writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + static_cast<uint32_t>(imm(field("imm"))));
+      writeScalar(reg(ptr), access.ptrWriteCycle, base + static_cast<uint32_t>(imm(access.imm)));
       break;
     case AddrMode::PostMod:
       addr = base;
-      writeScalar(reg(ptr), info.writeCycleOf("ptr"), base + rd(field("mod")));
+      writeScalar(reg(ptr), access.ptrWriteCycle, base + rd(access.mod));
       break;
     case AddrMode::Post2D: addr = step2D(ptr); break;
     case AddrMode::Post3D: addr = step3D(ptr); break;
@@ -547,13 +615,13 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
     return true;
   }
   case Semantic::PointerAdd: {
-    int ptr = field("ptr");
+    int ptr = access.ptr;
     if (info.mode == AddrMode::Post2D || info.mode == AddrMode::Post3D) {
       info.mode == AddrMode::Post2D ? step2D(ptr) : step3D(ptr);
       return true;
     }
-    uint32_t step = info.mode == AddrMode::PostImm ? static_cast<uint32_t>(imm(field("imm"))) : rd(field("mod"));
-    writeScalar(reg(ptr), info.writeCycleOf("ptr"), rd(ptr) + step);
+    uint32_t step = info.mode == AddrMode::PostImm ? static_cast<uint32_t>(imm(access.imm)) : rd(access.mod);
+    writeScalar(reg(ptr), access.ptrWriteCycle, rd(ptr) + step);
     return true;
   }
   case Semantic::StackAdd: {
@@ -600,7 +668,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       return false;
     }
     uint8_t *at = tile->bytes() + offset;
-    const int data = field(load ? "dst" : "src");
+    const int data = load ? access.dst : access.src;
     if (load && size == 64) {
       wvec(data, at);
     } else if (load) {
@@ -1046,12 +1114,14 @@ CoreState Core::step() {
   if (state_ == CoreState::Halted || state_ == CoreState::Trapped) return state_;
   retire();
   if (cycle_ >= cycleLimit_) {
+    currentBundle_ = 0;
     currentBundleText_.clear();
     fail("cycle limit of " + std::to_string(cycleLimit_) + " cycles reached (runaway program?)");
     return state_;
   }
-  auto it = decoded_.find(pc_);
-  if (it == decoded_.end()) {
+  uint32_t at = pc_ < decodedAt_.size() ? decodedAt_[pc_] : 0;
+  if (at == 0) {
+    currentBundle_ = 0;
     if (pc_ >= program_.size()) {
       currentBundleText_ = "";
       fail("pc " + hex(pc_) + " is past the end of the program (" + std::to_string(program_.size()) + " bytes)");
@@ -1070,13 +1140,19 @@ CoreState Core::step() {
       fail("illegal bundle: " + why);
       return state_;
     }
-    it = decoded_.emplace(pc_, std::make_pair(std::move(bundle), size)).first;
+    if (decodedAt_.empty()) decodedAt_.assign(program_.size(), 0);
+    bool acquires = std::any_of(bundle.slots.begin(), bundle.slots.end(), [](const Instr &instr) {
+      return instr.info().semantic == Semantic::Acquire || instr.info().semantic == Semantic::AcquireConditional;
+    });
+    decoded_.push_back(Decoded{std::move(bundle), size, acquires});
+    at = decodedAt_[pc_] = static_cast<uint32_t>(decoded_.size());
   }
-  const Bundle &bundle = it->second.first;
-  const unsigned size = it->second.second;
-  currentBundleText_ = formatBundle(bundle);
+  const Bundle &bundle = decoded_[at - 1].bundle;
+  const unsigned size = decoded_[at - 1].size;
+  currentBundle_ = at;
   // A lock that cannot be granted holds the whole bundle.
-  for (const auto &instr : bundle.slots) {
+  for (const auto &instr :
+       decoded_[at - 1].acquires ? std::span<const Instr>(bundle.slots) : std::span<const Instr>()) {
     const Semantic sem = instr.info().semantic;
     if (sem != Semantic::Acquire && sem != Semantic::AcquireConditional) continue;
     std::string why;

@@ -226,10 +226,13 @@ ElfResult<std::span<const uint8_t>> ElfReader::range(uint64_t offset, uint64_t s
 
 ElfResult<std::span<const uint8_t>> ElfReader::sectionData(uint32_t index, const SectionHeader &section) const {
   if (section.type == SHT_NOBITS) return std::span<const uint8_t>();
+  // The error's context is spelled only when there is an error.
+  if (fits(section.offset, section.size, bytes_.size())) return bytes_.subspan(section.offset, section.size);
   return range(section.offset, section.size, "section header " + num(index), "sh_offset");
 }
 
 ElfResult<std::span<const uint8_t>> ElfReader::segmentData(uint32_t index, const ProgramHeader &segment) const {
+  if (fits(segment.offset, segment.filesz, bytes_.size())) return bytes_.subspan(segment.offset, segment.filesz);
   return range(segment.offset, segment.filesz, "program header " + num(index), "p_offset");
 }
 
@@ -274,12 +277,12 @@ ElfResult<std::span<const uint8_t>> ElfReader::sectionNameTable() const {
 
 ElfResult<std::string_view> ElfReader::sectionName(std::span<const uint8_t> nameTable, uint32_t index,
                                                    const SectionHeader &section) const {
-  std::string where = "section header " + num(index);
+  auto where = [&] { return "section header " + num(index); };
   if (section.name >= nameTable.size())
     return std::unexpected(
-        ElfError{where, "sh_name", "sh_name " + num(section.name) + " lies outside the section-name table"});
+        ElfError{where(), "sh_name", "sh_name " + num(section.name) + " lies outside the section-name table"});
   auto name = stringAt(nameTable, section.name);
-  if (!name) return std::unexpected(ElfError{where, "sh_name", "section name is not NUL-terminated"});
+  if (!name) return std::unexpected(ElfError{where(), "sh_name", "section name is not NUL-terminated"});
   return *name;
 }
 

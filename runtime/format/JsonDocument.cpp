@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <unordered_map>
@@ -24,13 +25,14 @@ constexpr std::array<uint8_t, 256> kClasses = [] {
   return classes;
 }();
 
-// Whether any of the 8 bytes in `word` ends the plain run of a string (SWAR: a byte below
-// 0x20 or above 0x7F, a quote or a backslash).
-inline bool endsPlainRun(uint64_t word) {
+// The bytes of `word` (little-endian) that may end the plain run of a string, as their high
+// bits (SWAR: a byte below 0x20 or above 0x7F, a quote or a backslash). Borrows can mark bytes
+// above the first such byte too, never below it: the lowest bit set is exact.
+inline uint64_t plainRunEnds(uint64_t word) {
   constexpr uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
   auto zeroByte = [&](uint64_t v) { return (v - ones) & ~v & highs; };
   uint64_t control = (word - ones * 0x20) & ~word & highs;
-  return ((zeroByte(word ^ (ones * '"')) | zeroByte(word ^ (ones * '\\')) | control | (word & highs)) != 0);
+  return zeroByte(word ^ (ones * '"')) | zeroByte(word ^ (ones * '\\')) | control | (word & highs);
 }
 
 }  // namespace
@@ -49,10 +51,11 @@ public:
     // Rough shares of a pretty-printed document (about 16 bytes a value), so that the arrays
     // rarely grow while parsing.
     // Capped: a large text grows the arrays as it goes.
+    // Compact documents (the writers' plans) hold about a value per 11 bytes and a member per 15.
     size_t bytes = std::min<size_t>(size_t(end_ - begin_), size_t(1) << 20);
-    document_.nodes_.reserve(std::max<size_t>(16, bytes / 16));
-    document_.members_.reserve(std::max<size_t>(16, bytes / 20));
-    document_.elements_.reserve(std::max<size_t>(16, bytes / 64));
+    document_.nodes_.reserve(std::max<size_t>(16, bytes / 8));
+    document_.members_.reserve(std::max<size_t>(16, bytes / 12));
+    document_.elements_.reserve(std::max<size_t>(16, bytes / 32));
     elementStack_.reserve(64);
     memberStack_.reserve(64);
     if (end_ - p_ >= 1 && uint8_t(*p_) == 0xEF) {
@@ -127,10 +130,15 @@ private:
       ++p_;
     } else {
       int64_t digits = 0;
-      for (; digit(); ++p_, ++digits) {
-        unsigned d = unsigned(*p_ - '0');
-        overflow |= magnitude > (UINT64_MAX - d) / 10;
-        magnitude = magnitude * 10 + d;
+      const char *first = p_;
+      for (; digit(); ++p_, ++digits) magnitude = magnitude * 10 + unsigned(*p_ - '0');
+      if (digits > 19) {  // 19 digits always fit 64 bits; longer runs are checked digit by digit
+        magnitude = 0;
+        for (const char *q = first; q != p_; ++q) {
+          unsigned d = unsigned(*q - '0');
+          overflow |= magnitude > (UINT64_MAX - d) / 10;
+          magnitude = magnitude * 10 + d;
+        }
       }
       leading = digits - 1;
     }
@@ -243,7 +251,10 @@ private:
     while (end_ - p_ >= 8) {
       uint64_t word;
       std::memcpy(&word, p_, 8);
-      if (endsPlainRun(word)) break;
+      if (uint64_t ends = plainRunEnds(word)) {
+        p_ += std::countr_zero(ends) / 8;  // the first byte that is not plain
+        break;
+      }
       p_ += 8;
     }
     while (p_ != end_ && (kClasses[uint8_t(*p_)] & kPlain)) ++p_;
@@ -398,11 +409,17 @@ private:
     bool duplicate = false;
     if (count <= 16) {
       // Length and first and last byte tell most keys apart without a comparison.
+      // A 64-bit filter of the sketches seen: only a key whose bit is taken is compared.
       uint32_t sketch[16];
+      uint64_t filter = 0;
       for (size_t i = 0; i < count && !duplicate; ++i) {
         std::string_view key = first[ptrdiff_t(i)].key;
         sketch[i] =
             key.empty() ? 0 : uint32_t(key.size()) << 16 | uint32_t(uint8_t(key.front())) << 8 | uint8_t(key.back());
+        uint64_t bit = uint64_t(1) << ((sketch[i] * 0x9E3779B1u) >> 26);
+        bool seen = (filter & bit) != 0;
+        filter |= bit;
+        if (!seen) continue;
         for (size_t j = 0; j < i; ++j)
           if (sketch[j] == sketch[i] && first[ptrdiff_t(j)].key == key) {
             duplicate = true;

@@ -122,21 +122,21 @@ private:
     std::vector<std::pair<Range, uint32_t>> ranges;
     for (uint32_t i = 0; i < phnum_; ++i) {
       elf::ProgramHeader h = elf_->programHeader(i);
-      std::string where = "program header " + num(i);
-      if (h.flags & ~(kFlagR | kFlagW | kFlagX)) failField(where, "unknown permission flags " + hex(h.flags));
-      if (!isPowerOfTwo(h.align)) failField(where, "p_align " + num(h.align) + " is not a nonzero power of two");
+      auto where = [&] { return "program header " + num(i); };  // spelled only for an error
+      if (h.flags & ~(kFlagR | kFlagW | kFlagX)) failField(where(), "unknown permission flags " + hex(h.flags));
+      if (!isPowerOfTwo(h.align)) failField(where(), "p_align " + num(h.align) + " is not a nonzero power of two");
       if (h.offset % h.align != h.vaddr % h.align)
-        failField(where, "p_offset " + hex(h.offset) + " and p_vaddr " + hex(h.vaddr) + " differ modulo p_align " +
-                             num(h.align));
-      if (h.filesz > h.memsz) failField(where, "p_filesz " + num(h.filesz) + " exceeds p_memsz " + num(h.memsz));
+        failField(where(), "p_offset " + hex(h.offset) + " and p_vaddr " + hex(h.vaddr) + " differ modulo p_align " +
+                               num(h.align));
+      if (h.filesz > h.memsz) failField(where(), "p_filesz " + num(h.filesz) + " exceeds p_memsz " + num(h.memsz));
       Range r{h.offset, uint64_t(h.offset) + h.filesz};
       if (r.end > bytes_.size())
-        failField(where, "file range " + hex(r.begin) + ".." + hex(r.end) + " lies outside the " + num(bytes_.size()) +
-                             "-byte file");
+        failField(where(), "file range " + hex(r.begin) + ".." + hex(r.end) + " lies outside the " +
+                               num(bytes_.size()) + "-byte file");
       if (h.filesz) {
-        if (r.overlaps({0, kElfHeaderBytes})) failField(where, "file range overlaps the ELF header");
-        if (r.overlaps(phTable_)) failField(where, "file range overlaps the program-header table");
-        if (shnum_ && r.overlaps(shTable_)) failField(where, "file range overlaps the section-header table");
+        if (r.overlaps({0, kElfHeaderBytes})) failField(where(), "file range overlaps the ELF header");
+        if (r.overlaps(phTable_)) failField(where(), "file range overlaps the program-header table");
+        if (shnum_ && r.overlaps(shTable_)) failField(where(), "file range overlaps the section-header table");
         ranges.push_back({r, i});
       }
       headers_.push_back(h);
@@ -209,12 +209,12 @@ private:
     for (uint32_t i = 0; i < counts[0]; ++i, o += kAllocationRowBytes) {
       Allocation a{Domain(le32(md, o)), le32(md, o + 4),  le64(md, o + 8),
                    le64(md, o + 16),    le32(md, o + 24), le32(md, o + 28)};
-      std::string where = "metadata allocation[" + num(i) + "]";
+      auto where = [&] { return "metadata allocation[" + num(i) + "]"; };  // spelled only for an error
       if (a.domain != Domain::Command && a.domain != Domain::Dma)
-        failField(where + ".domain", num(uint32_t(a.domain)) + ", expected 1 (COMMAND) or 2 (DMA)");
-      if (a.flags > 2) failField(where + ".flags", num(a.flags) + ", expected 0, 1 (IMMUTABLE) or 2 (DEVICE_WRITE)");
-      if (a.byteLength == 0) failField(where + ".byte_length", "must be nonzero");
-      if (!isPowerOfTwo(a.alignment)) failField(where + ".alignment", num(a.alignment) + " is not a power of two");
+        failField(where() + ".domain", num(uint32_t(a.domain)) + ", expected 1 (COMMAND) or 2 (DMA)");
+      if (a.flags > 2) failField(where() + ".flags", num(a.flags) + ", expected 0, 1 (IMMUTABLE) or 2 (DEVICE_WRITE)");
+      if (a.byteLength == 0) failField(where() + ".byte_length", "must be nonzero");
+      if (!isPowerOfTwo(a.alignment)) failField(where() + ".alignment", num(a.alignment) + " is not a power of two");
       image_.allocations.push_back(a);
     }
     for (uint32_t i = 0; i < counts[1]; ++i, o += 4) {
@@ -239,12 +239,12 @@ private:
     for (uint32_t i = 0; i < counts[2]; ++i) {
       size_t e = entryTable + size_t(i) * kEntryRowBytes;
       uint32_t nameOffset = le32(md, e), nameLength = le32(md, e + 4);
-      std::string where = "metadata entry[" + num(i) + "]";
+      auto where = [&] { return "metadata entry[" + num(i) + "]"; };  // spelled only for an error
       if (nameLength < 1 || nameLength > kMaxNameBytes)
-        failField(where + ".name_length", num(nameLength) + ", expected 1..4096");
+        failField(where() + ".name_length", num(nameLength) + ", expected 1..4096");
       if (!fits(nameOffset, nameLength, stringBytes))
-        failField(where + ".name_offset", "name " + num(nameOffset) + "+" + num(nameLength) + " lies outside the " +
-                                              num(stringBytes) + " name bytes");
+        failField(where() + ".name_offset", "name " + num(nameOffset) + "+" + num(nameLength) + " lies outside the " +
+                                                num(stringBytes) + " name bytes");
       Entry entry;
       entry.name.assign(names.begin() + nameOffset, names.begin() + nameOffset + nameLength);
       uint32_t *fields[] = {&entry.firstAllocationUse,     &entry.allocationUseCount,     &entry.firstBinding,
@@ -261,34 +261,34 @@ private:
     uint32_t next = 1;
     for (uint32_t a = 0; a < image_.allocations.size(); ++a) {
       const Allocation &alloc = image_.allocations[a];
-      std::string where = "metadata allocation[" + num(a) + "]";
-      if (alloc.firstLoad != next) failField(where + ".first_load", num(alloc.firstLoad) + ", expected " + num(next));
+      auto where = [&] { return "metadata allocation[" + num(a) + "]"; };  // spelled only for an error
+      if (alloc.firstLoad != next) failField(where() + ".first_load", num(alloc.firstLoad) + ", expected " + num(next));
       if (alloc.loadCount > phnum_ - next)
-        failField(where + ".load_count", num(alloc.loadCount) + " loads from header " + num(next) + " exceed the " +
-                                             num(phnum_) + " program headers");
+        failField(where() + ".load_count", num(alloc.loadCount) + " loads from header " + num(next) + " exceed the " +
+                                               num(phnum_) + " program headers");
       uint64_t previousEnd = 0;
       for (uint32_t k = 0; k < alloc.loadCount; ++k, ++next) {
         const elf::ProgramHeader &h = headers_[next];
-        std::string ph = "program header " + num(next);
-        if (h.type != kPtLoad) failField(ph, "p_type " + hex(h.type) + ", expected 1 (PT_LOAD)");
-        if (h.flags != kFlagR) failField(ph, "p_flags " + num(h.flags) + ", expected 4 (R only)");
+        auto ph = [&] { return "program header " + num(next); };  // spelled only for an error
+        if (h.type != kPtLoad) failField(ph(), "p_type " + hex(h.type) + ", expected 1 (PT_LOAD)");
+        if (h.flags != kFlagR) failField(ph(), "p_flags " + num(h.flags) + ", expected 4 (R only)");
         if (h.paddr != a)
-          failField(ph, "p_paddr " + num(h.paddr) + " but allocation " + num(a) +
-                            " owns it (loads are grouped by allocation)");
-        if (h.memsz == 0) failField(ph, "p_memsz must be nonzero");
+          failField(ph(), "p_paddr " + num(h.paddr) + " but allocation " + num(a) +
+                              " owns it (loads are grouped by allocation)");
+        if (h.memsz == 0) failField(ph(), "p_memsz must be nonzero");
         if (k && h.vaddr < previousEnd)
-          failField(ph, "p_vaddr " + hex(h.vaddr) + " overlaps or precedes the previous load of allocation " + num(a) +
-                            " (ends at " + hex(previousEnd) + ")");
+          failField(ph(), "p_vaddr " + hex(h.vaddr) + " overlaps or precedes the previous load of allocation " +
+                              num(a) + " (ends at " + hex(previousEnd) + ")");
         previousEnd = uint64_t(h.vaddr) + h.memsz;
         if (previousEnd > alloc.byteLength)
-          failField(ph, "load " + hex(h.vaddr) + "+" + num(h.memsz) + " exceeds allocation " + num(a) + "'s " +
-                            num(alloc.byteLength) + " bytes");
+          failField(ph(), "load " + hex(h.vaddr) + "+" + num(h.memsz) + " exceeds allocation " + num(a) + "'s " +
+                              num(alloc.byteLength) + " bytes");
         // Aliased payloads are copied once per load: bound the total so that a small file
         // cannot make the reader allocate gigabytes.
         copiedBytes_ += h.filesz;
         if (copiedBytes_ > kMaxLoadCopyBytes)
-          failField(ph, "loads carry more than " + num(kMaxLoadCopyBytes) +
-                            " payload bytes in total (aliases count once per load)");
+          failField(ph(), "loads carry more than " + num(kMaxLoadCopyBytes) +
+                              " payload bytes in total (aliases count once per load)");
         auto payload = bytes_.subspan(h.offset, h.filesz);
         image_.loads.push_back({a, h.vaddr, {payload.begin(), payload.end()}, h.memsz});
       }

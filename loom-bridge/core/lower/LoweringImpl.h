@@ -41,6 +41,10 @@ struct Lowered {
   std::vector<int64_t> fragmentShape;         // vector.fragment's [rows, cols]
   bool coherent = false;                      // a buffer assumed memory_space<host>
   std::vector<llvm::Value *> layoutStrides;   // encoding.layout.strided: element strides per axis
+  // A bfp16ebs8 payload of 64 bf16 values: the slot holding the values and the encode call, so
+  // an 8x8x8 MMA of two such payloads can take the values instead (the fused builtin).
+  llvm::Value *bf16Source = nullptr;
+  llvm::CallInst *bfpEncode = nullptr;
 };
 
 // Thrown out of op lowering after the diagnostic was reported; caught per function (never
@@ -545,6 +549,9 @@ private:
     std::unordered_map<const loom::Block *, llvm::BasicBlock *> blocks;
     std::unordered_map<const loom::Block *, std::vector<llvm::PHINode *>> blockArgs;
     uint64_t subgroupSize = 32;  // a kernel's (its target record's subgroup_size)
+    // Encodes whose payload an MMA took as bf16 values: erased at the end when nothing else
+    // reads the payload.
+    std::vector<llvm::CallInst *> fusedEncodes;
     // In a host phase function: every work-item's spill slots, where cross-lane ops read the
     // operands the previous phase published (lowerExchange).
     struct Exchange {
@@ -606,6 +613,7 @@ private:
         builder.SetInsertPoint(bb, bb->getFirstNonPHIIt());
         for (const Operation &op : *block) lowerOp(op);
       }
+      for (llvm::CallInst *encode : state.fusedEncodes) eraseUnreadEncode(encode);
     } catch (const LoweringError &) {
       f.deleteBody();
     }
@@ -713,6 +721,7 @@ private:
 
   // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
   void lowerMma(const Operation &op);
+  void eraseUnreadEncode(llvm::CallInst *encode);
 
   // ---- memory ---------------------------------------------------------------------------------
 

@@ -374,10 +374,27 @@ void Lowering::Impl::lowerEncode(const Operation &op) {
   llvm::Type *payloadType = valueType(*op.result(0)->type(), &op);
   llvm::AllocaInst *payload = entryAlloca(payloadType);
   b_->CreateStore(in, source);
-  b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32),
-                 {source, payload, b_->getInt32(uint32_t(count / 8))});
+  llvm::CallInst *call = b_->CreateCall(declareBuiltin(module_, bf16 ? kBfpEncodeBf16 : kBfpEncodeF32),
+                                        {source, payload, b_->getInt32(uint32_t(count / 8))});
   set(op, 0, b_->CreateLoad(payloadType, payload));
-  lowered(op.result(0)).encoding = encoding;
+  Lowered &result = lowered(op.result(0));
+  result.encoding = encoding;
+  if (bf16 && count == 64) result.bf16Source = source, result.bfpEncode = call;
+}
+
+// A fused encode's payload load and call, when nothing but the MMA (which read the values) used
+// the payload.
+void Lowering::Impl::eraseUnreadEncode(llvm::CallInst *encode) {
+  llvm::Value *payload = encode->getArgOperand(1);
+  std::vector<llvm::LoadInst *> loads;
+  for (llvm::User *user : payload->users()) {
+    if (user == encode) continue;
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(user);
+    if (!load || !load->use_empty()) return;
+    loads.push_back(load);
+  }
+  for (llvm::LoadInst *load : loads) load->eraseFromParent();
+  encode->eraseFromParent();
 }
 
 // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
@@ -412,6 +429,17 @@ void Lowering::Impl::lowerMma(const Operation &op) {
       b.CreateStore(v, slot);
       return slot;
     };
+    if (m == 8 && n == 8 && k == 8 && lhs.bf16Source && rhs.bf16Source) {
+      // Both operands are encodes of 64 bf16 values: the fused builtin encodes them in registers
+      // (the same numerics, no payload bytes); the encodes go when nothing else reads them.
+      llvm::Value *accSlot = spill(acc.value ? acc.value : get(op.operandNamed("acc")));
+      llvm::AllocaInst *out = entryAlloca(accType);
+      b.CreateCall(declareBuiltin(module_, kBfpMmaBf16), {lhs.bf16Source, rhs.bf16Source, accSlot, out});
+      for (llvm::CallInst *encode : {lhs.bfpEncode, rhs.bfpEncode})
+        if (std::find(fn_->fusedEncodes.begin(), fn_->fusedEncodes.end(), encode) == fn_->fusedEncodes.end())
+          fn_->fusedEncodes.push_back(encode);
+      return set(op, 0, b.CreateLoad(accType, out));
+    }
     llvm::Value *lhsSlot = spill(get(op.operandNamed("lhs"))), *rhsSlot = spill(get(op.operandNamed("rhs")));
     llvm::Value *accSlot = spill(acc.value ? acc.value : get(op.operandNamed("acc")));
     llvm::AllocaInst *out = entryAlloca(accType);

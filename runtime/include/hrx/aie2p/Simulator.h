@@ -12,7 +12,7 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -90,10 +90,11 @@ public:
   void setPc(uint32_t pc) { pc_ = pc; }
 
 private:
+  // Kept small so that the ordered list moves cheaply; the bytes sit in a reused buffer.
   struct Pending {
     uint64_t commitCycle;  // written at the end of this cycle
     uint16_t offset, size;
-    std::array<uint8_t, 256> bytes;
+    uint16_t slot;  // the value: pendingBytes_[slot]
   };
   struct Location {
     uint16_t offset, size;
@@ -104,6 +105,8 @@ private:
   uint32_t readScalar(Reg reg, unsigned readCycle) const;
   void writeBytes(Reg reg, unsigned writeCycle, const uint8_t *bytes);
   void writeScalar(Reg reg, unsigned writeCycle, uint32_t value);
+  uint16_t pendingSlot();
+  void addPending(const Pending &p);
   bool mapAddress(uint32_t address, uint32_t size, TileMemory *&tile, uint32_t &offset, std::string &why) const;
   bool execute(const Instr &instr, uint32_t bundleSize, std::string &why);
   bool lockAvailable(const Instr &instr, std::string &why);
@@ -115,8 +118,18 @@ private:
   uint64_t cycleLimit_;
   uint32_t coreId_;
   std::vector<uint8_t> regs_;
-  std::vector<Pending> pending_;
-  std::map<uint32_t, std::pair<Bundle, unsigned>> decoded_;
+  std::vector<Pending> pending_;  // ordered by commit cycle (issue order among equal cycles)
+  std::vector<std::array<uint8_t, 256>> pendingBytes_;
+  std::vector<uint16_t> freeSlots_;  // pendingBytes_ entries no pending result holds
+  // Bundles decoded so far, by the pc they start at (decodedAt_[pc] - 1 indexes decoded_; 0: not
+  // decoded yet). A deque keeps references stable as it grows.
+  struct Decoded {
+    Bundle bundle;
+    unsigned size;
+    bool acquires;  // a slot is a lock acquire (checked before the bundle issues)
+  };
+  std::vector<uint32_t> decodedAt_;
+  std::deque<Decoded> decoded_;
   uint32_t pc_ = 0;
   uint64_t cycle_ = 0;
   CoreState state_ = CoreState::Running;
@@ -131,6 +144,9 @@ private:
   std::optional<BranchInFlight> branch_;
   std::optional<BranchInFlight> newBranch_;
   bool done_ = false;
+  // The bundle issuing now (an index + 1 into decoded_); its text is formatted only when a trap
+  // needs it. When 0, currentBundleText_ is what the trap shows (bytes that do not decode).
+  uint32_t currentBundle_ = 0;
   std::string currentBundleText_;
 };
 
