@@ -434,6 +434,11 @@ int runMain(const Options &o) {
 
   auto values = bindingValues(o);
   if (!values) return fail(values.status().message());
+  for (size_t i = 0; i < values->size(); ++i)
+    if ((*values)[i].hostTexture && native)
+      return fail("--input " + std::to_string(i) +
+                  " is a texture<...>(...) value, which only the host reference device samples (--device=host); "
+                  "on the GPU a texture object is an image descriptor, which hrx-run does not create yet");
   std::vector<std::byte> constants;
   if (entry.gpuExport) {
     values = splitLaunchArguments(entry, std::move(*values), constants);
