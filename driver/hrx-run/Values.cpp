@@ -1,6 +1,7 @@
 #include "Values.h"
 
 #include "hrx/format/FileIO.h"
+#include "hrx/format/HostTexture.h"
 
 #include <filesystem>
 #include <algorithm>
@@ -224,8 +225,79 @@ uint64_t Value::elementCount() const {
 }
 
 namespace {
+StatusOr<Value> parseValueOrThrow(const std::string &spec, uint64_t maxBytes);
+
+// texture<OPTIONS>(VALUE): OPTIONS are comma-separated words: the filter (point, the default, or
+// linear), address modes (wrap, clamp, mirror, border: one word for every dimension, or one per
+// dimension in x, y, z order; default clamp), normalized, channels=1|2|4. VALUE is an f32 value
+// whose shape is [depth x] [height x] width [x channels].
+StatusOr<Value> parseTexture(const std::string &spec, uint64_t maxBytes) {
+  size_t close = spec.find('>');
+  if (close == std::string::npos || close + 1 >= spec.size() || spec[close + 1] != '(' || !spec.ends_with(')'))
+    return invalid(spec, "expected texture<OPTIONS>(VALUE), e.g. texture<linear,mirror,normalized>(4x8xf32=@img.bin)");
+  std::string options = spec.substr(8, close - 8), inner = spec.substr(close + 2, spec.size() - close - 3);
+  hrx_host_texture header{};
+  std::memcpy(header.magic, HRX_HOST_TEXTURE_MAGIC, sizeof(header.magic));
+  header.channels = 1;
+  std::vector<uint32_t> address;
+  std::stringstream words(options);
+  for (std::string word; std::getline(words, word, ',');) {
+    if (word == "point")
+      header.filter = HRX_TEXTURE_FILTER_POINT;
+    else if (word == "linear")
+      header.filter = HRX_TEXTURE_FILTER_LINEAR;
+    else if (word == "normalized")
+      header.normalized = 1;
+    else if (word == "wrap")
+      address.push_back(HRX_TEXTURE_ADDRESS_WRAP);
+    else if (word == "clamp")
+      address.push_back(HRX_TEXTURE_ADDRESS_CLAMP);
+    else if (word == "mirror")
+      address.push_back(HRX_TEXTURE_ADDRESS_MIRROR);
+    else if (word == "border")
+      address.push_back(HRX_TEXTURE_ADDRESS_BORDER);
+    else if (word == "channels=1" || word == "channels=2" || word == "channels=4")
+      header.channels = word.back() - '0';
+    else
+      return invalid(spec, "unknown texture option '" + word +
+                               "' (point, linear, wrap, clamp, mirror, border, normalized, channels=1|2|4)");
+  }
+  auto texels = parseValueOrThrow(inner, maxBytes);
+  if (!texels) return texels.status();
+  if (texels->type != ElementType::F32 || texels->hostTexture)
+    return invalid(spec, "texels are f32 values ([depth x] [height x] width [x channels] xf32=...)");
+  std::vector<uint64_t> extent = texels->shape;
+  if (header.channels > 1) {
+    if (extent.empty() || extent.back() != header.channels)
+      return invalid(spec, "channels=" + std::to_string(header.channels) + " needs a last dimension of " +
+                               std::to_string(header.channels));
+    extent.pop_back();
+  }
+  if (extent.empty() || extent.size() > 3)
+    return invalid(spec, "a texture has 1 to 3 dimensions; the shape gives " + std::to_string(extent.size()));
+  header.dimensions = uint32_t(extent.size());
+  if (address.size() > 1 && address.size() != extent.size())
+    return invalid(spec, std::to_string(address.size()) + " address modes for a " + std::to_string(extent.size()) +
+                             "-D texture (give one, or one per dimension)");
+  for (uint32_t d = 0; d < 3; ++d) {
+    uint64_t n = d < extent.size() ? extent[extent.size() - 1 - d] : 1;  // the shape is z, y, x
+    if (n == 0 || n > (uint64_t(1) << 24))
+      return invalid(spec, "texture extent " + std::to_string(n) + " is out of range (1 to 16777216)");
+    header.extent[d] = uint32_t(n);
+    header.address[d] = address.empty() ? HRX_TEXTURE_ADDRESS_CLAMP : address[address.size() == 1 ? 0 : d];
+  }
+  Value value;
+  value.hostTexture = true;
+  value.bytes.resize(sizeof(header) + texels->bytes.size());
+  std::memcpy(value.bytes.data(), &header, sizeof(header));
+  std::memcpy(value.bytes.data() + sizeof(header), texels->bytes.data(), texels->bytes.size());
+  value.shape = {value.bytes.size()};
+  return value;
+}
+
 // parseValue without its out-of-memory guard.
 StatusOr<Value> parseValueOrThrow(const std::string &spec, uint64_t maxBytes) {
+  if (spec.starts_with("texture<")) return parseTexture(spec, maxBytes);
   if (spec.starts_with('@')) {
     std::string path = spec.substr(1);
     auto file = readFile(path, maxBytes + 128 * 1024);  // a .npy header, then at most maxBytes

@@ -18,13 +18,16 @@ struct Value {
   std::optional<ElementType> type;
   std::vector<uint64_t> shape;
   std::vector<uint8_t> bytes;
+  bool hostTexture = false;  // a host texture record (texture<...>(VALUE)), not plain elements
   uint64_t elementCount() const;
 };
 
 inline constexpr uint64_t kMaxValueBytes = uint64_t(1) << 34;  // 16 GiB
 
 // "[DIMSx]TYPE=v v ...", "[DIMSx]TYPE=@raw.bin", "@file.npy" or "@raw.bin". A single literal
-// value is splatted over the shape. Brackets and commas in literals are ignored. A value whose
+// value is splatted over the shape. "texture<OPTIONS>(VALUE)" is a HIP texture object for the host
+// reference device: the host texture record (hrx/format/HostTexture.h) over VALUE's f32 texels
+// (docs/hrx-run.md, "Texture objects"). Brackets and commas in literals are ignored. A value whose
 // shape needs more than `maxBytes` is refused before anything is allocated.
 StatusOr<Value> parseValue(const std::string &spec, uint64_t maxBytes = kMaxValueBytes);
 

@@ -40,6 +40,7 @@ struct Options {
   bool coreStats = false;
   std::optional<uint32_t> columns;
   std::vector<std::string> bindings, inputs, outputs, expected;
+  std::vector<std::string> symbols;  // --symbol NAME=VALUE: device globals (hipMemcpyToSymbol)
   std::vector<uint64_t> workload;
   std::vector<uint32_t> grid, block;  // --grid/--block: HIP launch dimensions
   std::optional<uint64_t> dynamicLds;
@@ -169,6 +170,53 @@ std::string typedSignature(const ArtifactEntry &e) {
       s += a.type ? std::string(format::scalarTypeName(*a.type)) : "value " + std::to_string(a.size) + " bytes";
   }
   return s + ")";
+}
+
+// --symbol NAME=VALUE: writes VALUE into the GPU entry's device global NAME (its source name or
+// symbol), checked against the global's element type and size in the code object's manifest.
+Status writeSymbols(const ArtifactEntry &entry, Kernel &kernel, const std::vector<std::string> &symbols) {
+  const std::vector<format::DeviceGlobal> *globals =
+      entry.engine == Engine::Gpu && entry.member->manifest ? &entry.member->manifest->globals : nullptr;
+  for (const std::string &spec : symbols) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return Status(StatusCode::InvalidArgument, "--symbol '" + spec +
+                                                     "': expected NAME=VALUE (e.g. --symbol "
+                                                     "scale=f32=2 or --symbol table=@table.npy)");
+    std::string name = spec.substr(0, eq);
+    const format::DeviceGlobal *global = globals ? entry.member->manifest->findGlobal(name) : nullptr;
+    if (!global) {
+      std::string known;
+      if (globals)
+        for (const format::DeviceGlobal &g : *globals) known += (known.empty() ? "" : ", ") + g.name;
+      return Status(StatusCode::NotFound, "--symbol " + name + ": entry '" + entry.name + "' has no device global '" +
+                                              name + "'" +
+                                              (known.empty() ? " (its code object has none)" : "; it has " + known));
+    }
+    auto value = run::parseValue(spec.substr(eq + 1));
+    if (!value) return Status(StatusCode::InvalidArgument, "--symbol " + name + ": " + value.status().message());
+    std::string what =
+        "--symbol " + name + ": the global is " +
+        (global->element ? std::to_string(global->count) + "x" + std::string(format::scalarTypeName(*global->element))
+                         : "a record") +
+        " (" + std::to_string(global->bytes) + " bytes)";
+    if (value->hostTexture) return Status(StatusCode::InvalidArgument, what + ", not a texture");
+    if (auto given = scalarTypeOf(*value); given && global->element) {
+      bool same =
+          *given == *global->element || (format::isIntegerType(*given) && format::isIntegerType(*global->element) &&
+                                         format::scalarTypeBytes(*given) == format::scalarTypeBytes(*global->element));
+      if (!same)
+        return Status(StatusCode::InvalidArgument, what + ", but the value is " +
+                                                       std::string(format::scalarTypeName(*given)) + "; give it as " +
+                                                       literalHint(*global->element));
+    }
+    if (value->bytes.size() != global->bytes)
+      return Status(StatusCode::InvalidArgument,
+                    what + ", but the value has " + std::to_string(value->bytes.size()) + " bytes");
+    if (Status s = kernel.writeGlobal(global->symbol, std::as_bytes(std::span(value->bytes))); !s)
+      return Status(s.code(), "--symbol " + name + ": " + s.message());
+  }
+  return Status::ok();
 }
 
 // Splits the inputs of a GPU entry with a launch signature into its buffers (returned, in
@@ -431,9 +479,15 @@ int runMain(const Options &o) {
   if (!kernelOr) return fail(path + ": " + kernelOr.status().message());
   auto kernel = rt.adoptKernel(*kernelOr);
   if (!kernel) return fail(kernel.status().message());
+  if (Status s = writeSymbols(entry, **kernel, o.symbols); !s) return fail(s.message());
 
   auto values = bindingValues(o);
   if (!values) return fail(values.status().message());
+  for (size_t i = 0; i < values->size(); ++i)
+    if ((*values)[i].hostTexture && native)
+      return fail("--input " + std::to_string(i) +
+                  " is a texture<...>(...) value, which only the host reference device samples (--device=host); "
+                  "on the GPU a texture object is an image descriptor, which hrx-run does not create yet");
   std::vector<std::byte> constants;
   if (entry.gpuExport) {
     values = splitLaunchArguments(entry, std::move(*values), constants);
@@ -606,6 +660,10 @@ int hrxRunMain(int argc, char **argv) {
       ->allow_extra_args(false);
   app.add_option("--input", o.inputs,
                  "Typed value of the next binding or launch argument: 4xi32=1 2 3 4, i64=500, @x.npy, @x.bin")
+      ->allow_extra_args(false);
+  app.add_option("--symbol", o.symbols,
+                 "NAME=VALUE: set the GPU entry's __device__/__constant__ global NAME before the run (repeat); VALUE "
+                 "as for --input, of the global's type and size")
       ->allow_extra_args(false);
   app.add_option("--output", o.outputs,
                  "ORDINAL=PATH (raw); for the next writable binding @PATH (.npy or raw), +PATH (append), - (stdout) or "

@@ -153,10 +153,19 @@ void Builder::targets() {
 void Builder::phases() {
   inv_.syntaxOnly = args_.has(OptionId::SyntaxOnly);
   inv_.preprocessOnly = args_.has(OptionId::PreprocessOnly);
-  if (const Arg *rdc = args_.last(OptionId::GpuRdc))
-    diags_.report(DiagId::DriverUnsupportedClangOption, {})
-        .arg("option", rdc->asWritten())
-        .arg("reason", "relocatable device code is not supported; each HIP unit is compiled on its own (-fno-gpu-rdc)");
+  // -fgpu-rdc: the device units of one invocation are linked into one code object (calls between
+  // them resolve), as `hipcc -fgpu-rdc a.hip b.hip` does; a lone unit would need a relocatable
+  // device object, which hrxcc does not write.
+  if (const Arg *rdc = args_.last(OptionId::GpuRdc)) {
+    size_t units = std::count_if(inv_.inputs.begin(), inv_.inputs.end(), [](const InputFile &in) {
+      return in.kind == InputKind::Hip || in.kind == InputKind::Cxx || in.kind == InputKind::C;
+    });
+    if (units < 2)
+      diags_.report(DiagId::DriverUnsupportedClangOption, {})
+          .arg("option", rdc->asWritten())
+          .arg("reason", "hrxcc writes no relocatable device objects; give every unit of the device program to one "
+                         "hrxcc command (e.g. hrxcc -fgpu-rdc main.hip library.hip), which links them");
+  }
   if (!args_.last(OptionId::Emit)) {  // Clang's -c and -S, when --emit does not say otherwise
     if (args_.has(OptionId::CompileOnly))
       inv_.emit = EmitKind::Object;

@@ -17,6 +17,7 @@
 #include "hrx/format/KernelContractWriter.h"
 #include "hrx/format/ReportRender.h"
 
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/IntrinsicsAMDGPU.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
@@ -353,11 +354,59 @@ std::vector<ArgumentFacts> cxxArgumentFacts(const cxx::Signature &kernel) {
   return facts;
 }
 
-// The executable manifest (docs/formats/amdgpu.md): per export its kernarg layout and resources.
+// The C/C++ `__device__` (global address space) and `__constant__` globals the code object
+// exports, for hrx-run --symbol: source name, symbol, element type and count (arrays of
+// scalars), bytes. Clang's and the device libraries' own globals (`__...`) are left out.
+nlohmann::json deviceGlobalsJson(const llvm::Module &module) {
+  nlohmann::json globals = nlohmann::json::array();
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (const llvm::GlobalVariable &global : module.globals()) {
+    unsigned space = global.getAddressSpace();
+    if (global.isDeclaration() || global.hasLocalLinkage() || (space != 1 && space != 4) ||
+        global.getName().starts_with("__") || global.getName().starts_with("llvm."))
+      continue;
+    llvm::Type *type = global.getValueType();
+    uint64_t count = 1;
+    while (auto *array = llvm::dyn_cast<llvm::ArrayType>(type)) {
+      count *= array->getNumElements();
+      type = array->getElementType();
+    }
+    const char *element = nullptr;
+    if (type->isFloatTy())
+      element = "f32";
+    else if (type->isDoubleTy())
+      element = "f64";
+    else if (type->isHalfTy())
+      element = "f16";
+    else if (type->isBFloatTy())
+      element = "bf16";
+    else if (type->isIntegerTy(8))
+      element = "i8";
+    else if (type->isIntegerTy(16))
+      element = "i16";
+    else if (type->isIntegerTy(32))
+      element = "i32";
+    else if (type->isIntegerTy(64))
+      element = "i64";
+    uint64_t bytes = layout.getTypeAllocSize(global.getValueType());
+    if (bytes == 0) continue;
+    nlohmann::json row = {{"name", llvm::demangle(global.getName().str())},
+                          {"symbol", global.getName().str()},
+                          {"count", element ? count : 1},
+                          {"bytes", bytes}};
+    if (element) row["element"] = element;
+    globals.push_back(std::move(row));
+  }
+  return globals;
+}
+
+// The executable manifest (docs/formats/amdgpu.md): per export its kernarg layout and resources;
+// the device globals when there are some.
 std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &target, ProcessorMode mode,
                          const std::vector<std::string> &names,
                          const std::map<std::string, const KernelContract *> &contracts,
-                         const std::map<std::string, std::vector<ArgumentFacts>> &argumentFacts) {
+                         const std::map<std::string, std::vector<ArgumentFacts>> &argumentFacts,
+                         const nlohmann::json &globals) {
   nlohmann::json exports = nlohmann::json::array();
   for (const std::string &name : names) {
     auto kernel = std::find_if(info.kernels.begin(), info.kernels.end(), [&](auto &k) { return k.name == name; });
@@ -420,12 +469,13 @@ std::string manifestJson(const amdgpu::CodeObjectInfo &info, const Target &targe
            {"workgroup_processor_mode", kernel->workgroupProcessorMode ? nlohmann::json(*kernel->workgroupProcessorMode)
                                                                        : nlohmann::json(nullptr)}}}});
   }
-  return nlohmann::json{{"schema_version", 1},
-                        {"target", target.profile},
-                        {"code_object_version", codeObjectVersion(target) / 100},
-                        {"processor_mode", processorModeName(mode)},
-                        {"exports", exports}}
-      .dump(2);
+  nlohmann::json manifest = {{"schema_version", 1},
+                             {"target", target.profile},
+                             {"code_object_version", codeObjectVersion(target) / 100},
+                             {"processor_mode", processorModeName(mode)},
+                             {"exports", exports}};
+  if (!globals.empty()) manifest["globals"] = globals;
+  return manifest.dump(2);
 }
 
 // The compile report (docs/reports.md): one entry row per exported kernel from the code
@@ -794,6 +844,7 @@ public:
     std::string verifyErrors;
     llvm::raw_string_ostream verifyStream(verifyErrors);
     if (llvm::verifyModule(module, &verifyStream)) return fail(diag::DiagId::LinkCodegenFailed, verifyErrors);
+    const nlohmann::json globals = deviceGlobalsJson(module);
 
     if (request.emit != EmitKind::Artifact) {
       optimizeModule(module, **machine, request.options.optLevel);
@@ -894,7 +945,7 @@ public:
     for (const loom::Operation *def : kernels) argumentFacts[exportName(*def)] = loomArgumentFacts(*def);
     for (const cxx::Signature *kernel : program.cxxKernels) argumentFacts[kernel->symbol] = cxxArgumentFacts(*kernel);
     std::string manifest =
-        manifestJson(*info, target, request.options.processorMode, names, contractsByName, argumentFacts);
+        manifestJson(*info, target, request.options.processorMode, names, contractsByName, argumentFacts, globals);
     std::string launch = launchJson(kernels, program.cxxKernels);
     format::ArtifactIdentity identity = artifactIdentity(request, *host);
     std::vector<format::SectionPayload> sections = {

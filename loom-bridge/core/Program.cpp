@@ -673,14 +673,24 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
     for (size_t i = 0; i < cxx.size(); ++i) {
       cxx::CxxUnit unit = cxxUnitOf(cxx[i]);
       if (bodies) unit.functionBodies = &(*bodies)[i];
-      if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags))
+      if (std::optional<cxx::ImportedUnit> imported = importer.import(unit, *target, *program.cxxContext, diags)) {
+        // Clang's per-unit HIP marker (__hip_cuid_<hash>) is the same name in every unit of
+        // one command; the units link into one module, so each keeps its own.
+        for (llvm::GlobalVariable &global : imported->module->globals())
+          if (global.getName().starts_with("__hip_cuid_")) global.setLinkage(llvm::GlobalValue::InternalLinkage);
         program.cxxUnits.push_back(std::move(*imported));
+      }
     }
   }
-  // Calls between C/C++ units resolve against every unit's exports.
+  // Calls between C/C++ units resolve against every unit's exports and its other external
+  // definitions (a HIP device library's C++ __device__ functions, as -fgpu-rdc links them).
   std::set<std::string> defined;
-  for (const cxx::ImportedUnit &unit : program.cxxUnits)
+  for (const cxx::ImportedUnit &unit : program.cxxUnits) {
     for (const cxx::Signature &sig : unit.signatures) defined.insert(sig.symbol);
+    if (unit.module)
+      for (const llvm::Function &function : *unit.module)
+        if (!function.isDeclaration() && !function.hasLocalLinkage()) defined.insert(function.getName().str());
+  }
   for (const cxx::ImportedUnit &unit : program.cxxUnits)
     for (const cxx::ExternalCall &call : unit.externalCalls)
       if (!defined.count(call.symbol))

@@ -99,6 +99,10 @@ std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachi
     mma->removeFnAttr(llvm::Attribute::NoInline);
     mma->addFnAttr(llvm::Attribute::AlwaysInline);
   }
+  // HIP __constant__ globals are externally initialized constants: the runtime writes them
+  // before a launch (hrx-run --symbol, hipMemcpyToSymbol's role), so they live in writable data.
+  for (llvm::GlobalVariable &global : module.globals())
+    if (global.isExternallyInitialized() && global.isConstant() && !global.isDeclaration()) global.setConstant(false);
   // Only the ABI entry points are exported; everything else may be inlined away.
   for (llvm::Function &f : module)
     if (!f.isDeclaration() && !isAbiSymbol(f.getName())) f.setLinkage(llvm::GlobalValue::InternalLinkage);

@@ -372,6 +372,25 @@ StatusOr<hrx_host_kernel_fn> HostCode::kernel(std::string_view symbol) const {
   return reinterpret_cast<hrx_host_kernel_fn>(*address);
 }
 
+StatusOr<std::span<std::byte>> HostCode::global(std::string_view symbol, size_t bytes) const {
+  auto address = resolve("", symbol);
+  if (!address) return address.status();
+  Dl_info info;
+  void *entry = nullptr;
+  struct link_map *self = nullptr;
+  if (!dladdr1(*address, &info, &entry, RTLD_DL_SYMENT) || !entry || dlinfo(handle_, RTLD_DI_LINKMAP, &self) != 0 ||
+      !self || reinterpret_cast<uintptr_t>(info.dli_fbase) != self->l_addr ||
+      ELF64_ST_TYPE(static_cast<const ElfW(Sym) *>(entry)->st_info) != STT_OBJECT)
+    return Status(StatusCode::NotFound,
+                  name_ + ": '" + std::string(symbol) + "' is not a global variable of the host code");
+  uint64_t size = static_cast<const ElfW(Sym) *>(entry)->st_size;
+  if (size < bytes)  // sanitizer builds pad globals, so larger is fine
+    return Status(StatusCode::InvalidArgument, name_ + ": global '" + std::string(symbol) + "' has " +
+                                                   std::to_string(size) + " bytes, " + std::to_string(bytes) +
+                                                   " were given");
+  return std::span<std::byte>(static_cast<std::byte *>(*address), bytes);
+}
+
 StatusOr<hrx_host_launch_fn> HostCode::launch(std::string_view symbol) const {
   auto address = resolve(HRX_HOST_LAUNCH_PREFIX, symbol);
   if (!address) return address.status();

@@ -71,6 +71,14 @@ public:
     return Status::ok();
   }
 
+  Status writeGlobal(std::string_view symbol, std::span<const std::byte> bytes) override {
+    std::lock_guard lock(running_);
+    auto global = code_->global(symbol, bytes.size());
+    if (!global) return global.status();
+    std::copy(bytes.begin(), bytes.end(), global->begin());
+    return Status::ok();
+  }
+
 private:
   std::string symbol_;
   std::shared_ptr<HostCode> code_;

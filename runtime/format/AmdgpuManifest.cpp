@@ -241,9 +241,45 @@ StatusOr<AmdgpuManifest> readAmdgpuManifest(std::string_view json) {
       e.name = std::move(name);
       manifest.exports.push_back(std::move(e));
     }
+    if (std::optional<JsonValue> globals = top.optional("globals")) {
+      if (!globals->isArray()) failAt(top.pathOf("globals"), "expected an array");
+      std::set<std::string> symbols;
+      for (size_t i = 0; i < globals->size(); ++i) {
+        JsonObject object((*globals)[i], "globals[" + std::to_string(i) + "]");
+        DeviceGlobal g;
+        g.name = object.string("name");
+        g.symbol = object.string("symbol");
+        if (g.name.empty()) failAt(object.pathOf("name"), "empty name");
+        if (g.symbol.empty()) failAt(object.pathOf("symbol"), "empty symbol");
+        if (!symbols.insert(g.symbol).second)
+          failAt(object.pathOf("symbol"), "global '" + g.symbol + "' appears twice");
+        if (std::optional<JsonValue> element = object.optional("element")) {
+          g.element = parseEnum<ScalarType>(kScalarTypeNames, *element, object.pathOf("element"));
+          if (*g.element == ScalarType::Pointer)
+            failAt(object.pathOf("element"), "a global's element is a scalar type");
+        }
+        g.count = object.u64("count");
+        g.bytes = object.u64("bytes");
+        if (g.count == 0) failAt(object.pathOf("count"), "a global has at least one element");
+        if (g.bytes == 0) failAt(object.pathOf("bytes"), "a global has at least one byte");
+        if (g.element && (g.bytes % g.count || g.bytes / g.count != scalarTypeBytes(*g.element)))
+          failAt(object.pathOf("bytes"), std::to_string(g.bytes) + " bytes is not " + std::to_string(g.count) + " x " +
+                                             std::string(scalarTypeName(*g.element)));
+        object.finish();
+        manifest.globals.push_back(std::move(g));
+      }
+    }
     top.finish();
     return manifest;
   });
+}
+
+const DeviceGlobal *AmdgpuManifest::findGlobal(std::string_view nameOrSymbol) const {
+  for (const DeviceGlobal &g : globals)
+    if (g.symbol == nameOrSymbol) return &g;
+  for (const DeviceGlobal &g : globals)
+    if (g.name == nameOrSymbol) return &g;
+  return nullptr;
 }
 
 StatusOr<std::vector<AmdgpuLaunch>> readAmdgpuLaunches(std::string_view json) {

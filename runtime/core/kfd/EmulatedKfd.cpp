@@ -604,6 +604,13 @@ private:
       }
       dispatch.arg_count = uint32_t(q.args.size());
       dispatch.args = q.args.data();
+      // The twin reads the device globals the GPU memory holds now (writes into the loaded
+      // code object, hipMemcpyToSymbol's, land there).
+      for (const kfd::HostTwinProgram::GlobalMirror &g : program->globals) {
+        const std::byte *image = translate(program->loadBase + g.offset, g.bytes);
+        if (!image) return fault(false, 0, "a device global of kernel '" + kernel->name + "' is not mapped");
+        std::memcpy(g.twin.data(), image, g.bytes);
+      }
       lock.unlock();  // the shader "hardware" runs without the driver lock
       runHostWorkgroups(twin->second, dispatch);
       lock.lock();

@@ -4,6 +4,7 @@
 #include "KfdDevice.h"
 
 #include "hrx/format/Bundle.h"
+#include "hrx/format/ElfReader.h"
 #include "hrx/runtime/Admission.h"
 #include "hrx/runtime/GpuDevice.h"
 #include "hrx/runtime/HostDevice.h"
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 namespace hrx::runtime {
@@ -25,15 +27,58 @@ using kfd::DispatchGeometry;
 using kfd::GpuMemory;
 using kfd::KfdDevice;
 
+// A defined object symbol of the code object: its offset in the loaded image and its size.
+struct ImageSymbol {
+  uint64_t offset = 0, bytes = 0;
+};
+
+// The code object's .dynsym objects named by the manifest's device globals.
+StatusOr<std::map<std::string, ImageSymbol>> deviceGlobalSymbols(std::span<const uint8_t> elf,
+                                                                 const std::vector<format::DeviceGlobal> &globals) {
+  std::map<std::string, ImageSymbol> found;
+  if (globals.empty()) return found;
+  auto reader = format::elf::ElfReader::open(elf, format::elf::ElfClass::Elf64);
+  if (!reader) return Status(StatusCode::InvalidArgument, "code object: " + reader.error().message());
+  auto sections = reader->sectionHeaders();
+  if (!sections) return Status(StatusCode::InvalidArgument, "code object: " + sections.error().message());
+  for (uint32_t i = 0; i < sections->size(); ++i) {
+    const format::elf::SectionHeader &sh = (*sections)[i];
+    if (sh.type != 11 /* SHT_DYNSYM */ || sh.link >= sections->size()) continue;
+    auto table = reader->sectionData(i, sh);
+    auto strings = reader->sectionData(sh.link, (*sections)[sh.link]);
+    if (!table || !strings) continue;
+    for (uint64_t k = 0; k < table->size() / reader->sizes().symbol; ++k) {
+      format::elf::Symbol symbol = reader->symbol(*table, k);
+      auto name = format::elf::ElfReader::stringAt(*strings, symbol.name);
+      if (name && symbol.type() == 1 /* STT_OBJECT */ && symbol.shndx != 0)
+        found.emplace(std::string(*name), ImageSymbol{symbol.value, symbol.size});
+    }
+  }
+  for (const format::DeviceGlobal &g : globals) {
+    auto it = found.find(g.symbol);
+    if (it == found.end() || it->second.bytes != g.bytes)
+      return Status(StatusCode::InvalidArgument, "code object: the manifest's device global '" + g.symbol + "' (" +
+                                                     std::to_string(g.bytes) +
+                                                     " bytes) is not a .dynsym object of that size");
+  }
+  std::erase_if(found, [&](const auto &entry) {
+    return std::none_of(globals.begin(), globals.end(),
+                        [&](const format::DeviceGlobal &g) { return g.symbol == entry.first; });
+  });
+  return found;
+}
+
 class KfdGpuKernel final : public Kernel {
 public:
   KfdGpuKernel(std::string name, KernelContract contract, std::shared_ptr<KfdDevice> device,
                std::shared_ptr<const kfd::HostTwinProgram> program, format::CodeObjectKernel kernel,
                DispatchGeometry geometry, GpuMemory code, GpuMemory kernargs, uint64_t constantBytes,
-               std::vector<format::LaunchArgument> launch, std::vector<format::LaunchExtent> extents)
+               std::vector<format::LaunchArgument> launch, std::vector<format::LaunchExtent> extents,
+               std::map<std::string, ImageSymbol> globals)
       : name_(std::move(name)), contract_(std::move(contract)), device_(std::move(device)),
         program_(std::move(program)), kernel_(std::move(kernel)), geometry_(geometry), code_(code), kernargs_(kernargs),
-        constantBytes_(constantBytes), launch_(std::move(launch)), extents_(std::move(extents)) {
+        constantBytes_(constantBytes), launch_(std::move(launch)), extents_(std::move(extents)),
+        globals_(std::move(globals)) {
     buffers_.resize(contract_.bindings.size());
     ranges_.resize(contract_.bindings.size());
   }
@@ -76,7 +121,22 @@ public:
     return device_->dispatch(packet, ranges_, name_);
   }
 
+  // The global lives in the loaded code object (GTT memory the host maps), as hipMemcpyToSymbol
+  // writes it; the emulated driver copies it into the twin at the next dispatch.
+  Status writeGlobal(std::string_view symbol, std::span<const std::byte> bytes) override {
+    std::lock_guard lock(running_);
+    auto global = globals_.find(std::string(symbol));
+    if (global == globals_.end())
+      return invalid("kernel '" + name_ + "': the code object has no device global '" + std::string(symbol) + "'");
+    if (global->second.bytes != bytes.size() || global->second.offset + bytes.size() > code_.size)
+      return invalid("kernel '" + name_ + "': global '" + std::string(symbol) + "' has " +
+                     std::to_string(global->second.bytes) + " bytes, " + std::to_string(bytes.size()) + " were given");
+    std::copy(bytes.begin(), bytes.end(), code_.host + global->second.offset);
+    return Status::ok();
+  }
+
 private:
+  static Status invalid(const std::string &what) { return Status(StatusCode::InvalidArgument, what); }
   std::string name_;
   KernelContract contract_;
   std::shared_ptr<KfdDevice> device_;
@@ -89,6 +149,7 @@ private:
   std::vector<format::LaunchExtent> extents_;
   std::vector<uint64_t> buffers_;
   std::vector<KfdDevice::HostRange> ranges_;
+  std::map<std::string, ImageSymbol> globals_;
   std::mutex running_;
 };
 
@@ -193,6 +254,13 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
   geometry.dynamicLdsBytes = options.dynamicLdsBytes;
   if (Status s = kfd::checkGeometry(kernel, geometry); !s) return s;
 
+  static const std::vector<format::DeviceGlobal> kNoGlobals;
+  const std::vector<format::DeviceGlobal> &globals = artifact.manifest ? artifact.manifest->globals : kNoGlobals;
+  auto globalSymbols = deviceGlobalSymbols(artifact.codeObject, globals);
+  if (!globalSymbols) return globalSymbols.status();
+  for (const auto &[name, at] : *globalSymbols)
+    if (at.offset + at.bytes > codeObject->imageBytes)
+      return invalid("code object: device global '" + name + "' lies past the loaded image");
   auto device = KfdDevice::shared(options.gpuIndex);
   if (!device) return device.status();
   auto code = (*device)->allocateGtt(codeObject->imageBytes, true, false);
@@ -218,12 +286,22 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
     p->codeObject = std::move(*codeObject);
     p->hostCode = *host;
     p->twins.emplace(kernel.name, *twin);
+    for (const auto &[name, at] : *globalSymbols) {
+      auto mirror = (*host)->global(name, at.bytes);
+      if (!mirror) {
+        (*device)->release(*kernargs);
+        (*device)->release(*code);
+        return mirror.status();
+      }
+      p->globals.push_back({at.offset, at.bytes, *mirror});
+    }
     program = p;
     (*device)->system().attachProgram(program);
   }
   return std::shared_ptr<Kernel>(std::make_shared<KfdGpuKernel>(
       entry.name, entry.contract, *device, program, std::move(kernel), geometry, *code, *kernargs, constantBytes,
-      launch, entry.gpuExport ? entry.gpuExport->extents : std::vector<format::LaunchExtent>()));
+      launch, entry.gpuExport ? entry.gpuExport->extents : std::vector<format::LaunchExtent>(),
+      std::move(*globalSymbols)));
 }
 
 StatusOr<std::string> describeGpuDevice(unsigned gpuIndex) {

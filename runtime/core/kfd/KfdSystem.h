@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <span>
+#include <vector>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +32,13 @@ struct HostTwinProgram {
   format::AmdgpuCodeObject codeObject;
   std::shared_ptr<HostCode> hostCode;
   std::map<std::string, hrx_host_kernel_fn> twins;  // by kernel name
+  // The code object's device globals and their copies in the host twin: before each dispatch
+  // the emulated driver copies what the GPU memory holds at loadBase + offset into the twin.
+  struct GlobalMirror {
+    uint64_t offset = 0, bytes = 0;
+    std::span<std::byte> twin;
+  };
+  std::vector<GlobalMirror> globals;
 };
 
 class KfdSystem {

@@ -243,3 +243,42 @@ TEST(AmdgpuManifest, CodeObjectHeaderIsChecked) {
 }
 
 }  // namespace
+
+namespace {
+// The manifest with a top-level "globals" array.
+std::string withGlobals(const std::string &globals) {
+  std::string m = manifest();
+  return m.substr(0, m.size() - 1) + R"(,"globals":)" + globals + "}";
+}
+}  // namespace
+
+TEST(AmdgpuManifest, ReadsDeviceGlobals) {
+  auto m = readAmdgpuManifest(
+      withGlobals(R"([{"name":"table","symbol":"table","element":"i32","count":8,"bytes":32},)"
+                  R"({"name":"params::offset","symbol":"_ZN6params6offsetE","element":"i64","count":1,"bytes":8},)"
+                  R"({"name":"pair","symbol":"pair","count":1,"bytes":8}])"));
+  ASSERT_TRUE(m.isOk()) << m.status().message();
+  ASSERT_EQ(m->globals.size(), 3u);
+  EXPECT_EQ(m->globals[0], (DeviceGlobal{"table", "table", ScalarType::I32, 8, 32}));
+  EXPECT_EQ(m->globals[2].element, std::nullopt);
+  EXPECT_EQ(m->findGlobal("params::offset"), &m->globals[1]);
+  EXPECT_EQ(m->findGlobal("_ZN6params6offsetE"), &m->globals[1]);
+  EXPECT_EQ(m->findGlobal("nothing"), nullptr);
+  EXPECT_TRUE(readAmdgpuManifest(manifest())->globals.empty());
+}
+
+TEST(AmdgpuManifest, RejectsMalformedDeviceGlobals) {
+  EXPECT_EQ(error(withGlobals(R"({"name":"g"})")), ".hrx.manifest: globals: expected an array");
+  EXPECT_EQ(error(withGlobals(R"([{"name":"g","symbol":"g","element":"f32","count":2,"bytes":4}])")),
+            ".hrx.manifest: globals[0].bytes: 4 bytes is not 2 x f32");
+  EXPECT_EQ(error(withGlobals(R"([{"name":"g","symbol":"g","count":0,"bytes":4}])")),
+            ".hrx.manifest: globals[0].count: a global has at least one element");
+  EXPECT_EQ(error(withGlobals(R"([{"name":"g","symbol":"g","element":"pointer","count":1,"bytes":8}])")),
+            ".hrx.manifest: globals[0].element: a global's element is a scalar type");
+  EXPECT_EQ(error(withGlobals(R"([{"name":"g","symbol":"g","count":1,"bytes":4},)"
+                              R"({"name":"h","symbol":"g","count":1,"bytes":4}])")),
+            ".hrx.manifest: globals[1].symbol: global 'g' appears twice");
+  EXPECT_EQ(error(withGlobals(R"([{"name":"","symbol":"g","count":1,"bytes":4}])")),
+            ".hrx.manifest: globals[0].name: empty name");
+  EXPECT_NE(error(withGlobals(R"([{"name":"g","symbol":"g","count":1,"bytes":4,"extra":1}])")), "");
+}

@@ -75,12 +75,25 @@ struct AmdgpuExport {
   friend bool operator==(const AmdgpuExport &, const AmdgpuExport &) = default;
 };
 
+// A `__device__` or `__constant__` global of the code object (JSON "globals", absent when there
+// are none): what hrx-run --symbol and the runtime's Kernel::writeGlobal check a write against.
+struct DeviceGlobal {
+  std::string name;                   // as the source spells it ("table", "ns::scale")
+  std::string symbol;                 // the code object's (and the host twin's) symbol
+  std::optional<ScalarType> element;  // the scalar or array element type; nullopt for records
+  uint64_t count = 1;                 // elements (1 for a scalar or a record)
+  uint64_t bytes = 0;
+  friend bool operator==(const DeviceGlobal &, const DeviceGlobal &) = default;
+};
+
 struct AmdgpuManifest {
   std::string target;
   uint64_t codeObjectVersion = 0;
   std::string processorMode;
   std::vector<AmdgpuExport> exports;
+  std::vector<DeviceGlobal> globals;
   const AmdgpuExport *find(std::string_view name) const;
+  const DeviceGlobal *findGlobal(std::string_view nameOrSymbol) const;
 };
 
 struct AmdgpuLaunch {

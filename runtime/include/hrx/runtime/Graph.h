@@ -57,6 +57,12 @@ public:
   // Runs one invocation to terminal completion on the calling (lane) thread. `constants` has
   // exactly constantBytes() bytes.
   virtual Status run(std::span<const BindingSpan> bindings, std::span<const std::byte> constants) = 0;
+  // Sets the GPU kernel's device global `symbol` (a HIP __device__ or __constant__ variable,
+  // hipMemcpyToSymbol's role) to `bytes` for the invocations that follow; `bytes` must be the
+  // global's whole size. Not between a submission and its completion.
+  virtual Status writeGlobal(std::string_view symbol, std::span<const std::byte> bytes) {
+    return Status(StatusCode::Unimplemented, "kernel '" + name() + "' has no device globals to set on this device");
+  }
 };
 
 // Every buffer view must hold what the launch reaches for the scalar arguments in `constants`

@@ -48,6 +48,9 @@ public:
   std::span<const uint8_t> stageAccess(std::string_view symbol, size_t records) const;
   StatusOr<hrx_host_kernel_fn> kernel(std::string_view symbol) const;
   StatusOr<hrx_host_launch_fn> launch(std::string_view symbol) const;
+  // The bytes of the object's global variable `symbol` (a HIP __device__/__constant__ global in
+  // the host twin), which must be defined in this object and hold at least `bytes` bytes.
+  StatusOr<std::span<std::byte>> global(std::string_view symbol, size_t bytes) const;
 
 private:
   HostCode(void *handle, int fd, std::string name, size_t size)

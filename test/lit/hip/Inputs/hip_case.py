@@ -38,6 +38,45 @@ def fsum32(*terms):
     return total
 
 
+def tex_sample(texels, extent, coords, linear=False, address="clamp", normalized=False, border=0.0):
+    """HIP's texture formulas (docs/cxx.md, "Texture objects") in float32: one channel, `texels`
+    row-major with x fastest, `extent` (width[, height[, depth]]), `coords` per dimension."""
+    dims = len(extent)
+
+    def index(i, n):
+        if address == "wrap":
+            return i % n
+        if address == "mirror":
+            m = i % (2 * n)
+            return m if m < n else 2 * n - 1 - m
+        if address == "border":
+            return None if i < 0 or i >= n else i
+        return min(max(i, 0), n - 1)
+
+    def fetch(ix):
+        offset, stride = 0, 1
+        for d in range(dims):
+            at = index(ix[d], extent[d])
+            if at is None:
+                return border
+            offset += at * stride
+            stride *= extent[d]
+        return texels[offset]
+
+    at = [f32(f32(c) * extent[d]) if normalized else f32(c) for d, c in enumerate(coords)]
+    if not linear:
+        return fetch([math.floor(a) for a in at])
+    base = [math.floor(f32(a - 0.5)) for a in at]
+    frac = [f32(f32(a - 0.5) - b) for a, b in zip(at, base)]
+    total = 0.0
+    for corner in range(1 << dims):
+        weight = 1.0
+        for d in range(dims):
+            weight = f32(weight * (frac[d] if corner >> d & 1 else f32(1.0 - frac[d])))
+        total = f32(total + f32(weight * fetch([base[d] + (corner >> d & 1) for d in range(dims)])))
+    return total
+
+
 def ulps(a, b):
     if math.isnan(a) and math.isnan(b):
         return 0
@@ -101,7 +140,7 @@ def run_case(args, artifact, case):
         if binding not in outputs:
             return False, f"binding[{binding}] not printed"
         dtype, got = outputs[binding]
-        want = eval(expr, {"math": math, "f32": f32, "fsum32": fsum32, "n": len(got)})
+        want = eval(expr, {"math": math, "f32": f32, "fsum32": fsum32, "tex_sample": tex_sample, "n": len(got)})
         if len(want) != len(got):
             return False, f"binding[{binding}]: {len(got)} elements, the oracle has {len(want)}"
         for k, (g, w) in enumerate(zip(got, want)):

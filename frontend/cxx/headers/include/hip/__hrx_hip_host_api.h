@@ -120,6 +120,9 @@ __HRX_HOST_API hipError_t hipPeekAtLastError(void);
 __HRX_HOST_API const char *hipGetErrorString(hipError_t error);
 __HRX_HOST_API const char *hipGetErrorName(hipError_t error);
 __HRX_HOST_API hipError_t hipGetDeviceProperties(hipDeviceProp_t *props, int device);
+// The first HIP's name for it (hipify of 2016 mapped cudaGetDeviceProperties here); ROCm 6's
+// headers declare it again, as the entry point behind hipGetDeviceProperties.
+__HRX_HOST_API hipError_t hipDeviceGetProperties(hipDeviceProp_t *props, int device);
 __HRX_HOST_API hipError_t hipGetDeviceCount(int *count);
 __HRX_HOST_API hipError_t hipGetDevice(int *device);
 __HRX_HOST_API hipError_t hipSetDevice(int device);

@@ -1,5 +1,6 @@
 // hrx's cooperative groups (<hip/hip_cooperative_groups.h>): the block and the static tiles of at
-// most one wave (32 work-items on gfx1151), as HIP samples use them. A thread_group passed by
+// most one wave (32 work-items on gfx1151), as HIP samples use them; reduce and the scans are in
+// <hip/cooperative_groups/hip_reduce.h> and <hip/cooperative_groups/hip_scan.h>. A thread_group passed by
 // value keeps what it was (block or tile). Grid-wide groups (this_grid, grid.sync) are not
 // provided: the host device runs one workgroup at a time and could not meet a grid barrier.
 #ifndef HRX_HIP_COOPERATIVE_GROUPS_H
@@ -54,11 +55,16 @@ __HRX_D thread_block this_thread_block() { return thread_block(); }
 
 template <unsigned Size>
 class thread_block_tile : public thread_group {
-  static_assert(Size > 0 && (Size & (Size - 1)) == 0 && Size <= 32,
-                "hrx: a thread_block_tile is a power of two of at most one wave (32 work-items)");
+  // Up to 64, AMD's widest wave: samples instantiate a tile per wave size (ROCm 7 no longer makes
+  // the wave size a compile-time constant) and pick one at run time. A tile wider than this
+  // device's wave (32 on gfx1151) traps when it is made, rather than failing the compile.
+  static_assert(Size > 0 && (Size & (Size - 1)) == 0 && Size <= 64,
+                "hrx: a thread_block_tile is a power of two of at most 64 work-items (one wave)");
 
 public:
-  __HRX_D thread_block_tile() : thread_group(__hrx_cg::group_kind::tile, Size) {}
+  __HRX_D thread_block_tile() : thread_group(__hrx_cg::group_kind::tile, Size) {
+    if constexpr (Size > unsigned(warpSize)) __hrx_trap();
+  }
   __HRX_D unsigned thread_rank() const { return __hrx_cg::block_rank() % Size; }
   __HRX_D unsigned meta_group_rank() const { return __hrx_cg::block_rank() / Size; }
   __HRX_D unsigned meta_group_size() const { return (__hrx_cg::block_size() + Size - 1) / Size; }
