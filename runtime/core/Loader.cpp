@@ -106,11 +106,15 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
   }
   // GPU entries run through KFD (hrx/runtime/GpuDevice.h: loadOnGpu), not the native library.
   if (entry.engine == Engine::Gpu) return Status::ok();
+  // An image with native core code is accepted up to here; nothing has run it on hardware.
+  std::string nativeCode = entry.engine == Engine::Npu && artifact.identity && !artifact.identity->nativeCode.empty()
+                               ? "the image carries " + artifact.identity->nativeCode + ", but "
+                               : "";
   auto library = findNativeLibrary();
-  if (!library) return library.status();
-  return Status(StatusCode::Unimplemented, "native " + std::string(entry.engine == Engine::Npu ? "NPU" : "GPU") +
-                                               " execution through " + *library +
-                                               " is not implemented by this runtime; run with --device=host");
+  if (!library) return Status(library.status().code(), nativeCode + library.status().message());
+  return Status(StatusCode::Unimplemented,
+                nativeCode + "native " + std::string(entry.engine == Engine::Npu ? "NPU" : "GPU") +
+                    " execution through " + *library + " is not implemented by this runtime; run with --device=host");
 }
 
 StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
