@@ -128,14 +128,14 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
                                              std::optional<LaunchDimensions> dimensions,
                                              std::optional<ArrayModelKind> requestedModel,
                                              std::optional<CoreModelKind> requestedCoreModel) {
-  ArrayModelKind arrayModel = ArrayModelKind::Plan;
-  if (requestedModel) {
-    arrayModel = *requestedModel;
-  } else if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
-    auto parsed = parseArrayModel(env);
-    if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
-    arrayModel = *parsed;
-  }
+  // nullopt: the default (below, once the core code is known).
+  std::optional<ArrayModelKind> arrayModel = requestedModel;
+  if (!arrayModel)
+    if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
+      auto parsed = parseArrayModel(env);
+      if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
+      arrayModel = *parsed;
+    }
   const format::Artifact &artifact = *entry.member;
   const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
   if (!host)
@@ -200,7 +200,10 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
     if (!code) return code.status();
     native = std::move(*code);
   }
-  if (arrayModel == ArrayModelKind::Transaction) {
+  // By default an entry whose workers have native core code runs its own commands, so the core
+  // main programs drive the workers (docs/runtime.md); the others run the plan executor.
+  if (!arrayModel) arrayModel = native.empty() ? ArrayModelKind::Plan : ArrayModelKind::Transaction;
+  if (*arrayModel == ArrayModelKind::Transaction) {
     if (!artifact.xdna)
       return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
     return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract, std::move(native));
