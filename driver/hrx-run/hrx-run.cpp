@@ -275,7 +275,10 @@ void listArtifact(const std::string &path, const format::Artifact &artifact,
       member = e.member;
       std::cout << "  target " << member->target;
       if (member->kind == format::ArtifactKind::Xdna) std::cout << ", " << e.columns << " column(s)";
-      if (member->referenceOnly()) std::cout << ", reference-only (" << member->identity->referenceOnlyReason << ")";
+      if (member->referenceOnly())
+        std::cout << ", reference-only (" << member->identity->referenceOnlyReason << ")";
+      else if (member->identity && !member->identity->nativeCode.empty())
+        std::cout << ", " << member->identity->nativeCode;
       std::cout << "\n";
     }
     std::cout << "    entry " << e.name << " (" << engineLabel(e.engine) << ", " << e.contract.bindings.size()
@@ -424,7 +427,10 @@ int runMain(const Options &o) {
   progress("loaded " + path + ": " + std::string(format::artifactKindName(entry.member->kind)) + " for " +
            entry.member->target +
            (entry.engine == Engine::Npu ? ", " + std::to_string(entry.columns) + " column(s)" : "") +
-           (entry.member->referenceOnly() ? ", reference-only" : ""));
+           (entry.member->referenceOnly() ? ", reference-only"
+            : entry.member->identity && !entry.member->identity->nativeCode.empty()
+                ? ", native core code (not yet run on hardware)"
+                : ""));
 
   auto request = parseDeviceRequest(o.device);
   if (!request) return fail(request.status().message());
@@ -447,6 +453,12 @@ int runMain(const Options &o) {
       if (npuEmulated() && entry.member->referenceOnly())
         progress("emulated amdxdna (HRX_AMDXDNA=emulated): the image is reference-only, so its cores run as the "
                  "workers' host twins on the transaction array model; real hardware refuses it");
+      else if (npuEmulated() && entry.member->identity && !entry.member->identity->nativeCode.empty())
+        progress("emulated amdxdna (HRX_AMDXDNA=emulated): the image carries " + entry.member->identity->nativeCode +
+                 "; the emulator runs it in the AIE2P simulator on the transaction array model");
+      if (!npuEmulated() && entry.member->identity && !entry.member->identity->nativeCode.empty())
+        progress("npu device: the image carries " + entry.member->identity->nativeCode +
+                 "; its first run on an NPU is this one");
       kernelOr = loadOnNpu(entry, *device, columns);
       if (!kernelOr) return fail(kernelOr.status().message());
     }

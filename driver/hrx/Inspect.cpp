@@ -91,6 +91,8 @@ ReportJson identityJson(const format::Artifact &a) {
 
 ReportJson referenceOnlyJson(const format::Artifact &a) {
   if (a.referenceOnly()) return {{"reference_only", true}, {"reason", a.identity->referenceOnlyReason}};
+  if (a.identity && !a.identity->nativeCode.empty())
+    return {{"reference_only", false}, {"native_code", a.identity->nativeCode}};
   return {{"reference_only", false}};
 }
 
@@ -181,7 +183,7 @@ struct CoreCode {
   bool ok = true;
   aie2p::AsmDiagnostic error;
 };
-std::vector<CoreCode> coreCode(const format::Artifact &a) {
+std::vector<CoreCode> nativeCode(const format::Artifact &a) {
   std::vector<CoreCode> out;
   // Native code hrxcc compiled: what each entry's establish command writes into program memory.
   if (a.xdna)
@@ -234,7 +236,7 @@ ReportJson artifactJson(const format::Artifact &a) {
   out["report"] =
       a.report ? ReportJson{{"backend", a.report->backend()}, {"mode", a.report->mode()}} : ReportJson(nullptr);
   ReportJson core = ReportJson::array();
-  for (const CoreCode &c : coreCode(a)) {
+  for (const CoreCode &c : nativeCode(a)) {
     ReportJson bundles = ReportJson::array();
     for (const auto &l : c.lines) bundles.push_back({{"offset", l.offset}, {"size", l.size}, {"text", l.text}});
     core.push_back({{"section", c.section},
@@ -247,9 +249,9 @@ ReportJson artifactJson(const format::Artifact &a) {
   return out;
 }
 
-// The text form of coreCode().
+// The text form of nativeCode().
 void textCoreCode(std::ostream &out, const format::Artifact &a, const std::string &indent) {
-  for (const CoreCode &c : coreCode(a)) {
+  for (const CoreCode &c : nativeCode(a)) {
     out << indent << "core code " << c.section << ": " << c.bytes << " bytes, " << c.lines.size() << " bundles"
         << (c.ok ? "" : " (then undecodable bytes)") << "\n";
     for (const auto &l : c.lines) {
@@ -278,6 +280,8 @@ void textArtifact(std::ostringstream &out, const format::Artifact &a, const std:
   if (a.referenceOnly())
     out << indent << "reference-only: yes: " << a.identity->referenceOnlyReason << "\n"
         << indent << "  the npu device refuses this image; run it on the host reference device (--device=host)\n";
+  else if (a.identity && !a.identity->nativeCode.empty())
+    out << indent << "reference-only: no: " << a.identity->nativeCode << "\n";
   else
     out << indent << "reference-only: no\n";
   if (a.identity) {

@@ -193,6 +193,15 @@ void encodeShimTask(CommandWriter &w, const PlanDma &dma, const format::ArrayPla
 
 EncodedPlan encodeTransactions(const format::ArrayPlan &plan, const std::vector<TileCode> &code) {
   CommandWriter establish, repeat;
+  // Cores with code: held in reset and disabled while their program memory is written (aie-rt
+  // and mlir-aie reset and disable a core before loading its ELF); every invocation then resets
+  // each core (pc 0; the ring positions live in data memory) and takes it out of reset enabled,
+  // before the shim tasks feed it, so the main program runs once per invocation.
+  for (const TileCode &c : code) {
+    establish.write32(c.tile, Npu5Model::kCoreControl, Npu5Model::kCoreReset);
+    repeat.write32(c.tile, Npu5Model::kCoreControl, Npu5Model::kCoreReset);
+    repeat.write32(c.tile, Npu5Model::kCoreControl, Npu5Model::kCoreEnable);
+  }
   for (const TileCode &c : code) {
     std::vector<uint32_t> words((c.bytes.size() + 3) / 4, 0);
     for (size_t i = 0; i < c.bytes.size(); ++i) words[i / 4] |= uint32_t(c.bytes[i]) << (8 * (i % 4));

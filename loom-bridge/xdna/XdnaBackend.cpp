@@ -100,11 +100,10 @@ bool compileWorkers(const Program &program, std::vector<PlannedEntry> &entries, 
   return ok;
 }
 
+// The reference-only reason: empty when every worker has native core code (the commands load
+// and enable every core), else the workers that keep only their host twins.
 std::string nativeCodeStatus(const std::vector<std::string> &twins) {
-  if (twins.empty())
-    return "every worker has native AIE2P core code and its core main program (native core code, not yet run on "
-           "hardware: the host reference device's instruction-set simulator runs it), but the commands do not "
-           "enable the cores yet, so the image does not run on an NPU";
+  if (twins.empty()) return "";
   std::string list;
   for (const std::string &t : twins) list += (list.empty() ? "" : "; ") + t;
   return "not every worker has native AIE2P core code (" + list + "); the image runs on the host reference device only";

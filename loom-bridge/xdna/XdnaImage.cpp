@@ -121,8 +121,9 @@ std::optional<fx::Image> buildImage(const std::vector<PlannedEntry> &entries, un
   if (!sections.reportJson.empty()) add(fx::kReportSection, bytesOf(sections.reportJson));
   add(fx::kPlanSection, bytesOf(format::writeArrayPlans(plans, /*indent=*/-1)));
   add(fx::kHostSection, std::move(sections.hostCode));
-  sections.identity.referenceOnly = true;
+  sections.identity.referenceOnly = !sections.referenceOnlyReason.empty();
   sections.identity.referenceOnlyReason = sections.referenceOnlyReason;
+  sections.identity.nativeCode = sections.identity.referenceOnly ? std::string() : std::string(kNativeCoreCode);
   image.sections.push_back(
       {std::string(fx::kIdentitySection), bytesOf(format::writeIdentity(sections.identity)), false});
   return image;

@@ -238,6 +238,9 @@ struct ArrayModel::Tile {
   std::vector<int> locks;
   std::vector<uint32_t> masters, slaves, slots;
   uint32_t mux = 0, demux = 0, coreControl = 0;
+  uint32_t programWritten = 0;  // program memory bytes up to the last byte written
+  uint64_t coreResets = 0;
+  bool coreControlWritten = false;
   std::vector<std::unique_ptr<Channel>> s2mm, mm2s;
 };
 
@@ -285,6 +288,21 @@ int ArrayModel::lockValue(TileId tile, uint32_t lock) const {
 std::span<const uint8_t> ArrayModel::programMemory(TileId tile) const {
   if (tile.column >= columns_ || tile.row >= 6) return {};
   return tiles_[tile.column * 6 + tile.row]->program;
+}
+
+uint32_t ArrayModel::programBytesWritten(TileId tile) const {
+  if (tile.column >= columns_ || tile.row >= 6) return 0;
+  return tiles_[tile.column * 6 + tile.row]->programWritten;
+}
+
+uint64_t ArrayModel::coreResetCount(TileId tile) const {
+  if (tile.column >= columns_ || tile.row >= 6) return 0;
+  return tiles_[tile.column * 6 + tile.row]->coreResets;
+}
+
+bool ArrayModel::coreControlWritten(TileId tile) const {
+  if (tile.column >= columns_ || tile.row >= 6) return false;
+  return tiles_[tile.column * 6 + tile.row]->coreControlWritten;
 }
 
 std::vector<uint32_t> ArrayModel::bdWords(TileId tile, uint32_t bd) const {
@@ -388,7 +406,10 @@ Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint3
   }
   case RegisterClass::ProgramMemory:
     for (unsigned i = 0; i < 4; ++i)
-      if (mask >> (8 * i) & 0xFF) t.program[info->index + i] = uint8_t(value >> (8 * i));
+      if (mask >> (8 * i) & 0xFF) {
+        t.program[info->index + i] = uint8_t(value >> (8 * i));
+        t.programWritten = std::max(t.programWritten, info->index + i + 1);
+      }
     return Status::ok();
   case RegisterClass::BufferDescriptor: apply(t.bds[info->index][info->word]); return Status::ok();
   case RegisterClass::ChannelControl: apply((info->s2mm ? t.s2mm : t.mm2s)[info->index]->control); return Status::ok();
@@ -423,7 +444,14 @@ Status ArrayModel::write(const format::txn::Operation &, uint64_t address, uint3
   case RegisterClass::SwitchSlot: apply(t.slots[4 * info->index + info->word]); return Status::ok();
   case RegisterClass::ShimMux: apply(t.mux); return Status::ok();
   case RegisterClass::ShimDemux: apply(t.demux); return Status::ok();
-  case RegisterClass::CoreControl: apply(t.coreControl); return Status::ok();
+  case RegisterClass::CoreControl:
+    apply(t.coreControl);
+    if (t.coreControl & ~3u)
+      return fail("core control of " + tileName(id) + " set to " + hex(t.coreControl) +
+                  "; only enable (bit 0) and reset (bit 1) are modelled");
+    t.coreControlWritten = true;
+    if (t.coreControl & 2u) ++t.coreResets;
+    return Status::ok();
   }
   return Status::ok();
 }

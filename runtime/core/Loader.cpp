@@ -106,11 +106,15 @@ Status checkNativeExecution(const ArtifactEntry &entry, const Device &device, ui
   }
   // GPU entries run through KFD (hrx/runtime/GpuDevice.h: loadOnGpu), not the native library.
   if (entry.engine == Engine::Gpu) return Status::ok();
+  // An image with native core code is accepted up to here; nothing has run it on hardware.
+  std::string nativeCode = entry.engine == Engine::Npu && artifact.identity && !artifact.identity->nativeCode.empty()
+                               ? "the image carries " + artifact.identity->nativeCode + ", but "
+                               : "";
   auto library = findNativeLibrary();
-  if (!library) return library.status();
-  return Status(StatusCode::Unimplemented, "native " + std::string(entry.engine == Engine::Npu ? "NPU" : "GPU") +
-                                               " execution through " + *library +
-                                               " is not implemented by this runtime; run with --device=host");
+  if (!library) return Status(library.status().code(), nativeCode + library.status().message());
+  return Status(StatusCode::Unimplemented,
+                nativeCode + "native " + std::string(entry.engine == Engine::Npu ? "NPU" : "GPU") +
+                    " execution through " + *library + " is not implemented by this runtime; run with --device=host");
 }
 
 StatusOr<ArrayModelKind> parseArrayModel(std::string_view name) {
@@ -124,14 +128,14 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
                                              std::optional<LaunchDimensions> dimensions,
                                              std::optional<ArrayModelKind> requestedModel,
                                              std::optional<CoreModelKind> requestedCoreModel) {
-  ArrayModelKind arrayModel = ArrayModelKind::Plan;
-  if (requestedModel) {
-    arrayModel = *requestedModel;
-  } else if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
-    auto parsed = parseArrayModel(env);
-    if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
-    arrayModel = *parsed;
-  }
+  // nullopt: the default (below, once the core code is known).
+  std::optional<ArrayModelKind> arrayModel = requestedModel;
+  if (!arrayModel)
+    if (const char *env = std::getenv("HRX_ARRAY_MODEL"); env && *env) {
+      auto parsed = parseArrayModel(env);
+      if (!parsed) return Status(parsed.status().code(), "HRX_ARRAY_MODEL: " + parsed.status().message());
+      arrayModel = *parsed;
+    }
   const format::Artifact &artifact = *entry.member;
   const std::vector<uint8_t> *host = artifact.section(format::xdna::kHostSection);
   if (!host)
@@ -196,7 +200,10 @@ StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry, const s
     if (!code) return code.status();
     native = std::move(*code);
   }
-  if (arrayModel == ArrayModelKind::Transaction) {
+  // By default an entry whose workers have native core code runs its own commands, so the core
+  // main programs drive the workers (docs/runtime.md); the others run the plan executor.
+  if (!arrayModel) arrayModel = native.empty() ? ArrayModelKind::Plan : ArrayModelKind::Transaction;
+  if (*arrayModel == ArrayModelKind::Transaction) {
     if (!artifact.xdna)
       return Status(StatusCode::FailedPrecondition, "entry '" + entry.name + "' has no .xdna image to execute");
     return makeTransactionNpuKernel(*artifact.xdna, entry.name, *plan, *code, entry.contract, std::move(native));

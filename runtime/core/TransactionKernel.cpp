@@ -57,6 +57,9 @@ public:
   }
   bool finished() const override { return iteration_ >= worker_.iterations; }
   std::string waitingOn() const override {
+    if (!started_)
+      return "worker " + std::to_string(index_) + " @" + worker_.entry +
+             " (host twin) has not started: its core control (0x32000) does not enable it";
     const Port &p = ports_[waitPort_];
     bool input = p.direction == format::PortDirection::Input;
     return "worker " + std::to_string(index_) + " @" + worker_.entry + " iteration " + std::to_string(iteration_) +
@@ -66,6 +69,9 @@ public:
   }
 
   StatusOr<bool> step(ArrayModel &array) override {
+    // A twin standing in for a tile whose command controls the core obeys that control.
+    started_ = !array.coreControlWritten(tile()) || array.coreRunning(tile());
+    if (!started_) return false;
     bool progressed = false;
     while (iteration_ < worker_.iterations) {
       uint32_t it = iteration_;
@@ -127,6 +133,7 @@ private:
   size_t acquiredPorts_ = 0;
   size_t waitPort_ = 0;  // the port whose lock the core last waited for
   int waitValue_ = 0;
+  bool started_ = true;
   const std::vector<uint8_t> *native_;  // the tile's native core code, or null: the twin
   std::vector<uint32_t> recordBytes_;
 };
@@ -134,30 +141,60 @@ private:
 // A worker tile running its native core code: the core main program the establish command
 // wrote into program memory acquires the ring locks, calls the worker on the current slots,
 // releases and advances the rings, all in the simulated core against the array model's own data
-// memory and locks (docs/aie2p.md "The core main program"). Each invocation restarts the core at
-// 0; the ring positions persist in the tile's data memory, as they would on the NPU.
+// memory and locks (docs/aie2p.md "The core main program"). The core runs what the commands
+// wrote into its program memory, only while its core control enables it and holds it out of
+// reset; each reset restarts it at pc 0 (every invocation's command resets and enables the
+// cores). The ring positions persist in the tile's data memory, as they would on the NPU.
 class NativeArrayCore final : public array::CoreProgram {
 public:
-  NativeArrayCore(uint32_t index, const format::PlanWorker &worker, const std::vector<uint8_t> &program)
-      : index_(index), worker_(worker), program_(program) {}
+  NativeArrayCore(uint32_t index, const format::PlanWorker &worker) : index_(index), worker_(worker) {}
 
   TileId tile() const override { return tileOf(worker_.tile); }
-  void startInvocation() override {
-    core_.reset();
-    halted_ = false;
-  }
-  bool finished() const override { return halted_; }
+  void startInvocation() override { finished_ = false; }
+  bool finished() const override { return finished_; }
   std::string waitingOn() const override {
+    std::string who = "worker " + std::to_string(index_) + " @" + worker_.entry + ": ";
+    switch (wait_) {
+    case Wait::NotEnabled:
+      return who + "the native core has not started: its core control (0x32000) is " + std::to_string(control_) +
+             ", not enabled and out of reset (the command never enables it)";
+    case Wait::Done:
+      return who + "the native core finished its main program in an earlier invocation and was not reset and "
+                   "enabled again";
+    case Wait::Lock: break;
+    }
     std::string at = core_ ? " at pc " + std::to_string(core_->pc()) : std::string(" before its first bundle");
-    return "worker " + std::to_string(index_) + " @" + worker_.entry + ": the native core main program waits" + at +
-           " (a lock acquire that cannot be granted)";
+    return who + "the native core main program waits" + at + " (a lock acquire that cannot be granted)";
   }
 
   StatusOr<bool> step(ArrayModel &array) override {
-    if (halted_) return false;
+    TileId own = tile();
+    if (uint64_t resets = array.coreResetCount(own); resets != resets_) {
+      resets_ = resets;
+      core_.reset();
+      halted_ = false;
+    }
+    control_ = array.coreControl(own);
+    if (!array.coreRunning(own)) {
+      wait_ = Wait::NotEnabled;
+      return false;
+    }
+    if (halted_) {
+      wait_ = Wait::Done;
+      return false;
+    }
+    wait_ = Wait::Lock;
     if (!core_) {
+      uint32_t written = array.programBytesWritten(own);
+      if (written == 0)
+        return Status(StatusCode::FailedPrecondition,
+                      "worker " + std::to_string(index_) + " @" + worker_.entry + " on tile " + array::tileName(own) +
+                          ": the core is enabled but no command wrote its program memory");
+      std::span<const uint8_t> memory = array.programMemory(own);
+      std::vector<uint8_t> program(memory.begin(), memory.begin() + written);
+      while (program.size() % 4) program.push_back(0);
       if (Status s = bind(array); !s) return s;
-      core_ = std::make_unique<aie2p::Core>(program_, map_, kCycleLimit);
+      core_ = std::make_unique<aie2p::Core>(std::move(program), map_, kCycleLimit);
     }
     bool progressed = false;
     // A slice of cycles per scheduling round, so DMAs and other cores move in between; a stall
@@ -167,7 +204,7 @@ public:
       aie2p::CoreState state = core_->step();
       if (core_->stats().bundles != before) progressed = true;
       if (state == aie2p::CoreState::Halted) {
-        halted_ = true;
+        halted_ = finished_ = true;
         addNativeCoreTotals(worker_.iterations, core_->stats().cycles - core_->stats().stallCycles,
                             core_->stats().bundles);
         return true;
@@ -184,6 +221,7 @@ public:
 private:
   static constexpr unsigned kSliceCycles = 4096;
   static constexpr uint64_t kCycleLimit = uint64_t(1) << 40;
+  enum class Wait : uint8_t { NotEnabled, Done, Lock };
 
   // The core's memory map: its own data memory and its south, west and north compute
   // neighbours' (docs/aie2p.md "The simulator"), each the array model's storage.
@@ -218,11 +256,14 @@ private:
 
   uint32_t index_;
   const format::PlanWorker &worker_;
-  std::vector<uint8_t> program_;
   std::array<aie2p::TileMemory, 4> memories_;
   aie2p::CoreMemoryMap map_;
   std::unique_ptr<aie2p::Core> core_;
-  bool halted_ = false;
+  uint64_t resets_ = 0;  // the array's reset count this core last restarted at
+  uint32_t control_ = 0;
+  bool halted_ = false;    // the main program ran to its done
+  bool finished_ = false;  // ... in this invocation
+  Wait wait_ = Wait::NotEnabled;
 };
 
 class TransactionNpuKernel final : public Kernel {
@@ -352,7 +393,7 @@ makeHostTwinCores(const format::ArrayPlan &plan, const StageResolver &resolve, c
     }
     if (native)
       if (auto it = native->find({pw.tile.column, pw.tile.row}); it != native->end() && !it->second.empty()) {
-        cores.push_back(std::make_unique<NativeArrayCore>(w, pw, it->second));
+        cores.push_back(std::make_unique<NativeArrayCore>(w, pw));
         continue;
       }
     cores.push_back(std::make_unique<HostTwinCore>(w, pw, *stage, std::move(ports), nullptr));

@@ -40,6 +40,10 @@ StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
       id.referenceOnlyReason = top.string("reference_only_reason");
       if (id.referenceOnlyReason.empty()) failAt("reference_only_reason", "a reference-only artifact must say why");
     }
+    if (auto core = top.optional("native_code")) {
+      id.nativeCode = asString(*core, "native_code");
+      if (id.referenceOnly) failAt("native_code", "a reference-only artifact has no native core code to describe");
+    }
     if (auto host = top.optional("host_sha256")) {
       id.hostSha256 = asString(*host, "host_sha256");
       if (!isSha256Hex(id.hostSha256))

@@ -126,7 +126,8 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
   }
 
   if (driver_->emulated()) {
-    // No native core code exists: the emulator's cores are the workers' host twins.
+    // The emulator's cores: the simulator on the program memory the commands write, for the
+    // tiles that have native core code; the workers' host twins elsewhere.
     auto plan = std::find_if(entry.member->plans.begin(), entry.member->plans.end(),
                              [&](const format::ArrayPlan &p) { return p.name == entryName_; });
     const std::vector<uint8_t> *host = entry.member->section(fx::kHostSection);
@@ -137,7 +138,9 @@ Status AmdxdnaNpuKernel::initialize(const ArtifactEntry &entry) {
     auto code = HostCode::load(std::as_bytes(std::span(*host)), entry.member->target + " .hrx.host");
     if (!code) return fail(code.status());
     code_ = *code;
-    auto cores = makeHostTwinCores(plan_, [&](const std::string &e) { return code_->stage(e); });
+    auto native = nativeCoreCode(*entry.member->xdna, entryName_);
+    if (!native) return fail(native.status());
+    auto cores = makeHostTwinCores(plan_, [&](const std::string &e) { return code_->stage(e); }, &*native);
     if (!cores) return fail(cores.status());
     if (Status s = driver_->attachHostTwins(hwctx_, std::move(*cores)); !s) return fail(s);
   }

@@ -20,6 +20,7 @@ std::string writeIdentity(const ArtifactIdentity &id) {
          {"options_digest", id.optionsDigest},
          {"reference_only", id.referenceOnly}};
   if (id.referenceOnly) j["reference_only_reason"] = id.referenceOnlyReason;
+  if (!id.referenceOnly && !id.nativeCode.empty()) j["native_code"] = id.nativeCode;
   if (!id.hostSha256.empty()) j["host_sha256"] = id.hostSha256;
   return j.dump(1) + "\n";
 }

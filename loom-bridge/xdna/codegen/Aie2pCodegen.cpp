@@ -8,6 +8,8 @@
 // position where it is live), so the allocation is correct for any block order.
 #include "hrx/xdna/Aie2pCodegen.h"
 
+#include "BundleEmitter.h"
+
 #include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Isa.h"
 
@@ -123,90 +125,14 @@ struct Loc {
   int index = 0;  // r or x number, or slot byte offset below the frame top
 };
 
-class Emitter {
+// Emission (emit, flush, label, nop) is the shared bundle emitter's (BundleEmitter.h).
+class Emitter : private BundleEmitter {
 public:
   explicit Emitter(const llvm::DataLayout &layout) : layout_(layout) {}
 
   std::expected<CoreCode, CodegenError> run(llvm::Function &f);
 
 private:
-  // ---- emission with a scoreboard, packing slots ----
-  // An instruction goes into the earliest bundle at or after the floor (the last label, branch,
-  // lock or stack adjustment) where every register it reads has landed (the table's write
-  // cycle), no earlier instruction still reads or writes what it writes, memory order is kept
-  // (a load after the last store, a store after the last access) and the bundle's slots plus its
-  // own have a format. Otherwise it opens a new bundle, after nops where nothing is ready.
-  void emit(std::string_view row, const std::string &text, std::vector<std::string> reads,
-            std::vector<std::string> writes) {
-    const aie2p::InstrInfo *info = aie2p::findInstruction(row);
-    unsigned write = 1, read = 1;
-    if (info)
-      for (const auto &op : info->operands) write = std::max(write, op.writeCycle), read = std::max(read, op.readCycle);
-    bool branch = info && info->delaySlots;
-    bool barrier = !info || branch || !packing_ || info->semantic == aie2p::Semantic::Acquire ||
-                   info->semantic == aie2p::Semantic::Release || info->semantic == aie2p::Semantic::Done ||
-                   info->semantic == aie2p::Semantic::StackAdd;
-    bool load = info && (info->semantic == aie2p::Semantic::Load || info->semantic == aie2p::Semantic::LoadS8 ||
-                         info->semantic == aie2p::Semantic::LoadU8 || info->semantic == aie2p::Semantic::LoadS16 ||
-                         info->semantic == aie2p::Semantic::LoadU16 || info->semantic == aie2p::Semantic::VectorLoad);
-    bool store = info && (info->semantic == aie2p::Semantic::Store || info->semantic == aie2p::Semantic::Store8 ||
-                          info->semantic == aie2p::Semantic::Store16 || info->semantic == aie2p::Semantic::VectorStore);
-    uint64_t need = barrier ? bundles_.size() : floor_;
-    for (const auto &r : reads) need = std::max(need, readyAt(r));
-    for (const auto &w : writes) {
-      need = std::max(need, readyAt(w));  // no write may overtake an earlier one
-      if (auto it = lastRead_.find(w); it != lastRead_.end()) need = std::max(need, it->second);
-    }
-    if (load) need = std::max(need, afterStore_);
-    if (store) need = std::max(need, afterAccess_);
-    uint16_t bit = info ? aie2p::slotBit(info->slot) : 0;
-    uint64_t at = need;
-    for (; at < bundles_.size(); ++at)
-      if (!(bundles_[at].slots & bit) && fits(bundles_[at].slots | bit)) break;
-    while (bundles_.size() < at) nop();
-    if (at == bundles_.size()) {
-      items_.push_back({"", {}, 0});
-      bundles_.push_back({items_.size() - 1, 0});
-    }
-    items_[bundles_[at].item].instrs.push_back(text);
-    bundles_[at].slots |= bit;
-    for (const auto &w : writes) ready_[w] = at + write;
-    for (const auto &r : reads) lastRead_[r] = std::max(lastRead_[r], at + read - 1);
-    if (load || store) afterAccess_ = std::max(afterAccess_, at + 1);
-    if (store) afterStore_ = std::max(afterStore_, at + 1);
-    if (barrier) floor_ = at + 1;
-    if (branch) {
-      for (unsigned i = 0; i < info->delaySlots; ++i) nop();
-      floor_ = bundles_.size();
-    }
-  }
-  static bool fits(uint16_t slots) {
-    for (const aie2p::FormatInfo &f : aie2p::formats())
-      if ((f.slotMask & slots) == slots) return true;
-    return false;
-  }
-  void nop() {
-    items_.push_back({"", {}, 0});
-    bundles_.push_back({items_.size() - 1, 0});
-  }
-  uint64_t readyAt(const std::string &reg) const {
-    auto it = ready_.find(reg);
-    return it == ready_.end() ? 0 : it->second;
-  }
-  // Control flow: everything in flight lands before a label or a branch.
-  void flush() {
-    uint64_t need = bundles_.size();
-    for (const auto &[reg, at] : ready_) need = std::max(need, at);
-    while (bundles_.size() < need) nop();
-    ready_.clear();
-    lastRead_.clear();
-    floor_ = afterStore_ = afterAccess_ = bundles_.size();
-  }
-  void label(const std::string &name) {
-    flush();
-    items_.push_back({name, {}, 0});
-  }
-
   // Innermost counted loops of one block (and its empty split latch) whose trip count is a
   // constant: run with ls/le/lc instead of the compare-and-branch (docs/aie2p.md).
   struct ZeroOverheadLoop {
@@ -335,20 +261,6 @@ private:
   unsigned loops_ = 0;
 
   const llvm::DataLayout &layout_;
-  struct Item {
-    std::string label;  // a label line, or (empty) a bundle of these instructions (none: nop)
-    std::vector<std::string> instrs;
-    uint16_t unused;
-  };
-  struct BundleAt {
-    size_t item;
-    uint16_t slots;
-  };
-  std::vector<Item> items_;
-  std::vector<BundleAt> bundles_;
-  uint64_t floor_ = 0, afterStore_ = 0, afterAccess_ = 0;
-  std::map<std::string, uint64_t> ready_, lastRead_;
-  bool packing_ = std::getenv("HRX_AIE2P_NO_PACKING") == nullptr;
   std::map<const BasicBlock *, unsigned> blockIds_;
   std::map<Value *, Loc> loc_;
   std::map<const llvm::AllocaInst *, uint32_t> allocaOffset_;  // from the frame bottom
@@ -733,7 +645,7 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
                      std::to_string(frameBytes_) + " bytes of locals and spills; spill offsets reach 2048 bytes"});
 
   // Offset 0 jumps to the core main program, linked after the worker (Aie2pMain.h).
-  items_.push_back({"entry", {}, 0});
+  label("entry");
   emit("J_lng", "j #main", {}, {});
   label("worker");
   if (frameBytes_) emit("PADDXM_pstm_sp_imm", "paddxm [sp], #" + std::to_string(frameBytes_), {"sp"}, {"sp"});
@@ -750,22 +662,13 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
   for (size_t k = 0; k < blocks.size(); ++k) {
     BasicBlock *b = blocks[k];
     label(blockLabel(b));
-    if (auto z = zolHeaders_.find(b); z != zolHeaders_.end()) z->second.firstItem = items_.size();
+    if (auto z = zolHeaders_.find(b); z != zolHeaders_.end()) z->second.firstItem = itemCount();
     BasicBlock *next = k + 1 < blocks.size() ? blocks[k + 1] : nullptr;
     for (Instruction &i : *b)
       if (auto ok = select(i, next); !ok) return std::unexpected(ok.error());
   }
   flush();
-  std::string text;
-  for (const Item &item : items_) {
-    if (!item.label.empty()) {
-      text += item.label + ":\n";
-      continue;
-    }
-    std::string bundle;
-    for (const std::string &i : item.instrs) bundle += (bundle.empty() ? "" : "; ") + i;
-    text += "  " + (bundle.empty() ? std::string("nop") : bundle) + "\n";
-  }
+  std::string text = BundleEmitter::text();
   aie2p::AsmProgram program;
   std::vector<aie2p::AsmDiagnostic> diags;
   // Measured with the smallest main (`done`); each tile's program links its own main.
@@ -862,29 +765,30 @@ std::expected<void, CodegenError> Emitter::binary(llvm::BinaryOperator &inst) {
   auto three = [&](std::string_view row, std::string_view mnemonic, const std::string &x, const std::string &y) {
     emit(row, std::string(mnemonic) + " " + d + ", " + x + ", " + y, {x, y}, {d});
   };
+  // One row per three-register opcode; `normalize`: the result may leave the width's range
+  // (and/or of in-range operands cannot).
+  struct ThreeRegister {
+    unsigned opcode;
+    std::string_view row, mnemonic;
+    bool normalize;
+  };
+  static constexpr ThreeRegister kThreeRegister[] = {
+      {llvm::Instruction::Add, "ADD_alu_r_rr", "add", true},
+      {llvm::Instruction::Sub, "SUB", "sub", true},
+      {llvm::Instruction::Mul, "MUL", "mul", true},
+      {llvm::Instruction::And, "AND", "and", false},
+      {llvm::Instruction::Or, "OR", "or", false},
+      {llvm::Instruction::Xor, "XOR", "xor", true},
+      {llvm::Instruction::Shl, "LSHL", "lshl", true},
+  };
+  for (const ThreeRegister &op : kThreeRegister)
+    if (op.opcode == inst.getOpcode()) {
+      three(op.row, op.mnemonic, *a, *b);
+      if (op.normalize) normalize(d, width);
+      commit(&inst);
+      return {};
+    }
   switch (inst.getOpcode()) {
-  case llvm::Instruction::Add:
-    three("ADD_alu_r_rr", "add", *a, *b);
-    normalize(d, width);
-    break;
-  case llvm::Instruction::Sub:
-    three("SUB", "sub", *a, *b);
-    normalize(d, width);
-    break;
-  case llvm::Instruction::Mul:
-    three("MUL", "mul", *a, *b);
-    normalize(d, width);
-    break;
-  case llvm::Instruction::And: three("AND", "and", *a, *b); break;
-  case llvm::Instruction::Or: three("OR", "or", *a, *b); break;
-  case llvm::Instruction::Xor:
-    three("XOR", "xor", *a, *b);
-    normalize(d, width);
-    break;
-  case llvm::Instruction::Shl:
-    three("LSHL", "lshl", *a, *b);
-    normalize(d, width);
-    break;
   case llvm::Instruction::LShr:
   case llvm::Instruction::AShr: {
     // lshl/ashl shift right by a negative amount.
@@ -1265,10 +1169,7 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
       const ZeroOverheadLoop &loop = z->second;
       if (auto ok = phiCopies(block, loop.exit); !ok) return ok;
       if (auto ok = phiCopies(loop.latch, block); !ok) return ok;
-      flush();
-      if (bundles_.empty() || bundles_.back().item < loop.firstItem) nop();
-      items_.insert(items_.begin() + long(bundles_.back().item), Item{loop.end, {}, 0});
-      ++bundles_.back().item;
+      labelLastBundle(loop.end, loop.firstItem);
       if (loop.exit != next) emit("J_lng", "j #" + blockLabel(loop.exit), {}, {});
       return {};
     }

@@ -1,6 +1,8 @@
 // The core main program of a worker tile (see hrx/xdna/Aie2pMain.h).
 #include "hrx/xdna/Aie2pMain.h"
 
+#include "BundleEmitter.h"
+
 #include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Isa.h"
 
@@ -14,65 +16,9 @@ namespace {
 constexpr uint32_t kDataMemoryBytes = 64 * 1024;
 constexpr uint32_t kOwnBase = 0x70000;  // the core's own data memory (south 0x40000, west 0x50000, north 0x60000)
 
-// The selector's bundling (Aie2pCodegen.cpp): each instruction in the earliest bundle at or after
-// the floor where what it reads has landed, what it writes is no longer read or written, memory
-// order holds and the slots have a format; labels, branches, locks and `done` are barriers, and
-// everything lands before a label or a branch.
-class Bundler {
+// The selector's bundle emitter (BundleEmitter.h) with the main program's few instruction forms.
+class Bundler : public BundleEmitter {
 public:
-  void emit(std::string_view row, const std::string &text, std::vector<std::string> reads,
-            std::vector<std::string> writes) {
-    const aie2p::InstrInfo *info = aie2p::findInstruction(row);
-    unsigned write = 1, read = 1;
-    if (info)
-      for (const auto &op : info->operands) write = std::max(write, op.writeCycle), read = std::max(read, op.readCycle);
-    bool branch = info && info->delaySlots;
-    bool barrier = !info || branch || !packing_ || info->semantic == aie2p::Semantic::Acquire ||
-                   info->semantic == aie2p::Semantic::Release || info->semantic == aie2p::Semantic::Done;
-    bool load = info && info->semantic == aie2p::Semantic::Load;
-    bool store = info && info->semantic == aie2p::Semantic::Store;
-    uint64_t need = barrier ? bundles_.size() : floor_;
-    for (const auto &r : reads) need = std::max(need, readyAt(r));
-    for (const auto &w : writes) {
-      need = std::max(need, readyAt(w));
-      if (auto it = lastRead_.find(w); it != lastRead_.end()) need = std::max(need, it->second);
-    }
-    if (load) need = std::max(need, afterStore_);
-    if (store) need = std::max(need, afterAccess_);
-    uint16_t bit = info ? aie2p::slotBit(info->slot) : 0;
-    uint64_t at = need;
-    for (; at < bundles_.size(); ++at)
-      if (!(bundles_[at].second & bit) && fits(bundles_[at].second | bit)) break;
-    while (bundles_.size() < at) nop();
-    if (at == bundles_.size()) nop();
-    items_[bundles_[at].first].second.push_back(text);
-    bundles_[at].second |= bit;
-    for (const auto &w : writes) ready_[w] = at + write;
-    for (const auto &r : reads) lastRead_[r] = std::max(lastRead_[r], at + read - 1);
-    if (load || store) afterAccess_ = std::max(afterAccess_, at + 1);
-    if (store) afterStore_ = std::max(afterStore_, at + 1);
-    if (barrier) floor_ = at + 1;
-    if (branch) {
-      for (unsigned i = 0; i < info->delaySlots; ++i) nop();
-      floor_ = bundles_.size();
-    }
-  }
-  void flush() {
-    uint64_t need = bundles_.size();
-    for (const auto &[reg, at] : ready_) need = std::max(need, at);
-    while (bundles_.size() < need) nop();
-    ready_.clear();
-    lastRead_.clear();
-    floor_ = afterStore_ = afterAccess_ = bundles_.size();
-  }
-  void label(const std::string &name) {
-    flush();
-    items_.push_back({name, {}});
-  }
-  void branch(std::string_view row, const std::string &text, std::vector<std::string> reads) {
-    flush();
-    emit(row, text, std::move(reads), {});
-  }
   void movxm(const std::string &reg, int64_t value) {
     if (value >= -1024 && value <= 1023)
       emit("MOV_mv_cg", "mov " + reg + ", #" + std::to_string(value), {}, {reg});
@@ -85,42 +31,8 @@ public:
   void store(const std::string &reg, const std::string &pointer) {
     emit("ST_dms_sts_idx_imm", "st " + reg + ", [" + pointer + ", #0]", {reg, pointer}, {});
   }
-  std::string text() const {
-    std::string t;
-    for (const auto &[label, instrs] : items_) {
-      if (!label.empty()) {
-        t += label + ":\n";
-        continue;
-      }
-      std::string bundle;
-      for (const std::string &i : instrs) bundle += (bundle.empty() ? "" : "; ") + i;
-      t += "  " + (bundle.empty() ? std::string("nop") : bundle) + "\n";
-    }
-    return t;
-  }
-
-private:
-  static bool fits(uint16_t slots) {
-    for (const aie2p::FormatInfo &f : aie2p::formats())
-      if ((f.slotMask & slots) == slots) return true;
-    return false;
-  }
-  void nop() {
-    items_.push_back({"", {}});
-    bundles_.push_back({items_.size() - 1, 0});
-  }
-  uint64_t readyAt(const std::string &reg) const {
-    auto it = ready_.find(reg);
-    return it == ready_.end() ? 0 : it->second;
-  }
-  std::vector<std::pair<std::string, std::vector<std::string>>> items_;  // label, or a bundle's instructions
-  std::vector<std::pair<size_t, uint16_t>> bundles_;                     // item, slots used
-  uint64_t floor_ = 0, afterStore_ = 0, afterAccess_ = 0;
-  std::map<std::string, uint64_t> ready_, lastRead_;
-  bool packing_ = std::getenv("HRX_AIE2P_NO_PACKING") == nullptr;
 };
 
-// A port as the core sees it.
 struct CorePort {
   bool ring = false;  // Input/Output; false: State
   uint32_t period = 1;

@@ -70,6 +70,24 @@ TEST(Identity, RoundTripAndReferenceOnlyNeedsAReason) {
   EXPECT_EQ(readIdentity(json).status().message(), ".hrx.identity: reference_only_reason: required field is missing");
 }
 
+TEST(Identity, CoreCodeDescribesANativeImageOnly) {
+  ArtifactIdentity id = samples::xdnaIdentity();
+  EXPECT_EQ(writeIdentity(id).find("native_code"), std::string::npos);  // absent unless recorded
+  id.referenceOnly = false;
+  id.referenceOnlyReason.clear();
+  id.nativeCode = "native AIE2P core code, not yet run on hardware";
+  auto back = readIdentity(writeIdentity(id));
+  ASSERT_TRUE(back.isOk()) << back.status().message();
+  EXPECT_EQ(back.value(), id);
+  std::string json = writeIdentity(id);
+  const std::string notReference = "\"reference_only\": false";
+  ASSERT_NE(json.find(notReference), std::string::npos) << json;
+  json.replace(json.find(notReference), notReference.size(),
+               "\"reference_only\": true, \"reference_only_reason\": \"x\"");
+  EXPECT_EQ(readIdentity(json).status().message(),
+            ".hrx.identity: native_code: a reference-only artifact has no native core code to describe");
+}
+
 TEST(Identity, HostDigestIsOptionalAndChecked) {
   ArtifactIdentity id = samples::xdnaIdentity();
   EXPECT_EQ(writeIdentity(id).find("host_sha256"), std::string::npos);  // absent unless recorded

@@ -3,6 +3,7 @@
 // rings, the simulated core acquires and releases the array model's locks. Intact it copies
 // every record across invocations (the ring positions persist); with one lock id, one slot
 // address or the lock order wrong in the plan it was linked from, the run fails.
+#include "ArrayFixtures.h"
 #include "Graphs.h"
 
 #include "hrx/array/ArrayModel.h"
@@ -67,22 +68,6 @@ CoreCode compileWorker(const char *ir = kStage, const char *name = "hrx.stage.co
   return *code;
 }
 
-bridge::KernelContract contractOf(const PipelineGraph &g) {
-  bridge::KernelContract c;
-  c.symbol = g.name;
-  for (const GraphBinding &b : g.bindings) {
-    bridge::BindingContract row;
-    row.name = b.name.substr(1);
-    row.used = b.used;
-    row.bytes = b.bytes;
-    row.alignment = 64;
-    row.access = b.access == format::PlanAccess::Read ? bridge::Access::Read : bridge::Access::Write;
-    row.addressSpace = "global";
-    c.bindings.push_back(row);
-  }
-  return c;
-}
-
 void neverCalled(void *const *) { ADD_FAILURE() << "the host twin ran instead of the native core"; }
 
 // Plans the copy pipeline for `packets` records, links the worker's main program from the plan
@@ -101,7 +86,7 @@ Shape copyShape(uint32_t packets) {
 }
 
 Status runShape(const Shape &shape, uint32_t invocations, const std::function<void(format::ArrayPlan &)> &corrupt,
-                uint64_t *cyclesOut = nullptr) {
+                uint64_t *cyclesOut = nullptr, const CommandEdit &edit = {}) {
   const PipelineGraph &g = shape.graph;
   diag::SourceManager sm;
   diag::DiagnosticEngine diags(sm);
@@ -119,20 +104,11 @@ Status runShape(const Shape &shape, uint32_t invocations, const std::function<vo
   sections.hostCode = {0x7f, 'E', 'L', 'F'};
   auto image = buildImage({entry}, 1, std::move(sections), diags);
   EXPECT_TRUE(image);
-  std::vector<uint8_t> command(image->allocations[0].byteLength, 0);
-  for (const fx::Load &l : image->loads) std::copy(l.bytes.begin(), l.bytes.end(), command.begin() + long(l.offset));
+  std::vector<uint8_t> command = commandOf(*image);
   auto native = runtime::nativeCoreCode(*image, g.name);
   if (!native) return native.status();
   EXPECT_EQ(native->size(), 1u);
-
-  uint64_t base[2] = {uint64_t(1) << 36, uint64_t(2) << 36};
-  for (uint32_t i = 0; i < image->entries[0].dynamicRelocationCount; ++i) {
-    const fx::Relocation &rel = image->relocations[i];
-    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(command.data() + rel.byteOffset, 8),
-                                        base[rel.sourceOrdinal], rel);
-        !s)
-      return s;
-  }
+  if (Status s = relocate(*image, command); !s) return s;
   array::ArrayModel model(1);
   auto cores = runtime::makeHostTwinCores(
       *plan, [](const std::string &) -> StatusOr<hrx_host_stage_fn> { return &neverCalled; }, &*native);
@@ -142,22 +118,14 @@ Status runShape(const Shape &shape, uint32_t invocations, const std::function<vo
   uint64_t before = runtime::nativeCoreTotals().cycles;
   bool established = false;
   uint32_t next = 0;
-  std::vector<fx::Invocation> invs(image->invocations.begin(), image->invocations.end());
   for (uint32_t n = 0; n < invocations; ++n) {
     std::vector<int32_t> in(shape.inputWords), out(shape.outputWords, 0);
     std::iota(in.begin(), in.end(), int32_t(-100 + 7 * n));
-    model.setHostMemory({{base[0], reinterpret_cast<std::byte *>(in.data()), 4ull * in.size(), "input"},
-                         {base[1], reinterpret_cast<std::byte *>(out.data()), 4ull * out.size(), "output"}});
-    for (const auto &c : model.cores()) c->startInvocation();
-    for (uint32_t i : fx::dispatchOrder(invs, established, next)) {
-      const fx::Invocation &inv = invs[i];
-      auto t = txn::decodeTransaction(std::span(command).subspan(inv.byteOffset, inv.byteLength));
-      if (!t) return t.status();
-      if (Status s = model.execute(*t, "invocation " + std::to_string(i)); !s) return s;
-      next = inv.nextInvocation;
-    }
-    if (Status s = model.finishInvocation("dispatch " + std::to_string(n)); !s) return s;
-    established = true;
+    model.setHostMemory({{bindingBase(0), reinterpret_cast<std::byte *>(in.data()), 4ull * in.size(), "input"},
+                         {bindingBase(1), reinterpret_cast<std::byte *>(out.data()), 4ull * out.size(), "output"}});
+    if (Status s = dispatchOnModel(model, *image, command, established, next, "dispatch " + std::to_string(n), edit);
+        !s)
+      return s;
     for (size_t i = 0; i < out.size(); ++i)
       if (out[i] != shape.expected(in, i))
         return Status(StatusCode::Internal, "dispatch " + std::to_string(n) + ": output word " + std::to_string(i) +
@@ -169,8 +137,21 @@ Status runShape(const Shape &shape, uint32_t invocations, const std::function<vo
 }
 
 Status runNative(uint32_t packets, uint32_t invocations, const std::function<void(format::ArrayPlan &)> &corrupt,
-                 uint64_t *cyclesOut = nullptr) {
-  return runShape(copyShape(packets), invocations, corrupt, cyclesOut);
+                 uint64_t *cyclesOut = nullptr, const CommandEdit &edit = {}) {
+  return runShape(copyShape(packets), invocations, corrupt, cyclesOut, edit);
+}
+
+constexpr uint32_t kCoreControl = 0x32000, kProgramMemory = 0x20000;
+bool writesCoreControl(const txn::Operation &op, uint32_t value) {
+  return op.opcode == txn::Opcode::Write && (op.address & 0xFFFFF) == kCoreControl && op.value == value;
+}
+// Drops the ops `drop` matches from the command of invocation `which`.
+CommandEdit dropOps(uint32_t which, std::function<bool(const txn::Operation &)> drop) {
+  return [which, drop](txn::Transaction &t, uint32_t invocation) {
+    if (invocation != which) return;
+    std::erase_if(t.operations, drop);
+    t.operationCount = uint32_t(t.operations.size());
+  };
 }
 
 // A fold: each output record is the sum of two input records, accumulated in a State record
@@ -242,6 +223,60 @@ TEST(Aie2pMain, DrivesTheWorkerThroughTheArrayModel) {
   Status s = runNative(3, 2, [](format::ArrayPlan &) {}, &cycles);
   ASSERT_TRUE(s) << s.message();
   EXPECT_GT(cycles, 6u * 1024);  // six records of 1024 words, at least a bundle per word
+}
+
+TEST(Aie2pMain, TheCommandsResetLoadAndEnableTheCore) {
+  // Establish holds the core in reset while it writes program memory; each invocation's command
+  // resets the core and then enables it.
+  std::vector<std::vector<uint32_t>> controls(2);
+  Status s = runNative(
+      2, 1, [](format::ArrayPlan &) {}, nullptr,
+      [&](txn::Transaction &t, uint32_t invocation) {
+        for (const txn::Operation &op : t.operations) {
+          if ((op.address & 0xFFFFF) == kCoreControl) controls[invocation].push_back(op.value);
+          if (op.opcode == txn::Opcode::BlockWrite && (op.address & 0xFFFFF) == kProgramMemory)
+            EXPECT_EQ(controls[invocation], std::vector<uint32_t>{2u}) << "program memory written out of reset";
+        }
+      });
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_EQ(controls[0], std::vector<uint32_t>{2u});
+  EXPECT_EQ(controls[1], (std::vector<uint32_t>{2u, 1u}));
+}
+
+TEST(Aie2pMain, WithoutTheEnableWriteThePipelineStalls) {
+  Status s = runNative(
+      2, 1, [](format::ArrayPlan &) {}, nullptr,
+      dropOps(1, [](const txn::Operation &op) { return writesCoreControl(op, 1); }));
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("deadlock"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("invocation 1 op"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("the native core has not started: its core control (0x32000) is 2"), std::string::npos)
+      << s.message();
+}
+
+TEST(Aie2pMain, ASecondInvocationWithoutTheResetFindsTheCoreDone) {
+  // The first dispatch runs; the second drops the reset, so the core stays at its done.
+  bool first = true;
+  Status s = runNative(
+      2, 2, [](format::ArrayPlan &) {}, nullptr,
+      [&](txn::Transaction &t, uint32_t invocation) {
+        if (invocation != 1) return;
+        if (!first) std::erase_if(t.operations, [](const txn::Operation &op) { return writesCoreControl(op, 2); });
+        t.operationCount = uint32_t(t.operations.size());
+        first = false;
+      });
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("finished its main program in an earlier invocation"), std::string::npos) << s.message();
+}
+
+TEST(Aie2pMain, ACoreWhoseProgramMemoryWasNotWrittenIsRefused) {
+  Status s = runNative(
+      2, 1, [](format::ArrayPlan &) {}, nullptr, dropOps(0, [](const txn::Operation &op) {
+        return op.opcode == txn::Opcode::BlockWrite && (op.address & 0xFFFFF) == kProgramMemory;
+      }));
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("the core is enabled but no command wrote its program memory"), std::string::npos)
+      << s.message();
 }
 
 TEST(Aie2pMain, AWrongLockIdFails) {

@@ -1,5 +1,6 @@
 // Packaging: the image of a planned pipeline passes the format's reader/validator, its bytes
 // are deterministic, and its tables, relocations and transactions say what the plan says.
+#include "ArrayFixtures.h"
 #include "Graphs.h"
 
 #include "hrx/format/CompileReport.h"
@@ -21,23 +22,8 @@ namespace fx = hrx::format::xdna;
 
 namespace {
 
-bridge::KernelContract contractOf(const PipelineGraph &g) {
-  bridge::KernelContract c;
-  c.symbol = g.name;
-  for (const GraphBinding &b : g.bindings) {
-    bridge::BindingContract row;
-    row.name = b.name.substr(1);
-    row.used = b.used;
-    row.bytes = b.bytes;
-    row.alignment = 64;
-    row.access = b.access == format::PlanAccess::Read ? bridge::Access::Read : bridge::Access::Write;
-    row.addressSpace = "global";
-    c.bindings.push_back(row);
-  }
-  return c;
-}
-
-std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collector &c) {
+std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collector &c,
+                                std::optional<std::string> referenceOnlyReason = std::nullopt) {
   diag::SourceManager sm;
   diag::DiagnosticEngine diags(sm);
   diags.addConsumer(&c);
@@ -48,6 +34,7 @@ std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collec
   sections.identity.compilerName = "hrxcc";
   sections.identity.compilerVersion = "test";
   sections.identity.target = std::string(Npu5Model::kProfileName);
+  if (referenceOnlyReason) sections.referenceOnlyReason = *referenceOnlyReason;
   sections.reportJson = buildReport({{*plan, contractOf(g), {}}}, "hrxcc test", "summary");
   auto image = buildImage({{*plan, contractOf(g), {}}}, columns, std::move(sections), diags);
   if (!image) return {};
@@ -57,6 +44,21 @@ std::vector<uint8_t> imageBytes(const PipelineGraph &g, unsigned columns, Collec
 }
 
 }  // namespace
+
+TEST(XdnaImage, AnImageWithoutAReferenceOnlyReasonSaysItsCoreCodeIsNative) {
+  Collector c;
+  std::vector<uint8_t> bytes = imageBytes(copyGraph(4), 1, c, "");
+  ASSERT_FALSE(bytes.empty()) << c.messages();
+  auto read = fx::readImage(bytes);
+  ASSERT_TRUE(read.isOk()) << read.status().message();
+  const fx::Section *section = read->section(fx::kIdentitySection);
+  ASSERT_NE(section, nullptr);
+  auto identity = format::readIdentity(std::string(section->bytes.begin(), section->bytes.end()));
+  ASSERT_TRUE(identity.isOk()) << identity.status().message();
+  EXPECT_FALSE(identity->referenceOnly);
+  EXPECT_EQ(identity->nativeCode, kNativeCoreCode);
+  EXPECT_NE(identity->nativeCode.find("not yet run on hardware"), std::string::npos);
+}
 
 TEST(XdnaImage, CopyImagePassesTheValidatorAndCarriesThePlan) {
   Collector c;

@@ -3,6 +3,7 @@
 // aie-rt's AIE2P register database and mlir-aie's op layouts (docs/formats/transaction.md);
 // then executed on the transaction array model (hrx/array/ArrayModel.h), intact and with one
 // field corrupted at a time.
+#include "ArrayFixtures.h"
 #include "Graphs.h"
 
 #include "hrx/array/ArrayModel.h"
@@ -26,22 +27,6 @@ namespace txn = hrx::format::txn;
 
 namespace {
 
-bridge::KernelContract contractOf(const PipelineGraph &g) {
-  bridge::KernelContract c;
-  c.symbol = g.name;
-  for (const GraphBinding &b : g.bindings) {
-    bridge::BindingContract row;
-    row.name = b.name.substr(1);
-    row.used = b.used;
-    row.bytes = b.bytes;
-    row.alignment = 64;
-    row.access = b.access == format::PlanAccess::Read ? bridge::Access::Read : bridge::Access::Write;
-    row.addressSpace = "global";
-    c.bindings.push_back(row);
-  }
-  return c;
-}
-
 // Absolute register address of a tile offset: column << 25 | row << 20 | offset.
 constexpr uint64_t reg(uint32_t column, uint32_t row, uint32_t offset) {
   return uint64_t(column) << 25 | uint64_t(row) << 20 | offset;
@@ -62,9 +47,7 @@ Built build(const PipelineGraph &g) {
   sections.hostCode = {0x7f, 'E', 'L', 'F'};
   auto image = buildImage({{*plan, contractOf(g), {}}}, 1, std::move(sections), diags);
   EXPECT_TRUE(image);
-  Built b{*plan, *image, std::vector<uint8_t>(image->allocations[0].byteLength, 0)};
-  for (const fx::Load &l : image->loads) std::copy(l.bytes.begin(), l.bytes.end(), b.command.begin() + long(l.offset));
-  return b;
+  return Built{*plan, *image, commandOf(*image)};
 }
 
 std::span<const uint8_t> range(const Built &b, uint32_t invocation) {
@@ -249,28 +232,17 @@ Status runCopy(const std::function<void(Built &)> &corrupt, std::vector<int32_t>
   corrupt(b);
   std::vector<int32_t> in(4096), out(4096, 0);
   std::iota(in.begin(), in.end(), -100);
-  uint64_t base[2] = {uint64_t(1) << 36, uint64_t(2) << 36};
-  for (uint32_t i = 0; i < b.image.entries[0].dynamicRelocationCount; ++i) {
-    const fx::Relocation &rel = b.image.relocations[i];
-    if (Status s = fx::applyShimAddress(std::span<uint8_t, 8>(b.command.data() + rel.byteOffset, 8),
-                                        base[rel.sourceOrdinal], rel);
-        !s)
-      return s;
-  }
+  if (Status s = relocate(b.image, b.command); !s) return s;
   array::ArrayModel model(1);
-  model.setHostMemory({{base[0], reinterpret_cast<std::byte *>(in.data()), 16384, "input"},
-                       {base[1], reinterpret_cast<std::byte *>(out.data()), 16384, "output"}});
+  model.setHostMemory({{bindingBase(0), reinterpret_cast<std::byte *>(in.data()), 16384, "input"},
+                       {bindingBase(1), reinterpret_cast<std::byte *>(out.data()), 16384, "output"}});
   auto cores = runtime::makeHostTwinCores(
       b.plan, [](const std::string &) -> StatusOr<hrx_host_stage_fn> { return &copyRecord; });
   if (!cores) return cores.status();
   model.setCores(std::move(*cores));
-  for (const auto &c : model.cores()) c->startInvocation();
-  for (uint32_t i : {0u, 1u}) {
-    auto t = txn::decodeTransaction(range(b, i));
-    if (!t) return t.status();
-    if (Status s = model.execute(*t, "invocation " + std::to_string(i)); !s) return s;
-  }
-  if (Status s = model.finishInvocation("invocation 1"); !s) return s;
+  bool established = false;
+  uint32_t next = 0;
+  if (Status s = dispatchOnModel(model, b.image, b.command, established, next, "invocation 1"); !s) return s;
   if (output) *output = out;
   if (out != in) return Status(StatusCode::Internal, "output differs from input");
   return Status::ok();

@@ -90,6 +90,9 @@ public:
   static constexpr uint32_t kStackReserveBytes = 1024;
   // A compute tile's program memory in its register space (hrx-product §1.5: host offset 0x20000).
   static constexpr uint32_t kProgramMemoryOffset = 0x20000;
+  // Core control (aie-rt CORE_MODULE_CORE_CONTROL): enable bit 0, reset bit 1.
+  static constexpr uint32_t kCoreControl = 0x32000;
+  static constexpr uint32_t kCoreEnable = 1u << 0, kCoreReset = 1u << 1;
 
   // Core view of neighbour memories (npu5-hardware §2.3).
   static constexpr uint32_t kSouthWindow = 0x40000;

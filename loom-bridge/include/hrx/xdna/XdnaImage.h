@@ -22,6 +22,10 @@ inline constexpr std::string_view kReferenceOnlyReason =
     "no AIE2P core code generator exists: the image carries the array program and host "
     "reference code, and runs on the host reference device only";
 
+// The identity's core_code of an image whose every worker has native core code.
+inline constexpr std::string_view kNativeCoreCode =
+    "native AIE2P core code, not yet run on hardware (the host reference device's AIE2P simulator runs it)";
+
 struct PlannedEntry {
   format::ArrayPlan plan;
   bridge::KernelContract contract;
@@ -33,6 +37,7 @@ struct ImageSections {
   std::vector<uint8_t> hostCode;  // .hrx.host
   format::ArtifactIdentity identity;
   std::string reportJson;  // .hrx.report when non-empty
+  // Empty: every worker has native core code, so the image is not reference-only.
   std::string referenceOnlyReason = std::string(kReferenceOnlyReason);
 };
 

@@ -2,9 +2,10 @@
 // a register map taken from aie-rt's AIE2P register database (docs/formats/transaction.md),
 // and the array then runs what the registers say. DMA channels walk their BD chains, gated by
 // locks; streams follow the stream-switch and shim mux/demux configuration; shim DMAs read and
-// write host memory at the (relocated) addresses in their BDs. Cores are CorePrograms: today
-// the workers' host twins (runtime/core/TransactionKernel.cpp); the AIE2P machine layer's
-// simulator (runtime/aie2p/) plugs in behind the same interface once images carry core code.
+// write host memory at the (relocated) addresses in their BDs. Cores are CorePrograms: the
+// AIE2P simulator running the program memory the transaction wrote, or a worker's host twin
+// (runtime/core/TransactionKernel.cpp). A core whose tile's core control the transaction
+// writes runs only while that register enables it and holds it out of reset.
 //
 // Every configuration error is reported, never skipped: a write to an address the model does
 // not know, a BD outside its tile's memory, an invalid BD, a stream with no route, a lock
@@ -133,6 +134,16 @@ public:
   // core control register (bit 0 enable, bit 1 reset).
   std::span<const uint8_t> programMemory(TileId tile) const;
   uint32_t coreControl(TileId tile) const { return registerValue(tile, 0x32000); }
+  // Bytes of program memory from offset 0 up to the last byte any write reached (0: never
+  // written). A core whose program memory was never written must not run.
+  uint32_t programBytesWritten(TileId tile) const;
+  // How many writes have left the core control's reset bit set: a core program that sees the
+  // count change restarts at pc 0 (reset clears the core, not its data memory).
+  uint64_t coreResetCount(TileId tile) const;
+  // Whether a command has written the tile's core control register at all.
+  bool coreControlWritten(TileId tile) const;
+  // Enabled (bit 0) and out of reset (bit 1 clear): the core may issue bundles.
+  bool coreRunning(TileId tile) const { return (coreControl(tile) & 3u) == 1u; }
   // A compute tile's lock values, for a simulated core that acquires and releases them in place
   // (null for other tiles or outside the context).
   int *coreLocks(TileId tile);

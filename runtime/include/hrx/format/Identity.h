@@ -24,6 +24,9 @@ struct ArtifactIdentity {
   std::string optionsDigest;              // SHA-256 (hex) of the canonical compile options
   bool referenceOnly = false;
   std::string referenceOnlyReason;  // required when referenceOnly
+  // What code the NPU cores run, for an image that is not reference-only ("native AIE2P core
+  // code, not yet run on hardware"); "" = not recorded.
+  std::string nativeCode;
   // SHA-256 (hex) of the .hrx.host bytes; "" = not recorded. The host device refuses host code
   // whose bytes do not match it.
   std::string hostSha256;

@@ -66,7 +66,8 @@ HRX_RUNTIME_API StatusOr<ArrayModelKind> parseArrayModel(std::string_view name);
 // constants block (Kernel::constantBytes()).
 // With `dimensions` (a GPU entry), the grid and block are those instead of the launch program's,
 // and `workload` may be empty.
-// NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Plan. Their
+// NPU entries run as `arrayModel` says; unset, $HRX_ARRAY_MODEL decides, else Transaction when
+// the workers run native core code (their core main programs drive them) and Plan otherwise. Their
 // workers run the image's native AIE2P core code in the simulator when it has some, as
 // `coreModel` says; unset, $HRX_CORE_MODEL decides, else native (twin: the host twins).
 HRX_RUNTIME_API StatusOr<std::shared_ptr<Kernel>> loadOnHost(const ArtifactEntry &entry,
