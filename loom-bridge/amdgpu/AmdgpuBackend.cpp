@@ -625,7 +625,7 @@ public:
         {"gfx11-generic", "gfx11-generic", {{"gfx11-generic", "any gfx11 GPU (generic code object)"}}, {}}};
     info.offloadArch = true;
     info.runsCxxKernels = true;
-    info.options = {"--processor-mode=", "--host-twin="};
+    info.options = {"--processor-mode=", "--host-twin=", "--host-twin-opt="};
     info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
     info.artifactExtension = ".hsaco";
     info.fatMember = FatMember{kAmdgpuTriple, format::kOffloadHip};
