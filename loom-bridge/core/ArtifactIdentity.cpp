@@ -91,7 +91,7 @@ std::string canonicalOptions(const CompilerOptions &options) {
          ";host-cpu=" + options.hostCpu + ";opt-level=" + std::to_string(options.optLevel) +
          ";processor-mode=" + processorModeName(options.processorMode) +
          (options.hostTwin ? "" : ";host-twin=never") +  // absent by default: digests stay as they were
-         (options.hostTwin && !options.hostTwinQuick ? ";host-twin-opt=full" : "");
+         (options.hostTwinQuick ? "" : ";host-twin-opt=full");
 }
 
 format::ArtifactIdentity artifactIdentity(const BackendRequest &request, std::span<const uint8_t> hostCode,

@@ -142,7 +142,7 @@ public:
     // Only an AMDGPU artifact's host code is quick: its twin is most of a GPU compile's time, and
     // launch programs alone (--host-twin=never) are scalar code run once per dispatch. The NPU's
     // host code (its workers' twins) keeps the whole pipeline.
-    bool quick = providerFamily == "amdgpu" && (!options.hostTwin || options.hostTwinQuick);
+    bool quick = providerFamily == "amdgpu" && options.hostTwinQuick;
     return buildHostCode(
         program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily, !options.hostTwin, quick}, diags);
   }
