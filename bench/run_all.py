@@ -370,15 +370,15 @@ def hip_compile_section(report, build, hrxcc, runs):
                 ", ".join(f"{r['input']} {r['kernels']}: {r['cpu_ratio']:.2f}x" for r in scaled),
                 worst["cpu_ratio"] <= 1.5,
                 why_not="every kernel is compiled twice: for gfx1151 and as its x86-64 host twin, which "
-                        "hrx-run --device=host runs (the always-inline/IRCE pre-pipeline, O2 with loop "
-                        "vectorization and x86 codegen); callgrind of 20 Loom kernels: the twin 66% of the "
-                        "instructions (optimization 34%, x86 codegen 32%), the gfx1151 code 25%, spread over "
-                        "LLVM's passes (no quadratic part: ms per kernel are the same at 100 and 1,000). The HIP "
-                        "headers' cost is down to Clang's own wrapper and hrx's device API (the vector types' "
-                        "operators are templates now). hrxcc --host-twin=never (launch programs only, no twin) is "
-                        "the figure beside: the work clang's output corresponds to. Not done: a precompiled HIP "
-                        "header set (about 0.07 s of the two imports' CPU per unit) and sharing one import "
-                        "between the two targets.")
+                        "hrx-run --device=host runs. The twin is quick by default (--host-twin-opt=quick: the "
+                        "range-check pre-pipeline, then inlining, SROA, early CSE, instcombine, LICM and the loop "
+                        "vectorizer, x86 code at -O0; docs/host-twin.md), about a fifth of the default pipeline's "
+                        "cost per kernel; --host-twin-opt=full (the previous twin) is measured beside it in "
+                        "docs/PERFORMANCE.md. What remains: on one HIP kernel the second Clang import of the HIP "
+                        "headers (about 40 ms; not done: a precompiled header set, or one import shared by both "
+                        "targets); per kernel about 2 ms of twin (optimization and -O0 code generation) beside "
+                        "the gfx1151 code's 3 to 4 ms. hrxcc --host-twin=never (launch programs only, no twin) is "
+                        "the figure beside: the work clang's output corresponds to.")
     affine = next(r for r in out if r["input"] == "affine.cpp")
     report.goal("hrxcc CPU ≤ 1.0x clang-22's HIP device compile (the seed's affine kernel)",
                 f"{affine['cpu_ratio']:.2f}x", affine["cpu_ratio"] <= 1.0)

@@ -336,6 +336,15 @@ void Builder::codeGeneration() {
     if (!anyReads(option))
       unused(*h, std::string(option.substr(0, option.size() - 1)) + " applies to " + readers(option) + " only");
   }
+  if (const Arg *h = args_.last(OptionId::HostTwinOpt)) {
+    if (h->value == "quick" || h->value == "full")
+      opts.hostTwinQuick = h->value == "quick";
+    else
+      invalid(*h, "quick or full");
+    std::string_view option = optionInfo(OptionId::HostTwinOpt).spelling;  // "--host-twin-opt="
+    if (!anyReads(option))
+      unused(*h, std::string(option.substr(0, option.size() - 1)) + " applies to " + readers(option) + " only");
+  }
 }
 
 void Builder::sideOutputs() {

@@ -90,7 +90,8 @@ std::string canonicalOptions(const CompilerOptions &options) {
   return "columns=" + std::to_string(options.columns) + ";debug-info=" + std::to_string(options.debugInfo) +
          ";host-cpu=" + options.hostCpu + ";opt-level=" + std::to_string(options.optLevel) +
          ";processor-mode=" + processorModeName(options.processorMode) +
-         (options.hostTwin ? "" : ";host-twin=never");  // absent by default: digests stay as they were
+         (options.hostTwin ? "" : ";host-twin=never") +  // absent by default: digests stay as they were
+         (options.hostTwinQuick ? "" : ";host-twin-opt=full");
 }
 
 format::ArtifactIdentity artifactIdentity(const BackendRequest &request, std::span<const uint8_t> hostCode,

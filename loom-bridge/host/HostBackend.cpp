@@ -141,8 +141,12 @@ public:
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
                                                         std::string_view providerFamily,
                                                         diag::DiagnosticEngine &diags) override {
-    return buildHostCode(program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily, !options.hostTwin},
-                         diags);
+    // Only an AMDGPU artifact's host code is quick: its twin is most of a GPU compile's time, and
+    // launch programs alone (--host-twin=never) are scalar code run once per dispatch. The NPU's
+    // host code (its workers' twins) keeps the whole pipeline.
+    bool quick = providerFamily == "amdgpu" && options.hostTwinQuick;
+    return buildHostCode(
+        program, HostCodeOptions{options.hostCpu, options.optLevel, providerFamily, !options.hostTwin, quick}, diags);
   }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {

@@ -90,6 +90,7 @@ struct CompilerOptions {
   unsigned workers = 1;    // compile_all pool size
   std::string hostCpu = "x86-64-v2";
   bool hostTwin = true;  // AMDGPU artifacts embed the host twin (--host-twin=never clears it)
+  bool hostTwinQuick = true;  // ... optimized by the quick twin pipeline (--host-twin-opt=full clears it)
 };
 
 // What to produce. Artifact is the default; the others are intermediate forms (text except

@@ -23,6 +23,9 @@ struct HostCodeOptions {
   // The launch programs ("hrx.launch.*") alone: no kernels, stages or C/C++ code (the host
   // reference code of an AMDGPU artifact compiled with --host-twin=never).
   bool launchOnly = false;
+  // An AMDGPU artifact's host code with --host-twin-opt=quick (the default): a short optimization
+  // pipeline (inlining, scalar clean-up, the loop vectorizer) and x86 code generation at -O0.
+  bool quickTwin = false;
 };
 
 // Why host code generation failed: in LLVM (LINK/004) or in the lld link (LINK/005).
