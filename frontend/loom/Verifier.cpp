@@ -1,5 +1,6 @@
 // Static semantics (reference §6) and the flow-form record-shape rules (reference §5.10).
 #include "hrx/loom/OpDef.h"
+#include "verify/HookContext.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -970,6 +971,22 @@ private:
     case VerifyHook::TestFact:
       if (!op.result(0)->type()->isInteger(1)) resultError(op, "r", op.result(0)->type(), "i1 (a fact is a predicate)");
       return;
+    // Dialects whose rules live in frontend/loom/verify/.
+    case VerifyHook::LayoutValue:
+      if (!unknown(r0) && !(isKind(r0, TypeKind::Encoding) && r0->name() == "layout"))
+        resultError(op, "result", r0, "encoding<layout>");
+      return;
+    case VerifyHook::ReduceAxes: {
+      verify::HookContext ctx(diags_, ok_);
+      return verify::checkVectorAxesOp(op, ctx);
+    }
+    case VerifyHook::SanitizerAccess:
+    case VerifyHook::SanitizerSync:
+    case VerifyHook::SanitizerFacts:
+    case VerifyHook::SanitizerLayout: {
+      verify::HookContext ctx(diags_, ok_);
+      return verify::checkSanitizerOp(op, ctx);
+    }
     }
   }
 

@@ -88,6 +88,12 @@ enum class VerifyHook : uint8_t {
   Exchange,
   Scatter,
   Refine,
+  LayoutValue,
+  ReduceAxes,
+  SanitizerAccess,
+  SanitizerSync,
+  SanitizerFacts,
+  SanitizerLayout,
 };
 
 namespace opflag {
