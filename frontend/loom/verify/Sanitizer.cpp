@@ -84,8 +84,8 @@ void checkAccess(const Operation &op, HookContext &ctx) {
     if (indices[d]->integer() < 0 || last >= dim.extent)
       return (void)ctx.report(DiagId::SubrangeOutOfBounds, op)
           .arg("op", std::string(op.name()))
-          .arg("detail", "index " + std::to_string(last) + " on axis " + std::to_string(d) +
-                             " (start " + std::to_string(indices[d]->integer()) + ", extents " + joined(extents) +
+          .arg("detail", "index " + std::to_string(last) + " on axis " + std::to_string(d) + " (start " +
+                             std::to_string(indices[d]->integer()) + ", extents " + joined(extents) +
                              (repeated ? ", " + std::to_string(count) + " repeats" : std::string()) + ")")
           .arg("type", view->str());
   }

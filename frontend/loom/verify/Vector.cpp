@@ -41,7 +41,8 @@ static void checkReduceAxes(const Operation &op, HookContext &ctx) {
   if (!result || unknownType(result)) return;
   if (list.size() == source->rank()) {
     if (result != source->elementType())
-      ctx.resultError(op, "result", result, "scalar result when all axes are reduced (" + source->elementType()->str() + ")");
+      ctx.resultError(op, "result", result,
+                      "scalar result when all axes are reduced (" + source->elementType()->str() + ")");
     return;
   }
   if (result->kind() != TypeKind::Vector || result->elementType() != source->elementType())
