@@ -822,6 +822,17 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
             .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;
       }
+      // A vector memory op's view annotation describes its operand (upstream: TYPE/001).
+      if ((st.def->hook == VerifyHook::VectorLoad || st.def->hook == VerifyHook::VectorStore) && b.name == "base") {
+        error(DiagId::TypeFieldMismatch, at)
+            .arg("op", std::string(st.def->name))
+            .arg("field_a", "view")
+            .arg("type_a", v->type()->str())
+            .arg("field_b", "type annotation")
+            .arg("type_b", t->str())
+            .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
+        continue;
+      }
       error(DiagId::TypeOperandMismatch, at)
           .arg("op", std::string(st.def->name))
           .arg("field", std::string(b.name))

@@ -468,30 +468,8 @@ private:
     case VerifyHook::Bitcast: checkCast(op, def.hook, in("in"), r0); return;
     case VerifyHook::VectorLoad:
     case VerifyHook::VectorStore: {
-      Type *view = in("base");
-      Type *vec = def.hook == VerifyHook::VectorLoad ? r0 : in("value");
-      checkIndices(op, "indices");
-      if (unknown(view) || unknown(vec)) return;
-      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
-      if (!isKind(vec, TypeKind::Vector))
-        return def.hook == VerifyHook::VectorLoad ? resultError(op, "result", vec, "a vector")
-                                                  : operandError(op, "value", vec, "a vector");
-      if (indexCount(op, "indices") != view->rank())
-        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
-      if (vec->elementType() != view->elementType())
-        return operandError(op, "base", view, "a view of " + vec->elementType()->str());
-      if (vec->rank() > view->rank()) return operandError(op, "base", view, "at least as many axes as the vector");
-      for (size_t k = 0; k < vec->rank(); ++k) {
-        const Dim &vd = vec->shape()[vec->rank() - 1 - k];
-        const Dim &wd = view->shape()[view->rank() - 1 - k];
-        if (vd.isStatic() && wd.isStatic() && vd.extent > wd.extent)
-          return operandError(op, "base", view, "trailing axes that hold the vector " + vec->str());
-      }
-      if (Value *mask = op.operandNamed("mask"))
-        if (!unknown(mask->type()) && (!isKind(mask->type(), TypeKind::Vector) ||
-                                       !mask->type()->elementType()->isInteger(1) || !sameShape(mask->type(), vec)))
-          operandError(op, "mask", mask->type(), "an i1 vector shaped like " + vec->str());
-      return;
+      verify::HookContext ctx(diags_, ok_);
+      return verify::checkVectorMemoryOp(op, ctx);
     }
     case VerifyHook::ViewAccess: {
       Type *view = in("base");

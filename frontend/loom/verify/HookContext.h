@@ -41,6 +41,14 @@ public:
         .arg("field_b", std::move(fb))
         .arg("type_b", tb ? tb->str() : "none");
   }
+  void elementMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(diag::DiagId::TypeElementMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
   void shapeMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
     report(diag::DiagId::ShapeMismatch, op)
         .arg("op", std::string(op.name()))
@@ -73,7 +81,8 @@ private:
 inline bool unknownType(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
 
 // The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
-void checkVectorAxesOp(const Operation &op, HookContext &ctx);  // Vector.cpp
+void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
+void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
 void checkSanitizerOp(const Operation &op, HookContext &ctx);   // Sanitizer.cpp
 
 }  // namespace hrx::loom::verify

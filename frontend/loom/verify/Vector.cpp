@@ -55,6 +55,64 @@ static void checkReduceAxes(const Operation &op, HookContext &ctx) {
   if (!same) ctx.shapeMismatch(op, "input without the reduced axes", source, "result", result);
 }
 
+// vector.load/store and their masked, expanding and compressing forms: one index per view axis,
+// the view's element type, a footprint no higher than the view's rank that fits its static
+// extents, and an i1 mask of the vector's shape.
+void checkVectorMemoryOp(const Operation &op, HookContext &ctx) {
+  bool load = op.def()->hook == VerifyHook::VectorLoad;
+  bool compact = op.opcode() == OpCode::VectorLoadExpand || op.opcode() == OpCode::VectorStoreCompress;
+  for (Value *v : op.operandGroup("indices"))
+    if (!unknownType(v->type()) && !v->type()->isIndex()) ctx.operandError(op, "indices", v->type(), "index");
+  Value *baseValue = op.operandNamed("base");
+  Type *view = baseValue ? baseValue->type() : nullptr;
+  Type *vec = load ? (op.numResults() ? op.result(0)->type() : nullptr)
+                   : (op.operandNamed("value") ? op.operandNamed("value")->type() : nullptr);
+  if (unknownType(view) || unknownType(vec)) return;
+  if (view->kind() != TypeKind::View) return ctx.operandError(op, "base", view, "a view");
+  auto vectorError = [&](std::string expected) {
+    return load ? ctx.resultError(op, "result", vec, std::move(expected))
+                : ctx.operandError(op, "value", vec, std::move(expected));
+  };
+  if (vec->kind() != TypeKind::Vector) return vectorError("a vector");
+  const Attribute *indicesAttr = op.attr("indices");
+  std::span<Attribute *const> indices = indicesAttr ? indicesAttr->elements() : std::span<Attribute *const>();
+  if (indices.size() != view->rank())
+    return (void)ctx.report(DiagId::SubrangeIndexCount, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", "view")
+        .arg("count", (long long)indices.size())
+        .arg("expected", (long long)view->rank());
+  if (vec->elementType() != view->elementType()) return ctx.elementMismatch(op, "vector", vec, "view", view);
+  if (compact && vec->rank() != 1) return vectorError("a rank-1 vector");
+  if (vec->rank() > view->rank()) return vectorError("rank no greater than view rank (" + view->str() + ")");
+  size_t lead = view->rank() - vec->rank();
+  for (size_t d = 0; d < view->rank(); ++d) {
+    const Dim &wd = view->shape()[d];
+    if (!wd.isStatic()) continue;
+    int64_t start = indices[d]->kind() == AttrKind::Integer ? indices[d]->integer() : 0;
+    bool staticStart = indices[d]->kind() == AttrKind::Integer;
+    int64_t extent = 1;
+    if (d >= lead && !compact) {
+      const Dim &vd = vec->shape()[d - lead];
+      extent = vd.isStatic() ? vd.extent : 1;
+    }
+    if ((staticStart && start + extent > wd.extent) || extent > wd.extent)
+      return (void)ctx.report(DiagId::SubrangeOutOfBounds, op)
+          .arg("op", std::string(op.name()))
+          .arg("detail",
+               "a " + vec->str() + " footprint from index " + std::to_string(start) + " on axis " + std::to_string(d))
+          .arg("type", view->str());
+  }
+  if (Value *mask = op.operandNamed("mask"); mask && !unknownType(mask->type())) {
+    Type *m = mask->type();
+    if (m->kind() != TypeKind::Vector || !m->elementType()->isInteger(1))
+      return ctx.operandError(op, "mask", m, "an i1_element vector shaped like " + vec->str());
+    bool same = m->rank() == vec->rank();
+    for (size_t d = 0; same && d < m->rank(); ++d) same = m->shape()[d] == vec->shape()[d];
+    if (!same) ctx.shapeMismatch(op, "mask", m, load ? "result" : "value", vec);
+  }
+}
+
 void checkVectorAxesOp(const Operation &op, HookContext &ctx) {
   if (op.opcode() == OpCode::VectorReduceAxes) checkReduceAxes(op, ctx);
 }

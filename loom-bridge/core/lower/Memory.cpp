@@ -16,7 +16,11 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     const loom::Type &type = *op.result(0)->type();
     // Layouts: none or #dense is row-major; an encoding.layout.strided value gives the element
     // stride of each axis.
-    const loom::TypeSlot layout = type.slot();
+    loom::TypeSlot layout = type.slot();
+    // An encoding.layout.dense value is row-major, as #dense is.
+    if (layout.value && layout.value->definingOp() &&
+        layout.value->definingOp()->opcode() == OpCode::EncodingLayoutDense)
+      layout.value = nullptr;
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
     if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
                          (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
