@@ -58,6 +58,25 @@ bool sameShape(const Type *a, const Type *b) {
   return std::equal(a->shape().begin(), a->shape().end(), b->shape().begin(), b->shape().end());
 }
 
+// Type equality where SSA values a type names (extents, layouts) may be renamed by `renamed`.
+bool sameUnderRenaming(const Type *a, const Type *b, const std::unordered_map<const Value *, const Value *> &renamed) {
+  if (a == b) return true;
+  if (!a || !b || a->kind() != b->kind() || !a->isShaped() || a->rank() != b->rank()) return false;
+  auto sameValue = [&](const Value *x, const Value *y) {
+    if (x == y) return true;
+    auto it = renamed.find(x);
+    return it != renamed.end() && it->second == y;
+  };
+  for (size_t d = 0; d < a->rank(); ++d) {
+    const Dim &x = a->shape()[d], &y = b->shape()[d];
+    if (x.isStatic() != y.isStatic() || (x.isStatic() && x.extent != y.extent)) return false;
+    if (!x.isStatic() && !sameValue(x.dynamic, y.dynamic)) return false;
+  }
+  TypeSlot x = a->slot(), y = b->slot();
+  if (x.attr != y.attr || bool(x.value) != bool(y.value) || (x.value && !sameValue(x.value, y.value))) return false;
+  return sameUnderRenaming(a->elementType(), b->elementType(), renamed);
+}
+
 std::string dimStr(const Dim &d) {
   return d.isStatic() ? std::to_string(d.extent) : "[%" + std::string(d.dynamic->name()) + "]";
 }
@@ -654,14 +673,26 @@ private:
       for (unsigned s = 0; s < op.successors().size(); ++s) {
         Block *target = op.successors()[s].block;
         auto args = op.successorOperands(s);
-        bool match = args.size() == target->arguments().size();
-        for (size_t k = 0; match && k < args.size(); ++k)
-          match = args[k]->type() == target->argument(unsigned(k))->type();
-        if (!match) {
-          std::string want = "(";
-          for (size_t k = 0; k < target->arguments().size(); ++k)
-            want += (k ? ", " : "") + target->argument(unsigned(k))->type()->str();
-          operandError(op, "successor", nullptr, "arguments " + want + ") for ^" + std::string(target->label()));
+        if (args.size() != target->arguments().size()) {
+          report(DiagId::StructureSuccessorArgCount, op)
+              .arg("op_name", std::string(op.name()))
+              .arg("successor_index", std::to_string(s))
+              .arg("actual_count", std::to_string(args.size()))
+              .arg("expected_count", std::to_string(target->arguments().size()));
+          continue;
+        }
+        // Types may name earlier passed values (dependent types): those map to the block's arguments.
+        std::unordered_map<const Value *, const Value *> renamed;
+        for (size_t k = 0; k < args.size(); ++k) {
+          const Type *actual = args[k]->type(), *expected = target->argument(unsigned(k))->type();
+          if (!unknown(actual) && !unknown(expected) && !sameUnderRenaming(actual, expected, renamed))
+            report(DiagId::StructureSuccessorArgType, op)
+                .arg("op_name", std::string(op.name()))
+                .arg("successor_index", std::to_string(s))
+                .arg("argument_index", std::to_string(k))
+                .arg("actual_type", actual->str())
+                .arg("expected_type", expected->str());
+          renamed[args[k]] = target->argument(unsigned(k));
         }
       }
       return;
@@ -957,6 +988,10 @@ private:
     case VerifyHook::ReduceAxes: {
       verify::HookContext ctx(diags_, ok_);
       return verify::checkVectorAxesOp(op, ctx);
+    }
+    case VerifyHook::KernelLaunch: {
+      verify::HookContext ctx(diags_, ok_, &m_);
+      return verify::checkKernelLaunchOp(op, ctx);
     }
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:

@@ -13,7 +13,10 @@ namespace hrx::loom::verify {
 
 class HookContext {
 public:
-  HookContext(diag::DiagnosticEngine &diags, bool &ok) : diags_(diags), ok_(ok) {}
+  HookContext(diag::DiagnosticEngine &diags, bool &ok, const Module *module = nullptr)
+      : diags_(diags), ok_(ok), module_(module) {}
+
+  const Module *module() const { return module_; }
 
   diag::DiagnosticBuilder report(diag::DiagId id, const Operation &op) {
     ok_ = false;
@@ -76,6 +79,7 @@ public:
 private:
   diag::DiagnosticEngine &diags_;
   bool &ok_;
+  const Module *module_;
 };
 
 inline bool unknownType(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
@@ -83,6 +87,7 @@ inline bool unknownType(const Type *t) { return !t || t->isUnknown() || t->kind(
 // The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
 void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
-void checkSanitizerOp(const Operation &op, HookContext &ctx);   // Sanitizer.cpp
+void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
+void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 
 }  // namespace hrx::loom::verify

@@ -94,6 +94,7 @@ enum class VerifyHook : uint8_t {
   SanitizerSync,
   SanitizerFacts,
   SanitizerLayout,
+  KernelLaunch,
 };
 
 namespace opflag {
