@@ -201,6 +201,8 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
         "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %dst4 = buffer.view %data[%zero] : buffer "
         "-> "
         "view<4xi32>\n  vector.store.compress %vi, %dst4[%i0], %mask : vector<4xi32>, view<4xi32>, vector<4xi1>"}},
+      {"vector.empty", {Context::Body, "", "%r = vector.empty : vector<0xf32>"}},
+      {"vector.poison", {Context::Body, "", "%r = vector.poison : vector<4xf32>"}},
       {"sanitizer.assert.access", {Context::Body, "", "sanitizer.assert.access<read> %src[%i0] : view<4xf32>"}},
       {"sanitizer.race.sync", {Context::Body, "", "sanitizer.race.sync<workgroup> scope(workgroup) ordering(acq_rel)"}},
       {"scf.condition", {Context::Body, "", kWhileProbe}},

@@ -114,7 +114,15 @@ void checkVectorMemoryOp(const Operation &op, HookContext &ctx) {
 }
 
 void checkVectorAxesOp(const Operation &op, HookContext &ctx) {
-  if (op.opcode() == OpCode::VectorReduceAxes) checkReduceAxes(op, ctx);
+  if (op.opcode() == OpCode::VectorReduceAxes) return checkReduceAxes(op, ctx);
+  // vector.poison has lanes to poison; vector.empty is exactly the static zero-lane vector.
+  Type *r = op.numResults() ? op.result(0)->type() : nullptr;
+  if (!r || unknownType(r) || r->kind() != TypeKind::Vector) return;
+  bool zeroLanes = r->staticElementCount() == 0;
+  if (op.opcode() == OpCode::VectorPoison && zeroLanes)
+    ctx.resultError(op, "result", r, "a vector with lanes (use vector.empty for a zero-lane vector)");
+  if (op.opcode() == OpCode::VectorEmpty && !zeroLanes)
+    ctx.resultError(op, "result", r, "static zero-lane vector type");
 }
 
 }  // namespace hrx::loom::verify
