@@ -182,6 +182,29 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
         "view<2x2xf32, %l>\n"
         "  view.store %f, %lv[%i0, %i0] : f32, view<2x2xf32, %l>"}},
       {"scf.while", {Context::Body, "", kWhileProbe}},
+      {"encoding.layout.dense",
+       {Context::Body, "",
+        "%l = encoding.layout.dense : encoding<layout>\n  %lv = buffer.view %data[%zero] : buffer -> "
+        "view<2x2xf32, %l>\n"
+        "  view.store %f, %lv[%i0, %i0] : f32, view<2x2xf32, %l>"}},
+      {"vector.reduce.axes",
+       {Context::Body, "",
+        "%m = vector.bitcast %vi : vector<4xi32> to vector<2x2xi32>\n  %half = vector.slice %vi[0] : vector<4xi32> -> "
+        "vector<2xi32>\n  %r = vector.reduce.axes<addi> %m, %half axes [0] : vector<2x2xi32>, vector<2xi32>"}},
+      {"vector.load.expand",
+       {Context::Body, "",
+        "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %src4 = buffer.view %data[%zero] : buffer "
+        "-> "
+        "view<4xi32>\n  %r = vector.load.expand %src4[%i0], %mask, %vi : view<4xi32>, vector<4xi1>, vector<4xi32>"}},
+      {"vector.store.compress",
+       {Context::Body, "",
+        "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %dst4 = buffer.view %data[%zero] : buffer "
+        "-> "
+        "view<4xi32>\n  vector.store.compress %vi, %dst4[%i0], %mask : vector<4xi32>, view<4xi32>, vector<4xi1>"}},
+      {"vector.empty", {Context::Body, "", "%r = vector.empty : vector<0xf32>"}},
+      {"vector.poison", {Context::Body, "", "%r = vector.poison : vector<4xf32>"}},
+      {"sanitizer.assert.access", {Context::Body, "", "sanitizer.assert.access<read> %src[%i0] : view<4xf32>"}},
+      {"sanitizer.race.sync", {Context::Body, "", "sanitizer.race.sync<workgroup> scope(workgroup) ordering(acq_rel)"}},
       {"scf.condition", {Context::Body, "", kWhileProbe}},
       {"scf.schedule.fence", {Context::Body, "", "scf.schedule.fence"}},
       {"aie2p.target", {Context::Pipeline, "", ""}},

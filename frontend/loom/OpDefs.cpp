@@ -58,6 +58,7 @@ const std::vector<EnumSet> &enumSets() {
       {"inlinepolicy", {"inline", "noinline"}, false},
       {"schedule", {"linear", "interleaved", "recurrence"}, false},
       {"memory_access", {"volatile", "nontemporal"}, false},
+      {"access_kind", {"read", "write"}, false},
   };
   return sets;
 }

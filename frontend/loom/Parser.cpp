@@ -760,7 +760,7 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   size_t n = list ? bindingCount(st, list->name) : 1;
   // An assume's written types are its results': upstream reports a values/results mismatch as
   // STRUCTURE/013 (count) and TYPE/001 (type).
-  bool assume = st.def->hook == VerifyHook::Assume;
+  bool assume = st.def->hook == VerifyHook::Assume || st.def->hook == VerifyHook::SanitizerFacts;
   for (size_t i = 0; i < n; ++i) {
     if (i) {
       if (!lex_.peek().is(Tok::Comma)) {
@@ -789,6 +789,15 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   }
   if (list && lex_.peek().is(Tok::Comma) && lex_.peek(1).is(Tok::Ident)) {
     // More types than values.
+    if (assume && bindingCount(st, "r") > n) {
+      error(DiagId::StructureCountMismatch, lex_.peek())
+          .arg("op", std::string(st.def->name))
+          .arg("field_a", "values")
+          .arg("count_a", std::to_string(n))
+          .arg("field_b", "results")
+          .arg("count_b", std::to_string(bindingCount(st, "r")));
+      return false;
+    }
     error(DiagId::ParseOperandCount, lex_.peek())
         .arg("op", std::string(st.def->name))
         .arg("field", std::string(list->name))
@@ -831,6 +840,17 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
             .arg("field_a", "values[" + std::to_string(i) + "]")
             .arg("type_a", v->type()->str())
             .arg("field_b", "results[" + std::to_string(i) + "]")
+            .arg("type_b", t->str())
+            .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
+        continue;
+      }
+      // A vector memory op's view annotation describes its operand (upstream: TYPE/001).
+      if ((st.def->hook == VerifyHook::VectorLoad || st.def->hook == VerifyHook::VectorStore) && b.name == "base") {
+        error(DiagId::TypeFieldMismatch, at)
+            .arg("op", std::string(st.def->name))
+            .arg("field_a", "view")
+            .arg("type_a", v->type()->str())
+            .arg("field_b", "type annotation")
             .arg("type_b", t->str())
             .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;

@@ -248,6 +248,8 @@ private:
           attach(",");
         } else if (d.text == ")" || d.text == "]" || d.text == ">") {
           attach(d.text);
+        } else if (d.text == "[" && last_.starts_with("@")) {
+          attach("[");  // a launch's workload list follows its kernel: @k[%n]
         } else if (d.text == "(" && last_ != ":" && last_ != "->" && last_ != "," && last_ != "=" && last_ != "to") {
           attach("(");
         } else {

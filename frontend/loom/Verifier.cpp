@@ -1,5 +1,6 @@
 // Static semantics (reference §6) and the flow-form record-shape rules (reference §5.10).
 #include "hrx/loom/OpDef.h"
+#include "verify/HookContext.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -55,6 +56,25 @@ bool sameShape(const Type *a, const Type *b) {
   if (a->isShaped() != b->isShaped()) return false;
   if (!a->isShaped()) return true;
   return std::equal(a->shape().begin(), a->shape().end(), b->shape().begin(), b->shape().end());
+}
+
+// Type equality where SSA values a type names (extents, layouts) may be renamed by `renamed`.
+bool sameUnderRenaming(const Type *a, const Type *b, const std::unordered_map<const Value *, const Value *> &renamed) {
+  if (a == b) return true;
+  if (!a || !b || a->kind() != b->kind() || !a->isShaped() || a->rank() != b->rank()) return false;
+  auto sameValue = [&](const Value *x, const Value *y) {
+    if (x == y) return true;
+    auto it = renamed.find(x);
+    return it != renamed.end() && it->second == y;
+  };
+  for (size_t d = 0; d < a->rank(); ++d) {
+    const Dim &x = a->shape()[d], &y = b->shape()[d];
+    if (x.isStatic() != y.isStatic() || (x.isStatic() && x.extent != y.extent)) return false;
+    if (!x.isStatic() && !sameValue(x.dynamic, y.dynamic)) return false;
+  }
+  TypeSlot x = a->slot(), y = b->slot();
+  if (x.attr != y.attr || bool(x.value) != bool(y.value) || (x.value && !sameValue(x.value, y.value))) return false;
+  return sameUnderRenaming(a->elementType(), b->elementType(), renamed);
 }
 
 std::string dimStr(const Dim &d) {
@@ -467,30 +487,8 @@ private:
     case VerifyHook::Bitcast: checkCast(op, def.hook, in("in"), r0); return;
     case VerifyHook::VectorLoad:
     case VerifyHook::VectorStore: {
-      Type *view = in("base");
-      Type *vec = def.hook == VerifyHook::VectorLoad ? r0 : in("value");
-      checkIndices(op, "indices");
-      if (unknown(view) || unknown(vec)) return;
-      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
-      if (!isKind(vec, TypeKind::Vector))
-        return def.hook == VerifyHook::VectorLoad ? resultError(op, "result", vec, "a vector")
-                                                  : operandError(op, "value", vec, "a vector");
-      if (indexCount(op, "indices") != view->rank())
-        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
-      if (vec->elementType() != view->elementType())
-        return operandError(op, "base", view, "a view of " + vec->elementType()->str());
-      if (vec->rank() > view->rank()) return operandError(op, "base", view, "at least as many axes as the vector");
-      for (size_t k = 0; k < vec->rank(); ++k) {
-        const Dim &vd = vec->shape()[vec->rank() - 1 - k];
-        const Dim &wd = view->shape()[view->rank() - 1 - k];
-        if (vd.isStatic() && wd.isStatic() && vd.extent > wd.extent)
-          return operandError(op, "base", view, "trailing axes that hold the vector " + vec->str());
-      }
-      if (Value *mask = op.operandNamed("mask"))
-        if (!unknown(mask->type()) && (!isKind(mask->type(), TypeKind::Vector) ||
-                                       !mask->type()->elementType()->isInteger(1) || !sameShape(mask->type(), vec)))
-          operandError(op, "mask", mask->type(), "an i1 vector shaped like " + vec->str());
-      return;
+      verify::HookContext ctx(diags_, ok_);
+      return verify::checkVectorMemoryOp(op, ctx);
     }
     case VerifyHook::ViewAccess: {
       Type *view = in("base");
@@ -675,14 +673,26 @@ private:
       for (unsigned s = 0; s < op.successors().size(); ++s) {
         Block *target = op.successors()[s].block;
         auto args = op.successorOperands(s);
-        bool match = args.size() == target->arguments().size();
-        for (size_t k = 0; match && k < args.size(); ++k)
-          match = args[k]->type() == target->argument(unsigned(k))->type();
-        if (!match) {
-          std::string want = "(";
-          for (size_t k = 0; k < target->arguments().size(); ++k)
-            want += (k ? ", " : "") + target->argument(unsigned(k))->type()->str();
-          operandError(op, "successor", nullptr, "arguments " + want + ") for ^" + std::string(target->label()));
+        if (args.size() != target->arguments().size()) {
+          report(DiagId::StructureSuccessorArgCount, op)
+              .arg("op_name", std::string(op.name()))
+              .arg("successor_index", std::to_string(s))
+              .arg("actual_count", std::to_string(args.size()))
+              .arg("expected_count", std::to_string(target->arguments().size()));
+          continue;
+        }
+        // Types may name earlier passed values (dependent types): those map to the block's arguments.
+        std::unordered_map<const Value *, const Value *> renamed;
+        for (size_t k = 0; k < args.size(); ++k) {
+          const Type *actual = args[k]->type(), *expected = target->argument(unsigned(k))->type();
+          if (!unknown(actual) && !unknown(expected) && !sameUnderRenaming(actual, expected, renamed))
+            report(DiagId::StructureSuccessorArgType, op)
+                .arg("op_name", std::string(op.name()))
+                .arg("successor_index", std::to_string(s))
+                .arg("argument_index", std::to_string(k))
+                .arg("actual_type", actual->str())
+                .arg("expected_type", expected->str());
+          renamed[args[k]] = target->argument(unsigned(k));
         }
       }
       return;
@@ -970,6 +980,26 @@ private:
     case VerifyHook::TestFact:
       if (!op.result(0)->type()->isInteger(1)) resultError(op, "r", op.result(0)->type(), "i1 (a fact is a predicate)");
       return;
+    // Dialects whose rules live in frontend/loom/verify/.
+    case VerifyHook::LayoutValue:
+      if (!unknown(r0) && !(isKind(r0, TypeKind::Encoding) && r0->name() == "layout"))
+        resultError(op, "result", r0, "encoding<layout>");
+      return;
+    case VerifyHook::ReduceAxes: {
+      verify::HookContext ctx(diags_, ok_);
+      return verify::checkVectorAxesOp(op, ctx);
+    }
+    case VerifyHook::KernelLaunch: {
+      verify::HookContext ctx(diags_, ok_, &m_);
+      return verify::checkKernelLaunchOp(op, ctx);
+    }
+    case VerifyHook::SanitizerAccess:
+    case VerifyHook::SanitizerSync:
+    case VerifyHook::SanitizerFacts:
+    case VerifyHook::SanitizerLayout: {
+      verify::HookContext ctx(diags_, ok_);
+      return verify::checkSanitizerOp(op, ctx);
+    }
     }
   }
 

@@ -714,6 +714,7 @@ private:
   void lowerVector(const Operation &op);
 
   llvm::Value *reduce(const Operation &op);
+  void lowerReduceAxes(const Operation &op);
 
   static bool isBfp16ebs8(const loom::Attribute *encoding);
 

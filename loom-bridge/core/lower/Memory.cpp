@@ -17,6 +17,10 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     // Layouts: none or #dense is row-major; an encoding.layout.strided value gives the element
     // stride of each axis.
     loom::TypeSlot layout = type.slot();
+    // An encoding.layout.dense value is row-major, as #dense is.
+    if (layout.value && layout.value->definingOp() &&
+        layout.value->definingOp()->opcode() == OpCode::EncodingLayoutDense)
+      layout = loom::TypeSlot{};
     // An encoding value that is #dense, or a #physical_storage whose layout is, is row-major too
     // (its schema says how the elements are encoded, which the element type already does).
     if (layout.value && lowered(layout.value).layoutStrides.empty())

@@ -73,6 +73,7 @@ void Lowering::Impl::lowerVector(const Operation &op) {
   case OpCode::VectorSelect:
     return set(op, 0, b.CreateSelect(operand(op, "mask"), operand(op, "true"), operand(op, "false")));
   case OpCode::VectorReduce: return set(op, 0, reduce(op));
+  case OpCode::VectorReduceAxes: return lowerReduceAxes(op);
   case OpCode::VectorDotf: {
     llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
     return set(op, 0, b.CreateFAddReduce(operand(op, "init"), products));
@@ -543,6 +544,74 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op) {
     }
   }
   if (isLoad) set(op, 0, value);
+}
+
+// vector.reduce.axes: each result element combines, in row-major order of the reduced axes,
+// the input lanes that share its kept coordinates, starting from the accumulator's element.
+void Lowering::Impl::lowerReduceAxes(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  const loom::Type &in = *op.operandNamed("in")->type();
+  const loom::Type &out = *op.result(0)->type();
+  if (!in.hasStaticShape() || !out.hasStaticShape()) unsupported(op, "dynamic vector shapes are not implemented");
+  const loom::Attribute *kindAttr = op.templateParam(0);
+  std::string_view k = kindAttr ? kindAttr->str() : "";
+  if (kindAttr && kindAttr->kind() == loom::AttrKind::Flags && !kindAttr->elements().empty())
+    k = kindAttr->elements()[0]->str();
+  auto combine = [&](llvm::Value *acc, llvm::Value *x) -> llvm::Value * {
+    if (k == "addf") return b.CreateFAdd(acc, x);
+    if (k == "mulf") return b.CreateFMul(acc, x);
+    if (k == "addi") return b.CreateAdd(acc, x);
+    if (k == "muli") return b.CreateMul(acc, x);
+    if (k == "andi") return b.CreateAnd(acc, x);
+    if (k == "ori") return b.CreateOr(acc, x);
+    if (k == "xori") return b.CreateXor(acc, x);
+    if (k == "maxsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, x);
+    if (k == "minsi") return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, x);
+    if (k == "maxui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, acc, x);
+    if (k == "minui") return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, x);
+    if (k == "maxnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, acc, x);
+    if (k == "minnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, x);
+    if (k == "maximumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, acc, x);
+    if (k == "minimumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, acc, x);
+    unsupported(op, "unknown combining kind '" + std::string(k) + "'");
+  };
+  std::vector<bool> reduced(in.rank(), false);
+  for (const loom::Attribute *a : op.attr("axes")->elements()) reduced[size_t(a->integer())] = true;
+  std::vector<int64_t> strides(in.rank(), 1);
+  for (size_t d = in.rank(); d-- > 1;) strides[d - 1] = strides[d] * in.shape()[d].extent;
+  llvm::Value *source = operand(op, "in"), *init = operand(op, "init");
+  bool scalarResult = out.kind() != loom::TypeKind::Vector;
+  int64_t outCount = scalarResult ? 1 : out.staticElementCount();
+  llvm::Value *result = scalarResult ? nullptr : llvm::PoisonValue::get(init->getType());
+  std::vector<int64_t> coord(in.rank(), 0);
+  for (int64_t o = 0; o < outCount; ++o) {
+    // The kept coordinates of result element o (row-major over the kept axes).
+    int64_t rest = o;
+    for (size_t d = in.rank(); d-- > 0;)
+      if (!reduced[d]) {
+        coord[d] = rest % in.shape()[d].extent;
+        rest /= in.shape()[d].extent;
+      }
+    llvm::Value *acc = scalarResult ? init : b.CreateExtractElement(init, uint64_t(o));
+    // Walk the reduced axes row-major.
+    std::vector<int64_t> at = coord;
+    for (size_t d = 0; d < in.rank(); ++d)
+      if (reduced[d]) at[d] = 0;
+    while (true) {
+      int64_t lane = 0;
+      for (size_t d = 0; d < in.rank(); ++d) lane += at[d] * strides[d];
+      acc = combine(acc, b.CreateExtractElement(source, uint64_t(lane)));
+      size_t d = in.rank();
+      while (d-- > 0) {
+        if (!reduced[d]) continue;
+        if (++at[d] < in.shape()[d].extent) break;
+        at[d] = 0;
+      }
+      if (d == size_t(-1)) break;
+    }
+    result = scalarResult ? acc : b.CreateInsertElement(result, acc, uint64_t(o));
+  }
+  set(op, 0, result);
 }
 
 }  // namespace hrx::bridge

@@ -88,6 +88,13 @@ enum class VerifyHook : uint8_t {
   Exchange,
   Scatter,
   Refine,
+  LayoutValue,
+  ReduceAxes,
+  SanitizerAccess,
+  SanitizerSync,
+  SanitizerFacts,
+  SanitizerLayout,
+  KernelLaunch,
 };
 
 namespace opflag {

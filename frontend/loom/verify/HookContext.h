@@ -1,0 +1,93 @@
+// What a dialect's verifier hooks (frontend/loom/verify/*.cpp) need from the verifier: the
+// diagnostics, the module's failure flag and upstream's common report forms. Keeps each new
+// dialect's rules in its own file instead of growing Verifier.cpp.
+#pragma once
+
+#include "hrx/diag/Diagnostic.h"
+#include "hrx/loom/IR.h"
+#include "hrx/loom/OpDef.h"
+
+#include <string>
+
+namespace hrx::loom::verify {
+
+class HookContext {
+public:
+  HookContext(diag::DiagnosticEngine &diags, bool &ok, const Module *module = nullptr)
+      : diags_(diags), ok_(ok), module_(module) {}
+
+  const Module *module() const { return module_; }
+
+  diag::DiagnosticBuilder report(diag::DiagId id, const Operation &op) {
+    ok_ = false;
+    return diags_.report(id, op.loc());
+  }
+  void operandError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
+    report(diag::DiagId::TypeOperandMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", std::string(field))
+        .arg("actual", actual ? actual->str() : "none")
+        .arg("expected", std::move(expected));
+  }
+  void resultError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
+    report(diag::DiagId::TypeResultMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", std::string(field))
+        .arg("actual", actual ? actual->str() : "none")
+        .arg("expected", std::move(expected));
+  }
+  void fieldMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(diag::DiagId::TypeFieldMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
+  void elementMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(diag::DiagId::TypeElementMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
+  void shapeMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
+    report(diag::DiagId::ShapeMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("type_a", ta ? ta->str() : "none")
+        .arg("field_b", std::move(fb))
+        .arg("type_b", tb ? tb->str() : "none");
+  }
+  void attrConstraint(const Operation &op, std::string attr, std::string actual, std::string expected) {
+    report(diag::DiagId::StructureAttrConstraint, op)
+        .arg("op", std::string(op.name()))
+        .arg("attr_name", std::move(attr))
+        .arg("actual_value", std::move(actual))
+        .arg("expected_constraint", std::move(expected));
+  }
+  void countMismatch(const Operation &op, std::string fa, size_t na, std::string fb, size_t nb) {
+    report(diag::DiagId::StructureCountMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", std::move(fa))
+        .arg("count_a", std::to_string(na))
+        .arg("field_b", std::move(fb))
+        .arg("count_b", std::to_string(nb));
+  }
+
+private:
+  diag::DiagnosticEngine &diags_;
+  bool &ok_;
+  const Module *module_;
+};
+
+inline bool unknownType(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
+
+// The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
+void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
+void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
+void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
+void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
+
+}  // namespace hrx::loom::verify

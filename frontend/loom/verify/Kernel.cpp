@@ -1,0 +1,103 @@
+// kernel.launch (a host function launching a kernel.def/kernel.decl: workload and ABI arguments
+// against the kernel's signature) and kernel.dispatch (an entry launched on explicit workgroup
+// counts, static or from a view<3xi32>, and an optional three-axis workgroup size).
+#include "HookContext.h"
+
+#include <algorithm>
+
+namespace hrx::loom::verify {
+
+using diag::DiagId;
+
+namespace {
+
+bool insideKernel(const Operation &op) {
+  for (const Operation *p = op.parentOp(); p; p = p->parentOp())
+    if (p->opcode() == OpCode::KernelDef) return true;
+  return false;
+}
+
+// The kernel's ABI takes buffers; a view or tensor of one is passed as its buffer.
+bool passesAs(const Type *given, const Type *param) {
+  if (given == param) return true;
+  return param->kind() == TypeKind::Buffer &&
+         (given->kind() == TypeKind::View || given->kind() == TypeKind::Tensor || given->kind() == TypeKind::Buffer);
+}
+
+void checkList(const Operation &op, HookContext &ctx, std::span<Value *const> given, const Block *sig,
+               std::string_view field, std::string_view contract) {
+  size_t n = sig ? sig->arguments().size() : 0;
+  if (given.size() != n) return ctx.countMismatch(op, std::string(field), given.size(), std::string(contract), n);
+  for (size_t k = 0; k < n; ++k) {
+    const Type *t = given[k]->type(), *want = sig->argument(unsigned(k))->type();
+    if (unknownType(t) || unknownType(want) || passesAs(t, want)) continue;
+    if (!want->hasStaticShape() && t->kind() == want->kind()) continue;  // dependent shapes: checked at the use
+    ctx.fieldMismatch(op, std::string(field) + " " + std::to_string(k), t,
+                      std::string(contract) + " " + std::to_string(k), want);
+  }
+}
+
+const Operation *callee(const Operation &op, HookContext &ctx, std::initializer_list<OpCode> kinds,
+                        std::string_view expected) {
+  const Attribute *a = op.attr("callee");
+  if (!a || !ctx.module()) return nullptr;
+  const Operation *target = ctx.module()->lookupSymbol(a->str());
+  if (!target) {
+    ctx.report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(a->str()));
+    return nullptr;
+  }
+  if (std::find(kinds.begin(), kinds.end(), target->opcode()) == kinds.end()) {
+    ctx.report(DiagId::SymbolWrongKind, op)
+        .arg("name", "@" + std::string(a->str()))
+        .arg("kind", std::string(target->name()))
+        .arg("expected", std::string(expected))
+        .note(target->loc(), "defined here");
+    return nullptr;
+  }
+  return target;
+}
+
+void checkLaunch(const Operation &op, HookContext &ctx) {
+  if (insideKernel(op))
+    ctx.report(DiagId::StructureMisplacedOp, op)
+        .arg("op", std::string(op.name()))
+        .arg("parent", "a host function or command program (kernels do not launch kernels)");
+  const Operation *kernel = callee(op, ctx, {OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel");
+  if (!kernel) return;
+  checkList(op, ctx, op.operandGroup("workload"), kernel->region(0)->entryBlock(), "workload", "kernel workload");
+  const Block *abi = kernel->numRegions() > 1 ? kernel->region(1)->entryBlock() : nullptr;
+  checkList(op, ctx, op.operandGroup("args"), abi, "argument", "kernel ABI argument");
+}
+
+void checkDispatch(const Operation &op, HookContext &ctx) {
+  if (insideKernel(op))
+    ctx.report(DiagId::StructureMisplacedOp, op)
+        .arg("op", std::string(op.name()))
+        .arg("parent", "a host function or command program (kernels do not dispatch kernels)");
+  std::span<Value *const> counts = op.operandGroup("workgroup_counts");
+  std::span<Value *const> sizes = op.operandGroup("workgroup_size");
+  if (!sizes.empty() && sizes.size() != 3)
+    ctx.attrConstraint(op, "workgroup size operand count", std::to_string(sizes.size()), "zero or three");
+  if (counts.empty() || counts.size() > 3)
+    return ctx.attrConstraint(op, "workgroup count operand count", std::to_string(counts.size()), "one to three");
+  for (Value *c : counts) {
+    const Type *t = c->type();
+    if (unknownType(t) || t->isIndex()) continue;
+    bool indirect = counts.size() == 1 && t->kind() == TypeKind::View && t->rank() == 1 && t->shape()[0].isStatic() &&
+                    t->shape()[0].extent == 3 && t->elementType()->isInteger(32);
+    if (!indirect) ctx.operandError(op, "workgroup_counts", t, "index or dense view<3xi32>");
+  }
+  for (Value *s : sizes)
+    if (!unknownType(s->type()) && !s->type()->isIndex()) ctx.operandError(op, "workgroup_size", s->type(), "index");
+  // The entry (kernel.entry.decl) is kept as text: its ABI is checked where it is linked.
+  callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel entry");
+}
+
+}  // namespace
+
+void checkKernelLaunchOp(const Operation &op, HookContext &ctx) {
+  if (op.opcode() == OpCode::KernelLaunch) return checkLaunch(op, ctx);
+  if (op.opcode() == OpCode::KernelDispatch) return checkDispatch(op, ctx);
+}
+
+}  // namespace hrx::loom::verify

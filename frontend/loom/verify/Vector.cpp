@@ -1,0 +1,128 @@
+// vector.reduce.axes: the listed axes (sorted, unique, inside the input's rank) are reduced into
+// an accumulator of the remaining shape, a scalar when every axis goes.
+#include "HookContext.h"
+
+#include <algorithm>
+
+namespace hrx::loom::verify {
+
+using diag::DiagId;
+
+static void checkReduceAxes(const Operation &op, HookContext &ctx) {
+  Value *in = op.operandNamed("in"), *init = op.operandNamed("init");
+  Type *result = op.numResults() ? op.result(0)->type() : nullptr;
+  const Attribute *axesAttr = op.attr("axes");
+  std::span<Attribute *const> axes = axesAttr ? axesAttr->elements() : std::span<Attribute *const>();
+  if (axes.empty()) return ctx.attrConstraint(op, "axes", "[]", "non-empty axes list");
+  std::vector<int64_t> list;
+  for (const Attribute *a : axes) {
+    if (a->kind() != AttrKind::Integer) return ctx.attrConstraint(op, "axes", "an SSA value", "static axis numbers");
+    list.push_back(a->integer());
+  }
+  for (size_t i = 1; i < list.size(); ++i)
+    if (list[i] <= list[i - 1])
+      return ctx.attrConstraint(op, "axes", std::to_string(list[i]), "strictly sorted unique axes");
+  if (!in || unknownType(in->type()) || in->type()->kind() != TypeKind::Vector) return;
+  const Type *source = in->type();
+  for (int64_t a : list)
+    if (a < 0 || size_t(a) >= source->rank())
+      return ctx.attrConstraint(op, "axes", std::to_string(a), "axis in input rank bounds");
+  if (const Attribute *kind = op.templateParam(0)) {
+    std::string_view k =
+        kind->kind() == AttrKind::Flags && !kind->elements().empty() ? kind->elements()[0]->str() : kind->str();
+    const Type *element = source->elementType();
+    if (k.ends_with("f") && !element->isFloat())
+      return ctx.operandError(op, "in", source, "floating-point element type for reduce kind <" + std::string(k) + ">");
+    if (k.ends_with("i") && !element->isInteger())
+      return ctx.operandError(op, "in", source, "integer element type for reduce kind <" + std::string(k) + ">");
+  }
+  if (init && result && !unknownType(init->type()) && !unknownType(result) && init->type() != result)
+    return ctx.fieldMismatch(op, "init", init->type(), "result", result);
+  if (!result || unknownType(result)) return;
+  if (list.size() == source->rank()) {
+    if (result != source->elementType())
+      ctx.resultError(op, "result", result,
+                      "scalar result when all axes are reduced (" + source->elementType()->str() + ")");
+    return;
+  }
+  if (result->kind() != TypeKind::Vector || result->elementType() != source->elementType())
+    return ctx.resultError(op, "result", result, "a vector of " + source->elementType()->str());
+  std::vector<Dim> kept;
+  for (size_t d = 0; d < source->rank(); ++d)
+    if (std::find(list.begin(), list.end(), int64_t(d)) == list.end()) kept.push_back(source->shape()[d]);
+  bool same = kept.size() == result->rank();
+  for (size_t d = 0; same && d < kept.size(); ++d) same = kept[d] == result->shape()[d];
+  if (!same) ctx.shapeMismatch(op, "input without the reduced axes", source, "result", result);
+}
+
+// vector.load/store and their masked, expanding and compressing forms: one index per view axis,
+// the view's element type, a footprint no higher than the view's rank that fits its static
+// extents, and an i1 mask of the vector's shape.
+void checkVectorMemoryOp(const Operation &op, HookContext &ctx) {
+  bool load = op.def()->hook == VerifyHook::VectorLoad;
+  bool compact = op.opcode() == OpCode::VectorLoadExpand || op.opcode() == OpCode::VectorStoreCompress;
+  for (Value *v : op.operandGroup("indices"))
+    if (!unknownType(v->type()) && !v->type()->isIndex()) ctx.operandError(op, "indices", v->type(), "index");
+  Value *baseValue = op.operandNamed("base");
+  Type *view = baseValue ? baseValue->type() : nullptr;
+  Type *vec = load ? (op.numResults() ? op.result(0)->type() : nullptr)
+                   : (op.operandNamed("value") ? op.operandNamed("value")->type() : nullptr);
+  if (unknownType(view) || unknownType(vec)) return;
+  if (view->kind() != TypeKind::View) return ctx.operandError(op, "base", view, "a view");
+  auto vectorError = [&](std::string expected) {
+    return load ? ctx.resultError(op, "result", vec, std::move(expected))
+                : ctx.operandError(op, "value", vec, std::move(expected));
+  };
+  if (vec->kind() != TypeKind::Vector) return vectorError("a vector");
+  const Attribute *indicesAttr = op.attr("indices");
+  std::span<Attribute *const> indices = indicesAttr ? indicesAttr->elements() : std::span<Attribute *const>();
+  if (indices.size() != view->rank())
+    return (void)ctx.report(DiagId::SubrangeIndexCount, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", "view")
+        .arg("count", (long long)indices.size())
+        .arg("expected", (long long)view->rank());
+  if (vec->elementType() != view->elementType()) return ctx.elementMismatch(op, "vector", vec, "view", view);
+  if (compact && vec->rank() != 1) return vectorError("a rank-1 vector");
+  if (vec->rank() > view->rank()) return vectorError("rank no greater than view rank (" + view->str() + ")");
+  size_t lead = view->rank() - vec->rank();
+  for (size_t d = 0; d < view->rank(); ++d) {
+    const Dim &wd = view->shape()[d];
+    if (!wd.isStatic()) continue;
+    int64_t start = indices[d]->kind() == AttrKind::Integer ? indices[d]->integer() : 0;
+    bool staticStart = indices[d]->kind() == AttrKind::Integer;
+    int64_t extent = 1;
+    if (d >= lead && !compact) {
+      const Dim &vd = vec->shape()[d - lead];
+      extent = vd.isStatic() ? vd.extent : 1;
+    }
+    if ((staticStart && start + extent > wd.extent) || extent > wd.extent)
+      return (void)ctx.report(DiagId::SubrangeOutOfBounds, op)
+          .arg("op", std::string(op.name()))
+          .arg("detail",
+               "a " + vec->str() + " footprint from index " + std::to_string(start) + " on axis " + std::to_string(d))
+          .arg("type", view->str());
+  }
+  if (Value *mask = op.operandNamed("mask"); mask && !unknownType(mask->type())) {
+    Type *m = mask->type();
+    if (m->kind() != TypeKind::Vector || !m->elementType()->isInteger(1))
+      return ctx.operandError(op, "mask", m, "an i1_element vector shaped like " + vec->str());
+    bool same = m->rank() == vec->rank();
+    for (size_t d = 0; same && d < m->rank(); ++d) same = m->shape()[d] == vec->shape()[d];
+    if (!same) ctx.shapeMismatch(op, "mask", m, load ? "result" : "value", vec);
+  }
+}
+
+void checkVectorAxesOp(const Operation &op, HookContext &ctx) {
+  if (op.opcode() == OpCode::VectorReduceAxes) return checkReduceAxes(op, ctx);
+  // vector.poison has lanes to poison; vector.empty is exactly the static zero-lane vector.
+  Type *r = op.numResults() ? op.result(0)->type() : nullptr;
+  if (!r || unknownType(r) || r->kind() != TypeKind::Vector) return;
+  bool zeroLanes = r->staticElementCount() == 0;
+  if (op.opcode() == OpCode::VectorPoison && zeroLanes)
+    ctx.resultError(op, "result", r, "a vector with lanes (use vector.empty for a zero-lane vector)");
+  if (op.opcode() == OpCode::VectorEmpty && !zeroLanes)
+    ctx.resultError(op, "result", r, "static zero-lane vector type");
+}
+
+}  // namespace hrx::loom::verify
