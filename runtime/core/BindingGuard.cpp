@@ -45,7 +45,12 @@ struct BindingSlot {
 constexpr size_t kBindingSlots = 512;
 BindingSlot bindings[kBindingSlots];
 
-struct sigaction previousSegv, previousBus;
+struct sigaction previousSegv, previousBus, previousIll, previousTrap;
+
+// The kernels running now, for the report of a trap: a trap instruction (a failed device assert,
+// __builtin_trap) in kernel code is SIGILL or SIGTRAP on the host device.
+constexpr size_t kLaunchSlots = 256;
+std::atomic<const char *> runningKernels[kLaunchSlots];
 // HRX_GUARD_FAULTS=crash: after the report, let the previous handler (a sanitizer's, a fuzzer's,
 // or the default core dump) take the fault, for a stack trace.
 bool crashOnGuardFault = false;
@@ -119,6 +124,29 @@ void onFault(int signal, siginfo_t *info, void *context) {
   _exit(4);
 }
 
+void onTrap(int signal, siginfo_t *, void *) {
+  const char *kernel = nullptr;
+  for (const auto &slot : runningKernels)
+    if ((kernel = slot.load(std::memory_order_acquire))) break;
+  if (!kernel) {
+    // Not while a kernel runs: the previous handler (or the default action) takes it again.
+    sigaction(signal, signal == SIGILL ? &previousIll : &previousTrap, nullptr);
+    return;
+  }
+  put(program_invocation_short_name);
+  put(": error: kernel '");
+  put(kernel);
+  put("' trapped on the host reference device (");
+  put(signal == SIGILL ? "SIGILL" : "SIGTRAP");
+  put(": a trap instruction, such as a failed device assert or __builtin_trap); the host reference "
+      "device stopped the process\n");
+  if (crashOnGuardFault) {
+    sigaction(signal, signal == SIGILL ? &previousIll : &previousTrap, nullptr);
+    return;
+  }
+  _exit(4);
+}
+
 void installHandler() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -130,6 +158,9 @@ void installHandler() {
     sigemptyset(&action.sa_mask);
     sigaction(SIGSEGV, &action, &previousSegv);
     sigaction(SIGBUS, &action, &previousBus);
+    action.sa_sigaction = onTrap;
+    sigaction(SIGILL, &action, &previousIll);
+    sigaction(SIGTRAP, &action, &previousTrap);
   });
 }
 
@@ -173,6 +204,14 @@ void releaseGuarded(std::byte *data, uint64_t bytes) {
 }
 
 GuardedLaunch::GuardedLaunch(const char *kernel, std::span<const BindingSpan> spans) {
+  installHandler();
+  for (size_t s = 0; s < kLaunchSlots; ++s) {
+    const char *expected = nullptr;
+    if (runningKernels[s].compare_exchange_strong(expected, kernel)) {
+      launchSlot_ = int(s);
+      break;
+    }
+  }
   for (size_t i = 0; i < spans.size() && count_ < kMaxBindings; ++i)
     for (size_t s = 0; s < kBindingSlots; ++s) {
       bool expected = false;
@@ -187,6 +226,7 @@ GuardedLaunch::GuardedLaunch(const char *kernel, std::span<const BindingSpan> sp
 }
 
 GuardedLaunch::~GuardedLaunch() {
+  if (launchSlot_ >= 0) runningKernels[launchSlot_].store(nullptr, std::memory_order_release);
   for (size_t i = 0; i < count_; ++i) {
     BindingSlot &b = bindings[slots_[i]];
     b.start.store(0, std::memory_order_release);

@@ -2,6 +2,8 @@
 // page, and while a kernel runs its bindings are registered, so that a kernel that runs past a
 // binding stops with "kernel 'K' wrote past binding N at offset X" (exit code 4) instead of
 // corrupting the heap. Accesses within the 64-byte rounding of an allocation are not caught.
+// A trap instruction in a running kernel (SIGILL/SIGTRAP: a failed device assert, __builtin_trap)
+// stops the process the same way, with "kernel 'K' trapped" (exit code 4), not a crash.
 #pragma once
 
 #include "hrx/runtime/Graph.h"
@@ -29,6 +31,7 @@ private:
   static constexpr size_t kMaxBindings = 32;
   int slots_[kMaxBindings];
   size_t count_ = 0;
+  int launchSlot_ = -1;
 };
 
 }  // namespace hrx::runtime
