@@ -111,64 +111,28 @@ public:
   }
 
 private:
-  diag::DiagnosticBuilder report(DiagId id, const Operation &op) {
-    ok_ = false;
-    return diags_.report(id, op.loc());
-  }
+  // The report forms are the hooks' (verify/HookContext.h); these forward to them.
+  diag::DiagnosticBuilder report(DiagId id, const Operation &op) { return ctx_.report(id, op); }
   void operandError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
-    report(DiagId::TypeOperandMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field", std::string(field))
-        .arg("actual", actual ? actual->str() : "none")
-        .arg("expected", std::move(expected));
+    ctx_.operandError(op, field, actual, std::move(expected));
   }
   void resultError(const Operation &op, std::string_view field, const Type *actual, std::string expected) {
-    report(DiagId::TypeResultMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field", std::string(field))
-        .arg("actual", actual ? actual->str() : "none")
-        .arg("expected", std::move(expected));
+    ctx_.resultError(op, field, actual, std::move(expected));
   }
-  // Upstream's two-field forms: TYPE/001 (types differ), TYPE/002 (element types differ),
-  // STRUCTURE/013 (lengths differ), STRUCTURE/014 (an attribute outside its domain).
   void fieldMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
-    report(DiagId::TypeFieldMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field_a", std::move(fa))
-        .arg("type_a", ta ? ta->str() : "none")
-        .arg("field_b", std::move(fb))
-        .arg("type_b", tb ? tb->str() : "none");
+    ctx_.fieldMismatch(op, std::move(fa), ta, std::move(fb), tb);
   }
   void elementMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
-    report(DiagId::TypeElementMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field_a", std::move(fa))
-        .arg("type_a", ta ? ta->str() : "none")
-        .arg("field_b", std::move(fb))
-        .arg("type_b", tb ? tb->str() : "none");
+    ctx_.elementMismatch(op, std::move(fa), ta, std::move(fb), tb);
   }
   void countMismatch(const Operation &op, std::string fa, size_t na, std::string fb, size_t nb) {
-    report(DiagId::StructureCountMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field_a", std::move(fa))
-        .arg("count_a", std::to_string(na))
-        .arg("field_b", std::move(fb))
-        .arg("count_b", std::to_string(nb));
+    ctx_.countMismatch(op, std::move(fa), na, std::move(fb), nb);
   }
   void shapeMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
-    report(DiagId::ShapeMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field_a", std::move(fa))
-        .arg("type_a", ta ? ta->str() : "none")
-        .arg("field_b", std::move(fb))
-        .arg("type_b", tb ? tb->str() : "none");
+    ctx_.shapeMismatch(op, std::move(fa), ta, std::move(fb), tb);
   }
   void attrConstraint(const Operation &op, std::string attr, std::string actual, std::string expected) {
-    report(DiagId::StructureAttrConstraint, op)
-        .arg("op", std::string(op.name()))
-        .arg("attr_name", std::move(attr))
-        .arg("actual_value", std::move(actual))
-        .arg("expected_constraint", std::move(expected));
+    ctx_.attrConstraint(op, std::move(attr), std::move(actual), std::move(expected));
   }
   bool requireOperand(const Operation &op, std::string_view field, bool cond, std::string expected) {
     Value *v = op.operandNamed(field);
@@ -179,22 +143,7 @@ private:
 
   const Operation *resolve(const Operation &op, std::string_view attrName, std::initializer_list<OpCode> kinds,
                            std::string_view expected) {
-    Attribute *a = op.attr(attrName);
-    if (!a || a->kind() != AttrKind::Symbol) return nullptr;
-    const Operation *target = m_.lookupSymbol(a->str());
-    if (!target) {
-      report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(a->str()));
-      return nullptr;
-    }
-    if (std::find(kinds.begin(), kinds.end(), target->opcode()) == kinds.end()) {
-      report(DiagId::SymbolWrongKind, op)
-          .arg("name", "@" + std::string(a->str()))
-          .arg("kind", std::string(target->name()))
-          .arg("expected", std::string(expected))
-          .note(target->loc(), "defined here");
-      return nullptr;
-    }
-    return target;
+    return ctx_.resolveSymbol(op, attrName, kinds, expected);
   }
 
   // A low.func.def written with typed `low.return %v : T` (not an asm body) returns the types its
@@ -487,8 +436,7 @@ private:
     case VerifyHook::Bitcast: checkCast(op, def.hook, in("in"), r0); return;
     case VerifyHook::VectorLoad:
     case VerifyHook::VectorStore: {
-      verify::HookContext ctx(diags_, ok_);
-      return verify::checkVectorMemoryOp(op, ctx);
+      return verify::checkVectorMemoryOp(op, ctx_);
     }
     case VerifyHook::ViewAccess: {
       Type *view = in("base");
@@ -986,19 +934,16 @@ private:
         resultError(op, "result", r0, "encoding<layout>");
       return;
     case VerifyHook::ReduceAxes: {
-      verify::HookContext ctx(diags_, ok_);
-      return verify::checkVectorAxesOp(op, ctx);
+      return verify::checkVectorAxesOp(op, ctx_);
     }
     case VerifyHook::KernelLaunch: {
-      verify::HookContext ctx(diags_, ok_, &m_);
-      return verify::checkKernelLaunchOp(op, ctx);
+      return verify::checkKernelLaunchOp(op, ctx_);
     }
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:
     case VerifyHook::SanitizerFacts:
     case VerifyHook::SanitizerLayout: {
-      verify::HookContext ctx(diags_, ok_);
-      return verify::checkSanitizerOp(op, ctx);
+      return verify::checkSanitizerOp(op, ctx_);
     }
     }
   }
@@ -1649,6 +1594,7 @@ private:
   diag::DiagnosticEngine &diags_;
   VerifyOptions options_;
   bool ok_ = true;
+  verify::HookContext ctx_{diags_, ok_, &m_};
   std::unordered_map<const Value *, FlowInfo> flows_;
   std::unordered_map<const Value *, int64_t> lanes_;
 };

@@ -46,55 +46,48 @@ std::expected<std::unique_ptr<llvm::TargetMachine>, std::string> hostMachine(con
   return createTargetMachine(kHostTriple, cpu, features, options.quickTwin ? 0 : options.optLevel);
 }
 
+// Runs a textual new-pass-manager pipeline over the module; `what` names it in the error.
+std::expected<void, std::string> runPipeline(llvm::Module &module, llvm::TargetMachine &machine, const char *pipeline,
+                                             const char *what) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes;
+  if (llvm::Error error = builder.parsePassPipeline(passes, pipeline))
+    return std::unexpected(std::string(what) + ": " + llvm::toString(std::move(error)));
+  passes.run(module, mam);
+  return {};
+}
+
 // Work-item loops carry the kernel's bounds check (`if (i < count)`) in their body, which keeps the
 // vectorizer from running them on SSE. Before the default pipeline unrolls them: inline the
 // work-items into their loops, hoist the dispatch fields out of them, and let inductive range
 // check elimination split each loop into a check-free main part (which vectorizes) and a checked
 // remainder.
 std::expected<void, std::string> constrainRangeChecks(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes;
-  if (llvm::Error error = builder.parsePassPipeline(
-          passes, "always-inline,function(sroa,early-cse<memssa>,simplifycfg,loop-mssa(licm),loop-simplify,"
-                  "loop-rotate,irce)")) {
-    return std::unexpected("the host loop pipeline: " + llvm::toString(std::move(error)));
-  }
-  passes.run(module, mam);
-  return {};
+  return runPipeline(module, machine,
+                     "always-inline,function(sroa,early-cse<memssa>,simplifycfg,loop-mssa(licm),loop-simplify,"
+                     "loop-rotate,irce)",
+                     "the host loop pipeline");
 }
 
 // The quick host twin's pipeline (--host-twin-opt=quick): what the twin's run-time figures need
 // (inlining, scalar clean-up, the loop vectorizer on the range-check-free loops) without the rest
 // of the default pipeline, which costs about four times as much per kernel.
 std::expected<void, std::string> quickTwinPipeline(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes;
-  const char *pipeline =
-      "globaldce,cgscc(inline,function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,"
-      "simplifycfg)),function(loop-simplify,lcssa,loop-mssa(licm),loop-vectorize,instcombine<no-verify-fixpoint>,"
-      "simplifycfg),globaldce";
-  if (llvm::Error error = builder.parsePassPipeline(passes, pipeline))
-    return std::unexpected("the quick host twin pipeline: " + llvm::toString(std::move(error)));
-  passes.run(module, mam);
-  return {};
+  return runPipeline(module, machine,
+                     "globaldce,"
+                     "cgscc(inline,function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg)),"
+                     "function(loop-simplify,lcssa,loop-mssa(licm),loop-vectorize,instcombine<no-verify-fixpoint>,"
+                     "simplifycfg),globaldce",
+                     "the quick host twin pipeline");
 }
 
 std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachine &machine,

@@ -7,6 +7,8 @@
 #include "hrx/loom/IR.h"
 #include "hrx/loom/OpDef.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <string>
 
 namespace hrx::loom::verify {
@@ -74,6 +76,28 @@ public:
         .arg("count_a", std::to_string(na))
         .arg("field_b", std::move(fb))
         .arg("count_b", std::to_string(nb));
+  }
+
+  // The op that attribute `attrName` names, if it is one of `kinds`; else SYMBOL/002 (undefined)
+  // or SYMBOL/003 (wrong kind) and null. Null without a report when the attribute is absent.
+  const Operation *resolveSymbol(const Operation &op, std::string_view attrName, std::initializer_list<OpCode> kinds,
+                                 std::string_view expected) {
+    const Attribute *a = op.attr(attrName);
+    if (!a || a->kind() != AttrKind::Symbol || !module_) return nullptr;
+    const Operation *target = module_->lookupSymbol(a->str());
+    if (!target) {
+      report(diag::DiagId::SymbolUndefined, op).arg("name", "@" + std::string(a->str()));
+      return nullptr;
+    }
+    if (std::find(kinds.begin(), kinds.end(), target->opcode()) == kinds.end()) {
+      report(diag::DiagId::SymbolWrongKind, op)
+          .arg("name", "@" + std::string(a->str()))
+          .arg("kind", std::string(target->name()))
+          .arg("expected", std::string(expected))
+          .note(target->loc(), "defined here");
+      return nullptr;
+    }
+    return target;
   }
 
 private:

@@ -39,22 +39,7 @@ void checkList(const Operation &op, HookContext &ctx, std::span<Value *const> gi
 
 const Operation *callee(const Operation &op, HookContext &ctx, std::initializer_list<OpCode> kinds,
                         std::string_view expected) {
-  const Attribute *a = op.attr("callee");
-  if (!a || !ctx.module()) return nullptr;
-  const Operation *target = ctx.module()->lookupSymbol(a->str());
-  if (!target) {
-    ctx.report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(a->str()));
-    return nullptr;
-  }
-  if (std::find(kinds.begin(), kinds.end(), target->opcode()) == kinds.end()) {
-    ctx.report(DiagId::SymbolWrongKind, op)
-        .arg("name", "@" + std::string(a->str()))
-        .arg("kind", std::string(target->name()))
-        .arg("expected", std::string(expected))
-        .note(target->loc(), "defined here");
-    return nullptr;
-  }
-  return target;
+  return ctx.resolveSymbol(op, "callee", kinds, expected);
 }
 
 void checkLaunch(const Operation &op, HookContext &ctx) {
