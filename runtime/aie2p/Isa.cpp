@@ -177,6 +177,18 @@ void addFile(std::vector<Member> &out, RegKind kind, unsigned count, unsigned sh
     out.push_back({Reg{kind, static_cast<uint8_t>(i)}, (uint64_t(i) << shift) | tag});
 }
 
+// s0-s3, the accumulator controls and the overflow status bits: the same codes as a move's
+// source and destination (AIE2PMCCodeEmitterGen.inc).
+void addScalarControls(std::vector<Member> &m) {
+  addFile(m, RegKind::S, 4, 5, 0b01110);
+  m.push_back({Reg{RegKind::CrRnd, 0}, 0b1111011});
+  m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
+  m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
+  m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
+  m.push_back({Reg{RegKind::SrSRSOf, 0}, 0b1011010});
+  m.push_back({Reg{RegKind::SrUPSOf, 0}, 0b1110010});
+}
+
 // Members and their codes. The composite encoders are llvm-aie's
 // MCTargetDesc/aie2p/AIE2PMCCodeEmitterGen.inc (get<Class>OpValue); the plain classes use the
 // register's hardware encoding (AIE2PRegisterInfo.td).
@@ -214,13 +226,7 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::LC, 0}, 0b1010111});
     // s0-s3 and the accumulator controls (AIE2PMCCodeEmitterGen.inc; upstream Loom's oracle
     // bytes for mov s0/crRnd/crSRSMode/crSat, #imm agree).
-    addFile(m, RegKind::S, 4, 5, 0b01110);
-    m.push_back({Reg{RegKind::CrRnd, 0}, 0b1111011});
-    m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
-    m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
-    m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
-    m.push_back({Reg{RegKind::SrSRSOf, 0}, 0b1011010});
-    m.push_back({Reg{RegKind::SrUPSOf, 0}, 0b1110010});
+    addScalarControls(m);
     break;
   case OperandClass::MvSclSrc:  // getmMvSclSrcOpValue
     addFile(m, RegKind::R, 32, 2, 0b01);
@@ -235,13 +241,7 @@ std::vector<Member> buildMembers(OperandClass cls) {
     m.push_back({Reg{RegKind::SP, 0}, 0b0101111});
     m.push_back({Reg{RegKind::LC, 0}, 0b0110111});
     m.push_back({Reg{RegKind::CoreId, 0}, 0b1010111});
-    addFile(m, RegKind::S, 4, 5, 0b01110);  // the same codes as MvSclDst's
-    m.push_back({Reg{RegKind::CrRnd, 0}, 0b1111011});
-    m.push_back({Reg{RegKind::CrSRSMode, 0}, 0b1000111});
-    m.push_back({Reg{RegKind::CrSat, 0}, 0b0100111});
-    m.push_back({Reg{RegKind::CrUPSMode, 0}, 0b1100111});
-    m.push_back({Reg{RegKind::SrSRSOf, 0}, 0b1011010});
-    m.push_back({Reg{RegKind::SrUPSOf, 0}, 0b1110010});
+    addScalarControls(m);  // the same codes as MvSclDst's
     break;
   case OperandClass::LdaCg:  // getmLdaCgOpValue
     addFile(m, RegKind::R, 32, 2, 0b00);
