@@ -191,6 +191,17 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
        {Context::Body, "",
         "%m = vector.bitcast %vi : vector<4xi32> to vector<2x2xi32>\n  %half = vector.slice %vi[0] : vector<4xi32> -> "
         "vector<2xi32>\n  %r = vector.reduce.axes<addi> %m, %half axes [0] : vector<2x2xi32>, vector<2xi32>"}},
+      {"vector.atomic.reduce",
+       {Context::Body, "",
+        "%src4 = buffer.view %data[%zero] : buffer -> view<4xi32>\n  %offs = vector.iota %i0 step %i0 : "
+        "vector<4xindex>\n  vector.atomic.reduce<addi> %vi, %src4[%i0][%offs] {ordering = relaxed, scope = device} : "
+        "vector<4xi32>, view<4xi32>, vector<4xindex>"}},
+      {"vector.atomic.rmw.mask",
+       {Context::Body, "",
+        "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %src4 = buffer.view %data[%zero] : buffer "
+        "-> view<4xi32>\n  %offs = vector.iota %i0 step %i0 : vector<4xindex>\n  %r = vector.atomic.rmw.mask<addi> "
+        "%vi, %src4[%i0][%offs], %mask, %vi {ordering = relaxed, scope = device} : vector<4xi32>, view<4xi32>, "
+        "vector<4xindex>, vector<4xi1>, vector<4xi32>"}},
       {"vector.load.expand",
        {Context::Body, "",
         "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %src4 = buffer.view %data[%zero] : buffer "

@@ -792,6 +792,10 @@ private:
   // (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
   // a compare-exchange loop over the value's bits.
   void lowerAtomic(const Operation &op);
+  // vector.atomic.reduce / vector.atomic.rmw.mask: one scalar atomic per (active) lane.
+  void lowerVectorAtomic(const Operation &op);
+  llvm::Value *atomicCombine(const Operation &op, const ViewValue &v, llvm::Value *address, llvm::Value *value,
+                             llvm::Align align);
 
   // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
   // succeeds: new = old `kind` value. Returns the bits of the value before the update.

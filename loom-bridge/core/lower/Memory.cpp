@@ -18,21 +18,26 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     // stride of each axis.
     loom::TypeSlot layout = type.slot();
     // An encoding.layout.dense value is row-major, as #dense is.
-    if (layout.value && layout.value->definingOp() &&
-        layout.value->definingOp()->opcode() == OpCode::EncodingLayoutDense)
-      layout = loom::TypeSlot{};
+    auto denseValue = [](const loom::Value *value) {
+      return value && value->definingOp() && value->definingOp()->opcode() == OpCode::EncodingLayoutDense;
+    };
+    if (denseValue(layout.value)) layout = loom::TypeSlot{};
     // An encoding value that is #dense, or a #physical_storage whose layout is, is row-major too
     // (its schema says how the elements are encoded, which the element type already does).
     if (layout.value && lowered(layout.value).layoutStrides.empty())
       if (const loom::Attribute *e = lowered(layout.value).encoding) {
         const loom::Attribute *inner = e;
+        bool dense = false;
         if (e->kind() == loom::AttrKind::Hash && e->str() == "physical_storage") {
           const loom::Attribute *l = e->get("layout");
           if (!l && layout.value->definingOp()) l = layout.value->definingOp()->attr("layout");
-          if (l && l->value()) inner = lowered(l->value()).encoding;
+          if (l && l->value()) {
+            dense = denseValue(l->value());
+            inner = lowered(l->value()).encoding;
+          }
         }
-        if (inner && inner->kind() == loom::AttrKind::Hash &&
-            (inner->str() == "dense" || inner->str() == "encoding.layout.dense"))
+        if (dense || (inner && inner->kind() == loom::AttrKind::Hash &&
+                      (inner->str() == "dense" || inner->str() == "encoding.layout.dense")))
           layout = loom::TypeSlot{};
       }
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
@@ -207,23 +212,75 @@ void Lowering::Impl::lowerAtomic(const Operation &op) {
   }
   if (op.opcode() != OpCode::ViewAtomicReduce && op.opcode() != OpCode::ViewAtomicRmw)
     unsupported(op, "no lowering for this op");
+  llvm::Value *old = atomicCombine(op, *v, address, value, align);
+  if (op.opcode() == OpCode::ViewAtomicRmw) set(op, 0, old);
+}
+
+// One atomic read-modify-write of `value` into `address` with the op's combining kind, ordering
+// and scope; returns the value before the update.
+llvm::Value *Lowering::Impl::atomicCombine(const Operation &op, const ViewValue &v, llvm::Value *address,
+                                           llvm::Value *value, llvm::Align align) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Type *type = value->getType();
+  llvm::AtomicOrdering ordering = atomicOrdering(op);
+  llvm::SyncScope::ID scope = atomicScope(op);
   std::string_view kind = combiningKind(op);
   bool floatMinMax = type->isFloatingPointTy() && (kind.starts_with("max") || kind.starts_with("min"));
-  bool loop = !atomicBinOp(kind) || (options_.amdgpuAtomics && v->coherent && floatMinMax);
-  llvm::Value *old = nullptr;
+  bool loop = !atomicBinOp(kind) || (options_.amdgpuAtomics && v.coherent && floatMinMax);
   if (!loop) {
     llvm::AtomicRMWInst *rmw = b.CreateAtomicRMW(*atomicBinOp(kind), address, value, align, ordering, scope);
-    if (options_.amdgpuAtomics && !v->coherent)
+    if (options_.amdgpuAtomics && !v.coherent)
       rmw->setMetadata("amdgpu.no.fine.grained.memory", llvm::MDNode::get(context_, {}));
-    old = rmw;
-  } else {
-    if (atomicBinOp(kind))
-      diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc())
-          .arg("kind", std::string(kind))
-          .arg("type", v->type->elementType()->str());
-    old = b.CreateBitCast(compareExchangeLoop(op, kind, address, value, align, ordering, scope), type);
+    return rmw;
   }
-  if (op.opcode() == OpCode::ViewAtomicRmw) set(op, 0, old);
+  if (atomicBinOp(kind))
+    diags_.report(diag::DiagId::AmdgpuCoherentAtomicLoop, op.loc())
+        .arg("kind", std::string(kind))
+        .arg("type", v.type->elementType()->str());
+  return b.CreateBitCast(compareExchangeLoop(op, kind, address, value, align, ordering, scope), type);
+}
+
+// vector.atomic.reduce / vector.atomic.rmw.mask: one scalar atomic per lane, at the indices plus
+// the lane's offset along the last view axis (as vector.scatter addresses), in lane order. A lane
+// whose mask bit is clear does no access and returns its passthru value.
+void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  std::shared_ptr<ViewValue> v = view(op, "base");
+  std::vector<llvm::Value *> start = indices(op, "indices");
+  llvm::Value *values = operand(op, "value"), *offsets = operand(op, "offsets");
+  auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(values->getType());
+  if (!vt || (!vt->getElementType()->isIntegerTy() && !vt->getElementType()->isFloatingPointTy()))
+    unsupported(op, "vector atomics apply to fixed-length vectors of integers and floats");
+  bool masked = op.opcode() == OpCode::VectorAtomicRmwMask;
+  llvm::Value *mask = masked ? operand(op, "mask") : nullptr;
+  llvm::Value *result = masked ? operand(op, "passthru") : nullptr;
+  llvm::Align align = std::min(
+      llvm::Align(module_.getDataLayout().getTypeAllocSize(vt->getElementType()).getFixedValue()), alignOf(*v));
+  for (unsigned i = 0; i < vt->getNumElements(); ++i) {
+    std::vector<llvm::Value *> at = start;
+    at.back() =
+        b.CreateAdd(at.back(), b.CreateSExtOrTrunc(b.CreateExtractElement(offsets, uint64_t(i)), b.getInt64Ty()));
+    llvm::Value *lane = b.CreateExtractElement(values, uint64_t(i));
+    if (!masked) {
+      atomicCombine(op, *v, elementAddress(op, *v, at), lane, align);
+      continue;
+    }
+    llvm::BasicBlock *before = b.GetInsertBlock();
+    llvm::BasicBlock *active = llvm::BasicBlock::Create(context_, "atomic.lane", fn_->function);
+    llvm::BasicBlock *next = llvm::BasicBlock::Create(context_, "atomic.next", fn_->function);
+    b.CreateCondBr(b.CreateExtractElement(mask, uint64_t(i)), active, next);
+    b.SetInsertPoint(active);
+    llvm::Value *old = atomicCombine(op, *v, elementAddress(op, *v, at), lane, align);
+    llvm::Value *updated = b.CreateInsertElement(result, old, uint64_t(i));
+    llvm::BasicBlock *activeEnd = b.GetInsertBlock();
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+    llvm::PHINode *phi = b.CreatePHI(result->getType(), 2);
+    phi->addIncoming(result, before);
+    phi->addIncoming(updated, activeEnd);
+    result = phi;
+  }
+  if (masked) set(op, 0, result);
 }
 
 // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them
