@@ -173,6 +173,25 @@ Core::Core(std::vector<uint8_t> program, CoreMemoryMap memory, uint64_t cycleLim
   }
 }
 
+void Core::reset() {
+  std::fill(regs_.begin(), regs_.end(), uint8_t(0));
+  store32(regs_.data() + 4 * scalarIndex(Reg{RegKind::CoreId, 0}), coreId_);
+  pending_.clear();
+  freeSlots_.clear();
+  for (size_t i = pendingBytes_.size(); i-- > 0;) freeSlots_.push_back(static_cast<uint16_t>(i));
+  pc_ = 0;
+  cycle_ = 0;
+  stats_ = CoreStats{};
+  branch_.reset();
+  newBranch_.reset();
+  done_ = false;
+  currentBundle_ = 0;
+  currentBundleText_.clear();
+  if (state_ == CoreState::Trapped && program_.size() > kProgramMemorySize) return;  // the constructor's trap stays
+  trap_.reset();
+  state_ = CoreState::Running;
+}
+
 Core::Location Core::locate(Reg reg) {
   switch (reg.kind) {
   case RegKind::X: return {static_cast<uint16_t>(kVectorBase + 64 * reg.index), 64};
@@ -344,6 +363,7 @@ bool Core::writeMemory(uint32_t address, std::span<const uint8_t> bytes) {
     std::string why;
     if (!mapAddress(static_cast<uint32_t>(address + i), 1, tile, offset, why)) return false;
     tile->bytes()[offset] = bytes[i];
+    tile->noteWrite(offset, 1);
   }
   return true;
 }
@@ -687,6 +707,7 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
         store32(bytes, rd(data));
       }
       std::memcpy(at, bytes, size);
+      tile->noteWrite(offset, size);
     }
     return true;
   }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <sstream>
 
@@ -106,6 +107,7 @@ private:
     uint32_t iteration = 0;                        // the next iteration to reserve
     const std::vector<uint8_t> *native = nullptr;  // the tile's core code: run instead of the twin
     std::vector<uint32_t> recordBytes;             // per port, for the native run
+    std::unique_ptr<NativeStage> nativeStage;      // prepared once: tile and decoded bundles kept
   };
   // Iterations [first, first + count) of one task, reserved in one round.
   struct Batch {
@@ -196,9 +198,10 @@ Status HostNpuKernel::initialize() {
     if (!stage)
       return Status(stage.status().code(),
                     where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
-    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0, nullptr, {}};
+    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0, nullptr, {}, nullptr};
     if (auto code = native_.find({pw.tile.column, pw.tile.row}); code != native_.end()) task.native = &code->second;
     for (const format::WorkerPort &port : pw.ports) task.recordBytes.push_back(port.recordBytes);
+    if (task.native) task.nativeStage = std::make_unique<NativeStage>(*task.native, task.recordBytes);
     for (size_t p = 0; p < pw.ports.size(); ++p) {
       const format::WorkerPort &port = pw.ports[p];
       std::string field = "workers[" + std::to_string(w) + "].ports[" + std::to_string(p) + "]";
@@ -364,8 +367,8 @@ void HostNpuKernel::execute(Batch &batch) {
       task.records[p] = channels_[*port.channel].slot(port.period == 1 ? it : it / port.period, slotStorage_);
     }
     if (task.native) {
-      batch.status = runNativeStage(*task.native, task.records, task.recordBytes,
-                                    where_ + ": worker @" + w.entry + " iteration " + std::to_string(it));
+      batch.status = task.nativeStage->run(
+          task.records, [&] { return where_ + ": worker @" + w.entry + " iteration " + std::to_string(it); });
       if (!batch.status) break;
     } else {
       task.stage(task.records.data());

@@ -77,45 +77,75 @@ StatusOr<TileCodeMap> nativeCoreCode(const format::xdna::Image &image, const std
   return code;
 }
 
-Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> records,
-                      std::span<const uint32_t> recordBytes, const std::string &who) {
+// The tile layout (records from offset 0, each 64-byte aligned; the record-pointer array and
+// the stack at the top) and the core stay; each run resets the core and zeroes what the last run
+// stored.
+struct NativeStage::State {
   aie2p::TileMemory memory;
-  std::vector<uint32_t> at(records.size());
-  uint32_t next = 0;
-  for (size_t i = 0; i < records.size(); ++i) {
-    at[i] = next;
-    next += (recordBytes[i] + 63) / 64 * 64;
-  }
-  uint32_t arrayAt = aie2p::kDataMemorySize - kStackRegion;
-  if (next > arrayAt || 4 * records.size() > 512)
-    return Status(StatusCode::ResourceExhausted,
-                  who + ": its records (" + std::to_string(next) +
-                      " bytes) do not fit one simulated tile's data memory beside the stack");
-  for (size_t i = 0; i < records.size(); ++i) {
-    std::memcpy(memory.data.data() + at[i], records[i], recordBytes[i]);
-    uint32_t address = aie2p::kOwnMemoryBase + at[i];
-    std::memcpy(memory.data.data() + arrayAt + 4 * i, &address, 4);
+  std::vector<uint32_t> at, bytes;
+  uint32_t arrayAt = aie2p::kDataMemorySize - kStackRegion, used = 0;
+  std::unique_ptr<aie2p::Core> core;
+  uint32_t doneAt = 0;
+};
+
+NativeStage::NativeStage(std::span<const uint8_t> program, std::span<const uint32_t> recordBytes)
+    : state_(std::make_unique<State>()) {
+  State &s = *state_;
+  s.bytes.assign(recordBytes.begin(), recordBytes.end());
+  for (uint32_t b : recordBytes) {
+    s.at.push_back(s.used);
+    s.used += (b + 63) / 64 * 64;
   }
   // The worker returns to a `done` appended after the program (I32_ALU format, bundle bytes
   // from the table's encoder).
   std::vector<uint8_t> bytes(program.begin(), program.end());
   while (bytes.size() % 4) bytes.push_back(0);  // never executed: after every bundle
-  uint32_t doneAt = uint32_t(bytes.size());
+  s.doneAt = uint32_t(bytes.size());
   bytes.insert(bytes.end(), doneBundle().begin(), doneBundle().end());
-  aie2p::Core core(std::move(bytes), aie2p::CoreMemoryMap{&memory}, kCycleLimit);
+  s.core = std::make_unique<aie2p::Core>(std::move(bytes), aie2p::CoreMemoryMap{&s.memory}, kCycleLimit);
+}
+
+NativeStage::~NativeStage() = default;
+
+Status NativeStage::run(std::span<void *const> records, const std::function<std::string()> &who) {
+  State &s = *state_;
+  if (s.used > s.arrayAt || 4 * records.size() > 512)
+    return Status(StatusCode::ResourceExhausted,
+                  who() + ": its records (" + std::to_string(s.used) +
+                      " bytes) do not fit one simulated tile's data memory beside the stack");
+  if (records.size() != s.at.size())
+    return Status(StatusCode::Internal, who() + ": " + std::to_string(records.size()) + " records for a stage of " +
+                                            std::to_string(s.at.size()));
+  aie2p::TileMemory &m = s.memory;
+  if (m.writtenHigh > m.writtenLow)
+    std::memset(m.data.data() + m.writtenLow, 0, std::min<uint32_t>(m.writtenHigh, aie2p::kDataMemorySize) - m.writtenLow);
+  m.writtenLow = UINT32_MAX, m.writtenHigh = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    std::memcpy(m.data.data() + s.at[i], records[i], s.bytes[i]);
+    uint32_t address = aie2p::kOwnMemoryBase + s.at[i];
+    std::memcpy(m.data.data() + s.arrayAt + 4 * i, &address, 4);
+  }
+  aie2p::Core &core = *s.core;
+  core.reset();
   core.setPc(kWorkerOffset);
-  core.setScalar(aie2p::Reg{aie2p::RegKind::LR, 0}, doneAt);
-  core.setScalar(aie2p::Reg{aie2p::RegKind::R, 0}, aie2p::kOwnMemoryBase + arrayAt);
-  core.setScalar(aie2p::Reg{aie2p::RegKind::SP, 0}, aie2p::kOwnMemoryBase + arrayAt + 512);
+  core.setScalar(aie2p::Reg{aie2p::RegKind::LR, 0}, s.doneAt);
+  core.setScalar(aie2p::Reg{aie2p::RegKind::R, 0}, aie2p::kOwnMemoryBase + s.arrayAt);
+  core.setScalar(aie2p::Reg{aie2p::RegKind::SP, 0}, aie2p::kOwnMemoryBase + s.arrayAt + 512);
   aie2p::CoreState state = core.run();
   gCalls.fetch_add(1, std::memory_order_relaxed);
   gCycles.fetch_add(core.stats().cycles, std::memory_order_relaxed);
   gBundles.fetch_add(core.stats().bundles, std::memory_order_relaxed);
   if (state != aie2p::CoreState::Halted)
-    return Status(StatusCode::Internal, who + ": the native core code trapped: " +
+    return Status(StatusCode::Internal, who() + ": the native core code trapped: " +
                                             (core.trap() ? core.trap()->message() : std::string("it did not halt")));
-  for (size_t i = 0; i < records.size(); ++i) std::memcpy(records[i], memory.data.data() + at[i], recordBytes[i]);
+  for (size_t i = 0; i < records.size(); ++i) std::memcpy(records[i], m.data.data() + s.at[i], s.bytes[i]);
   return Status::ok();
+}
+
+Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> records,
+                      std::span<const uint32_t> recordBytes, const std::string &who) {
+  NativeStage stage(program, recordBytes);
+  return stage.run(records, [&] { return who; });
 }
 
 void addNativeCoreTotals(uint64_t calls, uint64_t cycles, uint64_t bundles) {

@@ -1055,3 +1055,39 @@ TEST(Aie2pSim, OverflowStatusIsStickyUntilCleared) {
   EXPECT_EQ(core.scalar(r(5)), 1u);
   EXPECT_EQ(core.vector(Reg{RegKind::X, 1})[0], 127);
 }
+
+TEST(Aie2pSim, ResetRunsTheProgramAgainFromTheConstructedState) {
+  // A run leaves registers, a branch's lr and pending results; reset() returns to the state after
+  // construction, so a second run gives the same registers and cycle count (the decoded bundles
+  // are kept). Stores record the byte range they wrote in the tile.
+  TileMemory mem;
+  Core core(build("movxm p0, #0x70100\nadd r1, r1, #5\nst r1, [p0, #8]\nlda r2, [p0, #8]\n"
+                  "movxm r0, #10\nloop: add r3, r3, r0\nadd r0, r0, #-1\njnz r0, #loop\nnop\nnop\nnop\nnop\nnop\n"
+                  "done\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  const uint64_t cycles = core.stats().cycles;
+  EXPECT_EQ(core.scalar(r(1)), 5u);
+  EXPECT_EQ(core.scalar(r(3)), 55u);
+  EXPECT_EQ(mem.writtenLow, 0x108u);
+  EXPECT_EQ(mem.writtenHigh, 0x10Cu);
+  core.reset();
+  EXPECT_EQ(core.pc(), 0u);
+  EXPECT_EQ(core.stats().cycles, 0u);
+  EXPECT_EQ(core.scalar(r(3)), 0u);
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.scalar(r(1)), 5u);  // not 10: r1 restarted from 0
+  EXPECT_EQ(core.scalar(r(3)), 55u);
+  EXPECT_EQ(core.stats().cycles, cycles);
+}
+
+TEST(Aie2pSim, ResetClearsATrap) {
+  // A trapped run (a load outside every window) resets to a runnable core; the trap returns.
+  TileMemory mem;
+  Core core(build("movxm p0, #0x80000\nlda r0, [p0, #0]\ndone\n"), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Trapped);
+  core.reset();
+  EXPECT_FALSE(core.trap().has_value());
+  EXPECT_EQ(core.state(), CoreState::Running);
+  EXPECT_EQ(core.run(), CoreState::Trapped);
+}

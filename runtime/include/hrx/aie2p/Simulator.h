@@ -36,6 +36,13 @@ struct TileMemory {
   int32_t *lockView = nullptr;
   uint8_t *bytes() { return dataView ? dataView : data.data(); }
   int32_t *lockAt(unsigned i) { return lockView ? lockView + i : &locks[i]; }
+  // The byte range [writtenLow, writtenHigh) the cores stored into since the last clear: a
+  // runner that reuses the tile returns only that to zero.
+  uint32_t writtenLow = UINT32_MAX, writtenHigh = 0;
+  void noteWrite(uint32_t offset, uint32_t size) {
+    writtenLow = offset < writtenLow ? offset : writtenLow;
+    writtenHigh = offset + size > writtenHigh ? offset + size : writtenHigh;
+  }
 };
 
 struct CoreMemoryMap {
@@ -67,6 +74,9 @@ public:
   CoreState step();
   // Until halted or trapped.
   CoreState run();
+  // Back to the state after construction (registers, pipeline, pc 0, statistics), keeping the
+  // bundles decoded so far: a runner that calls the same program many times decodes it once.
+  void reset();
 
   CoreState state() const { return state_; }
   const std::optional<Trap> &trap() const { return trap_; }

@@ -9,7 +9,9 @@
 #include "hrx/runtime/Status.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +39,24 @@ HRX_RUNTIME_API StatusOr<TileCodeMap> nativeCoreCode(const format::xdna::Image &
 // a `done` appended after the program) and the records are copied back. `who` names the worker in errors (a trap carries pc and bundle).
 HRX_RUNTIME_API Status runNativeStage(std::span<const uint8_t> program, std::span<void *const> records,
                                       std::span<const uint32_t> recordBytes, const std::string &who);
+
+// The same, prepared once per worker and called once per record: the simulated tile and the
+// core (with the bundles it has decoded) are kept between calls. Before each call the core is
+// reset and the bytes the previous call stored are returned to zero, so every call sees what a
+// fresh runNativeStage would: the same results and cycle counts. Not for concurrent calls.
+class HRX_RUNTIME_API NativeStage {
+public:
+  NativeStage(std::span<const uint8_t> program, std::span<const uint32_t> recordBytes);
+  ~NativeStage();
+  NativeStage(const NativeStage &) = delete;
+  NativeStage &operator=(const NativeStage &) = delete;
+  // `who` is called only to name the worker in an error.
+  Status run(std::span<void *const> records, const std::function<std::string()> &who);
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Process-wide counters of native stage calls (hrx-run --core-stats).
 struct NativeCoreTotals {
