@@ -198,7 +198,8 @@ Status HostNpuKernel::initialize() {
     if (!stage)
       return Status(stage.status().code(),
                     where_ + ": workers[" + std::to_string(w) + "]: " + stage.status().message());
-    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0, nullptr, {}, nullptr};
+    Task task{&pw, *stage, std::vector<void *>(pw.ports.size()), std::vector<size_t>(pw.ports.size()), 0, nullptr,
+              {},  nullptr};
     if (auto code = native_.find({pw.tile.column, pw.tile.row}); code != native_.end()) task.native = &code->second;
     for (const format::WorkerPort &port : pw.ports) task.recordBytes.push_back(port.recordBytes);
     if (task.native) task.nativeStage = std::make_unique<NativeStage>(*task.native, task.recordBytes);

@@ -118,7 +118,8 @@ Status NativeStage::run(std::span<void *const> records, const std::function<std:
                                             std::to_string(s.at.size()));
   aie2p::TileMemory &m = s.memory;
   if (m.writtenHigh > m.writtenLow)
-    std::memset(m.data.data() + m.writtenLow, 0, std::min<uint32_t>(m.writtenHigh, aie2p::kDataMemorySize) - m.writtenLow);
+    std::memset(m.data.data() + m.writtenLow, 0,
+                std::min<uint32_t>(m.writtenHigh, aie2p::kDataMemorySize) - m.writtenLow);
   m.writtenLow = UINT32_MAX, m.writtenHigh = 0;
   for (size_t i = 0; i < records.size(); ++i) {
     std::memcpy(m.data.data() + s.at[i], records[i], s.bytes[i]);
