@@ -61,6 +61,10 @@ constexpr RegFileInfo kRegFiles[] = {
     {RegKind::CrUPSMode, "crUPSMode", 0},
     {RegKind::SrSRSOf, "srSRS_of", 0},
     {RegKind::SrUPSOf, "srUPS_of", 0},
+    {RegKind::BMLL, "bmll", 5},
+    {RegKind::BMLH, "bmlh", 5},
+    {RegKind::BMHL, "bmhl", 5},
+    {RegKind::BMHH, "bmhh", 5},
 };
 
 const RegFileInfo &fileOf(RegKind kind) {
@@ -142,6 +146,7 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::eL, "eL", false, 0, 0, 0, 4},
     {OperandClass::eS, "eS", false, 0, 0, 0, 2},
     {OperandClass::eDS, "eDS", false, 0, 0, 0, 2},
+    {OperandClass::MvBMX, "MvBMX", false, 0, 0, 0, 6},
     {OperandClass::c4s, "c4s", true, -8, 7, 1, 4},
     {OperandClass::c5s_step2, "c5s_step2", true, -16, 14, 2, 4},
     {OperandClass::c6u, "c6u", true, 0, 63, 1, 6},
@@ -271,6 +276,16 @@ std::vector<Member> buildMembers(OperandClass cls) {
   case OperandClass::eL: addFile(m, RegKind::L, 16, 0, 0); break;  // eL: lK has encoding K
   case OperandClass::eS: addFile(m, RegKind::S, 4, 0, 0); break;   // eS: sK has encoding K
   case OperandClass::eDS: addFile(m, RegKind::D, 4, 0, 0); break;  // eDS: d0..d3 (2-bit field)
+  case OperandClass::MvBMX:  // getmMvBMXDstOpValue (= getmMvBMXSrcOpValue); the FIFO registers are not modelled
+    for (unsigned k = 0; k < 6; ++k) {
+      m.push_back({Reg{RegKind::X, static_cast<uint8_t>(2 * k)}, (uint64_t(k) << 3) | 0b001});
+      m.push_back({Reg{RegKind::X, static_cast<uint8_t>(2 * k + 1)}, (uint64_t(k) << 3) | 0b101});
+    }
+    addFile(m, RegKind::BMLL, 5, 3, 0b000);
+    addFile(m, RegKind::BMLH, 5, 3, 0b010);
+    addFile(m, RegKind::BMHL, 5, 3, 0b100);
+    addFile(m, RegKind::BMHH, 5, 3, 0b110);
+    break;
   default: break;
   }
   return m;

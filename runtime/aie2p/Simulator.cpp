@@ -200,6 +200,13 @@ Core::Location Core::locate(Reg reg) {
   case RegKind::DM: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 256};
   case RegKind::CML: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 128};
   case RegKind::CMH: return {static_cast<uint16_t>(kAccBase + 256 * reg.index + 128), 128};
+  case RegKind::BMLL:
+  case RegKind::BMLH:
+  case RegKind::BMHL:
+  case RegKind::BMHH:  // bmllK = bytes 0-63 of dmK (cmlK's low half) ... bmhhK = bytes 192-255
+    return {static_cast<uint16_t>(kAccBase + 256 * reg.index +
+                                  64 * (static_cast<unsigned>(reg.kind) - static_cast<unsigned>(RegKind::BMLL))),
+            64};
   default: return {static_cast<uint16_t>(4 * scalarIndex(reg)), 4};
   }
 }
@@ -1123,6 +1130,12 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
   case Semantic::AccumulatorClear: {
     uint8_t zero[256] = {};
     wvec(0, zero);
+    return true;
+  }
+  case Semantic::VectorMove: {
+    uint8_t bytes[64];
+    vec(1, bytes);
+    wvec(0, bytes);
     return true;
   }
   }

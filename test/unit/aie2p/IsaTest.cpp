@@ -163,6 +163,7 @@ const RowVector kRowVectors[] = {
     {"VSUB_f_vmac_cm2_add_reg", "vsub.f dm3, dm2, dm2, r5", 0xad20fdull},
     {"VSUB_vmac_cm2_add_reg", "vsub dm1, dm0, dm1, r30", 0x3c410fcull},
     {"VCLR", "vclr dm1", 0x78074ull},
+    {"VMOV_alu_mv_mv_x", "vmov bmll1, x3", 0x83497ull},
     // Round 3 rows (byte/halfword, 2D addressing, .8 max/min, vshift, vector multiply).
     {"LDA_s8_idx_imm", "lda.s8 r18, [p1, #-8]", 0x30c85ull},
     {"LDA_s8_idx", "lda.s8 r19, [p6, dj6]", 0xd84c5ull},
@@ -508,10 +509,11 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
   static std::map<OperandClass, std::vector<Reg>> cache;
   auto &candidates = cache[op.cls];
   if (candidates.empty())
-    for (RegKind k : {RegKind::R,  RegKind::P,  RegKind::M,     RegKind::DN,    RegKind::DJ,       RegKind::DC,
-                      RegKind::LR, RegKind::SP, RegKind::LS,    RegKind::LE,    RegKind::LC,       RegKind::CoreId,
-                      RegKind::X,  RegKind::DM, RegKind::CML,   RegKind::CMH,   RegKind::D,        RegKind::Y,
-                      RegKind::L,  RegKind::S,  RegKind::CrRnd, RegKind::CrSat, RegKind::CrSRSMode})
+    for (RegKind k : {RegKind::R,    RegKind::P,    RegKind::M,     RegKind::DN,    RegKind::DJ,        RegKind::DC,
+                      RegKind::LR,   RegKind::SP,   RegKind::LS,    RegKind::LE,    RegKind::LC,        RegKind::CoreId,
+                      RegKind::X,    RegKind::DM,   RegKind::CML,   RegKind::CMH,   RegKind::D,         RegKind::Y,
+                      RegKind::L,    RegKind::S,    RegKind::CrRnd, RegKind::CrSat, RegKind::CrSRSMode, RegKind::BMLL,
+                      RegKind::BMLH, RegKind::BMHL, RegKind::BMHH})
       for (unsigned i = 0; i < 32; ++i) {
         Reg r{k, static_cast<uint8_t>(i)};
         uint64_t bits;

@@ -1091,3 +1091,31 @@ TEST(Aie2pSim, ResetClearsATrap) {
   EXPECT_EQ(core.state(), CoreState::Running);
   EXPECT_EQ(core.run(), CoreState::Trapped);
 }
+
+TEST(Aie2pSim, Fp32AddThroughAccumulatorQuarters) {
+  // 16 fp32 lanes: vmov into bmll0/bmll1 (lanes 0-15 of dm0/dm1, result at 2), vadd.f (reads its
+  // accumulators at 4, writes at 6), vmov the low quarter back to x4, store. The sum rounds to
+  // nearest even as the host's float add does; an x4 read 5 bundles after the vadd.f is too early.
+  TileMemory mem;
+  float a[16], b[16];
+  for (int i = 0; i < 16; ++i) {
+    a[i] = 1.0f + 0.1f * static_cast<float>(i);
+    b[i] = i % 3 == 0 ? 3e-8f : -0.37f * static_cast<float>(i);
+  }
+  std::memcpy(mem.data.data(), a, 64);
+  std::memcpy(mem.data.data() + 0x40, b, 64);
+  Core core(
+      build("movxm p0, #0x70000\nmovxm p1, #0x70040\nmovxm p2, #0x70080\n"
+            "vlda x0, [p0, #0]; vldb x2, [p1, #0]\nnop\nnop\nnop\nnop\nnop\nnop\n"
+            "vmov bmll0, x0\nvmov bmll1, x2; mova r0, #0\nvadd.f dm2, dm0, dm1, r0\n"
+            "vmov x6, bmll2\nnop\nnop\nnop\nnop\nvmov x4, bmll2\nnop\nvst x4, [p2, #0]\nvst x6, [p2, #64]\ndone\n"),
+      {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  for (int i = 0; i < 16; ++i) {
+    float sum;
+    std::memcpy(&sum, mem.data.data() + 0x80 + 4 * i, 4);
+    EXPECT_EQ(std::bit_cast<uint32_t>(sum), std::bit_cast<uint32_t>(a[i] + b[i])) << i;
+    EXPECT_EQ(word(mem, 0xC0 + 4 * i), 0u) << "lane " << i << ": read before the vadd.f landed";
+  }
+  EXPECT_EQ(core.stats().cycles, 3u + 1u + 6u + 3u + 5u + 1u + 1u + 2u + 1u);
+}

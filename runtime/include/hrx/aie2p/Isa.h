@@ -56,7 +56,12 @@ enum class RegKind : uint8_t {
   CrSRSMode,
   CrUPSMode,
   SrSRSOf,
-  SrUPSOf
+  SrUPSOf,
+  // The 512-bit quarters of dmK: bmllK (lanes 0-15 of 32 bits), bmlhK, bmhlK, bmhhK.
+  BMLL,
+  BMLH,
+  BMHL,
+  BMHH
 };
 
 struct Reg {
@@ -83,12 +88,13 @@ enum class OperandClass : uint8_t {
   AluCg,  // mova and movx destinations
   Xm,
   CMm,
-  eDM,  // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
-  eD,   // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
-  eY,   // y0..y5: 1024-bit pairs of x registers
-  eL,   // l0..l15: 64-bit pairs of r registers (byte-lane masks)
-  eS,   // s0..s3: shift amounts of vsrs
-  eDS,  // d0..d3: 3D post-modify (dK for the first dimension, d(K+4) for the second)
+  eDM,    // 512-bit vectors, 1024-bit accumulator halves, 2048-bit accumulators
+  eD,     // d0..d7: the (m, dn, dj, dc) groups of 2D post-modify addressing
+  eY,     // y0..y5: 1024-bit pairs of x registers
+  eL,     // l0..l15: 64-bit pairs of r registers (byte-lane masks)
+  eS,     // s0..s3: shift amounts of vsrs
+  eDS,    // d0..d3: 3D post-modify (dK for the first dimension, d(K+4) for the second)
+  MvBMX,  // vmov's 6-bit composite: x0..x11 and the 512-bit accumulator quarters bm*0..4
   c4s,
   c5s_step2,  // byte and halfword load/store offsets
   c6u,
@@ -218,6 +224,7 @@ enum class Semantic : uint8_t {
   AccumulatorSubFloat,
   AccumulatorSub,
   AccumulatorClear,
+  VectorMove,  // vmov: 512 bits between x registers and accumulator quarters
 };
 enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack, Post2D, Post3D };
 
