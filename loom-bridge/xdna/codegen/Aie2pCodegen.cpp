@@ -67,8 +67,14 @@ unsigned widthOf(llvm::Type *t) {
   return 0;
 }
 
-// The lane width of a 512-bit vector the selector keeps in an x register (0: not one).
+// The lane width of a 512-bit vector the selector keeps in an x register (0: not one). 16 x
+// float is kept as its bits (32-bit lanes).
+bool isFloatVector(llvm::Type *t) {
+  auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v && v->getElementType()->isFloatTy() && v->getNumElements() == 16;
+}
 unsigned laneBits(llvm::Type *t) {
+  if (isFloatVector(t)) return 32;
   auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
   if (!v || !v->getElementType()->isIntegerTy()) return 0;
   unsigned w = v->getElementType()->getIntegerBitWidth();
@@ -80,6 +86,17 @@ unsigned laneBits(llvm::Type *t) {
 bool isMask(llvm::Type *t) {
   auto *v = llvm::dyn_cast<llvm::FixedVectorType>(t);
   return v && v->getElementType()->isIntegerTy(1) && (v->getNumElements() == 16 || v->getNumElements() == 32);
+}
+
+// and/or/xor of two masks, or a select between masks by a mask: scalar logic on the mask bits.
+bool isMaskLogic(const llvm::User *u) {
+  auto *i = llvm::dyn_cast<llvm::Instruction>(u);
+  if (!i || !isMask(i->getType())) return false;
+  if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(i)) return isMask(sel->getCondition()->getType());
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(i))
+    return bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or ||
+           bin->getOpcode() == llvm::Instruction::Xor;
+  return false;
 }
 
 // A vector shl by a splat 1 (what x + x becomes): selected as vadd x, x.
@@ -160,6 +177,9 @@ private:
       llvm::Constant *splat = c ? c->getSplatValue() : nullptr;
       if (!splat && c && (llvm::isa<llvm::UndefValue>(c) || c->isNullValue()))
         splat = llvm::ConstantInt::get(c->getType()->getScalarType(), 0);
+      if (auto *cf = llvm::dyn_cast_or_null<llvm::ConstantFP>(splat))
+        splat = llvm::ConstantInt::get(llvm::Type::getInt32Ty(v->getContext()),
+                                       cf->getValueAPF().bitcastToAPInt().getZExtValue());
       auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(splat);
       if (!ci)
         return std::unexpected(
@@ -175,6 +195,20 @@ private:
                x + ", r31",
            {"r31"}, {x});
       return x;
+    }
+    if (auto *c = llvm::dyn_cast<llvm::Constant>(v); c && isMask(v->getType())) {  // a constant mask: its lane bits
+      uint32_t bits = 0;
+      unsigned lanes = llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements();
+      for (unsigned lane = 0; lane < lanes; ++lane) {
+        llvm::Constant *e = c->getAggregateElement(lane);
+        if (auto *one = llvm::dyn_cast_or_null<llvm::ConstantInt>(e); one && one->isOne())
+          bits |= 1u << lane;
+        else if (!e || !(llvm::isa<llvm::ConstantInt>(e) || llvm::isa<llvm::UndefValue>(e)))
+          return std::unexpected(
+              CodegenError{"the mask '" + describe(*v) + "'", "a constant mask the selector cannot read"});
+      }
+      materialize(r(scratch), static_cast<int32_t>(bits));
+      return r(scratch);
     }
     if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v)) {
       uint64_t bits = c->getBitWidth() == 1 ? (c->isOne() ? 1 : 0) : c->getZExtValue();
@@ -257,6 +291,13 @@ private:
   std::expected<void, CodegenError> phiCopies(BasicBlock *from, BasicBlock *to);
   std::expected<void, CodegenError> minMax(llvm::IntrinsicInst &inst);
   std::expected<void, CodegenError> vectorCompare(llvm::ICmpInst &inst);
+  std::expected<void, CodegenError> floatVectorCompare(llvm::FCmpInst &inst);
+  std::expected<void, CodegenError> floatVectorArithmetic(Instruction &inst);
+  void floatOrderKey(const std::string &v, const std::string &out);
+  void floatNanMask(const std::string &v, const std::string &mask);
+  bool hasFloatCompare_ = false;
+  bool needsLaneArea_ = false;
+  uint32_t laneArea_ = 0;  // the lane area's offset from the frame bottom
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
   unsigned loops_ = 0;
 
@@ -380,35 +421,71 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
         continue;
       }
       if (isMask(i.getType())) {
-        auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i);
-        unsigned lane = cmp ? laneBits(cmp->getOperand(0)->getType()) : 0;
-        if (!cmp || (lane != 32 && lane != 16) || cmp->isEquality() ||
-            llvm::cast<llvm::FixedVectorType>(cmp->getType())->getNumElements() != 512 / lane)
-          return fail("of the vector masks only ordered compares of 16 x i32 or 32 x i16 are selected (vlt/vge)");
-        for (const llvm::User *u : cmp->users()) {
-          auto *sel = llvm::dyn_cast<llvm::SelectInst>(u);
-          if (!sel || sel->getCondition() != cmp || sel->getTrueValue() == cmp || sel->getFalseValue() == cmp)
-            return fail("a vector compare whose mask is used other than as a select's condition");
+        // Masks combine as 32-bit scalars: and/or/xor, and a select between masks by a mask.
+        auto maskUsersOk = [&](const Instruction &m) {
+          for (const llvm::User *u : m.users()) {
+            if (isMaskLogic(u)) continue;
+            auto *sel = llvm::dyn_cast<llvm::SelectInst>(u);
+            if (!sel || sel->getCondition() != &m || sel->getTrueValue() == &m || sel->getFalseValue() == &m)
+              return false;
+          }
+          return true;
+        };
+        if (isMaskLogic(&i)) {
+          if (!maskUsersOk(i)) return fail("a vector mask used other than as a select's condition or in mask logic");
+          continue;
         }
+        auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&i);
+        unsigned lane = cmp ? laneBits(cmp->getOperand(0)->getType()) : 0;
+        bool floating = cmp && llvm::isa<llvm::FCmpInst>(cmp);
+        if (floating &&
+            (!isFloatVector(cmp->getOperand(0)->getType()) || cmp->getPredicate() == llvm::CmpInst::FCMP_FALSE ||
+             cmp->getPredicate() == llvm::CmpInst::FCMP_TRUE))
+          return fail("of the floating-point vector compares only ordered and unordered predicates of 16 x float are "
+                      "selected");
+        if (!cmp || (lane != 32 && lane != 16) || (!floating && cmp->isEquality()) ||
+            llvm::cast<llvm::FixedVectorType>(cmp->getType())->getNumElements() != 512 / lane)
+          return fail("of the vector masks only ordered compares of 16 x i32 or 32 x i16 and compares of 16 x float "
+                      "are selected (vlt/vge)");
+        if (!maskUsersOk(*cmp))
+          return fail("a vector compare whose mask is used other than as a select's condition or in mask logic");
         continue;
       }
       if (laneBits(i.getType())) {
         auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i);
         if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
           unsigned lane = laneBits(sel->getType());
-          if (isMask(sel->getCondition()->getType()) && llvm::isa<llvm::ICmpInst>(sel->getCondition()) &&
-              (lane == 32 || lane == 16) &&
-              laneBits(llvm::cast<llvm::ICmpInst>(sel->getCondition())->getOperand(0)->getType()) == lane)
+          if (isMask(sel->getCondition()->getType()) && (lane == 32 || lane == 16) &&
+              llvm::cast<llvm::FixedVectorType>(sel->getCondition()->getType())->getNumElements() == 512 / lane)
             continue;  // vsel on a vlt/vge mask
           return fail("a vector select needs a 16 x i32 or 32 x i16 compare of the same lanes as its condition");
         }
+        if (isFloatVector(i.getType())) {
+          if (bin && bin->getOpcode() == llvm::Instruction::FMul)
+            return fail(
+                "a 16 x float multiply (the AIE2P vector unit multiplies bf16; no modelled instruction sequence "
+                "gives the fp32 product exactly)");
+          if (bin && (bin->getOpcode() == llvm::Instruction::FAdd || bin->getOpcode() == llvm::Instruction::FSub))
+            continue;  // vmov into accumulators, vadd.f / vsub.f, vmov back
+          if (llvm::isa<llvm::PHINode>(i) ||
+              (llvm::isa<llvm::BitCastInst>(i) && laneBits(i.getOperand(0)->getType())) ||
+              (llvm::isa<llvm::UnaryOperator>(i) &&
+               llvm::cast<llvm::UnaryOperator>(i).getOpcode() == llvm::Instruction::FNeg))
+            continue;
+          return fail("of the 16 x float operations only fadd, fsub, fneg, compares feeding selects, loads, stores, "
+                      "bitcasts and splats are selected");
+        }
+        if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(&i); cast && laneBits(cast->getSrcTy())) continue;
         bool ok = llvm::isa<llvm::PHINode>(i) ||
                   (bin && (bin->getOpcode() == llvm::Instruction::Add || bin->getOpcode() == llvm::Instruction::Sub ||
                            bin->getOpcode() == llvm::Instruction::And || bin->getOpcode() == llvm::Instruction::Or ||
-                           isDoubling(*bin)));
+                           bin->getOpcode() == llvm::Instruction::Xor || isDoubling(*bin) ||
+                           (bin->getOpcode() == llvm::Instruction::Mul && laneBits(bin->getType()) != 8)));
+        if (bin && bin->getOpcode() == llvm::Instruction::Mul && laneBits(bin->getType()) == 8)
+          return fail("a 64 x i8 multiply (its lanes are multiplied one by one, and vextract.8 is not in the table)");
         if (!ok)
-          return fail("of the vector operations only add, sub, and, or, shl by 1, compares feeding selects, min/max, "
-                      "loads, stores and splats are selected");
+          return fail("of the vector operations only add, sub, mul, and, or, xor, shl by 1, compares feeding "
+                      "selects, min/max, loads, stores, bitcasts and splats are selected");
         continue;
       }
       if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
@@ -454,6 +531,10 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
 }
 
 std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
+  for (BasicBlock &b : f)
+    for (Instruction &i : b)
+      if (auto *cmp = llvm::dyn_cast<llvm::FCmpInst>(&i); cmp && isFloatVector(cmp->getOperand(0)->getType()))
+        hasFloatCompare_ = true;
   // Positions: instruction k of the linear order at 2k; a block spans [first, last].
   std::map<Value *, unsigned> defPos;
   std::map<const BasicBlock *, std::pair<unsigned, unsigned>> span;
@@ -538,7 +619,9 @@ std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
   std::vector<std::pair<unsigned, Value *>> active, activeVectors;  // end, value
   std::vector<int> freeRegs, freeVectors;
   for (int i = 26; i >= 0; --i) freeRegs.push_back(i);
-  for (int i = 9; i >= 0; --i) freeVectors.push_back(i);
+  // A 16 x float compare needs x8 and x9 as scratch too (floatVectorCompare).
+  const int vectorRegs = hasFloatCompare_ ? 8 : 10;
+  for (int i = vectorRegs - 1; i >= 0; --i) freeVectors.push_back(i);
   auto spill = [&](Value *v) {
     loc_[v] = {Loc::Slot, static_cast<int>(spillBytes_)};
     spillBytes_ += 4;
@@ -556,8 +639,9 @@ std::expected<void, CodegenError> Emitter::allocate(llvm::Function &f) {
     if (laneBits(v->getType())) {
       expire(activeVectors, freeVectors, range.first);
       if (freeVectors.empty())
-        return std::unexpected(CodegenError{
-            "'" + describe(*v) + "'", "more than 10 vector values live at once (vector spills are not selected)"});
+        return std::unexpected(
+            CodegenError{"'" + describe(*v) + "'", "more than " + std::to_string(vectorRegs) +
+                                                       " vector values live at once (vector spills are not selected)"});
       loc_[v] = {Loc::VReg, freeVectors.back()};
       freeVectors.pop_back();
       activeVectors.push_back({range.second, v});
@@ -634,6 +718,16 @@ std::expected<CoreCode, CodegenError> Emitter::run(llvm::Function &f) {
         offset = (offset + align - 1) / align * align;
         allocaOffset_[a] = offset;
         offset += static_cast<uint32_t>(a->getAllocationSize(layout_)->getFixedValue());
+      }
+  // A 64-byte, 64-aligned area where a vector multiply's lane products meet (vlda reads them).
+  for (BasicBlock &b : f)
+    for (Instruction &i : b)
+      if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i);
+          bin && bin->getOpcode() == llvm::Instruction::Mul && laneBits(bin->getType()) && !needsLaneArea_) {
+        needsLaneArea_ = true;
+        offset = (offset + 63) / 64 * 64;
+        laneArea_ = offset;
+        offset += 64;
       }
   offset = (offset + 3) / 4 * 4;
   for (auto &[v, l] : loc_)
@@ -871,6 +965,111 @@ std::expected<void, CodegenError> Emitter::vectorCompare(llvm::ICmpInst &inst) {
   return {};
 }
 
+// 16 x float add/sub: the vector unit adds fp32 lanes only in accumulators. The operands move
+// into the low quarters of dm0 and dm1 (lanes 0-15), vadd.f / vsub.f (control word 0: a plain
+// lane-wise add, rounding to nearest even as IEEE fp32 does) writes dm2, and its low quarter
+// moves back. fneg flips the sign bits: adding 0x80000000 to a 32-bit lane does exactly that.
+std::expected<void, CodegenError> Emitter::floatVectorArithmetic(Instruction &inst) {
+  auto a = use(inst.getOperand(0), 10);
+  if (!a) return std::unexpected(a.error());
+  std::string d = defReg(&inst);
+  if (llvm::isa<llvm::UnaryOperator>(inst)) {  // fneg
+    materialize("r31", INT32_MIN);
+    emit("VBCST_32", "vbcst.32 x11, r31", {"r31"}, {"x11"});
+    emit("VADD_32", "vadd.32 " + d + ", " + *a + ", x11", {*a, "x11"}, {d});
+    return {};
+  }
+  auto b = use(inst.getOperand(1), 11);
+  if (!b) return std::unexpected(b.error());
+  bool subtract = inst.getOpcode() == llvm::Instruction::FSub;
+  emit("VMOV_alu_mv_mv_x", "vmov bmll0, " + *a, {*a}, {"dm0"});
+  emit("VMOV_alu_mv_mv_x", "vmov bmll1, " + *b, {*b}, {"dm1"});
+  materialize("r31", 0);
+  emit(subtract ? "VSUB_f_vmac_cm2_add_reg" : "VADD_f_vmac_cm2_add_reg",
+       std::string(subtract ? "vsub.f" : "vadd.f") + " dm2, dm0, dm1, r31", {"dm0", "dm1", "r31"}, {"dm2"});
+  emit("VMOV_alu_mv_mv_x", "vmov " + d + ", bmll2", {"dm2"}, {d});
+  return {};
+}
+
+// The lanes of v that are NaN ((bits & 0x7fffffff) > 0x7f800000, unsigned) into mask (r16..r31).
+void Emitter::floatNanMask(const std::string &v, const std::string &mask) {
+  materialize("r31", 0x7fffffff);
+  emit("VBCST_32", "vbcst.32 x8, r31", {"r31"}, {"x8"});
+  emit("VBAND", "vband x8, " + v + ", x8", {v, "x8"}, {"x8"});
+  materialize("r31", 0x7f800000);
+  emit("VBCST_32", "vbcst.32 x9, r31", {"r31"}, {"x9"});
+  emit("VLT_32_vaddSign0", "vlt.32 " + mask + ", x9, x8, vaddsign0", {"x9", "x8"}, {mask});
+}
+
+// A key whose signed order is the float order of the non-NaN lanes of v (-0 and +0 equal): the
+// bits where the sign is clear, INT32_MIN - bits where it is set.
+void Emitter::floatOrderKey(const std::string &v, const std::string &out) {
+  emit("VSUB_32", "vsub.32 " + out + ", " + v + ", " + v, {v}, {out});  // zero lanes
+  emit("VLT_32_vaddSign1", "vlt.32 r28, " + v + ", " + out + ", vaddsign1", {v, out}, {"r28"});
+  materialize("r31", INT32_MIN);
+  emit("VBCST_32", "vbcst.32 " + out + ", r31", {"r31"}, {out});
+  emit("VSUB_32", "vsub.32 " + out + ", " + out + ", " + v, {out, v}, {out});
+  emit("VSEL_32", "vsel.32 " + out + ", " + v + ", " + out + ", r28", {v, out, "r28"}, {out});
+}
+
+// A 16 x float compare: there is no fp32 vector compare, so the lanes compare as integers. NaN
+// lanes make the ordered predicates false and the unordered ones true; the rest compare by their
+// order keys (vlt/vge signed). The mask lands in r28 (bit i = lane i).
+std::expected<void, CodegenError> Emitter::floatVectorCompare(llvm::FCmpInst &inst) {
+  auto a = use(inst.getOperand(0), 10);
+  if (!a) return std::unexpected(a.error());
+  auto b = use(inst.getOperand(1), 11);
+  if (!b) return std::unexpected(b.error());
+  floatNanMask(*a, "r29");
+  floatNanMask(*b, "r28");
+  emit("OR", "or r30, r29, r28", {"r29", "r28"}, {"r30"});  // r30: either operand is NaN
+  floatOrderKey(*a, "x8");
+  floatOrderKey(*b, "x9");
+  using P = llvm::CmpInst::Predicate;
+  const P p = inst.getPredicate();
+  auto lessThan = [&](const std::string &x, const std::string &y) {
+    emit("VLT_32_vaddSign1", "vlt.32 r28, " + x + ", " + y + ", vaddsign1", {x, y}, {"r28"});
+  };
+  auto atLeast = [&](const std::string &x, const std::string &y, const std::string &mask) {
+    emit("VGE_32_vaddSign1", "vge.32 " + mask + ", " + x + ", " + y + ", vaddsign1", {x, y}, {mask});
+  };
+  switch (p) {
+  case P::FCMP_OLT:
+  case P::FCMP_ULT: lessThan("x8", "x9"); break;
+  case P::FCMP_OGT:
+  case P::FCMP_UGT: lessThan("x9", "x8"); break;
+  case P::FCMP_OGE:
+  case P::FCMP_UGE: atLeast("x8", "x9", "r28"); break;
+  case P::FCMP_OLE:
+  case P::FCMP_ULE: atLeast("x9", "x8", "r28"); break;
+  case P::FCMP_OEQ:
+  case P::FCMP_UEQ:
+  case P::FCMP_ONE:
+  case P::FCMP_UNE:
+    atLeast("x8", "x9", "r28");
+    atLeast("x9", "x8", "r29");
+    emit("AND", "and r28, r28, r29", {"r28", "r29"}, {"r28"});  // equal keys
+    if (p == P::FCMP_ONE || p == P::FCMP_UNE) {
+      materialize("r31", -1);
+      emit("XOR", "xor r28, r28, r31", {"r28", "r31"}, {"r28"});
+    }
+    break;
+  case P::FCMP_ORD:
+  case P::FCMP_UNO: materialize("r28", p == P::FCMP_ORD ? -1 : 0); break;  // then and/or the NaN lanes
+  default: return std::unexpected(CodegenError{"'" + describe(inst) + "'", "an unknown predicate"});
+  }
+  if (llvm::CmpInst::isOrdered(p)) {  // and not NaN
+    materialize("r31", -1);
+    emit("XOR", "xor r30, r30, r31", {"r30", "r31"}, {"r30"});
+    emit("AND", "and r28, r28, r30", {"r28", "r30"}, {"r28"});
+  } else {  // or NaN
+    emit("OR", "or r28, r28, r30", {"r28", "r30"}, {"r28"});
+  }
+  move(defReg(&inst), "r28");
+  commit(&inst);
+  return {};
+}
+
 std::expected<void, CodegenError> Emitter::minMax(llvm::IntrinsicInst &inst) {
   if (unsigned lane = laneBits(inst.getType())) {  // vmax_lt / vmin_ge: r16 receives the mask, so it is kept in r31
     auto a = use(inst.getArgOperand(0), 10);
@@ -1038,6 +1237,9 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
          {*scalar}, {d});
     return {};
   }
+  if (auto *cmp = llvm::dyn_cast<llvm::FCmpInst>(&inst); cmp && isMask(cmp->getType())) return floatVectorCompare(*cmp);
+  if (isFloatVector(inst.getType()) && (llvm::isa<llvm::BinaryOperator>(inst) || llvm::isa<llvm::UnaryOperator>(inst)))
+    return floatVectorArithmetic(inst);
   if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&inst); ld && laneBits(ld->getType())) {
     auto base = use(ld->getPointerOperand(), 30);
     if (!base) return std::unexpected(base.error());
@@ -1070,6 +1272,43 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
       row = "VADD_" + std::to_string(lane), text = "vadd" + suffix;
       break;
     case llvm::Instruction::And: row = "VBAND", text = "vband"; break;
+    case llvm::Instruction::Mul: {
+      // 16 x i32 / 32 x i16: lane by lane. The elementwise integer words of vmul are not modelled
+      // (docs/aie2p.md), so each lane is extracted, multiplied by the scalar mul (the low bits of
+      // the product, as LLVM's mul) and stored to the frame's 64-byte lane area, which vlda reads back.
+      const bool halves = lane == 16;
+      const int64_t area = static_cast<int64_t>(laneArea_) - static_cast<int64_t>(frameBytes_);
+      move("r30", "sp");
+      materialize("r31", area);
+      emit("ADD_alu_r_rr", "add r30, r30, r31", {"r30", "r31"}, {"r30"});
+      move("p1", "r30");
+      for (unsigned k = 0; k < 512 / lane; ++k) {
+        std::string extract = halves ? "VEXTRACT_16_imm_vaddSign0" : "VEXTRACT_32_imm_vaddSign0";
+        std::string mnemonic = halves ? "vextract.16 " : "vextract.32 ";
+        std::string index = ", #" + std::to_string(k) + ", vaddsign0";
+        emit(extract, mnemonic + "r28, " + *a + index, {*a}, {"r28"});
+        emit(extract, mnemonic + "r29, " + *b + index, {*b}, {"r29"});
+        emit("MUL", "mul r30, r28, r29", {"r28", "r29"}, {"r30"});
+        if (halves)
+          emit("ST_s16_pstm_nrm_imm", "st.s16 r30, [p1], #2", {"r30", "p1"}, {"p1"});
+        else
+          emit("ST_dms_sts_pstm_nrm_imm", "st r30, [p1], #4", {"r30", "p1"}, {"p1"});
+      }
+      emit("VLDA_dmx_lda_x_spill", "vlda " + d + ", [sp, #" + std::to_string(area) + "]", {"sp"}, {d});
+      return {};
+    }
+    case llvm::Instruction::Xor: {
+      if (*a == "x10" && *b == "x11")
+        return std::unexpected(CodegenError{"'" + describe(*bin) + "'", "an xor of two constant vectors"});
+      // No vector xor in the table: a ^ b = (a | b) - (a & b) lane by lane (the and's bits are a
+      // subset of the or's, so the subtraction never borrows).
+      std::string t = *a == "x10" || *b == "x10" ? "x11" : "x10";
+      std::string n = std::to_string(lane);
+      emit("VBAND", "vband " + t + ", " + *a + ", " + *b, {*a, *b}, {t});
+      emit("VBOR", "vbor " + d + ", " + *a + ", " + *b, {*a, *b}, {d});
+      emit("VSUB_" + n, "vsub." + n + " " + d + ", " + d + ", " + t, {d, t}, {d});
+      return {};
+    }
     default: row = "VBOR", text = "vbor"; break;
     }
     emit(row, text + " " + d + ", " + *a + ", " + *b, {*a, *b}, {d});
@@ -1107,6 +1346,13 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     return {};
   }
   if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst); cmp && isMask(cmp->getType())) return vectorCompare(*cmp);
+  if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(&inst); cast && laneBits(cast->getType())) {
+    auto s = use(cast->getOperand(0), 10);
+    if (!s) return std::unexpected(s.error());
+    std::string d = defReg(cast);
+    if (d != *s) emit("VMOV_alu_mv_mv_x", "vmov " + d + ", " + *s, {*s}, {d});
+    return {};
+  }
   if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst); sel && laneBits(sel->getType())) {
     auto mask = use(sel->getCondition(), 29);
     if (!mask) return std::unexpected(mask.error());
@@ -1119,6 +1365,23 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     std::string d = defReg(sel);
     // vsel takes lane i from its second source where mask bit i is set.
     emit("VSEL_" + lane, "vsel." + lane + " " + d + ", " + *y + ", " + *x + ", r28", {*y, *x, "r28"}, {d});
+    return {};
+  }
+  if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst); sel && isMaskLogic(sel)) {
+    // (c & t) | (~c & f) on the mask bits.
+    auto c = use(sel->getCondition(), 28);
+    if (!c) return std::unexpected(c.error());
+    auto t = use(sel->getTrueValue(), 29);
+    if (!t) return std::unexpected(t.error());
+    auto f = use(sel->getFalseValue(), 30);
+    if (!f) return std::unexpected(f.error());
+    materialize("r31", -1);
+    emit("XOR", "xor r31, " + *c + ", r31", {*c, "r31"}, {"r31"});
+    emit("AND", "and r31, r31, " + *f, {"r31", *f}, {"r31"});
+    emit("AND", "and r27, " + *c + ", " + *t, {*c, *t}, {"r27"});
+    std::string d = defReg(sel);
+    emit("OR", "or " + d + ", r27, r31", {"r27", "r31"}, {d});
+    commit(sel);
     return {};
   }
   if (auto *g = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) return gep(*g);
