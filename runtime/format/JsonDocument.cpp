@@ -453,7 +453,16 @@ private:
     size_t count = size_t(last - first);
     if (count < 2) return;
     bool duplicate = false;
-    if (count <= 16) {
+    if (count <= 8) {
+      // Few keys: compare every pair of equal length.
+      for (size_t i = 1; i < count && !duplicate; ++i)
+        for (size_t j = 0; j < i; ++j)
+          if (first[ptrdiff_t(i)].key.size() == first[ptrdiff_t(j)].key.size() &&
+              first[ptrdiff_t(i)].key == first[ptrdiff_t(j)].key) {
+            duplicate = true;
+            break;
+          }
+    } else if (count <= 16) {
       // Length and first and last byte tell most keys apart without a comparison.
       // A 64-bit filter of the sketches seen: only a key whose bit is taken is compared.
       uint32_t sketch[16];
