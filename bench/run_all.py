@@ -320,9 +320,10 @@ def load_section(report, bench, hrxcc, tmp, runs):
                       "host code load µs"], rows))
     worst = max(float(row[3]) for row in rows if row[0].endswith(".xdna"))
     report.goal(".xdna parse + validate ≤ 30 µs (example images)", f"{worst:.1f} µs worst", worst <= 30,
-                why_not="callgrind counts 0.275 million instructions per readArtifact + listEntries of "
+                why_not="callgrind counts 0.262 million instructions per readArtifact + listEntries of "
                         "batched_gemm-1.xdna (0.299 million before the JSON reader scanned strings 16 bytes at a "
-                        "time and read plain integers on a short path; 0.55 million before the writer changes). "
+                        "time, read plain integers on a short path and compared short keys inline; 0.55 million before "
+                        "the writer changes). "
                         "What remains is the plan's JSON parse (about half of the instructions: 4.6 KB, 740 keys "
                         "and values) and reading and checking its fields (about a fifth); on a machine this loaded "
                         "(see the load averages) the medians, wall and thread CPU alike, scatter by 1.5-2x between "
