@@ -112,6 +112,7 @@ std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachi
   }
   std::string error;
   if (!linkBuiltins(module, error)) return std::unexpected(error);
+  if (options.optLevel >= 1) forwardFusedMmaSlots(module);
   // The bfp16 MMA takes its shape as arguments (8x8x8 for the NPU's BF16 MMA); inlined at its
   // call sites the shape is constant, so its loops unroll and vectorize (1.4x faster GEMM stages).
   if (llvm::Function *mma = module.getFunction(kBfpMma); mma && !mma->isDeclaration() && options.optLevel >= 2) {

@@ -6,6 +6,7 @@
 #include "hrx/runtime/NativeCore.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -357,7 +358,30 @@ void HostNpuKernel::execute(Batch &batch) {
   Task &task = *batch.task;
   const format::PlanWorker &w = *task.worker;
   auto start = timeStages_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-  for (uint32_t it = batch.first; it < batch.first + batch.count; ++it) {
+  // Every port's record k in place at base + k * stride (period 1, no wrap): the records step by
+  // their strides, without the per-port period and slot arithmetic of the general loop below
+  // (divisions that cost as much as a short stage call).
+  constexpr size_t kSteppedPorts = 8;
+  bool stepped = !task.native && w.ports.size() <= kSteppedPorts;
+  for (size_t p = 0; stepped && p < w.ports.size(); ++p) {
+    const format::WorkerPort &port = w.ports[p];
+    const Channel *c = port.direction == PortDirection::State ? nullptr : &channels_[*port.channel];
+    stepped = c && port.period == 1 && c->inPlace && batch.first + uint64_t(batch.count) <= c->inPlaceRecords;
+  }
+  if (stepped) {
+    std::array<uint64_t, kSteppedPorts> strides{};
+    for (size_t p = 0; p < w.ports.size(); ++p) {
+      const Channel &c = channels_[*w.ports[p].channel];
+      strides[p] = c.inPlaceStride;
+      task.records[p] = c.inPlace + uint64_t(batch.first) * c.inPlaceStride;
+    }
+    void **records = task.records.data();
+    for (uint32_t left = batch.count; left > 0; --left) {
+      task.stage(records);
+      for (size_t p = 0; p < w.ports.size(); ++p) records[p] = static_cast<std::byte *>(records[p]) + strides[p];
+    }
+  }
+  for (uint32_t it = batch.first; !stepped && it < batch.first + batch.count; ++it) {
     for (size_t p = 0; p < w.ports.size(); ++p) {
       const format::WorkerPort &port = w.ports[p];
       if (port.direction == PortDirection::State) {

@@ -42,7 +42,8 @@ void checkSchema(JsonObject &top) {
 std::optional<uint64_t> optionalU64(JsonObject &object, std::string_view key) {
   JsonValue value = object.required(key);
   if (value.isNull()) return std::nullopt;
-  return asU64(value, object.pathOf(key));
+  if (value.isUnsigned()) return value.unsignedValue();
+  return asU64(value, object.pathOf(key));  // (paths are spelled for errors only)
 }
 
 // Reads one export; errors inside name it ("export 'add_delta': exports[0].arguments[1].size: ...").
@@ -77,22 +78,22 @@ AmdgpuExport readExport(JsonObject object) {
   const auto &arguments = object.array("arguments");
   uint64_t buffers = 0, constants = 0, end = 0;
   for (size_t i = 0; i < arguments.size(); ++i) {
-    JsonObject a(arguments[i], object.pathOf("arguments") + "[" + std::to_string(i) + "]");
+    JsonObject a(arguments[i], object, "arguments", i);
     LaunchArgument arg;
     arg.offset = a.u64("offset", UINT32_MAX);
     arg.size = a.u64("size", UINT32_MAX);
-    arg.kind = parseEnum<LaunchArgumentKind>(kKindNames, a.required("kind"), a.pathOf("kind"));
+    arg.kind = enumField<LaunchArgumentKind>(kKindNames, a, "kind", a.required("kind"));
     // Optional (artifacts before types were recorded have neither).
     if (auto name = a.optional("name")) {
-      arg.name = asString(*name, a.pathOf("name"));
+      arg.name = name->isString() ? std::string(name->string()) : asString(*name, a.pathOf("name"));
       if (arg.name.empty()) failAt(a.pathOf("name"), "an argument name is not empty");
     }
-    if (auto type = a.optional("type")) arg.type = parseEnum<ScalarType>(kScalarTypeNames, *type, a.pathOf("type"));
+    if (auto type = a.optional("type")) arg.type = enumField<ScalarType>(kScalarTypeNames, a, "type", *type);
     if (auto extents = a.optional("extents")) {
       if (arg.kind != LaunchArgumentKind::Buffer) failAt(a.pathOf("extents"), "only buffer arguments have extents");
-      const auto &list = asArray(*extents, a.pathOf("extents"));
+      JsonValue list = extents->isArray() ? *extents : asArray(*extents, a.pathOf("extents"));
       for (size_t k = 0; k < list.size(); ++k) {
-        JsonObject x(list[k], a.pathOf("extents") + "[" + std::to_string(k) + "]");
+        JsonObject x(list[k], a, "extents", k);
         LaunchExtent extent;
         extent.buffer = i;
         extent.argument = x.u64("argument", UINT32_MAX);
@@ -150,7 +151,7 @@ AmdgpuExport readExport(JsonObject object) {
   if (e.maxFlatWorkgroupSize && (*e.maxFlatWorkgroupSize == 0 || *e.maxFlatWorkgroupSize > 1024))
     failAt(object.pathOf("max_flat_workgroup_size"),
            "expected 1..1024, found " + std::to_string(*e.maxFlatWorkgroupSize));
-  e.resources = readResources(JsonObject(object.required("resources"), object.pathOf("resources")));
+  e.resources = readResources(JsonObject(object.required("resources"), object, "resources"));
   object.finish();
   return e;
 }

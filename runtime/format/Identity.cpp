@@ -24,8 +24,11 @@ StatusOr<ArtifactIdentity> readIdentity(std::string_view json) {
     JsonObject spec(top.required("specialization"), "specialization");
     id.symbol = spec.string("symbol");
     JsonObject config(spec.required("config"), "specialization.config");
-    for (const JsonMember &member : config.value().members())
-      id.config[std::string(member.key)] = asString(*config.optional(member.key), config.pathOf(member.key));
+    for (const JsonMember &member : config.value().members()) {
+      JsonValue value = *config.optional(member.key);
+      id.config[std::string(member.key)] =
+          value.isString() ? std::string(value.string()) : asString(value, config.pathOf(member.key));
+    }
     config.finish();
     spec.finish();
     id.reportMode = top.string("report_mode");

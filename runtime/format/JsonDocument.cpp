@@ -9,6 +9,10 @@
 #include <cstring>
 #include <unordered_map>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace hrx::format::detail {
 
 namespace {
@@ -79,10 +83,10 @@ private:
   }
 
   uint32_t addNode(JsonType type) {
-    Node node;
-    node.type = type;
-    document_.nodes_.push_back(node);
-    return uint32_t(document_.nodes_.size() - 1);
+    auto &nodes = document_.nodes_;
+    uint32_t index = uint32_t(nodes.size());
+    nodes.emplace_back().type = type;
+    return index;
   }
 
   void literal(std::string_view word) {
@@ -117,6 +121,30 @@ private:
 
   uint32_t number() {
     const char *start = p_;
+    // The common case, a plain unsigned integer of at most 19 digits: no sign, fraction or
+    // exponent follows.
+    if (p_ != end_ && *p_ >= '0' && *p_ <= '9') {
+      uint64_t magnitude = 0;
+      const char *q = p_;
+      if (*q == '0')
+        ++q;
+      else
+        for (; q != end_ && *q >= '0' && *q <= '9' && q - p_ < 19; ++q) magnitude = magnitude * 10 + unsigned(*q - '0');
+      if (q == end_ || (*q != '.' && *q != 'e' && *q != 'E' && !(*q >= '0' && *q <= '9'))) {
+        p_ = q;
+        uint32_t index = addNode(JsonType::Unsigned);
+        Node &node = document_.nodes_[index];
+        node.number = magnitude;
+        node.text = std::string_view(start, size_t(p_ - start));
+        return index;
+      }
+    }
+    return generalNumber(start);
+  }
+
+  // Any other number (sign, fraction, exponent, leading zeros, long digit runs) at `start`.
+  [[gnu::noinline]] uint32_t generalNumber(const char *start) {
+    p_ = start;
     bool negative = p_ != end_ && *p_ == '-';
     if (negative) ++p_;
     auto digit = [&] { return p_ != end_ && *p_ >= '0' && *p_ <= '9'; };
@@ -248,6 +276,21 @@ private:
   std::string_view string() {
     ++p_;
     const char *start = p_;
+#if defined(__SSE2__)
+    // 16 bytes at a time: a quote, a backslash, or (signed) below 0x20, which takes the control
+    // bytes and every byte from 0x80 (UTF-8, checked below).
+    while (end_ - p_ >= 16) {
+      __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p_));
+      __m128i stop = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')), _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
+          _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20)));
+      if (int mask = _mm_movemask_epi8(stop)) {
+        p_ += std::countr_zero(unsigned(mask));
+        goto scanned;
+      }
+      p_ += 16;
+    }
+#endif
     while (end_ - p_ >= 8) {
       uint64_t word;
       std::memcpy(&word, p_, 8);
@@ -258,6 +301,9 @@ private:
       p_ += 8;
     }
     while (p_ != end_ && (kClasses[uint8_t(*p_)] & kPlain)) ++p_;
+#if defined(__SSE2__)
+  scanned:
+#endif
     while (true) {
       if (p_ == end_) throw Reject{};
       uint8_t c = uint8_t(*p_);
@@ -407,7 +453,16 @@ private:
     size_t count = size_t(last - first);
     if (count < 2) return;
     bool duplicate = false;
-    if (count <= 16) {
+    if (count <= 8) {
+      // Few keys: compare every pair of equal length.
+      for (size_t i = 1; i < count && !duplicate; ++i)
+        for (size_t j = 0; j < i; ++j)
+          if (first[ptrdiff_t(i)].key.size() == first[ptrdiff_t(j)].key.size() &&
+              first[ptrdiff_t(i)].key == first[ptrdiff_t(j)].key) {
+            duplicate = true;
+            break;
+          }
+    } else if (count <= 16) {
       // Length and first and last byte tell most keys apart without a comparison.
       // A 64-bit filter of the sketches seen: only a key whose bit is taken is compared.
       uint32_t sketch[16];

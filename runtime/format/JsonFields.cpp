@@ -1,6 +1,7 @@
 #include "JsonFields.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace hrx::format::detail {
 
@@ -97,11 +98,29 @@ std::optional<uint32_t> JsonObject::optionalU32(std::string_view key) {
   return uint32_t(asU64(*value, pathOf(key), UINT32_MAX));
 }
 
+// Whether two keys are equal: field names are short, and a libc call costs more than comparing
+// them here (two overlapping loads cover 4 to 16 bytes).
+static bool sameKey(std::string_view a, std::string_view b) {
+  size_t n = a.size();
+  if (n != b.size()) return false;
+  auto load = [](const char *p, auto word) {
+    std::memcpy(&word, p, sizeof word);
+    return word;
+  };
+  if (n >= 8 && n <= 16)
+    return load(a.data(), uint64_t()) == load(b.data(), uint64_t()) &&
+           load(a.data() + n - 8, uint64_t()) == load(b.data() + n - 8, uint64_t());
+  if (n >= 4 && n < 8)
+    return load(a.data(), uint32_t()) == load(b.data(), uint32_t()) &&
+           load(a.data() + n - 4, uint32_t()) == load(b.data() + n - 4, uint32_t());
+  return a == b;
+}
+
 std::optional<JsonValue> JsonObject::optional(std::string_view key) {
   auto members = value_.members();
   // Readers ask for fields mostly in the order writers emit them: start after the last one.
   for (size_t n = 0, i = cursor_; n < members.size(); ++n, i = i + 1 == members.size() ? 0 : i + 1) {
-    if (members[i].key != key) continue;
+    if (!sameKey(members[i].key, key)) continue;
     cursor_ = i + 1 == members.size() ? 0 : i + 1;
     if (i < 64) {
       seenLow_ |= uint64_t(1) << i;

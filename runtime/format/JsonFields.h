@@ -95,6 +95,14 @@ template <typename E> E parseEnum(EnumNames<E> names, JsonValue value, const std
   failAt(path, "expected one of " + expected + ", found \"" + text + "\"");
 }
 
+// Field `key` of `object` (its value `value`) as one of `names`; the path is spelled on errors only.
+template <typename E> E enumField(EnumNames<E> names, JsonObject &object, std::string_view key, JsonValue value) {
+  if (value.isString())
+    for (const auto &[name, v] : names)
+      if (name == value.string()) return v;
+  return parseEnum<E>(names, value, object.pathOf(key));
+}
+
 // Runs `body`, turning a FormatError (or a JSON library exception) into InvalidArgument with
 // `prefix` in front.
 template <typename F> auto guarded(std::string_view prefix, F &&body) -> decltype(body()) {

@@ -10,16 +10,16 @@ namespace {
 constexpr std::pair<std::string_view, ContractAccess> kAccessNames[] = {
     {"Read", ContractAccess::Read}, {"Write", ContractAccess::Write}, {"ReadWrite", ContractAccess::ReadWrite}};
 
-KernelContract readContract(JsonValue value, const std::string &path) {
-  JsonObject o(value, path);
+// Paths are spelled on errors only (JsonObject keeps its parent).
+KernelContract readContract(JsonObject &o) {
   KernelContract contract;
   const auto &bindings = o.array("bindings");
   for (size_t i = 0; i < bindings.size(); ++i) {
-    JsonObject b(bindings[i], o.pathOf("bindings") + "[" + std::to_string(i) + "]");
+    JsonObject b(bindings[i], o, "bindings", i);
     BindingContract binding;
     binding.bytes = b.u64("bytes");
     binding.alignment = b.u64("alignment");
-    binding.access = parseEnum<ContractAccess>(kAccessNames, b.required("access"), b.pathOf("access"));
+    binding.access = enumField<ContractAccess>(kAccessNames, b, "access", b.required("access"));
     binding.layout = b.string("layout");
     b.finish();
     contract.bindings.push_back(std::move(binding));
@@ -27,11 +27,18 @@ KernelContract readContract(JsonValue value, const std::string &path) {
   const auto &constants = o.array("constants");
   for (size_t i = 0; i < constants.size(); ++i)
     contract.constants.push_back(
-        uint8_t(asU64(constants[i], o.pathOf("constants") + "[" + std::to_string(i) + "]", 255)));
+        uint8_t(constants[i].isUnsigned() && constants[i].unsignedValue() <= 255
+                    ? constants[i].unsignedValue()
+                    : asU64(constants[i], o.pathOf("constants") + "[" + std::to_string(i) + "]", 255)));
   o.finish();
   Status valid = contract.validate();
-  if (!valid.isOk()) failAt(path, valid.message());
+  if (!valid.isOk()) failAt(o.path(), valid.message());
   return contract;
+}
+
+KernelContract readContract(JsonValue value, const std::string &path) {
+  JsonObject o(value, path);
+  return readContract(o);
 }
 
 uint16_t accessBits(ContractAccess access) {
@@ -73,8 +80,10 @@ StatusOr<ContractTable> readContractTable(std::string_view json) {
     if (top.u64("version") != 1) failAt("version", "expected 1");
     JsonObject contracts(top.required("contracts"), "contracts");
     ContractTable table;
-    for (const JsonMember &member : contracts.value().members())
-      table[std::string(member.key)] = readContract(*contracts.optional(member.key), contracts.pathOf(member.key));
+    for (const JsonMember &member : contracts.value().members()) {
+      JsonObject contract(*contracts.optional(member.key), contracts, member.key);
+      table[std::string(member.key)] = readContract(contract);
+    }
     contracts.finish();
     top.finish();
     return table;

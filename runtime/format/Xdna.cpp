@@ -322,18 +322,18 @@ private:
     uint32_t use = 0, binding = 0, relocation = 0, invocation = 0;
     for (size_t i = 0; i < image_.entries.size(); ++i) {
       const Entry &e = image_.entries[i];
-      std::string where = "metadata entry[" + num(i) + "] '" + e.name + "'";
+      auto where = [&] { return "metadata entry[" + num(i) + "] '" + e.name + "'"; };  // spelled only for an error
       auto slice = [&](uint32_t first, uint32_t count, uint32_t &running, uint32_t total, const char *firstName,
                        const char *countName) {
         if (first != running)
-          failField(where + "." + firstName,
+          failField(where() + "." + firstName,
                     num(first) + ", expected " + num(running) + " (entries consume tables in order)");
         if (count > total - running)
-          failField(where + "." + countName,
+          failField(where() + "." + countName,
                     num(first) + "+" + num(count) + " exceeds the table's " + num(total) + " rows");
         running += count;
       };
-      if (e.allocationUseCount == 0) failField(where + ".allocation_use_count", "must be nonzero");
+      if (e.allocationUseCount == 0) failField(where() + ".allocation_use_count", "must be nonzero");
       slice(e.firstAllocationUse, e.allocationUseCount, use, uint32_t(image_.allocationUses.size()),
             "first_allocation_use", "allocation_use_count");
       for (uint32_t k = 1; k < e.allocationUseCount; ++k)
@@ -343,12 +343,12 @@ private:
       slice(e.firstBinding, e.bindingCount, binding, uint32_t(image_.bindings.size()), "first_binding",
             "binding_count");
       if (e.bindingCount > kStrixHalo.maxBindings)
-        failField(where + ".binding_count", num(e.bindingCount) + " bindings, an NPU command carries at most 5");
+        failField(where() + ".binding_count", num(e.bindingCount) + " bindings, an NPU command carries at most 5");
       slice(e.firstStaticRelocation, e.staticRelocationCount, relocation, uint32_t(image_.relocations.size()),
             "first_static_relocation", "static_relocation_count");
       slice(e.firstDynamicRelocation, e.dynamicRelocationCount, relocation, uint32_t(image_.relocations.size()),
             "first_dynamic_relocation", "dynamic_relocation_count");
-      if (e.invocationCount == 0) failField(where + ".invocation_count", "must be nonzero");
+      if (e.invocationCount == 0) failField(where() + ".invocation_count", "must be nonzero");
       slice(e.firstInvocation, e.invocationCount, invocation, uint32_t(image_.invocations.size()), "first_invocation",
             "invocation_count");
     }
@@ -366,7 +366,7 @@ private:
   void checkBindings() {
     for (size_t i = 0; i < image_.bindings.size(); ++i) {
       const Binding &b = image_.bindings[i];
-      std::string where = "metadata binding[" + num(i) + "]";
+      auto where = [&] { return "metadata binding[" + num(i) + "]"; };  // spelled only for an error
       if (b.kind == BindingKind::None) {
         const char *field = b.addressSpace != AddressSpace::None ? "address_space"
                             : b.access                           ? "access"
@@ -377,22 +377,22 @@ private:
                             : b.maximumByteOffset                ? "maximum_byte_offset"
                                                                  : nullptr;
         if (field)
-          failField(where + "." + field, "invalid unused XDNA binding " + num(i) + " (a NONE row must be all zero)");
+          failField(where() + "." + field, "invalid unused XDNA binding " + num(i) + " (a NONE row must be all zero)");
         continue;
       }
       if (b.kind != BindingKind::Buffer)
-        failField(where + ".kind", num(uint16_t(b.kind)) + ", expected 0 (NONE) or 1 (BUFFER)");
+        failField(where() + ".kind", num(uint16_t(b.kind)) + ", expected 0 (NONE) or 1 (BUFFER)");
       if (b.addressSpace != AddressSpace::Global && b.addressSpace != AddressSpace::Host)
-        failField(where + ".address_space", num(uint16_t(b.addressSpace)) + ", expected 1 (GLOBAL) or 2 (HOST)");
+        failField(where() + ".address_space", num(uint16_t(b.addressSpace)) + ", expected 1 (GLOBAL) or 2 (HOST)");
       if (b.access == 0 || (b.access & ~(kAccessRead | kAccessWrite)))
-        failField(where + ".access", num(b.access) + ", expected READ (1), WRITE (2) or both");
+        failField(where() + ".access", num(b.access) + ", expected READ (1), WRITE (2) or both");
       if (b.usage & ~(kDeviceVisible | kHostVisible | kCoherent | kCached))
-        failField(where + ".usage", "unknown usage bits in " + hex(b.usage));
+        failField(where() + ".usage", "unknown usage bits in " + hex(b.usage));
       if (b.minimumByteOffset > b.maximumByteOffset)
-        failField(where + ".minimum_byte_offset",
+        failField(where() + ".minimum_byte_offset",
                   num(b.minimumByteOffset) + " exceeds maximum_byte_offset " + num(b.maximumByteOffset));
       if (!isPowerOfTwo(b.minimumAlignment))
-        failField(where + ".minimum_alignment", num(b.minimumAlignment) + " is not a power of two");
+        failField(where() + ".minimum_alignment", num(b.minimumAlignment) + " is not a power of two");
     }
   }
 
@@ -418,47 +418,50 @@ private:
         for (uint32_t k = 0; k < count; ++k) {
           uint32_t index = first + k;
           const Relocation &r = image_.relocations[index];
-          std::string where = "metadata relocation[" + num(index) + "] (" + (isStatic ? "static" : "dynamic") +
-                              ", entry '" + e.name + "')";
+          auto where = [&] {
+            return "metadata relocation[" + num(index) + "] (" + (isStatic ? "static" : "dynamic") + ", entry '" +
+                   e.name + "')";
+          };  // spelled only for an error
           if (r.kind != RelocationKind::ShimAddress)
-            failField(where + ".kind", num(uint32_t(r.kind)) + ", expected 1 (SHIM_ADDRESS)");
+            failField(where() + ".kind", num(uint32_t(r.kind)) + ", expected 1 (SHIM_ADDRESS)");
           if (r.destinationUse >= e.allocationUseCount)
-            failField(where + ".destination_use", num(r.destinationUse) + ", expected below the entry's " +
-                                                      num(e.allocationUseCount) + " allocation uses");
+            failField(where() + ".destination_use", num(r.destinationUse) + ", expected below the entry's " +
+                                                        num(e.allocationUseCount) + " allocation uses");
           if (r.maximumValue > kMaxShimAddress)
-            failField(where + ".maximum_value", hex(r.maximumValue) + " exceeds 2^48-1");
+            failField(where() + ".maximum_value", hex(r.maximumValue) + " exceeds 2^48-1");
           if (r.minimumValue > r.maximumValue)
-            failField(where + ".minimum_value", hex(r.minimumValue) + " exceeds maximum_value " + hex(r.maximumValue));
+            failField(where() + ".minimum_value",
+                      hex(r.minimumValue) + " exceeds maximum_value " + hex(r.maximumValue));
           if (!isPowerOfTwo(r.alignment) || r.alignment < 4)
-            failField(where + ".alignment", num(r.alignment) + ", expected a power of two >= 4");
+            failField(where() + ".alignment", num(r.alignment) + ", expected a power of two >= 4");
           uint32_t destination = allocationIndexOfUse(e, r.destinationUse);
           const Allocation &dest = image_.allocations[destination];
           if (uint64_t(r.byteOffset) + 8 > dest.byteLength)
-            failField(where + ".byte_offset", hex(r.byteOffset) + "+8 lies outside allocation " + num(destination) +
-                                                  "'s " + num(dest.byteLength) + " bytes");
+            failField(where() + ".byte_offset", hex(r.byteOffset) + "+8 lies outside allocation " + num(destination) +
+                                                    "'s " + num(dest.byteLength) + " bytes");
           if (!initialised(destination, r.byteOffset, 8))
-            failField(where + ".byte_offset", hex(r.byteOffset) +
-                                                  "+8 is not covered by initialised load bytes of allocation " +
-                                                  num(destination));
+            failField(where() + ".byte_offset", hex(r.byteOffset) +
+                                                    "+8 is not covered by initialised load bytes of allocation " +
+                                                    num(destination));
           if (k && (r.destinationUse < previousUse || (r.destinationUse == previousUse && r.byteOffset < previousEnd)))
-            failField(where, "relocations must be sorted by (destination_use, byte_offset) without overlap");
+            failField(where(), "relocations must be sorted by (destination_use, byte_offset) without overlap");
           previousUse = r.destinationUse;
           previousEnd = uint64_t(r.byteOffset) + 8;
           if (isStatic) {
             if (r.sourceOrdinal >= e.allocationUseCount)
-              failField(where + ".source_ordinal",
+              failField(where() + ".source_ordinal",
                         num(r.sourceOrdinal) + ", expected an allocation use below " + num(e.allocationUseCount));
             if (allocationOfUse(e, r.sourceOrdinal).domain != Domain::Dma)
-              failField(where + ".source_ordinal", "static relocation sources must be DMA-domain allocations");
+              failField(where() + ".source_ordinal", "static relocation sources must be DMA-domain allocations");
           } else {
             if (r.sourceOrdinal >= e.bindingCount)
-              failField(where + ".source_ordinal",
+              failField(where() + ".source_ordinal",
                         num(r.sourceOrdinal) + ", expected a binding ordinal below " + num(e.bindingCount));
             if (image_.bindings[e.firstBinding + r.sourceOrdinal].kind == BindingKind::None)
-              failField(where + ".source_ordinal",
+              failField(where() + ".source_ordinal",
                         "XDNA dynamic relocation sources unused binding " + num(r.sourceOrdinal));
             if (dest.flags & kImmutable)
-              failField(where + ".destination_use",
+              failField(where() + ".destination_use",
                         "dynamic relocations cannot patch IMMUTABLE allocation " + num(destination));
           }
         }
@@ -487,39 +490,42 @@ private:
       for (uint32_t k = 0; k < e.invocationCount; ++k) {
         uint32_t index = e.firstInvocation + k;
         const Invocation &inv = image_.invocations[index];
-        std::string where = "metadata invocation[" + num(index) + "] (entry '" + e.name + "')";
+        auto where = [&] {
+          return "metadata invocation[" + num(index) + "] (entry '" + e.name + "')";
+        };  // spelled only for an error
         if (inv.allocationUse >= e.allocationUseCount)
-          failField(where + ".allocation_use", num(inv.allocationUse) + ", expected below the entry's " +
-                                                   num(e.allocationUseCount) + " allocation uses");
+          failField(where() + ".allocation_use", num(inv.allocationUse) + ", expected below the entry's " +
+                                                     num(e.allocationUseCount) + " allocation uses");
         uint32_t a = allocationIndexOfUse(e, inv.allocationUse);
         const Allocation &alloc = image_.allocations[a];
         if (alloc.domain != Domain::Command)
-          failField(where + ".allocation_use", "allocation " + num(a) + " is not a COMMAND-domain allocation");
+          failField(where() + ".allocation_use", "allocation " + num(a) + " is not a COMMAND-domain allocation");
         if (alloc.alignment < kStrixHalo.instructionAlignment)
           failField("metadata allocation[" + num(a) + "].alignment", num(alloc.alignment) +
                                                                          " is below the instruction alignment " +
                                                                          num(kStrixHalo.instructionAlignment));
         if (inv.byteOffset % kStrixHalo.instructionAlignment)
-          failField(where + ".byte_offset", num(inv.byteOffset) + " is not a multiple of the instruction alignment " +
-                                                num(kStrixHalo.instructionAlignment));
+          failField(where() + ".byte_offset", num(inv.byteOffset) + " is not a multiple of the instruction alignment " +
+                                                  num(kStrixHalo.instructionAlignment));
         if (inv.byteLength == 0 || inv.byteLength % 4)
-          failField(where + ".byte_length", num(inv.byteLength) + ", expected a nonzero multiple of 4");
+          failField(where() + ".byte_length", num(inv.byteLength) + ", expected a nonzero multiple of 4");
         if (inv.byteLength > kStrixHalo.maxCommandBytes)
-          failField(where + ".byte_length", num(inv.byteLength) + " bytes exceed the 32768-byte native command limit");
+          failField(where() + ".byte_length",
+                    num(inv.byteLength) + " bytes exceed the 32768-byte native command limit");
         if (uint64_t(inv.byteOffset) + inv.byteLength > alloc.byteLength)
-          failField(where + ".byte_length", "command range lies outside allocation " + num(a));
+          failField(where() + ".byte_length", "command range lies outside allocation " + num(a));
         if (!initialised(a, inv.byteOffset, inv.byteLength))
-          failField(where + ".byte_offset",
+          failField(where() + ".byte_offset",
                     "command range is not fully initialised by the loads of allocation " + num(a));
         if (inv.nextInvocation >= e.invocationCount)
-          failField(where + ".next_invocation",
+          failField(where() + ".next_invocation",
                     num(inv.nextInvocation) + ", expected below invocation_count " + num(e.invocationCount));
         std::vector<uint8_t> head = readAllocation(a, inv.byteOffset, std::min<uint32_t>(inv.byteLength, 16));
         auto decoded = decodeTransactionHeader(head, image_.header.columns);
-        if (!decoded.isOk()) failField(where, decoded.status().message());
+        if (!decoded.isOk()) failField(where(), decoded.status().message());
         if (decoded->totalBytes != inv.byteLength)
-          failField(where + ".byte_length", num(inv.byteLength) + " but the transaction header declares " +
-                                                num(decoded->totalBytes) + " bytes");
+          failField(where() + ".byte_length", num(inv.byteLength) + " but the transaction header declares " +
+                                                  num(decoded->totalBytes) + " bytes");
       }
       const Invocation *inv = &image_.invocations[e.firstInvocation];
       bool protocol = (e.invocationCount == 1 && inv[0].nextInvocation == 0) ||

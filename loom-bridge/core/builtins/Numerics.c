@@ -83,22 +83,28 @@ static int has_avx512(void) {
 #define HRX_AVX512 __attribute__((HRX_AVX512_ISA, noinline))
 
 /* encode_block on four blocks at once, one block of 8 bf16 values per 128-bit lane: the shared
- * exponent (broadcast to the block's lanes) and the mantissas as int16. */
-__attribute__((HRX_AVX512_ISA, always_inline)) static inline __m512i encode4_avx512(const uint16_t *in, __m512i *sharedOut) {
+ * exponent (broadcast to the block's lanes) and the mantissas as int16. zeroInvalid clears the
+ * mantissas of blocks with the invalid marker (the MMA rejects such blocks before reading them). */
+__attribute__((HRX_AVX512_ISA, always_inline)) static inline __m512i
+encode4_avx512(const uint16_t *in, __m512i *sharedOut, int zeroInvalid) {
   __m512i h = _mm512_loadu_si512(in);
-  __m512i e = _mm512_and_si512(_mm512_srli_epi16(h, 7), _mm512_set1_epi16(0xFF));
+  __m512i magnitude = _mm512_and_si512(h, _mm512_set1_epi16(0x7FFF));
+  __m512i e = _mm512_srli_epi16(magnitude, 7);
   /* The block maximum: swap neighbouring 16-, 32- and 64-bit parts within each lane. */
   __m512i shared = _mm512_max_epu16(e, _mm512_rol_epi32(e, 16));
   shared = _mm512_max_epu16(shared, _mm512_shuffle_epi32(shared, _MM_PERM_CDAB));
   shared = _mm512_max_epu16(shared, _mm512_shuffle_epi32(shared, _MM_PERM_BADC));
   /* q = (+-M >> 17) >> min(E - e, 31) on the bf16 fields: M >> 16 is the 7 stored bits plus the
-   * implicit one, and (+-v) >> 1 floors like the f32 shift; 15 suffices for int16. */
-  __m512i v = _mm512_and_si512(h, _mm512_set1_epi16(0x7F));
-  v = _mm512_mask_add_epi16(v, _mm512_test_epi16_mask(e, e), v, _mm512_set1_epi16(0x80));
+   * implicit one, and (+-v) >> 1 floors like the f32 shift; 15 suffices for int16 (vpsravw
+   * fills larger counts with the sign). v = 0x80 | the 7 stored bits for a normal value (its
+   * magnitude field is at least 0x80, and above it unless e is 1), the magnitude itself for a
+   * zero or subnormal one (below 0x80): the smaller of the two. */
+  __m512i v =
+      _mm512_min_epu16(magnitude, _mm512_ternarylogic_epi32(h, _mm512_set1_epi16(0x7F), _mm512_set1_epi16(0x80), 0xEA));
   v = _mm512_mask_sub_epi16(v, _mm512_movepi16_mask(h), _mm512_setzero_si512(), v);
-  __m512i shift = _mm512_min_epu16(_mm512_sub_epi16(shared, e), _mm512_set1_epi16(15));
-  __m512i q = _mm512_srav_epi16(_mm512_srai_epi16(v, 1), shift);
+  __m512i q = _mm512_srav_epi16(_mm512_srai_epi16(v, 1), _mm512_sub_epi16(shared, e));
   *sharedOut = shared;
+  if (!zeroInvalid) return q;
   return _mm512_maskz_mov_epi16(_mm512_cmpneq_epi16_mask(shared, _mm512_set1_epi16(HRX_BFP_INVALID_EXPONENT)), q);
 }
 
@@ -109,7 +115,7 @@ HRX_AVX512 static void encode_bf16_avx512(const uint16_t *in, uint8_t *out, uint
   const __m512i packIndex = _mm512_set_epi8(120, 55, 54, 53, 52, 51, 50, 49, 48, 112, 47, 46, 45, 44, 43, 42, 41, 40, 104, 39, 38, 37, 36, 35, 34, 33, 32, 96, 31, 30, 29, 28, 27, 26, 25, 24, 88, 23, 22, 21, 20, 19, 18, 17, 16, 80, 15, 14, 13, 12, 11, 10, 9, 8, 72, 7, 6, 5, 4, 3, 2, 1, 0, 64);
   for (uint32_t g = 0; g < groups; ++g) {
     __m512i shared0, shared1;
-    __m512i q0 = encode4_avx512(in + g * 64, &shared0), q1 = encode4_avx512(in + g * 64 + 32, &shared1);
+    __m512i q0 = encode4_avx512(in + g * 64, &shared0, 1), q1 = encode4_avx512(in + g * 64 + 32, &shared1, 1);
     __m512i mantissas = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(q0)), _mm512_cvtepi16_epi8(q1), 1);
     __m512i exponents =
         _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(shared0)), _mm512_cvtepi16_epi8(shared1), 1);
@@ -183,15 +189,18 @@ static void decode_aligned(const uint8_t *payload, uint32_t count, uint32_t low,
  * multiply-adds) and scaled by a power of two, so the result is bit-identical. */
 /* The 8x8x8 product when the operands allow it, bit-identical to the f64 definition: row r of lhs
  * is one block (exponent Ea[r]) and row k of rhs one block (Eb[k]), so
- * out[r][c] = 2^s(r) * S[r][c] with S = sum_k qa[r][k] * (qb[k][c] << (Eb[k] - low)), s(r) =
- * Ea[r] + low - 266 and low the smallest exponent of rhs's nonzero rows. With a spread of at most
- * 6 the aligned mantissas fit in int16 and |S| < 2^24, so S is exact in int32 (VNNI dot products)
- * and in f32; with s(r) in [-126, 103] so is S * 2^s(r), and one f32 fused add of the accumulator
- * rounds the exact sum once, as the f64 definition does (its f64 rounding, if any, cannot reach
- * an f32 rounding boundary). Returns 0 (nothing written) when a condition fails.
+ * out[r][c] = 2^s(r) * S[r][c] with S = sum_k qa[r][k] * (qb[k][c] << (Eb[k] - base)),
+ * s(r) = Ea[r] + base - 266 and base = max_k Eb[k] - 6. A row whose mantissas are all zero adds
+ * nothing whatever its shift; every other row k needs Eb[k] >= base (a spread of at most 6).
+ * Then the aligned mantissas fit in int16 (|q| <= 128, shifted by at most 6) and |S| < 2^24, so S
+ * is exact in int32 (VNNI dot products) and in f32; with s(r) in [-126, 103] so is S * 2^s(r),
+ * and one f32 fused add of the accumulator rounds the exact sum once, as the f64 definition does
+ * (its f64 rounding, if any, cannot reach an f32 rounding boundary). A row of S that is all zero
+ * needs no scale (the result is the accumulator). Returns 0 (nothing written) when a condition
+ * fails.
  *
  * The operands come as int16 mantissas q (row-major, rows 0-3 and 4-7, one row per 128-bit lane)
- * and each lane's block exponent E beside them. */
+ * and each lane's block exponent E beside them (the same in the 8 lanes of a row). */
 __attribute__((HRX_AVX512_ISA, always_inline)) static inline int
 mma8_core_avx512(__m512i lhsQ03, __m512i lhsQ47, __m512i lhsE03, __m512i lhsE47, __m512i rhsQ03, __m512i rhsQ47,
                  __m512i rhsE03, __m512i rhsE47, const float *acc, float *out) {
@@ -200,76 +209,60 @@ mma8_core_avx512(__m512i lhsQ03, __m512i lhsQ47, __m512i lhsE03, __m512i lhsE47,
   int32_t lhsPairs[32];
   _mm512_storeu_si512(lhsPairs, lhsQ03);
   _mm512_storeu_si512(lhsPairs + 16, lhsQ47);
-  const __m512i invalid = _mm512_set1_epi16(HRX_BFP_INVALID_EXPONENT);
-  if (_mm512_cmpeq_epi16_mask(lhsE03, invalid) | _mm512_cmpeq_epi16_mask(lhsE47, invalid) |
-      _mm512_cmpeq_epi16_mask(rhsE03, invalid) | _mm512_cmpeq_epi16_mask(rhsE47, invalid))
+  __m512i rhsHigh = _mm512_max_epu16(rhsE03, rhsE47);
+  __m512i anyHigh = _mm512_max_epu16(_mm512_max_epu16(lhsE03, lhsE47), rhsHigh);
+  if (_mm512_cmpeq_epi16_mask(anyHigh, _mm512_set1_epi16(HRX_BFP_INVALID_EXPONENT))) return 0;
+  /* base = the largest rhs exponent - 6, in every lane (rows are lanes of 128 bits). */
+  rhsHigh = _mm512_max_epu16(rhsHigh, _mm512_shuffle_i64x2(rhsHigh, rhsHigh, _MM_SHUFFLE(1, 0, 3, 2)));
+  rhsHigh = _mm512_max_epu16(rhsHigh, _mm512_shuffle_i64x2(rhsHigh, rhsHigh, _MM_SHUFFLE(2, 3, 0, 1)));
+  __m512i base = _mm512_sub_epi16(rhsHigh, _mm512_set1_epi16(6));
+  __m512i shift03 = _mm512_sub_epi16(rhsE03, base), shift47 = _mm512_sub_epi16(rhsE47, base);
+  const __m512i zero = _mm512_setzero_si512();
+  if (_mm512_mask_cmplt_epi16_mask(_mm512_test_epi16_mask(rhsQ03, rhsQ03), shift03, zero) |
+      _mm512_mask_cmplt_epi16_mask(_mm512_test_epi16_mask(rhsQ47, rhsQ47), shift47, zero))
     return 0;
-  /* The exponent range of rhs's nonzero rows, broadcast to every lane: lanes holding a zero
-   * mantissa do not count (a row has one exponent, so this is the range over rows with any
-   * nonzero mantissa). Across the two halves, the 128-bit lanes (rows), then within a lane. */
-  __mmask32 nz03 = _mm512_test_epi16_mask(rhsQ03, rhsQ03), nz47 = _mm512_test_epi16_mask(rhsQ47, rhsQ47);
-  const __m512i ones = _mm512_set1_epi16(-1);
-  __m512i lows = _mm512_min_epu16(_mm512_mask_mov_epi16(ones, nz03, rhsE03), _mm512_mask_mov_epi16(ones, nz47, rhsE47));
-  __m512i highs = _mm512_max_epu16(_mm512_maskz_mov_epi16(nz03, rhsE03), _mm512_maskz_mov_epi16(nz47, rhsE47));
-  lows = _mm512_min_epu16(lows, _mm512_shuffle_i64x2(lows, lows, _MM_SHUFFLE(1, 0, 3, 2)));
-  highs = _mm512_max_epu16(highs, _mm512_shuffle_i64x2(highs, highs, _MM_SHUFFLE(1, 0, 3, 2)));
-  lows = _mm512_min_epu16(lows, _mm512_shuffle_i64x2(lows, lows, _MM_SHUFFLE(2, 3, 0, 1)));
-  highs = _mm512_max_epu16(highs, _mm512_shuffle_i64x2(highs, highs, _MM_SHUFFLE(2, 3, 0, 1)));
-  lows = _mm512_min_epu16(lows, _mm512_rol_epi32(lows, 16));
-  highs = _mm512_max_epu16(highs, _mm512_rol_epi32(highs, 16));
-  lows = _mm512_min_epu16(lows, _mm512_shuffle_epi32(lows, _MM_PERM_CDAB));
-  highs = _mm512_max_epu16(highs, _mm512_shuffle_epi32(highs, _MM_PERM_CDAB));
-  lows = _mm512_min_epu16(lows, _mm512_shuffle_epi32(lows, _MM_PERM_BADC));
-  highs = _mm512_max_epu16(highs, _mm512_shuffle_epi32(highs, _MM_PERM_BADC));
-  /* rhs all zero: any low in range works. */
-  __mmask32 empty = _mm512_cmpeq_epi16_mask(lows, ones);
-  lows = _mm512_mask_mov_epi16(lows, empty, _mm512_set1_epi16(133));
-  highs = _mm512_mask_mov_epi16(highs, empty, _mm512_set1_epi16(133));
-  if (_mm512_cmpgt_epu16_mask(_mm512_sub_epi16(highs, lows), _mm512_set1_epi16(6))) return 0;
-  /* s(r) per row (0 for an all-zero lhs row: S is 0, any finite scale serves), range-checked. */
+  /* Zero lanes may have a negative shift: as a count above 15 it gives 0, as it should. */
+  __m512i rhsRows03 = _mm512_sllv_epi16(rhsQ03, shift03), rhsRows47 = _mm512_sllv_epi16(rhsQ47, shift47);
+  /* s(r) per row, clamped to the normal range (rows out of range must have an all-zero S). */
   const __m512i rowLanes = _mm512_set_epi16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                                             56, 48, 40, 32, 24, 16, 8, 0);
-  __m256i s = _mm256_sub_epi32(
-      _mm256_add_epi32(_mm256_cvtepu16_epi32(_mm512_castsi512_si128(_mm512_permutex2var_epi16(lhsE03, rowLanes, lhsE47))),
-                       _mm256_cvtepu16_epi32(_mm512_castsi512_si128(lows))),
-      _mm256_set1_epi32(266));
-  __mmask8 m03 = _mm512_test_epi64_mask(lhsQ03, lhsQ03), m47 = _mm512_test_epi64_mask(lhsQ47, lhsQ47);
-  __mmask8 lhsRows = 0;
-  for (int r = 0; r < 4; ++r) {
-    lhsRows |= (__mmask8)((((m03 >> (2 * r)) & 3) != 0) << r);
-    lhsRows |= (__mmask8)((((m47 >> (2 * r)) & 3) != 0) << (r + 4));
-  }
-  s = _mm256_maskz_mov_epi32(lhsRows, s);
-  if (_mm256_cmpgt_epi32_mask(_mm256_set1_epi32(-126), s) | _mm256_cmpgt_epi32_mask(s, _mm256_set1_epi32(103))) return 0;
+  __m128i s = _mm_add_epi16(_mm512_castsi512_si128(_mm512_permutex2var_epi16(lhsE03, rowLanes, lhsE47)),
+                            _mm_sub_epi16(_mm512_castsi512_si128(base), _mm_set1_epi16(266)));
+  __m128i clamped = _mm_min_epi16(_mm_max_epi16(s, _mm_set1_epi16(-126)), _mm_set1_epi16(103));
+  __mmask8 unscaled = _mm_cmpneq_epi16_mask(s, clamped);
   float scales[8];
-  _mm256_storeu_si256((__m256i *)scales, _mm256_slli_epi32(_mm256_add_epi32(s, _mm256_set1_epi32(127)), 23));
-  /* rhs mantissas shifted left by Eb[k] - low (zero lanes: any shift, the value is 0). */
-  __m512i rhsRows03 = _mm512_sllv_epi16(rhsQ03, _mm512_sub_epi16(rhsE03, lows));
-  __m512i rhsRows47 = _mm512_sllv_epi16(rhsQ47, _mm512_sub_epi16(rhsE47, lows));
-  /* pairs[j]: (b[2j][c], b[2j+1][c]) for c = 0..7, the int16 pairs vpdpwssd multiplies lane c by.
-   * Within 128-bit lanes (one row each), interleave each row with the next. */
-  const __m512i pairIndex = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-  __m256i pairs[4];
-  for (int half = 0; half < 2; ++half) {
-    __m512i rows = half ? rhsRows47 : rhsRows03;
-    __m512i next = _mm512_shuffle_i64x2(rows, rows, _MM_SHUFFLE(0, 3, 2, 1));
-    __m512i joined =
-        _mm512_permutex2var_epi64(_mm512_unpacklo_epi16(rows, next), pairIndex, _mm512_unpackhi_epi16(rows, next));
-    pairs[2 * half] = _mm512_castsi512_si256(joined);
-    pairs[2 * half + 1] = _mm512_extracti64x4_epi64(joined, 1);
-  }
+  _mm256_storeu_si256((__m256i *)scales,
+                      _mm256_slli_epi32(_mm256_cvtepi16_epi32(_mm_add_epi16(clamped, _mm_set1_epi16(127))), 23));
+  /* pairs[j]: (b[2j][c], b[2j+1][c]) for c = 0..7, the int16 pairs vpdpwssd multiplies lane c by:
+   * word w of a half's two pair registers is row 2 (w / 16) + w % 2, column (w % 16) / 2. */
+  const __m512i pairIndex = _mm512_set_epi16(31, 23, 30, 22, 29, 21, 28, 20, 27, 19, 26, 18, 25, 17, 24, 16, 15, 7, 14,
+                                             6, 13, 5, 12, 4, 11, 3, 10, 2, 9, 1, 8, 0);
+  __m512i pairs01 = _mm512_permutexvar_epi16(pairIndex, rhsRows03);
+  __m512i pairs23 = _mm512_permutexvar_epi16(pairIndex, rhsRows47);
+  __m256i pairs[4] = {_mm512_castsi512_si256(pairs01), _mm512_extracti64x4_epi64(pairs01, 1),
+                      _mm512_castsi512_si256(pairs23), _mm512_extracti64x4_epi64(pairs23, 1)};
   /* The (r, j) pairs are broadcast from memory inside vpdpwssd ({1to8}); written as intrinsics,
    * the compiler extracts them from registers instead (shuffles, twice the cycles here). */
   __asm__ volatile("" ::: "memory");
+  __m256i sums[8];
+#pragma clang loop unroll(full)
   for (int r = 0; r < 8; ++r) {
-    __m256i sums = _mm256_setzero_si256(), odd = _mm256_setzero_si256();  /* two chains, then one add */
-    for (int j = 0; j < 4; j += 2) {
-      __asm__("vpdpwssd %2%{1to8%}, %1, %0" : "+v"(sums) : "v"(pairs[j]), "m"(lhsPairs[r * 4 + j]));
-      __asm__("vpdpwssd %2%{1to8%}, %1, %0" : "+v"(odd) : "v"(pairs[j + 1]), "m"(lhsPairs[r * 4 + j + 1]));
-    }
-    sums = _mm256_add_epi32(sums, odd);
-    _mm256_storeu_ps(out + r * 8, _mm256_fmadd_ps(_mm256_cvtepi32_ps(sums), _mm256_set1_ps(scales[r]),
-                                                  _mm256_loadu_ps(acc + r * 8)));
+    sums[r] = _mm256_setzero_si256();
+#pragma clang loop unroll(full)
+    for (int j = 0; j < 4; ++j)
+      __asm__("vpdpwssd %2%{1to8%}, %1, %0" : "+v"(sums[r]) : "v"(pairs[j]), "m"(lhsPairs[r * 4 + j]));
+  }
+  if (unscaled)
+    for (int r = 0; r < 8; ++r)
+      if ((unscaled >> r & 1) && !_mm256_testz_si256(sums[r], sums[r])) return 0;
+  /* Two rows per register: S as f32 times its row's scale, plus the accumulator. */
+  __m512i scaleBits = _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)scales));
+#pragma clang loop unroll(full)
+  for (int r = 0; r < 8; r += 2) {
+    __m512 products = _mm512_cvtepi32_ps(_mm512_inserti64x4(_mm512_castsi256_si512(sums[r]), sums[r + 1], 1));
+    __m512 rowScales = _mm512_castsi512_ps(_mm512_permutexvar_epi32(
+        _mm512_set_epi32(r + 1, r + 1, r + 1, r + 1, r + 1, r + 1, r + 1, r + 1, r, r, r, r, r, r, r, r), scaleBits));
+    _mm512_storeu_ps(out + r * 8, _mm512_fmadd_ps(products, rowScales, _mm512_loadu_ps(acc + r * 8)));
   }
   return 1;
 }
@@ -305,8 +298,8 @@ HRX_AVX512 static int mma8_avx512(const uint8_t *lhs, const uint8_t *rhs, const 
 /* mma8_core_avx512 on two 64-value bf16 operands, encoded in registers. */
 HRX_AVX512 static int mma8_bf16_avx512(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
   __m512i lhsE03, lhsE47, rhsE03, rhsE47;
-  __m512i lhsQ03 = encode4_avx512(lhs, &lhsE03), lhsQ47 = encode4_avx512(lhs + 32, &lhsE47);
-  __m512i rhsQ03 = encode4_avx512(rhs, &rhsE03), rhsQ47 = encode4_avx512(rhs + 32, &rhsE47);
+  __m512i lhsQ03 = encode4_avx512(lhs, &lhsE03, 0), lhsQ47 = encode4_avx512(lhs + 32, &lhsE47, 0);
+  __m512i rhsQ03 = encode4_avx512(rhs, &rhsE03, 0), rhsQ47 = encode4_avx512(rhs + 32, &rhsE47, 0);
   return mma8_core_avx512(lhsQ03, lhsQ47, lhsE03, lhsE47, rhsQ03, rhsQ47, rhsE03, rhsE47, acc, out);
 }
 

@@ -180,5 +180,41 @@ TEST_F(NumericsTest, MmaMatchesOracleOnNarrowExponentSpreads) {
   }
 }
 
+// The fused MMA's integer path aligns rhs rows to its largest exponent less 6 and skips rows
+// whose mantissas are all zero; rows of the product without a representable scale must be all
+// zero. Rows here are all zero, subnormal, straddle the spread limit (offsets 0 to 7) or sit at
+// the ends of the exponent range, so both the integer path and its fallback run.
+TEST_F(NumericsTest, FusedMmaMatchesOracleOnZeroRowsAndRangeEnds) {
+  ASSERT_TRUE(library->loaded()) << library->error();
+  auto fused = library->lookup<MmaBf16Fn>(std::string("hrx.test.") + kBfpMmaBf16);
+  ASSERT_NE(fused, nullptr);
+  std::mt19937 rng(77);
+  auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
+  auto row = [&](uint16_t *out, int base) {
+    int kind = pick(0, 7);
+    for (int i = 0; i < 8; ++i) {
+      uint32_t sign = uint32_t(pick(0, 1)) << 15, mantissa = uint32_t(pick(0, 127));
+      uint32_t exponent = kind == 0   ? 0
+                          : kind == 1 ? 0  // subnormal (or zero)
+                          : kind == 2 ? uint32_t(pick(1, 6))
+                          : kind == 3 ? uint32_t(pick(248, 254))
+                                      : uint32_t(std::clamp(base + pick(0, 7), 1, 254));
+      out[i] = uint16_t(sign | (exponent << 7) | (kind == 0 ? 0 : mantissa));
+    }
+  };
+  for (int m = 0; m < 4000; ++m) {
+    int base = pick(1, 250);
+    uint16_t lhs[64], rhs[64];
+    for (int r = 0; r < 8; ++r) row(lhs + r * 8, pick(1, 250)), row(rhs + r * 8, base);
+    float acc[64], out[64], expected[64];
+    for (float &v : acc) v = pick(0, 1) ? 0.0f : std::bit_cast<float>(static_cast<uint32_t>(rng()) & 0xBFFFFFFFu);
+    oracleMma(lhs, rhs, acc, expected);
+    fused(lhs, rhs, acc, out);
+    for (int i = 0; i < 64; ++i)
+      ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
+          << "matrix " << m << " element " << i;
+  }
+}
+
 }  // namespace
 }  // namespace hrx::bridge::test

@@ -104,6 +104,23 @@ TEST(JsonDocument, AgreesWithNlohmannOnEdgeCases) {
   EXPECT_EQ(disagreement(std::string_view("\0", 1)), "");
 }
 
+// Strings scanned 16 bytes at a time: the byte that ends the plain run (quote, backslash,
+// control byte, UTF-8 lead, NUL) at every offset of a 40-byte string; integers around the plain
+// integer path's limits.
+TEST(JsonDocument, AgreesWithNlohmannOnLongStringsAndIntegers) {
+  const std::string_view stops[] = {
+      "\"", "\\n", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xc3", "\xff", std::string_view("\0", 1)};
+  for (std::string_view stop : stops)
+    for (size_t at = 0; at < 40; ++at) {
+      std::string text = "[\"" + std::string(at, 'a') + std::string(stop) + std::string(40 - at, 'b') + "\"]";
+      EXPECT_EQ(disagreement(text), "") << "stop " << int(uint8_t(stop[0])) << " at " << at;
+    }
+  for (const char *text : {"[1234567890123456789]", "[9999999999999999999]", "[12345678901234567890]",
+                           "[18446744073709551615,18446744073709551616]", "[0,00]", "[7.]", "[7e]", "[7e1,8]",
+                           "{\"a\":123,\"b\":0.5,\"c\":-4}", "[0]", "[0", "[12", "1234"})
+    EXPECT_EQ(disagreement(text), "") << "text: " << text;
+}
+
 TEST(JsonDocument, NestingBound) {
   for (size_t depth : {1, 63, 64, 65, 66, 1000}) {
     std::string text = std::string(depth, '[') + std::string(depth, ']');
