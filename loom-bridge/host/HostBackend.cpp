@@ -136,7 +136,14 @@ public:
     return info;
   }
 
-  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override { return cxx::ImportTarget::Host; }
+  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
+    cxx::ImportTarget target;
+    target.name = "host";
+    target.triple = kHostTriple;
+    target.defines = {"__HRX_TARGET_HOST__=1"};
+    target.hostProcess = true;
+    return target;
+  }
 
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
                                                         std::string_view providerFamily,
