@@ -730,6 +730,7 @@ public:
     info.checkRunPath = "host-twin";
     info.offloadArch = true;
     info.runsCxxKernels = true;
+    info.hipDeviceLibraries = true;
     info.options = {"--processor-mode=", "--host-twin=", "--host-twin-opt="};
     info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
     info.artifactExtension = ".hsaco";
