@@ -2,6 +2,7 @@
 
 #include "ImportSession.h"
 #include "MountedFileSystem.h"
+#include "hrx/format/Sha256.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -27,7 +28,6 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string_view>
 #include <tuple>
 
@@ -360,17 +361,18 @@ void giveHipSharedVariablesWorkgroupStorage(llvm::Module &module) {
   }
 }
 
+// hrx's one SHA-256 (hrx/format/Sha256.h, with NIST's known answers), not llvm::SHA256.
 class IdentityHasher {
 public:
   void add(llvm::StringRef text) {
     uint64_t size = text.size();
-    sha_.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&size), sizeof size));
-    sha_.update(text);
+    sha_.update(std::span(reinterpret_cast<const uint8_t *>(&size), sizeof size));
+    sha_.update(std::span(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   }
-  std::string hex() { return llvm::toHex(sha_.final(), /*LowerCase=*/true); }
+  std::string hex() { return sha_.finishHex(); }
 
 private:
-  llvm::SHA256 sha_;
+  format::Sha256 sha_;
 };
 
 std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language language, llvm::StringRef standard,
