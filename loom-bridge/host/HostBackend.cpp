@@ -137,12 +137,7 @@ public:
   }
 
   std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
-    cxx::ImportTarget target;
-    target.name = "host";
-    target.triple = kHostTriple;
-    target.defines = {"__HRX_TARGET_HOST__=1"};
-    target.hostProcess = true;
-    return target;
+    return hostProcessImportTarget("host", "__HRX_TARGET_HOST__=1");
   }
 
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,

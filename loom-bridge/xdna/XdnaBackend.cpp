@@ -139,11 +139,7 @@ public:
   // NPU workers are x86-64 host code here (the host reference device runs them), under the NPU
   // worker restrictions.
   std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
-    cxx::ImportTarget target;
-    target.name = "xdna-worker";
-    target.triple = kHostTriple;
-    target.defines = {"__HRX_TARGET_XDNA__=1"};
-    target.hostProcess = true;
+    cxx::ImportTarget target = hostProcessImportTarget("xdna-worker", "__HRX_TARGET_XDNA__=1");
     target.npuWorker = true;
     return target;
   }
