@@ -2,6 +2,7 @@
 // (worker, target) in the process, then the median of warm imports reusing the importer, next to
 // the median wall time of a clang-22 process doing the same (-S -emit-llvm, same flags and headers).
 //   cxx_import_bench [warm-iterations=20]
+#include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
 #include "hrx/diag/Diagnostic.h"
 #include "hrx/diag/TextDiagnosticPrinter.h"
@@ -38,7 +39,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 // One import into a fresh context and engine; returns the time in ms, or a negative value on failure.
-double importOnce(hrx::cxx::CxxImporter &importer, const CxxUnit &unit, ImportTarget target) {
+double importOnce(hrx::cxx::CxxImporter &importer, const CxxUnit &unit, const ImportTarget &target) {
   hrx::diag::SourceManager sm;
   hrx::diag::DiagnosticEngine engine(sm);
   hrx::diag::TextDiagnosticPrinter printer(std::cerr);
@@ -51,7 +52,8 @@ double importOnce(hrx::cxx::CxxImporter &importer, const CxxUnit &unit, ImportTa
 }
 
 // The clang-22 command line equivalent to one import (Clang's driver, then cc1, as a process).
-std::vector<std::string> clangCommand(const std::string &file, ImportTarget target, const std::string &headerDir) {
+std::vector<std::string> clangCommand(const std::string &file, const ImportTarget &target,
+                                      const std::string &headerDir) {
   bool cxx = !llvm::StringRef(file).ends_with(".c");
   std::string headers = HRX_CXX_HEADERS_DIR;
   std::vector<std::string> args = {
@@ -61,11 +63,10 @@ std::vector<std::string> clangCommand(const std::string &file, ImportTarget targ
   if (cxx)
     args.insert(args.end(), {"-nostdinc++", "-fno-exceptions", "-fno-rtti", "-fdeclspec", "-fno-threadsafe-statics",
                              "-isystem", headers + "/include-c++"});
-  if (target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic)
-    args.insert(args.end(), {"--target=amdgcn-amd-amdhsa", "-nogpulib", "-D__HRX_TARGET_AMDGPU__=1",
-                             target == ImportTarget::AmdgpuGfx1151 ? "-mcpu=gfx1151" : "-mcpu=gfx11-generic"});
-  else
-    args.insert(args.end(), {"--target=x86_64-unknown-linux-gnu", "-march=x86-64-v2", "-D__HRX_TARGET_HOST__=1"});
+  args.push_back("--target=" + target.triple);
+  if (!target.offloadArch.empty()) args.push_back("-nogpulib");
+  for (const std::string &define : target.defines) args.push_back("-D" + define);
+  args.push_back(target.cpu.empty() ? "-march=x86-64-v2" : "-mcpu=" + target.cpu);
   args.push_back("-I" + headerDir);
   args.push_back("--embed-dir=" + headerDir);
   args.push_back(std::string(HRX_CXX_WORKERS_DIR) + "/" + file);
@@ -95,10 +96,21 @@ int main(int argc, char **argv) {
   }
   std::string coefficients(16, '\0');
   for (int i = 0; i < 16; ++i) coefficients[i] = static_cast<char>(i + 1);
+  // The import targets as this build's backends describe them (loom-bridge/<target>/).
+  auto named = [](const char *name) {
+    std::optional<ImportTarget> target = hrx::bridge::cxxImportTargetNamed(name);
+    if (!target) {
+      std::fprintf(stderr, "no backend describes the import target '%s'\n", name);
+      std::exit(1);
+    }
+    return *target;
+  };
+  const ImportTarget gfx1151 = named("gfx1151"), gfx11Generic = named("gfx11-generic"), host = named("host"),
+                     xdnaWorker = named("xdna-worker");
   const std::vector<Workload> workloads = {
-      {"affine.cpp", {ImportTarget::AmdgpuGfx1151, ImportTarget::AmdgpuGfx11Generic, ImportTarget::Host}, {}},
-      {"gemm_worker.cpp", {ImportTarget::XdnaWorker, ImportTarget::AmdgpuGfx1151}, {}},
-      {"scale_worker.c", {ImportTarget::XdnaWorker, ImportTarget::Host}, {{"coefficients.bin", coefficients}}},
+      {"affine.cpp", {gfx1151, gfx11Generic, host}, {}},
+      {"gemm_worker.cpp", {xdnaWorker, gfx1151}, {}},
+      {"scale_worker.c", {xdnaWorker, host}, {{"coefficients.bin", coefficients}}},
   };
 
   // The clang-22 processes read the virtual headers from a scratch directory.
@@ -130,19 +142,19 @@ int main(int argc, char **argv) {
     unit.name = workload.file;
     unit.text = (*buffer)->getBuffer().str();
     unit.headers = workload.headers;
-    for (ImportTarget target : workload.targets) {
+    for (const ImportTarget &target : workload.targets) {
       double first = importOnce(importer, unit, target);
       std::vector<double> times;
       for (int i = 0; i < warm && first >= 0; ++i) times.push_back(importOnce(importer, unit, target));
       if (first < 0 || std::any_of(times.begin(), times.end(), [](double t) { return t < 0; })) {
-        std::fprintf(stderr, "import of %s for %s failed\n", workload.file, hrx::cxx::targetName(target));
+        std::fprintf(stderr, "import of %s for %s failed\n", workload.file, target.name.c_str());
         return 1;
       }
       std::sort(times.begin(), times.end());
       std::vector<double> processes;
       for (int i = 0; i < 5; ++i) processes.push_back(runProcess(clangCommand(workload.file, target, headerDir)));
       std::sort(processes.begin(), processes.end());
-      std::printf("%-16s %-14s %10.3f %10.3f %10.3f %12.3f\n", workload.file, hrx::cxx::targetName(target), first,
+      std::printf("%-16s %-14s %10.3f %10.3f %10.3f %12.3f\n", workload.file, target.name.c_str(), first,
                   times[times.size() / 2], times.front(), processes[2]);
     }
   }

@@ -1,6 +1,7 @@
 #include "Inspect.h"
 
 #include "hrx/support/Text.h"
+#include "hrx/support/Utf8.h"
 
 #include "hrx/aie2p/Asm.h"
 #include "hrx/runtime/NativeCore.h"
@@ -386,26 +387,10 @@ ReportJson inspectJson(const format::Artifact &artifact) { return artifactJson(a
 
 namespace {
 
-// Length of the well-formed UTF-8 sequence at `text[i]`, or 0.
-size_t utf8Length(std::string_view text, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char c = byte(i);
-  if (c < 0x80) return 1;
-  size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-  if (length == 0 || i + length > text.size()) return 0;
-  for (size_t k = 1; k < length; ++k)
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  unsigned char second = byte(i + 1);
-  if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
-      (c == 0xF4 && second > 0x8F))
-    return 0;  // overlong, surrogate or beyond U+10FFFF
-  return length;
-}
-
 std::string escapeInvalidUtf8(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
-    if (size_t n = utf8Length(text, i)) {
+    if (size_t n = hrx::text::utf8Length(text.substr(i))) {
       out.append(text.substr(i, n));
       i += n;
       continue;

@@ -138,10 +138,10 @@ void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level
   }
   if (id == clang::diag::err_exceptions_disabled) {
     p.id = diag::DiagId::CxxExceptions;
-    p.params = {{"target", targetName(target_)}, {"construct", stringArg(info, 0)}};
+    p.params = {{"target", target_.name}, {"construct", stringArg(info, 0)}};
   } else if (id == clang::diag::err_no_typeid_with_fno_rtti || id == clang::diag::err_no_dynamic_cast_with_fno_rtti) {
     p.id = diag::DiagId::CxxRtti;
-    p.params = {{"target", targetName(target_)},
+    p.params = {{"target", target_.name},
                 {"construct", id == clang::diag::err_no_typeid_with_fno_rtti ? "typeid" : "dynamic_cast"}};
   } else if (id == info.getDiags()->getDiagnosticIDs()->getCustomDiagID(clang::DiagnosticIDs::Error,
                                                                         kBadLaunchAttributeFormat)) {

@@ -2,6 +2,7 @@
 
 #include "ImportSession.h"
 #include "MountedFileSystem.h"
+#include "hrx/format/Sha256.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -27,7 +28,6 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -35,22 +35,13 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string_view>
 #include <tuple>
 
 namespace hrx::cxx {
 
 std::string clangVersion() { return CLANG_VERSION_STRING; }
-
-const char *targetName(ImportTarget target) {
-  switch (target) {
-  case ImportTarget::AmdgpuGfx1151: return "gfx1151";
-  case ImportTarget::AmdgpuGfx11Generic: return "gfx11-generic";
-  case ImportTarget::Host: return "host";
-  case ImportTarget::XdnaWorker: return "xdna-worker";
-  }
-  return "?";
-}
 
 // Host libm and printf: what the host twin of a HIP unit may leave to the loading process.
 bool isHostLibraryFunction(std::string_view name) {
@@ -84,6 +75,14 @@ struct ShippedHeader {
 constexpr ShippedHeader kShippedHeaders[] = {
 #include "ShippedHeaders.inc"
 };
+
+// The process hrx runs in: the host of a HIP compile for a GPU, and where host headers are probed.
+constexpr llvm::StringLiteral kHostTriple = "x86_64-unknown-linux-gnu";
+
+// -mcpu for a target with its own processor, else the host processor the options name.
+std::string cpuFlag(const ImportTarget &target, const ImportOptions &options) {
+  return target.cpu.empty() ? "-march=" + options.hostCpu : "-mcpu=" + target.cpu;
+}
 
 // The in-memory file system layout.
 constexpr llvm::StringLiteral kSystemRoot = "/hrx";          // shipped: /hrx/include, /hrx/include-c++
@@ -138,8 +137,9 @@ const std::vector<HostIncludeDir> &probeHostIncludeDirs() {
     llvm::StringRef resourceInclude = HRX_CLANG_RESOURCE_INCLUDE;
     if (resourceInclude.empty()) return out;
     std::string resourceDir = llvm::sys::path::parent_path(resourceInclude).str();
+    std::string hostTarget = ("--target=" + kHostTriple).str();
     std::vector<const char *> argv = {"clang",
-                                      "--target=x86_64-unknown-linux-gnu",
+                                      hostTarget.c_str(),
                                       "-x",
                                       "hip",
                                       "--cuda-device-only",
@@ -196,7 +196,7 @@ public:
 // Runs the restriction checks and collects signatures once the unit is parsed, before codegen.
 class CheckingConsumer : public clang::ASTConsumer {
 public:
-  CheckingConsumer(ImportTarget target, bool requireDefinedCalls, SourceMapper &mapper,
+  CheckingConsumer(const ImportTarget &target, bool requireDefinedCalls, SourceMapper &mapper,
                    ClangDiagnosticTranslator &translator, diag::DiagnosticEngine &engine, ImportedUnit &out)
       : target_(target), requireDefinedCalls_(requireDefinedCalls), mapper_(mapper), translator_(translator),
         engine_(engine), out_(out) {}
@@ -235,7 +235,7 @@ private:
   }
 
   std::vector<FunctionBody> *bodies_ = nullptr;
-  ImportTarget target_;
+  const ImportTarget &target_;
   bool requireDefinedCalls_;
   SourceMapper &mapper_;
   ClangDiagnosticTranslator &translator_;
@@ -361,25 +361,26 @@ void giveHipSharedVariablesWorkgroupStorage(llvm::Module &module) {
   }
 }
 
+// hrx's one SHA-256 (hrx/format/Sha256.h, with NIST's known answers), not llvm::SHA256.
 class IdentityHasher {
 public:
   void add(llvm::StringRef text) {
     uint64_t size = text.size();
-    sha_.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&size), sizeof size));
-    sha_.update(text);
+    sha_.update(std::span(reinterpret_cast<const uint8_t *>(&size), sizeof size));
+    sha_.update(std::span(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   }
-  std::string hex() { return llvm::toHex(sha_.final(), /*LowerCase=*/true); }
+  std::string hex() { return sha_.finishHex(); }
 
 private:
-  llvm::SHA256 sha_;
+  format::Sha256 sha_;
 };
 
 std::string identityOf(const CxxUnit &unit, llvm::StringRef unitName, Language language, llvm::StringRef standard,
-                       ImportTarget target, const ImportOptions &options, const std::vector<MountedFile> &filesRead,
-                       llvm::vfs::FileSystem &memory) {
+                       const ImportTarget &target, const ImportOptions &options,
+                       const std::vector<MountedFile> &filesRead, llvm::vfs::FileSystem &memory) {
   IdentityHasher hash;
   hash.add(CLANG_VERSION_STRING);
-  hash.add(targetName(target));
+  hash.add(target.name);
   hash.add(std::to_string(options.optLevel) + (options.debugInfo ? "g" : "") + options.hostCpu);
   hash.add(language == Language::C ? "c" : language == Language::Hip ? "hip" : "c++");
   hash.add(standard);
@@ -411,7 +412,7 @@ struct UnitFiles {
 };
 
 std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitName, Language language,
-                                   ImportTarget target, diag::DiagnosticEngine &diags) {
+                                   const ImportTarget &target, diag::DiagnosticEngine &diags) {
   unsigned errorsBefore = diags.errorCount();
   UnitFiles files;
   files.memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -478,7 +479,7 @@ std::optional<UnitFiles> unitFiles(const CxxUnit &unit, const std::string &unitN
       files.mounts.push_back({(kHostDir + "/" + llvm::Twine(i)).str(), hostDirs[i].path, canonical.str().str()});
     }
   }
-  if (language == Language::Hip && isAmdgpu(target)) {
+  if (language == Language::Hip && !target.offloadArch.empty()) {
     for (auto [virtualRoot, dir, package] :
          {std::tuple{kClangIncludeDir, llvm::StringRef(HRX_CLANG_RESOURCE_INCLUDE), "clang-22"},
           std::tuple{kRocmBitcodeDir, llvm::StringRef(HRX_ROCM_BITCODE_DIR), "rocm-device-libs"}}) {
@@ -569,7 +570,7 @@ public:
 
   const llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> &shipped() const { return shipped_; }
 
-  std::shared_ptr<const clang::CompilerInvocation> setup(ImportTarget target, Language language,
+  std::shared_ptr<const clang::CompilerInvocation> setup(const ImportTarget &target, Language language,
                                                          const std::string &standard, const ImportOptions &options,
                                                          bool hostHeaders, bool fastMath,
                                                          std::vector<std::string> &errors);
@@ -598,7 +599,7 @@ private:
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shipped_;
 };
 
-std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarget target, Language language,
+std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(const ImportTarget &target, Language language,
                                                                      const std::string &standard,
                                                                      const ImportOptions &options, bool hostHeaders,
                                                                      bool fastMath, std::vector<std::string> &errors) {
@@ -612,33 +613,29 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   if (hip) {
     // Clang's HIP device mode (--cuda-device-only semantics: host code is parsed and not
     // emitted). The host twin is the same mode with the x86-64 host as the device.
-    if (isAmdgpu(target)) {
-      args.insert(args.end(),
-                  {"--target=x86_64-unknown-linux-gnu", "-x", "hip", "--cuda-device-only",
-                   target == ImportTarget::AmdgpuGfx1151 ? "--offload-arch=gfx1151" : "--offload-arch=gfx11-generic",
-                   "-D__HRX_TARGET_AMDGPU__=1"});
+    if (!target.offloadArch.empty()) {
+      args.insert(args.end(), {"--target=" + kHostTriple.str(), "-x", "hip", "--cuda-device-only",
+                               "--offload-arch=" + target.offloadArch});
+      for (const std::string &define : target.defines) args.push_back("-D" + define);
       for (const char *library : fastMath ? kRocmFastMathLibraries : kRocmDeviceLibraries)
         args.insert(args.end(),
                     {"-Xclang", "-mlink-builtin-bitcode", "-Xclang", (kRocmBitcodeDir + "/" + library).str()});
     } else {
-      args.insert(args.end(),
-                  {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu, "-x", "hip", "--cuda-host-only",
-                   "-Xclang", "-fcuda-is-device", "-fno-math-errno", "-fPIC",
-                   target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1" : "-D__HRX_TARGET_HOST__=1"});
+      args.insert(args.end(), {"--target=" + target.triple, cpuFlag(target, options), "-x", "hip", "--cuda-host-only",
+                               "-Xclang", "-fcuda-is-device", "-fno-math-errno", "-fPIC"});
+      for (const std::string &define : target.defines) args.push_back("-D" + define);
     }
     args.insert(args.end(), {"-nogpuinc", "-nogpulib", "-fno-gpu-rdc", "-Wno-unknown-cuda-version"});
-  } else if (isAmdgpu(target)) {
-    args.insert(args.end(), {"--target=amdgcn-amd-amdhsa", "-nogpulib", "-D__HRX_TARGET_AMDGPU__=1",
-                             target == ImportTarget::AmdgpuGfx1151 ? "-mcpu=gfx1151" : "-mcpu=gfx11-generic"});
   } else {
-    args.insert(args.end(),
-                {"--target=x86_64-unknown-linux-gnu", "-march=" + options.hostCpu,
-                 target == ImportTarget::XdnaWorker ? "-D__HRX_TARGET_XDNA__=1" : "-D__HRX_TARGET_HOST__=1"});
+    args.push_back("--target=" + target.triple);
+    if (!target.offloadArch.empty()) args.push_back("-nogpulib");
+    for (const std::string &define : target.defines) args.push_back("-D" + define);
+    args.push_back(cpuFlag(target, options));
   }
   if (!hip) args.insert(args.end(), {"-x", cxx ? "c++" : "c"});
   // HIP on amdgcn and units over the host's headers are hosted, as Clang compiles them (device
   // printf is then Clang's builtin, lowered to ockl's hostcall printf).
-  bool hosted = (hip && isAmdgpu(target)) || (hostHeaders && cxx);
+  bool hosted = (hip && !target.offloadArch.empty()) || (hostHeaders && cxx);
   if (!hosted) args.push_back("-ffreestanding");
   args.insert(args.end(), {"-std=" + standard, "-nostdinc", "-D__HRX__=1", "-O" + std::to_string(options.optLevel),
                            "-Xclang", "-disable-llvm-passes", "-ferror-limit=0", "-fno-color-diagnostics"});
@@ -655,7 +652,7 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
                                "-Xclang", (kHostDir + "/" + llvm::Twine(i)).str()});
     // The host twin reads the C library's own headers first, for host and device code (the last
     // directory with <stdlib.h> is the C library's; earlier ones are libstdc++'s wrappers).
-    if (!isAmdgpu(target))
+    if (target.hostProcess)
       for (size_t i = hostDirs.size(); i-- > 0;)
         if (llvm::sys::fs::exists(hostDirs[i].path + "/stdlib.h")) {
           for (const char *header : {"stdlib", "string", "math", "stdio"}) {
@@ -671,7 +668,7 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(ImportTarge
   }
   if (fastMath) args.push_back("-ffast-math");
   if (hip) {
-    if (isAmdgpu(target) && !overHostHeaders) args.insert(args.end(), {"-isystem", kClangIncludeDir.str()});
+    if (!target.offloadArch.empty() && !overHostHeaders) args.insert(args.end(), {"-isystem", kClangIncludeDir.str()});
     args.insert(args.end(), {"-include", "hip/__hrx_hip_device.h"});
     // hipcc searched $HIP_PATH/include/hip too: "hip_runtime.h" without "hip/" finds hrx's, last.
     args.insert(args.end(),
@@ -707,7 +704,7 @@ struct PreparedUnit {
   std::shared_ptr<clang::CompilerInvocation> invocation;
 };
 
-std::optional<PreparedUnit> prepareUnit(const CxxUnit &unit, ImportTarget target, const ImportOptions &options,
+std::optional<PreparedUnit> prepareUnit(const CxxUnit &unit, const ImportTarget &target, const ImportOptions &options,
                                         diag::DiagnosticEngine &diags) {
   Language language = languageOf(unit);
   bool hip = language == Language::Hip;
@@ -768,8 +765,8 @@ CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()
 
 CxxImporter::~CxxImporter() = default;
 
-std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
-                                                diag::DiagnosticEngine &diags) {
+std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const ImportTarget &target,
+                                                llvm::LLVMContext &context, diag::DiagnosticEngine &diags) {
   unsigned errorsBefore = diags.errorCount();
   std::optional<PreparedUnit> prepared = prepareUnit(unit, target, impl_->options, diags);
   if (!prepared) return std::nullopt;
@@ -813,7 +810,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
 
   stripLoomAnnotations(*module);
   if (hip) {
-    if (isAmdgpu(target))
+    if (!target.offloadArch.empty())
       flattenHipKernelPointers(*module);
     else
       giveHipSharedVariablesWorkgroupStorage(*module);
@@ -822,12 +819,12 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, ImportTarge
   module->setSourceFileName(unitName);
   for (llvm::Function &function : *module) {
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty()) continue;
-    if (!isAmdgpu(target) && function.getName().starts_with(kHostBuiltinPrefix)) {
+    if (target.hostProcess && function.getName().starts_with(kHostBuiltinPrefix)) {
       out.hostBuiltins.push_back(function.getName().str());
       continue;
     }
     // The host twin of a HIP unit calls the host libm and printf (the host code may import them).
-    if (hip && !isAmdgpu(target) && isHostLibraryFunction(function.getName())) continue;
+    if (hip && target.hostProcess && isHostLibraryFunction(function.getName())) continue;
     // Runtime calls Clang's code generation introduced (the AST checks saw every user call).
     if (llvm::any_of(out.externalCalls, [&](const ExternalCall &call) { return call.symbol == function.getName(); }))
       continue;
@@ -861,7 +858,7 @@ private:
 };
 }  // namespace
 
-std::optional<std::string> CxxImporter::preprocess(const CxxUnit &unit, ImportTarget target,
+std::optional<std::string> CxxImporter::preprocess(const CxxUnit &unit, const ImportTarget &target,
                                                    diag::DiagnosticEngine &diags, std::vector<std::string> *filesRead) {
   unsigned errorsBefore = diags.errorCount();
   std::optional<PreparedUnit> prepared = prepareUnit(unit, target, impl_->options, diags);

@@ -65,7 +65,7 @@ inline constexpr char kBadLaunchAttributeFormat[] = "'%0' needs three positive i
 // attributes) get their CXX codes.
 class ClangDiagnosticTranslator : public clang::DiagnosticConsumer {
 public:
-  ClangDiagnosticTranslator(diag::DiagnosticEngine &engine, SourceMapper &mapper, ImportTarget target)
+  ClangDiagnosticTranslator(diag::DiagnosticEngine &engine, SourceMapper &mapper, const ImportTarget &target)
       : engine_(engine), mapper_(mapper), target_(target) {}
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override;
   void BeginSourceFile(const clang::LangOptions &lang, const clang::Preprocessor *pp) override;
@@ -89,7 +89,7 @@ private:
 
   diag::DiagnosticEngine &engine_;
   SourceMapper &mapper_;
-  ImportTarget target_;
+  const ImportTarget &target_;
   std::optional<Pending> pending_;
   bool hipUnit_ = false;
   bool hostHeaders_ = false;
@@ -98,10 +98,6 @@ private:
 // Registers [[loom::kernel]], [[loom::workgroup_size]] and [[loom::workgroup_count]] with
 // Clang's attribute registry (idempotent).
 void registerLoomAttributes();
-
-inline bool isAmdgpu(ImportTarget target) {
-  return target == ImportTarget::AmdgpuGfx1151 || target == ImportTarget::AmdgpuGfx11Generic;
-}
 
 // True when `decl` carries [[clang::annotate(annotation)]] (explicit or from a loom attribute).
 bool hasAnnotation(const clang::Decl *decl, llvm::StringRef annotation);
@@ -118,7 +114,7 @@ inline constexpr llvm::StringLiteral kHostBuiltinPrefix = "__hrx_host_";
 // Target restrictions on the parsed unit (CXX/003..CXX/011, CXX/014, CXX/016). Calls to
 // functions the unit does not define are collected in `externalCalls`, and reported as CXX/009
 // when `requireDefinedCalls`.
-void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
+void checkTargetRestrictions(clang::ASTContext &ast, const ImportTarget &target, bool requireDefinedCalls,
                              SourceMapper &mapper, diag::DiagnosticEngine &engine,
                              std::vector<ExternalCall> &externalCalls);
 // Exported extern "C" functions and kernels of the unit.

@@ -52,7 +52,7 @@ bool isHipHostOnly(const clang::Decl *decl) {
 
 class RestrictionChecker : public clang::DynamicRecursiveASTVisitor {
 public:
-  RestrictionChecker(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls, SourceMapper &mapper,
+  RestrictionChecker(clang::ASTContext &ast, const ImportTarget &target, bool requireDefinedCalls, SourceMapper &mapper,
                      diag::DiagnosticEngine &engine, std::vector<ExternalCall> &externalCalls)
       : ast_(ast), sm_(ast.getSourceManager()), target_(target), requireDefinedCalls_(requireDefinedCalls),
         mapper_(mapper), engine_(engine), externalCalls_(externalCalls), names_(ast) {
@@ -62,7 +62,7 @@ public:
 
   void run() {
     TraverseDecl(ast_.getTranslationUnitDecl());
-    if (target_ == ImportTarget::XdnaWorker) reportRecursion();
+    if (target_.npuWorker) reportRecursion();
   }
 
   bool TraverseDecl(clang::Decl *decl) override {
@@ -124,7 +124,7 @@ public:
     if (ast_.getLangOpts().HIP) {
       // GPU inline assembly is valid HIP on amdgcn; the host twin cannot run it, which the
       // AMDGPU backend turns into LINK/044 (an artifact without host kernels), not a failed compile.
-      if (!isAmdgpu(target_))
+      if (target_.offloadArch.empty())
         engine_.reportExternal(diag::Severity::Error,
                                mapper_.range(clang::SourceRange(stmt->getAsmLoc(), stmt->getAsmLoc())),
                                "amdgcn inline assembly ('" + stmt->getAsmString() + "') has no meaning on the host");
@@ -139,13 +139,14 @@ public:
   }
 
   bool VisitAtomicExpr(clang::AtomicExpr *expr) override {
-    if (isAmdgpu(target_) && isFloatAtomicMax(expr)) report(diag::DiagId::CxxFloatAtomicMax, expr->getBuiltinLoc());
+    if (target_.warnFloatAtomicMax && isFloatAtomicMax(expr))
+      report(diag::DiagId::CxxFloatAtomicMax, expr->getBuiltinLoc());
     return true;
   }
 
   bool VisitCXXMemberCallExpr(clang::CXXMemberCallExpr *call) override {
     const clang::CXXMethodDecl *method = call->getMethodDecl();
-    if (target_ != ImportTarget::XdnaWorker || !method || !method->isVirtual()) return true;
+    if (!target_.npuWorker || !method || !method->isVirtual()) return true;
     // A qualified call, or a final method or class, is a direct call.
     const auto *member = llvm::dyn_cast<clang::MemberExpr>(call->getCallee()->IgnoreParens());
     if ((member && member->hasQualifier()) || method->hasAttr<clang::FinalAttr>() ||
@@ -158,7 +159,7 @@ public:
   bool VisitCallExpr(clang::CallExpr *call) override {
     const clang::FunctionDecl *callee = call->getDirectCallee();
     if (!callee) {
-      if (target_ == ImportTarget::XdnaWorker && !llvm::isa<clang::CXXPseudoDestructorExpr>(call->getCallee()) &&
+      if (target_.npuWorker && !llvm::isa<clang::CXXPseudoDestructorExpr>(call->getCallee()) &&
           !call->getCallee()->isTypeDependent())
         report(diag::DiagId::CxxFunctionPointer, call->getBeginLoc());
       return true;
@@ -178,14 +179,15 @@ private:
     if (!reported_.insert({static_cast<unsigned>(id), loc.getRawEncoding()}).second)
       return diag::DiagnosticBuilder(nullptr, {});
     auto builder = engine_.report(id, mapper_.range(clang::SourceRange(loc, loc)));
-    builder.arg("target", targetName(target_));
+    builder.arg("target", target_.name);
     return builder;
   }
 
   void checkCallee(const clang::FunctionDecl *callee, clang::SourceLocation loc, const clang::Expr *site) {
     if (unsigned builtin = callee->getBuiltinID()) {
       std::string name = ast_.BuiltinInfo.getName(builtin);
-      if (isAmdgpu(target_) && name.find("atomic") != std::string::npos && name.find("fmax") != std::string::npos)
+      if (target_.warnFloatAtomicMax && name.find("atomic") != std::string::npos &&
+          name.find("fmax") != std::string::npos)
         report(diag::DiagId::CxxFloatAtomicMax, loc);
       return;
     }
@@ -205,11 +207,11 @@ private:
         callee->isPureVirtual() || !site)
       return;
     // The bridge's host target defines the work-item functions <hrx/kernel.h> declares.
-    if (!isAmdgpu(target_) && callee->getIdentifier() && callee->getName().starts_with(kHostBuiltinPrefix) &&
+    if (target_.hostProcess && callee->getIdentifier() && callee->getName().starts_with(kHostBuiltinPrefix) &&
         sm_.isInSystemHeader(callee->getLocation()))
       return;
     // The host twin of a HIP unit calls the host libm (and printf) that hrx's HIP headers declare.
-    if (!isAmdgpu(target_) && ast_.getLangOpts().HIP && callee->getIdentifier() &&
+    if (target_.hostProcess && ast_.getLangOpts().HIP && callee->getIdentifier() &&
         isHostLibraryFunction(callee->getName()) && sm_.isInSystemHeader(callee->getLocation()))
       return;
     if (llvm::isa<clang::CXXMethodDecl>(callee) && llvm::cast<clang::CXXMethodDecl>(callee)->isVirtual())
@@ -221,7 +223,7 @@ private:
 
   void checkKernel(const clang::FunctionDecl *function) {
     std::string name = function->getNameAsString();
-    if (target_ == ImportTarget::XdnaWorker) {
+    if (target_.npuWorker) {
       report(diag::DiagId::CxxKernelOnWorker, function->getLocation()).arg("name", name);
       return;
     }
@@ -301,7 +303,7 @@ private:
 
   clang::ASTContext &ast_;
   const clang::SourceManager &sm_;
-  ImportTarget target_;
+  const ImportTarget &target_;
   bool requireDefinedCalls_;
   SourceMapper &mapper_;
   diag::DiagnosticEngine &engine_;
@@ -315,7 +317,7 @@ private:
 
 }  // namespace
 
-void checkTargetRestrictions(clang::ASTContext &ast, ImportTarget target, bool requireDefinedCalls,
+void checkTargetRestrictions(clang::ASTContext &ast, const ImportTarget &target, bool requireDefinedCalls,
                              SourceMapper &mapper, diag::DiagnosticEngine &engine,
                              std::vector<ExternalCall> &externalCalls) {
   RestrictionChecker(ast, target, requireDefinedCalls, mapper, engine, externalCalls).run();

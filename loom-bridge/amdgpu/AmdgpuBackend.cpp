@@ -730,6 +730,7 @@ public:
     info.checkRunPath = "host-twin";
     info.offloadArch = true;
     info.runsCxxKernels = true;
+    info.hipDeviceLibraries = true;
     info.options = {"--processor-mode=", "--host-twin=", "--host-twin-opt="};
     info.savedForms = {EmitKind::Llvm, EmitKind::Asm, EmitKind::Object};
     info.artifactExtension = ".hsaco";
@@ -743,7 +744,14 @@ public:
   }
 
   std::optional<cxx::ImportTarget> cxxImportTarget(const Target &target) const override {
-    return target.profile == "gfx1151" ? cxx::ImportTarget::AmdgpuGfx1151 : cxx::ImportTarget::AmdgpuGfx11Generic;
+    cxx::ImportTarget imported;
+    imported.name = target.profile;  // "gfx1151", "gfx11-generic"
+    imported.triple = kAmdgpuTriple;
+    imported.cpu = target.profile;
+    imported.offloadArch = target.profile;
+    imported.defines = {"__HRX_TARGET_AMDGPU__=1"};
+    imported.warnFloatAtomicMax = true;  // not on coherent memory (CXX/011)
+    return imported;
   }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {

@@ -277,7 +277,7 @@ private:
                       std::all_of(program_.cxxSources.begin(), program_.cxxSources.end(),
                                   [](const CxxSource &s) { return s.language == CxxSource::Language::Hip; }) &&
                       std::all_of(request_.targets.begin(), request_.targets.end(),
-                                  [](const Target &t) { return t.info && t.info->backend == "amdgpu"; });
+                                  [](const Target &t) { return t.info && t.info->hipDeviceLibraries; });
     if (hipLibrary) return true;
     if (wanted.empty())
       diags_.report(diag::DiagId::LinkNoExports, {});

@@ -1,6 +1,16 @@
 #include "hrx/bridge/TargetBackend.h"
+#include "hrx/bridge/StageIr.h"
 
 namespace hrx::bridge {
+
+cxx::ImportTarget hostProcessImportTarget(std::string name, std::string define) {
+  cxx::ImportTarget target;
+  target.name = std::move(name);
+  target.triple = kHostTriple;
+  target.defines = {std::move(define)};
+  target.hostProcess = true;
+  return target;
+}
 
 std::unique_ptr<TargetBackend> createBackend(const Target &target) {
   return target.info && target.info->create ? target.info->create() : nullptr;

@@ -124,5 +124,18 @@ const TargetInfo &registerBackend(BackendFactory factory) {
   return addLocked(r, factory);
 }
 
+std::optional<cxx::ImportTarget> cxxImportTargetNamed(std::string_view name) {
+  for (const TargetInfo *info : registeredTargets())
+    for (const TargetProfile &profile : info->profiles) {
+      Target target{info, profile.profile};
+      std::unique_ptr<TargetBackend> backend = createBackend(target);
+      if (!backend) continue;
+      if (std::optional<cxx::ImportTarget> imported = backend->cxxImportTarget(target);
+          imported && imported->name == name)
+        return imported;
+    }
+  return std::nullopt;
+}
+
 }  // namespace bridge
 }  // namespace hrx

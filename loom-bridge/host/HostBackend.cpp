@@ -136,7 +136,9 @@ public:
     return info;
   }
 
-  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override { return cxx::ImportTarget::Host; }
+  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
+    return hostProcessImportTarget("host", "__HRX_TARGET_HOST__=1");
+  }
 
   std::optional<std::vector<uint8_t>> hostReferenceCode(const Program &program, const CompilerOptions &options,
                                                         std::string_view providerFamily,

@@ -136,8 +136,12 @@ public:
     return info;
   }
 
+  // NPU workers are x86-64 host code here (the host reference device runs them), under the NPU
+  // worker restrictions.
   std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
-    return cxx::ImportTarget::XdnaWorker;
+    cxx::ImportTarget target = hostProcessImportTarget("xdna-worker", "__HRX_TARGET_XDNA__=1");
+    target.npuWorker = true;
+    return target;
   }
 
   std::optional<BackendOutput> emit(const BackendRequest &request, diag::DiagnosticEngine &diags) override {

@@ -3,6 +3,8 @@
 
 #include "hrx/format/ElfReader.h"
 
+#include <elf.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -391,9 +393,7 @@ void put32(std::vector<uint8_t> &b, uint32_t v) {
 
 }  // namespace
 
-bool looksLikeElf(std::span<const uint8_t> file) {
-  return file.size() >= 4 && file[0] == 0x7f && file[1] == 'E' && file[2] == 'L' && file[3] == 'F';
-}
+bool looksLikeElf(std::span<const uint8_t> file) { return format::elf::hasElfMagic(file); }
 
 std::vector<uint8_t> writeObject(const AsmProgram &program) {
   // Layout: header, .text, .symtab, .strtab, .shstrtab, section headers.
@@ -403,11 +403,11 @@ std::vector<uint8_t> writeObject(const AsmProgram &program) {
     put32(symtab, name), put32(symtab, value), put32(symtab, 0);
     symtab.push_back(info), symtab.push_back(0), put16(symtab, shndx);
   };
-  sym(0, 0, 3 /*STB_LOCAL, STT_SECTION*/, 1);
+  sym(0, 0, ELF32_ST_INFO(STB_LOCAL, STT_SECTION), 1);
   for (const auto &l : program.labels) {
     uint32_t name = static_cast<uint32_t>(strtab.size());
     strtab += l.name + '\0';
-    sym(name, l.offset, 0 /*STB_LOCAL, STT_NOTYPE*/, 1);
+    sym(name, l.offset, ELF32_ST_INFO(STB_LOCAL, STT_NOTYPE), 1);
   }
   const std::string shstrtab = std::string("\0.text\0.symtab\0.strtab\0.shstrtab\0", 34);
   std::vector<uint8_t> out;
@@ -433,16 +433,17 @@ std::vector<uint8_t> writeObject(const AsmProgram &program) {
         put32(out, uint32_t(size));
     put32(out, link), put32(out, info), put32(out, align), put32(out, entsize);
   };
-  section(0, 0, 0, 0, 0, 0, 0, 0, 0);
-  section(1, 1 /*PROGBITS*/, 6 /*ALLOC|EXECINSTR*/, textOff, program.bytes.size(), 0, 0, 16, 0);
-  section(7, 2 /*SYMTAB*/, 0, symOff, symtab.size(), 3, static_cast<uint32_t>(symtab.size() / 16), 4, 16);
-  section(15, 3 /*STRTAB*/, 0, strOff, strtab.size(), 0, 0, 1, 0);
-  section(23, 3, 0, shstrOff, shstrtab.size(), 0, 0, 1, 0);
+  section(0, SHT_NULL, 0, 0, 0, 0, 0, 0, 0);
+  section(1, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, textOff, program.bytes.size(), 0, 0, 16, 0);
+  section(7, SHT_SYMTAB, 0, symOff, symtab.size(), 3, static_cast<uint32_t>(symtab.size() / 16), 4, 16);
+  section(15, SHT_STRTAB, 0, strOff, strtab.size(), 0, 0, 1, 0);
+  section(23, SHT_STRTAB, 0, shstrOff, shstrtab.size(), 0, 0, 1, 0);
   // ELF header.
-  std::vector<uint8_t> h = {0x7f, 'E', 'L', 'F', 1 /*ELFCLASS32*/, 1 /*LSB*/, 1 /*EV_CURRENT*/, 0, 0, 0, 0, 0,
-                            0,    0,   0,   0};
-  put16(h, 1 /*ET_REL*/), put16(h, kElfMachineAie), put32(h, 1), put32(h, 0), put32(h, 0), put32(h, uint32_t(shOff));
-  put32(h, kElfFlagsAie2p), put16(h, 52), put16(h, 0), put16(h, 0), put16(h, 40), put16(h, 5), put16(h, 4);
+  std::vector<uint8_t> h = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS32, ELFDATA2LSB, EV_CURRENT, 0,
+                            0,       0,       0,       0,       0,          0,           0,          0};
+  put16(h, ET_REL), put16(h, kElfMachineAie), put32(h, EV_CURRENT), put32(h, 0), put32(h, 0), put32(h, uint32_t(shOff));
+  put32(h, kElfFlagsAie2p), put16(h, sizeof(Elf32_Ehdr)), put16(h, 0), put16(h, 0), put16(h, sizeof(Elf32_Shdr)),
+      put16(h, 5), put16(h, 4);
   std::copy(h.begin(), h.end(), out.begin());
   return out;
 }
@@ -455,7 +456,7 @@ bool readObjectText(std::span<const uint8_t> f, std::vector<uint8_t> &text, std:
     error = std::move(why);
     return false;
   };
-  if (f.size() < 52 || !looksLikeElf(f)) return bad("not an ELF file (need a 52-byte ELF32 header)");
+  if (f.size() < sizeof(Elf32_Ehdr) || !looksLikeElf(f)) return bad("not an ELF file (need a 52-byte ELF32 header)");
   auto reader = elf::ElfReader::open(f, elf::ElfClass::Elf32);
   if (!reader) return bad(reader.error().message());
   if (reader->header().machine != kElfMachineAie)
@@ -470,7 +471,7 @@ bool readObjectText(std::span<const uint8_t> f, std::vector<uint8_t> &text, std:
     auto name = reader->sectionName(*names, i, section);
     if (!name) return bad(name.error().message());
     if (*name != ".text") continue;
-    if (section.type == 8 /*SHT_NOBITS*/) return bad(".text is NOBITS");
+    if (section.type == SHT_NOBITS) return bad(".text is NOBITS");
     auto data = reader->sectionData(i, section);
     if (!data) return bad(data.error().message());
     text.assign(data->begin(), data->end());

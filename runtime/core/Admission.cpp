@@ -1,10 +1,10 @@
 #include "hrx/runtime/Admission.h"
+#include "hrx/support/Text.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -46,15 +46,6 @@ const char *xdnaModel(uint32_t device, uint32_t revision) {
   return "no qualified profile";
 }
 
-std::string hex(uint32_t value, int width) {
-  std::ostringstream os;
-  os << std::hex;
-  os.width(width);
-  os.fill('0');
-  os << value;
-  return os.str();
-}
-
 }  // namespace
 
 std::string sysfsRoot() {
@@ -63,8 +54,9 @@ std::string sysfsRoot() {
 }
 
 std::string NpuIdentity::describe() const {
-  return "PCI " + hex(vendor, 4) + ":" + hex(device, 4) + " revision 0x" + hex(revision, 2) + " (" +
-         xdnaModel(device, revision) + ") under driver " + (driver.empty() ? "(none)" : driver);
+  return "PCI " + text::hexDigits(vendor, 4) + ":" + text::hexDigits(device, 4) + " revision 0x" +
+         text::hexDigits(revision, 2) + " (" + xdnaModel(device, revision) + ") under driver " +
+         (driver.empty() ? "(none)" : driver);
 }
 
 bool NpuIdentity::qualified() const {
@@ -73,7 +65,7 @@ bool NpuIdentity::qualified() const {
 
 std::string GpuIdentity::target() const {
   uint32_t major = gfxTargetVersion / 10000, minor = gfxTargetVersion / 100 % 100, stepping = gfxTargetVersion % 100;
-  return "gfx" + std::to_string(major) + std::to_string(minor) + hex(stepping, 1);
+  return "gfx" + std::to_string(major) + std::to_string(minor) + text::hexDigits(stepping, 1);
 }
 
 bool GpuIdentity::qualified() const { return gfxTargetVersion == kGfx1151Version; }

@@ -1,5 +1,7 @@
 #include "JsonDocument.h"
 
+#include "hrx/support/Utf8.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -225,31 +227,12 @@ private:
     return v;
   }
 
-  // One UTF-8 sequence starting at p_ (a byte >= 0x80), as nlohmann's lexer accepts them.
+  // One UTF-8 sequence starting at p_ (a byte >= 0x80): strict RFC 3629, as nlohmann's lexer
+  // accepts them (hrx/support/Utf8.h).
   void utf8Sequence() {
-    auto in = [&](ptrdiff_t k, uint8_t lo, uint8_t hi) {
-      return end_ - p_ > k && uint8_t(p_[k]) >= lo && uint8_t(p_[k]) <= hi;
-    };
-    uint8_t b = uint8_t(*p_);
-    size_t length;
-    bool ok;
-    if (b >= 0xC2 && b <= 0xDF)
-      length = 2, ok = in(1, 0x80, 0xBF);
-    else if (b == 0xE0)
-      length = 3, ok = in(1, 0xA0, 0xBF) && in(2, 0x80, 0xBF);
-    else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF)
-      length = 3, ok = in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF);
-    else if (b == 0xED)
-      length = 3, ok = in(1, 0x80, 0x9F) && in(2, 0x80, 0xBF);
-    else if (b == 0xF0)
-      length = 4, ok = in(1, 0x90, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
-    else if (b >= 0xF1 && b <= 0xF3)
-      length = 4, ok = in(1, 0x80, 0xBF) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
-    else if (b == 0xF4)
-      length = 4, ok = in(1, 0x80, 0x8F) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF);
-    else
-      length = 0, ok = false;
-    if (!ok) throw Reject{};
+    uint32_t cp = 0;
+    size_t length = text::decodeUtf8(std::string_view(p_, static_cast<size_t>(end_ - p_)), 0, cp);
+    if (length == 0) throw Reject{};
     p_ += length;
   }
 

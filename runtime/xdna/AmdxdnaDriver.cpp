@@ -1,6 +1,7 @@
 #include "Amdxdna.h"
 
 #include "hrx/format/Transaction.h"
+#include "hrx/support/Text.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -183,7 +184,7 @@ private:
     uint64_t address = uint64_t(w[2]) | uint64_t(w[3]) << 32;
     uint32_t size = w[4];
     if (address % kBoAlignment)
-      return fail("instruction buffer address 0x" + hexOf(address) +
+      return fail("instruction buffer address " + text::hex(address) +
                   " is not aligned to the NPU2 instruction alignment 32768");
     const std::byte *instructions = nullptr;
     std::vector<array::HostRegion> regions;
@@ -194,7 +195,7 @@ private:
         instructions = s.bo.host + (address - s.bo.xdnaAddr);
     }
     if (!instructions)
-      return fail("instruction buffer 0x" + hexOf(address) + "+" + std::to_string(size) + " lies in no BO");
+      return fail("instruction buffer " + text::hex(address) + "+" + std::to_string(size) + " lies in no BO");
     auto t = format::txn::decodeTransaction({reinterpret_cast<const uint8_t *>(instructions), size});
     if (!t) return fail(t.status().message());
     array.setHostMemory(std::move(regions));
@@ -204,11 +205,6 @@ private:
     if (coresDone)
       if (Status s = array.finishInvocation("command"); !s) return fail(s.message());
     return kStateCompleted;
-  }
-  static std::string hexOf(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
-    return b;
   }
 
   std::string node_;

@@ -1,6 +1,7 @@
 // The C/C++ importer front end: the input is one translation unit, compiled for the host target
 // with fixed options (C23 when the first byte is odd, C++26 otherwise). Every unit must end in an
 // imported module or in diagnostics, never a crash; Clang's own crashes count as findings too.
+#include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -26,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   importOptions.optLevel = 0;
   static cxx::CxxImporter importer(importOptions);
   llvm::LLVMContext context;
-  (void)importer.import(unit, cxx::ImportTarget::Host, context, diags);
+  static const cxx::ImportTarget host = bridge::cxxImportTargetNamed("host").value();
+  (void)importer.import(unit, host, context, diags);
   return 0;
 }

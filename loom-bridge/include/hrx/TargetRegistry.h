@@ -57,6 +57,9 @@ struct TargetInfo {
   bool isDefault = false;               // the target when none is given
   bool hostReference = false;           // builds the host reference code other targets embed
   bool runsCxxKernels = false;          // C/C++ kernels are exports on this target
+  // HIP units of device functions alone (a device library) are an artifact without kernels, as
+  // clang -x hip --cuda-device-only builds them.
+  bool hipDeviceLibraries = false;
   // How hrx check runs its artifacts on the host reference device: "host-object" (a host shared
   // object), "host-twin" (the artifact's embedded .hrx.host code), "array-plan" (the NPU array
   // plan of its pipelines); empty: hrx check cannot run them.

@@ -4,6 +4,7 @@
 //                  [--emit=none|llvm|signatures] [-fdiagnostics-format=text|json|sarif]
 //                  [--header=VIRTUAL=FILE] [--include=DIR] [-DX[=V]] [-UX] [-std=S] [-x c|c++]
 //                  [-W<group>] [-Wno-<group>] [-Werror] FILE
+#include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
 #include "hrx/diag/Renderers.h"
 #include "hrx/diag/TextDiagnosticPrinter.h"
@@ -32,13 +33,8 @@ std::optional<std::string> readFile(const std::string &path) {
   return text.str();
 }
 
-std::optional<cxx::ImportTarget> parseTarget(std::string_view name) {
-  if (name == "gfx1151") return cxx::ImportTarget::AmdgpuGfx1151;
-  if (name == "gfx11-generic") return cxx::ImportTarget::AmdgpuGfx11Generic;
-  if (name == "host") return cxx::ImportTarget::Host;
-  if (name == "xdna-worker") return cxx::ImportTarget::XdnaWorker;
-  return std::nullopt;
-}
+// The import targets are what this build's backends describe (loom-bridge/<target>/).
+std::optional<cxx::ImportTarget> parseTarget(std::string_view name) { return bridge::cxxImportTargetNamed(name); }
 
 std::string describe(const cxx::ValueType &type) {
   using Kind = cxx::ValueType::Kind;
@@ -80,7 +76,7 @@ int usage(const std::string &problem) {
 
 int main(int argc, char **argv) {
   cxx::CxxUnit unit;
-  cxx::ImportTarget target = cxx::ImportTarget::Host;
+  cxx::ImportTarget target = bridge::cxxImportTargetNamed("host").value_or(cxx::ImportTarget{});
   std::string emit = "none", format = "text", file;
   bool verify = false;
   diag::DiagnosticOptions options;

@@ -29,7 +29,7 @@ CxxUnit scaleWorker() {
 
 TEST(CxxImporter, C23WorkerWithEmbedAndConstexpr) {
   ImportRun run;
-  ASSERT_TRUE(run.run(scaleWorker(), ImportTarget::XdnaWorker)) << run.capture.dump();
+  ASSERT_TRUE(run.run(scaleWorker(), xdnaWorkerTarget())) << run.capture.dump();
   EXPECT_TRUE(run.capture.all.empty()) << run.capture.dump();
   const Signature *scale = run.signature("scale");
   ASSERT_NE(scale, nullptr);
@@ -47,7 +47,7 @@ TEST(CxxImporter, C23WorkerWithEmbedAndConstexpr) {
 
 TEST(CxxImporter, Cxx26WorkerWithPackIndexing) {
   ImportRun run;
-  ASSERT_TRUE(run.run(unitOf("gemm_worker.cpp", readWorker("gemm_worker.cpp")), ImportTarget::XdnaWorker))
+  ASSERT_TRUE(run.run(unitOf("gemm_worker.cpp", readWorker("gemm_worker.cpp")), xdnaWorkerTarget()))
       << run.capture.dump();
   const Signature *gemm = run.signature("gemm_8x8");
   ASSERT_NE(gemm, nullptr);
@@ -64,8 +64,7 @@ TEST(CxxImporter, Cxx26WorkerWithPackIndexing) {
 
 TEST(CxxImporter, HipKernelForGfx1151) {
   ImportRun run;
-  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), ImportTarget::AmdgpuGfx1151))
-      << run.capture.dump();
+  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), gfx1151Target())) << run.capture.dump();
   const Signature *affine = run.signature("affine");
   ASSERT_NE(affine, nullptr);
   EXPECT_TRUE(affine->isKernel);
@@ -90,14 +89,14 @@ TEST(CxxImporter, HipKernelForGfx11GenericAndDefines) {
   ImportRun run;
   CxxUnit unit = unitOf("affine.cpp", readWorker("affine.cpp"));
   unit.defines = {"ELEMENTS=1024"};
-  ASSERT_TRUE(run.run(unit, ImportTarget::AmdgpuGfx11Generic)) << run.capture.dump();
+  ASSERT_TRUE(run.run(unit, gfx11GenericTarget())) << run.capture.dump();
   EXPECT_EQ(*run.signature("affine")->workgroupCount, (std::array<uint32_t, 3>{4, 1, 1}));
   EXPECT_NE(run.ir().find("\"target-cpu\"=\"gfx11-generic\""), std::string::npos);
 }
 
 TEST(CxxImporter, HipKernelForHostLeavesWorkItemFunctionsToTheBridge) {
   ImportRun run;
-  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), ImportTarget::Host)) << run.capture.dump();
+  ASSERT_TRUE(run.run(unitOf("affine.cpp", readWorker("affine.cpp")), hostTarget())) << run.capture.dump();
   std::string ir = run.ir();
   EXPECT_NE(ir.find("target triple = \"x86_64-unknown-linux-gnu\""), std::string::npos);
   EXPECT_NE(ir.find("\"target-cpu\"=\"x86-64-v2\""), std::string::npos) << ir;
@@ -111,8 +110,8 @@ TEST(CxxImporter, HipKernelForHostLeavesWorkItemFunctionsToTheBridge) {
 
 TEST(CxxImporter, HostStdioIsNotFound) {
   ImportRun run;
-  EXPECT_FALSE(run.run(unitOf("w.c", "#include <stdint.h>\n#include <stdio.h>\nint f(void) { return 0; }\n"),
-                       ImportTarget::Host));
+  EXPECT_FALSE(
+      run.run(unitOf("w.c", "#include <stdint.h>\n#include <stdio.h>\nint f(void) { return 0; }\n"), hostTarget()));
   ASSERT_FALSE(run.capture.all.empty());
   const CapturedDiagnostic &d = run.capture.all.front();
   EXPECT_EQ(d.file, "w.c");
@@ -130,7 +129,7 @@ TEST(CxxImporter, VirtualHeaderIsFoundAndNamedInDiagnostics) {
   diag::DiagnosticOptions options;
   options.enabledGroups = {"unused-variable"};
   ImportRun warned(options);
-  ASSERT_TRUE(warned.run(unit, ImportTarget::Host)) << warned.capture.dump();
+  ASSERT_TRUE(warned.run(unit, hostTarget())) << warned.capture.dump();
   ASSERT_EQ(warned.capture.all.size(), 1u) << warned.capture.dump();
   const CapturedDiagnostic &d = warned.capture.all.front();
   EXPECT_EQ(d.file, "config/params.h");
@@ -145,25 +144,25 @@ TEST(CxxImporter, VirtualHeaderIsFoundAndNamedInDiagnostics) {
 TEST(CxxImporter, EngineWarningOptionsReachClang) {
   CxxUnit unit = unitOf("w.c", "int f(void) {\n  int x;\n  return 0;\n}\n");
   ImportRun quiet;
-  ASSERT_TRUE(quiet.run(unit, ImportTarget::Host));
+  ASSERT_TRUE(quiet.run(unit, hostTarget()));
   EXPECT_TRUE(quiet.capture.all.empty()) << quiet.capture.dump();  // -Wunused-variable is off by default
 
   diag::DiagnosticOptions all;
   all.enabledGroups = {"all"};
   ImportRun wall(all);
-  ASSERT_TRUE(wall.run(unit, ImportTarget::Host));
+  ASSERT_TRUE(wall.run(unit, hostTarget()));
   EXPECT_EQ(wall.capture.dump(), "w.c:2:7: unused variable 'x' [-Wunused-variable]\n");
 
   all.disabledGroups = {"unused-variable"};
   ImportRun disabled(all);
-  ASSERT_TRUE(disabled.run(unit, ImportTarget::Host));
+  ASSERT_TRUE(disabled.run(unit, hostTarget()));
   EXPECT_TRUE(disabled.capture.all.empty()) << disabled.capture.dump();
 
   diag::DiagnosticOptions werror;
   werror.enabledGroups = {"unused-variable"};
   werror.warningsAsErrors = true;
   ImportRun promoted(werror);
-  EXPECT_FALSE(promoted.run(unit, ImportTarget::Host));  // the engine's -Werror fails the import
+  EXPECT_FALSE(promoted.run(unit, hostTarget()));  // the engine's -Werror fails the import
   ASSERT_EQ(promoted.capture.all.size(), 1u);
   EXPECT_EQ(promoted.capture.all[0].severity, diag::Severity::Error);
 
@@ -171,7 +170,7 @@ TEST(CxxImporter, EngineWarningOptionsReachClang) {
   silent.enabledGroups = {"unused-variable"};
   silent.ignoreAllWarnings = true;
   ImportRun ignored(silent);
-  ASSERT_TRUE(ignored.run(unit, ImportTarget::Host));
+  ASSERT_TRUE(ignored.run(unit, hostTarget()));
   EXPECT_TRUE(ignored.capture.all.empty()) << ignored.capture.dump();
 }
 
@@ -187,18 +186,18 @@ TEST(CxxImporter, IncludeDirectoriesRecordFilesReadAndStayInside) {
   ImportRun run;
   CxxUnit unit = unitOf("m.c", "#include <sub/used.h>\nint f(void) { return USED; }\n");
   unit.includeDirs = {root + "/inc"};
-  ASSERT_TRUE(run.run(unit, ImportTarget::Host)) << run.capture.dump();
+  ASSERT_TRUE(run.run(unit, hostTarget())) << run.capture.dump();
   EXPECT_EQ(run.result->filesRead, std::vector<std::string>{root + "/inc/sub/used.h"});
 
   ImportRun escape;
   unit.text = "#include \"../secret.h\"\n";
-  EXPECT_FALSE(escape.run(unit, ImportTarget::Host));
+  EXPECT_FALSE(escape.run(unit, hostTarget()));
   ASSERT_FALSE(escape.capture.all.empty());
   EXPECT_EQ(escape.capture.all.front().message, "'../secret.h' file not found");
 
   ImportRun missing;
   unit.includeDirs = {root + "/nope"};
-  EXPECT_FALSE(missing.run(unit, ImportTarget::Host));
+  EXPECT_FALSE(missing.run(unit, hostTarget()));
   EXPECT_TRUE(missing.capture.has("CXX/015", 0)) << missing.capture.dump();
   llvm::sys::fs::remove_directories(root);
 }
@@ -207,27 +206,26 @@ TEST(CxxImporter, OnlyC23AndCxx26OrNewer) {
   ImportRun old;
   CxxUnit unit = unitOf("w.cpp", "int x;\n");
   unit.standard = "c++20";
-  EXPECT_FALSE(old.run(unit, ImportTarget::Host));
+  EXPECT_FALSE(old.run(unit, hostTarget()));
   EXPECT_TRUE(old.capture.has("CXX/012", 0)) << old.capture.dump();
 
   ImportRun mismatched;
   unit.standard = "c23";
-  EXPECT_FALSE(mismatched.run(unit, ImportTarget::Host));
+  EXPECT_FALSE(mismatched.run(unit, hostTarget()));
   EXPECT_TRUE(mismatched.capture.has("CXX/012", 0));
 
   ImportRun newer;
   unit.standard = "gnu++2c";
-  EXPECT_TRUE(newer.run(unit, ImportTarget::Host)) << newer.capture.dump();
+  EXPECT_TRUE(newer.run(unit, hostTarget())) << newer.capture.dump();
 
   ImportRun forcedC;
   CxxUnit c = unitOf("w.cc", "static_assert(__STDC_VERSION__ >= 202311L);\nint y = nullptr == nullptr;\n", Language::C);
-  EXPECT_TRUE(forcedC.run(c, ImportTarget::Host)) << forcedC.capture.dump();
+  EXPECT_TRUE(forcedC.run(c, hostTarget())) << forcedC.capture.dump();
 }
 
 TEST(CxxImporter, ClangErrorsKeepSourceIdentity) {
   ImportRun run;
-  EXPECT_FALSE(run.run(unitOf("bad.cpp", "extern \"C\" int f() {\n  return undefined_thing;\n}\n"),
-                       ImportTarget::AmdgpuGfx1151));
+  EXPECT_FALSE(run.run(unitOf("bad.cpp", "extern \"C\" int f() {\n  return undefined_thing;\n}\n"), gfx1151Target()));
   ASSERT_EQ(run.capture.all.size(), 1u) << run.capture.dump();
   EXPECT_EQ(run.capture.all[0].file, "bad.cpp");
   EXPECT_EQ(run.capture.all[0].line, 2u);
@@ -268,8 +266,8 @@ extern "C" float first(const hrx_bf16x16 *v) {
   return f[0];
 }
 )";
-  ASSERT_TRUE(run.run(unitOf("headers.cpp", text), ImportTarget::Host)) << run.capture.dump();
-  ASSERT_TRUE(run.run(unitOf("headers.cpp", text), ImportTarget::AmdgpuGfx1151)) << run.capture.dump();
+  ASSERT_TRUE(run.run(unitOf("headers.cpp", text), hostTarget())) << run.capture.dump();
+  ASSERT_TRUE(run.run(unitOf("headers.cpp", text), gfx1151Target())) << run.capture.dump();
   const Signature *first = run.signature("first");
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(first->params[0].type.element.name(), "bf16");
@@ -286,16 +284,16 @@ TEST(CxxImporter, IdentityCoversEveryInput) {
   CxxUnit base = unitOf("id.c", "#include \"h.h\"\nint f(void) { return N + H; }\n");
   base.headers = {{"h.h", "#define H 1\n"}};
   base.defines = {"N=2"};
-  std::string first = identity(base, ImportTarget::Host);
+  std::string first = identity(base, hostTarget());
   EXPECT_EQ(first.size(), 64u);
-  EXPECT_EQ(identity(base, ImportTarget::Host), first);
-  EXPECT_NE(identity(base, ImportTarget::XdnaWorker), first);
+  EXPECT_EQ(identity(base, hostTarget()), first);
+  EXPECT_NE(identity(base, xdnaWorkerTarget()), first);
   CxxUnit defined = base;
   defined.defines = {"N=3"};
-  EXPECT_NE(identity(defined, ImportTarget::Host), first);
+  EXPECT_NE(identity(defined, hostTarget()), first);
   CxxUnit header = base;
   header.headers = {{"h.h", "#define H 2\n"}};
-  EXPECT_NE(identity(header, ImportTarget::Host), first);
+  EXPECT_NE(identity(header, hostTarget()), first);
 }
 
 TEST(CxxImporter, DebugInfoNamesTheUnitAsTheUserDoes) {
@@ -303,8 +301,7 @@ TEST(CxxImporter, DebugInfoNamesTheUnitAsTheUserDoes) {
   diag::SourceManager sm;
   diag::DiagnosticEngine engine(sm);
   llvm::LLVMContext context;
-  auto result =
-      importer.import(unitOf("src/dbg.c", "int f(int x) { return x + 1; }\n"), ImportTarget::Host, context, engine);
+  auto result = importer.import(unitOf("src/dbg.c", "int f(int x) { return x + 1; }\n"), hostTarget(), context, engine);
   ASSERT_TRUE(result.has_value());
   std::string ir;
   llvm::raw_string_ostream os(ir);
@@ -317,14 +314,14 @@ TEST(CxxImporter, ExternalCallsAreLeftToTheLinkerWhenAsked) {
   CxxUnit unit = unitOf("caller.cpp", "namespace ops { int helper(int); }\nextern \"C\" int scale(int);\n"
                                       "extern \"C\" int f(int x) {\n  return scale(x) + ops::helper(x);\n}\n");
   ImportRun strict;
-  EXPECT_FALSE(strict.run(unit, ImportTarget::XdnaWorker));
+  EXPECT_FALSE(strict.run(unit, xdnaWorkerTarget()));
   EXPECT_TRUE(strict.capture.has("CXX/009", 4)) << strict.capture.dump();
 
   CxxImporter linking(ImportOptions{2, false, "x86-64-v2", /*requireDefinedCalls=*/false});
   diag::SourceManager sm;
   diag::DiagnosticEngine engine(sm);
   llvm::LLVMContext context;
-  auto result = linking.import(unit, ImportTarget::XdnaWorker, context, engine);
+  auto result = linking.import(unit, xdnaWorkerTarget(), context, engine);
   ASSERT_TRUE(result.has_value());
   ASSERT_EQ(result->externalCalls.size(), 2u);
   EXPECT_EQ(result->externalCalls[0].symbol, "scale");
@@ -347,8 +344,8 @@ TEST(CxxImporter, ImportersOnSeveralThreadsShareTheSetups) {
     }
   };
   bool first = false, second = false;
-  std::thread a(work, ImportTarget::AmdgpuGfx1151, std::ref(first));
-  std::thread b(work, ImportTarget::Host, std::ref(second));
+  std::thread a(work, gfx1151Target(), std::ref(first));
+  std::thread b(work, hostTarget(), std::ref(second));
   a.join();
   b.join();
   EXPECT_TRUE(first);
@@ -357,7 +354,7 @@ TEST(CxxImporter, ImportersOnSeveralThreadsShareTheSetups) {
 
 TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
   for (int round = 0; round < 3; ++round) {
-    for (ImportTarget target : {ImportTarget::Host, ImportTarget::AmdgpuGfx1151, ImportTarget::XdnaWorker}) {
+    for (ImportTarget target : {hostTarget(), gfx1151Target(), xdnaWorkerTarget()}) {
       ImportRun run;
       CxxUnit unit = unitOf("r.c", "int f(int x) { return x * " + std::to_string(round + 2) + "; }\n");
       ASSERT_TRUE(run.run(unit, target)) << run.capture.dump();
@@ -367,9 +364,9 @@ TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
   }
   // A failed import leaves the importer usable.
   ImportRun failed;
-  EXPECT_FALSE(failed.run(unitOf("e.c", "int f(void) { return }\n"), ImportTarget::Host));
+  EXPECT_FALSE(failed.run(unitOf("e.c", "int f(void) { return }\n"), hostTarget()));
   ImportRun after;
-  EXPECT_TRUE(after.run(unitOf("ok.c", "int g(void) { return 1; }\n"), ImportTarget::Host)) << after.capture.dump();
+  EXPECT_TRUE(after.run(unitOf("ok.c", "int g(void) { return 1; }\n"), hostTarget())) << after.capture.dump();
 }
 
 }  // namespace

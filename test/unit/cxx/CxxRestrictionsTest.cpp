@@ -30,42 +30,42 @@ TEST_P(Restriction, IsReportedAtTheOffendingLine) {
 INSTANTIATE_TEST_SUITE_P(
     Cxx, Restriction,
     ::testing::Values(
-        Case{"throw", ImportTarget::Host, "void f(int x) {\n  if (x) throw 1;\n}\n", "CXX/001", 2},
-        Case{"try", ImportTarget::AmdgpuGfx1151, "void f() {\n  try { } catch (...) { }\n}\n", "CXX/001", 2},
-        Case{"typeid", ImportTarget::Host,
+        Case{"throw", hostTarget(), "void f(int x) {\n  if (x) throw 1;\n}\n", "CXX/001", 2},
+        Case{"try", gfx1151Target(), "void f() {\n  try { } catch (...) { }\n}\n", "CXX/001", 2},
+        Case{"typeid", hostTarget(),
              "namespace std { class type_info; }\nstruct A { virtual ~A(); };\nbool f(A &a) {\n  return &typeid(a) != "
              "nullptr;\n}\n",
              "CXX/002", 4},
-        Case{"dynamic_cast", ImportTarget::XdnaWorker,
+        Case{"dynamic_cast", xdnaWorkerTarget(),
              "struct A { virtual void g() {} };\nstruct B : A {};\nB *f(A *a) {\n  return dynamic_cast<B *>(a);\n}\n",
              "CXX/002", 4},
-        Case{"new", ImportTarget::XdnaWorker,
+        Case{"new", xdnaWorkerTarget(),
              "void *operator new(decltype(sizeof 0));\nint *f() {\n  return new int(3);\n}\n", "CXX/003", 3},
-        Case{"delete", ImportTarget::Host, "void operator delete(void *) noexcept;\nvoid f(int *p) {\n  delete p;\n}\n",
+        Case{"delete", hostTarget(), "void operator delete(void *) noexcept;\nvoid f(int *p) {\n  delete p;\n}\n",
              "CXX/003", 3},
-        Case{"malloc", ImportTarget::AmdgpuGfx1151,
+        Case{"malloc", gfx1151Target(),
              "extern \"C\" void *malloc(decltype(sizeof 0));\nvoid *f() {\n  return malloc(16);\n}\n", "CXX/003", 3},
-        Case{"thread_local", ImportTarget::Host, "int g;\nthread_local int counter;\n", "CXX/004", 2},
-        Case{"variadic", ImportTarget::XdnaWorker, "int g;\nint sum(int n, ...) { return n; }\n", "CXX/005", 2},
-        Case{"recursion", ImportTarget::XdnaWorker, "int fact(int n) {\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n",
+        Case{"thread_local", hostTarget(), "int g;\nthread_local int counter;\n", "CXX/004", 2},
+        Case{"variadic", xdnaWorkerTarget(), "int g;\nint sum(int n, ...) { return n; }\n", "CXX/005", 2},
+        Case{"recursion", xdnaWorkerTarget(), "int fact(int n) {\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n",
              "CXX/006", 2},
-        Case{"mutual_recursion", ImportTarget::XdnaWorker,
+        Case{"mutual_recursion", xdnaWorkerTarget(),
              "int odd(int);\nint even(int n) { return n == 0 ? 1 : odd(n - 1); }\nint odd(int n) { return n == 0 ? 0 : "
              "even(n - 1); }\n",
              "CXX/006", 2},
-        Case{"virtual_call", ImportTarget::XdnaWorker,
+        Case{"virtual_call", xdnaWorkerTarget(),
              "struct S { virtual int v() { return 1; } };\nint f(S &s) {\n  return s.v();\n}\n", "CXX/007", 3},
-        Case{"function_pointer", ImportTarget::XdnaWorker,
+        Case{"function_pointer", xdnaWorkerTarget(),
              "int twice(int x) { return 2 * x; }\nint f(int (*fn)(int)) {\n  return fn(3);\n}\n", "CXX/008", 3},
-        Case{"undefined", ImportTarget::Host,
-             "extern \"C\" int puts(const char *);\nint f() {\n  return puts(\"hi\");\n}\n", "CXX/009", 3},
-        Case{"inline_asm", ImportTarget::Host, "void f() {\n  asm volatile(\"nop\");\n}\n", "CXX/010", 2},
-        Case{"float_atomic_max", ImportTarget::AmdgpuGfx1151,
+        Case{"undefined", hostTarget(), "extern \"C\" int puts(const char *);\nint f() {\n  return puts(\"hi\");\n}\n",
+             "CXX/009", 3},
+        Case{"inline_asm", hostTarget(), "void f() {\n  asm volatile(\"nop\");\n}\n", "CXX/010", 2},
+        Case{"float_atomic_max", gfx1151Target(),
              "void f(float *p, float v) {\n  __atomic_fetch_max(p, v, __ATOMIC_RELAXED);\n}\n", "CXX/011", 2},
-        Case{"bad_workgroup_size", ImportTarget::AmdgpuGfx1151,
-             "[[loom::kernel]]\n[[loom::workgroup_size(0, 1, 1)]] void k() {}\n", "CXX/013", 2},
-        Case{"kernel_returns_value", ImportTarget::Host, "[[loom::kernel]] int k() {\n  return 1;\n}\n", "CXX/014", 1},
-        Case{"kernel_on_worker", ImportTarget::XdnaWorker, "int g;\n[[loom::kernel]] void k() {}\n", "CXX/016", 2}),
+        Case{"bad_workgroup_size", gfx1151Target(), "[[loom::kernel]]\n[[loom::workgroup_size(0, 1, 1)]] void k() {}\n",
+             "CXX/013", 2},
+        Case{"kernel_returns_value", hostTarget(), "[[loom::kernel]] int k() {\n  return 1;\n}\n", "CXX/014", 1},
+        Case{"kernel_on_worker", xdnaWorkerTarget(), "int g;\n[[loom::kernel]] void k() {}\n", "CXX/016", 2}),
     [](const ::testing::TestParamInfo<Case> &info) { return std::string(info.param.name); });
 
 TEST(CxxRestrictions, NpuOnlyRestrictionsDoNotApplyToTheGpu) {
@@ -73,7 +73,7 @@ TEST(CxxRestrictions, NpuOnlyRestrictionsDoNotApplyToTheGpu) {
   const char *text = "struct S { virtual int v() { return 1; } };\n"
                      "int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n"
                      "int call(S &s, int (*fn)(int)) { return s.v() + fn(2); }\n";
-  EXPECT_TRUE(run.run(unitOf("gpu.cpp", text), ImportTarget::AmdgpuGfx1151)) << run.capture.dump();
+  EXPECT_TRUE(run.run(unitOf("gpu.cpp", text), gfx1151Target())) << run.capture.dump();
   EXPECT_TRUE(run.capture.all.empty()) << run.capture.dump();
 }
 
@@ -82,13 +82,13 @@ TEST(CxxRestrictions, FinalAndQualifiedCallsAreDirect) {
   const char *text = "struct S { virtual int v() { return 1; } };\n"
                      "struct F final : S { int v() override { return 2; } };\n"
                      "int call(S &s, F &f) { return s.S::v() + f.v(); }\n";
-  EXPECT_TRUE(run.run(unitOf("direct.cpp", text), ImportTarget::XdnaWorker)) << run.capture.dump();
+  EXPECT_TRUE(run.run(unitOf("direct.cpp", text), xdnaWorkerTarget())) << run.capture.dump();
 }
 
 TEST(CxxRestrictions, FloatAtomicMaxWarningNamesTheWorkaround) {
   ImportRun run;
   ASSERT_TRUE(run.run(unitOf("m.cpp", "void f(float *p, float v) { __atomic_fetch_max(p, v, __ATOMIC_RELAXED); }\n"),
-                      ImportTarget::AmdgpuGfx1151));
+                      gfx1151Target()));
   ASSERT_EQ(run.capture.all.size(), 1u);
   EXPECT_EQ(run.capture.all[0].flag, "-Wfloat-atomic-max");
   EXPECT_NE(std::string(diag::info(diag::DiagId::CxxFloatAtomicMax).doc).find("compare/exchange"), std::string::npos);
@@ -96,7 +96,7 @@ TEST(CxxRestrictions, FloatAtomicMaxWarningNamesTheWorkaround) {
   ImportRun fixed;
   EXPECT_TRUE(
       fixed.run(unitOf("m.cpp", "#include <hrx/kernel.h>\nvoid f(float *p, float v) { hrx_atomic_max_f32(p, v); }\n"),
-                ImportTarget::AmdgpuGfx1151));
+                gfx1151Target()));
   EXPECT_TRUE(fixed.capture.all.empty()) << fixed.capture.dump();
 }
 
@@ -108,12 +108,12 @@ TEST(CxxRestrictions, SharedMemoryFromTheHipHeaderIsAllowed) {
                      "  __syncthreads();\n"
                      "  data[threadIdx.x] = tile[63 - threadIdx.x];\n"
                      "}\n";
-  for (ImportTarget target : {ImportTarget::AmdgpuGfx1151, ImportTarget::Host}) {
+  for (ImportTarget target : {gfx1151Target(), hostTarget()}) {
     ImportRun run;
     ASSERT_TRUE(run.run(unitOf("rev.cpp", text), target)) << run.capture.dump();
     EXPECT_TRUE(run.capture.all.empty()) << run.capture.dump();
     std::string ir = run.ir();
-    if (target == ImportTarget::AmdgpuGfx1151)
+    if (target == gfx1151Target())
       EXPECT_NE(ir.find("addrspace(3) global [64 x float] undef"), std::string::npos) << ir;
     else
       EXPECT_NE(ir.find("thread_local"), std::string::npos) << ir;

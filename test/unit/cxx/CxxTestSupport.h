@@ -2,6 +2,7 @@
 // "file:line:col: severity: message [CODE]" lines.
 #pragma once
 
+#include "hrx/bridge/TargetBackend.h"
 #include "hrx/cxx/CxxImporter.h"
 #include "hrx/diag/Diagnostic.h"
 
@@ -9,10 +10,32 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <iostream>
 #include <string>
 #include <vector>
 
 namespace hrx::cxx::test {
+
+// The import target a backend of this build describes (loom-bridge/<target>/), as hrxcc uses it.
+inline const ImportTarget &namedTarget(const char *name) {
+  static std::mutex mutex;
+  static std::map<std::string, ImportTarget> targets;
+  std::lock_guard lock(mutex);
+  if (auto it = targets.find(name); it != targets.end()) return it->second;
+  std::optional<ImportTarget> target = bridge::cxxImportTargetNamed(name);
+  if (!target) {
+    std::cerr << "no registered backend describes the import target '" << name << "'\n";
+    std::abort();
+  }
+  return targets.emplace(name, std::move(*target)).first->second;
+}
+inline const ImportTarget &hostTarget() { return namedTarget("host"); }
+inline const ImportTarget &xdnaWorkerTarget() { return namedTarget("xdna-worker"); }
+inline const ImportTarget &gfx1151Target() { return namedTarget("gfx1151"); }
+inline const ImportTarget &gfx11GenericTarget() { return namedTarget("gfx11-generic"); }
 
 struct CapturedDiagnostic {
   diag::Severity severity;
@@ -79,7 +102,7 @@ struct ImportRun {
     engine.setOptions(std::move(options));
     engine.addConsumer(&capture);
   }
-  bool run(const CxxUnit &unit, ImportTarget target) {
+  bool run(const CxxUnit &unit, const ImportTarget &target) {
     result = importer().import(unit, target, context, engine);
     return result.has_value();
   }

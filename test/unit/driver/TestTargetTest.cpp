@@ -26,7 +26,16 @@ public:
     info.artifactExtension = ".tt";
     return info;
   }
-  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override { return std::nullopt; }
+  // C/C++ compiles as host code under the NPU worker restrictions, with the target's own macro.
+  std::optional<cxx::ImportTarget> cxxImportTarget(const Target &) const override {
+    cxx::ImportTarget target;
+    target.name = "testtarget-worker";
+    target.triple = "x86_64-unknown-linux-gnu";
+    target.defines = {"__TEST_TARGET__=1"};
+    target.hostProcess = true;
+    target.npuWorker = true;
+    return target;
+  }
   std::optional<bridge::BackendOutput> emit(const bridge::BackendRequest &request, diag::DiagnosticEngine &) override {
     std::string text = "test artifact for " + request.target.profile;
     return bridge::BackendOutput{{text.begin(), text.end()}, {}};
@@ -117,6 +126,49 @@ TEST(TestTarget, CompilesThroughTheCompilerApi) {
   ASSERT_TRUE(result.ok) << diags.errorCount();
   EXPECT_EQ(std::string(result.bytes.begin(), result.bytes.end()), "test artifact for test-profile-1");
   EXPECT_FALSE(result.sideOutputs.at("manifest").empty());  // the KernelContract table
+}
+
+// The importer compiles C/C++ for the test backend by the record it supplies: its macros, its
+// checks and its name in the messages, with no edit to frontend/cxx.
+TEST(TestTarget, ImportsCxxByTheRecordItSupplies) {
+  (void)testTarget();
+  std::optional<cxx::ImportTarget> found = bridge::cxxImportTargetNamed("testtarget-worker");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->defines, std::vector<std::string>{"__TEST_TARGET__=1"});
+
+  struct Messages final : diag::DiagnosticConsumer {
+    std::vector<std::string> lines;
+    void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
+      lines.push_back(d.code + " " + d.message);
+    }
+  };
+  auto compile = [](const std::string &text, Messages &messages) {
+    diag::SourceManager sm;
+    diag::DiagnosticEngine diags(sm);
+    diags.addConsumer(&messages);
+    Compiler compiler = Compiler::forTarget(*Target::parse("testtarget"));
+    CxxSource source;
+    source.name = "w.c";
+    source.text = text;
+    compiler.sources({}, {source});
+    return compiler.compile(CompileRequest{}, diags).ok;
+  };
+  // The unit imports (its macro is defined); a C function alone is no export to compile.
+  Messages fine;
+  EXPECT_FALSE(compile("#ifndef __TEST_TARGET__\n#error no target macro\n#endif\n"
+                       "int f(int x) { return x + 1; }\n",
+                       fine));
+  ASSERT_EQ(fine.lines.size(), 1u);
+  EXPECT_EQ(fine.lines[0], "LINK/015 the inputs define no export to compile");
+  Messages restricted;
+  EXPECT_FALSE(
+      compile("_Thread_local int counter;\nint fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n", restricted));
+  std::string all;
+  for (const std::string &line : restricted.lines) all += line + "\n";
+  EXPECT_NE(all.find("CXX/004 thread_local variable 'counter' is not supported on testtarget-worker"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("CXX/006"), std::string::npos) << all;  // npuWorker: no recursion
 }
 
 }  // namespace

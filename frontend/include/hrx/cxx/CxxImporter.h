@@ -12,6 +12,7 @@
 #include "hrx/diag/Diagnostic.h"
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -69,13 +70,27 @@ struct CxxUnit {
 // (real paths, in search order); empty when Clang finds none.
 const std::vector<std::string> &hostIncludeDirs();
 
-enum class ImportTarget {
-  AmdgpuGfx1151,
-  AmdgpuGfx11Generic,
-  Host,        // x86-64 host reference device (kernels and plain functions)
-  XdnaWorker,  // NPU worker C/C++: host x86-64 code plus the NPU worker restrictions
+// What the importer compiles for. The importer holds no list of targets: each target's backend
+// (loom-bridge/<target>/, TargetBackend::cxxImportTarget) describes itself with this record.
+struct ImportTarget {
+  std::string name;    // in diagnostics ("... is not supported on xdna-worker") and the unit identity
+  std::string triple;  // Clang's --target for C/C++ units and the host twin of HIP units
+  std::string cpu;     // -mcpu for C/C++ units; empty: -march=ImportOptions::hostCpu
+  // A GPU: HIP units are Clang's device-only compile for it (--offload-arch), hosted, with
+  // Clang's resource headers and ROCm's device libraries; C/C++ units link no GPU library.
+  // Empty: HIP units compile as the host twin (Clang's HIP device mode with the host as device).
+  std::string offloadArch;
+  std::vector<std::string> defines;  // the target's macros: "__HRX_TARGET_HOST__=1"
+  // The code runs in the host process: calls to the bridge's host work-item functions
+  // (__hrx_host_*) are left for the host target to define, a HIP unit may call the host's libm
+  // and printf, and over --host-headers hrx's headers read the C library's own first.
+  bool hostProcess = false;
+  bool warnFloatAtomicMax = false;  // CXX/011: a native float atomic max does not update coherent memory
+  // The NPU worker restrictions: no recursion (CXX/006), virtual calls (CXX/007), calls through
+  // function pointers (CXX/008) or kernels (CXX/016).
+  bool npuWorker = false;
+  friend auto operator<=>(const ImportTarget &, const ImportTarget &) = default;
 };
-const char *targetName(ImportTarget target);  // "gfx1151", "gfx11-generic", "host", "xdna-worker"
 
 // Host libm functions and printf: what the host twin of a HIP unit may leave to the host process.
 bool isHostLibraryFunction(std::string_view name);
@@ -83,7 +98,7 @@ bool isHostLibraryFunction(std::string_view name);
 struct ImportOptions {
   unsigned optLevel = 2;  // Clang codegen level; LLVM passes are the bridge's (not run here)
   bool debugInfo = false;
-  std::string hostCpu = "x86-64-v2";  // Host and XdnaWorker
+  std::string hostCpu = "x86-64-v2";  // targets without their own ImportTarget::cpu
   // Calls to functions the unit does not define are CXX/009 at import. A caller linking several
   // units turns this off, resolves ImportedUnit::externalCalls against the whole program, and
   // reports CXX/009 itself for what stays unresolved.
@@ -165,13 +180,13 @@ public:
 
   // Compiles `unit` for `target` into a module owned by `context`. Returns nullopt after an
   // error; every error has been reported to `diags` first. Not thread-safe per instance.
-  std::optional<ImportedUnit> import(const CxxUnit &unit, ImportTarget target, llvm::LLVMContext &context,
+  std::optional<ImportedUnit> import(const CxxUnit &unit, const ImportTarget &target, llvm::LLVMContext &context,
                                      diag::DiagnosticEngine &diags);
 
   // Clang's -E: `unit` preprocessed as `import` would see it for `target` (with hrx's and the
   // mounted headers; line markers name files as diagnostics do). Nullopt after an error;
   // `filesRead` receives the real files read (for depfiles).
-  std::optional<std::string> preprocess(const CxxUnit &unit, ImportTarget target, diag::DiagnosticEngine &diags,
+  std::optional<std::string> preprocess(const CxxUnit &unit, const ImportTarget &target, diag::DiagnosticEngine &diags,
                                         std::vector<std::string> *filesRead = nullptr);
 
 private:

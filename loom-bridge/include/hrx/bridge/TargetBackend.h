@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hrx::bridge {
@@ -79,6 +80,15 @@ const std::vector<BackendFactory> &registeredBackends();
 // Adds a backend at run time (tests, embedders), after the build's own; its targets are then
 // accepted everywhere the build's are. Returns its info as registered.
 const TargetInfo &registerBackend(BackendFactory factory);
+
+// The import target of C/C++ that runs in the host process (x86-64, ImportOptions::hostCpu):
+// `name` in messages, `define` the target's macro ("__HRX_TARGET_HOST__=1"). For backends whose
+// C/C++ the host reference device runs.
+cxx::ImportTarget hostProcessImportTarget(std::string name, std::string define);
+
+// The C/C++ import target a registered backend describes under `name` (cxx::ImportTarget::name:
+// "gfx1151", "host", "xdna-worker"), for tools that import without compiling; nullopt: none.
+std::optional<cxx::ImportTarget> cxxImportTargetNamed(std::string_view name);
 
 // A fresh backend for `target`, or null when it names none.
 std::unique_ptr<TargetBackend> createBackend(const Target &target);

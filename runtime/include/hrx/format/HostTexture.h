@@ -1,8 +1,9 @@
 /* The host texture record: what a HIP texture object (hipTextureObject_t) points at on the host
  * reference device. hrx-run builds one from --input=texture<...>(VALUE) (docs/hrx-run.md); the
- * host twin's tex1D/tex2D/tex3D/tex1Dfetch read it (frontend/cxx/headers/include/hip/
- * __hrx_hip_texture.h declares the same layout). A 64-byte header, then the texels: f32,
- * row-major (x fastest), `channels` floats per texel. C-compatible, little-endian.
+ * host twin's tex1D/tex2D/tex3D/tex1Dfetch read it through this very header, which hrxcc ships
+ * in its in-memory headers as <hrx/format/HostTexture.h> (frontend/cxx/CMakeLists.txt): keep it
+ * C, self-contained, and free of anything device code cannot parse. A 64-byte header, then the
+ * texels: f32, row-major (x fastest), `channels` floats per texel. C-compatible, little-endian.
  */
 #ifndef HRX_FORMAT_HOSTTEXTURE_H
 #define HRX_FORMAT_HOSTTEXTURE_H

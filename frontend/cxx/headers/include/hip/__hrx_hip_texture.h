@@ -136,24 +136,20 @@ __device__ inline T tex1Dfetch(hipTextureObject_t texture, int x) {
   return __hrx_texel<T>(__ockl_image_load_1Db(__hrx_texture_image(texture), x));
 }
 #else
-// The host device: a texture object points at hrx's host texture record (the layout of
-// runtime/include/hrx/format/HostTexture.h: a 64-byte header, then f32 texels row-major with the
-// channels innermost), which hrx-run builds from --input=texture<...>(VALUE). Sampling follows
-// HIP's documented formulas (docs/cxx.md, "Texture objects"): point is T[floor(x)], linear is
-// (1-a)T[i] + aT[i+1] with i = floor(x - 0.5) and a its fraction, per dimension; the address
-// mode applies to each texel index.
-struct __hrx_host_texture {
-  char magic[8];  // "hrxtex1"
-  unsigned int dimensions, channels;
-  unsigned int extent[3];
-  unsigned int filter;      // hipTextureFilterMode
-  unsigned int address[3];  // hipTextureAddressMode per dimension
-  unsigned int normalized;
-  float border[4];
-  float texels[];
-};
+// The host device: a texture object points at hrx's host texture record, which hrx-run builds
+// from --input=texture<...>(VALUE): the runtime's own header, shipped as it is (a 64-byte header,
+// then f32 texels row-major with the channels innermost; filter and address modes are HIP's
+// values). Sampling follows HIP's documented formulas (docs/cxx.md, "Texture objects"): point is
+// T[floor(x)], linear is (1-a)T[i] + aT[i+1] with i = floor(x - 0.5) and a its fraction, per
+// dimension; the address mode applies to each texel index.
+#include <hrx/format/HostTexture.h>
+typedef hrx_host_texture __hrx_host_texture;
 __device__ inline const __hrx_host_texture *__hrx_host_texture_of(hipTextureObject_t texture) {
   return (const __hrx_host_texture *)(const void *)texture;
+}
+// The texels after the header.
+__device__ inline const float *__hrx_host_texels(const __hrx_host_texture *t) {
+  return (const float *)(const void *)((const char *)t + HRX_HOST_TEXTURE_HEADER_BYTES);
 }
 // The texel index `i` of a dimension of `n` texels under `mode`; -1 for the border.
 __device__ inline int __hrx_host_texel_index(int i, int n, unsigned mode) {
@@ -181,7 +177,8 @@ __device__ inline __hrx_host_texel __hrx_host_fetch(const __hrx_host_texture *t,
     stride *= (unsigned)n;
   }
   __hrx_host_texel out = {{0.0f, 0.0f, 0.0f, 0.0f}};
-  for (unsigned c = 0; c < t->channels && c < 4; ++c) out.c[c] = t->texels[offset * t->channels + c];
+  const float *texels = __hrx_host_texels(t);
+  for (unsigned c = 0; c < t->channels && c < 4; ++c) out.c[c] = texels[offset * t->channels + c];
   return out;
 }
 __device__ inline __hrx_host_texel __hrx_host_sample(hipTextureObject_t texture, float x, float y, float z) {
@@ -237,7 +234,7 @@ template <class T> __device__ inline T tex1Dfetch(hipTextureObject_t texture, in
   const __hrx_host_texture *t = __hrx_host_texture_of(texture);
   __hrx_host_texel v = {{0.0f, 0.0f, 0.0f, 0.0f}};
   if (x >= 0 && (unsigned)x < t->extent[0])
-    for (unsigned c = 0; c < t->channels && c < 4; ++c) v.c[c] = t->texels[(unsigned)x * t->channels + c];
+    for (unsigned c = 0; c < t->channels && c < 4; ++c) v.c[c] = __hrx_host_texels(t)[(unsigned)x * t->channels + c];
   return __hrx_host_texel_as<T>(v);
 }
 #endif
