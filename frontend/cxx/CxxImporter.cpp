@@ -1,5 +1,6 @@
 #include "hrx/cxx/CxxImporter.h"
 
+#include "DeviceLibraries.h"
 #include "ImportSession.h"
 #include "MountedFileSystem.h"
 #include "hrx/format/Sha256.h"
@@ -8,6 +9,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/CodeGenOptions.h>
 #include <clang/Basic/DiagnosticIDs.h>
 #include <clang/Basic/LangStandard.h>
 #include <clang/Basic/ParsedAttrInfo.h>
@@ -26,6 +28,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/ADT/StringSet.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
@@ -791,6 +794,18 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const Impor
   ClangDiagnosticTranslator translator(diags, mapper, target);
   translator.setHostHeaders(unit.hostHeaders);
 
+  // The device libraries (-mlink-builtin-bitcode) are linked below, not by Clang's code
+  // generation: the same link, with Clang's attributes merged into what it takes only.
+  std::vector<std::string> deviceLibraries;
+  auto &linkFiles = invocation->getCodeGenOpts().LinkBitcodeFiles;
+  if (!impl_->options.clangLinksDeviceLibraries &&
+      llvm::all_of(linkFiles, [](const clang::CodeGenOptions::BitcodeFileToLink &file) {
+        return file.PropagateAttrs && file.Internalize && file.LinkFlags == llvm::Linker::Flags::LinkOnlyNeeded;
+      })) {
+    for (const clang::CodeGenOptions::BitcodeFileToLink &file : linkFiles) deviceLibraries.push_back(file.Filename);
+    linkFiles.clear();
+  }
+
   ImportedUnit out;
   clang::CompilerInstance ci(std::move(invocation));
   ci.setVirtualFileSystem(overlay);
@@ -807,6 +822,17 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const Impor
   translator.flush();
   std::unique_ptr<llvm::Module> module = action.takeModule();
   if (!ok || !module || diags.errorCount() != errorsBefore) return std::nullopt;
+  if (!deviceLibraries.empty()) {
+    std::vector<std::string> warnings;
+    std::string error = linkDeviceLibraries(ci, deviceLibraries, *module, warnings);
+    if (impl_->options.clangWarnings)
+      for (std::string &warning : warnings)
+        diags.reportExternal(diag::Severity::Warning, {}, std::move(warning), "linker-warnings");
+    if (!error.empty()) {
+      diags.reportExternal(diag::Severity::Error, {}, std::move(error));
+      return std::nullopt;
+    }
+  }
 
   stripLoomAnnotations(*module);
   if (hip) {
@@ -836,7 +862,8 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const Impor
   if (diags.errorCount() != errorsBefore) return std::nullopt;
   out.module = std::move(module);
   for (const MountedFile &file : filesRead) out.filesRead.push_back(file.realPath);
-  out.identity = identityOf(unit, unitName, language, standard, target, impl_->options, filesRead, *memory);
+  if (impl_->options.computeIdentity)
+    out.identity = identityOf(unit, unitName, language, standard, target, impl_->options, filesRead, *memory);
   return out;
 }
 

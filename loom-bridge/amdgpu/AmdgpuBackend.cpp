@@ -872,11 +872,13 @@ public:
       return BackendOutput{std::move(*output), {}};
     }
 
-    // The code object (optimize, generate, link: LLVM only, no diagnostics) is built on a second
-    // thread while this one imports C/C++ for the host and builds the host twin; failures are
-    // reported after both finish.
+    // The code object (optimize, generate, link: LLVM only, no diagnostics), then the host twin;
+    // failures are reported after both finish. With -j2 or more the code object is built on a
+    // second thread beside the twin (less wall time); with -j1 one after the other, so the peak
+    // memory of the device optimization and the twin's import do not add up (the same CPU time
+    // and bytes).
     std::expected<std::vector<uint8_t>, std::pair<diag::DiagId, std::string>> hsaco;
-    std::thread codeObject([&] {
+    auto buildCodeObject = [&] {
       optimizeModule(module, **machine, request.options.optLevel);
       endPhase("optimize");
       auto object = emitModule(module, **machine, EmitFile::Object);
@@ -892,7 +894,12 @@ public:
       }
       endPhase("link");
       hsaco = std::move(*linked);
-    });
+    };
+    std::thread codeObject;
+    if (request.options.workers > 1)
+      codeObject = std::thread(buildCodeObject);
+    else
+      buildCodeObject();
     // --host-twin=never: the host code carries the launch programs only (every device sizes a
     // dispatch with them), not the kernels, so C/C++ is not imported for the host.
     const bool twin = request.options.hostTwin;
@@ -925,7 +932,7 @@ public:
     if (hostImported)
       host = buildHostReferenceCode(request, hostProgram ? *hostProgram : program, diags, "amdgpu",
                                     /*launchOnly=*/!twin);
-    codeObject.join();
+    if (codeObject.joinable()) codeObject.join();
     if (!hostImported) return std::nullopt;
     if (!hsaco) return fail(hsaco.error().first, hsaco.error().second);
     if (!host) return std::nullopt;

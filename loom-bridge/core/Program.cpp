@@ -662,6 +662,7 @@ bool importCxxUnits(Program &program, const std::vector<CxxSource> &cxx, const C
     options.hostCpu = request.options.hostCpu;
     options.requireDefinedCalls = false;  // resolved across units by the link
     options.clangWarnings = !retargeted;
+    options.computeIdentity = false;  // the bridge identifies artifacts by their outputs
     cxx::CxxImporter importer(options);
     std::optional<cxx::ImportTarget> target = importTarget(request.targets.front());
     if (!target) {

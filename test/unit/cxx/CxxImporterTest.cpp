@@ -369,5 +369,40 @@ TEST(CxxImporter, ReusedAcrossCompilesAndTargets) {
   EXPECT_TRUE(after.run(unitOf("ok.c", "int g(void) { return 1; }\n"), hostTarget())) << after.capture.dump();
 }
 
+// The importer links ROCm's device libraries itself and merges Clang's attributes into what it
+// links only; the module must be the one Clang's own -mlink-builtin-bitcode link makes.
+TEST(CxxImporter, DeviceLibraryLinkMatchesClangs) {
+  const char *text = R"(#include <hip/hip_runtime.h>
+__device__ float helper(float x) { return sinf(x) + __expf(x) + sqrtf(x); }
+extern "C" __global__ void math(const float *x, double *y) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = helper(x[i]) + pow(double(x[i]), 3.0) + atomicAdd((float *)x, 1.0f);
+}
+)";
+  auto importIr = [&](bool clangLinks, bool fastMath, std::string &identity) {
+    ImportOptions options;
+    options.requireDefinedCalls = false;
+    options.computeIdentity = false;
+    options.clangLinksDeviceLibraries = clangLinks;
+    CxxImporter importer(options);
+    ImportRun run;
+    CxxUnit unit = unitOf("math.hip", text);
+    unit.fastMath = fastMath;
+    run.result = importer.import(unit, ImportTarget::AmdgpuGfx1151, run.context, run.engine);
+    EXPECT_TRUE(run.result.has_value()) << run.capture.dump();
+    if (!run.result) return std::string();
+    identity = run.result->identity;
+    return run.ir();
+  };
+  for (bool fastMath : {false, true}) {
+    std::string identity = "unset";
+    std::string ours = importIr(false, fastMath, identity);
+    EXPECT_TRUE(identity.empty());  // computeIdentity off
+    std::string clangs = importIr(true, fastMath, identity);
+    EXPECT_EQ(ours, clangs) << "fast-math " << fastMath;
+    EXPECT_NE(ours.find("define internal double @__ocml_pow_f64"), std::string::npos);  // linked, internal
+    EXPECT_EQ(ours.find("declare double @__ocml_pow_f64"), std::string::npos);
+  }
+}
 }  // namespace
 }  // namespace hrx::cxx::test

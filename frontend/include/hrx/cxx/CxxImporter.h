@@ -106,6 +106,13 @@ struct ImportOptions {
   // Clang's warnings. A second import of the same units for another target (the host twin)
   // turns them off: the first import printed them already.
   bool clangWarnings = true;
+  // ImportedUnit::identity. It hashes every file the unit read (the ROCm device libraries too, a
+  // twentieth of a one-kernel HIP compile); a caller that never reads it turns it off.
+  bool computeIdentity = true;
+  // HIP units for amdgcn: Clang's code generation links the ROCm device libraries itself, merging
+  // its attributes into every library function (the importer's own link merges them into what it
+  // links only, the same module in less time). For tests that compare the two.
+  bool clangLinksDeviceLibraries = false;
 };
 
 enum class ScalarKind : uint8_t { Void, Bool, SignedInt, UnsignedInt, Float, BFloat };
@@ -164,7 +171,8 @@ struct ImportedUnit {
   std::vector<std::string> hostBuiltins;
   std::vector<ExternalCall> externalCalls;  // every call site, in source order
   // SHA-256 (hex) of everything the module depends on: Clang version, target, options, language
-  // and standard, the unit, its virtual headers, defines, and the mounted files it read.
+  // and standard, the unit, its virtual headers, defines, and the mounted files it read; empty
+  // when ImportOptions::computeIdentity is off.
   std::string identity;
 };
 
