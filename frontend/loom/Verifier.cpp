@@ -192,9 +192,15 @@ private:
   void verifyOp(const Operation &op, const Operation *kernel, const Operation *pipeline) {
     if (op.isOpaque()) {
       if (op.opcode() == OpCode::LowFuncDef) checkLowReturns(op);
+      bool checkDefinition = op.opcode() == OpCode::CheckCase || op.opcode() == OpCode::CheckScenario;
+      if (op.opcode() != OpCode::Opaque) verify::checkCheckOp(op, ctx_);  // a TextBody row: its hook
       for (Region &r : op.regions())
         for (Block *b : r.blocks())
-          for (const Operation &inner : *b) verifyOp(inner, kernel, pipeline);
+          for (const Operation &inner : *b) {
+            // A case's wrong last op is its STRUCTURE/018, not also the op's own misplacement.
+            if (checkDefinition && &inner == b->back() && isTerminator(inner)) continue;
+            verifyOp(inner, kernel, pipeline);
+          }
       return;
     }
     const OpDef &def = *op.def();
@@ -945,6 +951,11 @@ private:
     case VerifyHook::SanitizerLayout: {
       return verify::checkSanitizerOp(op, ctx_);
     }
+    case VerifyHook::CheckDefinition:
+    case VerifyHook::CheckBenchmark:
+    case VerifyHook::CheckBodyOp:
+    case VerifyHook::CheckLiteral:
+    case VerifyHook::CheckExpect: return;  // check ops are kept as text: verifyOp runs verify::checkCheckOp on them
     }
   }
 
@@ -1604,6 +1615,16 @@ private:
 bool verifyModule(const Module &module, diag::DiagnosticEngine &diags, const VerifyOptions &options) {
   Verifier v(module, diags, options);
   return v.run();
+}
+
+bool verifyCheckPrograms(const Module &module, diag::DiagnosticEngine &diags) {
+  bool ok = true;
+  verify::HookContext ctx(diags, ok, &module);
+  for (const Operation &top : module.body())
+    top.walk([&](const Operation &op) {
+      if (op.isOpaque() && op.opcode() != OpCode::Opaque) verify::checkCheckOp(op, ctx);
+    });
+  return ok;
 }
 
 }  // namespace hrx::loom

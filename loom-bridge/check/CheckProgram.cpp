@@ -1,87 +1,93 @@
-// Discovery of Loom check programs: a small tokenizer of its own (check ops are data here, not
-// IR: the code under test goes through the real frontend), the top-level definitions, and the
+// Discovery of Loom check programs: the file goes through frontend/loom's parser (check.* ops
+// are rows of its op table), the check definitions are read from the parsed module and their
+// ops dispatched on their op ids; each op's own operands are frontend/loom's tokens. Also the
 // code under test with its func.call wrappers.
 #include "CheckInternal.h"
 
-#include <cctype>
+#include "hrx/diag/Diagnostic.h"
+#include "hrx/diag/SourceManager.h"
+#include "hrx/loom/IR.h"
+#include "hrx/loom/Lexer.h"
+#include "hrx/loom/Loom.h"
+#include "hrx/loom/TextBody.h"
+
+#include <algorithm>
 #include <set>
 #include <map>
+#include <tuple>
 
 namespace hrx::check {
 namespace {
 
-bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$'; }
+using loom::Tok;
+
+// Byte offset -> 1-based line and column.
+class LineTable {
+public:
+  explicit LineTable(std::string_view text) {
+    starts_.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') starts_.push_back(uint32_t(i + 1));
+  }
+  std::pair<unsigned, unsigned> at(uint32_t offset) const {
+    auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+    size_t line = size_t(it - starts_.begin());
+    return {unsigned(line), unsigned(offset - starts_[line - 1] + 1)};
+  }
+
+private:
+  std::vector<uint32_t> starts_;
+};
+
+Token::Kind tokenKind(Tok kind) {
+  switch (kind) {
+  case Tok::Ident:
+  case Tok::HashId:
+  case Tok::BlockLabel: return Token::Ident;
+  case Tok::ValueId: return Token::Value;
+  case Tok::SymbolRef: return Token::Symbol;
+  case Tok::Integer:
+  case Tok::Float: return Token::Number;
+  case Tok::String: return Token::String;
+  default: return Token::Punct;
+  }
+}
+
+RawToken rawToken(const loom::Token &t, const LineTable &lines) {
+  RawToken r;
+  r.kind = tokenKind(t.kind);
+  r.text = std::string(t.text);
+  std::tie(r.line, r.column) = lines.at(t.offset);
+  r.offset = t.offset;
+  r.end = t.end();
+  r.lineStart = t.lineStart;
+  return r;
+}
+
+// Collects the parser's errors (their location and message) without printing them: the ones in
+// the code under test are hrxcc's to report, the ones inside check definitions are ours.
+class ErrorCollector : public diag::DiagnosticConsumer {
+public:
+  void handle(const diag::Diagnostic &d, const diag::SourceManager &) override {
+    if (d.severity == diag::Severity::Error || d.severity == diag::Severity::Fatal)
+      errors.push_back({d.range.begin.offset, d.code.empty() ? d.message : d.message + " [" + d.code + "]"});
+  }
+  std::vector<std::pair<uint32_t, std::string>> errors;
+};
 
 }  // namespace
 
 std::vector<RawToken> tokenize(std::string_view text) {
+  diag::SourceManager sm;
+  uint32_t file = sm.addBuffer("check", std::string(text), true);
+  diag::DiagnosticEngine quiet(sm);
+  loom::Lexer lex(text, file, quiet);
+  LineTable lines(text);
   std::vector<RawToken> out;
-  unsigned line = 1;
-  size_t lineBegin = 0;
-  bool lineStart = true;
-  size_t i = 0;
-  auto push = [&](Token::Kind kind, size_t begin, size_t end) {
-    RawToken t;
-    t.kind = kind;
-    t.text = std::string(text.substr(begin, end - begin));
-    t.line = line;
-    t.column = unsigned(begin - lineBegin + 1);
-    t.offset = uint32_t(begin);
-    t.end = uint32_t(end);
-    t.lineStart = lineStart;
-    lineStart = false;
-    out.push_back(std::move(t));
-  };
-  while (i < text.size()) {
-    char c = text[i];
-    if (c == '\n') {
-      ++line;
-      lineBegin = ++i;
-      lineStart = true;
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      while (i < text.size() && text[i] != '\n') ++i;
-      continue;
-    }
-    size_t begin = i;
-    if (c == '"') {
-      ++i;
-      while (i < text.size() && text[i] != '"' && text[i] != '\n') i += text[i] == '\\' ? 2 : 1;
-      if (i < text.size() && text[i] == '"') ++i;
-      push(Token::String, begin, i);
-    } else if ((c == '%' || c == '@' || c == '^' || c == '#') && i + 1 < text.size()) {
-      ++i;
-      while (i < text.size() && identChar(text[i])) ++i;
-      push(c == '%' ? Token::Value : c == '@' ? Token::Symbol : Token::Ident, begin, i);
-    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '-' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
-      ++i;
-      while (i < text.size()) {
-        char d = text[i];
-        bool exponentSign = (d == '+' || d == '-') && (text[i - 1] == 'e' || text[i - 1] == 'E') &&
-                            !(begin + 1 < text.size() && (text[begin + 1] == 'x' || text[begin + 2] == 'x'));
-        if (std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '_' || exponentSign)
-          ++i;
-        else
-          break;
-      }
-      push(Token::Number, begin, i);
-    } else if (identStart(c)) {
-      while (i < text.size() && identChar(text[i])) ++i;
-      push(Token::Ident, begin, i);
-    } else if (c == '-' && i + 1 < text.size() && text[i + 1] == '>') {
-      i += 2;
-      push(Token::Punct, begin, i);
-    } else {
-      ++i;
-      push(Token::Punct, begin, i);
-    }
+  for (;;) {
+    loom::Token t = lex.next();
+    if (t.is(Tok::Eof)) break;
+    out.push_back(rawToken(t, lines));
   }
   return out;
 }
@@ -90,78 +96,50 @@ namespace {
 
 bool isPunct(const RawToken &t, char c) { return t.kind == Token::Punct && t.text.size() == 1 && t.text[0] == c; }
 
-// Parses the ops of a region body starting at `i` (after its '{'), up to and including the
-// closing '}'. Problems are recorded; parsing resumes at the next line.
-class OpParser {
+// Reads the check definitions out of the module frontend/loom parsed: an op's operands, types
+// and attributes are its TextBody tokens (hrx/loom/TextBody.h), its results and nested ops the
+// parser's.
+class DefinitionReader {
 public:
-  OpParser(const std::vector<RawToken> &toks, std::vector<CheckProblem> &problems) : t_(toks), problems_(problems) {}
+  explicit DefinitionReader(std::string_view text) : text_(text), lines_(text) {}
 
-  size_t parseRegion(size_t i, std::vector<CheckOp> &ops) {
-    while (i < t_.size()) {
-      if (isPunct(t_[i], '}')) return i + 1;
-      CheckOp op;
-      size_t next = parseOp(i, op);
-      if (next == i) next = i + 1;
-      if (!op.name.empty()) ops.push_back(std::move(op));
-      i = next;
-    }
-    problems_.push_back(
-        {t_.empty() ? 0 : t_.back().line, t_.empty() ? 0 : t_.back().column, "unterminated region: expected '}'"});
-    return i;
+  // The tokens after the op name; `regionOpen`/`end` as loom::TextBodyTokens has them.
+  std::vector<Token> header(const loom::Operation &op, uint32_t &regionOpen, uint32_t &end) {
+    loom::TextBodyTokens body = loom::textBodyTokens(text_, op);
+    regionOpen = body.regionOpen;
+    end = body.regionOpen ? body.regionEnd : body.end;
+    std::vector<Token> out;
+    out.reserve(body.tokens.size());
+    for (const loom::Token &t : body.tokens) out.push_back(rawToken(t, lines_));
+    return out;
   }
+
+  CheckOp op(const loom::Operation &op) {
+    CheckOp out;
+    out.name = std::string(op.name());
+    out.code = op.opcode();
+    uint32_t at = op.loc().begin.offset;
+    for (const loom::Value &r : op.results()) {
+      out.results.push_back(std::string(r.name()));
+      at = std::min(at, r.loc().begin.offset);
+    }
+    std::tie(out.line, out.column) = lines_.at(at);
+    uint32_t open = 0, end = 0;
+    out.tokens = header(op, open, end);
+    if (open && op.numRegions() > 0) body(*op.region(0), out.region);
+    return out;
+  }
+
+  void body(const loom::Region &region, std::vector<CheckOp> &ops) {
+    for (loom::Block *b : region.blocks())
+      for (const loom::Operation &nested : *b) ops.push_back(op(nested));
+  }
+
+  std::pair<unsigned, unsigned> lineColumn(uint32_t offset) const { return lines_.at(offset); }
 
 private:
-  size_t parseOp(size_t i, CheckOp &op) {
-    size_t start = i;
-    // Results: %a, %b =
-    size_t j = i;
-    std::vector<std::string> results;
-    while (j < t_.size() && t_[j].kind == Token::Value) {
-      results.push_back(t_[j].text.substr(1));
-      ++j;
-      if (j < t_.size() && isPunct(t_[j], ','))
-        ++j;
-      else
-        break;
-    }
-    if (!results.empty() && j < t_.size() && isPunct(t_[j], '='))
-      i = j + 1;
-    else
-      results.clear();
-    if (i >= t_.size() || t_[i].kind != Token::Ident) {
-      const RawToken &at = t_[std::min(i, t_.size() - 1)];
-      problems_.push_back({at.line, at.column, "expected an op name, found '" + at.text + "'"});
-      return skipLine(start);
-    }
-    op.name = t_[i].text;
-    op.results = std::move(results);
-    op.line = t_[start].line;
-    op.column = t_[start].column;
-    ++i;
-    int depth = 0;
-    while (i < t_.size()) {
-      const RawToken &t = t_[i];
-      if (depth == 0 && t.lineStart) break;
-      if (depth == 0 && isPunct(t, '}')) break;
-      if (isPunct(t, '{') && depth == 0 && i + 1 < t_.size() && t_[i + 1].lineStart) {
-        return parseRegion(i + 1, op.region);
-      }
-      if (isPunct(t, '(') || isPunct(t, '[') || isPunct(t, '{')) ++depth;
-      if (isPunct(t, ')') || isPunct(t, ']') || isPunct(t, '}')) --depth;
-      op.tokens.push_back(t);
-      ++i;
-    }
-    return i;
-  }
-
-  size_t skipLine(size_t i) {
-    ++i;
-    while (i < t_.size() && !t_[i].lineStart) ++i;
-    return i;
-  }
-
-  const std::vector<RawToken> &t_;
-  std::vector<CheckProblem> &problems_;
+  std::string_view text_;
+  LineTable lines_;
 };
 
 }  // namespace
@@ -244,6 +222,102 @@ static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t e
     }
   }
 }
+
+namespace {
+
+// The check.case / check.scenario / check.benchmark definitions of the module frontend/loom
+// parses from `file.text`; a parse error inside one is a located problem of the check program.
+void readDefinitions(CheckFile &file) {
+  diag::SourceManager sm;
+  uint32_t id = sm.addBuffer(file.path, file.text);
+  diag::DiagnosticOptions options;
+  options.errorLimit = 0;
+  diag::DiagnosticEngine diags(sm);
+  diags.setOptions(options);
+  ErrorCollector errors;
+  diags.addConsumer(&errors);
+  loom::OwningModule module = loom::parseModule(sm, id, diags);
+  if (!module) return;
+  // The check dialect's verify rules, as hrxcc runs them.
+  loom::verifyCheckPrograms(*module, diags);
+  DefinitionReader reader(sm.contents(id));
+  auto problem = [&](unsigned line, unsigned column, std::string message) {
+    file.problems.push_back({line, column, std::move(message)});
+  };
+  for (loom::Operation &top : module->body()) {
+    loom::OpCode code = top.opcode();
+    if (code != loom::OpCode::CheckCase && code != loom::OpCode::CheckScenario && code != loom::OpCode::CheckBenchmark)
+      continue;
+    CheckDefinition def;
+    def.kind = std::string(top.name());
+    def.code = code;
+    std::tie(def.line, def.column) = reader.lineColumn(top.loc().begin.offset);
+    def.beginOffset = top.loc().begin.offset;
+    uint32_t open = 0;
+    std::vector<Token> h = reader.header(top, open, def.endOffset);
+    // The parser's and verifier's errors inside the definition (the code under test never sees
+    // its text).
+    for (const auto &[at, message] : errors.errors)
+      if (at >= def.beginOffset && at < def.endOffset) {
+        auto [line, column] = reader.lineColumn(at);
+        problem(line, column, message);
+      }
+    size_t j = 0;
+    if (code == loom::OpCode::CheckBenchmark) {
+      // check.benchmark<@case> @name {k = v, ...}
+      if (j + 2 < h.size() && h[j].text == "<" && h[j + 1].kind == Token::Symbol && h[j + 2].text == ">") {
+        def.benchmarkOf = h[j + 1].text.substr(1);
+        j += 3;
+      } else {
+        problem(def.line, def.column, "check.benchmark expects <@case> after its name");
+      }
+      // Without its own @name, a benchmark is named after its case.
+      def.name = j < h.size() && h[j].kind == Token::Symbol ? h[j++].text.substr(1) : def.benchmarkOf;
+      if (j < h.size() && h[j].text == "{") {
+        ++j;
+        while (j < h.size() && h[j].text != "}") {
+          if (h[j].kind == Token::Ident && j + 2 < h.size() && h[j + 1].text == "=") {
+            std::string value = h[j + 2].text;
+            if (h[j + 2].kind == Token::String && value.size() >= 2) value = value.substr(1, value.size() - 2);
+            def.fixed.emplace_back(h[j].text, value);
+            j += 3;
+          } else {
+            problem(h[j].line, h[j].column, "expected 'name = value' in check.benchmark, found '" + h[j].text + "'");
+            ++j;
+          }
+          if (j < h.size() && h[j].text == ",") ++j;
+        }
+      }
+      file.definitions.push_back(std::move(def));
+      continue;
+    }
+    while (j < h.size() && h[j].kind == Token::Ident && h[j].text != "configure") ++j;  // public, retain
+    if (j < h.size() && h[j].kind == Token::Symbol)
+      def.name = h[j++].text.substr(1);
+    else
+      problem(def.line, def.column, def.kind + " expects a @name");
+    // configure[N](%x: index, %entropy: check.entropy)
+    if (j + 2 < h.size() && h[j].text == "configure" && h[j + 1].text == "[") {
+      def.configureCount = std::strtoll(h[j + 2].text.c_str(), nullptr, 10);
+      j += 3;
+      if (j < h.size() && h[j].text == "]") ++j;
+      if (j < h.size() && h[j].text == "(")
+        for (++j; j < h.size() && h[j].text != ")"; ++j)
+          if (h[j].kind == Token::Value) def.configureArgs.push_back(h[j].text.substr(1));
+      if (def.configureCount < 1 || def.configureArgs.size() != 2)
+        problem(def.line, def.column,
+                "configure is written configure[N](%value: index, %entropy: check.entropy) with N >= 1");
+    }
+    if (!open || top.numRegions() == 0) {
+      problem(def.line, def.column, def.kind + " expects a '{' body");
+      continue;
+    }
+    reader.body(*top.region(0), def.body);
+    file.definitions.push_back(std::move(def));
+  }
+}
+
+}  // namespace
 
 CheckFile discoverChecks(std::string path, std::string text) {
   CheckFile file;
@@ -333,80 +407,8 @@ CheckFile discoverChecks(std::string path, std::string text) {
       file.kernels[toks[k].text.substr(1)] = std::move(sig);
       continue;
     }
-    if (t.text != "check.case" && t.text != "check.scenario" && t.text != "check.benchmark") continue;
-    CheckDefinition def;
-    def.kind = t.text;
-    def.line = t.line;
-    def.column = t.column;
-    def.beginOffset = t.offset;
-    size_t j = i + 1;
-    if (def.kind == "check.benchmark") {
-      // check.benchmark<@case> @name {k = v, ...}
-      if (j + 2 < toks.size() && isPunct(toks[j], '<') && toks[j + 1].kind == Token::Symbol &&
-          isPunct(toks[j + 2], '>')) {
-        def.benchmarkOf = toks[j + 1].text.substr(1);
-        j += 3;
-      } else {
-        file.problems.push_back({t.line, t.column, "check.benchmark expects <@case> after its name"});
-      }
-      // Without its own @name, a benchmark is named after its case.
-      if (j < toks.size() && toks[j].kind == Token::Symbol && !toks[j].lineStart)
-        def.name = toks[j++].text.substr(1);
-      else
-        def.name = def.benchmarkOf;
-      def.endOffset = j > 0 ? toks[j - 1].end : t.end;
-      if (j < toks.size() && isPunct(toks[j], '{') && !toks[j].lineStart) {
-        ++j;
-        while (j < toks.size() && !isPunct(toks[j], '}')) {
-          if (toks[j].kind == Token::Ident && j + 2 < toks.size() && isPunct(toks[j + 1], '=')) {
-            std::string value = toks[j + 2].text;
-            if (toks[j + 2].kind == Token::String && value.size() >= 2) value = value.substr(1, value.size() - 2);
-            def.fixed.emplace_back(toks[j].text, value);
-            j += 3;
-          } else {
-            file.problems.push_back({toks[j].line, toks[j].column,
-                                     "expected 'name = value' in check.benchmark, found '" + toks[j].text + "'"});
-            ++j;
-          }
-          if (j < toks.size() && isPunct(toks[j], ',')) ++j;
-        }
-        if (j < toks.size()) def.endOffset = toks[j].end;
-      }
-      i = j;
-      file.definitions.push_back(std::move(def));
-      continue;
-    }
-    while (j < toks.size() && toks[j].kind == Token::Ident && !toks[j].lineStart) ++j;  // public, retain
-    if (j < toks.size() && toks[j].kind == Token::Symbol)
-      def.name = toks[j++].text.substr(1);
-    else
-      file.problems.push_back({t.line, t.column, def.kind + " expects a @name"});
-    // configure[N](%x: index, %entropy: check.entropy)
-    if (j + 3 < toks.size() && toks[j].kind == Token::Ident && toks[j].text == "configure" &&
-        isPunct(toks[j + 1], '[')) {
-      def.configureCount = std::strtoll(toks[j + 2].text.c_str(), nullptr, 10);
-      j += 3;
-      if (j < toks.size() && isPunct(toks[j], ']')) ++j;
-      if (j < toks.size() && isPunct(toks[j], '(')) {
-        for (++j; j < toks.size() && !isPunct(toks[j], ')'); ++j)
-          if (toks[j].kind == Token::Value) def.configureArgs.push_back(toks[j].text.substr(1));
-        ++j;
-      }
-      if (def.configureCount < 1 || def.configureArgs.size() != 2)
-        file.problems.push_back(
-            {t.line, t.column,
-             "configure is written configure[N](%value: index, %entropy: check.entropy) with N >= 1"});
-    }
-    if (j >= toks.size() || !isPunct(toks[j], '{')) {
-      file.problems.push_back({t.line, t.column, def.kind + " expects a '{' body"});
-      continue;
-    }
-    OpParser parser(toks, file.problems);
-    size_t end = parser.parseRegion(j + 1, def.body);
-    def.endOffset = end > 0 && end <= toks.size() ? toks[end - 1].end : uint32_t(file.text.size());
-    i = end - 1;
-    file.definitions.push_back(std::move(def));
   }
+  readDefinitions(file);
   return file;
 }
 
@@ -544,9 +546,9 @@ void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::v
                   std::set<std::string> &seen) {
   for (const CheckOp &op : ops) {
     std::vector<CallShape> shapes;
-    if (op.name == "func.call")
+    if (op.code == loom::OpCode::FuncCall)
       if (auto shape = callShape(op)) shapes.push_back(*shape);
-    if (op.name == "check.compare") shapes = compareCalls(op);
+    if (op.code == loom::OpCode::CheckCompare) shapes = compareCalls(op);
     for (const CallShape &shape : shapes)
       if (!file.kernels.count(shape.callee) && !file.pipelines.count(shape.callee) &&
           seen.insert(wrapperKey(shape)).second)

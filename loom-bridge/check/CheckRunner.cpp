@@ -3,6 +3,7 @@
 #include "CheckInternal.h"
 
 #include "hrx/format/Elf64Sections.h"
+#include "hrx/loom/IR.h"
 #include "hrx/runtime/HostDevice.h"
 #include "hrx/runtime/Loader.h"
 
@@ -20,6 +21,8 @@
 #include <variant>
 
 namespace hrx::check {
+
+using loom::OpCode;
 
 const char *runTargetName(const RunTarget &target) { return target.name.c_str(); }
 
@@ -434,14 +437,14 @@ private:
 
   void runOps(const std::vector<CheckOp> &ops, Env &env) {
     for (const CheckOp &op : ops) {
-      if (op.name == "check.return") return;
+      if (op.code == OpCode::CheckReturn) return;
       runOp(op, env);
     }
   }
 
   void runOp(const CheckOp &op, Env &env) {
-    const std::string &n = op.name;
-    if (n == "check.param.choice" || n == "check.param.seed" || n == "check.param.range") {
+    const loom::OpCode n = op.code;
+    if (n == OpCode::CheckParamChoice || n == OpCode::CheckParamSeed || n == OpCode::CheckParamRange) {
       auto nameToks = group(op, "name");
       std::string pname = nameToks && !nameToks->empty() && (*nameToks)[0].text.size() >= 2
                               ? (*nameToks)[0].text.substr(1, (*nameToks)[0].text.size() - 2)
@@ -450,10 +453,10 @@ private:
       auto it = sample_->params.find(pname);
       if (it == sample_->params.end()) malformed(op, "parameter '" + pname + "' has no value");
       define(op, env, it->second);
-    } else if (n == "check.literal" || n == "index.constant" || n == "scalar.constant") {
+    } else if (n == OpCode::CheckLiteral || n == OpCode::IndexConstant || n == OpCode::ScalarConstant) {
       TypeSpec t = type(op, writtenType(op));
       std::vector<Token> v;
-      if (n == "check.literal")
+      if (n == OpCode::CheckLiteral)
         v = required(op, "value");
       else
         v.assign(op.tokens.begin(), op.tokens.begin() + std::min<size_t>(op.tokens.size(), 1));
@@ -476,17 +479,18 @@ private:
         Number num = number(op, v, env);
         define(op, env, Scalar{t.element, encodeNumber(e, num.f, num.i, num.isFloat)});
       }
-    } else if (n == "check.generate.fill" || n == "check.generate.iota" || n == "check.generate.random.uniform") {
+    } else if (n == OpCode::CheckGenerateFill || n == OpCode::CheckGenerateIota ||
+               n == OpCode::CheckGenerateRandomUniform) {
       TypeSpec t = type(op, writtenType(op));
-      if (!t.tensor) malformed(op, n + " generates a tensor, but its type is '" + t.element + "'");
+      if (!t.tensor) malformed(op, op.name + " generates a tensor, but its type is '" + t.element + "'");
       Tensor out = allocate(op, t.element, shape(op, t, env));
       ElementInfo e = *elementInfo(t.element);
       size_t count = out.count();
-      if (n == "check.generate.fill") {
+      if (n == OpCode::CheckGenerateFill) {
         Number v = number(op, required(op, "value"), env);
         uint64_t bits = encodeNumber(e, v.f, v.i, v.isFloat);
         for (size_t k = 0; k < count; ++k) storeBits(out.data() + k * e.bytes, e.bytes, bits);
-      } else if (n == "check.generate.iota") {
+      } else if (n == OpCode::CheckGenerateIota) {
         auto off = group(op, "offset"), step = group(op, "step");
         // offset + (k mod period) * step; without period(N) the sequence never repeats.
         auto per = group(op, "period");
@@ -526,7 +530,7 @@ private:
         }
       }
       define(op, env, out);
-    } else if (n == "check.tensor.view") {
+    } else if (n == OpCode::CheckTensorView) {
       if (op.tokens.empty() || op.tokens[0].kind != Token::Value)
         malformed(op, "check.tensor.view expects a tensor operand");
       Tensor base = tensor(op, env, op.tokens[0].text.substr(1));
@@ -541,14 +545,14 @@ private:
         malformed(op, "check.tensor.view of " + std::to_string(view.bytes()) + " bytes at offset " +
                           std::to_string(off.i) + " leaves its " + std::to_string(base.bytes()) + "-byte tensor");
       define(op, env, view);
-    } else if (n == "check.entropy.fork") {
+    } else if (n == OpCode::CheckEntropyFork) {
       if (op.tokens.empty() || op.tokens[0].kind != Token::Value)
         malformed(op, "check.entropy.fork expects an entropy operand");
       const Value &v = lookup(op, env, op.tokens[0].text.substr(1));
       if (!std::holds_alternative<Entropy>(v)) malformed(op, "check.entropy.fork expects a check.entropy value");
       auto name = required(op, "name");
       define(op, env, Entropy{splitmix(std::get<Entropy>(v).state ^ fnv(name[0].text))});
-    } else if (n == "check.entropy.read") {
+    } else if (n == OpCode::CheckEntropyRead) {
       if (op.tokens.size() < 4 || op.tokens[0].kind != Token::Value)
         malformed(op, "check.entropy.read is written '%e[INDEX]'");
       const Value &v = lookup(op, env, op.tokens[0].text.substr(1));
@@ -558,20 +562,20 @@ private:
       ElementInfo e = *elementInfo(t.element);
       uint64_t r = splitmix(std::get<Entropy>(v).state + uint64_t(index.i) * 0x9e3779b97f4a7c15ull);
       define(op, env, Scalar{t.element, e.bits == 64 ? r : r & ((1ull << e.bits) - 1)});
-    } else if (n == "kernel.launch" || n == "func.call") {
+    } else if (n == OpCode::KernelLaunch || n == OpCode::FuncCall) {
       launch(op, env);
-    } else if (n == "check.compare") {
+    } else if (n == OpCode::CheckCompare) {
       compare(op, env);
-    } else if (n == "check.trial") {
+    } else if (n == OpCode::CheckTrial) {
       trial(op, env);
-    } else if (n == "check.expect.equal" || n == "check.expect.close" || n == "check.expect.bitwise") {
+    } else if (n == OpCode::CheckExpectEqual || n == OpCode::CheckExpectClose || n == OpCode::CheckExpectBitwise) {
       expect(op, env, env);
-    } else if (n == "check.expect.event") {
+    } else if (n == OpCode::CheckExpectEvent) {
       event(op);
-    } else if (n == "check.requires" || n == "check.skip_if") {
+    } else if (n == OpCode::CheckRequires || n == OpCode::CheckSkipIf) {
       requirement(op);
     } else {
-      malformed(op, "'" + n + "' is not an op hrx check runs in a check program");
+      malformed(op, "'" + op.name + "' is not an op hrx check runs in a check program");
     }
   }
 
@@ -619,10 +623,10 @@ private:
       std::string family = provider.starts_with("hal.") ? provider.substr(4, provider.find('.', 4) - 4) : provider;
       holds = names(family);
     }
-    bool skip = op.name == "check.skip_if" ? holds : !holds;
+    bool skip = op.code == OpCode::CheckSkipIf ? holds : !holds;
     if (skip)
-      throw Skipped{(op.name == "check.skip_if" ? "skip_if " : "requires ") + spelled + " (running --target=" + target +
-                    " on the host reference device)"};
+      throw Skipped{(op.code == OpCode::CheckSkipIf ? "skip_if " : "requires ") + spelled +
+                    " (running --target=" + target + " on the host reference device)"};
   }
 
   void event(const CheckOp &op) {
@@ -669,7 +673,7 @@ private:
     }
     double atol = 0, rtol = 0;
     std::string nan = "same";
-    if (op.name == "check.expect.close") {
+    if (op.code == OpCode::CheckExpectClose) {
       if (auto g = group(op, "atol")) atol = number(op, *g, actualEnv).f;
       if (auto g = group(op, "rtol")) rtol = number(op, *g, actualEnv).f;
       if (auto g = group(op, "nan"); g && !g->empty()) nan = (*g)[0].text;
@@ -682,13 +686,14 @@ private:
     for (size_t k = 0; k < count; ++k) {
       uint64_t x = loadBits(ap + k * info.bytes, info.bytes), y = loadBits(ep + k * info.bytes, info.bytes);
       bool ok;
-      if (op.name == "check.expect.bitwise" || !isFloat(info)) {
+      if (op.code == OpCode::CheckExpectBitwise || !isFloat(info)) {
         ok = info.bits == 1 ? ((x ^ y) & 1) == 0 : x == y;
       } else {
         double xf = decodeFloat(info, x), yf = decodeFloat(info, y);
         if (std::isnan(xf) || std::isnan(yf))
-          ok = std::isnan(xf) && std::isnan(yf) && (op.name != "check.expect.close" || nan == "same" || nan == "any");
-        else if (op.name == "check.expect.close")
+          ok = std::isnan(xf) && std::isnan(yf) &&
+               (op.code != OpCode::CheckExpectClose || nan == "same" || nan == "any");
+        else if (op.code == OpCode::CheckExpectClose)
           ok = std::fabs(xf - yf) <= atol + rtol * std::fabs(yf) || xf == yf;
         else
           ok = xf == yf;
@@ -706,21 +711,21 @@ private:
           where += "]";
         }
       }
-      std::string shown = op.name == "check.expect.bitwise" ? " (bits 0x" +
-                                                                  [&] {
-                                                                    std::ostringstream s;
-                                                                    s << std::hex << y << " vs 0x" << x;
-                                                                    return s.str();
-                                                                  }() +
-                                                                  ")"
-                                                            : "";
+      std::string shown = op.code == OpCode::CheckExpectBitwise ? " (bits 0x" +
+                                                                      [&] {
+                                                                        std::ostringstream s;
+                                                                        s << std::hex << y << " vs 0x" << x;
+                                                                        return s.str();
+                                                                      }() +
+                                                                      ")"
+                                                                : "";
       auto shortest = [](double v) {
         std::ostringstream s;
         s << v;  // 6 significant digits: tolerances are written that way
         return s.str();
       };
       std::string tol =
-          op.name == "check.expect.close" ? " within atol " + shortest(atol) + ", rtol " + shortest(rtol) : "";
+          op.code == OpCode::CheckExpectClose ? " within atol " + shortest(atol) + ", rtol " + shortest(rtol) : "";
       throw Failed{"expected " + formatElement(info, y) + ", got " + formatElement(info, x) + where + tol + shown +
                    " (" + op.name + " at line " + std::to_string(op.line) + ")"};
     }
@@ -776,10 +781,10 @@ private:
     invoke(op, calls.front(), actual, target_);
     invoke(op, calls.back(), expected, options_.hostReference);
     for (const CheckOp &e : op.region) {
-      if (e.name == "check.return" || e.name == "check.yield") continue;
+      if (e.code == OpCode::CheckReturn || e.code == OpCode::CheckYield) continue;
       if (!e.name.starts_with("check.expect."))
         malformed(e, "a check.compare region holds expectations only, found '" + e.name + "'");
-      if (e.name == "check.expect.event")
+      if (e.code == OpCode::CheckExpectEvent)
         event(e);
       else
         expect(e, actual, expected);
@@ -850,7 +855,7 @@ private:
     }
     auto it = wrappers_.find(wrapperKey(shape));
     if (it == wrappers_.end()) malformed(op, "no wrapper for the call of @" + shape.callee + " (internal)");
-    if (op.name == "func.call" && op.results.size() != shape.resultTypes.size())
+    if (op.code == OpCode::FuncCall && op.results.size() != shape.resultTypes.size())
       malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " +
                         std::to_string(shape.resultTypes.size()) + " result type(s)");
     const LoadedCode &code = code_.get(where, wrapperName(it->second), config);
@@ -861,7 +866,7 @@ private:
     std::string symbol;
     std::vector<std::string> argNames, argTypes, resultTypes;
     std::vector<uint64_t> workload;
-    if (op.name == "func.call") {
+    if (op.code == OpCode::FuncCall) {
       auto shape = callShape(op);
       if (!shape) malformed(op, "func.call is written func.call @f(%a, ...) : (types) [-> (types)]");
       invoke(op, *shape, env, target_);
@@ -1060,7 +1065,7 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
       if (!end || *end) return std::nullopt;
       return v;
     };
-    if (op.name == "check.param.choice") {
+    if (op.code == OpCode::CheckParamChoice) {
       for (const Token &t : find("values"))
         if (t.text != "[" && t.text != "]" && t.text != ",") {
           auto v = integer({t});
@@ -1071,7 +1076,7 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
           }
           p.values.push_back(encodeNumber(*info, 0, *v, false));
         }
-    } else if (op.name == "check.param.seed") {
+    } else if (op.code == OpCode::CheckParamSeed) {
       auto base = integer(find("base")), count = integer(find("count"));
       if (!base || !count || *count < 1) {
         problem = std::to_string(op.line) + ":" + std::to_string(op.column) +
@@ -1084,7 +1089,7 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
         return {};
       }
       for (int64_t k = 0; k < *count; ++k) p.values.push_back(uint64_t(*base + k));
-    } else if (op.name == "check.param.range") {
+    } else if (op.code == OpCode::CheckParamRange) {
       auto lo = integer(find("begin")), hi = integer(find("end"));
       auto step = integer(find("step"));
       if (!lo || !hi) {
@@ -1121,8 +1126,8 @@ std::vector<CaseResult> listChecks(const CheckFile &file, const RunOptions &opti
   std::vector<CaseResult> out;
   for (const CheckDefinition &def : file.definitions)
     if (selected(def, filter))
-      out.push_back({file.path, def.line, def.name, def.kind == "check.benchmark" ? Outcome::Benchmark : Outcome::Pass,
-                     def.kind});
+      out.push_back({file.path, def.line, def.name,
+                     def.code == OpCode::CheckBenchmark ? Outcome::Benchmark : Outcome::Pass, def.kind});
   return out;
 }
 
@@ -1184,7 +1189,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
 
   std::map<std::string, const CheckDefinition *> byName;
   for (const CheckDefinition &def : file.definitions)
-    if (def.kind != "check.benchmark") byName[def.name] = &def;
+    if (def.code != OpCode::CheckBenchmark) byName[def.name] = &def;
 
   auto runOne = [&](size_t index) {
     const CheckDefinition &def = *work[index];
@@ -1193,7 +1198,7 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
     r.line = def.line;
     r.name = def.name;
     const CheckDefinition *body = &def;
-    bool benchmark = def.kind == "check.benchmark";
+    bool benchmark = def.code == OpCode::CheckBenchmark;
     if (benchmark) {
       auto it = byName.find(def.benchmarkOf);
       if (it == byName.end()) {

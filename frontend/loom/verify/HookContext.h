@@ -19,6 +19,8 @@ public:
       : diags_(diags), ok_(ok), module_(module) {}
 
   const Module *module() const { return module_; }
+  // The text `op` was parsed from (a TextBody op's operands are read from it).
+  std::string_view sourceText(const Operation &op) { return diags_.sourceManager().contents(op.loc().begin.file); }
 
   diag::DiagnosticBuilder report(diag::DiagId id, const Operation &op) {
     ok_ = false;
@@ -113,5 +115,6 @@ void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
+void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)
 
 }  // namespace hrx::loom::verify

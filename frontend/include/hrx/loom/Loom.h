@@ -29,6 +29,11 @@ struct VerifyOptions {
 // Checks the static semantics (reference §6, §5.10). Returns false if any error was reported.
 bool verifyModule(const Module &module, diag::DiagnosticEngine &diags, const VerifyOptions &options = {});
 
+// Only the check dialect's rules (check.case, check.benchmark, ... bodies; verifyModule runs them
+// too), for `hrx check`, whose check programs hold ops the rest of the verifier types by the code
+// under test (a tensor passed for a buffer). Usable on a module with parse errors.
+bool verifyCheckPrograms(const Module &module, diag::DiagnosticEngine &diags);
+
 // Canonical text: print(parse(print(m))) == print(m).
 void printModule(const Module &module, std::ostream &os);
 

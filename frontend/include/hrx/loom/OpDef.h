@@ -95,6 +95,12 @@ enum class VerifyHook : uint8_t {
   SanitizerFacts,
   SanitizerLayout,
   KernelLaunch,
+  // The check dialect (frontend/loom/verify/Check.cpp).
+  CheckDefinition,
+  CheckBenchmark,
+  CheckBodyOp,
+  CheckLiteral,
+  CheckExpect,
 };
 
 namespace opflag {

@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace hrx::loom {
+enum class OpCode : uint16_t;  // hrx/loom/IR.h: one id per row of Ops.def
+}
+
 namespace hrx::check {
 
 // One check program op as written: `%a, %b = name tokens... { region }`.
@@ -25,6 +29,7 @@ struct Token {
 
 struct CheckOp {
   std::string name;
+  loom::OpCode code{};               // its Ops.def row (OpCode::Opaque for an op outside the table)
   std::vector<std::string> results;  // without '%'
   std::vector<Token> tokens;         // after the name, up to the region (or the end of the op)
   std::vector<CheckOp> region;       // ops of a trailing { ... } region
@@ -34,6 +39,7 @@ struct CheckOp {
 // A top-level check.case / check.scenario / check.benchmark.
 struct CheckDefinition {
   std::string kind;                                        // "check.case", "check.scenario", "check.benchmark"
+  loom::OpCode code{};                                     // CheckCase, CheckScenario or CheckBenchmark
   std::string name;                                        // without '@'
   std::string benchmarkOf;                                 // check.benchmark<@case>: the case
   std::vector<std::pair<std::string, std::string>> fixed;  // check.benchmark {k = v}
