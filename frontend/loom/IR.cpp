@@ -56,7 +56,7 @@ std::string Type::str() const {
   case TypeKind::Buffer: return "buffer";
   case TypeKind::Group: return "group";
   case TypeKind::Flow: return "pipeline.flow<" + element_->str() + ">";
-  case TypeKind::Encoding: return "encoding<" + std::string(name_) + ">";
+  case TypeKind::Encoding: return name_.empty() ? "encoding" : "encoding<" + std::string(name_) + ">";
   case TypeKind::Opaque: return std::string(name_);
   case TypeKind::Unknown: return "<unknown>";
   case TypeKind::View:

@@ -171,6 +171,11 @@ void compile(OpDef &def) {
       } else if (what == "configtype") {
         d.kind = Directive::ConfigType;
         def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "globaltype") {
+        d.kind = Directive::GlobalType;
+        def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "coresulttype") {
+        d.kind = Directive::CoResultType;
       }
     } else {
       d.kind = Directive::Literal;

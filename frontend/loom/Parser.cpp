@@ -3,6 +3,7 @@
 #include "hrx/loom/Lexer.h"
 #include "hrx/loom/OpDef.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -23,6 +24,8 @@ constexpr unsigned kMaxDepth = 64;
 struct Scope {
   Scope *parent = nullptr;
   std::unordered_map<std::string_view, Value *> values;
+  // Set while a global's type is parsed: an unknown name there declares the global's own dimension.
+  std::vector<Value *> *declared = nullptr;
   Value *lookup(std::string_view name) const {
     for (const Scope *s = this; s; s = s->parent) {
       auto it = s->values.find(name);
@@ -116,6 +119,7 @@ private:
     std::vector<Type *> resultTypes;
     Scope *declScope = nullptr;
     Value *inductionVar = nullptr;
+    const std::vector<Token> *resultToks = nullptr;
   };
 
   // ---- helpers ----
@@ -149,6 +153,11 @@ private:
   }
   Value *lookupValue(const Token &t, Scope *scope, bool declaration = false) {
     Value *v = scope ? scope->lookup(t.name()) : nullptr;
+    if (!v && scope && scope->declared) {
+      v = b_.createArgument(t.name(), nullptr, range(t));
+      scope->values.emplace(v->name(), v);
+      scope->declared->push_back(v);
+    }
     if (!v)
       error(declaration ? DiagId::ParseUnresolvedDeclaration : DiagId::ParseUndefinedValue, t)
           .arg("name", std::string(t.text));
@@ -181,6 +190,8 @@ private:
   bool parseSignature(OpState &st, const Directive &d);
   bool parseTypeSlot(OpState &st, const Directive &d);
   bool parseSuccessor(OpState &st, const Directive &d);
+  bool parseGlobalType(OpState &st);
+  bool parseCoResultType(OpState &st);
   void finishOp(OpState &st, std::vector<Token> &resultToks);
   // `%v : T` after `valueTok`: the value and the written type, reporting TYPE/003 when they differ
   // ({nullptr, nullptr} after a parse error).
@@ -360,6 +371,7 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
   st.regionArgs.resize(def->numRegions);
   st.regionBlocks.resize(def->numRegions);
   st.resultTypes.assign(resultToks.size(), nullptr);
+  st.resultToks = &resultToks;
   if (!runDirectives(st, 0, def->directives.size())) return nullptr;
   skipLoc();
   const Token &after = lex_.peek();
@@ -723,9 +735,68 @@ bool Parser::runDirective(OpState &st, size_t i) {
     st.attrs.push_back({"type", m_.attrs().typeRef(t)});
     return true;
   }
+  case Directive::GlobalType: return parseGlobalType(st);
+  case Directive::CoResultType: return parseCoResultType(st);
   case Directive::GroupBegin:
   case Directive::GroupEnd: return true;
   }
+  return true;
+}
+
+namespace {
+// Gives each name a type mentions the type of its position: a dimension is an index, a view's
+// layout slot an encoding<layout>, a tile's or tensor's encoding slot an encoding. Names already
+// typed keep theirs; returns the names in order of first mention.
+void typeNamesIn(TypeContext &types, const Type *t, std::vector<Value *> &mentioned) {
+  if (!t || !t->isShaped()) return;
+  auto note = [&](Value *v, Type *asType) {
+    if (!v) return;
+    if (!v->type()) v->setType(asType);
+    if (std::find(mentioned.begin(), mentioned.end(), v) == mentioned.end()) mentioned.push_back(v);
+  };
+  for (const Dim &d : t->shape()) note(d.dynamic, types.index());
+  note(t->slot().value, types.encoding(t->kind() == TypeKind::View ? "layout" : ""));
+  typeNamesIn(types, t->elementType(), mentioned);
+}
+}  // namespace
+
+// `global.constant @g : tile<[%m]x[%n]xf32>`: the type's dimension names are the global's own
+// (upstream: declaration-local; each load binds them again as co-results).
+bool Parser::parseGlobalType(OpState &st) {
+  Scope *scope = newScope(st, 0, true);
+  st.declScope = scope;
+  std::vector<Value *> declared;
+  scope->declared = &declared;
+  Type *t = parseType(scope, true);
+  scope->declared = nullptr;
+  if (!t) return false;
+  std::vector<Value *> mentioned;
+  typeNamesIn(m_.types(), t, mentioned);
+  for (Value *v : declared) {
+    if (!v->type()) v->setType(m_.types().index());
+    st.regionArgs[0].push_back(v);
+  }
+  st.attrs.push_back({"type", m_.attrs().typeRef(t)});
+  return true;
+}
+
+// `%tile, %m, %k = global.load @g : tile<[%m]x[%k]xf32>`: the first result has the written type,
+// the others are its dimensions and encoding, named in the type (co-results).
+bool Parser::parseCoResultType(OpState &st) {
+  Scope coResults;
+  coResults.parent = scope_;
+  size_t n = st.resultToks ? st.resultToks->size() : 0;
+  if (n) nameResults(st.op, *st.resultToks);
+  for (size_t i = 1; i < n; ++i) coResults.values.emplace((*st.resultToks)[i].name(), st.op->result(unsigned(i)));
+  Type *t = parseType(&coResults);
+  if (!t) return false;
+  std::vector<Value *> mentioned;
+  typeNamesIn(m_.types(), t, mentioned);
+  for (size_t i = 0; i < n; ++i) {
+    Value *r = st.op->result(unsigned(i));
+    st.resultTypes[i] = i == 0 ? t : r->type() ? r->type() : m_.types().index();
+  }
+  st.attrs.push_back({"type", m_.attrs().typeRef(t)});
   return true;
 }
 
@@ -1094,6 +1165,7 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     if (!tile || !closeAngle(*open)) return nullptr;
     return types.flow(tile);
   }
+  if (s == "encoding" && !lex_.peek().is(Tok::Less)) return types.encoding("");  // any encoding
   if (s == "encoding") {
     auto open = openAngle();
     if (!open) return nullptr;

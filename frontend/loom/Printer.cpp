@@ -375,6 +375,10 @@ private:
         }
         break;
       }
+      case Directive::GlobalType:
+      case Directive::CoResultType:
+        if (Attribute *t = op.attr("type")) word(t->type()->str());
+        break;
       }
       lastWasOperand_ = false;
       lastWasIndexList_ = false;

@@ -936,6 +936,7 @@ private:
     case VerifyHook::ReduceAxes: {
       return verify::checkVectorAxesOp(op, ctx_);
     }
+    case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }

@@ -113,5 +113,6 @@ void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
+void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 
 }  // namespace hrx::loom::verify

@@ -95,6 +95,7 @@ enum class VerifyHook : uint8_t {
   SanitizerFacts,
   SanitizerLayout,
   KernelLaunch,
+  Global,
 };
 
 namespace opflag {
@@ -132,6 +133,8 @@ struct Directive {
     InductionVar,
     Successors,
     ConfigType,
+    GlobalType,    // ^globaltype: a global's type, naming its own dimensions (region 0's arguments)
+    CoResultType,  // ^coresulttype: a loaded type whose dimensions are the op's later results
   };
   enum Arity : uint8_t { One, Many, AtLeastOne };
   Kind kind = Literal;
