@@ -92,7 +92,8 @@ void checkDeclaration(const Operation &op, HookContext &ctx) {
     return;
   }
   if (type->isInteger(1)) {
-    bool ok = init->kind() == AttrKind::Bool || (init->kind() == AttrKind::Integer && (init->integer() == 0 || init->integer() == 1));
+    bool ok = init->kind() == AttrKind::Bool ||
+              (init->kind() == AttrKind::Integer && (init->integer() == 0 || init->integer() == 1));
     if (!ok) literalError("0, 1, true or false for i1");
     return;
   }
@@ -113,11 +114,10 @@ void checkRodata(const Operation &op, HookContext &ctx) {
 }
 
 void checkAccess(const Operation &op, HookContext &ctx) {
-  const Operation *global =
-      ctx.resolveSymbol(op, "global", {OpCode::GlobalConstant, OpCode::GlobalVariable}, "global");
+  const Operation *global = ctx.resolveSymbol(op, "global", {OpCode::GlobalConstant, OpCode::GlobalVariable}, "global");
   bool load = op.opcode() == OpCode::GlobalLoad;
-  const Type *use = load ? (op.numResults() ? op.result(0)->type() : nullptr)
-                         : (op.numOperands() ? op.operand(0)->type() : nullptr);
+  const Type *use =
+      load ? (op.numResults() ? op.result(0)->type() : nullptr) : (op.numOperands() ? op.operand(0)->type() : nullptr);
   if (load) {
     std::vector<const Value *> named;
     collectNames(use, named);
