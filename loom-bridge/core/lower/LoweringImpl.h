@@ -73,7 +73,7 @@ inline llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::V
 }
 
 // The lowering family of an Ops.def row, decided once from the table (at compile time).
-enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None };
+enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None, Global };
 
 constexpr Family familyOfRow(std::string_view name) {
   std::string_view dialect = name.substr(0, name.find('.'));
@@ -86,6 +86,7 @@ constexpr Family familyOfRow(std::string_view name) {
   if (dialect == "kernel") return Family::Kernel;
   if (name == "config.get") return Family::Config;
   if (dialect == "encoding") return Family::Encoding;
+  if (name == "global.load" || name == "global.store") return Family::Global;
   return Family::None;
 }
 
@@ -268,7 +269,9 @@ public:
     case OpCode::FuncApply:
     case OpCode::TemplateApply:
     case OpCode::BufferAlloca:
-    case OpCode::BufferFence: return true;
+    case OpCode::BufferFence:
+    case OpCode::GlobalLoad:
+    case OpCode::GlobalStore: return true;
     default:
       return familyOf(op.opcode()) == Family::Control && op.opcode() != OpCode::CfgBr &&
              op.opcode() != OpCode::CfgCondBr;
@@ -677,6 +680,7 @@ private:
       if (op.opcode() == loom::OpCode::EncodingLayoutStrided) return lowerLayout(op);
       lowered(op.result(0)).encoding = op.attr("encoding");
       return;
+    case Family::Global: return lowerGlobal(op);
     case Family::None: break;
     }
     unsupported(op, "no lowering for this op");
@@ -817,6 +821,8 @@ private:
   void lowerControl(const Operation &op);
 
   void lowerFunc(const Operation &op);
+  void lowerGlobal(const Operation &op);  // lower/Global.cpp
+  llvm::GlobalVariable *globalStorage(const Operation &access);
 
   // A C/C++ function, called with the C ABI of its scalar and pointer parameters.
   llvm::Function *external(const Operation &call, const cxx::Signature &sig);
