@@ -440,6 +440,16 @@ void IRBuilder::setBlockComments(Block *block, const std::vector<std::string_vie
   block->trailing_ = arena_.copy(trailing);
 }
 
+void IRBuilder::setRegionCount(Operation *op, size_t count) {
+  Region *regions = static_cast<Region *>(arena_.allocate(sizeof(Region) * (count ? count : 1), alignof(Region)));
+  for (size_t i = 0; i < count; ++i) {
+    new (regions + i) Region();
+    regions[i].parent_ = op;
+  }
+  op->regions_ = regions;
+  op->count_[Operation::kRegions] = uint32_t(count);
+}
+
 void IRBuilder::setRegionBlocks(Operation *op, unsigned region, const std::vector<Block *> &blocks) {
   Region &r = op->regions_[region];
   r.blocks_ = arena_.copy(blocks);

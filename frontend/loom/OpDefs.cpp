@@ -176,6 +176,13 @@ void compile(OpDef &def) {
         def.numRegions = std::max(def.numRegions, 1u);
       } else if (what == "coresulttype") {
         d.kind = Directive::CoResultType;
+      } else if (what == "cases") {
+        d.kind = Directive::SwitchCases;
+        def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "table") {
+        d.kind = Directive::LookupTable;
+        d.text = "table";
+        addSegment(d);
       }
     } else {
       d.kind = Directive::Literal;

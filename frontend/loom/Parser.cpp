@@ -192,6 +192,8 @@ private:
   bool parseSuccessor(OpState &st, const Directive &d);
   bool parseGlobalType(OpState &st);
   bool parseCoResultType(OpState &st);
+  bool parseSwitchCases(OpState &st);
+  bool parseLookupTable(OpState &st, const Directive &d);
   void finishOp(OpState &st, std::vector<Token> &resultToks);
   // `%v : T` after `valueTok`: the value and the written type, reporting TYPE/003 when they differ
   // ({nullptr, nullptr} after a parse error).
@@ -737,6 +739,8 @@ bool Parser::runDirective(OpState &st, size_t i) {
   }
   case Directive::GlobalType: return parseGlobalType(st);
   case Directive::CoResultType: return parseCoResultType(st);
+  case Directive::SwitchCases: return parseSwitchCases(st);
+  case Directive::LookupTable: return parseLookupTable(st, d);
   case Directive::GroupBegin:
   case Directive::GroupEnd: return true;
   }
@@ -777,6 +781,92 @@ bool Parser::parseGlobalType(OpState &st) {
     st.regionArgs[0].push_back(v);
   }
   st.attrs.push_back({"type", m_.attrs().typeRef(t)});
+  return true;
+}
+
+// `{ case 0 {...} case 1 {...} default {...} }`: region 0 is the default, regions 1.. the cases in
+// source order (upstream's numbering); the keys are case_keys, checked by the verifier.
+bool Parser::parseSwitchCases(OpState &st) {
+  if (!expect(Tok::LBrace)) return false;
+  std::vector<Attribute *> keys;
+  std::vector<std::vector<Block *>> cases;
+  std::vector<Block *> fallback;
+  bool sawDefault = false;
+  unsigned scopeIndex = 0;
+  while (!lex_.peek().is(Tok::RBrace)) {
+    Token kw = lex_.next();
+    bool isCase = kw.isIdent("case");
+    if (sawDefault || (!isCase && !kw.isIdent("default")))
+      return unexpected(kw, sawDefault ? "'}' after the default region" : "'case' or 'default'");
+    if (isCase) {
+      Token k = lex_.next();
+      int64_t v = 0;
+      if (!k.is(Tok::Integer)) return unexpected(k, "an integer case key");
+      if (!parseInteger(k, v)) return false;
+      keys.push_back(m_.attrs().integer(v));
+    }
+    sawDefault = !isCase;
+    std::vector<Block *> &blocks = isCase ? cases.emplace_back() : fallback;
+    if (!parseRegion(blocks, newScope(st, scopeIndex++, false), {})) return false;
+  }
+  Token close = lex_.next();  // consumed either way: this '}' closes the switch, not the function
+  if (!sawDefault) {
+    error(DiagId::ParseUnexpectedToken, close).arg("token", "}").arg("expected", "a 'default' region");
+    return false;
+  }
+  b_.setRegionCount(st.op, cases.size() + 1);
+  st.regionBlocks.assign(1, fallback);
+  for (auto &c : cases) st.regionBlocks.push_back(c);
+  st.regionArgs.assign(st.regionBlocks.size(), {});
+  st.attrs.push_back({"case_keys", m_.attrs().array(keys)});
+  return true;
+}
+
+// `{ 0 = (%a, %b), 1 = (%c, %d) } default(%e, %f)`: the rows, then the default row, flattened
+// into the table operands; every row has the first row's width (upstream: PARSE/030).
+bool Parser::parseLookupTable(OpState &st, const Directive &d) {
+  if (!expect(Tok::LBrace)) return false;
+  std::vector<Attribute *> keys;
+  int64_t width = -1;
+  bool ragged = false;
+  auto parseRow = [&](const Token &at, size_t row) {
+    if (!expect(Tok::LParen)) return false;
+    int64_t count = 0;
+    while (lex_.peek().is(Tok::ValueId)) {
+      Value *v = lookupValue(lex_.next(), scope_);
+      if (!v) return false;
+      st.operands.push_back(v);
+      ++st.segments[d.segment];
+      ++count;
+      if (!lex_.peek().is(Tok::Comma)) break;
+      lex_.next();
+    }
+    if (!expect(Tok::RParen)) return false;
+    if (width < 0) width = count;
+    if (count != width) {
+      error(DiagId::ParseRaggedRow, at)
+          .arg("op", std::string(st.def->name))
+          .arg("row", std::to_string(row))
+          .arg("count", std::to_string(count))
+          .arg("expected", std::to_string(width));
+      ragged = true;  // the rest of the table still parses: one mistake, one error
+    }
+    return true;
+  };
+  while (!lex_.peek().is(Tok::RBrace)) {
+    Token k = lex_.next();
+    int64_t v = 0;
+    if (!k.is(Tok::Integer)) return unexpected(k, "an integer case key");
+    if (!parseInteger(k, v) || !expect(Tok::Equal) || !parseRow(k, keys.size())) return false;
+    keys.push_back(m_.attrs().integer(v));
+    if (!lex_.peek().is(Tok::Comma)) break;
+    lex_.next();
+  }
+  if (!expect(Tok::RBrace)) return false;
+  Token kw = lex_.next();
+  if (!kw.isIdent("default")) return unexpected(kw, "'default' and the default row");
+  if (!parseRow(kw, keys.size()) || ragged) return false;
+  st.attrs.push_back({"case_keys", m_.attrs().array(keys)});
   return true;
 }
 
@@ -829,6 +919,17 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   std::vector<Type *> types;
   std::vector<Token> typeToks;
   size_t n = list ? bindingCount(st, list->name) : 1;
+  // Written result types may name the op's results (`-> (encoding<layout>, view<4xf32, %layout>)`).
+  Scope resultScope;
+  resultScope.parent = scope_;
+  Scope *typeScope = scope_;
+  bool bindsResults = std::any_of(d.bindings.begin(), d.bindings.end(), [](const auto &b) { return b.name == "r"; });
+  if (bindsResults && st.resultToks && st.resultToks->size() > 1) {
+    nameResults(st.op, *st.resultToks);
+    for (size_t i = 0; i < st.resultToks->size(); ++i)
+      resultScope.values.emplace((*st.resultToks)[i].name(), st.op->result(unsigned(i)));
+    typeScope = &resultScope;
+  }
   // An assume's written types are its results': upstream reports a values/results mismatch as
   // STRUCTURE/013 (count) and TYPE/001 (type).
   bool assume = st.def->hook == VerifyHook::Assume || st.def->hook == VerifyHook::SanitizerFacts;
@@ -854,7 +955,7 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
       lex_.next();
     }
     typeToks.push_back(lex_.peek());
-    Type *t = parseType(scope_);
+    Type *t = parseType(typeScope);
     if (!t) return false;
     types.push_back(t);
   }

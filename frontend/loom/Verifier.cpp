@@ -235,7 +235,8 @@ private:
       return {OpCode::KernelReturn, OpCode::CfgBr, OpCode::CfgCondBr};
     case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn};
     case OpCode::ScfFor:
-    case OpCode::ScfIf: spelled = "scf.yield"; return {OpCode::ScfYield};
+    case OpCode::ScfIf:
+    case OpCode::ScfSwitch: spelled = "scf.yield"; return {OpCode::ScfYield};
     default: return {};
     }
   }
@@ -568,9 +569,10 @@ private:
       // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
       if (const Attribute *schedule = op.attr("schedule");
           schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
-        attrConstraint(op, "schedule", "interleaved",
-                       "paired with bare unroll or unroll factor (schedule(interleaved) interleaves unrolled "
-                       "iterations)");
+        attrConstraint(op, "schedule", "interleaved", "paired with bare unroll or unroll factor");
+      // `unroll(%f) unroll`: two unroll policies (the second is the optional keyword after the group).
+      if (hasGroup(op, "unroll") && op.hasAttr("unroll"))
+        attrConstraint(op, "unroll", "2", "either bare unroll or unroll factor, not both");
       Type *lo = in("lo");
       static constexpr std::string_view kBound[] = {"lower_bound", "upper_bound", "step"};
       const std::string_view names[] = {"lo", "hi", "step"};
@@ -588,7 +590,9 @@ private:
         countMismatch(op, "iter_args", inits.size(), "results", op.numResults());
       else
         for (size_t k = 0; k < inits.size(); ++k)
-          if (op.result(unsigned(k))->type() != op.region(0)->entryBlock()->argument(unsigned(k + 1))->type())
+          // A result type may name a sibling result, which the matching init stands for.
+          if (!sameUnderRenaming(op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
+                                 op.result(unsigned(k))->type(), initsAsResults(op, inits)))
             fieldMismatch(op, "iter_args[" + std::to_string(k) + "]",
                           op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
                           "results[" + std::to_string(k) + "]", op.result(unsigned(k))->type());
@@ -604,6 +608,7 @@ private:
       return;
     case VerifyHook::Yield: {
       const Operation *parent = op.parentOp();
+      if (parent && parent->opcode() == OpCode::ScfSwitch) return;  // verify/Scf.cpp checks each case
       if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf &&
                       parent->opcode() != OpCode::ScfWhile)) {
         report(DiagId::StructureMisplacedOp, op)
@@ -937,6 +942,7 @@ private:
       return verify::checkVectorAxesOp(op, ctx_);
     }
     case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
+    case VerifyHook::Switch: return verify::checkSwitchOp(op, ctx_);
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }
@@ -1356,10 +1362,21 @@ private:
     if (!ok) resultError(op, "result", to, want);
   }
 
+  static std::unordered_map<const Value *, const Value *> initsAsResults(const Operation &op,
+                                                                         std::span<Value *const> inits) {
+    std::unordered_map<const Value *, const Value *> m;
+    for (size_t k = 0; k < inits.size() && k < op.numResults(); ++k) m[inits[k]] = op.result(unsigned(k));
+    return m;
+  }
+
   void checkValuesAgainst(const Operation &op, std::string_view group, std::span<Value> expected) {
     auto vals = op.operandGroup(group);
     bool match = vals.size() == expected.size();
-    for (size_t k = 0; match && k < vals.size(); ++k) match = vals[k]->type() == expected[k].type();
+    // A result type may name a sibling result: the value given in its place stands for it.
+    std::unordered_map<const Value *, const Value *> forwarded;
+    for (size_t k = 0; match && k < vals.size(); ++k) forwarded[vals[k]] = &expected[k];
+    for (size_t k = 0; match && k < vals.size(); ++k)
+      match = sameUnderRenaming(vals[k]->type(), expected[k].type(), forwarded);
     if (match) return;
     std::string s = "(";
     for (size_t k = 0; k < expected.size(); ++k) s += (k ? ", " : "") + expected[k].type()->str();

@@ -114,5 +114,6 @@ void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp:
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
+void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup
 
 }  // namespace hrx::loom::verify

@@ -660,6 +660,7 @@ private:
   void lowerApply(const Operation &op);
   void lowerLayout(const Operation &op);
   void lowerWhile(const Operation &op);
+  void lowerSwitch(const Operation &op);  // lower/Control.cpp: scf.switch, scf.lookup
   void lowerOp(const Operation &op) {
     if (op.opcode() == loom::OpCode::LowInvoke)
       unsupported(op, "hrxcc has no assembler for Low IR (the callee is low.func.def machine code)");

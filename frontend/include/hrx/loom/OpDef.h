@@ -96,6 +96,7 @@ enum class VerifyHook : uint8_t {
   SanitizerLayout,
   KernelLaunch,
   Global,
+  Switch,
 };
 
 namespace opflag {
@@ -135,6 +136,8 @@ struct Directive {
     ConfigType,
     GlobalType,    // ^globaltype: a global's type, naming its own dimensions (region 0's arguments)
     CoResultType,  // ^coresulttype: a loaded type whose dimensions are the op's later results
+    SwitchCases,   // ^cases: `{ case K {...} ... default {...} }`, one region per case (case_keys)
+    LookupTable,   // ^table: `{ K = (%v, ...), ... } default(%v, ...)` (case_keys, operand group table)
   };
   enum Arity : uint8_t { One, Many, AtLeastOne };
   Kind kind = Literal;
