@@ -59,6 +59,7 @@ const std::vector<EnumSet> &enumSets() {
       {"schedule", {"linear", "interleaved", "recurrence"}, false},
       {"memory_access", {"volatile", "nontemporal"}, false},
       {"access_kind", {"read", "write"}, false},
+      {"fence_ordering", {"acquire", "release", "acq_rel", "seq_cst"}, false},
   };
   return sets;
 }
@@ -179,6 +180,10 @@ void compile(OpDef &def) {
       } else if (what == "cases") {
         d.kind = Directive::SwitchCases;
         def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "packranges") {
+        d.kind = Directive::PackRanges;
+        d.text = "byte_lengths";
+        addSegment(d);
       } else if (what == "table") {
         d.kind = Directive::LookupTable;
         d.text = "table";

@@ -194,6 +194,7 @@ private:
   bool parseCoResultType(OpState &st);
   bool parseSwitchCases(OpState &st);
   bool parseLookupTable(OpState &st, const Directive &d);
+  bool parsePackRanges(OpState &st, const Directive &d);
   void finishOp(OpState &st, std::vector<Token> &resultToks);
   // `%v : T` after `valueTok`: the value and the written type, reporting TYPE/003 when they differ
   // ({nullptr, nullptr} after a parse error).
@@ -392,6 +393,8 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
       st.resultTypes[i] = m_.types().offset();
     else if (rs == "r:index")
       st.resultTypes[i] = m_.types().index();
+    else if (rs == "r:i32")
+      st.resultTypes[i] = m_.types().integer(32);
   }
   for (Type *t : st.resultTypes)
     if (!t) {
@@ -741,6 +744,7 @@ bool Parser::runDirective(OpState &st, size_t i) {
   case Directive::CoResultType: return parseCoResultType(st);
   case Directive::SwitchCases: return parseSwitchCases(st);
   case Directive::LookupTable: return parseLookupTable(st, d);
+  case Directive::PackRanges: return parsePackRanges(st, d);
   case Directive::GroupBegin:
   case Directive::GroupEnd: return true;
   }
@@ -819,6 +823,34 @@ bool Parser::parseSwitchCases(OpState &st) {
   for (auto &c : cases) st.regionBlocks.push_back(c);
   st.regionArgs.assign(st.regionBlocks.size(), {});
   st.attrs.push_back({"case_keys", m_.attrs().array(keys)});
+  return true;
+}
+
+// `[align(16) %header, %payload]`: byte ranges with optional minimum alignments (0 when unstated).
+bool Parser::parsePackRanges(OpState &st, const Directive &d) {
+  if (!expect(Tok::LSquare)) return false;
+  std::vector<Attribute *> aligns;
+  while (!lex_.peek().is(Tok::RSquare)) {
+    int64_t align = 0;
+    if (lex_.peek().isIdent("align")) {
+      lex_.next();
+      if (!expect(Tok::LParen)) return false;
+      Token n = lex_.next();
+      if (!n.is(Tok::Integer)) return unexpected(n, "an integer alignment");
+      if (!parseInteger(n, align) || !expect(Tok::RParen)) return false;
+    }
+    Token v = lex_.next();
+    if (!v.is(Tok::ValueId)) return unexpected(v, "an SSA byte length");
+    Value *len = lookupValue(v, scope_);
+    if (!len) return false;
+    st.operands.push_back(len);
+    ++st.segments[d.segment];
+    aligns.push_back(m_.attrs().integer(align));
+    if (!lex_.peek().is(Tok::Comma)) break;
+    lex_.next();
+  }
+  if (!expect(Tok::RSquare)) return false;
+  st.attrs.push_back({"minimum_alignments", m_.attrs().array(aligns)});
   return true;
 }
 

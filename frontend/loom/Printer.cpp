@@ -395,6 +395,18 @@ private:
         attach("}");
         break;
       }
+      case Directive::PackRanges: {
+        const Attribute *aligns = op.attr("minimum_alignments");
+        auto lengths = group(op, d.segment);
+        std::string s = "[";
+        for (size_t k = 0; k < lengths.size(); ++k) {
+          int64_t a = aligns && k < aligns->elements().size() ? aligns->elements()[k]->integer() : 0;
+          s += (k ? ", " : "") + (a ? "align(" + std::to_string(a) + ") " : std::string()) + "%" +
+               std::string(lengths[k]->name());
+        }
+        word(s + "]");
+        break;
+      }
       case Directive::LookupTable: {
         const Attribute *keys = op.attr("case_keys");
         size_t rows = (keys ? keys->elements().size() : 0) + 1;

@@ -943,6 +943,7 @@ private:
     }
     case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
     case VerifyHook::Switch: return verify::checkSwitchOp(op, ctx_);
+    case VerifyHook::BufferBytes: return verify::checkBufferBytesOp(op, ctx_);
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }

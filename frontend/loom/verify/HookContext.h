@@ -115,5 +115,6 @@ void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.c
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup
+void checkBufferBytesOp(const Operation &op, HookContext &ctx);   // Buffer.cpp: pack, fill, narrow access
 
 }  // namespace hrx::loom::verify

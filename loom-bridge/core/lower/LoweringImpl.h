@@ -271,7 +271,14 @@ public:
     case OpCode::BufferAlloca:
     case OpCode::BufferFence:
     case OpCode::GlobalLoad:
-    case OpCode::GlobalStore: return true;
+    case OpCode::GlobalStore:
+    case OpCode::BufferLoadI8U:
+    case OpCode::BufferLoadI8S:
+    case OpCode::BufferLoadI16U:
+    case OpCode::BufferLoadI16S:
+    case OpCode::BufferStoreI8:
+    case OpCode::BufferStoreI16:
+    case OpCode::BufferFill: return true;
     default:
       return familyOf(op.opcode()) == Family::Control && op.opcode() != OpCode::CfgBr &&
              op.opcode() != OpCode::CfgCondBr;
@@ -781,6 +788,7 @@ private:
   }
 
   void lowerMemory(const Operation &op);
+  bool lowerNarrowAccess(const Operation &op);  // lower/Memory.cpp: buffer.load.i8.u and family
 
   // A buffer.assume.* result is its operand (with the same facts).
   void forwardBuffer(const Operation &op, unsigned i);

@@ -97,6 +97,7 @@ enum class VerifyHook : uint8_t {
   KernelLaunch,
   Global,
   Switch,
+  BufferBytes,
 };
 
 namespace opflag {
@@ -138,6 +139,7 @@ struct Directive {
     CoResultType,  // ^coresulttype: a loaded type whose dimensions are the op's later results
     SwitchCases,   // ^cases: `{ case K {...} ... default {...} }`, one region per case (case_keys)
     LookupTable,   // ^table: `{ K = (%v, ...), ... } default(%v, ...)` (case_keys, operand group table)
+    PackRanges,    // ^packranges: `[align(16) %a, %b]` (byte_lengths, minimum_alignments; 0 = natural)
   };
   enum Arity : uint8_t { One, Many, AtLeastOne };
   Kind kind = Literal;
