@@ -748,6 +748,26 @@ private:
         fieldMismatch(op, "result", r0, "referenced config @" + std::string(cfg->symbolName()), t->type());
       return;
     }
+    case VerifyHook::EncodingQuery: {
+      if (op.opcode() == OpCode::EncodingIsa) {
+        if (!unknown(r0) && !r0->isInteger(1)) resultError(op, "result", r0, "i1");
+        return;
+      }
+      if (op.opcode() == OpCode::EncodingLayoutAssumeStrided) {
+        for (const NamedAttr &a : op.attributes())
+          if (a.name.empty() && a.value->kind() == AttrKind::Dict)
+            if (const Attribute *rank = a.value->get("rank");
+                rank && rank->kind() == AttrKind::Integer && (rank->integer() < 0 || rank->integer() > 255))
+              attrConstraint(op, "rank", std::to_string(rank->integer()), "rank in [0, 255]");
+        return;
+      }
+      const Attribute *spec = op.attr("spec");
+      std::string_view role = spec ? encodingRole(spec->str()) : std::string_view();
+      if (!role.empty() && isKind(r0, TypeKind::Encoding) && r0->name() != role)
+        encodingError(DiagId::EncodingResultRole, op, spec->str(), "actual_type", r0->str(), "expected_type",
+                      "encoding<" + std::string(role) + ">");
+      return;
+    }
     case VerifyHook::EncodingDefine:
       if (!isKind(r0, TypeKind::Encoding)) return resultError(op, "result", r0, "an encoding<role> type");
       checkEncodingFamily(op, *r0);
@@ -1089,8 +1109,8 @@ private:
         return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
                              f->str());
     }
-    if (auto regs = integer("payload_registers"); regs && *regs < 0)
-      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a register count (0 or more)");
+    if (auto regs = integer("payload_registers"); regs && *regs <= 0)
+      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a positive register count");
     // A scaled operand states its whole scale description.
     bool scaled = false;
     for (const auto &[name, value] : fixed) scaled |= name.starts_with("scale_");

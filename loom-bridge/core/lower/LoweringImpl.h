@@ -686,6 +686,9 @@ private:
     case Family::Config: return lowerConfigGet(op);
     case Family::Encoding:
       if (op.opcode() == loom::OpCode::EncodingLayoutStrided) return lowerLayout(op);
+      if (op.opcode() == loom::OpCode::EncodingIsa || op.opcode() == loom::OpCode::EncodingLayoutAssumeStrided ||
+          op.opcode() == loom::OpCode::EncodingAssumeSpec)
+        unsupported(op, "encoding queries and facts are verified but not lowered yet");
       lowered(op.result(0)).encoding = op.attr("encoding");
       return;
     case Family::Global: return lowerGlobal(op);

@@ -98,6 +98,7 @@ enum class VerifyHook : uint8_t {
   Global,
   Switch,
   BufferBytes,
+  EncodingQuery,
 };
 
 namespace opflag {
