@@ -1109,8 +1109,12 @@ private:
         return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
                              f->str());
     }
-    if (auto regs = integer("payload_registers"); regs && *regs <= 0)
-      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a positive register count");
+    // Dense-lane payloads may occupy no registers; register-packed payloads need at least one.
+    const Attribute *packing = get("payload_packing");
+    bool denseLanes = packing && packing->isIdent("dense_lanes");
+    if (auto regs = integer("payload_registers"); regs && (*regs < 0 || (*regs == 0 && !denseLanes)))
+      return attrConstraint(op, "payload_registers", std::to_string(*regs),
+                            "a positive register count (0 only with payload_packing=dense_lanes)");
     // A scaled operand states its whole scale description.
     bool scaled = false;
     for (const auto &[name, value] : fixed) scaled |= name.starts_with("scale_");
