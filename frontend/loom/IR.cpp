@@ -56,7 +56,7 @@ std::string Type::str() const {
   case TypeKind::Buffer: return "buffer";
   case TypeKind::Group: return "group";
   case TypeKind::Flow: return "pipeline.flow<" + element_->str() + ">";
-  case TypeKind::Encoding: return "encoding<" + std::string(name_) + ">";
+  case TypeKind::Encoding: return name_.empty() ? "encoding" : "encoding<" + std::string(name_) + ">";
   case TypeKind::Opaque: return std::string(name_);
   case TypeKind::Unknown: return "<unknown>";
   case TypeKind::View:
@@ -438,6 +438,16 @@ void IRBuilder::setBlockComments(Block *block, const std::vector<std::string_vie
                                  const std::vector<std::string_view> &trailing) {
   block->comments_ = arena_.copy(leading);
   block->trailing_ = arena_.copy(trailing);
+}
+
+void IRBuilder::setRegionCount(Operation *op, size_t count) {
+  Region *regions = static_cast<Region *>(arena_.allocate(sizeof(Region) * (count ? count : 1), alignof(Region)));
+  for (size_t i = 0; i < count; ++i) {
+    new (regions + i) Region();
+    regions[i].parent_ = op;
+  }
+  op->regions_ = regions;
+  op->count_[Operation::kRegions] = uint32_t(count);
 }
 
 void IRBuilder::setRegionBlocks(Operation *op, unsigned region, const std::vector<Block *> &blocks) {

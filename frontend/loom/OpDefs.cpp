@@ -59,6 +59,7 @@ const std::vector<EnumSet> &enumSets() {
       {"schedule", {"linear", "interleaved", "recurrence"}, false},
       {"memory_access", {"volatile", "nontemporal"}, false},
       {"access_kind", {"read", "write"}, false},
+      {"fence_ordering", {"acquire", "release", "acq_rel", "seq_cst"}, false},
   };
   return sets;
 }
@@ -171,6 +172,22 @@ void compile(OpDef &def) {
       } else if (what == "configtype") {
         d.kind = Directive::ConfigType;
         def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "globaltype") {
+        d.kind = Directive::GlobalType;
+        def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "coresulttype") {
+        d.kind = Directive::CoResultType;
+      } else if (what == "cases") {
+        d.kind = Directive::SwitchCases;
+        def.numRegions = std::max(def.numRegions, 1u);
+      } else if (what == "packranges") {
+        d.kind = Directive::PackRanges;
+        d.text = "byte_lengths";
+        addSegment(d);
+      } else if (what == "table") {
+        d.kind = Directive::LookupTable;
+        d.text = "table";
+        addSegment(d);
       }
     } else {
       d.kind = Directive::Literal;

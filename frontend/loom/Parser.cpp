@@ -3,6 +3,7 @@
 #include "hrx/loom/Lexer.h"
 #include "hrx/loom/OpDef.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -23,6 +24,8 @@ constexpr unsigned kMaxDepth = 64;
 struct Scope {
   Scope *parent = nullptr;
   std::unordered_map<std::string_view, Value *> values;
+  // Set while a global's type is parsed: an unknown name there declares the global's own dimension.
+  std::vector<Value *> *declared = nullptr;
   Value *lookup(std::string_view name) const {
     for (const Scope *s = this; s; s = s->parent) {
       auto it = s->values.find(name);
@@ -116,6 +119,7 @@ private:
     std::vector<Type *> resultTypes;
     Scope *declScope = nullptr;
     Value *inductionVar = nullptr;
+    const std::vector<Token> *resultToks = nullptr;
   };
 
   // ---- helpers ----
@@ -149,6 +153,11 @@ private:
   }
   Value *lookupValue(const Token &t, Scope *scope, bool declaration = false) {
     Value *v = scope ? scope->lookup(t.name()) : nullptr;
+    if (!v && scope && scope->declared) {
+      v = b_.createArgument(t.name(), nullptr, range(t));
+      scope->values.emplace(v->name(), v);
+      scope->declared->push_back(v);
+    }
     if (!v)
       error(declaration ? DiagId::ParseUnresolvedDeclaration : DiagId::ParseUndefinedValue, t)
           .arg("name", std::string(t.text));
@@ -181,6 +190,11 @@ private:
   bool parseSignature(OpState &st, const Directive &d);
   bool parseTypeSlot(OpState &st, const Directive &d);
   bool parseSuccessor(OpState &st, const Directive &d);
+  bool parseGlobalType(OpState &st);
+  bool parseCoResultType(OpState &st);
+  bool parseSwitchCases(OpState &st);
+  bool parseLookupTable(OpState &st, const Directive &d);
+  bool parsePackRanges(OpState &st, const Directive &d);
   void finishOp(OpState &st, std::vector<Token> &resultToks);
   // `%v : T` after `valueTok`: the value and the written type, reporting TYPE/003 when they differ
   // ({nullptr, nullptr} after a parse error).
@@ -360,6 +374,7 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
   st.regionArgs.resize(def->numRegions);
   st.regionBlocks.resize(def->numRegions);
   st.resultTypes.assign(resultToks.size(), nullptr);
+  st.resultToks = &resultToks;
   if (!runDirectives(st, 0, def->directives.size())) return nullptr;
   skipLoc();
   const Token &after = lex_.peek();
@@ -378,6 +393,8 @@ Operation *Parser::parseKnownOp(const OpDef *def, const Token &nameTok, std::vec
       st.resultTypes[i] = m_.types().offset();
     else if (rs == "r:index")
       st.resultTypes[i] = m_.types().index();
+    else if (rs == "r:i32")
+      st.resultTypes[i] = m_.types().integer(32);
   }
   for (Type *t : st.resultTypes)
     if (!t) {
@@ -723,9 +740,185 @@ bool Parser::runDirective(OpState &st, size_t i) {
     st.attrs.push_back({"type", m_.attrs().typeRef(t)});
     return true;
   }
+  case Directive::GlobalType: return parseGlobalType(st);
+  case Directive::CoResultType: return parseCoResultType(st);
+  case Directive::SwitchCases: return parseSwitchCases(st);
+  case Directive::LookupTable: return parseLookupTable(st, d);
+  case Directive::PackRanges: return parsePackRanges(st, d);
   case Directive::GroupBegin:
   case Directive::GroupEnd: return true;
   }
+  return true;
+}
+
+namespace {
+// Gives each name a type mentions the type of its position: a dimension is an index, a view's
+// layout slot an encoding<layout>, a tile's or tensor's encoding slot an encoding. Names already
+// typed keep theirs; returns the names in order of first mention.
+void typeNamesIn(TypeContext &types, const Type *t, std::vector<Value *> &mentioned) {
+  if (!t || !t->isShaped()) return;
+  auto note = [&](Value *v, Type *asType) {
+    if (!v) return;
+    if (!v->type()) v->setType(asType);
+    if (std::find(mentioned.begin(), mentioned.end(), v) == mentioned.end()) mentioned.push_back(v);
+  };
+  for (const Dim &d : t->shape()) note(d.dynamic, types.index());
+  note(t->slot().value, types.encoding(t->kind() == TypeKind::View ? "layout" : ""));
+  typeNamesIn(types, t->elementType(), mentioned);
+}
+}  // namespace
+
+// `global.constant @g : tile<[%m]x[%n]xf32>`: the type's dimension names are the global's own
+// (upstream: declaration-local; each load binds them again as co-results).
+bool Parser::parseGlobalType(OpState &st) {
+  Scope *scope = newScope(st, 0, true);
+  st.declScope = scope;
+  std::vector<Value *> declared;
+  scope->declared = &declared;
+  Type *t = parseType(scope, true);
+  scope->declared = nullptr;
+  if (!t) return false;
+  std::vector<Value *> mentioned;
+  typeNamesIn(m_.types(), t, mentioned);
+  for (Value *v : declared) {
+    if (!v->type()) v->setType(m_.types().index());
+    st.regionArgs[0].push_back(v);
+  }
+  st.attrs.push_back({"type", m_.attrs().typeRef(t)});
+  return true;
+}
+
+// `{ case 0 {...} case 1 {...} default {...} }`: region 0 is the default, regions 1.. the cases in
+// source order (upstream's numbering); the keys are case_keys, checked by the verifier.
+bool Parser::parseSwitchCases(OpState &st) {
+  if (!expect(Tok::LBrace)) return false;
+  std::vector<Attribute *> keys;
+  std::vector<std::vector<Block *>> cases;
+  std::vector<Block *> fallback;
+  bool sawDefault = false;
+  unsigned scopeIndex = 0;
+  while (!lex_.peek().is(Tok::RBrace)) {
+    Token kw = lex_.next();
+    bool isCase = kw.isIdent("case");
+    if (sawDefault || (!isCase && !kw.isIdent("default")))
+      return unexpected(kw, sawDefault ? "'}' after the default region" : "'case' or 'default'");
+    if (isCase) {
+      Token k = lex_.next();
+      int64_t v = 0;
+      if (!k.is(Tok::Integer)) return unexpected(k, "an integer case key");
+      if (!parseInteger(k, v)) return false;
+      keys.push_back(m_.attrs().integer(v));
+    }
+    sawDefault = !isCase;
+    std::vector<Block *> &blocks = isCase ? cases.emplace_back() : fallback;
+    if (!parseRegion(blocks, newScope(st, scopeIndex++, false), {})) return false;
+  }
+  Token close = lex_.next();  // consumed either way: this '}' closes the switch, not the function
+  if (!sawDefault) {
+    error(DiagId::ParseUnexpectedToken, close).arg("token", "}").arg("expected", "a 'default' region");
+    return false;
+  }
+  b_.setRegionCount(st.op, cases.size() + 1);
+  st.regionBlocks.assign(1, fallback);
+  for (auto &c : cases) st.regionBlocks.push_back(c);
+  st.regionArgs.assign(st.regionBlocks.size(), {});
+  st.attrs.push_back({"case_keys", m_.attrs().array(keys)});
+  return true;
+}
+
+// `[align(16) %header, %payload]`: byte ranges with optional minimum alignments (0 when unstated).
+bool Parser::parsePackRanges(OpState &st, const Directive &d) {
+  if (!expect(Tok::LSquare)) return false;
+  std::vector<Attribute *> aligns;
+  while (!lex_.peek().is(Tok::RSquare)) {
+    int64_t align = 0;
+    if (lex_.peek().isIdent("align")) {
+      lex_.next();
+      if (!expect(Tok::LParen)) return false;
+      Token n = lex_.next();
+      if (!n.is(Tok::Integer)) return unexpected(n, "an integer alignment");
+      if (!parseInteger(n, align) || !expect(Tok::RParen)) return false;
+    }
+    Token v = lex_.next();
+    if (!v.is(Tok::ValueId)) return unexpected(v, "an SSA byte length");
+    Value *len = lookupValue(v, scope_);
+    if (!len) return false;
+    st.operands.push_back(len);
+    ++st.segments[d.segment];
+    aligns.push_back(m_.attrs().integer(align));
+    if (!lex_.peek().is(Tok::Comma)) break;
+    lex_.next();
+  }
+  if (!expect(Tok::RSquare)) return false;
+  st.attrs.push_back({"minimum_alignments", m_.attrs().array(aligns)});
+  return true;
+}
+
+// `{ 0 = (%a, %b), 1 = (%c, %d) } default(%e, %f)`: the rows, then the default row, flattened
+// into the table operands; every row has the first row's width (upstream: PARSE/030).
+bool Parser::parseLookupTable(OpState &st, const Directive &d) {
+  if (!expect(Tok::LBrace)) return false;
+  std::vector<Attribute *> keys;
+  int64_t width = -1;
+  bool ragged = false;
+  auto parseRow = [&](const Token &at, size_t row) {
+    if (!expect(Tok::LParen)) return false;
+    int64_t count = 0;
+    while (lex_.peek().is(Tok::ValueId)) {
+      Value *v = lookupValue(lex_.next(), scope_);
+      if (!v) return false;
+      st.operands.push_back(v);
+      ++st.segments[d.segment];
+      ++count;
+      if (!lex_.peek().is(Tok::Comma)) break;
+      lex_.next();
+    }
+    if (!expect(Tok::RParen)) return false;
+    if (width < 0) width = count;
+    if (count != width) {
+      error(DiagId::ParseRaggedRow, at)
+          .arg("op", std::string(st.def->name))
+          .arg("row", std::to_string(row))
+          .arg("count", std::to_string(count))
+          .arg("expected", std::to_string(width));
+      ragged = true;  // the rest of the table still parses: one mistake, one error
+    }
+    return true;
+  };
+  while (!lex_.peek().is(Tok::RBrace)) {
+    Token k = lex_.next();
+    int64_t v = 0;
+    if (!k.is(Tok::Integer)) return unexpected(k, "an integer case key");
+    if (!parseInteger(k, v) || !expect(Tok::Equal) || !parseRow(k, keys.size())) return false;
+    keys.push_back(m_.attrs().integer(v));
+    if (!lex_.peek().is(Tok::Comma)) break;
+    lex_.next();
+  }
+  if (!expect(Tok::RBrace)) return false;
+  Token kw = lex_.next();
+  if (!kw.isIdent("default")) return unexpected(kw, "'default' and the default row");
+  if (!parseRow(kw, keys.size()) || ragged) return false;
+  st.attrs.push_back({"case_keys", m_.attrs().array(keys)});
+  return true;
+}
+
+// `%tile, %m, %k = global.load @g : tile<[%m]x[%k]xf32>`: the first result has the written type,
+// the others are its dimensions and encoding, named in the type (co-results).
+bool Parser::parseCoResultType(OpState &st) {
+  Scope coResults;
+  coResults.parent = scope_;
+  size_t n = st.resultToks ? st.resultToks->size() : 0;
+  if (n) nameResults(st.op, *st.resultToks);
+  for (size_t i = 1; i < n; ++i) coResults.values.emplace((*st.resultToks)[i].name(), st.op->result(unsigned(i)));
+  Type *t = parseType(&coResults);
+  if (!t) return false;
+  std::vector<Value *> mentioned;
+  typeNamesIn(m_.types(), t, mentioned);
+  for (size_t i = 0; i < n; ++i) {
+    Value *r = st.op->result(unsigned(i));
+    st.resultTypes[i] = i == 0 ? t : r->type() ? r->type() : m_.types().index();
+  }
+  st.attrs.push_back({"type", m_.attrs().typeRef(t)});
   return true;
 }
 
@@ -758,6 +951,17 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
   std::vector<Type *> types;
   std::vector<Token> typeToks;
   size_t n = list ? bindingCount(st, list->name) : 1;
+  // Written result types may name the op's results (`-> (encoding<layout>, view<4xf32, %layout>)`).
+  Scope resultScope;
+  resultScope.parent = scope_;
+  Scope *typeScope = scope_;
+  bool bindsResults = std::any_of(d.bindings.begin(), d.bindings.end(), [](const auto &b) { return b.name == "r"; });
+  if (bindsResults && st.resultToks && st.resultToks->size() > 1) {
+    nameResults(st.op, *st.resultToks);
+    for (size_t i = 0; i < st.resultToks->size(); ++i)
+      resultScope.values.emplace((*st.resultToks)[i].name(), st.op->result(unsigned(i)));
+    typeScope = &resultScope;
+  }
   // An assume's written types are its results': upstream reports a values/results mismatch as
   // STRUCTURE/013 (count) and TYPE/001 (type).
   bool assume = st.def->hook == VerifyHook::Assume || st.def->hook == VerifyHook::SanitizerFacts;
@@ -783,7 +987,7 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
       lex_.next();
     }
     typeToks.push_back(lex_.peek());
-    Type *t = parseType(scope_);
+    Type *t = parseType(typeScope);
     if (!t) return false;
     types.push_back(t);
   }
@@ -1094,6 +1298,7 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     if (!tile || !closeAngle(*open)) return nullptr;
     return types.flow(tile);
   }
+  if (s == "encoding" && !lex_.peek().is(Tok::Less)) return types.encoding("");  // any encoding
   if (s == "encoding") {
     auto open = openAngle();
     if (!open) return nullptr;

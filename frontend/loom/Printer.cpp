@@ -375,6 +375,65 @@ private:
         }
         break;
       }
+      case Directive::SwitchCases: {
+        const Attribute *keys = op.attr("case_keys");
+        word("{");
+        flush();
+        for (unsigned r = 1; r <= op.numRegions(); ++r) {
+          unsigned region = r == op.numRegions() ? 0 : r;  // the cases, then the default
+          indentLine(indent + 1);
+          if (region)
+            word("case " + std::to_string(keys && region <= keys->elements().size()
+                                              ? keys->elements()[region - 1]->integer()
+                                              : 0));
+          else
+            word("default");
+          printRegion(*op.region(region), indent + 1);
+          flush();
+        }
+        indentLine(indent);
+        attach("}");
+        break;
+      }
+      case Directive::PackRanges: {
+        const Attribute *aligns = op.attr("minimum_alignments");
+        auto lengths = group(op, d.segment);
+        std::string s = "[";
+        for (size_t k = 0; k < lengths.size(); ++k) {
+          int64_t a = aligns && k < aligns->elements().size() ? aligns->elements()[k]->integer() : 0;
+          s += (k ? ", " : "") + (a ? "align(" + std::to_string(a) + ") " : std::string()) + "%" +
+               std::string(lengths[k]->name());
+        }
+        word(s + "]");
+        break;
+      }
+      case Directive::LookupTable: {
+        const Attribute *keys = op.attr("case_keys");
+        size_t rows = (keys ? keys->elements().size() : 0) + 1;
+        auto table = group(op, d.segment);
+        size_t width = table.size() / rows;
+        auto row = [&](size_t i) {
+          std::string s = "(";
+          for (size_t k = 0; k < width; ++k) s += (k ? ", %" : "%") + std::string(table[i * width + k]->name());
+          return s + ")";
+        };
+        word("{");
+        flush();
+        for (size_t i = 0; i + 1 < rows; ++i) {
+          indentLine(indent + 1);
+          word(std::to_string(keys->elements()[i]->integer()) + " = " + row(i) + (i + 2 < rows ? "," : ""));
+          flush();
+        }
+        indentLine(indent);
+        attach("}");
+        word("default");
+        attach(row(rows - 1));
+        break;
+      }
+      case Directive::GlobalType:
+      case Directive::CoResultType:
+        if (Attribute *t = op.attr("type")) word(t->type()->str());
+        break;
       }
       lastWasOperand_ = false;
       lastWasIndexList_ = false;

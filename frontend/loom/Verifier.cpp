@@ -241,7 +241,8 @@ private:
       return {OpCode::KernelReturn, OpCode::CfgBr, OpCode::CfgCondBr};
     case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn};
     case OpCode::ScfFor:
-    case OpCode::ScfIf: spelled = "scf.yield"; return {OpCode::ScfYield};
+    case OpCode::ScfIf:
+    case OpCode::ScfSwitch: spelled = "scf.yield"; return {OpCode::ScfYield};
     default: return {};
     }
   }
@@ -574,9 +575,10 @@ private:
       // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
       if (const Attribute *schedule = op.attr("schedule");
           schedule && schedule->str() == "interleaved" && !hasGroup(op, "unroll"))
-        attrConstraint(op, "schedule", "interleaved",
-                       "paired with bare unroll or unroll factor (schedule(interleaved) interleaves unrolled "
-                       "iterations)");
+        attrConstraint(op, "schedule", "interleaved", "paired with bare unroll or unroll factor");
+      // `unroll(%f) unroll`: two unroll policies (the second is the optional keyword after the group).
+      if (hasGroup(op, "unroll") && op.hasAttr("unroll"))
+        attrConstraint(op, "unroll", "2", "either bare unroll or unroll factor, not both");
       Type *lo = in("lo");
       static constexpr std::string_view kBound[] = {"lower_bound", "upper_bound", "step"};
       const std::string_view names[] = {"lo", "hi", "step"};
@@ -594,7 +596,9 @@ private:
         countMismatch(op, "iter_args", inits.size(), "results", op.numResults());
       else
         for (size_t k = 0; k < inits.size(); ++k)
-          if (op.result(unsigned(k))->type() != op.region(0)->entryBlock()->argument(unsigned(k + 1))->type())
+          // A result type may name a sibling result, which the matching init stands for.
+          if (!sameUnderRenaming(op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
+                                 op.result(unsigned(k))->type(), initsAsResults(op, inits)))
             fieldMismatch(op, "iter_args[" + std::to_string(k) + "]",
                           op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
                           "results[" + std::to_string(k) + "]", op.result(unsigned(k))->type());
@@ -610,6 +614,7 @@ private:
       return;
     case VerifyHook::Yield: {
       const Operation *parent = op.parentOp();
+      if (parent && parent->opcode() == OpCode::ScfSwitch) return;  // verify/Scf.cpp checks each case
       if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf &&
                       parent->opcode() != OpCode::ScfWhile)) {
         report(DiagId::StructureMisplacedOp, op)
@@ -747,6 +752,26 @@ private:
       Attribute *t = cfg->attr("type");
       if (t && t->type() != r0 && !unknown(r0))
         fieldMismatch(op, "result", r0, "referenced config @" + std::string(cfg->symbolName()), t->type());
+      return;
+    }
+    case VerifyHook::EncodingQuery: {
+      if (op.opcode() == OpCode::EncodingIsa) {
+        if (!unknown(r0) && !r0->isInteger(1)) resultError(op, "result", r0, "i1");
+        return;
+      }
+      if (op.opcode() == OpCode::EncodingLayoutAssumeStrided) {
+        for (const NamedAttr &a : op.attributes())
+          if (a.name.empty() && a.value->kind() == AttrKind::Dict)
+            if (const Attribute *rank = a.value->get("rank");
+                rank && rank->kind() == AttrKind::Integer && (rank->integer() < 0 || rank->integer() > 255))
+              attrConstraint(op, "rank", std::to_string(rank->integer()), "rank in [0, 255]");
+        return;
+      }
+      const Attribute *spec = op.attr("spec");
+      std::string_view role = spec ? encodingRole(spec->str()) : std::string_view();
+      if (!role.empty() && isKind(r0, TypeKind::Encoding) && r0->name() != role)
+        encodingError(DiagId::EncodingResultRole, op, spec->str(), "actual_type", r0->str(), "expected_type",
+                      "encoding<" + std::string(role) + ">");
       return;
     }
     case VerifyHook::EncodingDefine:
@@ -942,6 +967,9 @@ private:
     case VerifyHook::ReduceAxes: {
       return verify::checkVectorAxesOp(op, ctx_);
     }
+    case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
+    case VerifyHook::Switch: return verify::checkSwitchOp(op, ctx_);
+    case VerifyHook::BufferBytes: return verify::checkBufferBytesOp(op, ctx_);
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }
@@ -1092,8 +1120,12 @@ private:
         return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "element_format", "actual_value",
                              f->str());
     }
-    if (auto regs = integer("payload_registers"); regs && *regs < 0)
-      return attrConstraint(op, "payload_registers", std::to_string(*regs), "a register count (0 or more)");
+    // Dense-lane payloads may occupy no registers; register-packed payloads need at least one.
+    const Attribute *packing = get("payload_packing");
+    bool denseLanes = packing && packing->isIdent("dense_lanes");
+    if (auto regs = integer("payload_registers"); regs && (*regs < 0 || (*regs == 0 && !denseLanes)))
+      return attrConstraint(op, "payload_registers", std::to_string(*regs),
+                            "a positive register count (0 only with payload_packing=dense_lanes)");
     // A scaled operand states its whole scale description.
     bool scaled = false;
     for (const auto &[name, value] : fixed) scaled |= name.starts_with("scale_");
@@ -1366,10 +1398,21 @@ private:
     if (!ok) resultError(op, "result", to, want);
   }
 
+  static std::unordered_map<const Value *, const Value *> initsAsResults(const Operation &op,
+                                                                         std::span<Value *const> inits) {
+    std::unordered_map<const Value *, const Value *> m;
+    for (size_t k = 0; k < inits.size() && k < op.numResults(); ++k) m[inits[k]] = op.result(unsigned(k));
+    return m;
+  }
+
   void checkValuesAgainst(const Operation &op, std::string_view group, std::span<Value> expected) {
     auto vals = op.operandGroup(group);
     bool match = vals.size() == expected.size();
-    for (size_t k = 0; match && k < vals.size(); ++k) match = vals[k]->type() == expected[k].type();
+    // A result type may name a sibling result: the value given in its place stands for it.
+    std::unordered_map<const Value *, const Value *> forwarded;
+    for (size_t k = 0; match && k < vals.size(); ++k) forwarded[vals[k]] = &expected[k];
+    for (size_t k = 0; match && k < vals.size(); ++k)
+      match = sameUnderRenaming(vals[k]->type(), expected[k].type(), forwarded);
     if (match) return;
     std::string s = "(";
     for (size_t k = 0; k < expected.size(); ++k) s += (k ? ", " : "") + expected[k].type()->str();

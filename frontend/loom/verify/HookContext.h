@@ -116,5 +116,8 @@ void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp:
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)
+void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
+void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup
+void checkBufferBytesOp(const Operation &op, HookContext &ctx);   // Buffer.cpp: pack, fill, narrow access
 
 }  // namespace hrx::loom::verify

@@ -91,6 +91,7 @@ void Lowering::Impl::lowerControl(const Operation &op) {
     }
     return;
   }
+  if (op.opcode() == OpCode::ScfSwitch || op.opcode() == OpCode::ScfLookup) return lowerSwitch(op);
   if (op.opcode() == OpCode::CfgBr || op.opcode() == OpCode::CfgCondBr) {
     std::vector<llvm::BasicBlock *> targets;
     for (unsigned s = 0; s < op.successors().size(); ++s) {
@@ -224,6 +225,54 @@ void Lowering::Impl::lowerApply(const Operation &op) {
   llvm::CallInst *call = b_->CreateCall(target, args);
   if (op.numResults() == 1) set(op, 0, call);
   for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b_->CreateExtractValue(call, i));
+}
+
+// scf.switch: an LLVM switch on the selector, one block per case region and the default, the
+// yielded values merged by phis. scf.lookup: a select per case key over the rows (no branches).
+void Lowering::Impl::lowerSwitch(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Value *selector = operand(op, "selector");
+  const loom::Attribute *keys = op.attr("case_keys");
+  size_t caseCount = keys ? keys->elements().size() : 0;
+  auto key = [&](size_t i) {
+    return llvm::cast<llvm::ConstantInt>(
+        llvm::ConstantInt::get(selector->getType(), uint64_t(keys->elements()[i]->integer()), true));
+  };
+  if (op.opcode() == OpCode::ScfLookup) {
+    std::span<Value *const> table = op.operandGroup("table");
+    size_t width = op.numResults();
+    if (table.size() != (caseCount + 1) * width) unsupported(op, "the table needs one row per case and the default");
+    for (size_t k = 0; k < width; ++k) {
+      llvm::Value *v = get(table[caseCount * width + k]);
+      for (size_t i = caseCount; i-- > 0;)
+        v = b.CreateSelect(b.CreateICmpEQ(selector, key(i)), get(table[i * width + k]), v);
+      set(op, unsigned(k), v);
+    }
+    return;
+  }
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(context_, "switch.end", f);
+  llvm::BasicBlock *fallback = llvm::BasicBlock::Create(context_, "switch.default", f);
+  llvm::SwitchInst *sw = b.CreateSwitch(selector, fallback, unsigned(caseCount));
+  std::vector<std::pair<std::vector<llvm::Value *>, llvm::BasicBlock *>> incoming;
+  for (unsigned r = 0; r < op.numRegions(); ++r) {
+    llvm::BasicBlock *block = fallback;
+    if (r > 0) {
+      block = llvm::BasicBlock::Create(context_, "switch.case", f, merge);
+      sw->addCase(key(r - 1), block);
+    }
+    b.SetInsertPoint(block);
+    std::vector<llvm::Value *> values = lowerRegion(*op.region(r));
+    if (values.size() != op.numResults()) unsupported(op, "every case must yield one value per result");
+    incoming.push_back({std::move(values), b.GetInsertBlock()});
+    b.CreateBr(merge);
+  }
+  b.SetInsertPoint(merge);
+  for (unsigned i = 0; i < op.numResults(); ++i) {
+    llvm::PHINode *phi = b.CreatePHI(incoming[0].first[i]->getType(), unsigned(incoming.size()));
+    for (auto &[values, from] : incoming) phi->addIncoming(values[i], from);
+    set(op, i, phi);
+  }
 }
 
 }  // namespace hrx::bridge

@@ -73,7 +73,7 @@ inline llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::V
 }
 
 // The lowering family of an Ops.def row, decided once from the table (at compile time).
-enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None };
+enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None, Global };
 
 constexpr Family familyOfRow(std::string_view name) {
   std::string_view dialect = name.substr(0, name.find('.'));
@@ -86,6 +86,7 @@ constexpr Family familyOfRow(std::string_view name) {
   if (dialect == "kernel") return Family::Kernel;
   if (name == "config.get") return Family::Config;
   if (dialect == "encoding") return Family::Encoding;
+  if (name == "global.load" || name == "global.store") return Family::Global;
   return Family::None;
 }
 
@@ -268,7 +269,16 @@ public:
     case OpCode::FuncApply:
     case OpCode::TemplateApply:
     case OpCode::BufferAlloca:
-    case OpCode::BufferFence: return true;
+    case OpCode::BufferFence:
+    case OpCode::GlobalLoad:
+    case OpCode::GlobalStore:
+    case OpCode::BufferLoadI8U:
+    case OpCode::BufferLoadI8S:
+    case OpCode::BufferLoadI16U:
+    case OpCode::BufferLoadI16S:
+    case OpCode::BufferStoreI8:
+    case OpCode::BufferStoreI16:
+    case OpCode::BufferFill: return true;
     default:
       return familyOf(op.opcode()) == Family::Control && op.opcode() != OpCode::CfgBr &&
              op.opcode() != OpCode::CfgCondBr;
@@ -657,6 +667,7 @@ private:
   void lowerApply(const Operation &op);
   void lowerLayout(const Operation &op);
   void lowerWhile(const Operation &op);
+  void lowerSwitch(const Operation &op);  // lower/Control.cpp: scf.switch, scf.lookup
   void lowerOp(const Operation &op) {
     if (op.opcode() == loom::OpCode::LowInvoke)
       unsupported(op, "hrxcc has no assembler for Low IR (the callee is low.func.def machine code)");
@@ -675,8 +686,12 @@ private:
     case Family::Config: return lowerConfigGet(op);
     case Family::Encoding:
       if (op.opcode() == loom::OpCode::EncodingLayoutStrided) return lowerLayout(op);
+      if (op.opcode() == loom::OpCode::EncodingIsa || op.opcode() == loom::OpCode::EncodingLayoutAssumeStrided ||
+          op.opcode() == loom::OpCode::EncodingAssumeSpec)
+        unsupported(op, "encoding queries and facts are verified but not lowered yet");
       lowered(op.result(0)).encoding = op.attr("encoding");
       return;
+    case Family::Global: return lowerGlobal(op);
     case Family::None: break;
     }
     unsupported(op, "no lowering for this op");
@@ -776,6 +791,7 @@ private:
   }
 
   void lowerMemory(const Operation &op);
+  bool lowerNarrowAccess(const Operation &op);  // lower/Memory.cpp: buffer.load.i8.u and family
 
   // A buffer.assume.* result is its operand (with the same facts).
   void forwardBuffer(const Operation &op, unsigned i);
@@ -817,6 +833,8 @@ private:
   void lowerControl(const Operation &op);
 
   void lowerFunc(const Operation &op);
+  void lowerGlobal(const Operation &op);  // lower/Global.cpp
+  llvm::GlobalVariable *globalStorage(const Operation &access);
 
   // A C/C++ function, called with the C ABI of its scalar and pointer parameters.
   llvm::Function *external(const Operation &call, const cxx::Signature &sig);

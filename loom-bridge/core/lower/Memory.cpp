@@ -117,6 +117,7 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     st->setAtomic(ordering, atomicScope(op));
     return;
   }
+  if (lowerNarrowAccess(op)) return;
   if (op.opcode() == loom::OpCode::BufferFence) {
     llvm::AtomicOrdering ordering = atomicOrdering(op);
     if (ordering == llvm::AtomicOrdering::Monotonic) return;  // a relaxed fence orders nothing
@@ -318,5 +319,33 @@ llvm::Value *Lowering::Impl::compareExchangeLoop(const Operation &op, std::strin
 // encoding.layout.strided [s0, s1, ...]: the element stride of each axis, for the views that
 // name it as their layout.
 void Lowering::Impl::lowerLayout(const Operation &op) { lowered(op.result(0)).layoutStrides = indices(op, "strides"); }
+
+// buffer.load.i8/i16.{u,s} read a byte or halfword at a byte offset and extend it to i32;
+// buffer.store.i8/i16 truncate an i32 and write it. False for every other op.
+bool Lowering::Impl::lowerNarrowAccess(const Operation &op) {
+  unsigned bits = 0;
+  bool load = true, sign = false;
+  switch (op.opcode()) {
+  case OpCode::BufferLoadI8U: bits = 8; break;
+  case OpCode::BufferLoadI8S: bits = 8, sign = true; break;
+  case OpCode::BufferLoadI16U: bits = 16; break;
+  case OpCode::BufferLoadI16S: bits = 16, sign = true; break;
+  case OpCode::BufferStoreI8: bits = 8, load = false; break;
+  case OpCode::BufferStoreI16: bits = 16, load = false; break;
+  default: return false;
+  }
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Type *narrow = b.getIntNTy(bits);
+  llvm::Value *base = operand(op, load ? "source" : "target");
+  llvm::Value *address = b.CreateGEP(b.getInt8Ty(), base, operand(op, "byte_offset"));
+  llvm::Align align(1);  // a byte offset promises no alignment
+  if (load) {
+    llvm::Value *v = b.CreateAlignedLoad(narrow, address, align);
+    set(op, 0, sign ? b.CreateSExt(v, b.getInt32Ty()) : b.CreateZExt(v, b.getInt32Ty()));
+  } else {
+    b.CreateAlignedStore(b.CreateTrunc(operand(op, "value"), narrow), address, align);
+  }
+  return true;
+}
 
 }  // namespace hrx::bridge

@@ -484,6 +484,8 @@ public:
   void setBlockComments(Block *block, const std::vector<std::string_view> &leading,
                         const std::vector<std::string_view> &trailing);
   void setRegionBlocks(Operation *op, unsigned region, const std::vector<Block *> &blocks);
+  // Ops with a variable number of regions (scf.switch's cases): before the regions are set.
+  void setRegionCount(Operation *op, size_t count);
   void append(Block *block, Operation *op);
 
 private:

@@ -101,6 +101,10 @@ enum class VerifyHook : uint8_t {
   CheckBodyOp,
   CheckLiteral,
   CheckExpect,
+  Global,
+  Switch,
+  BufferBytes,
+  EncodingQuery,
 };
 
 namespace opflag {
@@ -138,6 +142,11 @@ struct Directive {
     InductionVar,
     Successors,
     ConfigType,
+    GlobalType,    // ^globaltype: a global's type, naming its own dimensions (region 0's arguments)
+    CoResultType,  // ^coresulttype: a loaded type whose dimensions are the op's later results
+    SwitchCases,   // ^cases: `{ case K {...} ... default {...} }`, one region per case (case_keys)
+    LookupTable,   // ^table: `{ K = (%v, ...), ... } default(%v, ...)` (case_keys, operand group table)
+    PackRanges,    // ^packranges: `[align(16) %a, %b]` (byte_lengths, minimum_alignments; 0 = natural)
   };
   enum Arity : uint8_t { One, Many, AtLeastOne };
   Kind kind = Literal;
