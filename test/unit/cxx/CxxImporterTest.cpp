@@ -388,7 +388,7 @@ extern "C" __global__ void math(const float *x, double *y) {
     ImportRun run;
     CxxUnit unit = unitOf("math.hip", text);
     unit.fastMath = fastMath;
-    run.result = importer.import(unit, ImportTarget::AmdgpuGfx1151, run.context, run.engine);
+    run.result = importer.import(unit, gfx1151Target(), run.context, run.engine);
     EXPECT_TRUE(run.result.has_value()) << run.capture.dump();
     if (!run.result) return std::string();
     identity = run.result->identity;
