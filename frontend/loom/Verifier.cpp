@@ -30,21 +30,7 @@ std::string_view classDescription(TypeClass c) {
   return "?";
 }
 
-bool inClass(const Type *t, TypeClass c) {
-  switch (c) {
-  case TypeClass::Any: return true;
-  case TypeClass::Address: return t->isAddress();
-  case TypeClass::Index: return t->isIndex();
-  case TypeClass::Int: return t->isInteger();
-  case TypeClass::Float: return t->isFloat();
-  case TypeClass::Scalar: return t->isScalar();
-  case TypeClass::Buffer: return t->kind() == TypeKind::Buffer;
-  case TypeClass::IntVector: return t->kind() == TypeKind::Vector && t->elementType()->isInteger();
-  case TypeClass::FloatVector: return t->kind() == TypeKind::Vector && t->elementType()->isFloat();
-  case TypeClass::AnyVector: return t->kind() == TypeKind::Vector;
-  }
-  return false;
-}
+bool inClass(const Type *t, TypeClass c) { return typeInClass(t, c); }
 
 bool isKind(const Type *t, TypeKind k) { return t && t->kind() == k; }
 bool unknown(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
@@ -192,6 +178,7 @@ private:
   void verifyOp(const Operation &op, const Operation *kernel, const Operation *pipeline) {
     if (op.isOpaque()) {
       if (op.opcode() == OpCode::LowFuncDef) checkLowReturns(op);
+      if (op.opcode() == OpCode::MetadataModule) verify::checkMetadataOp(op, ctx_);
       for (Region &r : op.regions())
         for (Block *b : r.blocks())
           for (const Operation &inner : *b) verifyOp(inner, kernel, pipeline);
@@ -234,6 +221,7 @@ private:
       spelled = "kernel.return";
       return {OpCode::KernelReturn, OpCode::CfgBr, OpCode::CfgCondBr};
     case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn};
+    case OpCode::CommandProgramDef: spelled = "command.return"; return {OpCode::CommandReturn};
     case OpCode::ScfFor:
     case OpCode::ScfIf: spelled = "scf.yield"; return {OpCode::ScfYield};
     default: return {};
@@ -244,8 +232,8 @@ private:
     const Region &region = *op.region(r);
     std::string spelled;
     std::vector<OpCode> terms = terminatorsFor(op, r, spelled);
-    bool declaration =
-        op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl || op.opcode() == OpCode::ConfigDecl;
+    bool declaration = op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl ||
+                       op.opcode() == OpCode::ConfigDecl || op.opcode() == OpCode::CommandProgramDecl;
     bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncTemplate ||
                              (op.opcode() == OpCode::KernelDef && r == 1);
     if (!declaration && region.blocks().size() > 1 && !multiBlockAllowed) {
@@ -276,6 +264,7 @@ private:
   void checkTypeClass(const Operation &op) {
     const OpDef &def = *op.def();
     if (def.typeClass == TypeClass::Any) return;
+    if (op.opcode() == OpCode::ScalarAssume) return;  // its payload rule is verify/Scalar.cpp's (TYPE/004)
     if (!options_.everyTypedOperand) {
       for (const Directive &d : def.directives) {
         if (d.kind != Directive::TypeSlot) continue;
@@ -349,6 +338,7 @@ private:
       Value *v = op.operandNamed(n);
       return v ? v->type() : nullptr;
     };
+    if (verify::checkScalarOp(op, ctx_)) return;
     switch (def.hook) {
     case VerifyHook::None:
     case VerifyHook::Assume:
@@ -660,6 +650,7 @@ private:
       return;
     }
     case VerifyHook::Return: {
+      verify::checkPoisonObserved(op, ctx_);
       // func.return ends a func.def or func.template body; template.return a template.def body.
       bool templateReturn = op.opcode() == OpCode::TemplateReturn;
       auto isOwner = [&](OpCode c) {
@@ -936,6 +927,7 @@ private:
     case VerifyHook::ReduceAxes: {
       return verify::checkVectorAxesOp(op, ctx_);
     }
+    case VerifyHook::CommandProgram: return verify::checkCommandOp(op, ctx_);
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }

@@ -113,5 +113,9 @@ void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
+void checkCommandOp(const Operation &op, HookContext &ctx);       // Command.cpp: command.program.*, command.parameter
+bool checkScalarOp(const Operation &op, HookContext &ctx);        // Scalar.cpp: geluf, scalar.assume (true: handled)
+void checkPoisonObserved(const Operation &op, HookContext &ctx);  // Scalar.cpp: TYPE/012 at an observing op
+void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
 
 }  // namespace hrx::loom::verify
