@@ -55,8 +55,7 @@ void checkLaunch(const Operation &op, HookContext &ctx) {
   if (!sig) return;
   std::span<Value *const> specs = op.operandGroup("spec"), bindings = op.operandGroup("args");
   if (specs.size() != sig->specs.size())
-    return ctx.countMismatch(op, "specialization", specs.size(), "program specialization argument",
-                             sig->specs.size());
+    return ctx.countMismatch(op, "specialization", specs.size(), "program specialization argument", sig->specs.size());
   if (bindings.size() != sig->bindings.size())
     return ctx.countMismatch(op, "binding", bindings.size(), "program launch binding", sig->bindings.size());
   checkList(op, ctx, specs, sig->specs, "specialization", "program specialization argument");
@@ -117,8 +116,8 @@ std::string notPreparation(const Operation &op, HookContext &ctx) {
   VerifyHook hook = def ? def->hook : VerifyHook::None;
   std::string_view name = op.name();
   bool memory = hook == VerifyHook::ViewAccess || hook == VerifyHook::VectorLoad || hook == VerifyHook::VectorStore ||
-                hook == VerifyHook::Scatter || name.starts_with("vector.atomic.") || name.starts_with("vector.gather") ||
-                name.starts_with("global.") || op.opcode() == OpCode::BufferFence;
+                hook == VerifyHook::Scatter || name.starts_with("vector.atomic.") ||
+                name.starts_with("vector.gather") || name.starts_with("global.") || op.opcode() == OpCode::BufferFence;
   return memory ? "it reads or writes memory" : "";
 }
 

@@ -45,8 +45,7 @@ void checkScalarAssume(const Operation &op, HookContext &ctx) {
   for (size_t k = 0; k < values.size(); ++k) {
     const Type *t = values[k]->type();
     if (!unknownType(t) && !t->isScalar())
-      ctx.resultError(op, "values[" + std::to_string(k) + "]", t,
-                      "integer or floating-point scalar; use index.assume");
+      ctx.resultError(op, "values[" + std::to_string(k) + "]", t, "integer or floating-point scalar; use index.assume");
   }
 }
 
