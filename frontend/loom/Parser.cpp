@@ -858,9 +858,9 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
       // Upstream types operands by their definitions: a value of the op's family that differs from
       // the written type breaks the same-type contract (TYPE/001); one outside the family is a
       // wrong operand (TYPE/003), and for index.* also a mismatch with a sibling of the written type.
-      // A range mask's bounds and step share one coordinate domain (upstream: TYPE/001).
-      bool sameDomain = st.def->hook == VerifyHook::MaskRange && (v->type()->isIndex() || v->type()->isInteger());
-      if (sameDomain || (st.def->typeClass != TypeClass::Any && typeInClass(v->type(), st.def->typeClass))) {
+      // A range mask's bounds and step share one coordinate domain: the verifier's TYPE/001.
+      if (st.def->hook == VerifyHook::MaskRange && (v->type()->isIndex() || v->type()->isInteger())) continue;
+      if (st.def->typeClass != TypeClass::Any && typeInClass(v->type(), st.def->typeClass)) {
         error(DiagId::TypeFieldMismatch, at)
             .arg("op", std::string(st.def->name))
             .arg("field_a", std::string(b.name))

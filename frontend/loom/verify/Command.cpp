@@ -106,19 +106,12 @@ bool pureCall(const Operation &call, HookContext &ctx) {
 
 // Why `op` cannot run as a command program's preparation code, or empty when it can.
 std::string notPreparation(const Operation &op, HookContext &ctx) {
-  switch (op.opcode()) {
-  case OpCode::FuncCall: return pureCall(op, ctx) ? "" : "it calls a function not marked pure";
-  case OpCode::TestConvergent: return "it is convergent";
-  case OpCode::TestEffectfulConstant: return "its effects are observable";
-  default: break;
-  }
-  const OpDef *def = op.def();
-  VerifyHook hook = def ? def->hook : VerifyHook::None;
-  std::string_view name = op.name();
-  bool memory = hook == VerifyHook::ViewAccess || hook == VerifyHook::VectorLoad || hook == VerifyHook::VectorStore ||
-                hook == VerifyHook::Scatter || name.starts_with("vector.atomic.") ||
-                name.starts_with("vector.gather") || name.starts_with("global.") || op.opcode() == OpCode::BufferFence;
-  return memory ? "it reads or writes memory" : "";
+  Effects e = effectsOf(op, ctx);
+  if (op.opcode() == OpCode::FuncCall && e.any()) return "it calls a function not marked pure";
+  if (e.convergent) return "it is convergent";
+  if (e.observable) return "its effects are observable";
+  if (e.reads || e.writes) return "it reads or writes memory";
+  return "";
 }
 
 // Every op of a command program's own code, nested regions included, launches excepted.
@@ -138,6 +131,54 @@ void checkPreparation(const Operation &program, HookContext &ctx) {
 }
 
 }  // namespace
+
+Effects effectsOf(const Operation &op, HookContext &ctx) {
+  Effects e;
+  switch (op.opcode()) {
+  case OpCode::FuncCall:
+    if (!pureCall(op, ctx)) e.reads = e.writes = 1;  // an unknown callee may do anything
+    return e;
+  case OpCode::TestConvergent: e.convergent = 1; return e;
+  case OpCode::TestEffectfulConstant: e.observable = 1; return e;
+  case OpCode::BufferFence: e.reads = e.writes = 1; return e;
+  default: break;
+  }
+  const OpDef *def = op.def();
+  VerifyHook hook = def ? def->hook : VerifyHook::None;
+  std::string_view name = op.name();
+  bool atomic = name.starts_with("view.atomic.") || name.starts_with("vector.atomic.");
+  if (atomic && name != "view.atomic.load") e.writes = 1;
+  if (atomic && name != "view.atomic.store") e.reads = 1;
+  if (atomic) return e;
+  if (op.opcode() == OpCode::ViewLoad || hook == VerifyHook::VectorLoad || name.starts_with("vector.gather") ||
+      name.starts_with("global.load"))
+    e.reads = 1;
+  if (op.opcode() == OpCode::ViewStore || hook == VerifyHook::VectorStore || hook == VerifyHook::Scatter ||
+      name.starts_with("global.store"))
+    e.writes = 1;
+  return e;
+}
+
+void checkKernelConfigEffects(const Operation &kernel, HookContext &ctx) {
+  if (kernel.opcode() != OpCode::KernelDef || kernel.numRegions() == 0) return;
+  Effects total;
+  auto add = [&](const Operation &inner) {
+    Effects e = effectsOf(inner, ctx);
+    total.reads += e.reads;
+    total.writes += e.writes;
+    total.convergent += e.convergent;
+    total.observable += e.observable;
+  };
+  for (Block *b : kernel.region(0)->blocks())
+    for (const Operation &inner : *b) inner.walk(add);
+  if (!total.any()) return;
+  ctx.report(DiagId::StructureConfigEffects, kernel)
+      .arg("op_name", std::string(kernel.name()))
+      .arg("read_count", std::to_string(total.reads))
+      .arg("write_count", std::to_string(total.writes))
+      .arg("convergent_count", std::to_string(total.convergent))
+      .arg("observable_count", std::to_string(total.observable));
+}
 
 void checkCommandOp(const Operation &op, HookContext &ctx) {
   switch (op.opcode()) {

@@ -108,6 +108,15 @@ private:
 
 inline bool unknownType(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
 
+// What an op alone (not its regions) may do beyond computing its results (Command.cpp).
+struct Effects {
+  unsigned reads = 0, writes = 0, convergent = 0, observable = 0;
+  bool any() const { return reads || writes || convergent || observable; }
+};
+Effects effectsOf(const Operation &op, HookContext &ctx);
+// STRUCTURE/052: a kernel.def's launch configuration region only computes (Command.cpp).
+void checkKernelConfigEffects(const Operation &kernel, HookContext &ctx);
+
 // The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
 void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
