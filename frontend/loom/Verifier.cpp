@@ -1445,7 +1445,9 @@ private:
     size_t n = sig ? sig->arguments().size() : 0;
     bool allBuffers = true;
     for (size_t k = 0; k < n; ++k) allBuffers &= isKind(sig->argument(unsigned(k))->type(), TypeKind::Buffer);
-    if (n != expectedBuffers || !allBuffers)
+    // One entry argument per input and output flow (upstream: STRUCTURE/013).
+    if (n != expectedBuffers) return countMismatch(op, "entry argument", n, "stage flow", expectedBuffers);
+    if (!allBuffers)
       report(DiagId::SymbolSignatureMismatch, op)
           .arg("name", "@" + std::string(callee->symbolName()))
           .arg("detail", "the callee must take " + std::to_string(expectedBuffers) +
