@@ -252,4 +252,20 @@ bool isFlagSet(std::string_view kind) {
   return s && s->flags;
 }
 
+bool typeInClass(const Type *t, TypeClass c) {
+  switch (c) {
+  case TypeClass::Any: return true;
+  case TypeClass::Address: return t->isAddress();
+  case TypeClass::Index: return t->isIndex();
+  case TypeClass::Int: return t->isInteger();
+  case TypeClass::Float: return t->isFloat();
+  case TypeClass::Scalar: return t->isScalar();
+  case TypeClass::Buffer: return t->kind() == TypeKind::Buffer;
+  case TypeClass::IntVector: return t->kind() == TypeKind::Vector && t->elementType()->isInteger();
+  case TypeClass::FloatVector: return t->kind() == TypeKind::Vector && t->elementType()->isFloat();
+  case TypeClass::AnyVector: return t->kind() == TypeKind::Vector;
+  }
+  return false;
+}
+
 }  // namespace hrx::loom

@@ -1059,12 +1059,42 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
             .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;
       }
+      // Upstream types operands by their definitions: a value of the op's family that differs from
+      // the written type breaks the same-type contract (TYPE/001); one outside the family is a
+      // wrong operand (TYPE/003), and for index.* also a mismatch with a sibling of the written type.
+      // A range mask's bounds and step share one coordinate domain: the verifier's TYPE/001.
+      if (st.def->hook == VerifyHook::MaskRange && (v->type()->isIndex() || v->type()->isInteger())) continue;
+      if (st.def->typeClass != TypeClass::Any && typeInClass(v->type(), st.def->typeClass)) {
+        error(DiagId::TypeFieldMismatch, at)
+            .arg("op", std::string(st.def->name))
+            .arg("field_a", std::string(b.name))
+            .arg("type_a", v->type()->str())
+            .arg("field_b", "type annotation")
+            .arg("type_b", t->str())
+            .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
+        continue;
+      }
       error(DiagId::TypeOperandMismatch, at)
           .arg("op", std::string(st.def->name))
           .arg("field", std::string(b.name))
           .arg("actual", v->type()->str())
           .arg("expected", t->str())
           .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
+      if ((st.def->typeClass == TypeClass::Address || st.def->typeClass == TypeClass::Index) && !b.elementwise)
+        for (const auto &other : d.bindings) {
+          if (other.name == "r" || other.name == b.name) continue;
+          int oseg = st.def->segmentIndex(other.name);
+          size_t ostart = 0;
+          for (int s = 0; s < oseg; ++s) ostart += st.segments[s];
+          if (oseg < 0 || st.segments[oseg] != 1 || st.operands[ostart]->type() != t) continue;
+          error(DiagId::TypeFieldMismatch, at)
+              .arg("op", std::string(st.def->name))
+              .arg("field_a", std::string(b.name))
+              .arg("type_a", v->type()->str())
+              .arg("field_b", std::string(other.name))
+              .arg("type_b", t->str());
+          break;
+        }
     }
   }
   return true;

@@ -30,21 +30,7 @@ std::string_view classDescription(TypeClass c) {
   return "?";
 }
 
-bool inClass(const Type *t, TypeClass c) {
-  switch (c) {
-  case TypeClass::Any: return true;
-  case TypeClass::Address: return t->isAddress();
-  case TypeClass::Index: return t->isIndex();
-  case TypeClass::Int: return t->isInteger();
-  case TypeClass::Float: return t->isFloat();
-  case TypeClass::Scalar: return t->isScalar();
-  case TypeClass::Buffer: return t->kind() == TypeKind::Buffer;
-  case TypeClass::IntVector: return t->kind() == TypeKind::Vector && t->elementType()->isInteger();
-  case TypeClass::FloatVector: return t->kind() == TypeKind::Vector && t->elementType()->isFloat();
-  case TypeClass::AnyVector: return t->kind() == TypeKind::Vector;
-  }
-  return false;
-}
+bool inClass(const Type *t, TypeClass c) { return typeInClass(t, c); }
 
 bool isKind(const Type *t, TypeKind k) { return t && t->kind() == k; }
 bool unknown(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
@@ -194,6 +180,7 @@ private:
       if (op.opcode() == OpCode::LowFuncDef) checkLowReturns(op);
       bool checkDefinition = op.opcode() == OpCode::CheckCase || op.opcode() == OpCode::CheckScenario;
       if (op.opcode() != OpCode::Opaque) verify::checkCheckOp(op, ctx_);  // a TextBody row: its hook
+      if (op.opcode() == OpCode::MetadataModule) verify::checkMetadataOp(op, ctx_);
       for (Region &r : op.regions())
         for (Block *b : r.blocks())
           for (const Operation &inner : *b) {
@@ -240,6 +227,7 @@ private:
       spelled = "kernel.return";
       return {OpCode::KernelReturn, OpCode::CfgBr, OpCode::CfgCondBr};
     case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn};
+    case OpCode::CommandProgramDef: spelled = "command.return"; return {OpCode::CommandReturn};
     case OpCode::ScfFor:
     case OpCode::ScfIf:
     case OpCode::ScfSwitch: spelled = "scf.yield"; return {OpCode::ScfYield};
@@ -251,8 +239,8 @@ private:
     const Region &region = *op.region(r);
     std::string spelled;
     std::vector<OpCode> terms = terminatorsFor(op, r, spelled);
-    bool declaration =
-        op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl || op.opcode() == OpCode::ConfigDecl;
+    bool declaration = op.opcode() == OpCode::FuncDecl || op.opcode() == OpCode::KernelDecl ||
+                       op.opcode() == OpCode::ConfigDecl || op.opcode() == OpCode::CommandProgramDecl;
     bool multiBlockAllowed = op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncTemplate ||
                              (op.opcode() == OpCode::KernelDef && r == 1);
     if (!declaration && region.blocks().size() > 1 && !multiBlockAllowed) {
@@ -283,6 +271,7 @@ private:
   void checkTypeClass(const Operation &op) {
     const OpDef &def = *op.def();
     if (def.typeClass == TypeClass::Any) return;
+    if (op.opcode() == OpCode::ScalarAssume) return;  // its payload rule is verify/Scalar.cpp's (TYPE/004)
     if (!options_.everyTypedOperand) {
       for (const Directive &d : def.directives) {
         if (d.kind != Directive::TypeSlot) continue;
@@ -356,6 +345,7 @@ private:
       Value *v = op.operandNamed(n);
       return v ? v->type() : nullptr;
     };
+    if (verify::checkScalarOp(op, ctx_)) return;
     switch (def.hook) {
     case VerifyHook::None:
     case VerifyHook::Assume:
@@ -405,6 +395,7 @@ private:
     }
     case VerifyHook::Function: {
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
+      if (op.opcode() == OpCode::KernelDef) verify::checkKernelConfigEffects(op, ctx_);
       // A pipeline's launch arguments are the buffers its flows read and write.
       if (op.opcode() == OpCode::PipelineDef)
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
@@ -671,6 +662,7 @@ private:
       return;
     }
     case VerifyHook::Return: {
+      verify::checkPoisonObserved(op, ctx_);
       // func.return ends a func.def or func.template body; template.return a template.def body.
       bool templateReturn = op.opcode() == OpCode::TemplateReturn;
       auto isOwner = [&](OpCode c) {
@@ -970,6 +962,7 @@ private:
     case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
     case VerifyHook::Switch: return verify::checkSwitchOp(op, ctx_);
     case VerifyHook::BufferBytes: return verify::checkBufferBytesOp(op, ctx_);
+    case VerifyHook::CommandProgram: return verify::checkCommandOp(op, ctx_);
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }
@@ -1506,7 +1499,9 @@ private:
     size_t n = sig ? sig->arguments().size() : 0;
     bool allBuffers = true;
     for (size_t k = 0; k < n; ++k) allBuffers &= isKind(sig->argument(unsigned(k))->type(), TypeKind::Buffer);
-    if (n != expectedBuffers || !allBuffers)
+    // One entry argument per input and output flow (upstream: STRUCTURE/013).
+    if (n != expectedBuffers) return countMismatch(op, "entry argument", n, "stage flow", expectedBuffers);
+    if (!allBuffers)
       report(DiagId::SymbolSignatureMismatch, op)
           .arg("name", "@" + std::string(callee->symbolName()))
           .arg("detail", "the callee must take " + std::to_string(expectedBuffers) +

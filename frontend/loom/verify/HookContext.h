@@ -110,6 +110,15 @@ private:
 
 inline bool unknownType(const Type *t) { return !t || t->isUnknown() || t->kind() == TypeKind::Opaque; }
 
+// What an op alone (not its regions) may do beyond computing its results (Command.cpp).
+struct Effects {
+  unsigned reads = 0, writes = 0, convergent = 0, observable = 0;
+  bool any() const { return reads || writes || convergent || observable; }
+};
+Effects effectsOf(const Operation &op, HookContext &ctx);
+// STRUCTURE/052: a kernel.def's launch configuration region only computes (Command.cpp).
+void checkKernelConfigEffects(const Operation &kernel, HookContext &ctx);
+
 // The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
 void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
@@ -119,5 +128,9 @@ void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: 
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup
 void checkBufferBytesOp(const Operation &op, HookContext &ctx);   // Buffer.cpp: pack, fill, narrow access
+void checkCommandOp(const Operation &op, HookContext &ctx);       // Command.cpp: command.program.*, command.parameter
+bool checkScalarOp(const Operation &op, HookContext &ctx);        // Scalar.cpp: geluf, scalar.assume (true: handled)
+void checkPoisonObserved(const Operation &op, HookContext &ctx);  // Scalar.cpp: TYPE/012 at an observing op
+void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
 
 }  // namespace hrx::loom::verify

@@ -671,8 +671,7 @@ private:
   void lowerOp(const Operation &op) {
     if (op.opcode() == loom::OpCode::LowInvoke)
       unsupported(op, "hrxcc has no assembler for Low IR (the callee is low.func.def machine code)");
-    if (op.opcode() >= loom::OpCode::TestFactUniform && op.opcode() <= loom::OpCode::TestUse)
-      unsupported(op, "test.* ops exist only for Loom's own analysis tests; no target compiles them");
+    if (lowerAnalysisTest(op)) return;  // lower/Test.cpp: test.use, fact probes
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
     if (touchesFloat8(op) && lowerFloat8(op)) return;
     switch (familyOf(op.opcode())) {
@@ -698,6 +697,7 @@ private:
   }
 
   void lowerConfigGet(const Operation &op);
+  bool lowerAnalysisTest(const Operation &op);
 
   llvm::Constant *literal(const Operation &op, llvm::Type *type);
 

@@ -105,6 +105,7 @@ enum class VerifyHook : uint8_t {
   Switch,
   BufferBytes,
   EncodingQuery,
+  CommandProgram,
 };
 
 namespace opflag {
@@ -186,6 +187,8 @@ struct OpDef {
 
 // The enumeration behind a template kind or an enum attribute kind; empty when free-form.
 std::span<const std::string_view> enumCases(std::string_view kind);
+// True when `t` belongs to the type family `c`.
+bool typeInClass(const Type *t, TypeClass c);
 // True when `kind` names a flag set whose cases may be joined with '|'.
 bool isFlagSet(std::string_view kind);
 
