@@ -939,6 +939,9 @@ private:
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }
+    case VerifyHook::FuncRef: {
+      return verify::checkFuncRefOp(op, ctx_);
+    }
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:
     case VerifyHook::SanitizerFacts:

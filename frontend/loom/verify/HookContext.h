@@ -113,5 +113,6 @@ void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
+void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 
 }  // namespace hrx::loom::verify

@@ -95,6 +95,7 @@ enum class VerifyHook : uint8_t {
   SanitizerFacts,
   SanitizerLayout,
   KernelLaunch,
+  FuncRef,
 };
 
 namespace opflag {

@@ -1,0 +1,125 @@
+// First-class function references: func.null, func.compare.null, func.address,
+// func.call.indirect and func.ref.cast against the func.ref<[yieldable] (A) -> (R)> types they
+// produce and consume (upstream's rules and codes; its func verify fixture is the facts).
+#include "HookContext.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace hrx::loom::verify {
+
+using diag::DiagId;
+
+namespace {
+
+constexpr const char *kCallableRef = "func.ref with a function signature";
+
+bool callable(const Type *t) { return t && t->isCallableRef(); }
+bool skip(const Type *t) { return !t || t->isUnknown(); }
+
+// The callee's signature (entry block arguments and `result_types`) as written in a func.ref.
+std::pair<std::vector<Type *>, std::vector<Type *>> signatureOf(const Operation &callee) {
+  std::vector<Type *> inputs, results;
+  if (Block *sig = callee.numRegions() ? callee.region(0)->entryBlock() : nullptr)
+    for (Value *a : sig->arguments()) inputs.push_back(a->type());
+  if (const Attribute *r = callee.attr("result_types"))
+    for (const Attribute *e : r->elements()) results.push_back(e->type());
+  return {inputs, results};
+}
+
+std::string spell(const std::vector<Type *> &inputs, const std::vector<Type *> &results) {
+  auto list = [](const std::vector<Type *> &types) {
+    std::string out = "(";
+    for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i]->str();
+    return out + ")";
+  };
+  return list(inputs) + " -> " + list(results);
+}
+
+void checkIndirectCall(const Operation &op, HookContext &ctx) {
+  const Type *target = op.operandNamed("target")->type();
+  if (skip(target)) return;
+  if (!callable(target)) return ctx.operandError(op, "function reference", target, kCallableRef);
+  const Type *sig = target->elementType();
+  std::span<Value *const> args = op.operandGroup("args");
+  std::span<Type *const> inputs = sig->functionInputs(), results = sig->functionResults();
+  if (args.size() != inputs.size()) {
+    ctx.report(DiagId::StructureOperandCount, op)
+        .arg("op_name", std::string(op.name()))
+        .arg("actual_count", std::to_string(args.size()))
+        .arg("expected_count", std::to_string(inputs.size()));
+    return;
+  }
+  if (op.numResults() != results.size()) {
+    ctx.report(DiagId::StructureResultCount, op)
+        .arg("op_name", std::string(op.name()))
+        .arg("actual_count", std::to_string(op.numResults()))
+        .arg("expected_count", std::to_string(results.size()));
+    return;
+  }
+  for (size_t k = 0; k < args.size(); ++k)
+    if (!skip(args[k]->type()) && args[k]->type() != inputs[k])
+      return ctx.fieldMismatch(op, "operand " + std::to_string(k), args[k]->type(),
+                               "function argument " + std::to_string(k), inputs[k]);
+  for (size_t k = 0; k < results.size(); ++k) {
+    const Type *r = op.result(unsigned(k))->type();
+    if (!skip(r) && r != results[k])
+      return ctx.fieldMismatch(op, "result " + std::to_string(k), r, "function result " + std::to_string(k),
+                               results[k]);
+  }
+}
+
+// A cast only adds yieldability at the top: the source is synchronous, the result yieldable,
+// and both reference the same signature (nested references keep their own yieldability).
+void checkCast(const Operation &op, HookContext &ctx) {
+  const Type *from = op.operandNamed("in")->type(), *to = op.result(0)->type();
+  if (skip(from) || skip(to)) return;
+  if (!callable(from)) return ctx.operandError(op, "source", from, kCallableRef);
+  if (from->funcRefYieldable()) return ctx.operandError(op, "source", from, "synchronous func.ref");
+  if (!callable(to)) return ctx.resultError(op, "result", to, kCallableRef);
+  if (!to->funcRefYieldable()) return ctx.resultError(op, "result", to, "yieldable func.ref");
+  if (from->elementType() != to->elementType()) ctx.fieldMismatch(op, "source", from, "result", to);
+}
+
+void checkAddress(const Operation &op, HookContext &ctx) {
+  const Type *r = op.result(0)->type();
+  if (skip(r)) return;
+  if (!callable(r)) return ctx.resultError(op, "result", r, kCallableRef);
+  const Operation *callee = ctx.resolveSymbol(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+  if (!callee) return;
+  auto [inputs, results] = signatureOf(*callee);
+  const Type *sig = r->elementType();
+  auto same = [](std::span<Type *const> a, const std::vector<Type *> &b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
+  if (same(sig->functionInputs(), inputs) && same(sig->functionResults(), results)) return;
+  ctx.report(DiagId::TypeFieldMismatch, op)
+      .arg("op", std::string(op.name()))
+      .arg("field_a", "result")
+      .arg("type_a", r->str())
+      .arg("field_b", "callee @" + std::string(callee->symbolName()))
+      .arg("type_b", spell(inputs, results));
+}
+
+}  // namespace
+
+void checkFuncRefOp(const Operation &op, HookContext &ctx) {
+  switch (op.opcode()) {
+  case OpCode::FuncNull:
+    if (!skip(op.result(0)->type()) && !callable(op.result(0)->type()))
+      ctx.resultError(op, "result", op.result(0)->type(), kCallableRef);
+    return;
+  case OpCode::FuncCompareNull: {
+    const Type *t = op.operandNamed("target")->type();
+    if (!skip(t) && !callable(t)) ctx.operandError(op, "function reference", t, kCallableRef);
+    return;
+  }
+  case OpCode::FuncAddress: return checkAddress(op, ctx);
+  case OpCode::FuncCallIndirect: return checkIndirectCall(op, ctx);
+  case OpCode::FuncRefCast: return checkCast(op, ctx);
+  default: return;
+  }
+}
+
+}  // namespace hrx::loom::verify
