@@ -123,3 +123,57 @@ void checkFuncRefOp(const Operation &op, HookContext &ctx) {
 }
 
 }  // namespace hrx::loom::verify
+
+namespace hrx::loom::verify {
+
+namespace {
+
+const Attribute *recordField(const Operation &record, std::string_view name) {
+  if (const Attribute *a = record.attr(name)) return a;
+  for (const NamedAttr &named : record.attributes())
+    if (named.value && named.value->kind() == AttrKind::Dict)
+      if (const Attribute *a = named.value->get(name)) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+void checkProviderContract(const Operation &op, HookContext &ctx) {
+  std::string name(op.symbolName());
+  const Attribute *target = op.attr("target");
+  const Operation *record = target && ctx.module() ? ctx.module()->lookupSymbol(target->str()) : nullptr;
+  if (record && op.opcode() != OpCode::TemplateDecl)
+    for (std::string_view field : {"subgroup_size", "max_workgroup_size_x", "max_workgroup_size_y", "max_workgroup_size_z"})
+      if (recordField(*record, field)) {
+        ctx.report(DiagId::TargetProviderExecutionChoice, op)
+            .arg("provider_name", name)
+            .arg("target_name", std::string(target->str()))
+            .arg("field_name", std::string(field))
+            .note(record->loc(), "target record defined here");
+        break;
+      }
+  const Attribute *conditions = op.attr("requires");
+  if (!conditions) return;
+  std::span<Attribute *const> entries = conditions->elements();
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const Attribute *c = entries[k];
+    if (!c || c->kind() != AttrKind::Hash) continue;
+    std::string family(c->str()), reason;
+    if (!family.starts_with("target.")) {
+      reason = "parameterized attribute family '" + family + "' is not a target condition";
+    } else if (family == "target.subgroup.size") {
+      const Attribute *size = c->entries().empty() ? nullptr : c->entries()[0].value;
+      bool valid = size && size->kind() == AttrKind::Integer && size->integer() > 0 && size->integer() <= 0xffffffffll;
+      if (!valid)
+        reason = "target.subgroup.size requires a nonzero unsigned 32-bit size; got " +
+                 (size && size->kind() == AttrKind::Integer ? std::to_string(size->integer()) : std::string("none"));
+    }
+    if (reason.empty()) continue;
+    ctx.report(DiagId::TargetInvalidCondition, op)
+        .arg("function_name", name)
+        .arg("condition_index", std::to_string(k))
+        .arg("reason", reason);
+  }
+}
+
+}  // namespace hrx::loom::verify
