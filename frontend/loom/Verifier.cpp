@@ -963,6 +963,9 @@ private:
     case VerifyHook::FuncRef: {
       return verify::checkFuncRefOp(op, ctx_);
     }
+    case VerifyHook::KernelAsync: {
+      return verify::checkKernelAsyncOp(op, ctx_);
+    }
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:
     case VerifyHook::SanitizerFacts:

@@ -1,6 +1,7 @@
 // First-class function references: func.null, func.compare.null, func.address,
 // func.call.indirect and func.ref.cast against the func.ref<[yieldable] (A) -> (R)> types they
-// produce and consume (upstream's rules and codes; its func verify fixture is the facts).
+// produce and consume; kernel.async.* operand kinds; provider contracts (a provider's target
+// record and requires [...]). Upstream's rules and codes; its func verify fixture is the facts.
 #include "HookContext.h"
 
 #include <algorithm>
@@ -102,7 +103,34 @@ void checkAddress(const Operation &op, HookContext &ctx) {
       .arg("type_b", spell(inputs, results));
 }
 
+bool isOpaqueNamed(const Type *t, std::string_view name) {
+  return t && t->kind() == TypeKind::Opaque && t->name() == name;
+}
+
 }  // namespace
+
+// kernel.async.*: views of one element type in, a kernel.async.token out; groups of tokens.
+void checkKernelAsyncOp(const Operation &op, HookContext &ctx) {
+  if (op.opcode() == OpCode::KernelAsyncWait) {
+    const Type *g = op.operandNamed("group")->type();
+    if (!skip(g) && !isOpaqueNamed(g, "kernel.async.group")) ctx.operandError(op, "group", g, "kernel.async.group");
+    return;
+  }
+  const Type *r = op.result(0)->type();
+  if (op.opcode() == OpCode::KernelAsyncGroup) {
+    for (Value *t : op.operandGroup("tokens"))
+      if (!skip(t->type()) && !isOpaqueNamed(t->type(), "kernel.async.token"))
+        return ctx.operandError(op, "tokens", t->type(), "kernel.async.token");
+    if (!skip(r) && !isOpaqueNamed(r, "kernel.async.group")) ctx.resultError(op, "result", r, "kernel.async.group");
+    return;
+  }
+  const Type *from = op.operandNamed("source")->type(), *to = op.operandNamed("dest")->type();
+  for (auto [field, t] : {std::pair{"source", from}, std::pair{"dest", to}})
+    if (!skip(t) && t->kind() != TypeKind::View) return ctx.operandError(op, field, t, "a view");
+  if (!skip(from) && !skip(to) && from->elementType() != to->elementType())
+    return ctx.elementMismatch(op, "source", from, "dest", to);
+  if (!skip(r) && !isOpaqueNamed(r, "kernel.async.token")) ctx.resultError(op, "result", r, "kernel.async.token");
+}
 
 void checkFuncRefOp(const Operation &op, HookContext &ctx) {
   switch (op.opcode()) {
@@ -121,10 +149,6 @@ void checkFuncRefOp(const Operation &op, HookContext &ctx) {
   default: return;
   }
 }
-
-}  // namespace hrx::loom::verify
-
-namespace hrx::loom::verify {
 
 namespace {
 

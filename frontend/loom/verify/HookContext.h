@@ -147,6 +147,7 @@ void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp:
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
+void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
 void checkProviderContract(const Operation &op, HookContext &ctx);  // Func.cpp: target and requires [...]
 
 }  // namespace hrx::loom::verify

@@ -96,6 +96,7 @@ enum class VerifyHook : uint8_t {
   SanitizerLayout,
   KernelLaunch,
   FuncRef,
+  KernelAsync,
 };
 
 namespace opflag {
