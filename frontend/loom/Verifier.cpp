@@ -414,6 +414,7 @@ private:
     }
     case VerifyHook::Function: {
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
+      if (op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncDecl) verify::checkSignaturePredicates(op, ctx_);
       // A pipeline's launch arguments are the buffers its flows read and write.
       if (op.opcode() == OpCode::PipelineDef)
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {

@@ -201,3 +201,46 @@ void checkProviderContract(const Operation &op, HookContext &ctx) {
 }
 
 }  // namespace hrx::loom::verify
+
+namespace hrx::loom::verify {
+
+// func.def/func.decl `where [...]`: each predicate constrains a signature value (its first
+// argument), integer relations an integer, index or offset, float classes a float.
+void checkSignaturePredicates(const Operation &op, HookContext &ctx) {
+  // Export metadata needs an export boundary (a public or exported function) to travel with.
+  if (const Attribute *meta = op.attr("export_metadata"); meta && !meta->entries().empty())
+    if (!op.hasAttr("public") && !op.hasAttr("export"))
+      ctx.attrConstraint(op, "export_metadata", std::to_string(meta->entries().size()),
+                         "zero entries unless the function is public or explicitly exported");
+  const Attribute *where = op.attr("where");
+  if (!where) return;
+  static constexpr std::string_view kIntegerRelations[] = {"eq", "ne", "lt", "le", "gt", "ge", "range", "mul"};
+  static constexpr std::string_view kFloatClasses[] = {"finite", "nan", "not_nan", "notnan", "inf", "not_inf"};
+  std::span<Attribute *const> predicates = where->elements();
+  for (size_t k = 0; k < predicates.size(); ++k) {
+    const Attribute *p = predicates[k];
+    if (!p || p->kind() != AttrKind::Predicate || p->elements().empty()) continue;
+    std::string field = "predicates[" + std::to_string(k) + "].arg[0]";
+    const Attribute *subject = p->elements()[0];
+    if (subject->kind() != AttrKind::ValueRef) {
+      ctx.report(DiagId::StructurePredicateOperand, op)
+          .arg("op", std::string(op.name()))
+          .arg("field", field)
+          .arg("expected", "a function argument or named result")
+          .arg("field_name", field)
+          .arg("required_origin", "a function argument or named result");
+      continue;
+    }
+    const Type *t = subject->value() ? subject->value()->type() : nullptr;
+    if (skip(t)) continue;
+    auto in = [&](std::span<const std::string_view> names) {
+      return std::find(names.begin(), names.end(), p->str()) != names.end();
+    };
+    if (in(kIntegerRelations) && !t->isInteger() && !t->isAddress())
+      ctx.operandError(op, field, t, "integer, index, or offset scalar");
+    else if (in(kFloatClasses) && !t->isFloat())
+      ctx.operandError(op, field, t, "floating-point scalar");
+  }
+}
+
+}  // namespace hrx::loom::verify

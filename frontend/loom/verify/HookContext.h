@@ -148,6 +148,7 @@ void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.c
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
+void checkSignaturePredicates(const Operation &op, HookContext &ctx);  // Func.cpp: func where [...]
 void checkProviderContract(const Operation &op, HookContext &ctx);  // Func.cpp: target and requires [...]
 
 }  // namespace hrx::loom::verify
