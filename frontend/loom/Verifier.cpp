@@ -215,7 +215,10 @@ private:
           .arg("actual_ancestor", nearest);
     }
     if (def.has(opflag::InPipeline) && !pipeline)
-      report(DiagId::StructureMisplacedOp, op).arg("placement", "").arg("op", std::string(op.name())).arg("parent", "a pipeline.def body");
+      report(DiagId::StructureMisplacedOp, op)
+          .arg("placement", "")
+          .arg("op", std::string(op.name()))
+          .arg("parent", "a pipeline.def body");
     checkTypeClass(op);
     checkHook(op);
     // A kernel.def body, and bodies placed into one later (func.def inline, template.def
@@ -623,7 +626,8 @@ private:
       const Operation *parent = op.parentOp();
       if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf &&
                       parent->opcode() != OpCode::ScfWhile)) {
-        report(DiagId::StructureMisplacedOp, op).arg("placement", "")
+        report(DiagId::StructureMisplacedOp, op)
+            .arg("placement", "")
             .arg("op", "scf.yield")
             .arg("parent", "an scf.for, scf.if or scf.while region");
         return;
@@ -691,7 +695,8 @@ private:
              fn->opcode() != OpCode::TemplateDef && fn->opcode() != OpCode::FuncTemplate)
         fn = fn->parentOp();
       if (!fn || !isOwner(fn->opcode())) {
-        report(DiagId::StructureMisplacedOp, op).arg("placement", "")
+        report(DiagId::StructureMisplacedOp, op)
+            .arg("placement", "")
             .arg("op", std::string(op.name()))
             .arg("parent", templateReturn ? "a template.def body" : "a func.def or func.template body");
         return;
@@ -869,7 +874,8 @@ private:
     case VerifyHook::Condition: {
       const Operation *parent = op.parentOp();
       if (!parent || parent->opcode() != OpCode::ScfWhile || op.parentBlock() != parent->region(0)->entryBlock())
-        return report(DiagId::StructureMisplacedOp, op).arg("placement", "")
+        return report(DiagId::StructureMisplacedOp, op)
+                   .arg("placement", "")
                    .arg("op", "scf.condition")
                    .arg("parent", "the first region of an scf.while"),
                void();
@@ -978,7 +984,7 @@ private:
 
   static constexpr std::initializer_list<OpCode> kTargetRecords = {
       OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,
-      OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget, OpCode::TestTarget};
+      OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget,    OpCode::TestTarget};
 
   // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
   // offsets are not negative), floats are written with a fraction or exponent.

@@ -248,8 +248,9 @@ private:
           const Operation *record = nullptr;
           for (const loom::OwningModule &m : program_.modules)
             if (!record) record = m->lookupSymbol(target->str());
-          if (record && (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
-                         record->opcode() == loom::OpCode::WasmTarget || record->opcode() == loom::OpCode::TestTarget)) {
+          if (record &&
+              (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
+               record->opcode() == loom::OpCode::WasmTarget || record->opcode() == loom::OpCode::TestTarget)) {
             diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
                 .arg("op", std::string(op.name()))
                 .arg("target", "@" + std::string(target->str()) + " (a " + std::string(record->name()) + ")")
@@ -316,8 +317,7 @@ private:
     using loom::OpCode;
     OpCode n = op.opcode();
     SymbolKind expected;
-    if (n == OpCode::PipelineStage || n == OpCode::PipelineReduce || n == OpCode::FuncCall ||
-        n == OpCode::FuncAddress)
+    if (n == OpCode::PipelineStage || n == OpCode::PipelineReduce || n == OpCode::FuncCall || n == OpCode::FuncAddress)
       expected = SymbolKind::Function;
     else if (n == OpCode::ConfigGet) {
       configReads_.emplace(std::string(ir::symbolRef(op)), &op);

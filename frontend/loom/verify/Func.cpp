@@ -87,7 +87,8 @@ void checkAddress(const Operation &op, HookContext &ctx) {
   const Type *r = op.result(0)->type();
   if (skip(r)) return;
   if (!callable(r)) return ctx.resultError(op, "result", r, kCallableRef);
-  const Operation *callee = ctx.resolveSymbol(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+  const Operation *callee =
+      ctx.resolveSymbol(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
   if (!callee) return;
   auto [inputs, results] = signatureOf(*callee);
   const Type *sig = r->elementType();
@@ -167,7 +168,8 @@ void checkProviderContract(const Operation &op, HookContext &ctx) {
   const Attribute *target = op.attr("target");
   const Operation *record = target && ctx.module() ? ctx.module()->lookupSymbol(target->str()) : nullptr;
   if (record && op.opcode() != OpCode::TemplateDecl)
-    for (std::string_view field : {"subgroup_size", "max_workgroup_size_x", "max_workgroup_size_y", "max_workgroup_size_z"})
+    for (std::string_view field :
+         {"subgroup_size", "max_workgroup_size_x", "max_workgroup_size_y", "max_workgroup_size_z"})
       if (recordField(*record, field)) {
         ctx.report(DiagId::TargetProviderExecutionChoice, op)
             .arg("provider_name", name)

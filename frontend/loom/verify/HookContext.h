@@ -149,6 +149,6 @@ void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp:
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
 void checkSignaturePredicates(const Operation &op, HookContext &ctx);  // Func.cpp: func where [...]
-void checkProviderContract(const Operation &op, HookContext &ctx);  // Func.cpp: target and requires [...]
+void checkProviderContract(const Operation &op, HookContext &ctx);     // Func.cpp: target and requires [...]
 
 }  // namespace hrx::loom::verify
