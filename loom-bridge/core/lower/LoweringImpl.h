@@ -593,7 +593,7 @@ private:
     FunctionState state;
     state.function = &f;
     state.coordinates = coordinates;
-    if (coordinates) state.subgroupSize = subgroupSize(def);
+    state.subgroupSize = subgroupSize(def);  // also the launch-config region's (target.subgroup.size)
     FunctionState *outer = fn_;
     fn_ = &state;
     llvm::IRBuilder<> builder(context_);
@@ -688,6 +688,7 @@ private:
     if (op.opcode() >= loom::OpCode::TestFactUniform && op.opcode() <= loom::OpCode::TestUse)
       unsupported(op, "test.* ops exist only for Loom's own analysis tests; no target compiles them");
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
+    if (op.opcode() == loom::OpCode::TargetSubgroupSize) return set(op, 0, i64(int64_t(fn_->subgroupSize)));
     if (touchesFloat8(op) && lowerFloat8(op)) return;
     switch (familyOf(op.opcode())) {
     case Family::Arith: return lowerArith(op);
