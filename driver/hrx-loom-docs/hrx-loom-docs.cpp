@@ -407,6 +407,26 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"scf.for",
        {Context::Body, "",
         "scf.for %k = [%i0 to %i4 step %i1] {\n    view.store %f, %src[%k] : f32, view<4xf32>\n  }"}},
+      {"func.address",
+       {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}",
+        "%r = func.address @callee : func.ref<(f32) -> (f32)>"}},
+      {"func.null", {Context::Body, "", "%r = func.null : func.ref<(f32) -> (f32)>"}},
+      {"func.compare.null",
+       {Context::Body, "",
+        "%n = func.null : func.ref<(f32) -> (f32)>\n  %r = func.compare.null %n : func.ref<(f32) -> (f32)>"}},
+      {"func.call.indirect",
+       {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}",
+        "%a = func.address @callee : func.ref<(f32) -> (f32)>\n  %r = func.call.indirect %a(%f) : (f32) -> (f32)"}},
+      {"func.ref.cast",
+       {Context::Body, "func.def @callee(%x: f32) -> (f32) {\n  func.return %x : f32\n}",
+        "%a = func.address @callee : func.ref<(f32) -> (f32)>\n  %r = func.ref.cast %a : func.ref<(f32) -> (f32)> to "
+        "func.ref<yieldable (f32) -> (f32)>"}},
+      {"kernel.async.copy",
+       {Context::Kernel, "",
+        "%t = kernel.async.copy %src to %src {} : view<4xf32> to view<4xf32> -> kernel.async.token"}},
+      {"kernel.async.gather",
+       {Context::Kernel, "",
+        "%t = kernel.async.gather %src to %src {} : view<4xf32> to view<4xf32> -> kernel.async.token"}},
   };
   return probes;
 }

@@ -118,6 +118,8 @@ Type *TypeContext::intern(Type proto) {
   auto it = uniqued_.find(key);
   if (it != uniqued_.end()) return it->second;
   proto.shape_ = arena_.copy(proto.shape_);
+  proto.inputs_ = arena_.copy(proto.inputs_);
+  proto.results_ = arena_.copy(proto.results_);
   proto.name_ = arena_.copyString(proto.name_);
   Type *t = arena_.create<Type>(proto);
   uniqued_.emplace(std::move(key), t);
@@ -165,6 +167,34 @@ Type *TypeContext::encoding(std::string_view role) {
 Type *TypeContext::opaque(std::string_view spelling) {
   Type t;
   t.kind_ = TypeKind::Opaque;
+  t.name_ = spelling;
+  return intern(t);
+}
+
+// The canonical spellings are the uniquing key: the parts are already unique types.
+Type *TypeContext::functionSignature(std::span<Type *const> inputs, std::span<Type *const> results) {
+  auto list = [](std::span<Type *const> types) {
+    std::string out = "(";
+    for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i]->str();
+    return out + ")";
+  };
+  std::string spelling = list(inputs) + " -> " + list(results);
+  Type t;
+  t.kind_ = TypeKind::Opaque;
+  t.funcForm_ = Type::FuncForm::Signature;
+  t.inputs_ = inputs;
+  t.results_ = results;
+  t.name_ = spelling;
+  return intern(t);
+}
+
+Type *TypeContext::funcRef(Type *referent, bool yieldable) {
+  std::string spelling = std::string("func.ref<") + (yieldable ? "yieldable " : "") + referent->str() + ">";
+  Type t;
+  t.kind_ = TypeKind::Opaque;
+  t.funcForm_ = Type::FuncForm::Ref;
+  t.yieldable_ = yieldable;
+  t.element_ = referent;
   t.name_ = spelling;
   return intern(t);
 }

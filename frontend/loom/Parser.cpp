@@ -205,6 +205,7 @@ private:
 
   // ---- types and attributes ----
   Type *parseType(Scope *scope, bool declaration = false);
+  Type *parseFunctionSignature(Scope *scope, bool declaration);
   Type *parseShaped(TypeKind kind, const Token &open, Scope *scope, bool declaration);
   Attribute *parseAttrValue(Scope *valueScope);
   Attribute *parseHash(const Token &hashTok);
@@ -1272,6 +1273,7 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     return nullptr;
   }
   Token t = lex_.next();
+  if (t.is(Tok::LParen)) return parseFunctionSignature(scope, declaration);
   if (!t.is(Tok::Ident)) {
     unexpected(t, "a type");
     return nullptr;
@@ -1340,6 +1342,17 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     if (!closeAngle(*open)) return nullptr;
     return types.encoding(role.text);
   }
+  if (s == "func.ref") {
+    auto open = openAngle();
+    if (!open) return nullptr;
+    bool yieldable = lex_.peek().isIdent("yieldable");
+    if (yieldable) lex_.next();
+    ++depth_;
+    Type *referent = parseType(scope, declaration);
+    --depth_;
+    if (!referent || !closeAngle(*open)) return nullptr;
+    return types.funcRef(referent, yieldable);
+  }
   // Types outside the Phase-1 subset are kept by spelling.
   static const std::string_view kOpaque[] = {"pool", "channel", "read", "write", "reg"};
   bool known = s.find('.') != std::string_view::npos;
@@ -1364,6 +1377,45 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     }
   }
   return types.opaque(lex_.buffer().substr(t.offset, end - t.offset));
+}
+
+// `(A, ...) -> (R, ...)` (or `-> R`) after its '(': a function signature type.
+Type *Parser::parseFunctionSignature(Scope *scope, bool declaration) {
+  auto list = [&](std::vector<Type *> &out) {
+    if (lex_.peek().is(Tok::RParen)) {
+      lex_.next();
+      return true;
+    }
+    for (;;) {
+      ++depth_;
+      Type *t = parseType(scope, declaration);
+      --depth_;
+      if (!t) return false;
+      out.push_back(t);
+      Token n = lex_.next();
+      if (n.is(Tok::RParen)) return true;
+      if (!n.is(Tok::Comma)) {
+        unexpected(n, "',' or ')'");
+        return false;
+      }
+    }
+  };
+  std::vector<Type *> inputs, results;
+  if (!list(inputs)) return nullptr;
+  if (lex_.peek().is(Tok::Arrow)) {
+    lex_.next();
+    if (lex_.peek().is(Tok::LParen)) {
+      lex_.next();
+      if (!list(results)) return nullptr;
+    } else {
+      ++depth_;
+      Type *t = parseType(scope, declaration);
+      --depth_;
+      if (!t) return nullptr;
+      results.push_back(t);
+    }
+  }
+  return m_.types().functionSignature(inputs, results);
 }
 
 Type *Parser::parseShaped(TypeKind kind, const Token &open, Scope *scope, bool declaration) {

@@ -191,10 +191,27 @@ private:
       return;
     }
     const OpDef &def = *op.def();
-    if (def.has(opflag::InKernel) && !kernel)
-      report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name())).arg("parent", "a kernel.def body");
+    if (def.has(opflag::InKernel) && !kernel) {
+      // Upstream names the constraint and the isolated ancestor that broke it.
+      std::string nearest = "the module";
+      for (const Operation *p = op.parentOp(); p; p = p->parentOp())
+        if (p->isOpaque() || p->def()->has(opflag::Isolated)) {
+          nearest = std::string(p->name());
+          break;
+        }
+      report(DiagId::StructureMisplacedOp, op)
+          .arg("op", std::string(op.name()))
+          .arg("parent", "a kernel.def body")
+          .arg("placement", " (required ancestor kernel.def; the nearest isolated ancestor is " + nearest + ")")
+          .arg("constraint_kind", "required")
+          .arg("ancestor_name", "kernel.def")
+          .arg("actual_ancestor", nearest);
+    }
     if (def.has(opflag::InPipeline) && !pipeline)
-      report(DiagId::StructureMisplacedOp, op).arg("op", std::string(op.name())).arg("parent", "a pipeline.def body");
+      report(DiagId::StructureMisplacedOp, op)
+          .arg("placement", "")
+          .arg("op", std::string(op.name()))
+          .arg("parent", "a pipeline.def body");
     checkTypeClass(op);
     checkHook(op);
     // A kernel.def body, and bodies placed into one later (func.def inline, template.def
@@ -202,6 +219,8 @@ private:
     if (op.opcode() == OpCode::KernelDef || op.opcode() == OpCode::TemplateDef ||
         (op.opcode() == OpCode::FuncDef && op.attr("inline") && op.attr("inline")->str() == "inline"))
       kernel = &op;
+    else if (def.has(opflag::Isolated))
+      kernel = nullptr;  // any other isolated body ends the deferral (test.isolated_region)
     if (op.opcode() == OpCode::PipelineDef) {
       pipeline = &op;
       flows_.clear();
@@ -396,6 +415,7 @@ private:
     case VerifyHook::Function: {
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
       if (op.opcode() == OpCode::KernelDef) verify::checkKernelConfigEffects(op, ctx_);
+      if (op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncDecl) verify::checkSignaturePredicates(op, ctx_);
       // A pipeline's launch arguments are the buffers its flows read and write.
       if (op.opcode() == OpCode::PipelineDef)
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
@@ -609,6 +629,7 @@ private:
       if (!parent || (parent->opcode() != OpCode::ScfFor && parent->opcode() != OpCode::ScfIf &&
                       parent->opcode() != OpCode::ScfWhile)) {
         report(DiagId::StructureMisplacedOp, op)
+            .arg("placement", "")
             .arg("op", "scf.yield")
             .arg("parent", "an scf.for, scf.if or scf.while region");
         return;
@@ -658,6 +679,10 @@ private:
                   : resolve(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
       if (callee && (callee->opcode() == OpCode::KernelDef || callee->opcode() == OpCode::KernelDecl)) return;
       if (!callee) return;
+      if (op.hasAttr("pure") && !callee->hasAttr("pure"))
+        report(DiagId::StructurePureCallee, op)
+            .arg("callee_name", std::string(callee->symbolName()))
+            .arg("boundary_name", std::string(callee->symbolName()));
       checkCallSignature(op, *callee, op.operandGroup("args"));
       return;
     }
@@ -674,6 +699,7 @@ private:
         fn = fn->parentOp();
       if (!fn || !isOwner(fn->opcode())) {
         report(DiagId::StructureMisplacedOp, op)
+            .arg("placement", "")
             .arg("op", std::string(op.name()))
             .arg("parent", templateReturn ? "a template.def body" : "a func.def or func.template body");
         return;
@@ -773,6 +799,7 @@ private:
     case VerifyHook::Provider:
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
       checkProviderFamily(op);
+      verify::checkProviderContract(op, ctx_);
       return;
     case VerifyHook::Bitfield: {
       std::optional<int64_t> offset = intAttr(op, "offset"), width = intAttr(op, "width");
@@ -871,6 +898,7 @@ private:
       const Operation *parent = op.parentOp();
       if (!parent || parent->opcode() != OpCode::ScfWhile || op.parentBlock() != parent->region(0)->entryBlock())
         return report(DiagId::StructureMisplacedOp, op)
+                   .arg("placement", "")
                    .arg("op", "scf.condition")
                    .arg("parent", "the first region of an scf.while"),
                void();
@@ -966,6 +994,12 @@ private:
     case VerifyHook::KernelLaunch: {
       return verify::checkKernelLaunchOp(op, ctx_);
     }
+    case VerifyHook::FuncRef: {
+      return verify::checkFuncRefOp(op, ctx_);
+    }
+    case VerifyHook::KernelAsync: {
+      return verify::checkKernelAsyncOp(op, ctx_);
+    }
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:
     case VerifyHook::SanitizerFacts:
@@ -982,7 +1016,7 @@ private:
 
   static constexpr std::initializer_list<OpCode> kTargetRecords = {
       OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,
-      OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget};
+      OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget,    OpCode::TestTarget};
 
   // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
   // offsets are not negative), floats are written with a fraction or exponent.
@@ -1309,7 +1343,7 @@ private:
 
   // template.def<@family>: the family is a template.decl whose signature the provider repeats.
   void checkProviderFamily(const Operation &op) {
-    if (op.opcode() != OpCode::TemplateDef) return;
+    if (op.opcode() != OpCode::TemplateDef && op.opcode() != OpCode::TemplateUkernel) return;
     const Attribute *family = op.templateParam(0);
     if (!family || family->kind() != AttrKind::Symbol) return;
     const Operation *decl = m_.lookupSymbol(family->str());
@@ -1317,12 +1351,48 @@ private:
       report(DiagId::SymbolUndefined, op).arg("name", "@" + std::string(family->str()));
       return;
     }
-    if (decl->opcode() != OpCode::TemplateDecl)
+    if (decl->opcode() != OpCode::TemplateDecl) {
       report(DiagId::SymbolWrongKind, op)
           .arg("name", "@" + std::string(family->str()))
           .arg("kind", std::string(decl->name()))
           .arg("expected", "a template.decl")
           .note(decl->loc(), "defined here");
+      return;
+    }
+    // The provider repeats the family's signature (upstream: TYPE/001, implementation against
+    // contract); a count mismatch is SYMBOL/004.
+    std::vector<Type *> impl = argumentTypes(op), contract = argumentTypes(*decl);
+    std::vector<Type *> implResults = resultTypes(op), contractResults = resultTypes(*decl);
+    if (impl.size() != contract.size() || implResults.size() != contractResults.size()) {
+      report(DiagId::SymbolSignatureMismatch, op)
+          .arg("name", "@" + std::string(family->str()))
+          .arg("detail", std::to_string(impl.size()) + " argument(s) and " + std::to_string(implResults.size()) +
+                             " result(s), the family has " + std::to_string(contract.size()) + " and " +
+                             std::to_string(contractResults.size()))
+          .note(decl->loc(), "declared here");
+      return;
+    }
+    for (size_t k = 0; k < impl.size(); ++k)
+      if (impl[k] != contract[k] && !unknown(impl[k]) && contract[k]->hasStaticShape())
+        return fieldMismatch(op, "implementation argument " + std::to_string(k), impl[k],
+                             "contract argument " + std::to_string(k), contract[k]);
+    for (size_t k = 0; k < implResults.size(); ++k)
+      if (implResults[k] != contractResults[k] && !unknown(implResults[k]) && contractResults[k]->hasStaticShape())
+        return fieldMismatch(op, "implementation result " + std::to_string(k), implResults[k],
+                             "contract result " + std::to_string(k), contractResults[k]);
+  }
+
+  static std::vector<Type *> argumentTypes(const Operation &fn) {
+    std::vector<Type *> out;
+    if (Block *sig = fn.numRegions() ? fn.region(0)->entryBlock() : nullptr)
+      for (Value *a : sig->arguments()) out.push_back(a->type());
+    return out;
+  }
+  static std::vector<Type *> resultTypes(const Operation &fn) {
+    std::vector<Type *> out;
+    if (const Attribute *r = fn.attr("result_types"))
+      for (const Attribute *e : r->elements()) out.push_back(e->type());
+    return out;
   }
 
   // template.apply<@family> / func.apply<key>: the family exists (template.apply) and the use
@@ -1343,7 +1413,15 @@ private:
           .note(decl->loc(), "defined here");
       return;
     }
-    checkCallSignature(op, *decl, op.operandGroup("args"));
+    // An application passes the contract's argument types (TYPE/001 per operand, as upstream).
+    std::vector<Type *> contract = argumentTypes(*decl);
+    std::span<Value *const> args = op.operandGroup("args");
+    if (args.size() == contract.size())
+      for (size_t k = 0; k < args.size(); ++k)
+        if (args[k]->type() != contract[k] && !unknown(args[k]->type()) && contract[k]->hasStaticShape())
+          return fieldMismatch(op, "operand " + std::to_string(k), args[k]->type(),
+                               "contract argument " + std::to_string(k), contract[k]);
+    checkCallSignature(op, *decl, args);
   }
 
   void checkCast(const Operation &op, VerifyHook hook, const Type *from, const Type *to) {

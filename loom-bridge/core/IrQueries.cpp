@@ -184,12 +184,13 @@ std::vector<const loom::Operation *> providerCandidates(const Program &program, 
   std::vector<const loom::Operation *> out;
   const loom::Attribute *family = apply.templateParam(0);
   if (!family) return out;
-  bool templated = apply.opcode() == loom::OpCode::TemplateApply;
-  loom::OpCode want = templated ? loom::OpCode::TemplateDef : loom::OpCode::FuncTemplate;
+  // A family is one name: template.apply<@f> and func.apply<f> both select among
+  // template.def<@f> and func.template<f> providers (upstream's docs examples mix them).
   for (const loom::OwningModule &module : program.modules)
     for (const loom::Operation &op : module->body()) {
-      const loom::Attribute *of = op.opcode() == want ? op.templateParam(0) : nullptr;
-      if (of && of->kind() == family->kind() && of->str() == family->str()) out.push_back(&op);
+      bool provider = op.opcode() == loom::OpCode::TemplateDef || op.opcode() == loom::OpCode::FuncTemplate;
+      const loom::Attribute *of = provider ? op.templateParam(0) : nullptr;
+      if (of && of->str() == family->str()) out.push_back(&op);
     }
   return out;
 }

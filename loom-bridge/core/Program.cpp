@@ -141,6 +141,7 @@ SymbolKind symbolKind(const Operation &op) {
   case OpCode::VmTarget:
   case OpCode::X86Target:
   case OpCode::WasmTarget:
+  case OpCode::TestTarget:
   case OpCode::TargetDecl:
   case OpCode::TargetGeneric: return SymbolKind::Target;
   default: return SymbolKind::Other;
@@ -247,8 +248,9 @@ private:
           const Operation *record = nullptr;
           for (const loom::OwningModule &m : program_.modules)
             if (!record) record = m->lookupSymbol(target->str());
-          if (record && (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
-                         record->opcode() == loom::OpCode::WasmTarget)) {
+          if (record &&
+              (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
+               record->opcode() == loom::OpCode::WasmTarget || record->opcode() == loom::OpCode::TestTarget)) {
             diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
                 .arg("op", std::string(op.name()))
                 .arg("target", "@" + std::string(target->str()) + " (a " + std::string(record->name()) + ")")
@@ -315,7 +317,7 @@ private:
     using loom::OpCode;
     OpCode n = op.opcode();
     SymbolKind expected;
-    if (n == OpCode::PipelineStage || n == OpCode::PipelineReduce || n == OpCode::FuncCall)
+    if (n == OpCode::PipelineStage || n == OpCode::PipelineReduce || n == OpCode::FuncCall || n == OpCode::FuncAddress)
       expected = SymbolKind::Function;
     else if (n == OpCode::ConfigGet) {
       configReads_.emplace(std::string(ir::symbolRef(op)), &op);
@@ -342,7 +344,7 @@ private:
       checkCxxSignature(op, *entry, name);
       return nullptr;  // C/C++ definitions are linked whole
     }
-    checkSignature(op, *entry, name);
+    if (n != OpCode::FuncAddress) checkSignature(op, *entry, name);  // an address: checked by the verifier
     return entry->op;
   }
 

@@ -57,7 +57,8 @@ private:
     ctx_.report(DiagId::StructureMisplacedOp, op_)
         .arg("op", std::string(op_.name()))
         .arg("parent", "a check.case or check.scenario body (its required ancestor), not " +
-                           (p ? std::string(p->name()) : std::string("the module")));
+                           (p ? std::string(p->name()) : std::string("the module")))
+        .arg("placement", "");
   }
 
   // A case (or scenario) body ends with check.return.

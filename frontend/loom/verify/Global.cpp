@@ -124,10 +124,12 @@ void checkAccess(const Operation &op, HookContext &ctx) {
     for (size_t i = 1; i < op.numResults(); ++i) {
       const Value *r = op.result(unsigned(i));
       if (std::find(named.begin(), named.end(), r) == named.end()) {
-        ctx.report(DiagId::StructureUnboundCoResult, op)
-            .arg("op", std::string(op.name()))
-            .arg("name", std::string(r->name()))
-            .arg("type", use ? use->str() : "none");
+        ctx.report(DiagId::StructureResultCount, op)
+            .arg("op_name", std::string(op.name()))
+            .arg("actual_count", std::to_string(op.numResults()))
+            .arg("expected_count", "at most " + std::to_string(1 + named.size()))
+            .arg("reason", "result '%" + std::string(r->name()) + "' is not a dimension or encoding of the loaded type " +
+                               (use ? use->str() : std::string("none")));
         return;
       }
     }

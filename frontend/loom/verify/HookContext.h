@@ -96,10 +96,43 @@ public:
           .arg("name", "@" + std::string(a->str()))
           .arg("kind", std::string(target->name()))
           .arg("expected", std::string(expected))
+          .arg("actual_kind", std::string(symbolKind(target->opcode())))
+          .arg("expected_kind", std::string(symbolKind(*kinds.begin())))
           .note(target->loc(), "defined here");
       return nullptr;
     }
     return target;
+  }
+
+  // Upstream's word for the kind of symbol an op defines (SYMBOL/003's actual_kind and
+  // expected_kind).
+  static std::string_view symbolKind(OpCode code) {
+    switch (code) {
+    case OpCode::FuncDef:
+    case OpCode::FuncDecl:
+    case OpCode::LowFuncDef: return "function";
+    case OpCode::KernelDef:
+    case OpCode::KernelDecl:
+    case OpCode::KernelEntryDecl:
+    case OpCode::LowKernelDef: return "kernel";
+    case OpCode::TemplateDecl: return "template family";
+    case OpCode::TemplateDef:
+    case OpCode::FuncTemplate:
+    case OpCode::FuncUkernel:
+    case OpCode::FuncProviderDecl: return "template provider";
+    case OpCode::PipelineDef: return "pipeline";
+    case OpCode::ConfigDecl:
+    case OpCode::ConfigDef: return "config";
+    case OpCode::Aie2pTarget:
+    case OpCode::AmdgpuTarget:
+    case OpCode::TargetGeneric:
+    case OpCode::TargetDecl:
+    case OpCode::VmTarget:
+    case OpCode::X86Target:
+    case OpCode::WasmTarget:
+    case OpCode::TestTarget: return "target";
+    default: return "symbol";
+    }
   }
 
 private:
@@ -132,5 +165,9 @@ void checkCommandOp(const Operation &op, HookContext &ctx);       // Command.cpp
 bool checkScalarOp(const Operation &op, HookContext &ctx);        // Scalar.cpp: geluf, scalar.assume (true: handled)
 void checkPoisonObserved(const Operation &op, HookContext &ctx);  // Scalar.cpp: TYPE/012 at an observing op
 void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
+void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
+void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
+void checkSignaturePredicates(const Operation &op, HookContext &ctx);  // Func.cpp: func where [...]
+void checkProviderContract(const Operation &op, HookContext &ctx);     // Func.cpp: target and requires [...]
 
 }  // namespace hrx::loom::verify

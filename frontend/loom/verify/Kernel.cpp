@@ -45,6 +45,7 @@ const Operation *callee(const Operation &op, HookContext &ctx, std::initializer_
 void checkLaunch(const Operation &op, HookContext &ctx) {
   if (insideKernel(op))
     ctx.report(DiagId::StructureMisplacedOp, op)
+        .arg("placement", "")
         .arg("op", std::string(op.name()))
         .arg("parent", "a host function or command program (kernels do not launch kernels)");
   const Operation *kernel = callee(op, ctx, {OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel");
@@ -57,6 +58,7 @@ void checkLaunch(const Operation &op, HookContext &ctx) {
 void checkDispatch(const Operation &op, HookContext &ctx) {
   if (insideKernel(op))
     ctx.report(DiagId::StructureMisplacedOp, op)
+        .arg("placement", "")
         .arg("op", std::string(op.name()))
         .arg("parent", "a host function or command program (kernels do not dispatch kernels)");
   std::span<Value *const> counts = op.operandGroup("workgroup_counts");

@@ -149,6 +149,40 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
     for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b.CreateExtractValue(call, i));
     return;
   }
+  lowerFuncRef(op);
+}
+
+// func.ref values are function addresses: null is a null pointer, func.address the lowered
+// func.def, a call through one is an indirect call of the signature's machine type, and the
+// cast to a yieldable reference keeps the address.
+void Lowering::Impl::lowerFuncRef(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::PointerType *ptr = llvm::PointerType::getUnqual(context_);
+  switch (op.opcode()) {
+  case OpCode::FuncNull: return set(op, 0, llvm::ConstantPointerNull::get(ptr));
+  case OpCode::FuncCompareNull: return set(op, 0, b.CreateIsNull(get(op.operandNamed("target"))));
+  case OpCode::FuncRefCast: return set(op, 0, get(op.operandNamed("in")));
+  case OpCode::FuncAddress: {
+    const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
+    if (!callee || callee->cxx || callee->op->opcode() != OpCode::FuncDef)
+      unsupported(op, "the referenced function has no Loom definition");
+    llvm::Function *target = function(*callee->op);
+    if (!target) throw LoweringError{};
+    return set(op, 0, target);
+  }
+  case OpCode::FuncCallIndirect: {
+    const loom::Type *ref = op.operandNamed("target")->type();
+    llvm::FunctionType *type = ref->isCallableRef() ? referenceType(*ref->elementType(), op) : nullptr;
+    if (!type) unsupported(op, "the reference's signature has no machine type here");
+    std::vector<llvm::Value *> args;
+    for (const Value *v : op.operandGroup("args")) appendCallArguments(args, v);
+    llvm::CallInst *call = b.CreateCall(type, get(op.operandNamed("target")), args);
+    if (op.numResults() == 1) set(op, 0, call);
+    for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b.CreateExtractValue(call, i));
+    return;
+  }
+  default: break;
+  }
   unsupported(op, "no lowering for this op");
 }
 

@@ -35,6 +35,12 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   case OpCode::KernelWorkgroupScan: return lowerExchange(op);
   case OpCode::KernelWorkgroupStorage:
     unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
+  case OpCode::KernelAsyncCopy:
+  case OpCode::KernelAsyncGather:
+  case OpCode::KernelAsyncGroup:
+  case OpCode::KernelAsyncWait:
+    unsupported(op, "asynchronous copies are not lowered yet (kernel.async.gather is gfx9_4's LDS-direct load, which "
+                    "RDNA3.5 lacks); write view.load/view.store with kernel.barrier");
   default: break;
   }
   std::optional<Coordinate> name;

@@ -83,6 +83,9 @@ constexpr Family familyOfRow(std::string_view name) {
   if (dialect == "buffer" || dialect == "view") return Family::Memory;
   if (dialect == "scf" || dialect == "cfg") return Family::Control;
   if (name == "func.call" || name == "func.return" || name == "template.return") return Family::Func;
+  if (name == "func.null" || name == "func.compare.null" || name == "func.address" || name == "func.call.indirect" ||
+      name == "func.ref.cast")
+    return Family::Func;
   if (dialect == "kernel") return Family::Kernel;
   if (name == "config.get") return Family::Config;
   if (dialect == "encoding") return Family::Encoding;
@@ -149,6 +152,9 @@ public:
       if (count > 0 && element) return llvm::FixedVectorType::get(element, unsigned(count));
       break;
     }
+    case loom::TypeKind::Opaque:
+      if (type.isCallableRef()) return llvm::PointerType::getUnqual(context_);  // a function's address
+      break;
     default: break;
     }
     if (where) unsupported(*where, "values of type " + type.str() + " have no machine representation here");
@@ -187,6 +193,25 @@ public:
                                      name, module_);
     lowerBody(def, 0, *f, 0, nullptr);
     return f;
+  }
+
+  // The machine signature a func.ref's (A) -> (R) calls: the one function() gives a func.def
+  // with those argument and result types.
+  llvm::FunctionType *referenceType(const loom::Type &signature, const Operation &where) {
+    std::vector<llvm::Type *> params;
+    for (const loom::Type *t : signature.functionInputs()) {
+      if (t->kind() == loom::TypeKind::View) {
+        params.push_back(llvm::PointerType::getUnqual(context_));
+        params.insert(params.end(), 2 * t->shape().size(), llvm::Type::getInt64Ty(context_));
+        continue;
+      }
+      params.push_back(paramType(*t, where));
+    }
+    std::span<loom::Type *const> out = signature.functionResults();
+    llvm::Type *ret = resultType(std::vector<const loom::Type *>(out.begin(), out.end()), where);
+    for (llvm::Type *p : params)
+      if (!p) return nullptr;
+    return ret ? llvm::FunctionType::get(ret, params, false) : nullptr;
   }
 
   llvm::Function *kernelItem(const Operation &def, const KernelCoordinates &coordinates) {
@@ -578,7 +603,7 @@ private:
     FunctionState state;
     state.function = &f;
     state.coordinates = coordinates;
-    if (coordinates) state.subgroupSize = subgroupSize(def);
+    state.subgroupSize = subgroupSize(def);  // also the launch-config region's (target.subgroup.size)
     FunctionState *outer = fn_;
     fn_ = &state;
     llvm::IRBuilder<> builder(context_);
@@ -673,6 +698,7 @@ private:
       unsupported(op, "hrxcc has no assembler for Low IR (the callee is low.func.def machine code)");
     if (lowerAnalysisTest(op)) return;  // lower/Test.cpp: test.use, fact probes
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
+    if (op.opcode() == loom::OpCode::TargetSubgroupSize) return set(op, 0, i64(int64_t(fn_->subgroupSize)));
     if (touchesFloat8(op) && lowerFloat8(op)) return;
     switch (familyOf(op.opcode())) {
     case Family::Arith: return lowerArith(op);
@@ -831,6 +857,7 @@ private:
   std::vector<llvm::Value *> lowerRegion(const loom::Region &region);
 
   void lowerControl(const Operation &op);
+  void lowerFuncRef(const Operation &op);
 
   void lowerFunc(const Operation &op);
   void lowerGlobal(const Operation &op);  // lower/Global.cpp

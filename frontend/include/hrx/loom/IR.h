@@ -125,12 +125,21 @@ public:
     return kind_ == TypeKind::View || kind_ == TypeKind::Vector || kind_ == TypeKind::Tensor || kind_ == TypeKind::Tile;
   }
   bool isUnknown() const { return kind_ == TypeKind::Unknown; }
+  // Function signatures `(A...) -> (R...)` and references `func.ref<[yieldable] T>` are opaque
+  // types spelled canonically, with their structure attached.
+  bool isFunctionSignature() const { return funcForm_ == FuncForm::Signature; }
+  bool isFuncRef() const { return funcForm_ == FuncForm::Ref; }
+  // A func.ref whose referent is a function signature (upstream's only valid kind).
+  bool isCallableRef() const { return isFuncRef() && element_ && element_->isFunctionSignature(); }
+  bool funcRefYieldable() const { return yieldable_; }
+  std::span<Type *const> functionInputs() const { return inputs_; }    // Signature
+  std::span<Type *const> functionResults() const { return results_; }  // Signature
 
   unsigned width() const { return width_; }              // Integer; bits of Float
   FloatKind floatKind() const { return floatKind_; }     // Float
   std::span<const Dim> shape() const { return shape_; }  // shaped types
   size_t rank() const { return shape_.size(); }
-  Type *elementType() const { return element_; }   // shaped types; Flow: its tile type
+  Type *elementType() const { return element_; }   // shaped types; Flow: its tile type; func.ref: its referent
   TypeSlot slot() const { return slot_; }          // view layout / tensor+tile encoding
   std::string_view name() const { return name_; }  // Encoding role; Opaque spelling
   bool hasStaticShape() const;
@@ -141,7 +150,11 @@ public:
 
 private:
   friend class TypeContext;
+  enum class FuncForm : uint8_t { None, Signature, Ref };
   TypeKind kind_ = TypeKind::Unknown;
+  FuncForm funcForm_ = FuncForm::None;
+  bool yieldable_ = false;
+  std::span<Type *const> inputs_, results_;
   FloatKind floatKind_ = FloatKind::F32;
   unsigned width_ = 0;
   std::span<const Dim> shape_;
@@ -164,6 +177,8 @@ public:
   Type *flow(Type *tile);
   Type *encoding(std::string_view role);
   Type *opaque(std::string_view spelling);
+  Type *functionSignature(std::span<Type *const> inputs, std::span<Type *const> results);
+  Type *funcRef(Type *referent, bool yieldable);
 
 private:
   Type *intern(Type proto);

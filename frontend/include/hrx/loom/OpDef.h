@@ -106,6 +106,8 @@ enum class VerifyHook : uint8_t {
   BufferBytes,
   EncodingQuery,
   CommandProgram,
+  FuncRef,
+  KernelAsync,
 };
 
 namespace opflag {

@@ -1,0 +1,249 @@
+// First-class function references: func.null, func.compare.null, func.address,
+// func.call.indirect and func.ref.cast against the func.ref<[yieldable] (A) -> (R)> types they
+// produce and consume; kernel.async.* operand kinds; provider contracts (a provider's target
+// record and requires [...]). Upstream's rules and codes; its func verify fixture is the facts.
+#include "HookContext.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace hrx::loom::verify {
+
+using diag::DiagId;
+
+namespace {
+
+constexpr const char *kCallableRef = "func.ref with a function signature";
+
+bool callable(const Type *t) { return t && t->isCallableRef(); }
+bool skip(const Type *t) { return !t || t->isUnknown(); }
+
+// The callee's signature (entry block arguments and `result_types`) as written in a func.ref.
+std::pair<std::vector<Type *>, std::vector<Type *>> signatureOf(const Operation &callee) {
+  std::vector<Type *> inputs, results;
+  if (Block *sig = callee.numRegions() ? callee.region(0)->entryBlock() : nullptr)
+    for (Value *a : sig->arguments()) inputs.push_back(a->type());
+  if (const Attribute *r = callee.attr("result_types"))
+    for (const Attribute *e : r->elements()) results.push_back(e->type());
+  return {inputs, results};
+}
+
+std::string spell(const std::vector<Type *> &inputs, const std::vector<Type *> &results) {
+  auto list = [](const std::vector<Type *> &types) {
+    std::string out = "(";
+    for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + types[i]->str();
+    return out + ")";
+  };
+  return list(inputs) + " -> " + list(results);
+}
+
+void checkIndirectCall(const Operation &op, HookContext &ctx) {
+  const Type *target = op.operandNamed("target")->type();
+  if (skip(target)) return;
+  if (!callable(target)) return ctx.operandError(op, "function reference", target, kCallableRef);
+  const Type *sig = target->elementType();
+  std::span<Value *const> args = op.operandGroup("args");
+  std::span<Type *const> inputs = sig->functionInputs(), results = sig->functionResults();
+  if (args.size() != inputs.size()) {
+    ctx.report(DiagId::StructureOperandCount, op)
+        .arg("op_name", std::string(op.name()))
+        .arg("actual_count", std::to_string(args.size()))
+        .arg("expected_count", std::to_string(inputs.size()));
+    return;
+  }
+  if (op.numResults() != results.size()) {
+    ctx.report(DiagId::StructureResultCount, op)
+        .arg("op_name", std::string(op.name()))
+        .arg("actual_count", std::to_string(op.numResults()))
+        .arg("expected_count", std::to_string(results.size()))
+        .arg("reason", "its function reference's signature returns that many");
+    return;
+  }
+  for (size_t k = 0; k < args.size(); ++k)
+    if (!skip(args[k]->type()) && args[k]->type() != inputs[k])
+      return ctx.fieldMismatch(op, "operand " + std::to_string(k), args[k]->type(),
+                               "function argument " + std::to_string(k), inputs[k]);
+  for (size_t k = 0; k < results.size(); ++k) {
+    const Type *r = op.result(unsigned(k))->type();
+    if (!skip(r) && r != results[k])
+      return ctx.fieldMismatch(op, "result " + std::to_string(k), r, "function result " + std::to_string(k),
+                               results[k]);
+  }
+}
+
+// A cast only adds yieldability at the top: the source is synchronous, the result yieldable,
+// and both reference the same signature (nested references keep their own yieldability).
+void checkCast(const Operation &op, HookContext &ctx) {
+  const Type *from = op.operandNamed("in")->type(), *to = op.result(0)->type();
+  if (skip(from) || skip(to)) return;
+  if (!callable(from)) return ctx.operandError(op, "source", from, kCallableRef);
+  if (from->funcRefYieldable()) return ctx.operandError(op, "source", from, "synchronous func.ref");
+  if (!callable(to)) return ctx.resultError(op, "result", to, kCallableRef);
+  if (!to->funcRefYieldable()) return ctx.resultError(op, "result", to, "yieldable func.ref");
+  if (from->elementType() != to->elementType()) ctx.fieldMismatch(op, "source", from, "result", to);
+}
+
+void checkAddress(const Operation &op, HookContext &ctx) {
+  const Type *r = op.result(0)->type();
+  if (skip(r)) return;
+  if (!callable(r)) return ctx.resultError(op, "result", r, kCallableRef);
+  const Operation *callee =
+      ctx.resolveSymbol(op, "callee", {OpCode::FuncDef, OpCode::FuncDecl}, "a func.def or func.decl");
+  if (!callee) return;
+  auto [inputs, results] = signatureOf(*callee);
+  const Type *sig = r->elementType();
+  auto same = [](std::span<Type *const> a, const std::vector<Type *> &b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
+  if (same(sig->functionInputs(), inputs) && same(sig->functionResults(), results)) return;
+  ctx.report(DiagId::TypeFieldMismatch, op)
+      .arg("op", std::string(op.name()))
+      .arg("field_a", "result")
+      .arg("type_a", r->str())
+      .arg("field_b", "callee @" + std::string(callee->symbolName()))
+      .arg("type_b", spell(inputs, results));
+}
+
+bool isOpaqueNamed(const Type *t, std::string_view name) {
+  return t && t->kind() == TypeKind::Opaque && t->name() == name;
+}
+
+}  // namespace
+
+// kernel.async.*: views of one element type in, a kernel.async.token out; groups of tokens.
+void checkKernelAsyncOp(const Operation &op, HookContext &ctx) {
+  if (op.opcode() == OpCode::KernelAsyncWait) {
+    const Type *g = op.operandNamed("group")->type();
+    if (!skip(g) && !isOpaqueNamed(g, "kernel.async.group")) ctx.operandError(op, "group", g, "kernel.async.group");
+    return;
+  }
+  const Type *r = op.result(0)->type();
+  if (op.opcode() == OpCode::KernelAsyncGroup) {
+    for (Value *t : op.operandGroup("tokens"))
+      if (!skip(t->type()) && !isOpaqueNamed(t->type(), "kernel.async.token"))
+        return ctx.operandError(op, "tokens", t->type(), "kernel.async.token");
+    if (!skip(r) && !isOpaqueNamed(r, "kernel.async.group")) ctx.resultError(op, "result", r, "kernel.async.group");
+    return;
+  }
+  const Type *from = op.operandNamed("source")->type(), *to = op.operandNamed("dest")->type();
+  for (auto [field, t] : {std::pair{"source", from}, std::pair{"dest", to}})
+    if (!skip(t) && t->kind() != TypeKind::View) return ctx.operandError(op, field, t, "a view");
+  if (!skip(from) && !skip(to) && from->elementType() != to->elementType())
+    return ctx.elementMismatch(op, "source", from, "dest", to);
+  if (!skip(r) && !isOpaqueNamed(r, "kernel.async.token")) ctx.resultError(op, "result", r, "kernel.async.token");
+}
+
+void checkFuncRefOp(const Operation &op, HookContext &ctx) {
+  switch (op.opcode()) {
+  case OpCode::FuncNull:
+    if (!skip(op.result(0)->type()) && !callable(op.result(0)->type()))
+      ctx.resultError(op, "result", op.result(0)->type(), kCallableRef);
+    return;
+  case OpCode::FuncCompareNull: {
+    const Type *t = op.operandNamed("target")->type();
+    if (!skip(t) && !callable(t)) ctx.operandError(op, "function reference", t, kCallableRef);
+    return;
+  }
+  case OpCode::FuncAddress: return checkAddress(op, ctx);
+  case OpCode::FuncCallIndirect: return checkIndirectCall(op, ctx);
+  case OpCode::FuncRefCast: return checkCast(op, ctx);
+  default: return;
+  }
+}
+
+namespace {
+
+const Attribute *recordField(const Operation &record, std::string_view name) {
+  if (const Attribute *a = record.attr(name)) return a;
+  for (const NamedAttr &named : record.attributes())
+    if (named.value && named.value->kind() == AttrKind::Dict)
+      if (const Attribute *a = named.value->get(name)) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+void checkProviderContract(const Operation &op, HookContext &ctx) {
+  std::string name(op.symbolName());
+  const Attribute *target = op.attr("target");
+  const Operation *record = target && ctx.module() ? ctx.module()->lookupSymbol(target->str()) : nullptr;
+  if (record && op.opcode() != OpCode::TemplateDecl)
+    for (std::string_view field :
+         {"subgroup_size", "max_workgroup_size_x", "max_workgroup_size_y", "max_workgroup_size_z"})
+      if (recordField(*record, field)) {
+        ctx.report(DiagId::TargetProviderExecutionChoice, op)
+            .arg("provider_name", name)
+            .arg("target_name", std::string(target->str()))
+            .arg("field_name", std::string(field))
+            .note(record->loc(), "target record defined here");
+        break;
+      }
+  const Attribute *conditions = op.attr("requires");
+  if (!conditions) return;
+  std::span<Attribute *const> entries = conditions->elements();
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const Attribute *c = entries[k];
+    if (!c || c->kind() != AttrKind::Hash) continue;
+    std::string family(c->str()), reason;
+    if (!family.starts_with("target.")) {
+      reason = "parameterized attribute family '" + family + "' is not a target condition";
+    } else if (family == "target.subgroup.size") {
+      const Attribute *size = c->entries().empty() ? nullptr : c->entries()[0].value;
+      bool valid = size && size->kind() == AttrKind::Integer && size->integer() > 0 && size->integer() <= 0xffffffffll;
+      if (!valid)
+        reason = "target.subgroup.size requires a nonzero unsigned 32-bit size; got " +
+                 (size && size->kind() == AttrKind::Integer ? std::to_string(size->integer()) : std::string("none"));
+    }
+    if (reason.empty()) continue;
+    ctx.report(DiagId::TargetInvalidCondition, op)
+        .arg("function_name", name)
+        .arg("condition_index", std::to_string(k))
+        .arg("reason", reason);
+  }
+}
+
+}  // namespace hrx::loom::verify
+
+namespace hrx::loom::verify {
+
+// func.def/func.decl `where [...]`: each predicate constrains a signature value (its first
+// argument), integer relations an integer, index or offset, float classes a float.
+void checkSignaturePredicates(const Operation &op, HookContext &ctx) {
+  // Export metadata needs an export boundary (a public or exported function) to travel with.
+  if (const Attribute *meta = op.attr("export_metadata"); meta && !meta->entries().empty())
+    if (!op.hasAttr("public") && !op.hasAttr("export"))
+      ctx.attrConstraint(op, "export_metadata", std::to_string(meta->entries().size()),
+                         "zero entries unless the function is public or explicitly exported");
+  const Attribute *where = op.attr("where");
+  if (!where) return;
+  static constexpr std::string_view kIntegerRelations[] = {"eq", "ne", "lt", "le", "gt", "ge", "range", "mul"};
+  static constexpr std::string_view kFloatClasses[] = {"finite", "nan", "not_nan", "notnan", "inf", "not_inf"};
+  std::span<Attribute *const> predicates = where->elements();
+  for (size_t k = 0; k < predicates.size(); ++k) {
+    const Attribute *p = predicates[k];
+    if (!p || p->kind() != AttrKind::Predicate || p->elements().empty()) continue;
+    std::string field = "predicates[" + std::to_string(k) + "].arg[0]";
+    const Attribute *subject = p->elements()[0];
+    if (subject->kind() != AttrKind::ValueRef) {
+      ctx.report(DiagId::StructurePredicateOperand, op)
+          .arg("op", std::string(op.name()))
+          .arg("field", field)
+          .arg("expected", "a function argument or named result")
+          .arg("field_name", field)
+          .arg("required_origin", "a function argument or named result");
+      continue;
+    }
+    const Type *t = subject->value() ? subject->value()->type() : nullptr;
+    if (skip(t)) continue;
+    auto in = [&](std::span<const std::string_view> names) {
+      return std::find(names.begin(), names.end(), p->str()) != names.end();
+    };
+    if (in(kIntegerRelations) && !t->isInteger() && !t->isAddress())
+      ctx.operandError(op, field, t, "integer, index, or offset scalar");
+    else if (in(kFloatClasses) && !t->isFloat())
+      ctx.operandError(op, field, t, "floating-point scalar");
+  }
+}
+
+}  // namespace hrx::loom::verify
