@@ -58,12 +58,10 @@ StatusOr<std::vector<uint8_t>> compileWithHrxcc(const std::string &source, const
                                                 const std::vector<std::string> &configs,
                                                 const std::vector<std::string> &configFiles,
                                                 const std::vector<std::string> &links) {
-  char dirTemplate[] = "/tmp/hrx-check-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/hrx-check-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
-  (void)dirTemplate;
   if (!mkdtemp(buf.data()))
     return Status(StatusCode::Internal, "cannot create a temporary directory for the code under test");
   fs::path dir(buf.data());

@@ -10,6 +10,27 @@
 #include <unordered_map>
 
 namespace hrx::loom {
+
+// Type equality where SSA values a type names (extents, layouts) may be renamed by `renamed`.
+bool verify::sameUnderRenaming(const Type *a, const Type *b,
+                               const std::unordered_map<const Value *, const Value *> &renamed) {
+  if (a == b) return true;
+  if (!a || !b || a->kind() != b->kind() || !a->isShaped() || a->rank() != b->rank()) return false;
+  auto sameValue = [&](const Value *x, const Value *y) {
+    if (x == y) return true;
+    auto it = renamed.find(x);
+    return it != renamed.end() && it->second == y;
+  };
+  for (size_t d = 0; d < a->rank(); ++d) {
+    const Dim &x = a->shape()[d], &y = b->shape()[d];
+    if (x.isStatic() != y.isStatic() || (x.isStatic() && x.extent != y.extent)) return false;
+    if (!x.isStatic() && !sameValue(x.dynamic, y.dynamic)) return false;
+  }
+  TypeSlot x = a->slot(), y = b->slot();
+  if (x.attr != y.attr || bool(x.value) != bool(y.value) || (x.value && !sameValue(x.value, y.value))) return false;
+  return sameUnderRenaming(a->elementType(), b->elementType(), renamed);
+}
+
 namespace {
 
 using diag::DiagId;
@@ -42,25 +63,6 @@ bool sameShape(const Type *a, const Type *b) {
   if (a->isShaped() != b->isShaped()) return false;
   if (!a->isShaped()) return true;
   return std::equal(a->shape().begin(), a->shape().end(), b->shape().begin(), b->shape().end());
-}
-
-// Type equality where SSA values a type names (extents, layouts) may be renamed by `renamed`.
-bool sameUnderRenaming(const Type *a, const Type *b, const std::unordered_map<const Value *, const Value *> &renamed) {
-  if (a == b) return true;
-  if (!a || !b || a->kind() != b->kind() || !a->isShaped() || a->rank() != b->rank()) return false;
-  auto sameValue = [&](const Value *x, const Value *y) {
-    if (x == y) return true;
-    auto it = renamed.find(x);
-    return it != renamed.end() && it->second == y;
-  };
-  for (size_t d = 0; d < a->rank(); ++d) {
-    const Dim &x = a->shape()[d], &y = b->shape()[d];
-    if (x.isStatic() != y.isStatic() || (x.isStatic() && x.extent != y.extent)) return false;
-    if (!x.isStatic() && !sameValue(x.dynamic, y.dynamic)) return false;
-  }
-  TypeSlot x = a->slot(), y = b->slot();
-  if (x.attr != y.attr || bool(x.value) != bool(y.value) || (x.value && !sameValue(x.value, y.value))) return false;
-  return sameUnderRenaming(a->elementType(), b->elementType(), renamed);
 }
 
 std::string dimStr(const Dim &d) {
@@ -608,8 +610,8 @@ private:
       else
         for (size_t k = 0; k < inits.size(); ++k)
           // A result type may name a sibling result, which the matching init stands for.
-          if (!sameUnderRenaming(op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
-                                 op.result(unsigned(k))->type(), initsAsResults(op, inits)))
+          if (!verify::sameUnderRenaming(op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
+                                         op.result(unsigned(k))->type(), initsAsResults(op, inits)))
             fieldMismatch(op, "iter_args[" + std::to_string(k) + "]",
                           op.region(0)->entryBlock()->argument(unsigned(k + 1))->type(),
                           "results[" + std::to_string(k) + "]", op.result(unsigned(k))->type());
@@ -656,7 +658,7 @@ private:
         std::unordered_map<const Value *, const Value *> renamed;
         for (size_t k = 0; k < args.size(); ++k) {
           const Type *actual = args[k]->type(), *expected = target->argument(unsigned(k))->type();
-          if (!unknown(actual) && !unknown(expected) && !sameUnderRenaming(actual, expected, renamed))
+          if (!unknown(actual) && !unknown(expected) && !verify::sameUnderRenaming(actual, expected, renamed))
             report(DiagId::StructureSuccessorArgType, op)
                 .arg("op_name", std::string(op.name()))
                 .arg("successor_index", std::to_string(s))
@@ -1483,7 +1485,7 @@ private:
     std::unordered_map<const Value *, const Value *> forwarded;
     for (size_t k = 0; match && k < vals.size(); ++k) forwarded[vals[k]] = &expected[k];
     for (size_t k = 0; match && k < vals.size(); ++k)
-      match = sameUnderRenaming(vals[k]->type(), expected[k].type(), forwarded);
+      match = verify::sameUnderRenaming(vals[k]->type(), expected[k].type(), forwarded);
     if (match) return;
     std::string s = "(";
     for (size_t k = 0; k < expected.size(); ++k) s += (k ? ", " : "") + expected[k].type()->str();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <string>
+#include <unordered_map>
 
 namespace hrx::loom::verify {
 
@@ -169,5 +170,9 @@ void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: f
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
 void checkSignaturePredicates(const Operation &op, HookContext &ctx);  // Func.cpp: func where [...]
 void checkProviderContract(const Operation &op, HookContext &ctx);     // Func.cpp: target and requires [...]
+
+// Type equality where SSA values a type names (extents, layouts) may be renamed: a value of `a`
+// stands for `renamed[it]` in `b` (result-to-yield forwarding, block-argument renaming).
+bool sameUnderRenaming(const Type *a, const Type *b, const std::unordered_map<const Value *, const Value *> &renamed);
 
 }  // namespace hrx::loom::verify

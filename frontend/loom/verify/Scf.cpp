@@ -10,29 +10,6 @@ using diag::DiagId;
 
 namespace {
 
-// `given` matches `want` once each of the op's results that `want` names stands for the value
-// given in its place (upstream's result-to-yield forwarding: `-> (encoding<layout>,
-// view<4xf32, %layout>)` is satisfied by yielding %dense and a view<4xf32, %dense>).
-bool sameForwarded(const Type *given, const Type *want,
-                   const std::unordered_map<const Value *, const Value *> &forward) {
-  if (given == want) return true;
-  if (!given || !want || given->kind() != want->kind() || !given->isShaped() || given->rank() != want->rank())
-    return false;
-  auto same = [&](const Value *g, const Value *w) {
-    if (g == w) return true;
-    auto it = forward.find(w);
-    return it != forward.end() && it->second == g;
-  };
-  for (size_t d = 0; d < given->rank(); ++d) {
-    const Dim &g = given->shape()[d], &w = want->shape()[d];
-    if (g.isStatic() != w.isStatic() || (g.isStatic() ? g.extent != w.extent : !same(g.dynamic, w.dynamic)))
-      return false;
-  }
-  TypeSlot g = given->slot(), w = want->slot();
-  if (g.attr != w.attr || bool(g.value) != bool(w.value) || (g.value && !same(g.value, w.value))) return false;
-  return sameForwarded(given->elementType(), want->elementType(), forward);
-}
-
 void checkKeys(const Operation &op, HookContext &ctx) {
   const Attribute *keys = op.attr("case_keys");
   if (!keys) return;
@@ -51,7 +28,7 @@ void checkRow(const Operation &op, HookContext &ctx, std::span<Value *const> giv
   for (size_t k = 0; k < given.size() && k < op.numResults(); ++k) forward[op.result(unsigned(k))] = given[k];
   for (size_t k = 0; k < given.size() && k < op.numResults(); ++k) {
     const Type *g = given[k]->type(), *w = op.result(unsigned(k))->type();
-    if (unknownType(g) || unknownType(w) || sameForwarded(g, w, forward)) continue;
+    if (unknownType(g) || unknownType(w) || sameUnderRenaming(w, g, forward)) continue;
     ctx.fieldMismatch(op, field + std::string(item) + "[" + std::to_string(k) + "]", g,
                       "results[" + std::to_string(k) + "]", w);
     return;
