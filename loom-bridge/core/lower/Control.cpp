@@ -19,13 +19,34 @@ std::vector<llvm::Value *> Lowering::Impl::lowerRegion(const loom::Region &regio
   return yielded;
 }
 
+// A select between two views selects each part: the base pointer (in one address space: a
+// private allocation's and a buffer's differ on AMDGPU), then each extent and stride.
+void Lowering::Impl::lowerViewSelect(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Value *cond = operand(op, "cond");
+  std::shared_ptr<ViewValue> t = view(op, "true"), e = view(op, "false");
+  if (t->extents.size() != e->extents.size() || t->strides.size() != e->strides.size())
+    unsupported(op, "both views must have the same rank");
+  auto v = std::make_shared<ViewValue>(*t);
+  v->type = op.result(0)->type();
+  bool sameSpace = t->base->getType() == e->base->getType();
+  v->base =
+      b.CreateSelect(cond, sameSpace ? t->base : flatPointer(t->base), sameSpace ? e->base : flatPointer(e->base));
+  for (size_t i = 0; i < v->extents.size(); ++i) v->extents[i] = b.CreateSelect(cond, t->extents[i], e->extents[i]);
+  for (size_t i = 0; i < v->strides.size(); ++i) v->strides[i] = b.CreateSelect(cond, t->strides[i], e->strides[i]);
+  v->coherent = t->coherent && e->coherent;
+  lowered(op.result(0)).view = v;
+}
+
 void Lowering::Impl::lowerControl(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
   llvm::Function *f = fn_->function;
   if (op.opcode() == loom::OpCode::ScfWhile) return lowerWhile(op);
   if (op.opcode() == loom::OpCode::ScfScheduleFence) return;  // a scheduling hint; LLVM schedules
-  if (op.opcode() == OpCode::ScfSelect)
+  if (op.opcode() == OpCode::ScfSelect) {
+    if (op.result(0)->type()->kind() == loom::TypeKind::View) return lowerViewSelect(op);
     return set(op, 0, b.CreateSelect(operand(op, "cond"), operand(op, "true"), operand(op, "false")));
+  }
   if (op.opcode() == OpCode::ScfFor) {
     const Value *loValue = op.operandNamed("lo");
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
@@ -144,6 +165,11 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
       for (const Value *v : op.operands()) args.push_back(get(v));
     else
       for (const Value *v : op.operands()) appendCallArguments(args, v);
+    // A private allocation passed where the callee takes a flat pointer (AMDGPU address spaces).
+    for (size_t i = 0; i < args.size() && i < target->arg_size(); ++i)
+      if (args[i]->getType() != target->getArg(unsigned(i))->getType() && args[i]->getType()->isPointerTy() &&
+          target->getArg(unsigned(i))->getType()->isPointerTy())
+        args[i] = b.CreateAddrSpaceCast(args[i], target->getArg(unsigned(i))->getType());
     llvm::CallInst *call = b.CreateCall(target, args);
     if (op.numResults() == 1) set(op, 0, call);
     for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b.CreateExtractValue(call, i));

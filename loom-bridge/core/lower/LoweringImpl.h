@@ -781,6 +781,12 @@ private:
     args.push_back(get(v));
   }
 
+  // A pointer in the flat (generic) address space 0, where every other one converts.
+  llvm::Value *flatPointer(llvm::Value *p) {
+    auto *type = llvm::cast<llvm::PointerType>(p->getType());
+    return type->getAddressSpace() == 0 ? p : b_->CreateAddrSpaceCast(p, llvm::PointerType::getUnqual(context_));
+  }
+
   std::shared_ptr<ViewValue> view(const Operation &op, std::string_view group) {
     const Value *v = op.operandNamed(group);
     std::shared_ptr<ViewValue> result = v ? lowered(v).view : nullptr;
@@ -857,6 +863,7 @@ private:
   std::vector<llvm::Value *> lowerRegion(const loom::Region &region);
 
   void lowerControl(const Operation &op);
+  void lowerViewSelect(const Operation &op);
   void lowerFuncRef(const Operation &op);
 
   void lowerFunc(const Operation &op);
