@@ -660,9 +660,14 @@ private:
 
   Lowered &lowered(const Value *v) { return fn_->values[v]; }
   llvm::Value *get(const Value *v) {
-    llvm::Value *value = lowered(v).value;
-    if (!value) throw LoweringError{};  // the defining op was reported already
-    return value;
+    const Lowered &l = lowered(v);
+    if (l.value) return l.value;
+    // A view or an encoding where an LLVM value is needed: nothing reported it yet (otherwise
+    // the defining op was reported already).
+    if ((l.view || l.encoding) && v->definingOp())
+      unsupported(*v->definingOp(), std::string("its ") + (l.view ? "view" : "encoding") +
+                                        " result is used where a single machine value is needed");
+    throw LoweringError{};
   }
   llvm::Value *operand(const Operation &op, std::string_view group) {
     const Value *v = op.operandNamed(group);
