@@ -109,26 +109,7 @@ std::string mergeReachable(llvm::Module &library, const llvm::Module &module, cl
   return {};
 }
 
-std::string linkAll(clang::CompilerInstance &ci, const std::vector<std::string> &libraries, llvm::Module &module,
-                    LinkerDiagnostics &linker);
-
-}  // namespace
-
-std::string linkDeviceLibraries(clang::CompilerInstance &ci, const std::vector<std::string> &libraries,
-                                llvm::Module &module, std::vector<std::string> &warnings) {
-  llvm::LLVMContext &context = module.getContext();
-  std::unique_ptr<llvm::DiagnosticHandler> previous = context.getDiagnosticHandler();
-  auto owned = std::make_unique<LinkerDiagnostics>();
-  LinkerDiagnostics &linker = *owned;
-  context.setDiagnosticHandler(std::move(owned));
-  std::string error = linkAll(ci, libraries, module, linker);
-  context.setDiagnosticHandler(std::move(previous));
-  warnings = std::move(linker.warnings);
-  if (error.empty() && !linker.errors.empty()) error = linker.errors.front();
-  return error;
-}
-
-namespace {
+// Links each library (LinkOnlyNeeded, then internalized) after merging Clang's attributes.
 std::string linkAll(clang::CompilerInstance &ci, const std::vector<std::string> &libraries, llvm::Module &module,
                     LinkerDiagnostics &linker) {
   for (const std::string &path : libraries) {
@@ -158,6 +139,21 @@ std::string linkAll(clang::CompilerInstance &ci, const std::vector<std::string> 
   }
   return {};
 }
+
 }  // namespace
+
+std::string linkDeviceLibraries(clang::CompilerInstance &ci, const std::vector<std::string> &libraries,
+                                llvm::Module &module, std::vector<std::string> &warnings) {
+  llvm::LLVMContext &context = module.getContext();
+  std::unique_ptr<llvm::DiagnosticHandler> previous = context.getDiagnosticHandler();
+  auto owned = std::make_unique<LinkerDiagnostics>();
+  LinkerDiagnostics &linker = *owned;
+  context.setDiagnosticHandler(std::move(owned));
+  std::string error = linkAll(ci, libraries, module, linker);
+  context.setDiagnosticHandler(std::move(previous));
+  warnings = std::move(linker.warnings);
+  if (error.empty() && !linker.errors.empty()) error = linker.errors.front();
+  return error;
+}
 
 }  // namespace hrx::cxx

@@ -42,23 +42,18 @@ public:
         .arg("expected", std::move(expected));
   }
   void fieldMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
-    report(diag::DiagId::TypeFieldMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field_a", std::move(fa))
-        .arg("type_a", ta ? ta->str() : "none")
-        .arg("field_b", std::move(fb))
-        .arg("type_b", tb ? tb->str() : "none");
+    pairMismatch(diag::DiagId::TypeFieldMismatch, op, std::move(fa), ta, std::move(fb), tb);
   }
   void elementMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
-    report(diag::DiagId::TypeElementMismatch, op)
-        .arg("op", std::string(op.name()))
-        .arg("field_a", std::move(fa))
-        .arg("type_a", ta ? ta->str() : "none")
-        .arg("field_b", std::move(fb))
-        .arg("type_b", tb ? tb->str() : "none");
+    pairMismatch(diag::DiagId::TypeElementMismatch, op, std::move(fa), ta, std::move(fb), tb);
   }
   void shapeMismatch(const Operation &op, std::string fa, const Type *ta, std::string fb, const Type *tb) {
-    report(diag::DiagId::ShapeMismatch, op)
+    pairMismatch(diag::DiagId::ShapeMismatch, op, std::move(fa), ta, std::move(fb), tb);
+  }
+  // Upstream's two-field form: field_a's type against field_b's.
+  void pairMismatch(diag::DiagId id, const Operation &op, std::string fa, const Type *ta, std::string fb,
+                    const Type *tb) {
+    report(id, op)
         .arg("op", std::string(op.name()))
         .arg("field_a", std::move(fa))
         .arg("type_a", ta ? ta->str() : "none")
