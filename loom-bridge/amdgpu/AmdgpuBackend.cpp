@@ -795,8 +795,14 @@ public:
                                        features(request.options.processorMode, narrowest), request.options.optLevel);
     if (!machine) return fail(diag::DiagId::LinkCodegenFailed, machine.error());
 
-    llvm::LLVMContext context;
-    llvm::Module module("hrx-amdgpu", context);
+    // The device module and its context, freed once the code object is built (with -j1 before
+    // the host twin, whose import and pipeline then reuse that memory).
+    struct DeviceModule {
+      llvm::LLVMContext context;
+      llvm::Module module{"hrx-amdgpu", context};
+    };
+    auto device = std::make_unique<DeviceModule>();
+    llvm::Module &module = device->module;
     module.setTargetTriple(llvm::Triple(kAmdgpuTriple));
     module.setDataLayout((*machine)->createDataLayout());
     module.addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", codeObjectVersion(target));
@@ -807,13 +813,14 @@ public:
       phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phaseStart).count());
       phaseStart = now;
     };
-    Lowering lowering(program, module, diags, "the " + target.profile + " target",
-                      LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu", .deviceMathLibrary = false});
+    auto lowering = std::make_unique<Lowering>(
+        program, module, diags, "the " + target.profile + " target",
+        LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu", .deviceMathLibrary = false});
     std::vector<std::string> names;
     std::map<const llvm::Function *, unsigned> functionWaves;  // kernels' entries and items
     for (const loom::Operation *def : kernels) {
       AmdgpuCoordinates coordinates(kernelWaves.at(def));
-      llvm::Function *item = lowering.kernelItem(*def, coordinates);
+      llvm::Function *item = lowering->kernelItem(*def, coordinates);
       if (!item || item->isDeclaration()) continue;
       names.push_back(exportName(*def));
       llvm::Function &entry = emitKernelEntry(module, *item, names.back());
@@ -821,7 +828,7 @@ public:
       if (std::optional<std::array<uint64_t, 3>> size = fixedWorkgroupSize(program, *def))
         requireWorkgroupSize(entry, *size);
     }
-    if (lowering.failed()) return std::nullopt;
+    if (lowering->failed()) return std::nullopt;
     if (!linkCxxUnits(program, module)) return fail(diag::DiagId::LinkCodegenFailed, "cannot link the C/C++ code");
     for (const cxx::Signature *kernel : program.cxxKernels) {
       if (!wrapCxxKernel(module, *kernel))
@@ -898,8 +905,11 @@ public:
     std::thread codeObject;
     if (request.options.workers > 1)
       codeObject = std::thread(buildCodeObject);
-    else
+    else {
       buildCodeObject();
+      lowering.reset();
+      device.reset();
+    }
     // --host-twin=never: the host code carries the launch programs only (every device sizes a
     // dispatch with them), not the kernels, so C/C++ is not imported for the host.
     const bool twin = request.options.hostTwin;
