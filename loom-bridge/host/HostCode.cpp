@@ -47,6 +47,8 @@ std::expected<std::unique_ptr<llvm::TargetMachine>, std::string> hostMachine(con
 }
 
 // Runs a textual new-pass-manager pipeline over the module; `what` names it in the error.
+// Pipelines spell function<eager-inv>(...): a function's analyses are dropped once its passes
+// ran (as the default pipelines do), instead of staying cached for every function at once.
 std::expected<void, std::string> runPipeline(llvm::Module &module, llvm::TargetMachine &machine, const char *pipeline,
                                              const char *what) {
   llvm::LoopAnalysisManager lam;
@@ -72,22 +74,24 @@ std::expected<void, std::string> runPipeline(llvm::Module &module, llvm::TargetM
 // check elimination split each loop into a check-free main part (which vectorizes) and a checked
 // remainder.
 std::expected<void, std::string> constrainRangeChecks(llvm::Module &module, llvm::TargetMachine &machine) {
-  return runPipeline(module, machine,
-                     "always-inline,function(sroa,early-cse<memssa>,simplifycfg,loop-mssa(licm),loop-simplify,"
-                     "loop-rotate,irce)",
-                     "the host loop pipeline");
+  return runPipeline(
+      module, machine,
+      "always-inline,function<eager-inv>(sroa,early-cse<memssa>,simplifycfg,loop-mssa(licm),loop-simplify,"
+      "loop-rotate,irce)",
+      "the host loop pipeline");
 }
 
 // The quick host twin's pipeline (--host-twin-opt=quick): what the twin's run-time figures need
 // (inlining, scalar clean-up, the loop vectorizer on the range-check-free loops) without the rest
 // of the default pipeline, which costs about four times as much per kernel.
 std::expected<void, std::string> quickTwinPipeline(llvm::Module &module, llvm::TargetMachine &machine) {
-  return runPipeline(module, machine,
-                     "globaldce,"
-                     "cgscc(inline,function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg)),"
-                     "function(loop-simplify,lcssa,loop-mssa(licm),loop-vectorize,instcombine<no-verify-fixpoint>,"
-                     "simplifycfg),globaldce",
-                     "the quick host twin pipeline");
+  return runPipeline(
+      module, machine,
+      "globaldce,"
+      "cgscc(inline,function<eager-inv>(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg)),"
+      "function<eager-inv>(loop-simplify,lcssa,loop-mssa(licm),loop-vectorize,instcombine<no-verify-fixpoint>,"
+      "simplifycfg),globaldce",
+      "the quick host twin pipeline");
 }
 
 std::expected<void, std::string> prepare(llvm::Module &module, llvm::TargetMachine &machine,
