@@ -12,13 +12,16 @@
 
 #include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Isa.h"
+#include "hrx/bridge/Builtins.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -26,6 +29,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -135,6 +139,47 @@ bool ignoredIntrinsic(const llvm::CallBase &call) {
   case llvm::Intrinsic::donothing: return true;
   default: return false;
   }
+}
+
+// The fused bfp16ebs8 8x8x8 MMA of two 64-value bf16 operands (Builtins.h kBfpMmaBf16: lhs, rhs,
+// accumulator, result pointers), which the selector expands into the hardware's sequence.
+bool isFusedBfpMma(const llvm::CallBase &call) {
+  const llvm::Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == bridge::kBfpMmaBf16 && call.arg_size() == 4;
+}
+
+// The accumulator operand is a zero constant (forwardFusedMmaSlots turns a zero accumulator into
+// a constant global): the product needs no accumulator load.
+bool isZeroAccumulator(const Value *v) {
+  auto *global = llvm::dyn_cast<llvm::GlobalVariable>(v);
+  return global && global->isConstant() && global->hasInitializer() && global->getInitializer()->isNullValue();
+}
+
+// Every operand is accessed with 512-bit loads and stores, which need 32-byte alignment; values
+// must not be live in vector registers around the sequence, which uses x0-x9 and dm0-dm2.
+std::expected<void, CodegenError> checkFusedBfpMma(llvm::CallBase &call, llvm::Function &f,
+                                                   llvm::FunctionAnalysisManager &fam) {
+  const llvm::DataLayout &layout = f.getParent()->getDataLayout();
+  llvm::AssumptionCache &assumptions = fam.getResult<llvm::AssumptionAnalysis>(f);
+  llvm::DominatorTree &dominators = fam.getResult<llvm::DominatorTreeAnalysis>(f);
+  static constexpr const char *kRoles[] = {"lhs", "rhs", "accumulator", "result"};
+  for (unsigned arg = 0; arg < 4; ++arg) {
+    Value *pointer = call.getArgOperand(arg);
+    if (arg == 2 && isZeroAccumulator(pointer)) continue;
+    if (llvm::isa<llvm::Constant>(pointer))
+      return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
+                                          "a constant other than a zero accumulator has no data-memory placement"});
+    if (llvm::getKnownAlignment(pointer, layout, &call, &assumptions, &dominators).value() < 32)
+      return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
+                                          "the bfp16 MMA reads and writes 512-bit vectors: its pointers need a "
+                                          "proven 32-byte alignment"});
+  }
+  for (BasicBlock &b : f)
+    for (Instruction &i : b)
+      if (laneBits(i.getType()) || llvm::isa<llvm::VectorType>(i.getType()))
+        return std::unexpected(CodegenError{"'" + describe(i) + "'",
+                                            "a vector value in a worker with the bfp16 MMA (its sequence uses x0-x9)"});
+  return {};
 }
 
 struct Loc {
@@ -299,6 +344,7 @@ private:
   bool needsLaneArea_ = false;
   uint32_t laneArea_ = 0;  // the lane area's offset from the frame bottom
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
+  std::expected<void, CodegenError> fusedBfpMma(llvm::CallBase &call);
   unsigned loops_ = 0;
 
   const llvm::DataLayout &layout_;
@@ -387,6 +433,10 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           }
           default: break;
           }
+        }
+        if (isFusedBfpMma(*call)) {
+          if (auto ok = checkFusedBfpMma(*call, f, fam); !ok) return ok;
+          continue;
         }
         return fail(callee ? "a call to @" + callee->getName().str() +
                                  " (calls other than inlined functions are not selected)"
@@ -1217,6 +1267,7 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
   if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
     if (ignoredIntrinsic(*call)) return {};
     if (auto *mi = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) return memoryLoop(*mi);
+    if (isFusedBfpMma(*call)) return fusedBfpMma(*call);
     return minMax(*llvm::cast<llvm::IntrinsicInst>(&inst));
   }
   if (llvm::isa<llvm::PHINode>(inst)) return {};            // written by the predecessors' copies
@@ -1482,9 +1533,58 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
   return std::unexpected(CodegenError{"'" + describe(inst) + "'", "not selected"});
 }
 
+std::expected<void, CodegenError> Emitter::fusedBfpMma(llvm::CallBase &call) {
+  // What the AIE2P MMA computes (docs/aie2p.md, "The bfp16 MMA"): A's rows and B's columns are
+  // the blocks, so B (k x n, row-major) is transposed first (vshuffle modes 52/53: T16_8x8 low and
+  // high halves); both widen to fp32 (vconv.fp32.bf16), convert to bfp16ebs8 with crRnd 0
+  // (floor), and vmul.f/vmac.f with word 780 gives C = A * (B^T)^T in dm2, stored row-major.
+  if (auto ok = address(call.getArgOperand(0), "p0", 30); !ok) return ok;
+  if (auto ok = address(call.getArgOperand(1), "p1", 30); !ok) return ok;
+  emit("VLDA_dmx_lda_x_idx_imm", "vlda x4, [p0, #0]", {"p0"}, {"x4"});
+  emit("VLDA_dmx_lda_x_idx_imm", "vlda x5, [p0, #64]", {"p0"}, {"x5"});
+  emit("VLDB_dmx_ldb_x_idx_imm", "vldb x6, [p1, #0]", {"p1"}, {"x6"});
+  emit("VLDB_dmx_ldb_x_idx_imm", "vldb x7, [p1, #64]", {"p1"}, {"x7"});
+  materialize("r28", 52);
+  materialize("r29", 53);
+  emit("VSHUFFLE_vec_shuffle_x", "vshuffle x8, x6, x7, r28", {"x6", "x7", "r28"}, {"x8"});
+  emit("VSHUFFLE_vec_shuffle_x", "vshuffle x9, x6, x7, r29", {"x6", "x7", "r29"}, {"x9"});
+  const std::pair<const char *, const char *> widen[] = {
+      {"cml0", "x4"}, {"cmh0", "x5"}, {"cml1", "x8"}, {"cmh1", "x9"}};
+  for (const auto &[half, x] : widen)
+    emit("VCONV_fp32_bf16_mv_ups_xbf", std::string("vconv.fp32.bf16 ") + half + ", " + x, {x}, {half});
+  emit("MOV_mv_cg", "mov crRnd, #0", {}, {"crRnd"});
+  emit("VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex0, dm0", {"cml0", "cmh0", "crRnd"}, {"x0", "e0"});
+  emit("VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex2, dm1", {"cml1", "cmh1", "crRnd"}, {"x2", "e2"});
+  materialize("r30", 780);
+  static constexpr const char *kQuarters[] = {"bmll2", "bmlh2", "bmhl2", "bmhh2"};
+  const std::vector<std::string> quarters(std::begin(kQuarters), std::end(kQuarters));
+  std::vector<std::string> operands = {"x0", "e0", "x2", "e2", "r30"};
+  if (isZeroAccumulator(call.getArgOperand(2))) {
+    emit("VMUL_f_vmul_bfp_core_EX_EX", "vmul.f dm2, ex0, ex2, r30", operands, quarters);
+  } else {
+    if (auto ok = address(call.getArgOperand(2), "p0", 30); !ok) return ok;
+    for (unsigned q = 0; q < 4; ++q) {
+      std::string x = "x" + std::to_string(4 + q);
+      emit("VLDA_dmx_lda_x_idx_imm", "vlda " + x + ", [p0, #" + std::to_string(64 * q) + "]", {"p0"}, {x});
+      emit("VMOV_alu_mv_mv_x", "vmov " + quarters[q] + ", " + x, {x}, {quarters[q]});
+    }
+    operands.insert(operands.end(), quarters.begin(), quarters.end());
+    emit("VMAC_f_vmac_bfp_vmul_bfp_core_EX_EX", "vmac.f dm2, dm2, ex0, ex2, r30", operands, quarters);
+  }
+  if (auto ok = address(call.getArgOperand(3), "p1", 30); !ok) return ok;
+  for (unsigned q = 0; q < 4; ++q) {
+    std::string x = "x" + std::to_string(4 + q);
+    emit("VMOV_alu_mv_mv_x", "vmov " + x + ", " + quarters[q], {quarters[q]}, {x});
+    emit("VST_dmx_sts_x_idx_imm", "vst " + x + ", [p1, #" + std::to_string(64 * q) + "]", {x, "p1"}, {});
+  }
+  return {};
+}
+
 }  // namespace
 
 void prepareModuleForAie2p(llvm::Module &module) {
+  // The fused bfp16 MMA reads its operands where the records hold them (no stack copies).
+  bridge::forwardFusedMmaSlots(module);
   module.setDataLayout(kAie2pDataLayout);
   module.setTargetTriple(llvm::Triple());
   for (llvm::Function &f : module) {
