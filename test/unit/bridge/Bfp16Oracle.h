@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 
 namespace hrx::bridge::test {
@@ -79,6 +80,28 @@ inline void oracleMma(const uint16_t *lhs, const uint16_t *rhs, const float *acc
       double sum = 0.0;
       for (int k = 0; k < 8; ++k) sum += oracleDecode(lb[r], k) * oracleDecode(rb[k], c);
       out[r * 8 + c] = static_cast<float>(sum + double(acc[r * 8 + c]));
+    }
+}
+
+// The fused bf16 MMA (encode and multiply in one), as the AIE2P MMA computes it: A's rows and
+// B's columns are the blocks (B is converted transposed), so each dot product has one exponent.
+inline void oracleMmaFused(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
+  OracleBlock rows[8], columns[8];
+  for (int blk = 0; blk < 8; ++blk) {
+    float rv[8], cv[8];
+    for (int i = 0; i < 8; ++i) rv[i] = bf16ToFloat(lhs[blk * 8 + i]), cv[i] = bf16ToFloat(rhs[i * 8 + blk]);
+    rows[blk] = oracleEncode(rv);
+    columns[blk] = oracleEncode(cv);
+  }
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      if (rows[r].exponent == 0xFF || columns[c].exponent == 0xFF) {
+        out[r * 8 + c] = std::numeric_limits<float>::quiet_NaN();
+        continue;
+      }
+      double sum = 0.0;  // exact: every term is an integer times 2^(Ea + Eb - 266)
+      for (int k = 0; k < 8; ++k) sum += oracleDecode(rows[r], k) * oracleDecode(columns[c], k);
+      out[r * 8 + c] = static_cast<float>(double(acc[r * 8 + c]) + sum);
     }
 }
 
