@@ -13,6 +13,7 @@
 #include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Isa.h"
 #include "hrx/bridge/Builtins.h"
+#include "hrx/format/HostAbi.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
@@ -25,6 +26,7 @@
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
@@ -1585,6 +1587,21 @@ std::expected<void, CodegenError> Emitter::fusedBfpMma(llvm::CallBase &call) {
 void prepareModuleForAie2p(llvm::Module &module) {
   // The fused bfp16 MMA reads its operands where the records hold them (no stack copies).
   bridge::forwardFusedMmaSlots(module);
+  // Every record a worker is handed is 64-byte aligned (the planner's slots, the plan executor's
+  // tile layout, docs/aie2p.md): the record pointers the stage loads say so, so that vector
+  // accesses at multiples of 64 bytes into a record are known aligned without an assume.
+  llvm::LLVMContext &context = module.getContext();
+  llvm::MDNode *recordAlignment = llvm::MDNode::get(
+      context, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), 64)));
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration() || !f.getName().starts_with(HRX_HOST_STAGE_PREFIX) || f.arg_size() != 1) continue;
+    for (BasicBlock &b : f)
+      for (Instruction &i : b)
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i);
+            load && load->getType()->isPointerTy() &&
+            load->getPointerOperand()->stripInBoundsConstantOffsets() == f.getArg(0))
+          load->setMetadata(llvm::LLVMContext::MD_align, recordAlignment);
+  }
   module.setDataLayout(kAie2pDataLayout);
   module.setTargetTriple(llvm::Triple());
   for (llvm::Function &f : module) {
