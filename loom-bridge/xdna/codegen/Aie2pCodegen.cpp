@@ -1557,19 +1557,20 @@ std::expected<void, CodegenError> Emitter::fusedBfpMma(llvm::CallBase &call) {
   emit("MOV_mv_cg", "mov crRnd, #0", {}, {"crRnd"});
   emit("VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex0, dm0", {"cml0", "cmh0", "crRnd"}, {"x0", "e0"});
   emit("VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex2, dm1", {"cml1", "cmh1", "crRnd"}, {"x2", "e2"});
-  materialize("r30", 780);
   static constexpr const char *kQuarters[] = {"bmll2", "bmlh2", "bmhl2", "bmhh2"};
   const std::vector<std::string> quarters(std::begin(kQuarters), std::end(kQuarters));
   std::vector<std::string> operands = {"x0", "e0", "x2", "e2", "r30"};
   if (isZeroAccumulator(call.getArgOperand(2))) {
+    materialize("r30", 780);
     emit("VMUL_f_vmul_bfp_core_EX_EX", "vmul.f dm2, ex0, ex2, r30", operands, quarters);
   } else {
-    if (auto ok = address(call.getArgOperand(2), "p0", 30); !ok) return ok;
+    if (auto ok = address(call.getArgOperand(2), "p0", 30); !ok) return ok;  // may use r30
     for (unsigned q = 0; q < 4; ++q) {
       std::string x = "x" + std::to_string(4 + q);
       emit("VLDA_dmx_lda_x_idx_imm", "vlda " + x + ", [p0, #" + std::to_string(64 * q) + "]", {"p0"}, {x});
       emit("VMOV_alu_mv_mv_x", "vmov " + quarters[q] + ", " + x, {x}, {quarters[q]});
     }
+    materialize("r30", 780);
     operands.insert(operands.end(), quarters.begin(), quarters.end());
     emit("VMAC_f_vmac_bfp_vmul_bfp_core_EX_EX", "vmac.f dm2, dm2, ex0, ex2, r30", operands, quarters);
   }
