@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace hrx::xdna {
@@ -150,12 +151,19 @@ bool isFusedBfpMma(const llvm::CallBase &call) {
   return callee && callee->getName() == bridge::kBfpMmaBf16 && call.arg_size() == 4;
 }
 
-// The accumulator operand is a zero constant (forwardFusedMmaSlots turns a zero accumulator into
-// a constant global): the product needs no accumulator load.
-bool isZeroAccumulator(const Value *v) {
+// The accumulator operand as a constant (forwardFusedMmaSlots turns a constant accumulator into
+// a constant global): its lanes' common fp32 bits, when every lane is the same (Loom's
+// vector.constant is a splat); a zero one needs no accumulator at all.
+std::optional<uint32_t> splatAccumulator(const Value *v) {
   auto *global = llvm::dyn_cast<llvm::GlobalVariable>(v);
-  return global && global->isConstant() && global->hasInitializer() && global->getInitializer()->isNullValue();
+  if (!global || !global->isConstant() || !global->hasInitializer()) return std::nullopt;
+  const llvm::Constant *init = global->getInitializer();
+  if (init->isNullValue()) return 0u;
+  auto *splat = llvm::dyn_cast_or_null<llvm::ConstantFP>(init->getSplatValue());
+  if (!splat || !splat->getType()->isFloatTy()) return std::nullopt;
+  return static_cast<uint32_t>(splat->getValueAPF().bitcastToAPInt().getZExtValue());
 }
+bool isZeroAccumulator(const Value *v) { return splatAccumulator(v) == 0u; }
 
 // Every operand is accessed with 512-bit loads and stores, which need 32-byte alignment; values
 // must not be live in vector registers around the sequence, which uses x0-x9 and dm0-dm2.
@@ -167,10 +175,10 @@ std::expected<void, CodegenError> checkFusedBfpMma(llvm::CallBase &call, llvm::F
   static constexpr const char *kRoles[] = {"lhs", "rhs", "accumulator", "result"};
   for (unsigned arg = 0; arg < 4; ++arg) {
     Value *pointer = call.getArgOperand(arg);
-    if (arg == 2 && isZeroAccumulator(pointer)) continue;
+    if (arg == 2 && splatAccumulator(pointer)) continue;
     if (llvm::isa<llvm::Constant>(pointer))
       return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
-                                          "a constant other than a zero accumulator has no data-memory placement"});
+                                          "a constant other than a splat accumulator has no data-memory placement"});
     if (llvm::getKnownAlignment(pointer, layout, &call, &assumptions, &dominators).value() < 32)
       return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
                                           "the bfp16 MMA reads and writes 512-bit vectors: its pointers need a "
@@ -1564,11 +1572,18 @@ std::expected<void, CodegenError> Emitter::fusedBfpMma(llvm::CallBase &call) {
     materialize("r30", 780);
     emit("VMUL_f_vmul_bfp_core_EX_EX", "vmul.f dm2, ex0, ex2, r30", operands, quarters);
   } else {
-    if (auto ok = address(call.getArgOperand(2), "p0", 30); !ok) return ok;  // may use r30
-    for (unsigned q = 0; q < 4; ++q) {
-      std::string x = "x" + std::to_string(4 + q);
-      emit("VLDA_dmx_lda_x_idx_imm", "vlda " + x + ", [p0, #" + std::to_string(64 * q) + "]", {"p0"}, {x});
-      emit("VMOV_alu_mv_mv_x", "vmov " + quarters[q] + ", " + x, {x}, {quarters[q]});
+    if (std::optional<uint32_t> bits = splatAccumulator(call.getArgOperand(2))) {  // every lane the same
+      materialize("r31", static_cast<int32_t>(*bits));
+      emit("VBCST_32", "vbcst.32 x4, r31", {"r31"}, {"x4"});
+      for (const std::string &quarter : quarters)
+        emit("VMOV_alu_mv_mv_x", "vmov " + quarter + ", x4", {"x4"}, {quarter});
+    } else {
+      if (auto ok = address(call.getArgOperand(2), "p0", 30); !ok) return ok;  // may use r30
+      for (unsigned q = 0; q < 4; ++q) {
+        std::string x = "x" + std::to_string(4 + q);
+        emit("VLDA_dmx_lda_x_idx_imm", "vlda " + x + ", [p0, #" + std::to_string(64 * q) + "]", {"p0"}, {x});
+        emit("VMOV_alu_mv_mv_x", "vmov " + quarters[q] + ", " + x, {x}, {quarters[q]});
+      }
     }
     materialize("r30", 780);
     operands.insert(operands.end(), quarters.begin(), quarters.end());
