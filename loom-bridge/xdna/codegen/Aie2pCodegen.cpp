@@ -19,6 +19,7 @@
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -179,7 +180,12 @@ std::expected<void, CodegenError> checkFusedBfpMma(llvm::CallBase &call, llvm::F
     if (llvm::isa<llvm::Constant>(pointer))
       return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
                                           "a constant other than a splat accumulator has no data-memory placement"});
-    if (llvm::getKnownAlignment(pointer, layout, &call, &assumptions, &dominators).value() < 32)
+    // Known bits (assumes) or the base's own alignment (a record pointer's !align) and the offset.
+    llvm::APInt offset(layout.getIndexTypeSizeInBits(pointer->getType()), 0);
+    const Value *base = pointer->stripAndAccumulateConstantOffsets(layout, offset, /*AllowNonInbounds=*/true);
+    llvm::Align known = std::max(llvm::getKnownAlignment(pointer, layout, &call, &assumptions, &dominators),
+                                 llvm::commonAlignment(base->getPointerAlignment(layout), offset.getZExtValue()));
+    if (known.value() < 32)
       return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
                                           "the bfp16 MMA reads and writes 512-bit vectors: its pointers need a "
                                           "proven 32-byte alignment"});
@@ -1615,7 +1621,7 @@ void prepareModuleForAie2p(llvm::Module &module) {
       for (Instruction &i : b)
         if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i);
             load && load->getType()->isPointerTy() &&
-            load->getPointerOperand()->stripInBoundsConstantOffsets() == f.getArg(0))
+            llvm::getUnderlyingObject(load->getPointerOperand()) == f.getArg(0))
           load->setMetadata(llvm::LLVMContext::MD_align, recordAlignment);
   }
   module.setDataLayout(kAie2pDataLayout);
