@@ -19,13 +19,13 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 # Why an SPMD figure can miss its goal (from perf and the CPU-time columns; see docs/host-twin.md).
-SPMD_WHY = ("not re-profiled since a submission waited on at once runs on the waiting thread (docs/runtime.md, "
-            "waiter execution); the earlier finding: "
-            "the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting, not "
-            "work: each submission is handed to a runtime lane thread and its completion back to the waiting thread "
-            "(runtime/core/Scheduler.cpp), and on a machine shared with other jobs (see the load averages) each of "
-            "those wake-ups waits for the scheduler; the plain loop never sleeps. The gap stays with "
-            "HRX_HOST_THREADS=1 (no pool threads at all), so it is not the workgroup pool. perf shows the "
+SPMD_WHY = ("the CPU-time ratio in the figure column is the work comparison; the wall-time gap is waiting "
+            "for a CPU on a machine shared with other jobs (see the load averages), not work and no longer a lane "
+            "hand-off: the benchmark replays with Executable::submitAndWait, which runs the kernel on the calling "
+            "thread every time (docs/runtime.md, submit and wait). On perfrt7 (load 4-6 on 2 cores) the elementwise "
+            "kernel's wall ratio at 4,194,304 elements scattered from 0.58x to 1.08x between back-to-back runs with "
+            "HRX_HOST_THREADS=1 (no pool thread, nothing handed off at all) while its CPU-time ratio stayed at "
+            "0.93-1.05x; main's build and this branch's scattered alike in alternating runs. perf shows the "
             "work-item loops vectorized (SSE, 8 elements per iteration) with constant bounds.")
 examples = os.path.join(root, "examples", "kernels")
 
@@ -128,9 +128,9 @@ def runtime_section(report, bench, hrxcc, runs):
     o = json_lines(run(["taskset", "-c", "0", bench, "overhead", "--replays", "2000", "--copy-mib", "64", "--runs",
                         str(runs)]))[0]
     report.add("Runtime: submission overhead and copy throughput",
-               f"Pinned to one core (`taskset -c 0`). A prepared one-region graph (a 4-byte fill, which completes "
-               f"inline in submit) and a one-region GPU kernel (which the waiting thread runs when the lane is idle) "
-               f"replayed {o['replays']} times each, submit + wait; beside them, in interleaved blocks of 100, a "
+               f"Pinned to one core (`taskset -c 0`). A prepared one-region graph (a 4-byte fill) and a one-region "
+               f"GPU kernel replayed {o['replays']} times each with `Executable::submitAndWait` (both run on the "
+               f"calling thread while their lane is idle); beside them, in interleaved blocks of 100, a "
                f"two-lane graph (fill, then a copy on the upload lane: two lane hand-offs) and a condition-variable "
                f"round trip to another thread (the least a hand-off to a lane thread and back costs). Heap "
                f"allocations count every operator new of the process. A 64 MiB HostVisible copy against memcpy "
@@ -320,14 +320,13 @@ def load_section(report, bench, hrxcc, tmp, runs):
                       "host code load µs"], rows))
     worst = max(float(row[3]) for row in rows if row[0].endswith(".xdna"))
     report.goal(".xdna parse + validate ≤ 30 µs (example images)", f"{worst:.1f} µs worst", worst <= 30,
-                why_not="callgrind counts 0.262 million instructions per readArtifact + listEntries of "
-                        "batched_gemm-1.xdna (0.299 million before the JSON reader scanned strings 16 bytes at a "
-                        "time, read plain integers on a short path and compared short keys inline; 0.55 million before "
-                        "the writer changes). "
-                        "What remains is the plan's JSON parse (about half of the instructions: 4.6 KB, 740 keys "
-                        "and values) and reading and checking its fields (about a fifth); on a machine this loaded "
-                        "(see the load averages) the medians, wall and thread CPU alike, scatter by 1.5-2x between "
-                        "runs, so the figure says little either way.")
+                why_not="callgrind counts 0.131 million instructions per readArtifact + listEntries of "
+                        "batched_gemm-1.xdna (0.263 million before .hrx.plan's compact form was read in one pass "
+                        "without a JSON document, runtime/format/CanonicalJson.h; 0.55 million before the writer "
+                        "changes). What remains: the plan's one-pass read (34%), the .xdna image reader (23%), the "
+                        ".hrx.identity and .hrx.contract documents (22%, pretty-printed, so read through the "
+                        "document reader) and the plan validator (11%); on a machine this loaded (see the load "
+                        "averages) the medians, wall and thread CPU alike, scatter by 1.5-2x between runs.")
 
 
 def hip_compile_section(report, build, hrxcc, runs):

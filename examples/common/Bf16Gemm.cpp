@@ -1,26 +1,24 @@
 #include "Bf16Gemm.h"
 
 #include <algorithm>
-#include <climits>
+#include <bit>
 #include <cmath>
 
 namespace hrx::examples {
-namespace {
-constexpr unsigned kBlock = 8;  // bfp16ebs8: 8 elements share one exponent
-}
 
-Tile encodeBfp16(const Tile &values) {
+Tile encodeBfp16(const Tile &values, unsigned stride) {
   Tile encoded{};
-  for (unsigned block = 0; block < kTileElements; block += kBlock) {
-    int maxExponent = INT_MIN;
-    for (unsigned i = block; i < block + kBlock; ++i)
-      if (std::isnormal(values[i])) maxExponent = std::max(maxExponent, std::ilogb(values[i]));
-    if (maxExponent == INT_MIN) continue;  // all zero or subnormal
-    float step = std::ldexp(1.0f, maxExponent - 6);
-    for (unsigned i = block; i < block + kBlock; ++i) {
-      if (!std::isnormal(values[i])) continue;
-      float mantissa = std::clamp(std::nearbyint(values[i] / step), -127.0f, 127.0f);
-      encoded[i] = mantissa * step;
+  const unsigned step = stride == 1 ? kTileDim : 1;  // from one block's first element to the next's
+  for (unsigned block = 0; block < kTileDim; ++block) {
+    auto at = [&](unsigned i) { return block * step + i * stride; };
+    auto field = [&](unsigned i) { return int((std::bit_cast<uint32_t>(values[at(i)]) >> 23) & 0xFF); };
+    int shared = 0;
+    for (unsigned i = 0; i < kTileDim; ++i) shared = std::max(shared, field(i));
+    for (unsigned i = 0; i < kTileDim; ++i) {
+      uint32_t bits = std::bit_cast<uint32_t>(values[at(i)]);
+      double significand = double((bits & 0x7FFFFF) | (field(i) ? 0x800000 : 0));
+      double q = std::floor((bits >> 31 ? -significand : significand) / std::ldexp(1.0, 17 + shared - field(i)));
+      encoded[at(i)] = static_cast<float>(std::ldexp(q, shared - 133));
     }
   }
   return encoded;
@@ -30,9 +28,9 @@ Tile multiply(const Tile &a, const Tile &b) {
   Tile c{};
   for (unsigned r = 0; r < kTileDim; ++r)
     for (unsigned col = 0; col < kTileDim; ++col) {
-      float sum = 0.0f;
-      for (unsigned k = 0; k < kTileDim; ++k) sum += a[r * kTileDim + k] * b[k * kTileDim + col];
-      c[r * kTileDim + col] = sum;
+      double sum = 0.0;
+      for (unsigned k = 0; k < kTileDim; ++k) sum += double(a[r * kTileDim + k]) * double(b[k * kTileDim + col]);
+      c[r * kTileDim + col] = static_cast<float>(sum);
     }
   return c;
 }

@@ -17,15 +17,18 @@ using Tile = std::array<float, kTileElements>;  // row-major
 inline uint16_t toBf16(float value) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(value) >> 16); }
 inline float fromBf16(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
 
-// The values a tile holds after bfp16ebs8 encoding: subnormals flushed to zero, each block of 8
-// consecutive elements scaled to the block's largest exponent with a signed 8-bit mantissa
-// (1 sign, 7 magnitude bits; round to nearest even). Small integers are represented exactly.
-Tile encodeBfp16(const Tile &values);
+// The values a tile holds after bfp16ebs8 encoding in blocks of 8 elements `stride` apart (1:
+// each row is a block, 8: each column). A block shares its largest exponent; each element keeps
+// a signed 8-bit mantissa, floored (docs/aie2p.md, "The bfp16 MMA"); subnormals count as
+// exponent 0. Small integers are exact.
+Tile encodeBfp16(const Tile &values, unsigned stride);
 
-// C = A x B in f32 from a zero accumulator, k ascending.
+// C = A x B in f32 from a zero accumulator, each element's products summed exactly (they share
+// one exponent) and rounded once.
 Tile multiply(const Tile &a, const Tile &b);
 
-// What the worker computes for one pair of BF16 tiles.
-inline Tile gemmOracle(const Tile &a, const Tile &b) { return multiply(encodeBfp16(a), encodeBfp16(b)); }
+// What the worker computes for one pair of BF16 tiles: A's rows and B's columns are the blocks,
+// as the AIE2P MMA needs.
+inline Tile gemmOracle(const Tile &a, const Tile &b) { return multiply(encodeBfp16(a, 1), encodeBfp16(b, kTileDim)); }
 
 }  // namespace hrx::examples

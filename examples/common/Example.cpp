@@ -264,12 +264,6 @@ Status firstError(std::initializer_list<Status> statuses) {
   return Status();
 }
 
-Status submitAndWait(runtime::Executable &executable) {
-  auto completion = executable.submit();
-  if (!completion) return completion.status();
-  return completion->wait();
-}
-
 Status fillFromHost(const runtime::Buffer &buffer, std::byte value) {
   auto map = buffer.mapWrite();
   if (!map) return map.status();

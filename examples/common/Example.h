@@ -88,8 +88,6 @@ StatusOr<SharedCopy> setUpSharedCopy(const CommandLine &command, const std::stri
 
 // The first failure among statuses evaluated in order (graph recording, mostly).
 Status firstError(std::initializer_list<Status> statuses);
-// One replay to terminal completion.
-Status submitAndWait(runtime::Executable &executable);
 // Sets every byte of a host-mapped buffer from the host.
 Status fillFromHost(const runtime::Buffer &buffer, std::byte value);
 // Whether every byte of a host-mapped buffer equals `value`.

@@ -229,7 +229,7 @@ int run(const CommandLine &command) {
   latencyMs.reserve(kLatencySamples);
   for (int i = 0; i < kLatencySamples; ++i) {
     auto start = Clock::now();
-    if (Status s = submitAndWait(pipeline.request(0).executable); !s) return fail(program, s.message());
+    if (Status s = pipeline.request(0).executable.submitAndWait(); !s) return fail(program, s.message());
     latencyMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   }
   auto pipelinedStart = Clock::now();

@@ -205,7 +205,7 @@ Status Experiment::runPass(int pass, bool parallel) {
   std::vector<Executable *> steps = parallel ? std::vector{&upload_, &parallel_, &download_}
                                              : std::vector{&upload_, &gpuOnly_, &npuOnly_, &download_};
   for (Executable *step : steps)
-    if (Status done = submitAndWait(*step); !done) return done;
+    if (Status done = step->submitAndWait(); !done) return done;
   return validate(pass);
 }
 
@@ -216,20 +216,20 @@ Status Experiment::measure(double &sequentialMs, double &parallelMs) {
   parallel.reserve(options_.samples);
   auto runSequential = [&]() -> Status {
     auto start = Clock::now();
-    if (Status done = submitAndWait(gpuOnly_); !done) return done;
-    if (Status done = submitAndWait(npuOnly_); !done) return done;
+    if (Status done = gpuOnly_.submitAndWait(); !done) return done;
+    if (Status done = npuOnly_.submitAndWait(); !done) return done;
     sequential.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     return Status();
   };
   auto runParallel = [&]() -> Status {
     auto start = Clock::now();
-    if (Status done = submitAndWait(parallel_); !done) return done;
+    if (Status done = parallel_.submitAndWait(); !done) return done;
     parallel.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     return Status();
   };
 
   // Cleared first, so the checks afterwards see what the timed replays wrote.
-  if (Status cleared = submitAndWait(clearOutputs_); !cleared) return cleared;
+  if (Status cleared = clearOutputs_.submitAndWait(); !cleared) return cleared;
   Statistics before = rt_.statistics();
   for (uint64_t sample = 0; sample < options_.samples; ++sample) {
     bool sequentialFirst = sample % 2 == 0;
@@ -244,14 +244,14 @@ Status Experiment::measure(double &sequentialMs, double &parallelMs) {
 
 Status Experiment::revalidate(int pass) {
   if (Status cleared = fillFromHost(hostOutput_, std::byte{0}); !cleared) return cleared;
-  if (Status done = submitAndWait(download_); !done) return done;
+  if (Status done = download_.submitAndWait(); !done) return done;
   return validate(pass);
 }
 
 Status Experiment::trace(double &overlapUs) {
   if (Status started = rt_.startTrace(kTraceCapacity); !started) return started;
   for (int replay = 0; replay < kTraceReplays; ++replay)
-    if (Status done = submitAndWait(parallel_); !done) {
+    if (Status done = parallel_.submitAndWait(); !done) {
       (void)rt_.finishTrace();
       return done;
     }

@@ -35,7 +35,7 @@ int run(const CommandLine &command) {
   microseconds.reserve(kTimedRuns);
   for (int run = 0; run < kWarmups + kTimedRuns; ++run) {
     auto start = std::chrono::steady_clock::now();
-    if (Status done = submitAndWait(*executable); !done) return fail(program, done.message());
+    if (Status done = executable->submitAndWait(); !done) return fail(program, done.message());
     std::chrono::duration<double, std::micro> elapsed = std::chrono::steady_clock::now() - start;
     if (run >= kWarmups) microseconds.push_back(elapsed.count());
   }

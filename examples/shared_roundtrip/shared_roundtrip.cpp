@@ -33,7 +33,7 @@ int run(const CommandLine &command) {
   for (int execution = 0; execution < kExecutions; ++execution) {
     for (const Buffer *buffer : {&c, &result})
       if (Status cleared = fillFromHost(*buffer, std::byte{0}); !cleared) return fail(program, cleared.message());
-    if (Status done = submitAndWait(*executable); !done) return fail(program, done.message());
+    if (Status done = executable->submitAndWait(); !done) return fail(program, done.message());
     auto correct = holdsOnly(result, kPattern);
     if (!correct) return fail(program, correct.status().message());
     if (!*correct) return fail(program, "GPU/NPU roundtrip mismatch");

@@ -65,6 +65,8 @@ constexpr RegFileInfo kRegFiles[] = {
     {RegKind::BMLH, "bmlh", 5},
     {RegKind::BMHL, "bmhl", 5},
     {RegKind::BMHH, "bmhh", 5},
+    {RegKind::EX, "ex", 12},
+    {RegKind::E, "e", 12},
 };
 
 const RegFileInfo &fileOf(RegKind kind) {
@@ -147,6 +149,7 @@ constexpr ClassInfo kClasses[] = {
     {OperandClass::eS, "eS", false, 0, 0, 0, 2},
     {OperandClass::eDS, "eDS", false, 0, 0, 0, 2},
     {OperandClass::MvBMX, "MvBMX", false, 0, 0, 0, 6},
+    {OperandClass::eEX, "eEX", false, 0, 0, 0, 4},
     {OperandClass::c4s, "c4s", true, -8, 7, 1, 4},
     {OperandClass::c5s_step2, "c5s_step2", true, -16, 14, 2, 4},
     {OperandClass::c6u, "c6u", true, 0, 63, 1, 6},
@@ -273,6 +276,7 @@ std::vector<Member> buildMembers(OperandClass cls) {
   case OperandClass::eDM: addFile(m, RegKind::DM, 5, 0, 0); break;
   case OperandClass::eD: addFile(m, RegKind::D, 8, 0, 0); break;  // eD: dK has encoding K
   case OperandClass::eY: addFile(m, RegKind::Y, 6, 0, 0); break;  // eY: yK has encoding K
+  case OperandClass::eEX: addFile(m, RegKind::EX, 12, 0, 0); break;  // exK: K, as Xm's xK (inferred)
   case OperandClass::eL: addFile(m, RegKind::L, 16, 0, 0); break;  // eL: lK has encoding K
   case OperandClass::eS: addFile(m, RegKind::S, 4, 0, 0); break;   // eS: sK has encoding K
   case OperandClass::eDS: addFile(m, RegKind::D, 4, 0, 0); break;  // eDS: d0..d3 (2-bit field)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 namespace hrx::aie2p {
 
@@ -19,7 +20,8 @@ constexpr uint16_t kScalarBytes = 88 * 4;
 static_assert(kScalarBytes <= 384);
 constexpr uint16_t kVectorBase = 384;                 // 12 x 64 bytes
 constexpr uint16_t kAccBase = kVectorBase + 12 * 64;  // 5 x 256 bytes
-constexpr uint16_t kRegBytes = kAccBase + 5 * 256;
+constexpr uint16_t kExponentBase = kAccBase + 5 * 256;  // e0..e11: 12 x 8 bytes
+constexpr uint16_t kRegBytes = kExponentBase + 12 * 8;
 
 unsigned scalarIndex(Reg r) {
   switch (r.kind) {
@@ -200,6 +202,9 @@ Core::Location Core::locate(Reg reg) {
   case RegKind::DM: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 256};
   case RegKind::CML: return {static_cast<uint16_t>(kAccBase + 256 * reg.index), 128};
   case RegKind::CMH: return {static_cast<uint16_t>(kAccBase + 256 * reg.index + 128), 128};
+  // exK is xK (the mantissas, located here) and eK (the exponents, read and written beside it).
+  case RegKind::EX: return {static_cast<uint16_t>(kVectorBase + 64 * reg.index), 64};
+  case RegKind::E: return {static_cast<uint16_t>(kExponentBase + 8 * reg.index), 8};
   case RegKind::BMLL:
   case RegKind::BMLH:
   case RegKind::BMHL:
@@ -888,6 +893,82 @@ bool Core::execute(const Instr &instr, uint32_t bundleSize, std::string &why) {
       }
       store32(c + 4 * i, floatToBits(result));
     }
+    wvec(field("dst"), c);
+    return true;
+  }
+  case Semantic::ConvertBfp16: {
+    // 64 fp32 lanes of dm to bfp16ebs8, 8 blocks of 8 lanes: a block's exponent E is its largest
+    // biased exponent field (subnormals count as 0); lane q = (int8)(+-M >> 17) >> min(E - e, 31)
+    // with M the significand and its implicit bit, arithmetic shifts (floor). That is crRnd 0;
+    // a public llvm-aie-run test (aie2p-conv-bfp16ebs8.s) pins these lanes and refuses any other
+    // crRnd, and so does this model. A block with an infinite or NaN lane gets exponent 0xFF and
+    // zero mantissas (hrx's definition, as the CPU oracle's; the hardware's is not known) and makes
+    // every product reading it NaN.
+    uint32_t rounding = readScalar(Reg{RegKind::CrRnd, 0}, 1);
+    if (rounding != 0) {
+      why = "vconv.bfp16ebs8.fp32 with crRnd = " + std::to_string(rounding) +
+            " is not modelled (only 0, floor: the rounding the published lanes pin)";
+      return false;
+    }
+    uint8_t lanes[256], mantissas[64], exponents[8];
+    vec(field("src"), lanes);
+    for (unsigned block = 0; block < 8; ++block) {
+      uint32_t shared = 0;
+      bool finite = true;
+      for (unsigned i = 0; i < 8; ++i) {
+        uint32_t e = (load32(lanes + 4 * (8 * block + i)) >> 23) & 0xFFu;
+        finite &= e != 0xFFu;
+        shared = std::max(shared, e);
+      }
+      exponents[block] = static_cast<uint8_t>(finite ? shared : 0xFFu);
+      for (unsigned i = 0; i < 8; ++i) {
+        uint32_t bits = load32(lanes + 4 * (8 * block + i)), e = (bits >> 23) & 0xFFu;
+        int32_t significand = static_cast<int32_t>((bits & 0x7FFFFFu) | (e ? 0x800000u : 0u));
+        if (bits >> 31) significand = -significand;
+        int32_t q = static_cast<int8_t>(significand >> 17);
+        q >>= std::min<uint32_t>(shared - e, 31);
+        mantissas[8 * block + i] = finite ? static_cast<uint8_t>(q) : 0;
+      }
+    }
+    const Reg dst = reg(field("dst"));
+    const unsigned cycle = info.operands[field("dst")].writeCycle;
+    writeBytes(Reg{RegKind::X, dst.index}, cycle, mantissas);
+    writeBytes(Reg{RegKind::E, dst.index}, cycle, exponents);
+    return true;
+  }
+  case Semantic::MatMulBfp:
+  case Semantic::MatMulAccBfp: {
+    // Word 780 (amode 2, bmode 1, both sign bits): the bfp16ebs8 8x8x8 product C = A * B^T, A = s1
+    // and B = s2 with block r = row r (a public NPU measurement: both operands are contracted along
+    // their blocks, so a K x N matrix is transposed before it is converted). Lane 8r + c of dm is
+    // 2^(Ea[r] + Eb[c] - 266) * sum_k qa[8r + k] * qb[8c + k] (an exact integer below 2^18 times a
+    // power of two: one exponent per dot product), added to acc1's fp32 lane and rounded once to
+    // nearest even (inferred: the adder's rounding is not published; the double sum cannot reach
+    // an fp32 rounding boundary it would miss). zero_acc, sub_mul and sub_acc1 act as for bf16.
+    uint32_t control = rd(field("acc"));
+    constexpr uint32_t kBfp16 = 780, kFlagBits = 0x1u | 0x800u | 0x1000u;
+    if ((control & ~kFlagBits) != kBfp16) {
+      why = "accumulator control word " + regName(reg(field("acc"))) + " = " + hex(control) + " is not modelled for " +
+            std::string(info.mnemonic) + " on ex registers (only the bfp16ebs8 word 780, with zero_acc/sub bits)";
+      return false;
+    }
+    const bool zeroAcc = control & 0x1u, subMul = control & 0x800u, subAcc = control & 0x1000u;
+    uint8_t qa[64], qb[64], ea[8], eb[8], c[256] = {};
+    const int s1 = field("s1"), s2 = field("s2"), acc1 = field("acc1");
+    vec(s1, qa), vec(s2, qb);
+    readBytes(Reg{RegKind::E, reg(s1).index}, info.operands[s1].readCycle, ea);
+    readBytes(Reg{RegKind::E, reg(s2).index}, info.operands[s2].readCycle, eb);
+    if (acc1 >= 0) vec(acc1, c);
+    for (unsigned r = 0; r < 8; ++r)
+      for (unsigned col = 0; col < 8; ++col) {
+        int32_t dot = 0;
+        for (unsigned k = 0; k < 8; ++k) dot += int32_t(int8_t(qa[8 * r + k])) * int32_t(int8_t(qb[8 * col + k]));
+        double product = ea[r] == 0xFF || eb[col] == 0xFF ? std::numeric_limits<double>::quiet_NaN()
+                                                          : std::ldexp(double(dot), int(ea[r]) + int(eb[col]) - 266);
+        if (subMul) product = -product;
+        double prior = acc1 >= 0 && !zeroAcc ? double(bitsToFloat(load32(c + 4 * (8 * r + col)))) : 0.0;
+        store32(c + 4 * (8 * r + col), floatToBits(static_cast<float>((subAcc ? -prior : prior) + product)));
+      }
     wvec(field("dst"), c);
     return true;
   }

@@ -182,7 +182,15 @@ void quarantineLocked(PreparedGraph &graph) {
   retainUntilExit(graph.shared_from_this());
 }
 
-StatusOr<Completion> Executable::submit() {
+StatusOr<Completion> Executable::submit() { return submit(/*callerWaits=*/false); }
+
+Status Executable::submitAndWait() {
+  StatusOr<Completion> completion = submit(/*callerWaits=*/true);
+  if (!completion) return completion.status();
+  return completion->wait();
+}
+
+StatusOr<Completion> Executable::submit(bool callerWaits) {
   if (!graph_) return Status(StatusCode::FailedPrecondition, "submit of an empty executable");
   PreparedGraph &graph = *graph_;
   RuntimeState &rt = *graph.runtime;
@@ -234,8 +242,11 @@ StatusOr<Completion> Executable::submit() {
   if (slot->blockingSubmissions == 0) {
     // Inline completion: a small fill/copy-only graph of one region whose lane is idle runs
     // on the submitting thread; a hand-off to the lane thread would cost more than the work.
+    // So does any one-region graph whose submitter waits at once (submitAndWait): it would only
+    // sleep while the lane thread ran it.
     LaneWorker &lane = rt.lanes[static_cast<unsigned>(graph.regions[0].lane)];
-    if (graph.inlineable && !lane.head && !lane.busy) {
+    bool runsInline = graph.inlineable || (callerWaits && graph.regions.size() == 1);
+    if (runsInline && !lane.head && !lane.busy) {
       failIfPoisoned(*slot);
       Completion completion(graph_, slot);
       rt.runRegion(&slot->runs[0], lock);

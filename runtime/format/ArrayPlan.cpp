@@ -3,6 +3,7 @@
 #include "hrx/support/Text.h"
 
 #include "ArrayPlanNames.h"
+#include "CanonicalJson.h"
 #include "JsonFields.h"
 
 #include <algorithm>
@@ -16,13 +17,10 @@ using namespace detail;
 
 namespace {
 
-template <typename E, size_t N>
-E enumAt(const std::pair<std::string_view, E> (&names)[N], JsonObject &object, std::string_view key) {
-  JsonValue value = object.required(key);
-  if (value.isString())  // the valid case spells no path
-    for (const auto &[name, v] : names)
-      if (name == value.string()) return v;
-  return parseEnum<E>(names, value, object.pathOf(key));
+// `Object` is JsonObject (any JSON) or CanonicalObject (the writer's own form, one pass).
+template <typename E, size_t N, typename Object>
+E enumAt(const std::pair<std::string_view, E> (&names)[N], Object &object, std::string_view key) {
+  return object.template enumeration<E>(names, key);
 }
 
 // Per-tile resources by kind (npu5-hardware §2.2).
@@ -55,34 +53,27 @@ using text::hex;  // hrx/support/Text.h
 // ---- JSON reading ---------------------------------------------------------------------------
 // Paths ("channels[2].sender.dims[0]") are spelled only on errors: JsonObject keeps its parent.
 
-TileCoord readTile(JsonObject &o, std::string_view key) {
-  JsonValue a = o.required(key);
-  if (a.isArray() && a.size() == 2 && a[0].isUnsigned() && a[1].isUnsigned() && a[0].unsignedValue() <= UINT32_MAX &&
-      a[1].unsignedValue() <= UINT32_MAX)
-    return {uint32_t(a[0].unsignedValue()), uint32_t(a[1].unsignedValue())};
-  std::string path = o.pathOf(key);
-  asArray(a, path);
-  if (a.size() != 2) failAt(path, "expected [column, row]");
-  return {uint32_t(asU64(a[0], path + "[0]", UINT32_MAX)), uint32_t(asU64(a[1], path + "[1]", UINT32_MAX))};
+template <typename Object> TileCoord readTile(Object &o, std::string_view key) {
+  auto [column, row] = o.columnRow(key);
+  return {column, row};
 }
 
-std::vector<AccessDim> readDims(JsonObject &o) {
-  std::vector<AccessDim> dims;
-  JsonValue array = o.array("dims");
-  dims.reserve(array.size());
-  for (size_t i = 0; i < array.size(); ++i) {
-    JsonObject d(array[i], o, "dims", i);
-    dims.push_back({d.u32("size"), d.u64("stride")});
-    d.finish();
-  }
-  return dims;
+template <typename T, typename Object, typename F>
+std::vector<T> readRows(Object &o, std::string_view key, F &&readRow) {
+  std::vector<T> rows;
+  o.eachRow(key, [&](Object &row) { rows.push_back(readRow(row)); });
+  return rows;
 }
 
-ChannelEnd readEnd(JsonObject &&o) {
+template <typename Object> std::vector<AccessDim> readDims(Object &o) {
+  return readRows<AccessDim>(o, "dims", [](Object &d) { return AccessDim{d.u32("size"), d.u64("stride")}; });
+}
+
+template <typename Object> ChannelEnd readEnd(Object &&o) {
   ChannelEnd end;
-  if (o.optional("worker")) {
+  if (o.has("worker")) {
     end.worker = WorkerEndpoint{o.u32("worker"), o.u32("port")};
-  } else if (o.optional("binding")) {
+  } else if (o.has("binding")) {
     BindingTransfer t;
     t.binding = o.u32("binding");
     t.byteOffset = o.u64("offset");
@@ -93,42 +84,30 @@ ChannelEnd readEnd(JsonObject &&o) {
     t.repeatCount = o.u32("repeat_count");
     end.binding = std::move(t);
   } else {
-    failAt(o.path(), "expected a \"worker\" or a \"binding\" end");
+    o.reject("expected a \"worker\" or a \"binding\" end");
   }
   o.finish();
   return end;
 }
 
-template <typename T, typename F> std::vector<T> readRows(JsonObject &o, std::string_view key, F &&readRow) {
-  std::vector<T> rows;
-  JsonValue array = o.array(key);
-  rows.reserve(array.size());
-  for (size_t i = 0; i < array.size(); ++i) {
-    JsonObject row(array[i], o, key, i);
-    rows.push_back(readRow(row));
-    row.finish();
-  }
-  return rows;
-}
-
-SwitchPort readPort(JsonObject &o, std::string_view key) {
-  JsonObject p = o.member(key);
+template <typename Object> SwitchPort readPort(Object &o, std::string_view key) {
+  auto p = o.member(key);
   SwitchPort port{enumAt(kBundles, p, "bundle"), p.u32("index")};
   p.finish();
   return port;
 }
 
-ArrayPlan readPlan(JsonValue value, const std::string &path) {
-  JsonObject o(value, path);
+template <typename Object> ArrayPlan readPlan(Object &o) {
+  using Row = Object &;
   ArrayPlan plan;
   plan.name = o.string("name");
   plan.family = o.string("family");
   plan.columns = o.u32("columns");
   plan.groups = o.u32("groups");
-  plan.bindings = readRows<PlanBinding>(o, "bindings", [](JsonObject &r) {
+  plan.bindings = readRows<PlanBinding>(o, "bindings", [](Row r) {
     return PlanBinding{r.u32("ordinal"), enumAt(kAccesses, r, "access"), r.u64("bytes")};
   });
-  plan.workers = readRows<PlanWorker>(o, "workers", [](JsonObject &r) {
+  plan.workers = readRows<PlanWorker>(o, "workers", [](Row r) {
     PlanWorker w;
     w.entry = r.string("entry");
     w.group = r.u32("group");
@@ -136,7 +115,7 @@ ArrayPlan readPlan(JsonValue value, const std::string &path) {
     w.tile = readTile(r, "tile");
     w.codeBytes = r.u32("code_bytes");
     w.iterations = r.u32("iterations");
-    w.ports = readRows<WorkerPort>(r, "ports", [](JsonObject &p) {
+    w.ports = readRows<WorkerPort>(r, "ports", [](Row p) {
       WorkerPort port;
       port.direction = enumAt(kDirections, p, "direction");
       port.channel = p.optionalU32("channel");
@@ -146,21 +125,20 @@ ArrayPlan readPlan(JsonValue value, const std::string &path) {
     });
     return w;
   });
-  plan.channels = readRows<PlanChannel>(o, "channels", [](JsonObject &r) {
+  plan.channels = readRows<PlanChannel>(o, "channels", [](Row r) {
     PlanChannel c;
     c.transport = enumAt(kTransports, r, "transport");
     c.recordBytes = r.u32("record_bytes");
     c.capacity = r.u32("capacity");
     c.sender = readEnd(r.member("sender"));
     c.receiver = readEnd(r.member("receiver"));
-    if (auto p = r.optional("partition")) {
-      JsonObject part(*p, r, "partition");
-      c.partition = Partition{part.u32("lane"), part.u32("lanes"), part.u64("lane_bytes")};
-      part.finish();
+    if (auto part = r.optionalMember("partition")) {
+      c.partition = Partition{part->u32("lane"), part->u32("lanes"), part->u64("lane_bytes")};
+      part->finish();
     }
     return c;
   });
-  plan.slots = readRows<PlanSlot>(o, "slots", [](JsonObject &r) {
+  plan.slots = readRows<PlanSlot>(o, "slots", [](Row r) {
     PlanSlot s;
     s.channel = r.u32("channel");
     s.index = r.u32("index");
@@ -171,11 +149,11 @@ ArrayPlan readPlan(JsonValue value, const std::string &path) {
     s.receiverAddress = r.optionalU32("receiver_address");
     return s;
   });
-  plan.locks = readRows<PlanLock>(o, "locks", [](JsonObject &r) {
+  plan.locks = readRows<PlanLock>(o, "locks", [](Row r) {
     return PlanLock{r.u32("channel"), readTile(r, "tile"), r.u32("id"), enumAt(kLockRoles, r, "role"),
                     r.u32("initial")};
   });
-  plan.dmas = readRows<PlanDma>(o, "dma", [](JsonObject &r) {
+  plan.dmas = readRows<PlanDma>(o, "dma", [](Row r) {
     PlanDma d;
     d.channel = r.u32("channel");
     d.tile = readTile(r, "tile");
@@ -183,26 +161,24 @@ ArrayPlan readPlan(JsonValue value, const std::string &path) {
     d.engineChannel = r.u32("engine_channel");
     d.bdStart = r.u32("bd_start");
     d.bdCount = r.u32("bd_count");
-    if (auto p = r.optional("shim_bd")) {
-      JsonObject bd(*p, r, "shim_bd");
+    if (auto bd = r.optionalMember("shim_bd")) {
       BdPattern pattern;
-      pattern.binding = bd.u32("binding");
-      pattern.address = bd.u64("address");
-      pattern.lengthWords = bd.u32("length_words");
-      pattern.dims = readDims(bd);
-      pattern.iterationStepWords = bd.u32("iteration_step_words");
-      pattern.iterationWrap = bd.u32("iteration_wrap");
-      pattern.repeatCount = bd.u32("repeat_count");
-      bd.finish();
+      pattern.binding = bd->u32("binding");
+      pattern.address = bd->u64("address");
+      pattern.lengthWords = bd->u32("length_words");
+      pattern.dims = readDims(*bd);
+      pattern.iterationStepWords = bd->u32("iteration_step_words");
+      pattern.iterationWrap = bd->u32("iteration_wrap");
+      pattern.repeatCount = bd->u32("repeat_count");
+      bd->finish();
       d.shimPattern = std::move(pattern);
     }
     return d;
   });
-  plan.routes = readRows<PlanRoute>(o, "routes", [](JsonObject &r) {
+  plan.routes = readRows<PlanRoute>(o, "routes", [](Row r) {
     return PlanRoute{r.u32("channel"), readTile(r, "tile"), enumAt(kRouteKinds, r, "kind"), readPort(r, "source"),
                      readPort(r, "destination")};
   });
-  o.finish();
   return plan;
 }
 
@@ -596,18 +572,48 @@ Status validateArrayPlan(const ArrayPlan &plan) {
   });
 }
 
+namespace {
+
+// `read(plan)` runs on each plan as soon as it is read.
+template <typename Object, typename F> std::vector<ArrayPlan> readPlans(Object &top, F &&read) {
+  if (top.string("format") != "hrx.array-plan") failAt("format", "expected \"hrx.array-plan\"");
+  if (top.u64("version") != 1) failAt("version", "expected 1 (this reader knows version 1 only)");
+  return readRows<ArrayPlan>(top, "plans", [&](Object &row) {
+    ArrayPlan plan = readPlan(row);
+    read(plan);
+    return plan;
+  });
+}
+
+std::optional<std::vector<ArrayPlan>> readCanonicalPlans(std::string_view json) {
+  try {
+    const char *cursor = json.data(), *end = json.data() + json.size();
+    CanonicalObject top(cursor, end);
+    std::vector<ArrayPlan> plans = readPlans(top, [](const ArrayPlan &) {});
+    top.finish();
+    while (cursor != end && (*cursor == '\n' || *cursor == ' ')) ++cursor;  // the writers end with a newline
+    if (cursor != end) return std::nullopt;
+    return plans;
+  } catch (const NotCanonical &) {
+    return std::nullopt;
+  } catch (const FormatError &) {
+    return std::nullopt;  // a reader's own check (format, version): the document reader reports it
+  }
+}
+
+}  // namespace
+
 StatusOr<std::vector<ArrayPlan>> readArrayPlans(std::string_view json) {
   return guarded("array plan: ", [&]() -> StatusOr<std::vector<ArrayPlan>> {
+    // The writer's own form in one pass, then every plan validated; any other text through the
+    // document reader, which validates each plan once read and reports every error.
+    if (std::optional<std::vector<ArrayPlan>> plans = readCanonicalPlans(json)) {
+      for (const ArrayPlan &plan : *plans) PlanValidator(plan).run();
+      return std::move(*plans);
+    }
     JsonDocument document = parseJson(json, "the document");
     JsonObject top(document.root(), "");
-    if (top.string("format") != "hrx.array-plan") failAt("format", "expected \"hrx.array-plan\"");
-    if (top.u64("version") != 1) failAt("version", "expected 1 (this reader knows version 1 only)");
-    std::vector<ArrayPlan> plans;
-    const auto &rows = top.array("plans");
-    for (size_t i = 0; i < rows.size(); ++i) {
-      plans.push_back(readPlan(rows[i], "plans[" + std::to_string(i) + "]"));
-      PlanValidator(plans.back()).run();
-    }
+    std::vector<ArrayPlan> plans = readPlans(top, [](const ArrayPlan &plan) { PlanValidator(plan).run(); });
     top.finish();
     return plans;
   });

@@ -163,6 +163,17 @@ JsonValue JsonObject::array(std::string_view key) {
   return asArray(value, pathOf(key));
 }
 
+std::pair<uint32_t, uint32_t> JsonObject::columnRow(std::string_view key) {
+  JsonValue a = required(key);
+  if (a.isArray() && a.size() == 2 && a[0].isUnsigned() && a[1].isUnsigned() && a[0].unsignedValue() <= UINT32_MAX &&
+      a[1].unsignedValue() <= UINT32_MAX)
+    return {uint32_t(a[0].unsignedValue()), uint32_t(a[1].unsignedValue())};
+  std::string path = pathOf(key);
+  asArray(a, path);
+  if (a.size() != 2) failAt(path, "expected [column, row]");
+  return {uint32_t(asU64(a[0], path + "[0]", UINT32_MAX)), uint32_t(asU64(a[1], path + "[1]", UINT32_MAX))};
+}
+
 uint64_t asU64(JsonValue value, const std::string &path, uint64_t max) {
   if (!value.isUnsigned())
     failAt(path, "expected a non-negative integer, found " + std::string(value.typeName()) +

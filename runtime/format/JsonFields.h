@@ -47,6 +47,26 @@ public:
   JsonValue value() const { return value_; }
   // Fails on the first field that was never asked for.
   void finish() const;
+  // The interface CanonicalObject (CanonicalJson.h) shares, for readers written once for both.
+  bool has(std::string_view key) const { return value_.find(key).has_value(); }
+  std::optional<JsonObject> optionalMember(std::string_view key) {
+    if (auto value = optional(key)) return JsonObject(*value, *this, key);
+    return std::nullopt;
+  }
+  // A [column, row] pair of u32 at `key`.
+  std::pair<uint32_t, uint32_t> columnRow(std::string_view key);
+  template <typename E> E enumeration(std::span<const std::pair<std::string_view, E>> names, std::string_view key);
+  // Fails at this object's path.
+  [[noreturn]] void reject(std::string_view message) const { failAt(path(), message); }
+  // Calls `row(object)` for each element of the array at `key` (objects all), then finishes it.
+  template <typename F> void eachRow(std::string_view key, F &&row) {
+    JsonValue rows = array(key);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      JsonObject element(rows[i], *this, key, i);
+      row(element);
+      element.finish();
+    }
+  }
 
   uint64_t u64(std::string_view key, uint64_t max = UINT64_MAX);
   uint32_t u32(std::string_view key) { return uint32_t(u64(key, UINT32_MAX)); }
@@ -101,6 +121,11 @@ template <typename E> E enumField(EnumNames<E> names, JsonObject &object, std::s
     for (const auto &[name, v] : names)
       if (name == value.string()) return v;
   return parseEnum<E>(names, value, object.pathOf(key));
+}
+
+template <typename E>
+E JsonObject::enumeration(std::span<const std::pair<std::string_view, E>> names, std::string_view key) {
+  return enumField<E>(names, *this, key, required(key));
 }
 
 // Runs `body`, turning a FormatError (or a JSON library exception) into InvalidArgument with

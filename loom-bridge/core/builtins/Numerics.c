@@ -295,14 +295,6 @@ HRX_AVX512 static int mma8_avx512(const uint8_t *lhs, const uint8_t *rhs, const 
                           _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(rhsE, 1)), acc, out);
 }
 
-/* mma8_core_avx512 on two 64-value bf16 operands, encoded in registers. */
-HRX_AVX512 static int mma8_bf16_avx512(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
-  __m512i lhsE03, lhsE47, rhsE03, rhsE47;
-  __m512i lhsQ03 = encode4_avx512(lhs, &lhsE03, 0), lhsQ47 = encode4_avx512(lhs + 32, &lhsE47, 0);
-  __m512i rhsQ03 = encode4_avx512(rhs, &rhsE03, 0), rhsQ47 = encode4_avx512(rhs + 32, &rhsE47, 0);
-  return mma8_core_avx512(lhsQ03, lhsQ47, lhsE03, lhsE47, rhsQ03, rhsQ47, rhsE03, rhsE47, acc, out);
-}
-
 void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *acc, float *out, uint32_t m, uint32_t n,
                          uint32_t k) {
   if (m == 8 && n == 8 && k == 8 && has_avx512() && mma8_avx512(lhs, rhs, acc, out)) return;
@@ -337,12 +329,30 @@ void __hrx_bfp16ebs8_mma(const uint8_t *lhs, const uint8_t *rhs, const float *ac
 }
 
 /* vector.mma of two vector.encode<bfp16ebs8> results of 64 bf16 values each, 8x8x8 (the lowering
- * calls this when the payloads feed only the MMA): exactly __hrx_bfp16ebs8_mma on the encoded
- * operands, without writing the payload bytes. */
+ * calls this when the payloads feed only the MMA), as the AIE2P MMA computes it: that unit's
+ * blocks run along K in both operands, so a worker converts B transposed, and lhs row r and rhs
+ * column c are the blocks (docs/aie2p.md, "The bfp16 MMA"). Each result is then one exact integer
+ * sum S = sum_k qa[r][k] * qb[k][c] (|S| <= 2^17) times 2^(Ea[r] + Eb[c] - 266), plus the
+ * accumulator, rounded once to f32: the double product is exact and the double sum of two values
+ * of at most 24 significant bits rounds to f32 as the exact sum does. No payload bytes are
+ * written. */
 void __hrx_bfp16ebs8_mma_bf16(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
-  if (has_avx512() && mma8_bf16_avx512(lhs, rhs, acc, out)) return;
+  uint16_t columns[64];
+  for (int k = 0; k < 8; ++k)
+    for (int c = 0; c < 8; ++c) columns[c * 8 + k] = rhs[k * 8 + c];
   uint8_t a[8 * (1 + HRX_BFP_BLOCK)], b[8 * (1 + HRX_BFP_BLOCK)];
   __hrx_bfp16ebs8_encode_bf16(lhs, a, 8);
-  __hrx_bfp16ebs8_encode_bf16(rhs, b, 8);
-  __hrx_bfp16ebs8_mma(a, b, acc, out, 8, 8, 8);
+  __hrx_bfp16ebs8_encode_bf16(columns, b, 8);
+  for (int r = 0; r < 8; ++r) {
+    const uint8_t *row = a + r * (1 + HRX_BFP_BLOCK);
+    for (int c = 0; c < 8; ++c) {
+      const uint8_t *column = b + c * (1 + HRX_BFP_BLOCK);
+      int32_t sum = 0;
+      for (int k = 0; k < 8; ++k) sum += (int32_t)(int8_t)row[1 + k] * (int32_t)(int8_t)column[1 + k];
+      double scale = row[0] == HRX_BFP_INVALID_EXPONENT || column[0] == HRX_BFP_INVALID_EXPONENT
+                         ? block_scale(HRX_BFP_INVALID_EXPONENT)
+                         : block_scale(row[0]) * block_scale(column[0]);
+      out[r * 8 + c] = (float)((double)acc[r * 8 + c] + (double)sum * scale);
+    }
+  }
 }

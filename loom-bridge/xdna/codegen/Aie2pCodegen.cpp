@@ -12,24 +12,32 @@
 
 #include "hrx/aie2p/Asm.h"
 #include "hrx/aie2p/Isa.h"
+#include "hrx/bridge/Builtins.h"
+#include "hrx/format/HostAbi.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace hrx::xdna {
@@ -135,6 +143,59 @@ bool ignoredIntrinsic(const llvm::CallBase &call) {
   case llvm::Intrinsic::donothing: return true;
   default: return false;
   }
+}
+
+// The fused bfp16ebs8 8x8x8 MMA of two 64-value bf16 operands (Builtins.h kBfpMmaBf16: lhs, rhs,
+// accumulator, result pointers), which the selector expands into the hardware's sequence.
+bool isFusedBfpMma(const llvm::CallBase &call) {
+  const llvm::Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == bridge::kBfpMmaBf16 && call.arg_size() == 4;
+}
+
+// The accumulator operand as a constant (forwardFusedMmaSlots turns a constant accumulator into
+// a constant global): its lanes' common fp32 bits, when every lane is the same (Loom's
+// vector.constant is a splat); a zero one needs no accumulator at all.
+std::optional<uint32_t> splatAccumulator(const Value *v) {
+  auto *global = llvm::dyn_cast<llvm::GlobalVariable>(v);
+  if (!global || !global->isConstant() || !global->hasInitializer()) return std::nullopt;
+  const llvm::Constant *init = global->getInitializer();
+  if (init->isNullValue()) return 0u;
+  auto *splat = llvm::dyn_cast_or_null<llvm::ConstantFP>(init->getSplatValue());
+  if (!splat || !splat->getType()->isFloatTy()) return std::nullopt;
+  return static_cast<uint32_t>(splat->getValueAPF().bitcastToAPInt().getZExtValue());
+}
+bool isZeroAccumulator(const Value *v) { return splatAccumulator(v) == 0u; }
+
+// Every operand is accessed with 512-bit loads and stores, which need 32-byte alignment; values
+// must not be live in vector registers around the sequence, which uses x0-x9 and dm0-dm2.
+std::expected<void, CodegenError> checkFusedBfpMma(llvm::CallBase &call, llvm::Function &f,
+                                                   llvm::FunctionAnalysisManager &fam) {
+  const llvm::DataLayout &layout = f.getParent()->getDataLayout();
+  llvm::AssumptionCache &assumptions = fam.getResult<llvm::AssumptionAnalysis>(f);
+  llvm::DominatorTree &dominators = fam.getResult<llvm::DominatorTreeAnalysis>(f);
+  static constexpr const char *kRoles[] = {"lhs", "rhs", "accumulator", "result"};
+  for (unsigned arg = 0; arg < 4; ++arg) {
+    Value *pointer = call.getArgOperand(arg);
+    if (arg == 2 && splatAccumulator(pointer)) continue;
+    if (llvm::isa<llvm::Constant>(pointer))
+      return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
+                                          "a constant other than a splat accumulator has no data-memory placement"});
+    // Known bits (assumes) or the base's own alignment (a record pointer's !align) and the offset.
+    llvm::APInt offset(layout.getIndexTypeSizeInBits(pointer->getType()), 0);
+    const Value *base = pointer->stripAndAccumulateConstantOffsets(layout, offset, /*AllowNonInbounds=*/true);
+    llvm::Align known = std::max(llvm::getKnownAlignment(pointer, layout, &call, &assumptions, &dominators),
+                                 llvm::commonAlignment(base->getPointerAlignment(layout), offset.getZExtValue()));
+    if (known.value() < 32)
+      return std::unexpected(CodegenError{"the " + std::string(kRoles[arg]) + " operand of '" + describe(call) + "'",
+                                          "the bfp16 MMA reads and writes 512-bit vectors: its pointers need a "
+                                          "proven 32-byte alignment"});
+  }
+  for (BasicBlock &b : f)
+    for (Instruction &i : b)
+      if (laneBits(i.getType()) || llvm::isa<llvm::VectorType>(i.getType()))
+        return std::unexpected(CodegenError{"'" + describe(i) + "'",
+                                            "a vector value in a worker with the bfp16 MMA (its sequence uses x0-x9)"});
+  return {};
 }
 
 struct Loc {
@@ -299,6 +360,7 @@ private:
   bool needsLaneArea_ = false;
   uint32_t laneArea_ = 0;  // the lane area's offset from the frame bottom
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
+  std::expected<void, CodegenError> fusedBfpMma(llvm::CallBase &call);
   unsigned loops_ = 0;
 
   const llvm::DataLayout &layout_;
@@ -387,6 +449,10 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           }
           default: break;
           }
+        }
+        if (isFusedBfpMma(*call)) {
+          if (auto ok = checkFusedBfpMma(*call, f, fam); !ok) return ok;
+          continue;
         }
         return fail(callee ? "a call to @" + callee->getName().str() +
                                  " (calls other than inlined functions are not selected)"
@@ -1217,6 +1283,7 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
   if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
     if (ignoredIntrinsic(*call)) return {};
     if (auto *mi = llvm::dyn_cast<llvm::MemIntrinsic>(&inst)) return memoryLoop(*mi);
+    if (isFusedBfpMma(*call)) return fusedBfpMma(*call);
     return minMax(*llvm::cast<llvm::IntrinsicInst>(&inst));
   }
   if (llvm::isa<llvm::PHINode>(inst)) return {};            // written by the predecessors' copies
@@ -1482,9 +1549,81 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
   return std::unexpected(CodegenError{"'" + describe(inst) + "'", "not selected"});
 }
 
+std::expected<void, CodegenError> Emitter::fusedBfpMma(llvm::CallBase &call) {
+  // What the AIE2P MMA computes (docs/aie2p.md, "The bfp16 MMA"): A's rows and B's columns are
+  // the blocks, so B (k x n, row-major) is transposed first (vshuffle modes 52/53: T16_8x8 low and
+  // high halves); both widen to fp32 (vconv.fp32.bf16), convert to bfp16ebs8 with crRnd 0
+  // (floor), and vmul.f/vmac.f with word 780 gives C = A * (B^T)^T in dm2, stored row-major.
+  if (auto ok = address(call.getArgOperand(0), "p0", 30); !ok) return ok;
+  if (auto ok = address(call.getArgOperand(1), "p1", 30); !ok) return ok;
+  emit("VLDA_dmx_lda_x_idx_imm", "vlda x4, [p0, #0]", {"p0"}, {"x4"});
+  emit("VLDA_dmx_lda_x_idx_imm", "vlda x5, [p0, #64]", {"p0"}, {"x5"});
+  emit("VLDB_dmx_ldb_x_idx_imm", "vldb x6, [p1, #0]", {"p1"}, {"x6"});
+  emit("VLDB_dmx_ldb_x_idx_imm", "vldb x7, [p1, #64]", {"p1"}, {"x7"});
+  materialize("r28", 52);
+  materialize("r29", 53);
+  emit("VSHUFFLE_vec_shuffle_x", "vshuffle x8, x6, x7, r28", {"x6", "x7", "r28"}, {"x8"});
+  emit("VSHUFFLE_vec_shuffle_x", "vshuffle x9, x6, x7, r29", {"x6", "x7", "r29"}, {"x9"});
+  const std::pair<const char *, const char *> widen[] = {
+      {"cml0", "x4"}, {"cmh0", "x5"}, {"cml1", "x8"}, {"cmh1", "x9"}};
+  for (const auto &[half, x] : widen)
+    emit("VCONV_fp32_bf16_mv_ups_xbf", std::string("vconv.fp32.bf16 ") + half + ", " + x, {x}, {half});
+  emit("MOV_mv_cg", "mov crRnd, #0", {}, {"crRnd"});
+  emit("VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex0, dm0", {"cml0", "cmh0", "crRnd"}, {"x0", "e0"});
+  emit("VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex2, dm1", {"cml1", "cmh1", "crRnd"}, {"x2", "e2"});
+  static constexpr const char *kQuarters[] = {"bmll2", "bmlh2", "bmhl2", "bmhh2"};
+  const std::vector<std::string> quarters(std::begin(kQuarters), std::end(kQuarters));
+  std::vector<std::string> operands = {"x0", "e0", "x2", "e2", "r30"};
+  if (isZeroAccumulator(call.getArgOperand(2))) {
+    materialize("r30", 780);
+    emit("VMUL_f_vmul_bfp_core_EX_EX", "vmul.f dm2, ex0, ex2, r30", operands, quarters);
+  } else {
+    if (std::optional<uint32_t> bits = splatAccumulator(call.getArgOperand(2))) {  // every lane the same
+      materialize("r31", static_cast<int32_t>(*bits));
+      emit("VBCST_32", "vbcst.32 x4, r31", {"r31"}, {"x4"});
+      for (const std::string &quarter : quarters)
+        emit("VMOV_alu_mv_mv_x", "vmov " + quarter + ", x4", {"x4"}, {quarter});
+    } else {
+      if (auto ok = address(call.getArgOperand(2), "p0", 30); !ok) return ok;  // may use r30
+      for (unsigned q = 0; q < 4; ++q) {
+        std::string x = "x" + std::to_string(4 + q);
+        emit("VLDA_dmx_lda_x_idx_imm", "vlda " + x + ", [p0, #" + std::to_string(64 * q) + "]", {"p0"}, {x});
+        emit("VMOV_alu_mv_mv_x", "vmov " + quarters[q] + ", " + x, {x}, {quarters[q]});
+      }
+    }
+    materialize("r30", 780);
+    operands.insert(operands.end(), quarters.begin(), quarters.end());
+    emit("VMAC_f_vmac_bfp_vmul_bfp_core_EX_EX", "vmac.f dm2, dm2, ex0, ex2, r30", operands, quarters);
+  }
+  if (auto ok = address(call.getArgOperand(3), "p1", 30); !ok) return ok;
+  for (unsigned q = 0; q < 4; ++q) {
+    std::string x = "x" + std::to_string(4 + q);
+    emit("VMOV_alu_mv_mv_x", "vmov " + x + ", " + quarters[q], {quarters[q]}, {x});
+    emit("VST_dmx_sts_x_idx_imm", "vst " + x + ", [p1, #" + std::to_string(64 * q) + "]", {x, "p1"}, {});
+  }
+  return {};
+}
+
 }  // namespace
 
 void prepareModuleForAie2p(llvm::Module &module) {
+  // The fused bfp16 MMA reads its operands where the records hold them (no stack copies).
+  bridge::forwardFusedMmaSlots(module);
+  // Every record a worker is handed is 64-byte aligned (the planner's slots, the plan executor's
+  // tile layout, docs/aie2p.md): the record pointers the stage loads say so, so that vector
+  // accesses at multiples of 64 bytes into a record are known aligned without an assume.
+  llvm::LLVMContext &context = module.getContext();
+  llvm::MDNode *recordAlignment = llvm::MDNode::get(
+      context, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), 64)));
+  for (llvm::Function &f : module) {
+    if (f.isDeclaration() || !f.getName().starts_with(HRX_HOST_STAGE_PREFIX) || f.arg_size() != 1) continue;
+    for (BasicBlock &b : f)
+      for (Instruction &i : b)
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&i);
+            load && load->getType()->isPointerTy() &&
+            llvm::getUnderlyingObject(load->getPointerOperand()) == f.getArg(0))
+          load->setMetadata(llvm::LLVMContext::MD_align, recordAlignment);
+  }
   module.setDataLayout(kAie2pDataLayout);
   module.setTargetTriple(llvm::Triple());
   for (llvm::Function &f : module) {

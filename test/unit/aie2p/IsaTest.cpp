@@ -270,6 +270,9 @@ const RowVector kRowVectors[] = {
     {"VST_3D_SRS_2x_dm_sts_srs_cm_srsSign1", "vst.3d.srs.2x cml1, s3, srssign1, [p3], d2", 0x6b178ull},
     {"VST_3D_SRS_4x_dmx_sts_srs_dm_srsSign0", "vst.3d.srs.4x dm3, s3, srssign0, [p6], d0", 0xc3332ull},
     {"VST_3D_SRS_4x_dmx_sts_srs_dm_srsSign1", "vst.3d.srs.4x dm0, s3, srssign1, [p1], d3", 0x2f03aull},
+    {"VCONV_bfp16ebs8_fp32", "vconv.bfp16ebs8.fp32 ex5, dm3", 0x5136cull},
+    {"VMUL_f_vmul_bfp_core_EX_EX", "vmul.f dm2, ex3, ex9, r6", 0xcb9ca5ull},
+    {"VMAC_f_vmac_bfp_vmul_bfp_core_EX_EX", "vmac.f dm1, dm4, ex10, ex0, r17", 0x2265025ull},
 };
 
 Instr assembleOne(const std::string &text) {
@@ -513,7 +516,7 @@ Operand randomOperand(const OperandInfo &op, std::mt19937 &rng) {
                       RegKind::LR,   RegKind::SP,   RegKind::LS,    RegKind::LE,    RegKind::LC,        RegKind::CoreId,
                       RegKind::X,    RegKind::DM,   RegKind::CML,   RegKind::CMH,   RegKind::D,         RegKind::Y,
                       RegKind::L,    RegKind::S,    RegKind::CrRnd, RegKind::CrSat, RegKind::CrSRSMode, RegKind::BMLL,
-                      RegKind::BMLH, RegKind::BMHL, RegKind::BMHH})
+                      RegKind::BMLH, RegKind::BMHL, RegKind::BMHH,  RegKind::EX})
       for (unsigned i = 0; i < 32; ++i) {
         Reg r{k, static_cast<uint8_t>(i)};
         uint64_t bits;

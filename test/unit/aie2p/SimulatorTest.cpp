@@ -7,8 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
+#include <random>
 
 using namespace hrx::aie2p;
 
@@ -1118,4 +1121,105 @@ TEST(Aie2pSim, Fp32AddThroughAccumulatorQuarters) {
     EXPECT_EQ(word(mem, 0xC0 + 4 * i), 0u) << "lane " << i << ": read before the vadd.f landed";
   }
   EXPECT_EQ(core.stats().cycles, 3u + 1u + 6u + 3u + 5u + 1u + 1u + 2u + 1u);
+}
+
+namespace {
+
+// Loads 64 bf16 values at 0x70000 + offset into x(dst) and x(dst + 1) and widens them into dm
+// (cml, cmh), as the GEMM worker does before converting to bfp16.
+std::string widenToAccumulator(unsigned offset, unsigned x, unsigned dm) {
+  return "vlda x" + std::to_string(x) + ", [p0, #" + std::to_string(offset) + "]\nvlda x" + std::to_string(x + 1) +
+         ", [p0, #" + std::to_string(offset + 64) + "]\nnop\nnop\nnop\nnop\nnop\nnop\nvconv.fp32.bf16 cml" +
+         std::to_string(dm) + ", x" + std::to_string(x) + "\nvconv.fp32.bf16 cmh" + std::to_string(dm) + ", x" +
+         std::to_string(x + 1) + "\nnop\n";
+}
+
+// bfp16ebs8 of 8 values written from the closed form q = floor(+-M / 2^(17 + E - e)).
+void referenceBlock(const float *values, int8_t *q, uint8_t &exponent) {
+  exponent = 0;
+  for (int i = 0; i < 8; ++i)
+    exponent = std::max<uint8_t>(exponent, static_cast<uint8_t>((std::bit_cast<uint32_t>(values[i]) >> 23) & 0xFF));
+  for (int i = 0; i < 8; ++i) {
+    uint32_t bits = std::bit_cast<uint32_t>(values[i]), e = (bits >> 23) & 0xFF;
+    double magnitude = double((bits & 0x7FFFFF) | (e ? 0x800000 : 0));
+    q[i] = static_cast<int8_t>(std::floor((bits >> 31 ? -magnitude : magnitude) / std::ldexp(1.0, 17 + exponent - e)));
+  }
+}
+
+}  // namespace
+
+TEST(Aie2pSim, Bfp16ConversionGivesThePublishedLanes) {
+  // The lanes of the public llvm-aie-run test aie2p-conv-bfp16ebs8.s: block 0 (max exponent 128)
+  // floors -(1 + 2^-7) twice to 0xDF and keeps -2^-10 at -1 (0xFF); block 4 (max 126) loses no
+  // bit. Mantissas land in x0 (lane i = byte i), exponents in e0 (block b = byte b).
+  TileMemory mem;
+  const float block0[] = {1.0f, -1.0f, 2.0f, 0.5f, -(1.0f + 0x1p-7f), 1.0f + 0x1p-7f, 0x1p-10f, -0x1p-10f};
+  const float block4[] = {0.5f, -0.5f, 0.25f, -0.25f};
+  uint16_t v[64] = {};
+  for (int i = 0; i < 8; ++i) v[i] = bf16Of(block0[i]);
+  for (int i = 0; i < 4; ++i) v[32 + i] = bf16Of(block4[i]);
+  std::memcpy(mem.data.data(), v, 128);
+  const std::string program =
+      "movxm p0, #0x70000\n" + widenToAccumulator(0, 2, 0) + "nop\nvconv.bfp16ebs8.fp32 ex0, dm0\n";
+  // The result lands at cycle 4: a copy 3 bundles later reads the old x0, one 4 later the new.
+  Core core(build(program + "nop\nnop\nvmov x8, x0\nvmov x9, x0\nnop\ndone\n"), {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  EXPECT_EQ(core.vector(Reg{RegKind::X, 8})[0], 0u);
+  EXPECT_EQ(core.vector(Reg{RegKind::X, 9})[0], 0x20u);
+  std::vector<uint8_t> x0 = core.vector(Reg{RegKind::X, 0}), e0 = core.vector(Reg{RegKind::E, 0});
+  const uint8_t mantissas0[] = {0x20, 0xE0, 0x40, 0x10, 0xDF, 0x20, 0x00, 0xFF},
+                mantissas4[] = {0x40, 0xC0, 0x20, 0xE0};
+  for (int i = 0; i < 64; ++i) {
+    uint8_t expected = i < 8 ? mantissas0[i] : (i >= 32 && i < 36) ? mantissas4[i - 32] : 0;
+    EXPECT_EQ(x0[i], expected) << i;
+  }
+  const uint8_t exponents[] = {0x80, 0, 0, 0, 0x7E, 0, 0, 0};
+  for (int b = 0; b < 8; ++b) EXPECT_EQ(e0[b], exponents[b]) << b;
+
+  Core ceil(build("movxm r5, #1\nmov crRnd, r5\nvconv.bfp16ebs8.fp32 ex0, dm0\ndone\n"), {&mem});
+  EXPECT_EQ(ceil.run(), CoreState::Trapped);
+  EXPECT_NE(ceil.trap()->reason.find("crRnd = 1 is not modelled"), std::string::npos) << ceil.trap()->reason;
+}
+
+TEST(Aie2pSim, Bfp16MatrixMultiplyIsATimesBTransposed) {
+  // vmul.f dm2, ex0, ex2 with word 780: lane 8r + c = sum_k A[r][k] * B[c][k] over the encoded
+  // values (one exponent per dot product, so the sum is exact), and vmac.f adds acc1 with one
+  // fp32 rounding. Random bf16 inputs with exponents spread over 10 octaves per block.
+  std::mt19937 rng(23);
+  TileMemory mem;
+  uint16_t a[64], b[64];
+  float av[64], bv[64];
+  for (int i = 0; i < 64; ++i) {
+    auto pick = [&] {
+      int exponent = std::uniform_int_distribution<int>(117, 127)(rng);
+      uint32_t bits = (std::uniform_int_distribution<uint32_t>(0, 1)(rng) << 31) | (uint32_t(exponent) << 23) |
+                      (std::uniform_int_distribution<uint32_t>(0, 127)(rng) << 16);
+      return static_cast<uint16_t>(bits >> 16);
+    };
+    a[i] = pick(), b[i] = pick(), av[i] = floatOfBf16(a[i]), bv[i] = floatOfBf16(b[i]);
+  }
+  std::memcpy(mem.data.data(), a, 128);
+  std::memcpy(mem.data.data() + 128, b, 128);
+  Core core(build("movxm p0, #0x70000\nmovxm r1, #780\n" + widenToAccumulator(0, 4, 0) + widenToAccumulator(128, 6, 1) +
+                  "vconv.bfp16ebs8.fp32 ex0, dm0\nvconv.bfp16ebs8.fp32 ex2, dm1\nnop\nnop\nnop\n"
+                  "vmul.f dm2, ex0, ex2, r1\nnop\nnop\nnop\nnop\nnop\n"
+                  "vmac.f dm3, dm2, ex0, ex2, r1\nnop\nnop\nnop\nnop\nnop\ndone\n"),
+            {&mem});
+  ASSERT_EQ(core.run(), CoreState::Halted) << core.trap()->message();
+  int8_t qa[64], qb[64];
+  uint8_t ea[8], eb[8];
+  for (int blk = 0; blk < 8; ++blk)
+    referenceBlock(av + 8 * blk, qa + 8 * blk, ea[blk]), referenceBlock(bv + 8 * blk, qb + 8 * blk, eb[blk]);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      double sum = 0;
+      for (int k = 0; k < 8; ++k)
+        sum += std::ldexp(qa[8 * r + k], ea[r] - 133) * std::ldexp(qb[8 * c + k], eb[c] - 133);
+      EXPECT_EQ(lane(core, 2, 8 * r + c), static_cast<float>(sum)) << r << "," << c;
+      EXPECT_EQ(lane(core, 3, 8 * r + c), static_cast<float>(2 * sum)) << r << "," << c;
+    }
+
+  Core bf16Word(build("movxm r1, #60\nvmul.f dm0, ex0, ex2, r1\ndone\n"), {&mem});
+  EXPECT_EQ(bf16Word.run(), CoreState::Trapped);
+  EXPECT_NE(bf16Word.trap()->reason.find("only the bfp16ebs8 word 780"), std::string::npos) << bf16Word.trap()->reason;
 }

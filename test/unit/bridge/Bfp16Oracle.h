@@ -65,21 +65,37 @@ inline void randomBlock(std::mt19937 &rng, uint16_t *out) {
   }
 }
 
-// C = acc + A·B over encoded 8x8 operands (A, B given as 64 bf16 each), as the MMA defines it.
-inline void oracleMma(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
-  OracleBlock lb[8], rb[8];
+// The 8 blocks of a 64-value bf16 operand: block b holds values[b * blockStride + i * step].
+inline void oracleBlocks(const uint16_t *values, int blockStride, int step, OracleBlock *blocks) {
   for (int blk = 0; blk < 8; ++blk) {
-    float lv[8], rv[8];
-    for (int i = 0; i < 8; ++i) lv[i] = bf16ToFloat(lhs[blk * 8 + i]), rv[i] = bf16ToFloat(rhs[blk * 8 + i]);
-    lb[blk] = oracleEncode(lv);
-    rb[blk] = oracleEncode(rv);
+    float v[8];
+    for (int i = 0; i < 8; ++i) v[i] = bf16ToFloat(values[blk * blockStride + i * step]);
+    blocks[blk] = oracleEncode(v);
   }
+}
+
+// C = acc + A·B over encoded 8x8 operands (A, B given as 64 bf16 each): A's rows are its blocks;
+// B's rows (the payload MMA's definition) or, with rhsColumns, its columns (the fused bf16 MMA's,
+// as the AIE2P MMA computes it: B is converted transposed, so each dot product has one exponent).
+inline void oracleMmaBlocked(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out, bool rhsColumns) {
+  OracleBlock lb[8], rb[8];
+  oracleBlocks(lhs, 8, 1, lb);
+  oracleBlocks(rhs, rhsColumns ? 1 : 8, rhsColumns ? 8 : 1, rb);
   for (int r = 0; r < 8; ++r)
     for (int c = 0; c < 8; ++c) {
       double sum = 0.0;
-      for (int k = 0; k < 8; ++k) sum += oracleDecode(lb[r], k) * oracleDecode(rb[k], c);
+      for (int k = 0; k < 8; ++k)
+        sum += oracleDecode(lb[r], k) * (rhsColumns ? oracleDecode(rb[c], k) : oracleDecode(rb[k], c));
       out[r * 8 + c] = static_cast<float>(sum + double(acc[r * 8 + c]));
     }
+}
+
+inline void oracleMma(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
+  oracleMmaBlocked(lhs, rhs, acc, out, false);
+}
+
+inline void oracleMmaFused(const uint16_t *lhs, const uint16_t *rhs, const float *acc, float *out) {
+  oracleMmaBlocked(lhs, rhs, acc, out, true);
 }
 
 }  // namespace hrx::bridge::test

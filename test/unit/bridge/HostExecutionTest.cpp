@@ -266,7 +266,7 @@ TEST(HostExecution, LoweredBfp16EncodeAndMmaMatchOracle) {
       for (int i = 0; i < 8; ++i)
         ASSERT_EQ(int8_t(payload[blk * 9 + 1 + i]), e.q[i]) << "matrix " << m << " block " << blk;
     }
-    oracleMma(lhs, rhs, acc, expected);
+    oracleMmaFused(lhs, rhs, acc, expected);  // both encodes feed the fused MMA: B's columns are its blocks
     for (int i = 0; i < 64; ++i)
       ASSERT_EQ(std::bit_cast<uint32_t>(out[i]), std::bit_cast<uint32_t>(expected[i]))
           << "matrix " << m << " element " << i;

@@ -120,3 +120,57 @@ TEST(ArrayPlan, MemTileBdParity) {
 }
 
 }  // namespace
+
+namespace {
+
+// The plans' text as hrxcc writes it (compact), which readArrayPlans reads in one pass, and
+// the same text after a space, which it reads through the JSON document: both readers must
+// agree on every text.
+std::string readOutcome(const std::string &json) {
+  auto read = readArrayPlans(json);
+  if (!read.isOk()) return "error: " + read.status().message();
+  std::string printed;
+  for (const ArrayPlan &plan : *read) printed += printArrayPlan(plan);
+  return printed;
+}
+
+void expectReadersAgree(const std::string &compact) {
+  std::string oneByOne = readOutcome(compact), viaDocument = readOutcome(" " + compact);
+  // A syntax error names its byte offset, which the leading space moves.
+  if (oneByOne.starts_with("error: ") && oneByOne.find("is not valid JSON") != std::string::npos)
+    EXPECT_TRUE(viaDocument.starts_with("error: ")) << oneByOne;
+  else
+    EXPECT_EQ(oneByOne, viaDocument);
+}
+
+}  // namespace
+
+TEST(ArrayPlan, CompactFormReadsAsTheDocumentReaderReadsIt) {
+  std::vector<ArrayPlan> plans{samples::copyPlan(), samples::splitKPlan()};
+  plans[0].channels[0].partition = Partition{0, 1, 64};
+  std::string compact = writeArrayPlans(plans, /*indent=*/-1);
+  ASSERT_EQ(compact.find(' '), std::string::npos);
+  EXPECT_EQ(readOutcome(compact), readOutcome(writeArrayPlans(plans)));
+  EXPECT_EQ(writeArrayPlans(*readArrayPlans(compact), -1), compact);
+  expectReadersAgree(compact);
+  expectReadersAgree(compact + "\n");
+  // Every byte deleted, doubled or replaced: fields out of order, repeated, unknown or missing,
+  // numbers out of range, escapes, wrong types, bad syntax, invalid plans.
+  for (size_t i = 0; i < compact.size(); ++i) {
+    expectReadersAgree(compact.substr(0, i) + compact.substr(i + 1));
+    expectReadersAgree(compact.substr(0, i + 1) + compact.substr(i));
+    for (char c : {'0', '9', '"', ',', ':', '}', ']', '[', 'x', '\\', '-', '.', ' ', '\x80'}) {
+      std::string mutated = compact;
+      mutated[i] = c;
+      expectReadersAgree(mutated);
+    }
+  }
+  // A field repeated (the last value counts) and fields in another order.
+  std::string repeated = compact;
+  repeated.insert(repeated.find("\"groups\""), "\"columns\":1,");
+  expectReadersAgree(repeated);
+  std::string reordered = compact, head = "\"format\":\"hrx.array-plan\",\"version\":1";
+  ASSERT_EQ(reordered.find(head), 1u);
+  reordered.replace(1, head.size(), "\"version\":1,\"format\":\"hrx.array-plan\"");
+  EXPECT_EQ(readOutcome(reordered), readOutcome(compact));
+}

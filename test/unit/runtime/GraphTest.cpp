@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 using namespace hrx::runtime;
 using hrx::Status;
@@ -512,4 +514,46 @@ TEST(Graph, ScalarArgumentTypesAreChecked) {
   EXPECT_EQ(error(0, i32(1)), "argument 0 (%out) is not a scalar argument");
   EXPECT_EQ(packScalarArguments(arguments, std::vector<ScalarArgument>{i32(1)}).status().message(),
             "the launch takes 5 scalar argument(s), 1 were given");
+}
+
+// submitAndWait behind a busy lane: the submission queues behind the running region (lane order
+// holds) and completes once that region has finished, on whichever thread takes it.
+TEST(Graph, SubmitAndWaitQueuesBehindABusyLane) {
+  auto rt = makeRuntime();
+  Buffer held = allocate(*rt, 4), in = allocate(*rt, 16), out = allocate(*rt, 16);
+  {
+    auto w = in.mapWrite();
+    ASSERT_TRUE(w.isOk());
+    uint32_t values[4] = {1, 2, 3, 4};
+    std::memcpy(w->mutableBytes().data(), values, sizeof values);
+  }
+  Gate gate;
+  Graph blocking(*rt), addOne(*rt);
+  ASSERT_TRUE(blocking.gpu(gateKernel(gate), {held.view()}).isOk());
+  ASSERT_TRUE(addOne.gpu(addOneKernel(16), {out.view(), in.view()}).isOk());
+  auto blockingExe = rt->prepare(blocking);
+  auto addOneExe = rt->prepare(addOne);
+  ASSERT_TRUE(blockingExe.isOk() && addOneExe.isOk());
+  ASSERT_EQ(blockingExe->regionLane(0), addOneExe->regionLane(0));
+  auto running = blockingExe->submit();
+  ASSERT_TRUE(running.isOk());
+  gate.waitEntered();  // the lane is busy from here on
+  std::atomic<bool> done{false};
+  Status result;
+  std::thread submitter([&] {
+    result = addOneExe->submitAndWait();
+    done = true;
+  });
+  EXPECT_FALSE(running->isComplete());
+  EXPECT_FALSE(done.load());
+  gate.open();
+  submitter.join();
+  EXPECT_TRUE(result.isOk()) << result.toString();
+  EXPECT_TRUE(running->wait().isOk());
+  auto r = out.mapRead();
+  ASSERT_TRUE(r.isOk());
+  uint32_t values[4];
+  std::memcpy(values, r->bytes().data(), sizeof values);
+  EXPECT_EQ(values[0], 2u);
+  EXPECT_EQ(values[3], 5u);
 }

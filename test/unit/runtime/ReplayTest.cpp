@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <thread>
 
 namespace {
 std::atomic<bool> counting{false};
@@ -144,4 +145,40 @@ TEST(Replay, InlineCompletionAndWaiterExecutionAllocateNothing) {
   auto map = word.mapRead();
   ASSERT_TRUE(map.isOk());
   EXPECT_EQ(std::to_integer<unsigned>(map->bytes()[0]), 4u);
+}
+
+// submitAndWait runs a one-region kernel on the calling thread whenever its lane is idle: every
+// replay, not only those where the caller reached wait() before the lane thread woke.
+TEST(Replay, SubmitAndWaitRunsOnTheCallingThreadAndAllocatesNothing) {
+  auto rt = std::move(Runtime::create()).value();
+  Buffer word = std::move(rt->allocate(4, Placement::HostVisible())).value();
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<unsigned> runs{0}, elsewhere{0};
+  auto kernel = std::make_shared<hrx::test::TestKernel>(
+      Engine::Npu, "bump", KernelContract{{{4, 4, hrx::format::ContractAccess::ReadWrite, "u32"}}, {}},
+      [&](std::span<const BindingSpan> b) {
+        b[0].data[0] = std::byte(std::to_integer<unsigned>(b[0].data[0]) + 1);
+        runs.fetch_add(1);
+        if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+        return Status::ok();
+      });
+  Graph bump(*rt);
+  ASSERT_TRUE(bump.npu(kernel, {word.view()}).isOk());
+  auto exe = std::move(rt->prepare(bump)).value();
+  ASSERT_TRUE(exe.submitAndWait().isOk());
+
+  Statistics before = rt->statistics();
+  heapAllocations = 0;
+  counting = true;
+  for (int i = 0; i < 500; ++i) ASSERT_TRUE(exe.submitAndWait().isOk());
+  counting = false;
+  Statistics after = rt->statistics();
+  EXPECT_EQ(heapAllocations.load(), 0u);
+  EXPECT_EQ(runs.load(), 501u);
+  EXPECT_EQ(elsewhere.load(), 0u);
+  EXPECT_EQ(after.submissions, before.submissions + 500);
+  EXPECT_EQ(after.completions, before.completions + 500);
+  auto map = word.mapRead();
+  ASSERT_TRUE(map.isOk());
+  EXPECT_EQ(std::to_integer<unsigned>(map->bytes()[0]), 501u % 256);
 }

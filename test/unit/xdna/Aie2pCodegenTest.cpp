@@ -150,10 +150,12 @@ define void @hrx.stage.w(ptr %records) {
 )");
   ASSERT_FALSE(wide.code);
   EXPECT_NE(wide.code.error().reason.find("i64"), std::string::npos) << wide.code.error().reason;
-  // A vector load without 32-byte alignment would trap on the core.
+  // A vector load without 32-byte alignment would trap on the core: records are 64-byte aligned,
+  // 4 bytes into one is not.
   auto unaligned = compile(std::string(kHeader) + R"(
 define void @hrx.stage.w(ptr %records) {
-  %in = load ptr, ptr %records
+  %record = load ptr, ptr %records
+  %in = getelementptr i8, ptr %record, i32 4
   %v = load <16 x i32>, ptr %in, align 4
   %p1 = getelementptr i8, ptr %records, i32 4
   %out = load ptr, ptr %p1
@@ -362,4 +364,40 @@ define void @hrx.stage.w(ptr %records) {
   ASSERT_FALSE(fmul.code);
   EXPECT_NE(fmul.code.error().construct.find("fmul <16 x float>"), std::string::npos) << fmul.code.error().construct;
   EXPECT_NE(fmul.code.error().reason.find("bf16"), std::string::npos) << fmul.code.error().reason;
+}
+
+TEST(Aie2pCodegen, FusedBfpMmaExpandsIntoTheHardwareSequence) {
+  // The fused bfp16 MMA on three records (lhs, rhs, out) and a constant accumulator: zero gives
+  // vmul.f; a splat is broadcast and vmac.f'd; a constant that is not a splat has no placement.
+  auto stage = [](const std::string &accumulator) {
+    return std::string(kHeader) + "@acc = private constant <64 x float> " + accumulator + R"(
+declare void @__hrx_bfp16ebs8_mma_bf16(ptr, ptr, ptr, ptr)
+define void @hrx.stage.w(ptr %records) {
+  %lhs = load ptr, ptr %records
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %rhs = load ptr, ptr %p1
+  %p2 = getelementptr i8, ptr %records, i32 8
+  %out = load ptr, ptr %p2
+  call void @__hrx_bfp16ebs8_mma_bf16(ptr %lhs, ptr %rhs, ptr @acc, ptr %out)
+  ret void
+}
+)";
+  };
+  auto zero = compile(stage("zeroinitializer"));
+  ASSERT_TRUE(zero.code) << zero.code.error().reason;
+  for (const char *expected : {"vshuffle x8, x6, x7, r28", "mov crRnd, #0", "vconv.bfp16ebs8.fp32 ex0, dm0",
+                               "vconv.bfp16ebs8.fp32 ex2, dm1", "vmul.f dm2, ex0, ex2, r30", "vst x7, [p1, #192]"})
+    EXPECT_NE(zero.code->assembly.find(expected), std::string::npos) << expected << "\n" << zero.code->assembly;
+  std::string halves = "<float 0.5";
+  for (int i = 1; i < 64; ++i) halves += ", float 0.5";
+  auto half = compile(stage(halves + ">"));
+  ASSERT_TRUE(half.code) << half.code.error().reason;
+  EXPECT_NE(half.code->assembly.find("vbcst.32 x4, r31"), std::string::npos) << half.code->assembly;
+  EXPECT_NE(half.code->assembly.find("vmac.f dm2, dm2, ex0, ex2, r30"), std::string::npos) << half.code->assembly;
+  std::string ramp = "<float 0.0";
+  for (int i = 1; i < 64; ++i) ramp += ", float " + std::to_string(i) + ".0";
+  auto mixed = compile(stage(ramp + ">"));
+  ASSERT_FALSE(mixed.code);
+  EXPECT_NE(mixed.code.error().reason.find("a constant other than a splat accumulator"), std::string::npos)
+      << mixed.code.error().reason;
 }

@@ -61,7 +61,11 @@ enum class RegKind : uint8_t {
   BMLL,
   BMLH,
   BMHL,
-  BMHH
+  BMHH,
+  // exK: the 576-bit bfp16 register, xK's 512 mantissa bits (byte i = lane i) and eK's 64
+  // exponent bits (byte b = block b of 8 lanes). E is eK alone (storage, no operand class).
+  EX,
+  E
 };
 
 struct Reg {
@@ -95,6 +99,7 @@ enum class OperandClass : uint8_t {
   eS,     // s0..s3: shift amounts of vsrs
   eDS,    // d0..d3: 3D post-modify (dK for the first dimension, d(K+4) for the second)
   MvBMX,  // vmov's 6-bit composite: x0..x11 and the 512-bit accumulator quarters bm*0..4
+  eEX,    // ex0..ex11: bfp16 vectors (llvm-aie's OP_mEXa/mEXv/mEXw), exK encoded K
   c4s,
   c5s_step2,  // byte and halfword load/store offsets
   c6u,
@@ -224,7 +229,10 @@ enum class Semantic : uint8_t {
   AccumulatorSubFloat,
   AccumulatorSub,
   AccumulatorClear,
-  VectorMove,  // vmov: 512 bits between x registers and accumulator quarters
+  VectorMove,    // vmov: 512 bits between x registers and accumulator quarters
+  ConvertBfp16,  // vconv.bfp16ebs8.fp32: 64 fp32 accumulator lanes to 8 blocks of bfp16ebs8
+  MatMulBfp,     // vmul.f/vmac.f on ex registers: the bfp16ebs8 8x8x8 product (word 780)
+  MatMulAccBfp,
 };
 enum class AddrMode : uint8_t { None, Idx, IdxImm, PostMod, PostImm, Stack, Post2D, Post3D };
 

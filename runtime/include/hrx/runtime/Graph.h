@@ -197,6 +197,10 @@ public:
 
   // Busy when the graph's slots or the runtime's submission capacity are exhausted.
   StatusOr<Completion> submit();
+  // submit() and wait() in one call. As the caller waits at once, a one-region graph whose lane
+  // is idle runs on the calling thread, always: no lane thread can take it first (submit() then
+  // wait() leaves that race open when the caller is preempted in between). The result is wait()'s.
+  Status submitAndWait();
   size_t regions() const;
   Lane regionLane(size_t region) const;
   const std::vector<Hazard> &hazards() const;
@@ -207,6 +211,7 @@ public:
 private:
   friend class Runtime;
   explicit Executable(std::shared_ptr<PreparedGraph> graph) : graph_(std::move(graph)) {}
+  StatusOr<Completion> submit(bool callerWaits);
   void release();
   std::shared_ptr<PreparedGraph> graph_;
 };
