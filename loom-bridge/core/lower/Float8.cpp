@@ -160,7 +160,11 @@ bool Lowering::Impl::lowerFloat8(const Operation &op) {
     if (!from || !to->getScalarType()->isFloatingPointTy())
       unsupported(op, "fp8 values widen only to a floating-point type");
     llvm::Value *wide = decode(b, get(op.operand(0)), *from);
-    set(op, 0, to->getScalarType()->isFloatTy() ? wide : b.CreateFPCast(wide, to));
+    // Narrower results (f16, bf16) round from the exact f32 value; f64 widens.
+    set(op, 0,
+        to->getScalarType()->isFloatTy()    ? wide
+        : to->getScalarType()->isDoubleTy() ? b.CreateFPExt(wide, to)
+                                            : truncateFloat(wide, to));
     return true;
   }
   case OpCode::ScalarTruncf:

@@ -407,18 +407,28 @@ llvm::Value *Lowering::Impl::unaryArith(const Operation &op) {
   return nullptr;
 }
 
-// f32 → bf16 keeps the top 16 bits (truncation, as the product does); other narrowings round
-// to nearest even.
+// Every float narrowing rounds to nearest even, as IEEE and upstream Loom do. f32 → bf16 is
+// spelled in integer ops so no target needs a conversion libcall (x86 without AVX512-BF16 calls
+// __truncsfbf2): add 0x7fff plus the kept LSB, keep the top half; a NaN keeps its sign and top
+// payload bits and is made quiet, so it never rounds into an infinity.
 llvm::Value *Lowering::Impl::truncateFloat(llvm::Value *x, llvm::Type *to) {
   llvm::IRBuilder<> &b = *b_;
-  if (!to->getScalarType()->isBFloatTy() || !x->getType()->getScalarType()->isFloatTy()) return b.CreateFPTrunc(x, to);
-  llvm::Type *i32 = b.getInt32Ty(), *i16 = b.getInt16Ty();
+  if (!to->getScalarType()->isBFloatTy()) return b.CreateFPTrunc(x, to);
+  llvm::Type *i32 = b.getInt32Ty(), *i16 = b.getInt16Ty(), *f32 = b.getFloatTy();
   if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
     i32 = llvm::FixedVectorType::get(i32, vt->getNumElements());
     i16 = llvm::FixedVectorType::get(i16, vt->getNumElements());
+    f32 = llvm::FixedVectorType::get(f32, vt->getNumElements());
   }
+  // f64 goes through f32 (the nearest f32, then the nearest bf16 of it); f16 widens exactly.
+  if (!x->getType()->getScalarType()->isFloatTy()) x = b.CreateFPCast(x, f32);
+  auto constant = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
   llvm::Value *bits = b.CreateBitCast(x, i32);
-  return b.CreateBitCast(b.CreateTrunc(b.CreateLShr(bits, llvm::ConstantInt::get(i32, 16)), i16), to);
+  llvm::Value *keptLsb = b.CreateAnd(b.CreateLShr(bits, constant(16)), constant(1));
+  llvm::Value *rounded = b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(keptLsb, constant(0x7fff))), constant(16));
+  llvm::Value *quietNan = b.CreateOr(b.CreateLShr(bits, constant(16)), constant(0x40));
+  llvm::Value *isNan = b.CreateFCmpUNO(x, x);
+  return b.CreateBitCast(b.CreateTrunc(b.CreateSelect(isNan, quietNan, rounded), i16), to);
 }
 
 llvm::Value *Lowering::Impl::indexCast(const Operation &op) {
