@@ -14,7 +14,6 @@ struct RawToken : Token {
   uint32_t offset = 0, end = 0;
   bool lineStart = false;
 };
-std::vector<RawToken> tokenize(std::string_view text);
 
 // Float8E4M3 is E4M3FN (no infinities, S.1111.111 is NaN, max 448) and Float8E5M2 IEEE-like, as
 // hrxcc lowers f8E4M3/f8E5M2 (patches/loom LOOM-051), so generated values match the kernels'.
