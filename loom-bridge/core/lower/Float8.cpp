@@ -98,7 +98,9 @@ llvm::Value *encode(llvm::IRBuilder<> &b, llvm::Value *x, const Float8Format &f,
   code = b.CreateSelect(b.CreateICmpUGT(code, k(f.maxFinite)), k(overflow), code);
   // Infinities: saturate, or stay infinite (E5M2), or NaN (E4M3FN, which has none).
   code = b.CreateSelect(b.CreateICmpEQ(absBits, k(0x7f800000)), k(overflow), code);
-  code = b.CreateSelect(b.CreateFCmpUNO(x, x), k(f.quietNan), code);
+  // NaN by its bits: an fcmp would fold through a widening fpext into a compare of the narrow
+  // source, which x86 legalizes for bf16 with __truncsfbf2 calls the host code cannot import.
+  code = b.CreateSelect(b.CreateICmpUGT(absBits, k(0x7f800000)), k(f.quietNan), code);
   return b.CreateTrunc(b.CreateOr(code, sign), i8);
 }
 }  // namespace
