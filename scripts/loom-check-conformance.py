@@ -7,7 +7,10 @@ usage: scripts/loom-check-conformance.py [--bin build/bin] [--targets host,gfx11
 
 A check case counts as passing when hrx check prints PASS for it (SKIP and FAIL do not pass;
 benchmarks are not cases); a file that only declares a kernel or function is checked with the
-sibling .loom files defining it (`hrx check --link`). A verify fixture is a file whose RUN line says `verify`; each of its
+sibling .loom files defining it (`hrx check --link`). Configuration values are bound as upstream's
+own test build binds them: the `configs = ["key=value", ...]` of the rule in the BUILD.bazel beside
+the file whose sources include it (upstream's `loom_link_module(configs=...)`, whose runner takes
+them as `--config`), for the keys the file declares. A verify fixture is a file whose RUN line says `verify`; each of its
 `// ====` cases counts as matching under -verify when hrxcc's summary does not name it, and under
 "code and line" when every annotation meets a diagnostic with its code on its line and no other
 error or warning is reported (the issue's criterion: messages and numbering may differ).
@@ -16,6 +19,7 @@ A roundtrip fixture (RUN line `roundtrip`) counts each case that `hrxcc --split-
 when it has one.
 """
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -62,10 +66,39 @@ def sibling_definitions(path, text):
     return links
 
 
+_BAZEL_RULE = re.compile(r"^\w+\((.*?)^\)", re.M | re.S)
+
+
+def bazel_configs(path, text):
+    """`--config=key=value` for each config.decl of `path` that a rule of the BUILD.bazel beside it
+    binds (`configs = [...]`) when the rule's sources name the file or a glob matching it."""
+    build = os.path.join(os.path.dirname(path), "BUILD.bazel")
+    declared = set(re.findall(r"^config\.decl\s+@([\w.$]+)", text, re.M))
+    if not declared or not os.path.exists(build):
+        return []
+    body = open(build, encoding="utf-8", errors="replace").read()
+    name = os.path.basename(path)
+    globbed = any(fnmatch.fnmatch(name, g) for g in re.findall(r'glob\(\s*\[\s*"([^"]+)"', body))
+    values = {}
+    for rule in _BAZEL_RULE.findall(body):
+        configs = re.search(r"\bconfigs\s*=\s*\[(.*?)\]", rule, re.S)
+        srcs = re.search(r"\bsrcs\s*=\s*(\[[^\]]*\]|\w+)", rule)
+        if not configs or not srcs:
+            continue
+        listed = srcs.group(1).startswith("[") and f'"{name}"' in srcs.group(1)
+        if not listed and not (not srcs.group(1).startswith("[") and globbed):
+            continue
+        for binding in re.findall(r'"([^"=]+)=([^"]*)"', configs.group(1)):
+            if binding[0] in declared:
+                values[binding[0]] = binding[1]
+    return [f"--config={k}={v}" for k, v in sorted(values.items())]
+
+
 def run_checks(bin_dir, path, target, verbose):
     text = open(path, encoding="utf-8", errors="replace").read()
     links = [arg for other in sibling_definitions(path, text) for arg in ("--link", other)]
-    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + links,
+    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + links +
+                       bazel_configs(path, text),
                        capture_output=True, text=True, timeout=600)
     try:
         report = json.loads(p.stdout.strip().splitlines()[-1])
