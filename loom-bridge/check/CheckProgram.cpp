@@ -323,6 +323,19 @@ void readDefinitions(CheckFile &file) {
 
 }  // namespace
 
+void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text) {
+  diag::SourceManager sm;
+  uint32_t id = sm.addBuffer(std::string(path), std::string(text));
+  diag::DiagnosticEngine quiet(sm);  // hrxcc reports the linked file's own errors
+  loom::OwningModule module = loom::parseModule(sm, id, quiet);
+  if (!module) return;
+  CheckFile linked;
+  readCodeUnderTest(*module, linked);
+  file.kernels.merge(linked.kernels);
+  file.pipelines.merge(linked.pipelines);
+  file.extentRules.merge(linked.extentRules);
+}
+
 CheckFile discoverChecks(std::string path, std::string text) {
   CheckFile file;
   file.path = std::move(path);

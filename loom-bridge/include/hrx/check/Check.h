@@ -89,6 +89,11 @@ struct CheckFile {
 // Finds every top-level check.* definition of `text` (a .loom file).
 CheckFile discoverChecks(std::string path, std::string text);
 
+// Adds the kernels, pipelines and extent rules of a Loom file linked with `file` (hrx check
+// --link), so its cases launch them as upstream's runner does once the library is linked into
+// the test module; the linked file's own check definitions are not cases of `file`.
+void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text);
+
 // The Loom text to compile: `file.text` with the check definitions blanked (line numbers stay
 // true) plus one wrapper kernel per distinct func.call in the check programs (a 1x1x1 kernel
 // calling the function and storing its results), named __hrx_check_call_<N>.
