@@ -124,7 +124,8 @@ float fromBf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 // An 8-bit float with `exponentBits` (bias 2^(e-1)-1) and 7 - e mantissa bits, rounded to nearest
 // even. E5M2 is IEEE-like (an all-ones exponent holds inf and NaN; overflow goes to infinity).
 // E4M3 is E4M3FN, as hrxcc lowers f8E4M3 (LOOM-051): no infinities, S.1111.111 is the only NaN,
-// the largest finite value is 448, and overflow or infinity become NaN.
+// the largest finite value is 448, and overflow or infinity saturate to ±448 (upstream's
+// fp8_encode.loom: +inf -> 0x7e). Both formats' NaN is S.1111111.
 bool isFiniteOnly(unsigned exponentBits) { return exponentBits == 4; }
 uint8_t toFloat8(float f, unsigned exponentBits) {
   const unsigned mantissaBits = 7 - exponentBits;
@@ -132,8 +133,8 @@ uint8_t toFloat8(float f, unsigned exponentBits) {
   const bool finiteOnly = isFiniteOnly(exponentBits);
   uint8_t sign = std::signbit(f) ? 0x80 : 0;
   uint8_t infinity = uint8_t(sign | (maxExponent << mantissaBits));
-  uint8_t nan = finiteOnly ? uint8_t(sign | 0x7f) : uint8_t(infinity | (1u << (mantissaBits - 1)));
-  uint8_t overflow = finiteOnly ? nan : infinity;
+  uint8_t nan = uint8_t(sign | 0x7f);
+  uint8_t overflow = finiteOnly ? uint8_t(sign | 0x7e) : infinity;
   if (std::isnan(f)) return nan;
   double a = std::fabs(double(f));
   if (std::isinf(a)) return overflow;
