@@ -44,9 +44,11 @@ struct CallShape {
   std::string callee;
   std::vector<std::string> args;                   // SSA names
   std::vector<std::string> argTypes, resultTypes;  // as written
+  std::vector<std::string> resultNames;            // the SSA names its results bind
 };
 std::optional<CallShape> callShape(const CheckOp &op);
-// The impl (and oracle) calls of a check.compare.
+// The impl and oracle calls of a check.compare (the impl twice without an oracle: once on the
+// target, once on the host reference).
 std::vector<CallShape> compareCalls(const CheckOp &op);
 std::string wrapperKey(const CallShape &shape);
 std::vector<CallShape> wrappedCalls(const CheckFile &file);

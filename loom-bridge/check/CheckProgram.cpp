@@ -436,11 +436,39 @@ std::optional<CallShape> callShape(const CheckOp &op) {
   while (arrow < t.size() && t[arrow].text != "->") ++arrow;
   shape.argTypes = splitTypeList(joinTokens(t, i, arrow));
   if (arrow < t.size()) shape.resultTypes = splitTypeList(joinTokens(t, arrow + 1, t.size()));
+  shape.resultNames = op.results;
   return shape;
 }
 
+namespace {
+
+// One named result group of check.compare's `-> [actual(%a: T, ...), expected(%e: T, ...)]`,
+// starting at t[i] (the group's name): its names and types; `i` ends past its ')'.
+bool resultGroup(const std::vector<Token> &t, size_t &i, std::string_view group, std::vector<std::string> &names,
+                 std::vector<std::string> &types) {
+  if (i + 1 >= t.size() || t[i].text != group || t[i + 1].text != "(") return false;
+  size_t close = i + 2;
+  for (int depth = 1; close < t.size(); ++close) {
+    if (t[close].text == "(" || t[close].text == "<" || t[close].text == "[") ++depth;
+    if (t[close].text == ")" || t[close].text == ">" || t[close].text == "]") --depth;
+    if (depth == 0) break;
+  }
+  if (close >= t.size()) return false;
+  for (const std::string &entry : splitTypeList(joinTokens(t, i + 2, close))) {
+    size_t colon = entry.find(':');
+    if (!entry.starts_with("%") || colon == std::string::npos) return false;
+    names.push_back(entry.substr(1, colon - 1));
+    types.push_back(entry.substr(colon + 1));
+  }
+  i = close + 1;
+  return true;
+}
+
+}  // namespace
+
 std::vector<CallShape> compareCalls(const CheckOp &op) {
   // check.compare<@impl[, @oracle]>(%a, ...) : (types) -> ()
+  //   or -> [actual(%a: T, ...), expected(%e: T, ...)]: the impl's results and the oracle's
   const auto &t = op.tokens;
   std::vector<std::string> symbols;
   size_t i = 0;
@@ -456,12 +484,18 @@ std::vector<CallShape> compareCalls(const CheckOp &op) {
   size_t arrow = i + 1;
   while (arrow < t.size() && t[arrow].text != "->") ++arrow;
   shape.argTypes = splitTypeList(joinTokens(t, i + 1, arrow));
-  std::vector<CallShape> out;
-  for (const std::string &s : symbols) {
-    shape.callee = s;
-    out.push_back(shape);
+  CallShape oracle = shape;
+  if (size_t k = arrow + 1; k < t.size() && t[k].text == "[") {
+    ++k;
+    std::vector<std::string> expectedTypes;
+    if (!resultGroup(t, k, "actual", shape.resultNames, shape.resultTypes) || k >= t.size() || t[k].text != "," ||
+        !resultGroup(t, ++k, "expected", oracle.resultNames, expectedTypes) || expectedTypes != shape.resultTypes)
+      return {};
+    oracle.resultTypes = std::move(expectedTypes);
   }
-  return out;
+  shape.callee = symbols.front();
+  oracle.callee = symbols.back();
+  return {shape, oracle};
 }
 
 std::string wrapperKey(const CallShape &shape) {

@@ -777,7 +777,9 @@ private:
   void compare(const CheckOp &op, Env &env) {
     // check.compare<@impl[, @oracle]>(args) : (types) -> () { expectations }
     std::vector<CallShape> calls = compareCalls(op);
-    if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
+    if (calls.empty())
+      malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> () or -> "
+                    "[actual(%a: T, ...), expected(%e: T, ...)] with the same result types");
     Env actual = copyArgs(env, calls.front().args), expected = copyArgs(env, calls.front().args);
     invoke(op, calls.front(), actual, target_);
     invoke(op, calls.back(), expected, options_.hostReference);
@@ -850,17 +852,18 @@ private:
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
       const LoadedCode &code = code_.get(where, shape.callee, config);
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
-      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {},
+      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, {},
               env, code, where);
       return;
     }
     auto it = wrappers_.find(wrapperKey(shape));
     if (it == wrappers_.end()) malformed(op, "no wrapper for the call of @" + shape.callee + " (internal)");
-    if (op.code == OpCode::FuncCall && op.results.size() != shape.resultTypes.size())
-      malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " +
+    if (shape.resultNames.size() != shape.resultTypes.size())
+      malformed(op, op.name + " names " + std::to_string(shape.resultNames.size()) + " result(s) for " +
                         std::to_string(shape.resultTypes.size()) + " result type(s)");
     const LoadedCode &code = code_.get(where, wrapperName(it->second), config);
-    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code, where);
+    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, shape.resultNames, env,
+            code, where);
   }
 
   void launch(const CheckOp &op, Env &env) {
@@ -901,7 +904,7 @@ private:
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
     requireKernelPath(symbol, target_);
     const LoadedCode &code = code_.get(target_, symbol, impliedConfig(op, symbol, argNames, env));
-    execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code, target_);
+    execute(op, symbol, workload, argNames, argTypes, resultTypes, {}, env, code, target_);
   }
 
   // A pipeline.def entry: compiled for xdna, run on the host reference device from its array
@@ -957,7 +960,8 @@ private:
 
   void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
-               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, const RunTarget &where) {
+               const std::vector<std::string> &resultTypes, const std::vector<std::string> &resultNames, Env &env,
+               const LoadedCode &code, const RunTarget &where) {
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -1001,7 +1005,7 @@ private:
     launchMicros += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
     for (size_t k = 0; k < results.size(); ++k) {
       ElementInfo e = *elementInfo(results[k].element);
-      env[op.results[k]] =
+      env[resultNames[k]] =
           Scalar{resultTypes[k], loadBits(results[k].data(), e.bytes) & (resultTypes[k] == "i1" ? 1 : ~0ull)};
     }
   }

@@ -156,8 +156,7 @@ std::optional<llvm::Instruction::BinaryOps> binaryInstruction(OpCode code) {
   case OpCode::IndexDiv:
   case OpCode::ScalarDivsi: return llvm::Instruction::SDiv;
   case OpCode::ScalarDivui: return llvm::Instruction::UDiv;
-  case OpCode::IndexRem:
-  case OpCode::ScalarRemsi: return llvm::Instruction::SRem;
+  case OpCode::IndexRem: return llvm::Instruction::SRem;
   case OpCode::ScalarRemui: return llvm::Instruction::URem;
   case OpCode::IndexAndi:
   case OpCode::ScalarAndi:
@@ -290,6 +289,14 @@ llvm::Value *Lowering::Impl::arith(const Operation &op) {
     llvm::Value *adjust = ceil ? b.CreateAnd(inexact, sameSign) : b.CreateAnd(inexact, b.CreateNot(sameSign));
     llvm::Value *delta = llvm::ConstantInt::get(l->getType(), ceil ? 1 : uint64_t(-1), true);
     return b.CreateSelect(adjust, b.CreateAdd(q, delta), q);
+  }
+  case OpCode::ScalarRemsi: {
+    // The signed minimum's remainder by -1 is 0 (upstream's numeric/integer/division.loom); LLVM's
+    // srem leaves it undefined and x86's idiv traps, so a divisor of -1 divides by 1.
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
+    llvm::Value *minusOne = llvm::Constant::getAllOnesValue(r->getType());
+    llvm::Value *one = llvm::ConstantInt::get(r->getType(), 1);
+    return b.CreateSRem(l, b.CreateSelect(b.CreateICmpEQ(r, minusOne), one, r));
   }
   default: break;
   }
