@@ -203,6 +203,7 @@ void readCodeUnderTest(const loom::Module &module, CheckFile &file) {
     if (top.opcode() == loom::OpCode::ConfigDecl) configs.emplace(top.symbolName());
   for (const loom::Operation &top : module.body()) {
     std::string name(top.symbolName());
+    if (!name.empty()) file.symbols.insert(name);
     switch (top.opcode()) {
     case loom::OpCode::PipelineDef: file.pipelines.insert(name); break;
     case loom::OpCode::KernelDef:
@@ -334,6 +335,7 @@ void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text
   file.kernels.merge(linked.kernels);
   file.pipelines.merge(linked.pipelines);
   file.extentRules.merge(linked.extentRules);
+  file.symbols.merge(linked.symbols);
 }
 
 CheckFile discoverChecks(std::string path, std::string text) {
@@ -515,9 +517,11 @@ void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::v
     if (op.code == loom::OpCode::FuncCall)
       if (auto shape = callShape(op)) shapes.push_back(*shape);
     if (op.code == loom::OpCode::CheckCompare) shapes = compareCalls(op);
+    // A callee nothing defines gets no wrapper: its cases fail alone (CheckRunner), and the
+    // others still compile.
     for (const CallShape &shape : shapes)
       if (!file.kernels.count(shape.callee) && !file.pipelines.count(shape.callee) &&
-          seen.insert(wrapperKey(shape)).second)
+          (file.foreignLinks || file.symbols.count(shape.callee)) && seen.insert(wrapperKey(shape)).second)
         calls.push_back(shape);
     collectCalls(file, op.region, calls, seen);
   }

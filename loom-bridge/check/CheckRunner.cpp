@@ -857,6 +857,8 @@ private:
       return;
     }
     auto it = wrappers_.find(wrapperKey(shape));
+    if (it == wrappers_.end() && !file_.foreignLinks && !file_.symbols.count(shape.callee))
+      malformed(op, "@" + shape.callee + " is not defined in this file or the Loom files it is linked with (--link)");
     if (it == wrappers_.end()) malformed(op, "no wrapper for the call of @" + shape.callee + " (internal)");
     if (shape.resultNames.size() != shape.resultTypes.size())
       malformed(op, op.name + " names " + std::to_string(shape.resultNames.size()) + " result(s) for " +

@@ -82,6 +82,8 @@ struct CheckFile {
   std::vector<CheckDefinition> definitions;
   std::map<std::string, KernelSignature> kernels;              // kernel.def/decl (a func.call of one launches it)
   std::set<std::string> pipelines;                             // pipeline.def (run through the xdna array plan)
+  std::set<std::string> symbols;  // every top-level symbol of the file and its linked Loom files
+  bool foreignLinks = false;      // a linked C/C++ file may define symbols `symbols` does not list
   std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
   std::vector<CheckProblem> problems;                          // malformed top-level structure
 };
