@@ -7,7 +7,11 @@ usage: scripts/loom-check-conformance.py [--bin build/bin] [--targets host,gfx11
 
 A check case counts as passing when hrx check prints PASS for it (SKIP and FAIL do not pass;
 benchmarks are not cases); a file that only declares a kernel or function is checked with the
-sibling .loom files defining it (`hrx check --link`). A verify fixture is a file whose RUN line says `verify`; each of its
+sibling .loom files defining it (`hrx check --link`), and a test module under `testdata/` with the
+kernel source at the same path without `testdata/` (upstream's id4 build links them so). Configuration values are bound as upstream's
+own test build binds them: the `configs = ["key=value", ...]` of the rule in the BUILD.bazel beside
+the file whose sources include it (upstream's `loom_link_module(configs=...)`, whose runner takes
+them as `--config`), for the keys the file declares. A verify fixture is a file whose RUN line says `verify`; each of its
 `// ====` cases counts as matching under -verify when hrxcc's summary does not name it, and under
 "code and line" when every annotation meets a diagnostic with its code on its line and no other
 error or warning is reported (the issue's criterion: messages and numbering may differ).
@@ -16,6 +20,7 @@ A roundtrip fixture (RUN line `roundtrip`) counts each case that `hrxcc --split-
 when it has one.
 """
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -43,11 +48,22 @@ def is_roundtrip_fixture(text):
     return re.search(r"^//\s*RUN:\s*roundtrip\b", text, re.M) is not None
 
 
+def library_of_test_module(path):
+    """The kernel source a `testdata/` test module links: upstream's id4 BUILD.bazel builds
+    loom_link_module(srcs = ["testdata/" + source], libraries = [source]) for each kernel source."""
+    parts = os.path.normpath(path).split(os.sep)
+    if "testdata" not in parts[:-1]:
+        return []
+    at = len(parts) - 1 - parts[::-1].index("testdata")
+    library = os.sep.join(parts[:at] + parts[at + 1:])
+    return [library] if os.path.exists(library) else []
+
+
 def sibling_definitions(path, text):
     """Sibling .loom files defining what `path` only declares (upstream keeps a tests.loom beside
-    the kernel.loom it declares)."""
+    the kernel.loom it declares), and the library of a testdata/ test module."""
     declared = set(re.findall(r"^(?:kernel|func)\.decl\b[^@\n]*@([\w.$]+)", text, re.M))
-    links = []
+    links = library_of_test_module(path)
     if not declared:
         return links
     folder = os.path.dirname(path)
@@ -62,18 +78,92 @@ def sibling_definitions(path, text):
     return links
 
 
-def run_checks(bin_dir, path, target, verbose):
-    text = open(path, encoding="utf-8", errors="replace").read()
-    links = [arg for other in sibling_definitions(path, text) for arg in ("--link", other)]
-    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + links,
+_BAZEL_RULE = re.compile(r"^\w+\((.*?)^\)", re.M | re.S)
+_BAZEL_CASE = re.compile(r'\{[^{}]*"actual_case"\s*:\s*"@([\w.$]+)"[^{}]*\}', re.S)
+
+
+def build_files(path, root, overlay):
+    """BUILD.bazel files of `path`'s folder and its ancestors up to `root`, nearest first, as
+    found beside them or at the same place under `overlay` (upstream build files kept apart)."""
+    found = []
+    folder = os.path.dirname(os.path.abspath(path))
+    root = os.path.abspath(root)
+    while True:
+        candidates = [os.path.join(folder, "BUILD.bazel")]
+        if overlay:
+            candidates.append(os.path.join(overlay, os.path.relpath(folder, root), "BUILD.bazel"))
+        for build in candidates:
+            if os.path.exists(build):
+                found.append((folder, open(build, encoding="utf-8", errors="replace").read()))
+                break
+        if folder == root or os.path.dirname(folder) == folder or not folder.startswith(root):
+            return found
+        folder = os.path.dirname(folder)
+
+
+def bazel_configs(path, text, builds):
+    """Configuration as upstream's own test build binds it. Returns (file-wide --config args,
+    {case: --config args}): a rule beside the file whose srcs name or glob it (`configs =
+    ["key=value", ...]`, upstream's loom_link_module), for the keys the file declares; and the
+    per-case entries of an ancestor's case table (`{"actual_case": "@c", "configs":
+    ["--config=k=v", ...], "source": "dir/kernel.loom"}`, upstream's id4 build, which runs
+    iree-test-loom --case=@c with them on the test module testdata/dir/kernel.loom)."""
+    declared = set(re.findall(r"^config\.decl\s+@([\w.$]+)", text, re.M))
+    name = os.path.basename(path)
+    values, per_case = {}, {}
+    for folder, body in builds:
+        for entry in _BAZEL_CASE.finditer(body):
+            source = re.search(r'"source"\s*:\s*"([^"]+)"', entry.group(0))
+            configs = re.search(r'"configs"\s*:\s*\[(.*?)\]', entry.group(0), re.S)
+            if not source or not configs:
+                continue
+            sources = {os.path.join(folder, source.group(1)), os.path.join(folder, "testdata", source.group(1))}
+            if os.path.abspath(path) in sources:
+                per_case[entry.group(1)] = re.findall(r'"(--config=[^"]*)"', configs.group(1))
+        if folder != os.path.dirname(os.path.abspath(path)) or not declared:
+            continue
+        globbed = any(fnmatch.fnmatch(name, g) for g in re.findall(r'glob\(\s*\[\s*"([^"]+)"', body))
+        for rule in _BAZEL_RULE.findall(body):
+            configs = re.search(r"\bconfigs\s*=\s*\[(.*?)\]", rule, re.S)
+            srcs = re.search(r"\bsrcs\s*=\s*(\[[^\]]*\]|\w+)", rule)
+            if not configs or not srcs:
+                continue
+            listed = srcs.group(1).startswith("[") and f'"{name}"' in srcs.group(1)
+            if not listed and not (not srcs.group(1).startswith("[") and globbed):
+                continue
+            for key, value in re.findall(r'"([^"=]+)=([^"]*)"', configs.group(1)):
+                if key in declared:
+                    values[key] = value
+    return [f"--config={k}={v}" for k, v in sorted(values.items())], per_case
+
+
+def hrx_check_cases(bin_dir, path, target, args):
+    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + args,
                        capture_output=True, text=True, timeout=600)
     try:
         report = json.loads(p.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
+        return None, p.stderr.strip()[:200]
+    return [c for c in report["cases"] if c["status"] != "benchmark"], ""
+
+
+def run_checks(bin_dir, path, target, verbose, root, overlay):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    links = [arg for other in sibling_definitions(path, text) for arg in ("--link", other)]
+    for other in links[1::2]:
+        text += open(other, encoding="utf-8", errors="replace").read()  # its config.decls too
+    file_configs, case_configs = bazel_configs(path, text, build_files(path, root, overlay))
+    cases, why = hrx_check_cases(bin_dir, path, target, links + file_configs)
+    if cases is None:
         if verbose:
-            print(f"  {path}: no JSON ({p.stderr.strip()[:200]})")
+            print(f"  {path}: no JSON ({why})")
         return 0, 0, []
-    cases = [c for c in report["cases"] if c["status"] != "benchmark"]
+    for index, case in enumerate(cases):
+        if case["name"] in case_configs:
+            rerun, _ = hrx_check_cases(bin_dir, path, target, links + file_configs + case_configs[case["name"]] +
+                                       ["--filter=^" + re.escape(case["name"]) + "$"])
+            if rerun:
+                cases[index] = rerun[0]
     passed = sum(1 for c in cases if c["status"] == "pass")
     failures = [f'{c["file"]}:{c["line"]} {c["name"]}: {c["status"]} {c.get("message", "")}' for c in cases if c["status"] != "pass"]
     return passed, len(cases), failures
@@ -176,9 +266,15 @@ def main():
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin"))
     ap.add_argument("--targets", default="host,gfx1151")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--build-files", default=None,
+                    help="a folder laid out like DIR holding upstream BUILD.bazel files kept apart from the sources")
     a = ap.parse_args()
     files = list(loom_files(a.dirs))
     check_files, verify_files, roundtrip_files = [], [], []
+    root_of = {}
+    for d in a.dirs:
+        for f in loom_files([d]):
+            root_of.setdefault(f, d)
     for f in files:
         text = open(f, encoding="utf-8", errors="replace").read()
         if is_verify_fixture(text):
@@ -200,7 +296,7 @@ def main():
                 print("  " + line)
 
     for target in a.targets.split(","):
-        tally(f"check cases --target={target}", (run_checks(a.bin, f, target, a.verbose) for f in check_files),
+        tally(f"check cases --target={target}", (run_checks(a.bin, f, target, a.verbose, root_of[f], a.build_files) for f in check_files),
               "pass", len(check_files))
     tally("verify-fixture cases, -verify (codes, substrings and parameters)",
           (run_verify(a.bin, f, a.verbose) for f in verify_files), "match", len(verify_files))

@@ -284,6 +284,11 @@ int checkFiles(const CheckCommand &command) {
       continue;
     }
     check::CheckFile file = check::discoverChecks(path, std::string(bytes->begin(), bytes->end()));
+    for (const std::string &link : command.links)
+      if (fs::path(link).extension() != ".loom")
+        file.foreignLinks = true;
+      else if (auto linked = io::readFile(link))
+        check::addLinkedCode(file, link, std::string(linked->begin(), linked->end()));
     for (const check::CheckProblem &p : file.problems) {
       std::cerr << path << ":" << p.line << ":" << p.column << ": error: " << p.message << "\n";
       ++fileErrors;

@@ -989,6 +989,7 @@ private:
     case VerifyHook::ReduceAxes: {
       return verify::checkVectorAxesOp(op, ctx_);
     }
+    case VerifyHook::PackedDot: return verify::checkPackedDotOp(op, ctx_);
     case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
     case VerifyHook::Switch: return verify::checkSwitchOp(op, ctx_);
     case VerifyHook::BufferBytes: return verify::checkBufferBytesOp(op, ctx_);

@@ -14,7 +14,6 @@ struct RawToken : Token {
   uint32_t offset = 0, end = 0;
   bool lineStart = false;
 };
-std::vector<RawToken> tokenize(std::string_view text);
 
 // Float8E4M3 is E4M3FN (no infinities, S.1111.111 is NaN, max 448) and Float8E5M2 IEEE-like, as
 // hrxcc lowers f8E4M3/f8E5M2 (patches/loom LOOM-051), so generated values match the kernels'.
@@ -45,9 +44,11 @@ struct CallShape {
   std::string callee;
   std::vector<std::string> args;                   // SSA names
   std::vector<std::string> argTypes, resultTypes;  // as written
+  std::vector<std::string> resultNames;            // the SSA names its results bind
 };
 std::optional<CallShape> callShape(const CheckOp &op);
-// The impl (and oracle) calls of a check.compare.
+// The impl and oracle calls of a check.compare (the impl twice without an oracle: once on the
+// target, once on the host reference).
 std::vector<CallShape> compareCalls(const CheckOp &op);
 std::string wrapperKey(const CallShape &shape);
 std::vector<CallShape> wrappedCalls(const CheckFile &file);

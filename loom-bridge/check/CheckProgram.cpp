@@ -75,27 +75,6 @@ public:
   std::vector<std::pair<uint32_t, std::string>> errors;
 };
 
-}  // namespace
-
-std::vector<RawToken> tokenize(std::string_view text) {
-  diag::SourceManager sm;
-  uint32_t file = sm.addBuffer("check", std::string(text), true);
-  diag::DiagnosticEngine quiet(sm);
-  loom::Lexer lex(text, file, quiet);
-  LineTable lines(text);
-  std::vector<RawToken> out;
-  for (;;) {
-    loom::Token t = lex.next();
-    if (t.is(Tok::Eof)) break;
-    out.push_back(rawToken(t, lines));
-  }
-  return out;
-}
-
-namespace {
-
-bool isPunct(const RawToken &t, char c) { return t.kind == Token::Punct && t.text.size() == 1 && t.text[0] == c; }
-
 // Reads the check definitions out of the module frontend/loom parsed: an op's operands, types
 // and attributes are its TextBody tokens (hrx/loom/TextBody.h), its results and nested ops the
 // parser's.
@@ -144,84 +123,109 @@ private:
 
 }  // namespace
 
-// The ExtentRules of the definition whose parameters start at toks[open] ('(') and whose body
-// runs to `end`: `%x = config.get @key` results used as the one dynamic dimension of a
-// `buffer.view %param[...] : buffer -> view<...>` (through buffer.assume.* renames).
-static void extentRules(const std::vector<RawToken> &toks, size_t open, size_t end,
-                        const std::set<std::string> &configs, std::vector<ExtentRule> &out) {
-  std::map<std::string, size_t> params;
-  size_t k = open + 1;
-  for (int depth = 1; k < end && depth > 0; ++k) {
-    if (isPunct(toks[k], '(')) ++depth;
-    if (isPunct(toks[k], ')')) --depth;
-    if (depth == 1 && toks[k].kind == Token::Value && k + 1 < end && isPunct(toks[k + 1], ':')) {
-      size_t index = params.size();
-      params.emplace(toks[k].text.substr(1), index);
+namespace {
+
+// Calls `visit` on every op nested in `region`, in order.
+template <typename Visit> void walk(const loom::Region &region, Visit &&visit) {
+  for (loom::Block *block : region.blocks())
+    for (const loom::Operation &op : *block) {
+      visit(op);
+      for (const loom::Region &nested : op.regions()) walk(nested, visit);
     }
-  }
-  std::map<std::string, std::string> configOf;  // SSA name -> config key
-  for (size_t i = k; i < end; ++i) {
-    // %a, %b = buffer.assume.* %x, %y ...: %a is %x, %b is %y
-    if (toks[i].lineStart && toks[i].kind == Token::Value) {
-      std::vector<std::string> results;
-      size_t j = i;
-      while (j < end && toks[j].kind == Token::Value) {
-        results.push_back(toks[j].text.substr(1));
-        ++j;
-        if (j < end && isPunct(toks[j], ','))
-          ++j;
-        else
-          break;
+}
+
+// The ExtentRules of a kernel.def's launch body or a func.def's body (`body`, whose entry block
+// arguments are the parameters): `%x = config.get @key` results (through index.assume) used as the
+// dynamic dimension of a `buffer.view %param[...] : buffer -> view<...>` (through buffer.assume.*).
+std::vector<ExtentRule> extentRules(const loom::Region &body, const std::set<std::string, std::less<>> &configs) {
+  std::vector<ExtentRule> out;
+  loom::Block *entry = body.entryBlock();
+  if (!entry) return out;
+  std::map<const loom::Value *, size_t> params;
+  for (size_t i = 0; i < entry->arguments().size(); ++i) params.emplace(entry->argument(unsigned(i)), i);
+  std::map<const loom::Value *, std::string> configOf;
+  walk(body, [&](const loom::Operation &op) {
+    switch (op.opcode()) {
+    case loom::OpCode::ConfigGet:
+      if (const loom::Attribute *key = op.attr("config"); key && configs.count(key->str()))
+        configOf[op.result(0)] = std::string(key->str());
+      return;
+    case loom::OpCode::IndexAssume:  // %b, ... = index.assume %n, ...: %b is %n
+    case loom::OpCode::BufferAssumeAlignment:
+    case loom::OpCode::BufferAssumeNoalias:
+    case loom::OpCode::BufferAssumeMemorySpace:
+    case loom::OpCode::BufferAssumeSameRoot: {
+      std::span<loom::Value *const> sources = op.operandGroup("in");
+      for (size_t r = 0; r < op.numResults() && r < sources.size(); ++r) {
+        if (auto p = params.find(sources[r]); p != params.end()) params.emplace(op.result(unsigned(r)), p->second);
+        if (auto c = configOf.find(sources[r]); c != configOf.end()) configOf[op.result(unsigned(r))] = c->second;
       }
-      if (j + 1 < end && isPunct(toks[j], '=')) {
-        const RawToken &opTok = toks[j + 1];
-        if (opTok.text == "config.get" && j + 2 < end && toks[j + 2].kind == Token::Symbol && results.size() == 1 &&
-            configs.count(toks[j + 2].text.substr(1)))
-          configOf[results[0]] = toks[j + 2].text.substr(1);
-        // %b = index.assume %n [...]: %b is %n
-        if (opTok.text == "index.assume" && j + 2 < end && toks[j + 2].kind == Token::Value && results.size() == 1)
-          if (auto c = configOf.find(toks[j + 2].text.substr(1)); c != configOf.end()) configOf[results[0]] = c->second;
-        if (opTok.text.starts_with("buffer.assume.")) {
-          std::vector<std::string> sources;
-          for (size_t m = j + 2; m < end && !toks[m].lineStart && !isPunct(toks[m], '{') && !isPunct(toks[m], ':'); ++m)
-            if (toks[m].kind == Token::Value) sources.push_back(toks[m].text.substr(1));
-          for (size_t r = 0; r < results.size() && r < sources.size(); ++r)
-            if (auto p = params.find(sources[r]); p != params.end()) params.emplace(results[r], p->second);
-        }
-        if (opTok.text == "buffer.view" && j + 2 < end && toks[j + 2].kind == Token::Value) {
-          auto p = params.find(toks[j + 2].text.substr(1));
-          size_t m = j + 3;
-          while (m < end && !toks[m].lineStart && toks[m].text != "->") ++m;
-          if (p == params.end() || m + 2 >= end || toks[m + 1].text != "view" || toks[m + 2].text != "<") continue;
-          std::string written;
-          int depth = 0;
-          for (size_t q = m + 2; q < end && !toks[q].lineStart; ++q) {
-            if (toks[q].text == "<") ++depth;
-            if (toks[q].text == ">" && --depth == 0) break;
-            if (depth == 1 && toks[q].text == ",") break;  // a layout (#dense, #strided<...>) follows
-            if (depth > 0 && !(depth == 1 && toks[q].text == "<")) written += toks[q].text;
-          }
-          auto spec = parseTypeSpec("tensor<" + written + ">");
-          if (!spec) continue;
-          auto element = elementInfo(spec->element);
-          if (!element) continue;
-          ExtentRule rule;
-          rule.param = p->second;
-          rule.elementBytes = element->bytes;
-          bool sizedByConfig = false;
-          for (const DimSpec &d : spec->dims) {
-            ExtentDim dim;
-            dim.size = d.size;
-            if (d.size < 0)
-              if (auto c = configOf.find(d.name); c != configOf.end()) dim.key = c->second, sizedByConfig = true;
-            rule.dims.push_back(std::move(dim));
-          }
-          if (sizedByConfig) out.push_back(std::move(rule));
-        }
+      return;
+    }
+    case loom::OpCode::BufferView: {
+      auto p = params.find(op.operandNamed("source"));
+      const loom::Type *view = op.result(0)->type();
+      if (p == params.end() || view->kind() != loom::TypeKind::View) return;
+      auto element = elementInfo(view->elementType()->str());
+      if (!element) return;
+      ExtentRule rule;
+      rule.param = p->second;
+      rule.elementBytes = element->bytes;
+      bool sizedByConfig = false;
+      for (const loom::Dim &d : view->shape()) {
+        ExtentDim dim;
+        dim.size = d.isStatic() ? d.extent : -1;
+        if (!d.isStatic())
+          if (auto c = configOf.find(d.dynamic); c != configOf.end()) dim.key = c->second, sizedByConfig = true;
+        rule.dims.push_back(std::move(dim));
       }
+      if (sizedByConfig) out.push_back(std::move(rule));
+      return;
+    }
+    default: return;
+    }
+  });
+  return out;
+}
+
+std::vector<std::string> argumentNames(const loom::Operation &op, unsigned region) {
+  std::vector<std::string> names;
+  if (region >= op.regions().size() || !op.region(region)->entryBlock()) return names;
+  for (const loom::Value *arg : op.region(region)->entryBlock()->arguments()) names.emplace_back(arg->name());
+  return names;
+}
+
+// The code under test's kernels (their workload and launch parameters), pipelines and extent
+// rules, from the parsed module's top-level ops.
+void readCodeUnderTest(const loom::Module &module, CheckFile &file) {
+  std::set<std::string, std::less<>> configs;
+  for (const loom::Operation &top : module.body())
+    if (top.opcode() == loom::OpCode::ConfigDecl) configs.emplace(top.symbolName());
+  for (const loom::Operation &top : module.body()) {
+    std::string name(top.symbolName());
+    if (!name.empty()) file.symbols.insert(name);
+    switch (top.opcode()) {
+    case loom::OpCode::PipelineDef: file.pipelines.insert(name); break;
+    case loom::OpCode::KernelDef:
+    case loom::OpCode::KernelDecl: {
+      // kernel.def @name(%workload: T, ...) { launch config } launch(%arg: T, ...) { body }
+      file.kernels[name] = KernelSignature{argumentNames(top, 0), argumentNames(top, 1)};
+      if (top.opcode() == loom::OpCode::KernelDef && top.regions().size() > 1)
+        if (auto rules = extentRules(*top.region(1), configs); !rules.empty())
+          file.extentRules[name] = std::move(rules);
+      break;
+    }
+    case loom::OpCode::FuncDef:
+      if (!top.regions().empty())
+        if (auto rules = extentRules(*top.region(0), configs); !rules.empty())
+          file.extentRules[name] = std::move(rules);
+      break;
+    default: break;
     }
   }
 }
+
+}  // namespace
 
 namespace {
 
@@ -238,6 +242,7 @@ void readDefinitions(CheckFile &file) {
   diags.addConsumer(&errors);
   loom::OwningModule module = loom::parseModule(sm, id, diags);
   if (!module) return;
+  readCodeUnderTest(*module, file);
   // The check dialect's verify rules, as hrxcc runs them.
   loom::verifyCheckPrograms(*module, diags);
   DefinitionReader reader(sm.contents(id));
@@ -319,95 +324,24 @@ void readDefinitions(CheckFile &file) {
 
 }  // namespace
 
+void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text) {
+  diag::SourceManager sm;
+  uint32_t id = sm.addBuffer(std::string(path), std::string(text));
+  diag::DiagnosticEngine quiet(sm);  // hrxcc reports the linked file's own errors
+  loom::OwningModule module = loom::parseModule(sm, id, quiet);
+  if (!module) return;
+  CheckFile linked;
+  readCodeUnderTest(*module, linked);
+  file.kernels.merge(linked.kernels);
+  file.pipelines.merge(linked.pipelines);
+  file.extentRules.merge(linked.extentRules);
+  file.symbols.merge(linked.symbols);
+}
+
 CheckFile discoverChecks(std::string path, std::string text) {
   CheckFile file;
   file.path = std::move(path);
   file.text = std::move(text);
-  std::vector<RawToken> toks = tokenize(file.text);
-  // Top-level definitions: where each starts, for the extent rules of kernels and functions.
-  std::set<std::string> configs;
-  std::vector<size_t> starts;
-  {
-    int d = 0;
-    for (size_t i = 0; i < toks.size(); ++i) {
-      if (isPunct(toks[i], '{')) ++d;
-      if (isPunct(toks[i], '}')) --d;
-      if (d == 0 && toks[i].lineStart && toks[i].kind == Token::Ident) {
-        starts.push_back(i);
-        if (toks[i].text == "config.decl" && i + 1 < toks.size() && toks[i + 1].kind == Token::Symbol)
-          configs.insert(toks[i + 1].text.substr(1));
-      }
-    }
-    starts.push_back(toks.size());
-    for (size_t n = 0; n + 1 < starts.size(); ++n) {
-      size_t i = starts[n], end = starts[n + 1];
-      const std::string &kind = toks[i].text;
-      if (kind != "kernel.def" && kind != "func.def") continue;
-      size_t sym = i + 1;
-      while (sym < end && !(toks[sym].kind == Token::Symbol && toks[sym - 1].text != "(")) ++sym;
-      if (sym >= end) continue;
-      size_t open = sym + 1;
-      if (kind == "kernel.def") {  // the launch(...) signature
-        int dd = 0;
-        for (open = sym + 1; open < end; ++open) {
-          if (isPunct(toks[open], '{')) ++dd;
-          if (isPunct(toks[open], '}')) --dd;
-          if (dd == 0 && toks[open].text == "launch" && open + 1 < end && isPunct(toks[open + 1], '(')) break;
-        }
-        ++open;
-      }
-      if (open >= end || !isPunct(toks[open], '(')) continue;
-      std::vector<ExtentRule> rules;
-      extentRules(toks, open, end, configs, rules);
-      if (!rules.empty()) file.extentRules[toks[sym].text.substr(1)] = std::move(rules);
-    }
-  }
-  int depth = 0;
-  for (size_t i = 0; i < toks.size(); ++i) {
-    const RawToken &t = toks[i];
-    if (isPunct(t, '{')) ++depth;
-    if (isPunct(t, '}')) --depth;
-    if (depth != 0 || t.kind != Token::Ident || !t.lineStart) continue;
-    if (t.text == "pipeline.def") {
-      for (size_t k = i + 1; k < toks.size() && !toks[k].lineStart; ++k)
-        if (toks[k].kind == Token::Symbol && toks[k - 1].text != "(") {
-          file.pipelines.insert(toks[k].text.substr(1));
-          break;
-        }
-      continue;
-    }
-    if (t.text == "kernel.def" || t.text == "kernel.decl") {
-      // kernel.def [target(@t)] [export("x")] @name(%workload: T, ...) { ... } launch(%arg: T, ...)
-      size_t k = i + 1;
-      while (k < toks.size() && !(toks[k].kind == Token::Symbol && toks[k - 1].text != "(")) ++k;
-      if (k >= toks.size()) continue;
-      KernelSignature sig;
-      auto params = [&](size_t at, std::vector<std::string> &names) {
-        if (at >= toks.size() || !isPunct(toks[at], '(')) return at;
-        int d = 0;
-        for (; at < toks.size(); ++at) {
-          if (isPunct(toks[at], '(')) ++d;
-          if (isPunct(toks[at], ')') && --d == 0) return at + 1;
-          if (d == 1 && toks[at].kind == Token::Value && at + 1 < toks.size() && isPunct(toks[at + 1], ':'))
-            names.push_back(toks[at].text.substr(1));
-        }
-        return at;
-      };
-      size_t after = params(k + 1, sig.workload);
-      for (size_t m = after; m < toks.size(); ++m) {
-        if (toks[m].kind == Token::Ident && toks[m].text == "launch" && m + 1 < toks.size() &&
-            isPunct(toks[m + 1], '(')) {
-          params(m + 1, sig.launch);
-          break;
-        }
-        if (toks[m].lineStart && toks[m].kind == Token::Ident && toks[m].text.find('.') != std::string::npos &&
-            m > after + 1 && toks[m - 1].text == "}" && toks[m - 1].lineStart)
-          break;  // the next top-level op: a declaration without launch(...)
-      }
-      file.kernels[toks[k].text.substr(1)] = std::move(sig);
-      continue;
-    }
-  }
   readDefinitions(file);
   return file;
 }
@@ -504,11 +438,39 @@ std::optional<CallShape> callShape(const CheckOp &op) {
   while (arrow < t.size() && t[arrow].text != "->") ++arrow;
   shape.argTypes = splitTypeList(joinTokens(t, i, arrow));
   if (arrow < t.size()) shape.resultTypes = splitTypeList(joinTokens(t, arrow + 1, t.size()));
+  shape.resultNames = op.results;
   return shape;
 }
 
+namespace {
+
+// One named result group of check.compare's `-> [actual(%a: T, ...), expected(%e: T, ...)]`,
+// starting at t[i] (the group's name): its names and types; `i` ends past its ')'.
+bool resultGroup(const std::vector<Token> &t, size_t &i, std::string_view group, std::vector<std::string> &names,
+                 std::vector<std::string> &types) {
+  if (i + 1 >= t.size() || t[i].text != group || t[i + 1].text != "(") return false;
+  size_t close = i + 2;
+  for (int depth = 1; close < t.size(); ++close) {
+    if (t[close].text == "(" || t[close].text == "<" || t[close].text == "[") ++depth;
+    if (t[close].text == ")" || t[close].text == ">" || t[close].text == "]") --depth;
+    if (depth == 0) break;
+  }
+  if (close >= t.size()) return false;
+  for (const std::string &entry : splitTypeList(joinTokens(t, i + 2, close))) {
+    size_t colon = entry.find(':');
+    if (!entry.starts_with("%") || colon == std::string::npos) return false;
+    names.push_back(entry.substr(1, colon - 1));
+    types.push_back(entry.substr(colon + 1));
+  }
+  i = close + 1;
+  return true;
+}
+
+}  // namespace
+
 std::vector<CallShape> compareCalls(const CheckOp &op) {
   // check.compare<@impl[, @oracle]>(%a, ...) : (types) -> ()
+  //   or -> [actual(%a: T, ...), expected(%e: T, ...)]: the impl's results and the oracle's
   const auto &t = op.tokens;
   std::vector<std::string> symbols;
   size_t i = 0;
@@ -524,12 +486,18 @@ std::vector<CallShape> compareCalls(const CheckOp &op) {
   size_t arrow = i + 1;
   while (arrow < t.size() && t[arrow].text != "->") ++arrow;
   shape.argTypes = splitTypeList(joinTokens(t, i + 1, arrow));
-  std::vector<CallShape> out;
-  for (const std::string &s : symbols) {
-    shape.callee = s;
-    out.push_back(shape);
+  CallShape oracle = shape;
+  if (size_t k = arrow + 1; k < t.size() && t[k].text == "[") {
+    ++k;
+    std::vector<std::string> expectedTypes;
+    if (!resultGroup(t, k, "actual", shape.resultNames, shape.resultTypes) || k >= t.size() || t[k].text != "," ||
+        !resultGroup(t, ++k, "expected", oracle.resultNames, expectedTypes) || expectedTypes != shape.resultTypes)
+      return {};
+    oracle.resultTypes = std::move(expectedTypes);
   }
-  return out;
+  shape.callee = symbols.front();
+  oracle.callee = symbols.back();
+  return {shape, oracle};
 }
 
 std::string wrapperKey(const CallShape &shape) {
@@ -549,9 +517,11 @@ void collectCalls(const CheckFile &file, const std::vector<CheckOp> &ops, std::v
     if (op.code == loom::OpCode::FuncCall)
       if (auto shape = callShape(op)) shapes.push_back(*shape);
     if (op.code == loom::OpCode::CheckCompare) shapes = compareCalls(op);
+    // A callee nothing defines gets no wrapper: its cases fail alone (CheckRunner), and the
+    // others still compile.
     for (const CallShape &shape : shapes)
       if (!file.kernels.count(shape.callee) && !file.pipelines.count(shape.callee) &&
-          seen.insert(wrapperKey(shape)).second)
+          (file.foreignLinks || file.symbols.count(shape.callee)) && seen.insert(wrapperKey(shape)).second)
         calls.push_back(shape);
     collectCalls(file, op.region, calls, seen);
   }

@@ -124,7 +124,8 @@ float fromBf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 // An 8-bit float with `exponentBits` (bias 2^(e-1)-1) and 7 - e mantissa bits, rounded to nearest
 // even. E5M2 is IEEE-like (an all-ones exponent holds inf and NaN; overflow goes to infinity).
 // E4M3 is E4M3FN, as hrxcc lowers f8E4M3 (LOOM-051): no infinities, S.1111.111 is the only NaN,
-// the largest finite value is 448, and overflow or infinity become NaN.
+// the largest finite value is 448, and overflow or infinity saturate to ±448 (upstream's
+// fp8_encode.loom: +inf -> 0x7e). Both formats' NaN is S.1111111.
 bool isFiniteOnly(unsigned exponentBits) { return exponentBits == 4; }
 uint8_t toFloat8(float f, unsigned exponentBits) {
   const unsigned mantissaBits = 7 - exponentBits;
@@ -132,8 +133,8 @@ uint8_t toFloat8(float f, unsigned exponentBits) {
   const bool finiteOnly = isFiniteOnly(exponentBits);
   uint8_t sign = std::signbit(f) ? 0x80 : 0;
   uint8_t infinity = uint8_t(sign | (maxExponent << mantissaBits));
-  uint8_t nan = finiteOnly ? uint8_t(sign | 0x7f) : uint8_t(infinity | (1u << (mantissaBits - 1)));
-  uint8_t overflow = finiteOnly ? nan : infinity;
+  uint8_t nan = uint8_t(sign | 0x7f);
+  uint8_t overflow = finiteOnly ? uint8_t(sign | 0x7e) : infinity;
   if (std::isnan(f)) return nan;
   double a = std::fabs(double(f));
   if (std::isinf(a)) return overflow;
@@ -776,7 +777,9 @@ private:
   void compare(const CheckOp &op, Env &env) {
     // check.compare<@impl[, @oracle]>(args) : (types) -> () { expectations }
     std::vector<CallShape> calls = compareCalls(op);
-    if (calls.empty()) malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> ()");
+    if (calls.empty())
+      malformed(op, "check.compare is written check.compare<@impl[, @oracle]>(args) : (types) -> () or -> "
+                    "[actual(%a: T, ...), expected(%e: T, ...)] with the same result types");
     Env actual = copyArgs(env, calls.front().args), expected = copyArgs(env, calls.front().args);
     invoke(op, calls.front(), actual, target_);
     invoke(op, calls.back(), expected, options_.hostReference);
@@ -849,17 +852,20 @@ private:
     if (file_.kernels.count(shape.callee)) {  // a func.call of a kernel launches it
       const LoadedCode &code = code_.get(where, shape.callee, config);
       if (!shape.resultTypes.empty()) malformed(op, "@" + shape.callee + " is a kernel, which returns no results");
-      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {},
+      execute(op, shape.callee, implicitWorkload(op, shape.callee, shape.args, env), shape.args, shape.argTypes, {}, {},
               env, code, where);
       return;
     }
     auto it = wrappers_.find(wrapperKey(shape));
+    if (it == wrappers_.end() && !file_.foreignLinks && !file_.symbols.count(shape.callee))
+      malformed(op, "@" + shape.callee + " is not defined in this file or the Loom files it is linked with (--link)");
     if (it == wrappers_.end()) malformed(op, "no wrapper for the call of @" + shape.callee + " (internal)");
-    if (op.code == OpCode::FuncCall && op.results.size() != shape.resultTypes.size())
-      malformed(op, "func.call names " + std::to_string(op.results.size()) + " result(s) for " +
+    if (shape.resultNames.size() != shape.resultTypes.size())
+      malformed(op, op.name + " names " + std::to_string(shape.resultNames.size()) + " result(s) for " +
                         std::to_string(shape.resultTypes.size()) + " result type(s)");
     const LoadedCode &code = code_.get(where, wrapperName(it->second), config);
-    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, env, code, where);
+    execute(op, wrapperName(it->second), {}, shape.args, shape.argTypes, shape.resultTypes, shape.resultNames, env,
+            code, where);
   }
 
   void launch(const CheckOp &op, Env &env) {
@@ -900,7 +906,7 @@ private:
     if (workload.empty()) workload = implicitWorkload(op, symbol, argNames, env);
     requireKernelPath(symbol, target_);
     const LoadedCode &code = code_.get(target_, symbol, impliedConfig(op, symbol, argNames, env));
-    execute(op, symbol, workload, argNames, argTypes, resultTypes, env, code, target_);
+    execute(op, symbol, workload, argNames, argTypes, resultTypes, {}, env, code, target_);
   }
 
   // A pipeline.def entry: compiled for xdna, run on the host reference device from its array
@@ -956,7 +962,8 @@ private:
 
   void execute(const CheckOp &op, const std::string &symbol, const std::vector<uint64_t> &workload,
                const std::vector<std::string> &argNames, const std::vector<std::string> &argTypes,
-               const std::vector<std::string> &resultTypes, Env &env, const LoadedCode &code, const RunTarget &where) {
+               const std::vector<std::string> &resultTypes, const std::vector<std::string> &resultNames, Env &env,
+               const LoadedCode &code, const RunTarget &where) {
     if (code.skip) throw Skipped{code.problem};
     if (!code.code) throw Failed{code.problem};
     format::KernelContract contract;
@@ -1000,7 +1007,7 @@ private:
     launchMicros += std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
     for (size_t k = 0; k < results.size(); ++k) {
       ElementInfo e = *elementInfo(results[k].element);
-      env[op.results[k]] =
+      env[resultNames[k]] =
           Scalar{resultTypes[k], loadBits(results[k].data(), e.bytes) & (resultTypes[k] == "i1" ? 1 : ~0ull)};
     }
   }

@@ -151,6 +151,7 @@ void checkKernelConfigEffects(const Operation &kernel, HookContext &ctx);
 // The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
 void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
+void checkPackedDotOp(const Operation &op, HookContext &ctx);     // Vector.cpp: vector.dot2f
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)

@@ -125,4 +125,30 @@ void checkVectorAxesOp(const Operation &op, HookContext &ctx) {
     ctx.resultError(op, "result", r, "static zero-lane vector type");
 }
 
+// vector.dot2f: lhs and rhs of one f16 or bf16 vector type, an f32 accumulator shaped like them
+// except that its last axis is half as long (each lane sums one adjacent pair); a dynamic last
+// axis is checked when the vectors are built.
+void checkPackedDotOp(const Operation &op, HookContext &ctx) {
+  Value *lhsValue = op.operandNamed("lhs"), *rhsValue = op.operandNamed("rhs"), *accValue = op.operandNamed("acc");
+  Type *lhs = lhsValue ? lhsValue->type() : nullptr, *rhs = rhsValue ? rhsValue->type() : nullptr;
+  Type *acc = accValue ? accValue->type() : nullptr;
+  if (unknownType(lhs) || unknownType(rhs) || unknownType(acc)) return;
+  auto halfFloat = [](const Type *t) {
+    return t->kind() == TypeKind::Vector && t->elementType()->isFloat() &&
+           (t->elementType()->floatKind() == FloatKind::F16 || t->elementType()->floatKind() == FloatKind::BF16);
+  };
+  if (!halfFloat(lhs)) return ctx.operandError(op, "lhs", lhs, "a vector of f16 or bf16");
+  if (rhs != lhs) return ctx.fieldMismatch(op, "lhs", lhs, "rhs", rhs);
+  if (acc->kind() != TypeKind::Vector || !acc->elementType()->isFloat() ||
+      acc->elementType()->floatKind() != FloatKind::F32)
+    return ctx.operandError(op, "acc", acc, "a vector of f32");
+  bool paired = acc->rank() == lhs->rank() && lhs->rank() > 0;
+  for (size_t d = 0; paired && d < lhs->rank(); ++d) {
+    const Dim &l = lhs->shape()[d], &a = acc->shape()[d];
+    bool last = d + 1 == lhs->rank();
+    paired = l.isStatic() && a.isStatic() ? (last ? l.extent == 2 * a.extent : l.extent == a.extent) : last || l == a;
+  }
+  if (!paired) ctx.shapeMismatch(op, "lhs (two lanes per accumulator lane on the last axis)", lhs, "acc", acc);
+}
+
 }  // namespace hrx::loom::verify

@@ -158,7 +158,8 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
     const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
     if (!callee || (!callee->cxx && callee->op->opcode() != OpCode::FuncDef))
       unsupported(op, "the callee has no definition");
-    llvm::Function *target = callee->cxx ? external(op, *callee->cxx) : function(*callee->op);
+    llvm::Function *target =
+        callee->cxx ? external(op, *callee->cxx) : function(*callee->op, typeBindings(op, *callee->op));
     if (!target) throw LoweringError{};
     std::vector<llvm::Value *> args;
     if (callee->cxx)
@@ -176,6 +177,28 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
     return;
   }
   lowerFuncRef(op);
+}
+
+// The callee's index arguments that size the dynamic dimensions of its argument or result types,
+// bound to the constants this call passes for them (function() specialises on them).
+std::map<const Value *, int64_t> Lowering::Impl::typeBindings(const Operation &call, const Operation &callee) {
+  std::map<const Value *, int64_t> bound;
+  const loom::Block *entry = callee.numRegions() ? callee.region(0)->entryBlock() : nullptr;
+  if (!entry) return bound;
+  std::set<const Value *> sizing;
+  auto collect = [&](const loom::Type *t) {
+    if (t && t->isShaped())
+      for (const loom::Dim &d : t->shape())
+        if (!d.isStatic()) sizing.insert(d.dynamic);
+  };
+  for (const loom::Type *t : ir::signatureTypes(callee, 0)) collect(t);
+  for (const loom::Type *t : ir::functionResultTypes(callee)) collect(t);
+  for (size_t i = 0; i < entry->arguments().size() && i < call.numOperands(); ++i) {
+    const Value *parameter = entry->argument(unsigned(i));
+    if (!sizing.count(parameter) || !parameter->type()->isAddress()) continue;
+    if (std::optional<int64_t> n = constantIndex(call.operand(unsigned(i)))) bound.emplace(parameter, *n);
+  }
+  return bound;
 }
 
 // func.ref values are function addresses: null is a null pointer, func.address the lowered

@@ -18,7 +18,7 @@ struct Float8Format {
   uint32_t quietNan;   // the magnitude code of the NaN this lowering produces
 };
 constexpr Float8Format kE4M3{3, 7, false, 0x7e, 0x7f};
-constexpr Float8Format kE5M2{2, 15, true, 0x7b, 0x7e};
+constexpr Float8Format kE5M2{2, 15, true, 0x7b, 0x7f};
 
 const loom::Type *scalarOf(const loom::Type *t) {
   return t && t->kind() == loom::TypeKind::Vector ? t->elementType() : t;
@@ -70,7 +70,7 @@ llvm::Value *decode(llvm::IRBuilder<> &b, llvm::Value *bytes, const Float8Format
   return b.CreateBitCast(b.CreateOr(sign, magnitude), f32);
 }
 
-// f32 → fp8 byte(s), rounded to nearest even. Overflow gives NaN (E4M3FN) or infinity (E5M2),
+// f32 → fp8 byte(s), rounded to nearest even. Overflow saturates (E4M3FN) or gives infinity (E5M2),
 // or the largest finite value when `saturate` (rounding = finite_only).
 llvm::Value *encode(llvm::IRBuilder<> &b, llvm::Value *x, const Float8Format &f, bool saturate) {
   llvm::Type *i32 = withElement(x->getType(), b.getInt32Ty());
@@ -94,11 +94,14 @@ llvm::Value *encode(llvm::IRBuilder<> &b, llvm::Value *x, const Float8Format &f,
   llvm::Value *isTiny =
       b.CreateFCmpOLT(absolute, llvm::ConstantFP::get(x->getType(), std::ldexp(1.0, minNormalExponent)));
   llvm::Value *code = b.CreateSelect(isTiny, tiny, normal);
-  uint32_t overflow = saturate ? f.maxFinite : f.infinities ? 0x7c : f.quietNan;
+  // E4M3FN has no infinity to overflow to: it saturates, as upstream's conversions do.
+  uint32_t overflow = saturate || !f.infinities ? f.maxFinite : 0x7c;
   code = b.CreateSelect(b.CreateICmpUGT(code, k(f.maxFinite)), k(overflow), code);
-  // Infinities: saturate, or stay infinite (E5M2), or NaN (E4M3FN, which has none).
+  // Infinities: saturate (E4M3FN, which has none, or finite_only), or stay infinite (E5M2).
   code = b.CreateSelect(b.CreateICmpEQ(absBits, k(0x7f800000)), k(overflow), code);
-  code = b.CreateSelect(b.CreateFCmpUNO(x, x), k(f.quietNan), code);
+  // NaN by its bits: an fcmp would fold through a widening fpext into a compare of the narrow
+  // source, which x86 legalizes for bf16 with __truncsfbf2 calls the host code cannot import.
+  code = b.CreateSelect(b.CreateICmpUGT(absBits, k(0x7f800000)), k(f.quietNan), code);
   return b.CreateTrunc(b.CreateOr(code, sign), i8);
 }
 }  // namespace
@@ -160,7 +163,11 @@ bool Lowering::Impl::lowerFloat8(const Operation &op) {
     if (!from || !to->getScalarType()->isFloatingPointTy())
       unsupported(op, "fp8 values widen only to a floating-point type");
     llvm::Value *wide = decode(b, get(op.operand(0)), *from);
-    set(op, 0, to->getScalarType()->isFloatTy() ? wide : b.CreateFPCast(wide, to));
+    // Narrower results (f16, bf16) round from the exact f32 value; f64 widens.
+    set(op, 0,
+        to->getScalarType()->isFloatTy()    ? wide
+        : to->getScalarType()->isDoubleTy() ? b.CreateFPExt(wide, to)
+                                            : truncateFloat(wide, to));
     return true;
   }
   case OpCode::ScalarTruncf:

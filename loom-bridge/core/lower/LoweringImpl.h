@@ -139,8 +139,7 @@ public:
         // Dynamic lanes bound to compile-time constants (`vector<[%w]xf32>`, %w = index.constant 2).
         count = 1;
         for (const loom::Dim &d : type.shape()) {
-          std::optional<int64_t> n =
-              d.isStatic() ? std::optional<int64_t>(d.extent) : program_.evaluateInteger(d.dynamic);
+          std::optional<int64_t> n = d.isStatic() ? std::optional<int64_t>(d.extent) : constantIndex(d.dynamic);
           if (!n || *n <= 0 || *n > (1 << 16)) {
             count = 0;
             break;
@@ -169,11 +168,27 @@ public:
     throw LoweringError{};
   }
 
+  // A compile-time index: a constant expression, or an argument of the function being lowered
+  // that its call site binds to one (a specialisation, see function()).
+  std::optional<int64_t> constantIndex(const Value *v) const {
+    if (auto it = bound_.find(v); it != bound_.end()) return it->second;
+    return program_.evaluateInteger(v);
+  }
+
   // ---- functions ------------------------------------------------------------------------------
 
-  llvm::Function *function(const Operation &def) {
+  // The lowered func.def. `bound` gives index arguments their call site's constant values: a
+  // callee whose types depend on them (`%w: index, %v: vector<[%w]xf32>`) is compiled once per
+  // distinct set of values, as loom.<name>.<v1>_<v2>...
+  llvm::Function *function(const Operation &def, const std::map<const Value *, int64_t> &bound = {}) {
     std::string name = "loom." + std::string(def.symbolName());
+    for (const auto &[value, n] : bound) name += (value == bound.begin()->first ? "." : "_") + std::to_string(n);
     if (llvm::Function *f = module_.getFunction(name)) return f;
+    std::map<const Value *, int64_t> outer = std::exchange(bound_, bound);
+    struct Restore {
+      std::map<const Value *, int64_t> &slot, saved;
+      ~Restore() { slot = std::move(saved); }
+    } restore{bound_, std::move(outer)};
     std::vector<llvm::Type *> params;
     for (const loom::Type *t : ir::signatureTypes(def, 0)) {
       if (t->kind() == loom::TypeKind::View) {
@@ -253,6 +268,8 @@ public:
     }
     return t;
   }
+
+  std::map<const Value *, int64_t> typeBindings(const Operation &call, const Operation &callee);
 
   static bool isBarrier(const Operation &op) { return op.opcode() == loom::OpCode::KernelBarrier; }
   static bool isWorkgroupReduce(const Operation &op) { return op.opcode() == loom::OpCode::KernelWorkgroupReduce; }
@@ -933,6 +950,7 @@ private:
   unsigned errorsAtStart_;
   FunctionState *fn_ = nullptr;
   llvm::IRBuilder<> *b_ = nullptr;
+  std::map<const Value *, int64_t> bound_;  // the specialised function's constant index arguments
 };
 
 }  // namespace hrx::bridge

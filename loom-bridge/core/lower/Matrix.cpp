@@ -13,16 +13,6 @@ std::string_view elementFormat(const loom::Attribute *encoding) {
   const loom::Attribute *format = encoding ? encoding->get("element_format") : nullptr;
   return format ? format->str() : std::string_view();
 }
-// f32 → bf16 rounded to nearest even, in integer steps (the host has no bf16 conversion
-// routine); NaNs stay quiet NaNs.
-llvm::Value *roundToBFloat(llvm::IRBuilder<> &b, llvm::Value *x) {
-  llvm::Value *bits = b.CreateBitCast(x, b.getInt32Ty());
-  llvm::Value *lsb = b.CreateAnd(b.CreateLShr(bits, 16), 1);
-  llvm::Value *rounded = b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(lsb, b.getInt32(0x7fff))), 16);
-  llvm::Value *quiet = b.CreateOr(b.CreateLShr(bits, 16), 0x40);
-  llvm::Value *isNan = b.CreateFCmpUNO(x, x);
-  return b.CreateBitCast(b.CreateTrunc(b.CreateSelect(isNan, quiet, rounded), b.getInt16Ty()), b.getBFloatTy());
-}
 }  // namespace
 
 llvm::Value *Lowering::Impl::laneId(const Operation &op) {
@@ -208,7 +198,7 @@ void Lowering::Impl::lowerLaneMma(const Operation &op) {
         llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(colVector, uint64_t(kk)), b.getFloatTy());
         sum = b.CreateFAdd(sum, b.CreateFMul(x, y));
       }
-      sum = ae->isBFloatTy() ? roundToBFloat(b, sum) : b.CreateFPTrunc(sum, ae);
+      sum = truncateFloat(sum, ae);
     }
     result = b.CreateInsertElement(result, sum, uint64_t(e));
   }

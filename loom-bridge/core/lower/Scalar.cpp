@@ -156,8 +156,7 @@ std::optional<llvm::Instruction::BinaryOps> binaryInstruction(OpCode code) {
   case OpCode::IndexDiv:
   case OpCode::ScalarDivsi: return llvm::Instruction::SDiv;
   case OpCode::ScalarDivui: return llvm::Instruction::UDiv;
-  case OpCode::IndexRem:
-  case OpCode::ScalarRemsi: return llvm::Instruction::SRem;
+  case OpCode::IndexRem: return llvm::Instruction::SRem;
   case OpCode::ScalarRemui: return llvm::Instruction::URem;
   case OpCode::IndexAndi:
   case OpCode::ScalarAndi:
@@ -291,6 +290,14 @@ llvm::Value *Lowering::Impl::arith(const Operation &op) {
     llvm::Value *delta = llvm::ConstantInt::get(l->getType(), ceil ? 1 : uint64_t(-1), true);
     return b.CreateSelect(adjust, b.CreateAdd(q, delta), q);
   }
+  case OpCode::ScalarRemsi: {
+    // The signed minimum's remainder by -1 is 0 (upstream's numeric/integer/division.loom); LLVM's
+    // srem leaves it undefined and x86's idiv traps, so a divisor of -1 divides by 1.
+    llvm::Value *l = operand(op, "lhs"), *r = operand(op, "rhs");
+    llvm::Value *minusOne = llvm::Constant::getAllOnesValue(r->getType());
+    llvm::Value *one = llvm::ConstantInt::get(r->getType(), 1);
+    return b.CreateSRem(l, b.CreateSelect(b.CreateICmpEQ(r, minusOne), one, r));
+  }
   default: break;
   }
   if (auto instruction = binaryInstruction(code))
@@ -407,18 +414,29 @@ llvm::Value *Lowering::Impl::unaryArith(const Operation &op) {
   return nullptr;
 }
 
-// f32 → bf16 keeps the top 16 bits (truncation, as the product does); other narrowings round
-// to nearest even.
+// Every float narrowing rounds to nearest even, as IEEE and upstream Loom do. f32 → bf16 is
+// spelled in integer ops so no target needs a conversion libcall (x86 without AVX512-BF16 calls
+// __truncsfbf2): add 0x7fff plus the kept LSB, keep the top half; a NaN keeps its sign and top
+// payload bits and is made quiet, so it never rounds into an infinity.
 llvm::Value *Lowering::Impl::truncateFloat(llvm::Value *x, llvm::Type *to) {
   llvm::IRBuilder<> &b = *b_;
-  if (!to->getScalarType()->isBFloatTy() || !x->getType()->getScalarType()->isFloatTy()) return b.CreateFPTrunc(x, to);
-  llvm::Type *i32 = b.getInt32Ty(), *i16 = b.getInt16Ty();
+  if (!to->getScalarType()->isBFloatTy()) return b.CreateFPTrunc(x, to);
+  llvm::Type *i32 = b.getInt32Ty(), *i16 = b.getInt16Ty(), *f32 = b.getFloatTy();
   if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
     i32 = llvm::FixedVectorType::get(i32, vt->getNumElements());
     i16 = llvm::FixedVectorType::get(i16, vt->getNumElements());
+    f32 = llvm::FixedVectorType::get(f32, vt->getNumElements());
   }
+  // f64 goes through f32 (the nearest f32, then the nearest bf16 of it); f16 widens exactly.
+  if (!x->getType()->getScalarType()->isFloatTy()) x = b.CreateFPCast(x, f32);
+  auto constant = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
   llvm::Value *bits = b.CreateBitCast(x, i32);
-  return b.CreateBitCast(b.CreateTrunc(b.CreateLShr(bits, llvm::ConstantInt::get(i32, 16)), i16), to);
+  llvm::Value *keptLsb = b.CreateAnd(b.CreateLShr(bits, constant(16)), constant(1));
+  llvm::Value *rounded = b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(keptLsb, constant(0x7fff))), constant(16));
+  llvm::Value *quietNan = b.CreateOr(b.CreateLShr(bits, constant(16)), constant(0x40));
+  // NaN by its bits (an fcmp could fold into a compare of a narrower source; see Float8.cpp).
+  llvm::Value *isNan = b.CreateICmpUGT(b.CreateAnd(bits, constant(0x7fffffff)), constant(0x7f800000));
+  return b.CreateBitCast(b.CreateTrunc(b.CreateSelect(isNan, quietNan, rounded), i16), to);
 }
 
 llvm::Value *Lowering::Impl::indexCast(const Operation &op) {

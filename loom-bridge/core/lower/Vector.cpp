@@ -80,6 +80,23 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     llvm::Value *products = b.CreateFMul(operand(op, "lhs"), operand(op, "rhs"));
     return set(op, 0, b.CreateFAddReduce(operand(op, "init"), products));
   }
+  case OpCode::VectorDot2f: {
+    // Each accumulator lane takes its pair in order, two f32 FMAs on the extended lanes: the
+    // reference evaluation upstream folds and expands to, so every target gives the same bits.
+    llvm::Value *lhs = operand(op, "lhs"), *rhs = operand(op, "rhs"), *out = operand(op, "acc");
+    auto *accType = llvm::cast<llvm::FixedVectorType>(out->getType());
+    llvm::Type *f32 = accType->getElementType();
+    for (unsigned lane = 0; lane < accType->getNumElements(); ++lane) {
+      llvm::Value *sum = b.CreateExtractElement(out, uint64_t(lane));
+      for (unsigned j = 0; j < 2; ++j) {
+        llvm::Value *x = b.CreateFPExt(b.CreateExtractElement(lhs, uint64_t(2 * lane + j)), f32);
+        llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(rhs, uint64_t(2 * lane + j)), f32);
+        sum = b.CreateIntrinsic(f32, llvm::Intrinsic::fma, {x, y, sum});
+      }
+      out = b.CreateInsertElement(out, sum, uint64_t(lane));
+    }
+    return set(op, 0, out);
+  }
   case OpCode::VectorFragment: {
     Lowered &out = lowered(op.result(0));
     out = lowered(op.operandNamed("in"));

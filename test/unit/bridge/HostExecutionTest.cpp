@@ -326,8 +326,8 @@ TEST(HostExecution, ScalarAndIndexOps) {
   ASSERT_TRUE(library);
   int32_t in[2] = {-7, 2}, out[12] = {};
   runStage(*library, "scalars", in, out);
-  // 0.333333343f = 0x3EAAAAAB: bf16 by truncation is 0x3EAA (round-to-nearest would give 0x3EAB).
-  const int32_t expected[12] = {-5, -14, -7 ^ 2, -3, -4, -3, -7, -17, -21, 0, 0x3EAA, 2};
+  // 0.333333343f = 0x3EAAAAAB: bf16 rounds to nearest even, 0x3EAB (truncation would give 0x3EAA).
+  const int32_t expected[12] = {-5, -14, -7 ^ 2, -3, -4, -3, -7, -17, -21, 0, 0x3EAB, 2};
   for (int i = 0; i < 12; ++i) EXPECT_EQ(out[i], expected[i]) << i;
 }
 

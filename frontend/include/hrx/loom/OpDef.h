@@ -90,6 +90,7 @@ enum class VerifyHook : uint8_t {
   Refine,
   LayoutValue,
   ReduceAxes,
+  PackedDot,
   SanitizerAccess,
   SanitizerSync,
   SanitizerFacts,

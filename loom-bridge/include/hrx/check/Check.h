@@ -82,12 +82,19 @@ struct CheckFile {
   std::vector<CheckDefinition> definitions;
   std::map<std::string, KernelSignature> kernels;              // kernel.def/decl (a func.call of one launches it)
   std::set<std::string> pipelines;                             // pipeline.def (run through the xdna array plan)
+  std::set<std::string> symbols;  // every top-level symbol of the file and its linked Loom files
+  bool foreignLinks = false;      // a linked C/C++ file may define symbols `symbols` does not list
   std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
   std::vector<CheckProblem> problems;                          // malformed top-level structure
 };
 
 // Finds every top-level check.* definition of `text` (a .loom file).
 CheckFile discoverChecks(std::string path, std::string text);
+
+// Adds the kernels, pipelines and extent rules of a Loom file linked with `file` (hrx check
+// --link), so its cases launch them as upstream's runner does once the library is linked into
+// the test module; the linked file's own check definitions are not cases of `file`.
+void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text);
 
 // The Loom text to compile: `file.text` with the check definitions blanked (line numbers stay
 // true) plus one wrapper kernel per distinct func.call in the check programs (a 1x1x1 kernel
