@@ -808,7 +808,10 @@ public:
       phaseStart = now;
     };
     Lowering lowering(program, module, diags, "the " + target.profile + " target",
-                      LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu", .deviceMathLibrary = false});
+                      LoweringOptions{.amdgpuAtomics = true,
+                                      .targetFamily = "amdgpu",
+                                      .deviceMathLibrary = false,
+                                      .targetCpu = target.profile});
     std::vector<std::string> names;
     std::map<const llvm::Function *, unsigned> functionWaves;  // kernels' entries and items
     for (const loom::Operation *def : kernels) {
