@@ -158,8 +158,10 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
   };
   for (size_t k = 0; k < outputs.size(); ++k)
     if (!outputClasses[k] || !constraintLetter(*outputClasses[k]))
-      unsupported(op, "the register class of %" + std::string(outputs[k]->name()) +
-                          " in the callee is not amdgpu.sgpr, amdgpu.vgpr or amdgpu.agpr");
+      unsupported(op,
+                  "the register class of %" + std::string(outputs[k]->name()) +
+                      " in the callee is not amdgpu.sgpr, amdgpu.vgpr or amdgpu.agpr (an unreturned result names it: "
+                      "`: ... -> reg<amdgpu.vgpr>`)");
   for (const RegisterClass &rc : params)
     if (!constraintLetter(rc)) unsupported(op, "the callee's parameter register class " + rc.name + " is not AMDGPU's");
 
