@@ -976,7 +976,7 @@ private:
     }
     case VerifyHook::LowInvoke:
       // The callee is machine code (a low.func.def); its register signature is not checked here.
-      resolve(op, "callee", {OpCode::LowFuncDef}, "a low.func.def");
+      resolve(op, "callee", {OpCode::LowFuncDef, OpCode::LowFuncDecl}, "a low.func.def");
       return;
     case VerifyHook::TestFact:
       if (!op.result(0)->type()->isInteger(1)) resultError(op, "r", op.result(0)->type(), "i1 (a fact is a predicate)");

@@ -813,9 +813,12 @@ public:
       phases.emplace_back(name, std::chrono::duration<double, std::milli>(now - phaseStart).count());
       phaseStart = now;
     };
-    auto lowering = std::make_unique<Lowering>(
-        program, module, diags, "the " + target.profile + " target",
-        LoweringOptions{.amdgpuAtomics = true, .targetFamily = "amdgpu", .deviceMathLibrary = false});
+    auto lowering = std::make_unique<Lowering>(program, module, diags,
+                                               "the " + target.profile + " target",
+                                               LoweringOptions{.amdgpuAtomics = true,
+                                                               .targetFamily = "amdgpu",
+                                                               .deviceMathLibrary = false,
+                                                               .targetCpu = target.profile});
     std::vector<std::string> names;
     std::map<const llvm::Function *, unsigned> functionWaves;  // kernels' entries and items
     for (const loom::Operation *def : kernels) {

@@ -4,7 +4,17 @@
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/MCAsmInfo.h>
+#include <llvm/MC/MCContext.h>
+#include <llvm/MC/MCInstrInfo.h>
+#include <llvm/MC/MCObjectFileInfo.h>
+#include <llvm/MC/MCParser/MCAsmParser.h>
+#include <llvm/MC/MCParser/MCTargetAsmParser.h>
+#include <llvm/MC/MCRegisterInfo.h>
+#include <llvm/MC/MCStreamer.h>
 #include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/MCTargetOptions.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/FileSystem.h>
@@ -100,6 +110,42 @@ std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module
     return std::unexpected("the target cannot emit this file type");
   passes.run(module);
   return std::vector<uint8_t>(buffer.begin(), buffer.end());
+}
+
+std::optional<std::string> assemblyError(const std::string &triple, const std::string &cpu, std::string_view text) {
+  initializeTargets();
+  llvm::Triple tt(triple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(tt, error);
+  if (!target) return error;
+  llvm::MCTargetOptions options;
+  std::unique_ptr<llvm::MCRegisterInfo> registers(target->createMCRegInfo(tt));
+  std::unique_ptr<llvm::MCAsmInfo> asmInfo(target->createMCAsmInfo(*registers, tt, options));
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(target->createMCSubtargetInfo(tt, cpu, ""));
+  std::unique_ptr<llvm::MCInstrInfo> instructions(target->createMCInstrInfo());
+  if (!registers || !asmInfo || !subtarget || !instructions) return "the target has no assembler";
+  llvm::SourceMgr sources;
+  std::string message;
+  sources.setDiagHandler(
+      [](const llvm::SMDiagnostic &d, void *out) {
+        auto &first = *static_cast<std::string *>(out);
+        if (first.empty() && d.getKind() == llvm::SourceMgr::DK_Error) first = d.getMessage().str();
+      },
+      &message);
+  sources.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size())),
+                             llvm::SMLoc());
+  llvm::MCContext context(tt, asmInfo.get(), registers.get(), subtarget.get(), &sources, &options);
+  std::unique_ptr<llvm::MCObjectFileInfo> objectInfo(target->createMCObjectFileInfo(context, false));
+  context.setObjectFileInfo(objectInfo.get());
+  std::unique_ptr<llvm::MCStreamer> streamer(llvm::createNullStreamer(context));
+  std::unique_ptr<llvm::MCAsmParser> parser(llvm::createMCAsmParser(sources, context, *streamer, *asmInfo));
+  std::unique_ptr<llvm::MCTargetAsmParser> targetParser(
+      target->createMCAsmParser(*subtarget, *parser, *instructions, options));
+  if (!targetParser) return "the target has no assembler";
+  parser->setTargetParser(*targetParser);
+  if (parser->Run(/*NoInitialTextSection=*/false) && message.empty()) message = "the assembler rejects it";
+  if (message.empty()) return std::nullopt;
+  return message;
 }
 
 std::expected<std::vector<uint8_t>, std::string> linkElf(const std::vector<std::string> &arguments,

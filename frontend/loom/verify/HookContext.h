@@ -105,8 +105,9 @@ public:
   static std::string_view symbolKind(OpCode code) {
     switch (code) {
     case OpCode::FuncDef:
-    case OpCode::FuncDecl:
-    case OpCode::LowFuncDef: return "function";
+    case OpCode::FuncDecl: return "function";
+    case OpCode::LowFuncDef:
+    case OpCode::LowFuncDecl: return "low function";
     case OpCode::KernelDef:
     case OpCode::KernelDecl:
     case OpCode::KernelEntryDecl:

@@ -716,8 +716,7 @@ private:
   void lowerWhile(const Operation &op);
   void lowerSwitch(const Operation &op);  // lower/Control.cpp: scf.switch, scf.lookup
   void lowerOp(const Operation &op) {
-    if (op.opcode() == loom::OpCode::LowInvoke)
-      unsupported(op, "hrxcc has no assembler for Low IR (the callee is low.func.def machine code)");
+    if (op.opcode() == loom::OpCode::LowInvoke) return lowerLowInvoke(op);  // lower/Low.cpp
     if (lowerAnalysisTest(op)) return;  // lower/Test.cpp: test.use, fact probes
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
     if (op.opcode() == loom::OpCode::TargetSubgroupSize) return set(op, 0, i64(int64_t(fn_->subgroupSize)));
@@ -746,6 +745,7 @@ private:
 
   void lowerConfigGet(const Operation &op);
   bool lowerAnalysisTest(const Operation &op);
+  void lowerLowInvoke(const Operation &op);
 
   llvm::Constant *literal(const Operation &op, llvm::Type *type);
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <expected>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,11 @@ createTargetMachine(const std::string &triple, const std::string &cpu, const std
 
 // Runs the new-PM default pipeline (O0..O3) with the target's analyses.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel);
+
+// Assembles `text` for `triple`/`cpu` with LLVM's MC assembler, output discarded: the assembler's
+// first error message, or nothing when it accepts the text. Checks inline assembly up front,
+// since an error there during code generation would end the process.
+std::optional<std::string> assemblyError(const std::string &triple, const std::string &cpu, std::string_view text);
 
 enum class EmitFile { Object, Assembly };
 std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,

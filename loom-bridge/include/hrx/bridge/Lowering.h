@@ -100,6 +100,8 @@ struct LoweringOptions {
   // Whether the target has a device math library (libm calls stay calls). Without one (AMDGPU),
   // the hyperbolic functions are expanded from exp and the rest are refused (LINK/040).
   bool deviceMathLibrary = true;
+  // The processor whose assembler checks low.invoke's inline assembly (AMDGPU: "gfx1151").
+  std::string_view targetCpu = {};
 };
 
 class Lowering {

@@ -1,0 +1,270 @@
+// low.invoke of a low.func.def whose body is AMDGPU assembly (`asm { ... }`): one inline-asm
+// call. Each line is an instruction in Loom's spelling (`%r = s_sendmsg_rtn_b32 {message = 131}`);
+// results become early-clobber outputs, the function's parameters inputs, each constrained by
+// its register class (reg<amdgpu.sgpr> 's', vgpr 'v', agpr 'a'). Every line is checked by the
+// AMDGPU assembler first, so a bad instruction is a located error and not a codegen failure.
+#include "LoweringImpl.h"
+
+#include "hrx/bridge/Codegen.h"
+#include "hrx/diag/SourceManager.h"
+#include "hrx/loom/Lexer.h"
+
+#include <llvm/IR/InlineAsm.h>
+
+namespace hrx::bridge {
+namespace {
+
+using loom::Tok;
+using loom::Token;
+
+std::vector<Token> lexText(std::string_view text) {
+  diag::SourceManager sm;
+  diag::DiagnosticEngine quiet(sm);  // the module's parse reported any lexing error
+  loom::Lexer lex(text, 0, quiet);
+  std::vector<Token> tokens;
+  for (Token t = lex.next(); !t.is(Tok::Eof) && !t.is(Tok::Error); t = lex.next()) tokens.push_back(t);
+  return tokens;
+}
+
+// A register of the low.func.def's signature: `reg<amdgpu.CLASS [xN] [: T]>`.
+struct RegisterClass {
+  std::string name;  // amdgpu.sgpr
+  unsigned units = 1;
+};
+
+// The register class starting at tokens[i] (`reg`), advancing i past it.
+std::optional<RegisterClass> registerClassAt(const std::vector<Token> &tokens, size_t &i) {
+  if (i + 2 >= tokens.size() || !tokens[i].isIdent("reg") || !tokens[i + 1].is(Tok::Less)) return std::nullopt;
+  RegisterClass out{std::string(tokens[i + 2].text)};
+  i += 3;
+  if (i < tokens.size() && tokens[i].is(Tok::Ident) && tokens[i].text.starts_with('x'))
+    out.units = unsigned(std::max(1, std::atoi(std::string(tokens[i].text.substr(1)).c_str())));
+  for (int depth = 1; i < tokens.size() && depth > 0; ++i) {
+    if (tokens[i].is(Tok::Less)) ++depth;
+    if (tokens[i].is(Tok::Greater)) --depth;
+  }
+  return out;
+}
+
+char constraintLetter(const RegisterClass &rc) {
+  if (rc.name == "amdgpu.sgpr") return 's';
+  if (rc.name == "amdgpu.vgpr") return 'v';
+  if (rc.name == "amdgpu.agpr") return 'a';
+  return 0;
+}
+
+// A register of the class, for checking a line with the assembler (`s10`, `v[12:13]`).
+std::string sampleRegister(char letter, unsigned units, unsigned index) {
+  unsigned first = 16 + 4 * index;
+  if (units == 1) return letter + std::to_string(first);
+  return std::string(1, letter) + "[" + std::to_string(first) + ":" + std::to_string(first + units - 1) + "]";
+}
+
+// The AMDGPU spelling of one `key = value` of an instruction's attribute dictionary; empty when
+// the key has none.
+std::string operandSpelling(std::string_view key, std::string_view value) {
+  if (key == "vmcnt" || key == "lgkmcnt" || key == "expcnt") return std::string(key) + "(" + std::string(value) + ")";
+  if (key == "vscnt") return "null, " + std::string(value);
+  if (key == "message") return "sendmsg(" + std::string(value) + ")";
+  if (key == "offset") return "offset:" + std::string(value);
+  if (key == "imm" || key == "value") return std::string(value);
+  return {};
+}
+
+}  // namespace
+
+void Lowering::Impl::lowerLowInvoke(const Operation &op) {
+  const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
+  if (!callee || callee->cxx || callee->op->opcode() != loom::OpCode::LowFuncDef)
+    unsupported(op, "the callee is not a low.func.def defined in the inputs");
+  const Operation &fn = *callee->op;
+  std::vector<Token> head = fn.opaqueText().empty() ? std::vector<Token>{} : lexText(fn.opaqueText()[0]);
+  std::string arch = "unknown";
+  for (size_t i = 0; i + 2 < head.size(); ++i)
+    if (head[i].isIdent("target") && head[i + 1].is(Tok::Less)) {
+      std::string_view contract = head[i + 2].text;
+      arch = std::string(contract.substr(0, contract.find('.')));
+      break;
+    }
+  if (arch != "amdgpu" || options_.targetFamily != "amdgpu" || options_.targetCpu.empty())
+    unsupported(op, "low.invoke of " + arch + " assembly cannot run on " +
+                        (options_.targetFamily == "amdgpu" && !options_.targetCpu.empty() ? "this target" : "the host"));
+  if (head.empty() || !head.back().isIdent("asm") || fn.regions().empty() || fn.regions()[0].blocks().size() != 1)
+    unsupported(op, "only a low.func.def with an asm body is lowered (its low.* form has no lowering yet)");
+
+  // The signature: parameter and result register classes, in order.
+  std::vector<RegisterClass> params, results;
+  bool afterArrow = false;
+  for (size_t i = 0; i < head.size();) {
+    if (head[i].is(Tok::Arrow)) afterArrow = true;
+    if (std::optional<RegisterClass> rc = registerClassAt(head, i)) {
+      (afterArrow ? results : params).push_back(*rc);
+      continue;
+    }
+    ++i;
+  }
+  const loom::Block &body = *fn.regions()[0].blocks()[0];
+  if (params.size() != body.arguments().size() || params.size() != op.numOperands() ||
+      results.size() != op.numResults())
+    unsupported(op, "its operands and results do not match the low.func.def's " + std::to_string(params.size()) +
+                        " parameter(s) and " + std::to_string(results.size()) + " result(s)");
+
+  // Operands of the asm: every instruction result (outputs), then the parameters (inputs).
+  std::vector<const Value *> outputs;
+  std::vector<std::optional<RegisterClass>> outputClasses;
+  std::vector<std::string_view> returned;
+  for (const Operation &line : body) {
+    if (line.name() == "return") {
+      for (const Token &t : lexText(line.opaqueText().empty() ? "" : line.opaqueText()[0]))
+        if (t.is(Tok::ValueId)) returned.push_back(t.name());
+      continue;
+    }
+    for (unsigned r = 0; r < line.numResults(); ++r) {
+      outputs.push_back(line.result(r));
+      std::vector<Token> text = lexText(line.opaqueText().empty() ? "" : line.opaqueText()[0]);
+      std::optional<RegisterClass> written;
+      for (size_t i = 0; i < text.size(); ++i)
+        if (text[i].is(Tok::Arrow) && i + 1 < text.size()) {
+          size_t at = i + 1;
+          written = registerClassAt(text, at);
+        }
+      outputClasses.push_back(written);
+    }
+  }
+  if (returned.size() != results.size())
+    unsupported(op, "the callee's asm body returns " + std::to_string(returned.size()) + " value(s), its signature " +
+                        std::to_string(results.size()));
+  std::vector<int> returnSlot(outputs.size(), -1);
+  for (size_t j = 0; j < returned.size(); ++j) {
+    bool found = false;
+    for (size_t k = 0; k < outputs.size(); ++k)
+      if (outputs[k]->name() == returned[j]) {
+        returnSlot[k] = int(j);
+        outputClasses[k] = results[j];
+        found = true;
+      }
+    if (!found) unsupported(op, "the callee returns %" + std::string(returned[j]) + ", which no instruction defines");
+  }
+
+  auto operandIndex = [&](std::string_view name) -> std::optional<unsigned> {
+    for (size_t k = 0; k < outputs.size(); ++k)
+      if (outputs[k]->name() == name) return unsigned(k);
+    for (size_t k = 0; k < body.arguments().size(); ++k)
+      if (body.arguments()[k]->name() == name) return unsigned(outputs.size() + k);
+    return std::nullopt;
+  };
+  auto classOf = [&](unsigned index) {
+    return index < outputs.size() ? *outputClasses[index] : params[index - outputs.size()];
+  };
+  for (size_t k = 0; k < outputs.size(); ++k)
+    if (!outputClasses[k] || !constraintLetter(*outputClasses[k]))
+      unsupported(op,
+                  "the register class of %" + std::string(outputs[k]->name()) +
+                      " in the callee is not amdgpu.sgpr, amdgpu.vgpr or amdgpu.agpr (an unreturned result names it: "
+                      "`: ... -> reg<amdgpu.vgpr>`)");
+  for (const RegisterClass &rc : params)
+    if (!constraintLetter(rc)) unsupported(op, "the callee's parameter register class " + rc.name + " is not AMDGPU's");
+
+  // Each line in AMDGPU syntax, with $N for LLVM and sample registers for the assembler check.
+  std::string asmText;
+  for (const Operation &line : body) {
+    if (line.name() == "return") continue;
+    std::vector<std::string> forLlvm, forCheck;
+    auto addRegister = [&](unsigned index) {
+      RegisterClass rc = classOf(index);
+      forLlvm.push_back("$" + std::to_string(index));
+      forCheck.push_back(sampleRegister(constraintLetter(rc), rc.units, index));
+    };
+    for (unsigned r = 0; r < line.numResults(); ++r) addRegister(*operandIndex(line.result(r)->name()));
+    std::vector<Token> text = lexText(line.opaqueText().empty() ? "" : line.opaqueText()[0]);
+    std::vector<std::string> attrs;
+    int depth = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const Token &t = text[i];
+      if (t.is(Tok::Colon) && depth == 0) break;  // the written types
+      if (t.is(Tok::LBrace)) ++depth;
+      if (t.is(Tok::RBrace)) --depth;
+      if (t.is(Tok::ValueId) && depth == 0) {
+        std::optional<unsigned> index = operandIndex(t.name());
+        if (!index) {
+          diags_.report(diag::DiagId::LinkUnsupportedOp, line.loc())
+              .arg("op", std::string(line.name()))
+              .arg("target", target_)
+              .arg("reason", "%" + std::string(t.name()) + " is neither a parameter nor an earlier result");
+          throw LoweringError{};
+        }
+        addRegister(*index);
+      }
+      if (depth == 1 && t.is(Tok::Ident) && i + 2 < text.size() && text[i + 1].is(Tok::Equal)) {
+        std::string spelled = operandSpelling(t.text, text[i + 2].text);
+        if (spelled.empty()) {
+          diags_.report(diag::DiagId::LinkUnsupportedOp, line.loc())
+              .arg("op", std::string(line.name()))
+              .arg("target", target_)
+              .arg("reason", "its attribute '" + std::string(t.text) + "' has no AMDGPU assembly spelling in hrxcc");
+          throw LoweringError{};
+        }
+        attrs.push_back(std::move(spelled));
+      }
+    }
+    // Counter waits list their counters space-separated; other attributes are operands.
+    bool counters = line.name() == "s_waitcnt";
+    auto render = [&](const std::vector<std::string> &registers) {
+      std::string out(line.name());
+      std::string sep = " ";
+      for (const std::string &r : registers) out += std::exchange(sep, ", ") + r;
+      for (const std::string &a : attrs) out += (counters ? " " : std::exchange(sep, ", ")) + a;
+      return out;
+    };
+    std::string checked = render(forCheck);
+    if (std::optional<std::string> error = assemblyError(module_.getTargetTriple().str(), std::string(options_.targetCpu), checked)) {
+      diags_.report(diag::DiagId::LinkUnsupportedOp, line.loc())
+          .arg("op", std::string(line.name()))
+          .arg("target", target_)
+          .arg("reason", "the AMDGPU assembler rejects '" + checked + "': " + *error);
+      throw LoweringError{};
+    }
+    asmText += render(forLlvm) + "\n";
+  }
+
+  // The call: outputs (returned ones in the invoke's result types), then the inputs.
+  llvm::IRBuilder<> &b = *b_;
+  std::string constraints;
+  std::vector<llvm::Type *> outputTypes;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    RegisterClass rc = *outputClasses[k];
+    constraints += std::string(constraints.empty() ? "" : ",") + "=&" + constraintLetter(rc);
+    llvm::Type *type = returnSlot[k] >= 0 ? valueType(*op.result(unsigned(returnSlot[k]))->type(), &op)
+                                          : llvm::Type::getIntNTy(context_, 32 * rc.units);
+    if (type->getPrimitiveSizeInBits() != 32 * rc.units)
+      unsupported(op, "result " + std::to_string(returnSlot[k]) + " has " +
+                          std::to_string(type->getPrimitiveSizeInBits()) + " bits, its register " +
+                          std::to_string(32 * rc.units));
+    outputTypes.push_back(type);
+  }
+  std::vector<llvm::Value *> inputs;
+  std::vector<llvm::Type *> inputTypes;
+  for (unsigned i = 0; i < op.numOperands(); ++i) {
+    llvm::Value *v = get(op.operand(i));
+    unsigned bits = 32 * params[i].units;
+    if (v->getType()->isIntegerTy() && v->getType()->getIntegerBitWidth() < bits)
+      v = b.CreateZExt(v, b.getIntNTy(bits));
+    if (v->getType()->getPrimitiveSizeInBits() != bits)
+      unsupported(op, "operand " + std::to_string(i) + " does not fit its " + std::to_string(bits) + "-bit register");
+    constraints += std::string(constraints.empty() ? "" : ",") + constraintLetter(params[i]);
+    inputs.push_back(v);
+    inputTypes.push_back(v->getType());
+  }
+  llvm::Type *ret = outputTypes.empty()       ? b.getVoidTy()
+                    : outputTypes.size() == 1 ? outputTypes[0]
+                                              : llvm::StructType::get(context_, outputTypes);
+  auto *asmCall = llvm::InlineAsm::get(llvm::FunctionType::get(ret, inputTypes, false), asmText, constraints,
+                                       /*hasSideEffects=*/true);
+  llvm::CallInst *call = b.CreateCall(asmCall, inputs);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (returnSlot[k] < 0) continue;
+    set(op, unsigned(returnSlot[k]), outputs.size() == 1 ? call : b.CreateExtractValue(call, unsigned(k)));
+  }
+}
+
+}  // namespace hrx::bridge
