@@ -6,12 +6,12 @@ namespace hrx::bridge {
 using loom::OpCode;
 
 // Lowers a single-block structured region; returns the values its scf.yield passes out.
-std::vector<llvm::Value *> Lowering::Impl::lowerRegion(const loom::Region &region) {
+std::vector<llvm::Value *> Lowering::Impl::lowerRegion(const loom::Region &region, bool viewsAsNull) {
   std::vector<llvm::Value *> yielded;
   if (region.empty()) return yielded;
   for (const Operation &op : *region.entryBlock()) {
     if (op.opcode() == loom::OpCode::ScfYield || op.opcode() == loom::OpCode::ScfCondition) {
-      for (const Value *v : op.operands()) yielded.push_back(get(v));
+      for (const Value *v : op.operands()) yielded.push_back(viewsAsNull && lowered(v).view ? nullptr : get(v));
       break;
     }
     lowerOp(op);
@@ -93,18 +93,42 @@ void Lowering::Impl::lowerControl(const Operation &op) {
     llvm::BasicBlock *merge = llvm::BasicBlock::Create(context_, "if.end", f);
     b.CreateCondBr(cond, thenBlock, elseBlock);
     b.SetInsertPoint(thenBlock);
-    std::vector<llvm::Value *> thenValues = lowerRegion(*op.region(0));
+    std::vector<llvm::Value *> thenValues = lowerRegion(*op.region(0), true);
     llvm::BasicBlock *thenEnd = b.GetInsertBlock();
     b.CreateBr(merge);
     b.SetInsertPoint(elseBlock);
     std::vector<llvm::Value *> elseValues;
-    if (op.numRegions() > 1) elseValues = lowerRegion(*op.region(1));
+    if (op.numRegions() > 1) elseValues = lowerRegion(*op.region(1), true);
     llvm::BasicBlock *elseEnd = b.GetInsertBlock();
     b.CreateBr(merge);
     b.SetInsertPoint(merge);
     if (op.numResults() && (thenValues.size() != op.numResults() || elseValues.size() != op.numResults()))
       unsupported(op, "both branches must yield one value per result");
+    const Operation *thenYield = op.region(0)->entryBlock()->terminator();
+    const Operation *elseYield = op.numRegions() > 1 ? op.region(1)->entryBlock()->terminator() : nullptr;
     for (unsigned i = 0; i < op.numResults(); ++i) {
+      if (!thenValues[i] || !elseValues[i]) {
+        // A view result merges part by part: base, then each extent and stride.
+        std::shared_ptr<ViewValue> t = lowered(thenYield->operand(i)).view;
+        std::shared_ptr<ViewValue> e = elseYield ? lowered(elseYield->operand(i)).view : nullptr;
+        if (!t || !e || t->extents.size() != e->extents.size() || t->strides.size() != e->strides.size() ||
+            t->base->getType() != e->base->getType())
+          unsupported(op, "both branches must yield views of the same rank and address space");
+        auto merge2 = [&](llvm::Value *x, llvm::Value *y) {
+          llvm::PHINode *phi = b.CreatePHI(x->getType(), 2);
+          phi->addIncoming(x, thenEnd);
+          phi->addIncoming(y, elseEnd);
+          return phi;
+        };
+        auto v = std::make_shared<ViewValue>(*t);
+        v->type = op.result(i)->type();
+        v->base = merge2(t->base, e->base);
+        for (size_t k = 0; k < v->extents.size(); ++k) v->extents[k] = merge2(t->extents[k], e->extents[k]);
+        for (size_t k = 0; k < v->strides.size(); ++k) v->strides[k] = merge2(t->strides[k], e->strides[k]);
+        v->coherent = t->coherent && e->coherent;
+        lowered(op.result(i)).view = v;
+        continue;
+      }
       llvm::PHINode *phi = b.CreatePHI(thenValues[i]->getType(), 2);
       phi->addIncoming(thenValues[i], thenEnd);
       phi->addIncoming(elseValues[i], elseEnd);

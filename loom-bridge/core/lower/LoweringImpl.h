@@ -882,7 +882,7 @@ private:
   // ---- control flow ---------------------------------------------------------------------------
 
   // Lowers a single-block structured region; returns the values its scf.yield passes out.
-  std::vector<llvm::Value *> lowerRegion(const loom::Region &region);
+  std::vector<llvm::Value *> lowerRegion(const loom::Region &region, bool viewsAsNull = false);  // views yield null
 
   void lowerControl(const Operation &op);
   void lowerViewSelect(const Operation &op);
