@@ -104,16 +104,19 @@ void Lowering::Impl::lowerControl(const Operation &op) {
     b.SetInsertPoint(merge);
     if (op.numResults() && (thenValues.size() != op.numResults() || elseValues.size() != op.numResults()))
       unsupported(op, "both branches must yield one value per result");
-    const Operation *thenYield = op.region(0)->entryBlock()->terminator();
-    const Operation *elseYield = op.numRegions() > 1 ? op.region(1)->entryBlock()->terminator() : nullptr;
+    // Only an scf.if with results has yields to read views from (a result-less one may have an empty region).
+    auto yieldOf = [&](unsigned region) -> const Operation * {
+      if (region >= op.numRegions() || op.region(region)->empty()) return nullptr;
+      return op.region(region)->entryBlock()->terminator();
+    };
     for (unsigned i = 0; i < op.numResults(); ++i) {
       if (!thenValues[i] || !elseValues[i]) {
         // A view result merges part by part: base, then each extent and stride.
-        std::shared_ptr<ViewValue> t = lowered(thenYield->operand(i)).view;
+        const Operation *thenYield = yieldOf(0), *elseYield = yieldOf(1);
+        std::shared_ptr<ViewValue> t = thenYield ? lowered(thenYield->operand(i)).view : nullptr;
         std::shared_ptr<ViewValue> e = elseYield ? lowered(elseYield->operand(i)).view : nullptr;
-        if (!t || !e || t->extents.size() != e->extents.size() || t->strides.size() != e->strides.size() ||
-            t->base->getType() != e->base->getType())
-          unsupported(op, "both branches must yield views of the same rank and address space");
+        if (!t || !e || t->extents.size() != e->extents.size() || t->strides.size() != e->strides.size())
+          unsupported(op, "both branches must yield views of the same rank");
         auto merge2 = [&](llvm::Value *x, llvm::Value *y) {
           llvm::PHINode *phi = b.CreatePHI(x->getType(), 2);
           phi->addIncoming(x, thenEnd);
@@ -122,7 +125,17 @@ void Lowering::Impl::lowerControl(const Operation &op) {
         };
         auto v = std::make_shared<ViewValue>(*t);
         v->type = op.result(i)->type();
-        v->base = merge2(t->base, e->base);
+        // Bases in different address spaces meet in the flat one, as scf.select's do; the casts
+        // go at the end of each branch, before its branch to the merge.
+        llvm::Value *thenBase = t->base, *elseBase = e->base;
+        if (thenBase->getType() != elseBase->getType()) {
+          llvm::IRBuilderBase::InsertPointGuard guard(b);
+          b.SetInsertPoint(thenEnd->getTerminator());
+          thenBase = flatPointer(thenBase);
+          b.SetInsertPoint(elseEnd->getTerminator());
+          elseBase = flatPointer(elseBase);
+        }
+        v->base = merge2(thenBase, elseBase);
         for (size_t k = 0; k < v->extents.size(); ++k) v->extents[k] = merge2(t->extents[k], e->extents[k]);
         for (size_t k = 0; k < v->strides.size(); ++k) v->strides[k] = merge2(t->strides[k], e->strides[k]);
         v->coherent = t->coherent && e->coherent;
