@@ -3,6 +3,9 @@
 #include <lld/Common/Driver.h>
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/MC/MCAsmInfo.h>
 #include <llvm/MC/MCContext.h>
@@ -98,6 +101,31 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   passes.run(module, mam);
 }
 
+namespace {
+// Collects the errors a target reports during code generation (a kernel over the LDS limit, say):
+// without a handler LLVM prints "<unknown>:0:0" and exits the whole process.
+class CodegenErrors : public llvm::DiagnosticHandler {
+public:
+  explicit CodegenErrors(std::string &errors) : errors_(errors) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    if (info.getSeverity() != llvm::DS_Error) return false;  // LLVM's default handling, as before
+    llvm::raw_string_ostream os(errors_);
+    if (!errors_.empty()) os << "; ";
+    std::string text;
+    llvm::raw_string_ostream message(text);
+    llvm::DiagnosticPrinterRawOStream printer(message);
+    info.print(printer);
+    // A resource limit names its function but has no source location of its own.
+    std::string_view unlocated = "<unknown>:0:0: ";
+    os << (std::string_view(text).starts_with(unlocated) ? text.substr(unlocated.size()) : text);
+    return true;
+  }
+
+private:
+  std::string &errors_;
+};
+}  // namespace
+
 std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module, llvm::TargetMachine &machine,
                                                             EmitFile kind) {
   module.setDataLayout(machine.createDataLayout());
@@ -108,7 +136,13 @@ std::expected<std::vector<uint8_t>, std::string> emitModule(llvm::Module &module
   auto type = kind == EmitFile::Object ? llvm::CodeGenFileType::ObjectFile : llvm::CodeGenFileType::AssemblyFile;
   if (machine.addPassesToEmitFile(passes, stream, nullptr, type))
     return std::unexpected("the target cannot emit this file type");
+  llvm::LLVMContext &context = module.getContext();
+  std::string errors;
+  std::unique_ptr<llvm::DiagnosticHandler> previous = context.getDiagnosticHandler();
+  context.setDiagnosticHandler(std::make_unique<CodegenErrors>(errors));
   passes.run(module);
+  context.setDiagnosticHandler(std::move(previous));
+  if (!errors.empty()) return std::unexpected(errors);
   return std::vector<uint8_t>(buffer.begin(), buffer.end());
 }
 

@@ -121,14 +121,14 @@ void Lowering::Impl::lowerExchange(const Operation &op) {
   } else {
     constexpr uint64_t kMaxItems = 1024;
     if (slotBytes * kMaxItems > 32768) unsupported(op, "the exchanged value is too large for workgroup storage");
-    // One allocation per function serves every exchange of 16-byte slots (they are separated by
-    // barriers); it is made in the entry block so that every use is dominated.
-    llvm::IRBuilder<> entry(&f.getEntryBlock(), f.getEntryBlock().getFirstInsertionPt());
-    if (slotBytes == 16 && fn_->exchangeStorage)
-      storage = fn_->exchangeStorage;
-    else
-      storage = target->workgroupStorage(entry, slotBytes * kMaxItems, 16);
-    if (slotBytes == 16) fn_->exchangeStorage = storage;
+    // One allocation per function and slot size serves every exchange of that size (they are
+    // separated by barriers); it is made in the entry block so that every use is dominated.
+    llvm::Value *&shared = fn_->exchangeStorage[slotBytes];
+    if (!shared) {
+      llvm::IRBuilder<> entry(&f.getEntryBlock(), f.getEntryBlock().getFirstInsertionPt());
+      shared = target->workgroupStorage(entry, slotBytes * kMaxItems, 16);
+    }
+    storage = shared;
     if (!storage) unsupported(op, "this target has no workgroup storage for cross-lane exchange");
     b.CreateAlignedStore(value, b.CreateGEP(b.getInt8Ty(), storage, b.CreateMul(linear, i64(int64_t(slotBytes)))),
                          llvm::Align(16));

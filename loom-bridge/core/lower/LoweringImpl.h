@@ -612,7 +612,9 @@ private:
       const std::unordered_map<const Value *, uint64_t> &slots;
     };
     std::optional<Exchange> exchange;
-    llvm::Value *exchangeStorage = nullptr;  // elsewhere: the workgroup storage exchanges share
+    // Elsewhere: the workgroup storage that exchanges of one slot size share (each exchange ends
+    // with a barrier, so the next may reuse it).
+    std::map<uint64_t, llvm::Value *> exchangeStorage;
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
