@@ -12,6 +12,14 @@ For every .loom file under the directories it runs
      its range(...) predicate (rounded up to its mul(...) factor), 1 when it has none.
 and prints per-folder pass rates, the files that pass only with kept unknown ops (PARSE/101),
 and the first-error causes ranked by how many files they stop.
+
+A test module under a `testdata/` folder calls the kernel source at the same path without
+`testdata/` and is verified only linked with it (upstream's id4 build:
+loom_link_module(srcs = ["testdata/" + source], libraries = [source])); it is checked as the
+library's text followed by its own, in one temporary file (error lines then count from the
+library's start). Test modules whose library is missing are counted apart ("unlinked"), and so
+are those whose library holds the very cases the module defines (a library downloaded at an older
+revision than its test module: "version skew"); neither counts in the totals.
 """
 
 import argparse
@@ -68,6 +76,17 @@ def first_error(output):
     return "no-diagnostic", (lines[0] if lines else "(no output)")
 
 
+def library_of_test_module(path):
+    parts = os.path.normpath(path).split(os.sep)
+    if "testdata" not in parts[:-1]:
+        return None
+    at = len(parts) - 1 - parts[::-1].index("testdata")
+    return os.sep.join(parts[:at] + parts[at + 1:])
+
+
+SYMBOL_DEF_RE = re.compile(r"^\s*(?:check\.case|check\.scenario|func\.def|kernel\.def)\b[^@\n]*@([\w.$]+)", re.M)
+
+
 def run(hrxcc, args, timeout=120):
     try:
         proc = subprocess.run([hrxcc] + args, capture_output=True, text=True, timeout=timeout)
@@ -79,7 +98,20 @@ def run(hrxcc, args, timeout=120):
 def survey(hrxcc, path, outdir):
     with open(path, encoding="utf-8", errors="replace") as handle:
         text = handle.read()
-    result = {"path": path}
+    result = {"path": path, "excluded": None}
+    library = library_of_test_module(path)
+    if library is not None:
+        if not os.path.exists(library):
+            result.update(excluded="unlinked", syntax=False, kept_unknown=False, crash=False, target=None)
+            return result
+        with open(library, encoding="utf-8", errors="replace") as handle:
+            library_text = handle.read()
+        if set(SYMBOL_DEF_RE.findall(library_text)) & set(SYMBOL_DEF_RE.findall(text)):
+            result.update(excluded="version skew", syntax=False, kept_unknown=False, crash=False, target=None)
+            return result
+        path = os.path.join(outdir, re.sub(r"[^\w.-]", "_", path))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(library_text + "\n" + text)
     code, output = run(hrxcc, ["-fsyntax-only", path])
     result["syntax"] = code == 0
     result["kept_unknown"] = "PARSE/101" in output
@@ -130,6 +162,8 @@ def main():
     with tempfile.TemporaryDirectory() as outdir, concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda p: survey(args.hrxcc, p, outdir), files))
 
+    excluded = [r for r in results if r["excluded"]]
+    results = [r for r in results if not r["excluded"]]
     folders = collections.OrderedDict()
     for result in results:
         folders.setdefault(folder_of(result["path"], roots), []).append(result)
@@ -149,7 +183,9 @@ def main():
     gpu = [r for r in results if r["target"] == "gfx1151"]
     npu = [r for r in results if r["target"] == "xdna"]
     print()
-    print(f"files: {total}")
+    print(f"files: {total} (not counted: {len(excluded)} testdata/ modules, "
+          f"{sum(r['excluded'] == 'unlinked' for r in excluded)} without their library, "
+          f"{sum(r['excluded'] == 'version skew' for r in excluded)} whose library holds their cases)")
     print(f"parse+verify:                      {verified}/{total} {percent(verified, total)}")
     print(f"parse+verify, no kept-unknown ops: {strict}/{total} {percent(strict, total)}")
     print(f"gfx1151 (kernel.def) compile:      {sum(r.get('compiled', False) for r in gpu)}/{len(gpu)} "
