@@ -8,6 +8,7 @@
 // position where it is live), so the allocation is correct for any block order.
 #include "hrx/xdna/Aie2pCodegen.h"
 
+#include "Aie2pFloat.h"
 #include "BundleEmitter.h"
 
 #include "hrx/aie2p/Asm.h"
@@ -66,7 +67,7 @@ std::string typeName(llvm::Type *t) {
 
 // A value's integer width in the selector's terms (0: not a scalar the selector keeps).
 unsigned widthOf(llvm::Type *t) {
-  if (t->isPointerTy()) return 32;
+  if (t->isPointerTy() || t->isFloatTy()) return 32;  // a float: its bits
   if (auto *i = llvm::dyn_cast<llvm::IntegerType>(t)) {
     unsigned w = i->getBitWidth();
     // i64 (Loom's index): kept in 32 bits where check() proves every value fits (see there).
@@ -276,6 +277,11 @@ private:
       materialize(r(scratch), static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(bits))));
       return r(scratch);
     }
+    if (auto *c = llvm::dyn_cast<llvm::ConstantFP>(v); c && c->getType()->isFloatTy()) {
+      uint64_t bits = c->getValueAPF().bitcastToAPInt().getZExtValue();
+      materialize(r(scratch), static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(bits))));
+      return r(scratch);
+    }
     if (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::ConstantPointerNull>(v)) {
       materialize(r(scratch), 0);
       return r(scratch);
@@ -360,6 +366,7 @@ private:
   bool needsLaneArea_ = false;
   uint32_t laneArea_ = 0;  // the lane area's offset from the frame bottom
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
+  std::expected<void, CodegenError> scalarFloatArithmetic(llvm::BinaryOperator &inst);
   std::expected<void, CodegenError> fusedBfpMma(llvm::CallBase &call);
   unsigned loops_ = 0;
 
@@ -568,12 +575,20 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
         continue;
       }
       if (!i.getType()->isVoidTy() && !widthOf(i.getType()))
-        return fail("a value of type " + typeName(i.getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+        return fail("a value of type " + typeName(i.getType()) +
+                    " (the scalar subset is i1, i8, i16, i32, float and ptr)");
       for (Value *op : i.operands())
         if (!llvm::isa<BasicBlock>(op) && !widthOf(op->getType()))
           return fail("an operand of type " + typeName(op->getType()));
       if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
         switch (bin->getOpcode()) {
+        case llvm::Instruction::FAdd:
+        case llvm::Instruction::FSub: continue;  // in the vector unit (scalarFloatArithmetic)
+        case llvm::Instruction::FMul:
+        case llvm::Instruction::FDiv:
+        case llvm::Instruction::FRem:
+          return fail("of the scalar float operations only fadd, fsub, fmul (an integer routine, Aie2pFloat.h) and "
+                      "fneg are selected");
         case llvm::Instruction::Add:
         case llvm::Instruction::Sub:
         case llvm::Instruction::Mul:
@@ -589,8 +604,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
       if (llvm::isa<llvm::ICmpInst>(i) || llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::PHINode>(i) ||
           llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::ZExtInst>(i) || llvm::isa<llvm::SExtInst>(i) ||
           llvm::isa<llvm::TruncInst>(i) || llvm::isa<llvm::FreezeInst>(i) || llvm::isa<llvm::PtrToIntInst>(i) ||
-          llvm::isa<llvm::IntToPtrInst>(i))
-        continue;
+          llvm::isa<llvm::IntToPtrInst>(i) || llvm::isa<llvm::BitCastInst>(i))
+        continue;  // a scalar bitcast is between i32 and float (both 32 bits: widthOf)
       return fail("this instruction is not in the selected subset");
     }
   return {};
@@ -1057,6 +1072,28 @@ std::expected<void, CodegenError> Emitter::floatVectorArithmetic(Instruction &in
   return {};
 }
 
+// A scalar float add or subtract in the vector unit: both operands broadcast (vbcst.32), added as
+// 16 x float (every lane the same), lane 0 extracted.
+std::expected<void, CodegenError> Emitter::scalarFloatArithmetic(llvm::BinaryOperator &inst) {
+  auto a = use(inst.getOperand(0), 29);
+  if (!a) return std::unexpected(a.error());
+  emit("VBCST_32", "vbcst.32 x10, " + *a, {*a}, {"x10"});
+  auto b = use(inst.getOperand(1), 30);
+  if (!b) return std::unexpected(b.error());
+  emit("VBCST_32", "vbcst.32 x11, " + *b, {*b}, {"x11"});
+  bool subtract = inst.getOpcode() == llvm::Instruction::FSub;
+  emit("VMOV_alu_mv_mv_x", "vmov bmll0, x10", {"x10"}, {"dm0"});
+  emit("VMOV_alu_mv_mv_x", "vmov bmll1, x11", {"x11"}, {"dm1"});
+  materialize("r31", 0);
+  emit(subtract ? "VSUB_f_vmac_cm2_add_reg" : "VADD_f_vmac_cm2_add_reg",
+       std::string(subtract ? "vsub.f" : "vadd.f") + " dm2, dm0, dm1, r31", {"dm0", "dm1", "r31"}, {"dm2"});
+  emit("VMOV_alu_mv_mv_x", "vmov x10, bmll2", {"dm2"}, {"x10"});
+  std::string d = defReg(&inst);
+  emit("VEXTRACT_32_imm_vaddSign0", "vextract.32 " + d + ", x10, #0, vaddsign0", {"x10"}, {d});
+  commit(&inst);
+  return {};
+}
+
 // The lanes of v that are NaN ((bits & 0x7fffffff) > 0x7f800000, unsigned) into mask (r16..r31).
 void Emitter::floatNanMask(const std::string &v, const std::string &mask) {
   materialize("r31", 0x7fffffff);
@@ -1452,6 +1489,8 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     return {};
   }
   if (auto *g = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) return gep(*g);
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst); bin && bin->getType()->isFloatTy())
+    return scalarFloatArithmetic(*bin);
   if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) return binary(*bin);
   if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst)) return compare(*cmp);
   if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst)) {
@@ -1653,7 +1692,10 @@ void prepareModuleForAie2p(llvm::Module &module) {
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   passes.run(module, mam);
   for (llvm::Function &f : module)
-    if (!f.isDeclaration()) llvm::SplitAllCriticalEdges(f);
+    if (!f.isDeclaration()) {
+      lowerFloatForAie2p(f);
+      llvm::SplitAllCriticalEdges(f);
+    }
 }
 
 std::expected<CoreCode, CodegenError> compileStageForAie2p(llvm::Function &stage) {
