@@ -534,10 +534,6 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           return fail("a vector select needs a 16 x i32 or 32 x i16 compare of the same lanes as its condition");
         }
         if (isFloatVector(i.getType())) {
-          if (bin && bin->getOpcode() == llvm::Instruction::FMul)
-            return fail(
-                "a 16 x float multiply (the AIE2P vector unit multiplies bf16; no modelled instruction sequence "
-                "gives the fp32 product exactly)");
           if (bin && (bin->getOpcode() == llvm::Instruction::FAdd || bin->getOpcode() == llvm::Instruction::FSub))
             continue;  // vmov into accumulators, vadd.f / vsub.f, vmov back
           if (llvm::isa<llvm::PHINode>(i) ||
@@ -545,8 +541,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
               (llvm::isa<llvm::UnaryOperator>(i) &&
                llvm::cast<llvm::UnaryOperator>(i).getOpcode() == llvm::Instruction::FNeg))
             continue;
-          return fail("of the 16 x float operations only fadd, fsub, fneg, compares feeding selects, loads, stores, "
-                      "bitcasts and splats are selected");
+          return fail("of the 16 x float operations only fadd, fsub, fmul (a lane loop of an integer routine), fneg, "
+                      "compares feeding selects, loads, stores, bitcasts and splats are selected");
         }
         if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(&i); cast && laneBits(cast->getSrcTy())) continue;
         bool ok = llvm::isa<llvm::PHINode>(i) ||
