@@ -130,6 +130,12 @@ bool isSplatSeed(const Value *v) {
   return true;
 }
 
+// Why an fp32 multiply is left (lowerFloatForAie2p expands at most kMaxExpandedFloatMultiplies).
+std::string tooManyFloatMultiplies() {
+  return "one of more than " + std::to_string(kMaxExpandedFloatMultiplies) +
+         " fp32 multiplies (each an integer routine of about 1.1 KB of the 16 KB program memory)";
+}
+
 bool ignoredIntrinsic(const llvm::CallBase &call) {
   auto *f = call.getCalledFunction();
   if (!f || !f->isIntrinsic()) return false;
@@ -438,6 +444,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
                 (laneBits(ii->getType()) == 32 || laneBits(ii->getType()) == 16))
               continue;  // vmax_lt / vmin_ge
             return fail("only 32-bit integer min/max/abs and 16 x i32 / 32 x i16 min/max are selected");
+          case llvm::Intrinsic::fmuladd:  // lowerFloatForAie2p left it
+            return fail(tooManyFloatMultiplies());
           case llvm::Intrinsic::memset:
           case llvm::Intrinsic::memcpy:
           case llvm::Intrinsic::memmove: {
@@ -534,6 +542,7 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           return fail("a vector select needs a 16 x i32 or 32 x i16 compare of the same lanes as its condition");
         }
         if (isFloatVector(i.getType())) {
+          if (bin && bin->getOpcode() == llvm::Instruction::FMul) return fail(tooManyFloatMultiplies());
           if (bin && (bin->getOpcode() == llvm::Instruction::FAdd || bin->getOpcode() == llvm::Instruction::FSub))
             continue;  // vmov into accumulators, vadd.f / vsub.f, vmov back
           if (llvm::isa<llvm::PHINode>(i) ||
@@ -560,14 +569,15 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
       if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
         if (ld->isVolatile() || ld->isAtomic()) return fail("volatile and atomic loads are not selected");
         if (!widthOf(ld->getType()) || widthOf(ld->getType()) == 64)
-          return fail("a load of " + typeName(ld->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+          return fail("a load of " + typeName(ld->getType()) +
+                      " (the scalar subset is i1, i8, i16, i32, float and ptr)");
         continue;
       }
       if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
         if (st->isVolatile() || st->isAtomic()) return fail("volatile and atomic stores are not selected");
         if (!widthOf(st->getValueOperand()->getType()) || widthOf(st->getValueOperand()->getType()) == 64)
           return fail("a store of " + typeName(st->getValueOperand()->getType()) +
-                      " (the scalar subset is i1, i8, i16, i32 and ptr)");
+                      " (the scalar subset is i1, i8, i16, i32, float and ptr)");
         continue;
       }
       if (!i.getType()->isVoidTy() && !widthOf(i.getType()))
@@ -580,11 +590,12 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
         switch (bin->getOpcode()) {
         case llvm::Instruction::FAdd:
         case llvm::Instruction::FSub: continue;  // in the vector unit (scalarFloatArithmetic)
-        case llvm::Instruction::FMul:
+        case llvm::Instruction::FMul:            // lowerFloatForAie2p left it: too many for program memory
+          return fail(tooManyFloatMultiplies());
         case llvm::Instruction::FDiv:
         case llvm::Instruction::FRem:
-          return fail("of the scalar float operations only fadd, fsub, fmul (an integer routine, Aie2pFloat.h) and "
-                      "fneg are selected");
+          return fail("of the scalar float operations only fadd, fsub, fmul (an integer routine, Aie2pFloat.h), fneg "
+                      "and fmuladd are selected");
         case llvm::Instruction::Add:
         case llvm::Instruction::Sub:
         case llvm::Instruction::Mul:

@@ -141,19 +141,28 @@ void lowerFloatForAie2p(llvm::Function &f) {
   std::vector<llvm::Instruction *> work;
   for (llvm::BasicBlock &block : f)
     for (llvm::Instruction &i : block) work.push_back(&i);
+  unsigned multiplies = 0;
+  for (llvm::Instruction *i : work) {
+    auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(i);
+    if ((i->getOpcode() == llvm::Instruction::FMul || (ii && ii->getIntrinsicID() == llvm::Intrinsic::fmuladd)) &&
+        (i->getType()->isFloatTy() || isFloatVector16(i->getType())))
+      ++multiplies;
+  }
+  const bool expandMultiplies = multiplies <= kMaxExpandedFloatMultiplies;
   std::vector<llvm::BinaryOperator *> vectorMultiplies;
   for (llvm::Instruction *i : work) {
     llvm::Type *t = i->getType();
     if (!t->isFloatTy() && !isFloatVector16(t)) continue;
     llvm::IRBuilder<> b(i);
-    if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(i); ii && ii->getIntrinsicID() == llvm::Intrinsic::fmuladd) {
+    if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(i);
+        ii && ii->getIntrinsicID() == llvm::Intrinsic::fmuladd && expandMultiplies) {
       auto *product = llvm::cast<llvm::BinaryOperator>(b.CreateFMul(ii->getArgOperand(0), ii->getArgOperand(1)));
       ii->replaceAllUsesWith(b.CreateFAdd(product, ii->getArgOperand(2)));
       ii->eraseFromParent();
       i = product;
     }
     auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(i);
-    if (bin && bin->getOpcode() == llvm::Instruction::FMul) {
+    if (bin && bin->getOpcode() == llvm::Instruction::FMul && expandMultiplies) {
       if (isFloatVector16(t)) {
         vectorMultiplies.push_back(bin);
         continue;

@@ -16,6 +16,10 @@ namespace hrx::xdna {
 //    operands (a zero-overhead loop: the multiply has no branch);
 //  - a scalar `fneg float` flips the sign bit.
 // Scalar fadd/fsub stay: the selector adds them in the vector unit (vadd.f / vsub.f).
+// Each expanded multiply is about 1.1 KB of program memory (16 KB per core), so a function with
+// more than kMaxExpandedFloatMultiplies multiplies (a vector multiply's loop counts once) keeps
+// them all, and the selector names the first: the worker stays on its host twin.
+inline constexpr unsigned kMaxExpandedFloatMultiplies = 10;
 void lowerFloatForAie2p(llvm::Function &f);
 
 }  // namespace hrx::xdna
