@@ -8,6 +8,7 @@
 // position where it is live), so the allocation is correct for any block order.
 #include "hrx/xdna/Aie2pCodegen.h"
 
+#include "Aie2pFloat.h"
 #include "BundleEmitter.h"
 
 #include "hrx/aie2p/Asm.h"
@@ -66,7 +67,7 @@ std::string typeName(llvm::Type *t) {
 
 // A value's integer width in the selector's terms (0: not a scalar the selector keeps).
 unsigned widthOf(llvm::Type *t) {
-  if (t->isPointerTy()) return 32;
+  if (t->isPointerTy() || t->isFloatTy()) return 32;  // a float: its bits
   if (auto *i = llvm::dyn_cast<llvm::IntegerType>(t)) {
     unsigned w = i->getBitWidth();
     // i64 (Loom's index): kept in 32 bits where check() proves every value fits (see there).
@@ -127,6 +128,12 @@ bool isSplatSeed(const Value *v) {
     if (!sh || sh->getOperand(0) != ins || !sh->isZeroEltSplat()) return false;
   }
   return true;
+}
+
+// Why an fp32 multiply is left (lowerFloatForAie2p expands at most kMaxExpandedFloatMultiplies).
+std::string tooManyFloatMultiplies() {
+  return "one of more than " + std::to_string(kMaxExpandedFloatMultiplies) +
+         " fp32 multiplies (each an integer routine of about 1.1 KB of the 16 KB program memory)";
 }
 
 bool ignoredIntrinsic(const llvm::CallBase &call) {
@@ -276,6 +283,11 @@ private:
       materialize(r(scratch), static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(bits))));
       return r(scratch);
     }
+    if (auto *c = llvm::dyn_cast<llvm::ConstantFP>(v); c && c->getType()->isFloatTy()) {
+      uint64_t bits = c->getValueAPF().bitcastToAPInt().getZExtValue();
+      materialize(r(scratch), static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(bits))));
+      return r(scratch);
+    }
     if (llvm::isa<llvm::UndefValue>(v) || llvm::isa<llvm::ConstantPointerNull>(v)) {
       materialize(r(scratch), 0);
       return r(scratch);
@@ -360,6 +372,7 @@ private:
   bool needsLaneArea_ = false;
   uint32_t laneArea_ = 0;  // the lane area's offset from the frame bottom
   std::expected<void, CodegenError> memoryLoop(llvm::MemIntrinsic &inst);
+  std::expected<void, CodegenError> scalarFloatArithmetic(llvm::BinaryOperator &inst);
   std::expected<void, CodegenError> fusedBfpMma(llvm::CallBase &call);
   unsigned loops_ = 0;
 
@@ -431,6 +444,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
                 (laneBits(ii->getType()) == 32 || laneBits(ii->getType()) == 16))
               continue;  // vmax_lt / vmin_ge
             return fail("only 32-bit integer min/max/abs and 16 x i32 / 32 x i16 min/max are selected");
+          case llvm::Intrinsic::fmuladd:  // lowerFloatForAie2p left it
+            return fail(tooManyFloatMultiplies());
           case llvm::Intrinsic::memset:
           case llvm::Intrinsic::memcpy:
           case llvm::Intrinsic::memmove: {
@@ -527,10 +542,7 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
           return fail("a vector select needs a 16 x i32 or 32 x i16 compare of the same lanes as its condition");
         }
         if (isFloatVector(i.getType())) {
-          if (bin && bin->getOpcode() == llvm::Instruction::FMul)
-            return fail(
-                "a 16 x float multiply (the AIE2P vector unit multiplies bf16; no modelled instruction sequence "
-                "gives the fp32 product exactly)");
+          if (bin && bin->getOpcode() == llvm::Instruction::FMul) return fail(tooManyFloatMultiplies());
           if (bin && (bin->getOpcode() == llvm::Instruction::FAdd || bin->getOpcode() == llvm::Instruction::FSub))
             continue;  // vmov into accumulators, vadd.f / vsub.f, vmov back
           if (llvm::isa<llvm::PHINode>(i) ||
@@ -538,8 +550,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
               (llvm::isa<llvm::UnaryOperator>(i) &&
                llvm::cast<llvm::UnaryOperator>(i).getOpcode() == llvm::Instruction::FNeg))
             continue;
-          return fail("of the 16 x float operations only fadd, fsub, fneg, compares feeding selects, loads, stores, "
-                      "bitcasts and splats are selected");
+          return fail("of the 16 x float operations only fadd, fsub, fmul (a lane loop of an integer routine), fneg, "
+                      "compares feeding selects, loads, stores, bitcasts and splats are selected");
         }
         if (auto *cast = llvm::dyn_cast<llvm::BitCastInst>(&i); cast && laneBits(cast->getSrcTy())) continue;
         bool ok = llvm::isa<llvm::PHINode>(i) ||
@@ -557,23 +569,33 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
       if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i)) {
         if (ld->isVolatile() || ld->isAtomic()) return fail("volatile and atomic loads are not selected");
         if (!widthOf(ld->getType()) || widthOf(ld->getType()) == 64)
-          return fail("a load of " + typeName(ld->getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+          return fail("a load of " + typeName(ld->getType()) +
+                      " (the scalar subset is i1, i8, i16, i32, float and ptr)");
         continue;
       }
       if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
         if (st->isVolatile() || st->isAtomic()) return fail("volatile and atomic stores are not selected");
         if (!widthOf(st->getValueOperand()->getType()) || widthOf(st->getValueOperand()->getType()) == 64)
           return fail("a store of " + typeName(st->getValueOperand()->getType()) +
-                      " (the scalar subset is i1, i8, i16, i32 and ptr)");
+                      " (the scalar subset is i1, i8, i16, i32, float and ptr)");
         continue;
       }
       if (!i.getType()->isVoidTy() && !widthOf(i.getType()))
-        return fail("a value of type " + typeName(i.getType()) + " (the scalar subset is i1, i8, i16, i32 and ptr)");
+        return fail("a value of type " + typeName(i.getType()) +
+                    " (the scalar subset is i1, i8, i16, i32, float and ptr)");
       for (Value *op : i.operands())
         if (!llvm::isa<BasicBlock>(op) && !widthOf(op->getType()))
           return fail("an operand of type " + typeName(op->getType()));
       if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
         switch (bin->getOpcode()) {
+        case llvm::Instruction::FAdd:
+        case llvm::Instruction::FSub: continue;  // in the vector unit (scalarFloatArithmetic)
+        case llvm::Instruction::FMul:            // lowerFloatForAie2p left it: too many for program memory
+          return fail(tooManyFloatMultiplies());
+        case llvm::Instruction::FDiv:
+        case llvm::Instruction::FRem:
+          return fail("of the scalar float operations only fadd, fsub, fmul (an integer routine, Aie2pFloat.h), fneg "
+                      "and fmuladd are selected");
         case llvm::Instruction::Add:
         case llvm::Instruction::Sub:
         case llvm::Instruction::Mul:
@@ -589,8 +611,8 @@ std::expected<void, CodegenError> Emitter::check(llvm::Function &f) {
       if (llvm::isa<llvm::ICmpInst>(i) || llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::PHINode>(i) ||
           llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::ZExtInst>(i) || llvm::isa<llvm::SExtInst>(i) ||
           llvm::isa<llvm::TruncInst>(i) || llvm::isa<llvm::FreezeInst>(i) || llvm::isa<llvm::PtrToIntInst>(i) ||
-          llvm::isa<llvm::IntToPtrInst>(i))
-        continue;
+          llvm::isa<llvm::IntToPtrInst>(i) || llvm::isa<llvm::BitCastInst>(i))
+        continue;  // a scalar bitcast is between i32 and float (both 32 bits: widthOf)
       return fail("this instruction is not in the selected subset");
     }
   return {};
@@ -1057,6 +1079,28 @@ std::expected<void, CodegenError> Emitter::floatVectorArithmetic(Instruction &in
   return {};
 }
 
+// A scalar float add or subtract in the vector unit: both operands broadcast (vbcst.32), added as
+// 16 x float (every lane the same), lane 0 extracted.
+std::expected<void, CodegenError> Emitter::scalarFloatArithmetic(llvm::BinaryOperator &inst) {
+  auto a = use(inst.getOperand(0), 29);
+  if (!a) return std::unexpected(a.error());
+  emit("VBCST_32", "vbcst.32 x10, " + *a, {*a}, {"x10"});
+  auto b = use(inst.getOperand(1), 30);
+  if (!b) return std::unexpected(b.error());
+  emit("VBCST_32", "vbcst.32 x11, " + *b, {*b}, {"x11"});
+  bool subtract = inst.getOpcode() == llvm::Instruction::FSub;
+  emit("VMOV_alu_mv_mv_x", "vmov bmll0, x10", {"x10"}, {"dm0"});
+  emit("VMOV_alu_mv_mv_x", "vmov bmll1, x11", {"x11"}, {"dm1"});
+  materialize("r31", 0);
+  emit(subtract ? "VSUB_f_vmac_cm2_add_reg" : "VADD_f_vmac_cm2_add_reg",
+       std::string(subtract ? "vsub.f" : "vadd.f") + " dm2, dm0, dm1, r31", {"dm0", "dm1", "r31"}, {"dm2"});
+  emit("VMOV_alu_mv_mv_x", "vmov x10, bmll2", {"dm2"}, {"x10"});
+  std::string d = defReg(&inst);
+  emit("VEXTRACT_32_imm_vaddSign0", "vextract.32 " + d + ", x10, #0, vaddsign0", {"x10"}, {d});
+  commit(&inst);
+  return {};
+}
+
 // The lanes of v that are NaN ((bits & 0x7fffffff) > 0x7f800000, unsigned) into mask (r16..r31).
 void Emitter::floatNanMask(const std::string &v, const std::string &mask) {
   materialize("r31", 0x7fffffff);
@@ -1452,6 +1496,8 @@ std::expected<void, CodegenError> Emitter::select(Instruction &inst, BasicBlock 
     return {};
   }
   if (auto *g = llvm::dyn_cast<llvm::GetElementPtrInst>(&inst)) return gep(*g);
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst); bin && bin->getType()->isFloatTy())
+    return scalarFloatArithmetic(*bin);
   if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&inst)) return binary(*bin);
   if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst)) return compare(*cmp);
   if (auto *sel = llvm::dyn_cast<llvm::SelectInst>(&inst)) {
@@ -1653,7 +1699,10 @@ void prepareModuleForAie2p(llvm::Module &module) {
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   passes.run(module, mam);
   for (llvm::Function &f : module)
-    if (!f.isDeclaration()) llvm::SplitAllCriticalEdges(f);
+    if (!f.isDeclaration()) {
+      lowerFloatForAie2p(f);
+      llvm::SplitAllCriticalEdges(f);
+    }
 }
 
 std::expected<CoreCode, CodegenError> compileStageForAie2p(llvm::Function &stage) {

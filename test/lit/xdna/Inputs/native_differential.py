@@ -8,12 +8,17 @@ image and runs every entry twice on the host reference device: with the image's 
 (--core-model=native, the instruction-set simulator) and with the host twin (--core-model=twin).
 The outputs must be identical. Prints a summary; exits 1 on any mismatch or failure.
 
-usage: native_differential.py HRXCC HRX_RUN WORKDIR SEED COUNT [vector]
+usage: native_differential.py HRXCC HRX_RUN WORKDIR SEED COUNT [vector|float]
 
 With `vector`, every worker is a vector-arithmetic worker: two of three 16 x float (fadd, fsub,
 fneg, every compare predicate feeding selects, mask logic, bitcasts), one of three 16 x i32 or
 32 x i16 with multiplies and xor, and the inputs are floats with signed zeros, infinities, NaNs
 and subnormals among them.
+
+With `float`, every worker multiplies floats: scalar float chains of fmul, fadd, fsub and fneg
+(even workers), or 16 x float vectors with fmul among fadd, fsub and fneg (odd ones), a * b + c
+among them (llvm.fmuladd); the inputs are floats of every magnitude (random bit patterns:
+subnormals, products that overflow, underflow or round to subnormals).
 """
 import os
 import random
@@ -208,6 +213,54 @@ def gen_int_vector_worker(rng, k):
     return ("extern \"C\" void w%d(const int32_t *in, int32_t *out) {\n  " % k) + "\n  ".join(body) + "\n}\n"
 
 
+def gen_multiply_worker(rng, k):
+    """C source of worker k multiplying floats: scalar (even k) or 16 x float (odd k)."""
+    vector = k % 2 == 1
+    consts = ["0.0", "-0.0", "1.5", "-2.25", "1e-40", "3e38", "0.1", "1e-20", "-7e19"]
+    if vector:
+        elems = ["a[i]", "a[%d - 1 - i]" % (N // 16), "acc"] + ["((fvec){} + %sf)" % c for c in consts]
+    else:
+        elems = ["a[i]", "a[(i + %d) %% %d]" % (rng.randrange(1, N), N), "acc"] + ["%sf" % c for c in consts]
+
+    def expr(depth):
+        if depth <= 0 or rng.random() < 0.25:
+            return rng.choice(elems)
+        op = rng.choice(["*", "*", "*", "+", "-", "neg", "fma"])
+        if op == "neg":
+            return "(- %s)" % expr(depth - 1)
+        if op == "fma":  # clang contracts a * b + c into llvm.fmuladd
+            return "(%s * %s + %s)" % (expr(depth - 1), expr(depth - 1), expr(depth - 1))
+        return "(%s %s %s)" % (expr(depth - 1), op, expr(depth - 1))
+
+    if vector:
+        body = ["typedef float fvec __attribute__((vector_size(64)));",
+                "const fvec *a = (const fvec *)in; fvec *o = (fvec *)out;",
+                "fvec acc = (fvec){} + %sf;" % rng.choice(["0.0", "1.0", "-0.5"]),
+                "for (int i = 0; i < %d; ++i) {" % (N // 16)]
+    else:
+        body = ["const float *a = (const float *)in; float *o = (float *)out;",
+                "float acc = %sf;" % rng.choice(["0.0", "1.0", "-0.5"]),
+                "for (int i = 0; i < %d; ++i) {" % N]
+    body += ["  acc = acc %s a[i];" % rng.choice(["*", "+", "-"]), "  o[i] = %s;" % expr(3), "}"]
+    return ("extern \"C\" void w%d(const int32_t *in, int32_t *out) {\n  " % k) + "\n  ".join(body) + "\n}\n"
+
+
+def multiply_inputs(rng, words):
+    """Floats of every magnitude: random bit patterns, the ends of the exponent range, ordinary
+    values and the specials."""
+    out = []
+    for _ in range(words):
+        c = rng.random()
+        if c < 0.4:
+            out.append(struct.pack("<I", rng.getrandbits(32)))
+        elif c < 0.6:
+            exponent = rng.choice([rng.randrange(0, 40), rng.randrange(215, 256)])
+            out.append(struct.pack("<I", (rng.getrandbits(1) << 31) | (exponent << 23) | rng.getrandbits(23)))
+        else:
+            out.append(float_inputs(rng, 1))
+    return b"".join(out)
+
+
 def gen_vector_worker(rng, k):
     return gen_int_vector_worker(rng, k) if k % 3 == 2 else gen_float_worker(rng, k)
 
@@ -249,10 +302,12 @@ pipeline.def<kernel> public retain target(@array) @p{k}() launch(%input: buffer,
 
 def main():
     hrxcc, hrx_run, work, seed, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    floats = len(sys.argv) > 6 and sys.argv[6] == "vector"
+    mode = sys.argv[6] if len(sys.argv) > 6 else ""
+    floats = mode in ("vector", "float")
+    generator = {"vector": gen_vector_worker, "float": gen_multiply_worker}.get(mode, gen_worker)
     os.makedirs(work, exist_ok=True)
     rng = random.Random(seed)
-    cpp = "#include <stdint.h>\n" + "".join((gen_vector_worker if floats else gen_worker)(rng, k) for k in range(count))
+    cpp = "#include <stdint.h>\n" + "".join(generator(rng, k) for k in range(count))
     loom = "aie2p.target<array> @array\naie2p.target<core> @core\n" \
            "config.decl @diff.packets : %value: index where [range(%value, 1, 16)]\n" + \
            "".join(gen_pipeline(k) for k in range(count))
@@ -267,7 +322,7 @@ def main():
         return 1
     twins = set(re.findall(r"worker @(w\d+) keeps only its host twin", compiled.stderr))
     words = PACKETS * N
-    data = float_inputs(rng, words) if floats else struct.pack("<%di" % words, *[rng.randrange(-2**31, 2**31) for _ in range(words)])
+    data = multiply_inputs(rng, words) if mode == "float" else float_inputs(rng, words) if floats else struct.pack("<%di" % words, *[rng.randrange(-2**31, 2**31) for _ in range(words)])
     inp = os.path.join(work, "in.bin")
     open(inp, "wb").write(data)
     mismatches, native_calls = [], 0
