@@ -30,7 +30,8 @@ bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) {
         bool isSync = Impl::isBarrier(inner) || Impl::isGroupReduce(inner) || Impl::isExchange(inner);
         sync |= isSync;
         nestedSync |= isSync && &inner != &op;
-        fragments |= inner.opcode() == loom::OpCode::VectorMma || inner.opcode() == loom::OpCode::VectorFragmentRepack;
+        fragments |= inner.opcode() == loom::OpCode::VectorMma ||
+                     inner.opcode() == loom::OpCode::VectorFragmentRepack || Impl::isLaneCollective(inner);
         workgroupMemory |= inner.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(inner) == "workgroup";
       });
   return nestedSync || fragments || (workgroupMemory && !sync) || (sync && body.blocks().size() > 1);

@@ -72,6 +72,25 @@ inline llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::V
   return nullptr;
 }
 
+// The identity of a combining kind for `type` (the start of an exclusive scan); null if none.
+inline llvm::Value *combineIdentity(llvm::IRBuilder<> &b, std::string_view kind, llvm::Type *type) {
+  if (type->isIntegerTy()) {
+    unsigned w = type->getIntegerBitWidth();
+    if (kind == "addi" || kind == "ori" || kind == "xori" || kind == "maxui") return llvm::ConstantInt::get(type, 0);
+    if (kind == "muli") return llvm::ConstantInt::get(type, 1);
+    if (kind == "andi" || kind == "minui") return llvm::ConstantInt::get(type, llvm::APInt::getAllOnes(w));
+    if (kind == "maxsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(w));
+    if (kind == "minsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(w));
+    return nullptr;
+  }
+  if (!type->isFloatingPointTy()) return nullptr;
+  if (kind == "addf") return llvm::ConstantFP::getNegativeZero(type);
+  if (kind == "mulf") return llvm::ConstantFP::get(type, 1.0);
+  if (kind == "maxnumf" || kind == "maximumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/true);
+  if (kind == "minnumf" || kind == "minimumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/false);
+  return nullptr;
+}
+
 // The lowering family of an Ops.def row, decided once from the table (at compile time).
 enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None, Global };
 
@@ -280,6 +299,22 @@ public:
   static bool isExchange(const Operation &op) {
     return op.opcode() == loom::OpCode::KernelSubgroupBroadcast || op.opcode() == loom::OpCode::KernelSubgroupShuffle ||
            op.opcode() == loom::OpCode::KernelWorkgroupScan;
+  }
+  // Subgroup collectives over the active lanes (lowerLaneCollective): the host runs them on
+  // cooperating fibers, whose subgroup gather knows which lanes are active.
+  static bool isLaneCollective(const Operation &op) {
+    switch (op.opcode()) {
+    case loom::OpCode::KernelSubgroupVoteAny:
+    case loom::OpCode::KernelSubgroupVoteAll:
+    case loom::OpCode::KernelSubgroupVoteBallot:
+    case loom::OpCode::KernelSubgroupActiveMask:
+    case loom::OpCode::KernelSubgroupMatchAny:
+    case loom::OpCode::KernelSubgroupMatchAll:
+    case loom::OpCode::KernelSubgroupBroadcastFirst:
+    case loom::OpCode::KernelSubgroupScan: return true;
+    case loom::OpCode::KernelSubgroupReduce: return op.attr("cluster_size") != nullptr;  // clustered
+    default: return false;
+    }
   }
 
   // The subgroup size of a kernel: its target record's subgroup_size, 32 by default.
@@ -900,6 +935,16 @@ private:
   // kernel.* ops, dispatched by op id.
   void lowerKernel(const Operation &op);
   void lowerExchange(const Operation &op);
+  // Subgroup lane collectives (lower/Subgroup.cpp): votes, masks, match, broadcast.first, scan.
+  struct SubgroupLanes;
+  SubgroupLanes subgroupLanes(const Operation &op, llvm::Value *value);
+  llvm::Value *subgroupBallot(const Operation &op, llvm::Value *predicate);
+  llvm::Value *maskResult(const Operation &op, llvm::Value *mask);
+  void lowerLaneCollective(const Operation &op);
+  void lowerSubgroupScan(const Operation &op, llvm::Value *lane);
+  int64_t lanesPerCluster(const Operation &op);
+  llvm::Value *clusterFold(const Operation &op, llvm::Value *value, llvm::Value *lane, bool reverse,
+                           const std::function<llvm::Value *(llvm::Value *)> &take);
 
   static std::string_view combiningKind(const Operation &op);
 

@@ -109,6 +109,7 @@ enum class VerifyHook : uint8_t {
   CommandProgram,
   FuncRef,
   KernelAsync,
+  LaneCollective,
 };
 
 namespace opflag {

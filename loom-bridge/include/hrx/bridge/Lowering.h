@@ -77,6 +77,13 @@ public:
   virtual llvm::Value *readLane(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*lane*/) const {
     return nullptr;
   }
+  // The i64 mask of the active lanes of the subgroup whose i1 `predicate` holds (bit i is lane
+  // i), or null when not native (the lowering then folds a subgroupGather).
+  virtual llvm::Value *ballot(llvm::IRBuilder<> &, llvm::Value * /*predicate*/) const { return nullptr; }
+  // `value` as lane `lane` (a subgroup-uniform i32) holds it, any type; null when not native.
+  virtual llvm::Value *readUniformLane(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*lane*/) const {
+    return nullptr;
+  }
   // Copies `bytes` at `value` of every active lane of the subgroup into `lanes` (lane i at
   // lanes + i * bytes) and returns the i64 mask of active lanes; null when not supported.
   virtual llvm::Value *subgroupGather(llvm::IRBuilder<> &, llvm::Value * /*value*/, uint64_t /*bytes*/,
