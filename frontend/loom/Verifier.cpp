@@ -1008,6 +1008,9 @@ private:
       return verify::checkKernelAsyncOp(op, ctx_);
     }
     case VerifyHook::LaneCollective: return verify::checkLaneCollectiveOp(op, ctx_);
+    case VerifyHook::VectorGather:
+    case VerifyHook::Bitpack:
+    case VerifyHook::ViewPrefetch: return verify::checkVectorGatherPackOp(op, ctx_);
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:
     case VerifyHook::SanitizerFacts:

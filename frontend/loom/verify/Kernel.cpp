@@ -99,7 +99,9 @@ void checkClusterAttrs(const Operation &op, HookContext &ctx) {
     const Attribute *a = op.attr(key);
     if (!a) continue;
     if (a->kind() != AttrKind::Integer || a->integer() <= 0 || a->integer() > int64_t(UINT32_MAX))
-      ctx.attrConstraint(op, std::string(key), std::string(a->str()), "positive u32");
+      ctx.attrConstraint(op, std::string(key),
+                         a->kind() == AttrKind::Integer ? std::to_string(a->integer()) : std::string(a->str()),
+                         "positive u32");
   }
 }
 

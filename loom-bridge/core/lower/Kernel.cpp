@@ -49,6 +49,16 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   case OpCode::KernelAsyncWait:
     unsupported(op, "asynchronous copies are not lowered yet (kernel.async.gather is gfx9_4's LDS-direct load, which "
                     "RDNA3.5 lacks); write view.load/view.store with kernel.barrier");
+  case OpCode::KernelAsyncCopyMask:
+  case OpCode::KernelAsyncGatherMask:
+    unsupported(op, "predicated asynchronous copies are not lowered yet; write view.load/view.store under scf.if");
+  case OpCode::KernelAsyncClusterGather:
+  case OpCode::KernelAsyncClusterGatherMask:
+    unsupported(op, "cluster loads into LDS are gfx1250's (workgroup clusters), which this target does not have");
+  case OpCode::KernelTensorLdsDescriptor:
+  case OpCode::KernelAsyncTensorLoadToLds:
+  case OpCode::KernelAsyncTensorStoreFromLds:
+    unsupported(op, "tensor-memory transfers are gfx1250's, which this target does not have");
   default: break;
   }
   std::optional<Coordinate> name;

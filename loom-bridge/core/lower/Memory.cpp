@@ -7,6 +7,7 @@ using loom::OpCode;
 
 void Lowering::Impl::lowerMemory(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
+  if (op.opcode() == loom::OpCode::ViewPrefetch) return;  // a hint: the caches fetch on demand
   if (op.opcode() == loom::OpCode::ViewRefine) {
     lowered(op.result(0)) = lowered(op.operandNamed("in"));  // the same view; only facts differ
     return;

@@ -110,6 +110,9 @@ enum class VerifyHook : uint8_t {
   FuncRef,
   KernelAsync,
   LaneCollective,
+  VectorGather,
+  Bitpack,
+  ViewPrefetch,
 };
 
 namespace opflag {
