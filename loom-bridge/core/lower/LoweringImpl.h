@@ -909,8 +909,17 @@ private:
   llvm::Value *compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
                                    llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope);
 
+  // An element's alignment, or the view's align(N) when that is smaller (`view<8xf16, align(1)>`).
   llvm::Align alignOf(const ViewValue &v) {
-    return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType())));
+    uint64_t align = std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType()));
+    if (std::optional<int64_t> n = viewAlignment(*v.type)) align = std::min(align, uint64_t(*n));
+    return llvm::Align(align);
+  }
+  static std::optional<int64_t> viewAlignment(const loom::Type &type) {
+    const loom::Attribute *a = type.slot().attr;
+    if (!a || a->kind() != loom::AttrKind::Predicate || a->str() != "align" || a->elements().size() != 1)
+      return std::nullopt;
+    return a->elements()[0]->integer();
   }
 
   // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.

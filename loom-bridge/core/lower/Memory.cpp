@@ -42,8 +42,9 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
           layout = loom::TypeSlot{};
       }
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
-    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
-                         (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
+    if (layout.attr && !viewAlignment(type) &&
+        !(layout.attr->kind() == loom::AttrKind::Hash &&
+          (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
       unsupported(op, "the view layout " + type.str() +
                           " is not implemented (row-major, #dense and encoding.layout.strided are)");
     if (layout.value && (!strided || strided->size() != type.rank()))
