@@ -973,6 +973,10 @@ private:
   static bool touchesFloat8(const Operation &op);
   // True when the op was lowered here; false when it only moves bits and lowers as usual.
   bool lowerFloat8(const Operation &op);
+  // fp8 byte(s) of `format` widened exactly to the float type `to` (rounded once if narrower than
+  // f32), and f16/bf16/f32 value(s) rounded to nearest even into fp8 bytes.
+  llvm::Value *widenFloat8(llvm::Value *bytes, const loom::Type &format, llvm::Type *to);
+  llvm::Value *narrowToFloat8(llvm::Value *x, const loom::Type &format);
 
   // ---- per-lane matrix fragments (lower/Matrix.cpp) -------------------------------------------
   // gfx11 WMMA fragments: each lane holds its part of a 16×16 tile (lhs: row lane % 16, rhs:

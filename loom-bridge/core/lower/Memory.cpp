@@ -24,7 +24,8 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     };
     if (denseValue(layout.value)) layout = loom::TypeSlot{};
     // An encoding value that is #dense, or a #physical_storage whose layout is, is row-major too
-    // (its schema says how the elements are encoded, which the element type already does).
+    // (its schema says how the elements are encoded, which the element type already does); a
+    // #physical_storage of a strided layout has that layout's strides.
     if (layout.value && lowered(layout.value).layoutStrides.empty())
       if (const loom::Attribute *e = lowered(layout.value).encoding) {
         const loom::Attribute *inner = e;
@@ -35,6 +36,8 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
           if (l && l->value()) {
             dense = denseValue(l->value());
             inner = lowered(l->value()).encoding;
+            // A strided layout inside the storage gives the strides, as a bare one does.
+            if (!lowered(l->value()).layoutStrides.empty()) layout.value = l->value();
           }
         }
         if (dense || (inner && inner->kind() == loom::AttrKind::Hash &&
