@@ -15,6 +15,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace hrx::bridge {
@@ -223,10 +224,67 @@ public:
     if (!ret) return nullptr;
     for (llvm::Type *p : params)
       if (!p) return nullptr;
+    // Called from a kernel and using kernel ops (coordinates, collectives, fragments): a variant
+    // in the kernel's context, taking the caller's leading coordinate parameters first.
+    const KernelCoordinates *coordinates =
+        fn_ && fn_->coordinates && usesKernelContext(def) ? fn_->coordinates : nullptr;
+    size_t leading = 0;
+    if (coordinates) {
+      name += ".kernel";
+      if (llvm::Function *f = module_.getFunction(name)) return f;
+      std::vector<llvm::Type *> lead = coordinates->leadingParameters(context_);
+      leading = lead.size();
+      params.insert(params.begin(), lead.begin(), lead.end());
+    }
     auto *f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::InternalLinkage,
                                      name, module_);
-    lowerBody(def, 0, *f, 0, nullptr);
+    if (coordinates) kernelContext_[f] = leading;
+    lowerBody(def, 0, *f, leading, coordinates,
+              coordinates ? std::optional<uint64_t>(fn_->subgroupSize) : std::nullopt);
     return f;
+  }
+
+  // Functions lowered in a kernel's context, by their count of leading coordinate parameters.
+  std::map<const llvm::Function *, size_t> kernelContext_;
+  // A call of `target` from the function being lowered: the caller's leading coordinate
+  // parameters go first when `target` runs in the kernel's context.
+  void prependKernelContext(std::vector<llvm::Value *> &args, const llvm::Function *target) {
+    auto it = kernelContext_.find(target);
+    if (it == kernelContext_.end()) return;
+    std::vector<llvm::Value *> lead;
+    for (size_t i = 0; i < it->second; ++i) lead.push_back(fn_->function->getArg(unsigned(i)));
+    args.insert(args.begin(), lead.begin(), lead.end());
+  }
+  // The functions and providers an op may call (func.call, template.apply, func.apply).
+  std::vector<const Operation *> kernelCallees(const Operation &op) const {
+    if (op.opcode() == loom::OpCode::FuncCall) {
+      const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
+      if (callee && callee->op && callee->op->opcode() == loom::OpCode::FuncDef) return {callee->op};
+      return {};
+    }
+    if (familyOf(op.opcode()) == Family::Provider) return ir::providerCandidates(program_, op);
+    return {};
+  }
+  // Whether a function uses kernel ops itself or through what it calls.
+  bool usesKernelContext(const Operation &def) const {
+    std::set<const Operation *> visited;
+    std::function<bool(const Operation &)> uses = [&](const Operation &fn) {
+      if (!visited.insert(&fn).second || !fn.numRegions()) return false;
+      bool found = false;
+      for (const loom::Block *block : fn.region(0)->blocks())
+        for (const Operation &top : *block)
+          top.walk([&](const Operation &op) {
+            if (found) return;
+            loom::OpCode c = op.opcode();
+            found = familyOf(c) == Family::Kernel || c == loom::OpCode::VectorFragmentLoad ||
+                    c == loom::OpCode::VectorFragmentStore || c == loom::OpCode::VectorMma ||
+                    c == loom::OpCode::VectorFragmentRepack || c == loom::OpCode::TargetSubgroupSize;
+            for (const Operation *callee : kernelCallees(op))
+              if (!found) found = uses(*callee);
+          });
+      return found;
+    };
+    return uses(def);
   }
 
   // The machine signature a func.ref's (A) -> (R) calls: the one function() gives a func.def
@@ -653,11 +711,13 @@ private:
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
-                 const KernelCoordinates *coordinates) {
+                 const KernelCoordinates *coordinates, std::optional<uint64_t> subgroup = std::nullopt) {
     FunctionState state;
     state.function = &f;
     state.coordinates = coordinates;
-    state.subgroupSize = subgroupSize(def);  // also the launch-config region's (target.subgroup.size)
+    // The launch-config region's too (target.subgroup.size); a function in a kernel's context has
+    // the kernel's.
+    state.subgroupSize = subgroup ? *subgroup : subgroupSize(def);
     FunctionState *outer = fn_;
     fn_ = &state;
     llvm::IRBuilder<> builder(context_);

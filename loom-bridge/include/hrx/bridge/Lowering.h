@@ -148,7 +148,7 @@ public:
   // (builtins/Workgroup.c) rather than in phases: a barrier or collective inside control flow,
   // cross-lane matrix fragments (vector.mma, vector.fragment.repack), workgroup memory without
   // a barrier, or barriers in a multi-block body.
-  static bool needsCooperativeTwin(const loom::Operation &kernelDef);
+  bool needsCooperativeTwin(const loom::Operation &kernelDef) const;
   // The kernel's subgroup size (its target record's subgroup_size, 32 by default).
   uint64_t subgroupSize(const loom::Operation &kernelDef) const;
   // The target record a kernel.def names (`target(@t)`, looked up in the kernel's own module: target
