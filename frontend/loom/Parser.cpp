@@ -1481,6 +1481,18 @@ Type *Parser::parseShaped(TypeKind kind, const Token &open, Scope *scope, bool d
       lex_.next();
       slot.value = lookupValue(t, scope, declaration);
       if (!slot.value) return nullptr;
+    } else if (t.isIdent("align") && lex_.peek(1).is(Tok::LParen)) {
+      // `view<8xf16, align(1)>`: a dense view whose accesses are only N-byte aligned.
+      lex_.next();
+      lex_.next();
+      Token n = lex_.next();
+      int64_t align = 0;
+      if (!n.is(Tok::Integer) || !parseInteger(n, align) || align <= 0 || (align & (align - 1))) {
+        unexpected(n, "a power-of-two alignment");
+        return nullptr;
+      }
+      if (!expect(Tok::RParen)) return nullptr;
+      slot.attr = m_.attrs().predicate("align", {m_.attrs().integer(align)});
     } else {
       slot.attr = parseAttrValue(nullptr);
       if (!slot.attr) return nullptr;

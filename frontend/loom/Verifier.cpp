@@ -216,9 +216,9 @@ private:
           .arg("parent", "a pipeline.def body");
     checkTypeClass(op);
     checkHook(op);
-    // A kernel.def body, and bodies placed into one later (func.def inline, template.def
-    // providers), may use kernel coordinates; upstream defers their placement check.
-    if (op.opcode() == OpCode::KernelDef || op.opcode() == OpCode::TemplateDef ||
+    // A kernel.def body, and bodies placed into one later (func.def inline, template.def and
+    // func.template providers), may use kernel coordinates; upstream defers their placement check.
+    if (op.opcode() == OpCode::KernelDef || op.opcode() == OpCode::TemplateDef || op.opcode() == OpCode::FuncTemplate ||
         (op.opcode() == OpCode::FuncDef && op.attr("inline") && op.attr("inline")->str() == "inline"))
       kernel = &op;
     else if (def.has(opflag::Isolated))
@@ -934,8 +934,12 @@ private:
       if (op.opcode() == OpCode::KernelSubgroupShuffle)
         for (std::string_view n : {"offset", "width"})
           if (Type *t = in(n); !unknown(t) && !t->isInteger(32)) operandError(op, n, t, "i32");
-      if (op.opcode() == OpCode::KernelWorkgroupScan) checkCombiningKind(op);
-      if (op.opcode() == OpCode::KernelWorkgroupScan) {
+      bool scan = op.opcode() == OpCode::KernelWorkgroupScan || op.opcode() == OpCode::KernelSubgroupScan;
+      bool reduce = op.opcode() == OpCode::KernelSubgroupReduce || op.opcode() == OpCode::KernelWorkgroupReduce;
+      if (scan || reduce) checkCombiningKind(op);
+      if (op.opcode() == OpCode::KernelSubgroupReduce) verify::checkLaneCollectiveOp(op, ctx_);
+      if (op.opcode() == OpCode::KernelSubgroupScan) verify::checkLaneCollectiveOp(op, ctx_);
+      if (scan) {
         auto oneOf = [&](std::string_view key, std::string_view a, std::string_view b) {
           Attribute *x = op.attr(key);
           std::string given = x ? std::string(x->str()) : "";
@@ -1003,6 +1007,10 @@ private:
     case VerifyHook::KernelAsync: {
       return verify::checkKernelAsyncOp(op, ctx_);
     }
+    case VerifyHook::LaneCollective: return verify::checkLaneCollectiveOp(op, ctx_);
+    case VerifyHook::VectorGather:
+    case VerifyHook::Bitpack:
+    case VerifyHook::ViewPrefetch: return verify::checkVectorGatherPackOp(op, ctx_);
     case VerifyHook::SanitizerAccess:
     case VerifyHook::SanitizerSync:
     case VerifyHook::SanitizerFacts:

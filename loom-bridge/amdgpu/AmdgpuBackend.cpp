@@ -135,6 +135,35 @@ public:
     return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_bpermute, {}, {b.CreateShl(lane, b.getInt32(2)), value});
   }
 
+  // v_cmp + s_mov of the exec-masked condition: only active lanes set their bit.
+  llvm::Value *ballot(llvm::IRBuilder<> &b, llvm::Value *predicate) const override {
+    llvm::Type *mask = b.getIntNTy(wave_);
+    return b.CreateZExt(b.CreateIntrinsic(llvm::Intrinsic::amdgcn_ballot, {mask}, {predicate}), b.getInt64Ty());
+  }
+
+  // v_readlane_b32 per 32-bit word of the value (narrower values widened first).
+  llvm::Value *readUniformLane(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *lane) const override {
+    const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
+    llvm::Type *type = value->getType();
+    uint64_t bits = layout.getTypeSizeInBits(type).getFixedValue();
+    if (type->isPointerTy())
+      value = b.CreatePtrToInt(value, b.getIntNTy(unsigned(bits)));
+    else if (!type->isIntegerTy())
+      value = b.CreateBitCast(value, b.getIntNTy(unsigned(bits)));
+    unsigned words = unsigned((bits + 31) / 32);
+    llvm::Value *wide = b.CreateZExt(value, b.getIntNTy(words * 32));
+    llvm::Value *result = llvm::PoisonValue::get(b.getIntNTy(words * 32));
+    for (unsigned w = 0; w < words; ++w) {
+      llvm::Value *word = b.CreateTrunc(b.CreateLShr(wide, w * 32), b.getInt32Ty());
+      llvm::Value *read = b.CreateIntrinsic(llvm::Intrinsic::amdgcn_readlane, {b.getInt32Ty()}, {word, lane});
+      llvm::Value *placed = b.CreateShl(b.CreateZExt(read, wide->getType()), w * 32);
+      result = w == 0 ? placed : b.CreateOr(result, placed);
+    }
+    llvm::Value *narrow = b.CreateTrunc(result, b.getIntNTy(unsigned(bits)));
+    if (type->isPointerTy()) return b.CreateIntToPtr(narrow, type);
+    return type->isIntegerTy() ? narrow : b.CreateBitCast(narrow, type);
+  }
+
   // gfx11 WMMA (v_wmma_*_16x16x16_*). bf16 operands travel as i16 words; the 16-bit accumulators
   // use the tied forms, whose unused halves keep the accumulator's bits (as the host twin does).
   llvm::Value *matrixMultiply(llvm::IRBuilder<> &b, const MatrixMultiply &m, std::string &why) const override {

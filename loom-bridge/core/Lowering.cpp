@@ -20,19 +20,29 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
         });
   return found;
 }
-bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) {
+// Functions and providers the kernel calls count as its body: their barriers, fragments and
+// lane collectives run in the kernel (lowered in its context, Impl::function).
+bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) const {
   if (kernelDef.numRegions() < 2) return false;
   const loom::Region &body = *kernelDef.region(1);
   bool sync = false, nestedSync = false, fragments = false, workgroupMemory = false;
+  std::set<const loom::Operation *> visited;
+  std::function<void(const loom::Operation &, bool)> visit = [&](const loom::Operation &top, bool inCallee) {
+    top.walk([&](const loom::Operation &inner) {
+      bool isSync = Impl::isBarrier(inner) || Impl::isGroupReduce(inner) || Impl::isExchange(inner);
+      sync |= isSync;
+      nestedSync |= isSync && (inCallee || &inner != &top);
+      fragments |= inner.opcode() == loom::OpCode::VectorMma || inner.opcode() == loom::OpCode::VectorFragmentRepack ||
+                   Impl::isLaneCollective(inner);
+      workgroupMemory |= inner.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(inner) == "workgroup";
+      for (const loom::Operation *callee : impl_->kernelCallees(inner))
+        if (visited.insert(callee).second && callee->numRegions())
+          for (const loom::Block *block : callee->region(0)->blocks())
+            for (const loom::Operation &op : *block) visit(op, true);
+    });
+  };
   for (const loom::Block *block : body.blocks())
-    for (const loom::Operation &op : *block)
-      op.walk([&](const loom::Operation &inner) {
-        bool isSync = Impl::isBarrier(inner) || Impl::isGroupReduce(inner) || Impl::isExchange(inner);
-        sync |= isSync;
-        nestedSync |= isSync && &inner != &op;
-        fragments |= inner.opcode() == loom::OpCode::VectorMma || inner.opcode() == loom::OpCode::VectorFragmentRepack;
-        workgroupMemory |= inner.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(inner) == "workgroup";
-      });
+    for (const loom::Operation &op : *block) visit(op, false);
   return nestedSync || fragments || (workgroupMemory && !sync) || (sync && body.blocks().size() > 1);
 }
 uint64_t Lowering::subgroupSize(const loom::Operation &kernelDef) const { return impl_->subgroupSize(kernelDef); }

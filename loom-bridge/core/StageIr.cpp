@@ -528,7 +528,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
     } else if (def->opcode() == loom::OpCode::KernelDef) {
       size_t launchArgs = ir::signatureTypes(*def, 1).size();
       llvm::Function *config = lowering.kernelConfig(*def);
-      if (Lowering::needsCooperativeTwin(*def)) {
+      if (lowering.needsCooperativeTwin(*def)) {
         if (llvm::Function *item = lowering.kernelItem(*def, cooperative); item && !item->isDeclaration())
           emitCooperativeKernel(*module, *item, launchArgs, symbol, lowering.subgroupSize(*def));
       } else if (Lowering::hasBarriers(*def)) {

@@ -119,6 +119,29 @@ void checkKernelAsyncOp(const Operation &op, HookContext &ctx) {
     return;
   }
   const Type *r = op.result(0)->type();
+  if (op.opcode() == OpCode::KernelTensorLdsDescriptor) {
+    // Two or four dgroups: D0 vector<4xi32>, D1 vector<8xi32>, D2/D3 vector<4xi32>.
+    std::span<Value *const> dgroups = op.operandGroup("dgroups");
+    if (dgroups.size() != 2 && dgroups.size() != 4)
+      return ctx.attrConstraint(op, "dgroups", std::to_string(dgroups.size()), "two or four AMDGPU tensor dgroups");
+    for (size_t i = 0; i < dgroups.size(); ++i) {
+      const Type *t = dgroups[i]->type();
+      int64_t lanes = i == 1 ? 8 : 4;
+      if (!skip(t) && (t->kind() != TypeKind::Vector || !t->elementType()->isInteger(32) ||
+                       t->staticElementCount() != lanes || t->rank() != 1))
+        return ctx.operandError(op, "dgroups", t, i == 1 ? "D1 vector<8xi32>" : "D0/D2/D3 vector<4xi32>");
+    }
+    if (!skip(r) && !isOpaqueNamed(r, "kernel.tensor.lds.descriptor"))
+      ctx.resultError(op, "descriptor", r, "kernel.tensor.lds.descriptor");
+    return;
+  }
+  if (const Value *p = op.operandNamed("predicate"); p && !skip(p->type()) && !p->type()->isInteger(1))
+    return ctx.operandError(op, "predicate", p->type(), "i1");
+  if (const Value *m = op.operandNamed("cluster_mask"); m && !skip(m->type()) && !m->type()->isInteger(32))
+    return ctx.operandError(op, "cluster_mask", m->type(), "i32");
+  if (const Value *d = op.operandNamed("descriptor");
+      d && !skip(d->type()) && !isOpaqueNamed(d->type(), "kernel.tensor.lds.descriptor"))
+    return ctx.operandError(op, "descriptor", d->type(), "kernel.tensor.lds.descriptor");
   if (op.opcode() == OpCode::KernelAsyncGroup) {
     for (Value *t : op.operandGroup("tokens"))
       if (!skip(t->type()) && !isOpaqueNamed(t->type(), "kernel.async.token"))

@@ -153,8 +153,10 @@ void checkKernelConfigEffects(const Operation &kernel, HookContext &ctx);
 void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
 void checkPackedDotOp(const Operation &op, HookContext &ctx);     // Vector.cpp: vector.dot2f
+void checkVectorGatherPackOp(const Operation &op, HookContext &ctx);  // Vector.cpp: gather, bitpack, view.prefetch
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
+void checkLaneCollectiveOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: subgroup votes, masks, scan
 void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup

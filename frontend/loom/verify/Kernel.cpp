@@ -1,6 +1,7 @@
 // kernel.launch (a host function launching a kernel.def/kernel.decl: workload and ABI arguments
 // against the kernel's signature) and kernel.dispatch (an entry launched on explicit workgroup
-// counts, static or from a view<3xi32>, and an optional three-axis workgroup size).
+// counts, static or from a view<3xi32>, and an optional three-axis workgroup size); the subgroup
+// lane collectives (votes, lane masks, match, scan clusters).
 #include "HookContext.h"
 
 #include <algorithm>
@@ -80,7 +81,55 @@ void checkDispatch(const Operation &op, HookContext &ctx) {
   callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel entry");
 }
 
+// Upstream's lane masks are i32 or i64 (bit i is lane i).
+void checkMaskResult(const Operation &op, HookContext &ctx) {
+  const Type *mask = op.numResults() ? op.result(0)->type() : nullptr;
+  if (mask && !unknownType(mask) && !mask->isInteger(32) && !mask->isInteger(64))
+    ctx.resultError(op, "mask", mask, "i32 or i64");
+}
+
+void checkPredicate(const Operation &op, HookContext &ctx) {
+  const Value *p = op.operandNamed("predicate");
+  if (p && !unknownType(p->type()) && !p->type()->isInteger(1)) ctx.operandError(op, "predicate", p->type(), "i1");
+}
+
+// cluster_size / cluster_stride (subgroup reduce and scan): positive when given.
+void checkClusterAttrs(const Operation &op, HookContext &ctx) {
+  for (std::string_view key : {"cluster_size", "cluster_stride"}) {
+    const Attribute *a = op.attr(key);
+    if (!a) continue;
+    if (a->kind() != AttrKind::Integer || a->integer() <= 0 || a->integer() > int64_t(UINT32_MAX))
+      ctx.attrConstraint(op, std::string(key),
+                         a->kind() == AttrKind::Integer ? std::to_string(a->integer()) : std::string(a->str()),
+                         "positive u32");
+  }
+}
+
 }  // namespace
+
+void checkLaneCollectiveOp(const Operation &op, HookContext &ctx) {
+  switch (op.opcode()) {
+  case OpCode::KernelSubgroupVoteAny:
+  case OpCode::KernelSubgroupVoteAll: return checkPredicate(op, ctx);
+  case OpCode::KernelSubgroupVoteBallot: checkPredicate(op, ctx); return checkMaskResult(op, ctx);
+  case OpCode::KernelSubgroupActiveMask: return checkMaskResult(op, ctx);
+  case OpCode::KernelSubgroupMatchAny:
+  case OpCode::KernelSubgroupMatchAll: {
+    const Type *v = op.operandNamed("in")->type();
+    if (!unknownType(v) && !v->isScalar() && !v->isIndex()) ctx.operandError(op, "value", v, "a scalar");
+    if (op.opcode() == OpCode::KernelSubgroupMatchAll && op.numResults() != 2)
+      return ctx.countMismatch(op, "results", op.numResults(), "mask and all_equal", 2);
+    checkMaskResult(op, ctx);
+    if (op.opcode() == OpCode::KernelSubgroupMatchAll && !unknownType(op.result(1)->type()) &&
+        !op.result(1)->type()->isInteger(1))
+      ctx.resultError(op, "all_equal", op.result(1)->type(), "i1");
+    return;
+  }
+  case OpCode::KernelSubgroupReduce:
+  case OpCode::KernelSubgroupScan: return checkClusterAttrs(op, ctx);
+  default: return;
+  }
+}
 
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx) {
   if (op.opcode() == OpCode::KernelLaunch) return checkLaunch(op, ctx);

@@ -151,4 +151,55 @@ void checkPackedDotOp(const Operation &op, HookContext &ctx) {
   if (!paired) ctx.shapeMismatch(op, "lhs (two lanes per accumulator lane on the last axis)", lhs, "acc", acc);
 }
 
+// vector.gather: a view, one index per axis, integer offsets; the result is a vector of the
+// view's element type shaped like the offsets. vector.bitpack<W>: integer lanes whose W low bits
+// each fill the result's bits exactly. view.prefetch: a view and one index per axis.
+void checkVectorGatherPackOp(const Operation &op, HookContext &ctx) {
+  auto checkIndices = [&](const Type *view) {
+    size_t given = 0;
+    if (const Attribute *indices = op.attr("indices")) given = indices->elements().size();
+    for (Value *v : op.operandGroup("indices"))
+      if (!unknownType(v->type()) && !v->type()->isIndex()) ctx.operandError(op, "indices", v->type(), "index");
+    if (given != view->rank())
+      ctx.report(DiagId::SubrangeIndexCount, op)
+          .arg("op", std::string(op.name()))
+          .arg("field", "view")
+          .arg("count", (long long)given)
+          .arg("expected", (long long)view->rank());
+  };
+  if (op.opcode() == OpCode::VectorGather || op.opcode() == OpCode::ViewPrefetch) {
+    const Type *view = op.operandNamed("base")->type();
+    if (unknownType(view)) return;
+    if (view->kind() != TypeKind::View) return ctx.operandError(op, "base", view, "a view");
+    checkIndices(view);
+    if (op.opcode() == OpCode::ViewPrefetch) return;
+    const Type *offsets = op.operandNamed("offsets")->type(), *r = op.result(0)->type();
+    if (unknownType(offsets) || unknownType(r)) return;
+    if (offsets->kind() != TypeKind::Vector ||
+        !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
+      return ctx.operandError(op, "offsets", offsets, "a vector of integers or indices");
+    if (r->kind() != TypeKind::Vector || r->elementType() != view->elementType() ||
+        !std::equal(r->shape().begin(), r->shape().end(), offsets->shape().begin(), offsets->shape().end()))
+      ctx.resultError(op, "result", r, "a vector of " + view->elementType()->str() + " shaped like the offsets");
+    return;
+  }
+  if (op.opcode() != OpCode::VectorBitpack) return;
+  const Type *in = op.operandNamed("in")->type(), *r = op.result(0)->type();
+  if (unknownType(in) || unknownType(r)) return;
+  if (in->kind() != TypeKind::Vector || !in->elementType()->isInteger())
+    return ctx.operandError(op, "source", in, "a vector of integers");
+  if (r->kind() != TypeKind::Vector || !r->elementType()->isInteger())
+    return ctx.resultError(op, "result", r, "a vector of integers");
+  const Attribute *width = op.templateParam(0);
+  int64_t w = width && width->kind() == AttrKind::Integer ? width->integer() : 0;
+  if (w <= 0 || w > int64_t(in->elementType()->width()))
+    return ctx.attrConstraint(op, "width", std::to_string(w),
+                              "1 to " + std::to_string(in->elementType()->width()) + " (the source lane width)");
+  int64_t lanes = in->staticElementCount(), resultLanes = r->staticElementCount();
+  if (lanes > 0 && resultLanes > 0 && lanes * w != resultLanes * int64_t(r->elementType()->width()))
+    ctx.resultError(op, "result", r,
+                    "exactly " + std::to_string(lanes * w) + " bits (" + std::to_string(lanes) + " lanes of " +
+                        std::to_string(w) + " bits)");
+}
+
 }  // namespace hrx::loom::verify

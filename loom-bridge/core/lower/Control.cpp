@@ -203,6 +203,7 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
       for (const Value *v : op.operands()) args.push_back(get(v));
     else
       for (const Value *v : op.operands()) appendCallArguments(args, v);
+    prependKernelContext(args, target);
     // A private allocation passed where the callee takes a flat pointer (AMDGPU address spaces).
     for (size_t i = 0; i < args.size() && i < target->arg_size(); ++i)
       if (args[i]->getType() != target->getArg(unsigned(i))->getType() && args[i]->getType()->isPointerTy() &&
@@ -342,6 +343,7 @@ void Lowering::Impl::lowerApply(const Operation &op) {
   if (!target) throw LoweringError{};
   std::vector<llvm::Value *> args;
   for (const Value *v : op.operandGroup("args")) appendCallArguments(args, v);
+  prependKernelContext(args, target);
   llvm::CallInst *call = b_->CreateCall(target, args);
   if (op.numResults() == 1) set(op, 0, call);
   for (unsigned i = 0; op.numResults() > 1 && i < op.numResults(); ++i) set(op, i, b_->CreateExtractValue(call, i));

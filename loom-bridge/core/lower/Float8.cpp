@@ -208,4 +208,16 @@ bool Lowering::Impl::lowerFloat8(const Operation &op) {
                   "conversions to and from wider floats)");
 }
 
+llvm::Value *Lowering::Impl::widenFloat8(llvm::Value *bytes, const loom::Type &format, llvm::Type *to) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Value *wide = decode(b, bytes, *formatOf(&format));
+  if (to->getScalarType()->isFloatTy()) return wide;
+  return to->getScalarType()->isDoubleTy() ? b.CreateFPExt(wide, to) : truncateFloat(wide, to);
+}
+
+llvm::Value *Lowering::Impl::narrowToFloat8(llvm::Value *x, const loom::Type &format) {
+  llvm::IRBuilder<> &b = *b_;
+  return encode(b, b.CreateFPExt(x, withElement(x->getType(), b.getFloatTy())), *formatOf(&format), false);
+}
+
 }  // namespace hrx::bridge

@@ -33,6 +33,14 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   case OpCode::KernelSubgroupBroadcast:
   case OpCode::KernelSubgroupShuffle:
   case OpCode::KernelWorkgroupScan: return lowerExchange(op);
+  case OpCode::KernelSubgroupVoteAny:
+  case OpCode::KernelSubgroupVoteAll:
+  case OpCode::KernelSubgroupVoteBallot:
+  case OpCode::KernelSubgroupActiveMask:
+  case OpCode::KernelSubgroupMatchAny:
+  case OpCode::KernelSubgroupMatchAll:
+  case OpCode::KernelSubgroupBroadcastFirst:
+  case OpCode::KernelSubgroupScan: return lowerLaneCollective(op);
   case OpCode::KernelWorkgroupStorage:
     unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
   case OpCode::KernelAsyncCopy:
@@ -41,6 +49,16 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   case OpCode::KernelAsyncWait:
     unsupported(op, "asynchronous copies are not lowered yet (kernel.async.gather is gfx9_4's LDS-direct load, which "
                     "RDNA3.5 lacks); write view.load/view.store with kernel.barrier");
+  case OpCode::KernelAsyncCopyMask:
+  case OpCode::KernelAsyncGatherMask:
+    unsupported(op, "predicated asynchronous copies are not lowered yet; write view.load/view.store under scf.if");
+  case OpCode::KernelAsyncClusterGather:
+  case OpCode::KernelAsyncClusterGatherMask:
+    unsupported(op, "cluster loads into LDS are gfx1250's (workgroup clusters), which this target does not have");
+  case OpCode::KernelTensorLdsDescriptor:
+  case OpCode::KernelAsyncTensorLoadToLds:
+  case OpCode::KernelAsyncTensorStoreFromLds:
+    unsupported(op, "tensor-memory transfers are gfx1250's, which this target does not have");
   default: break;
   }
   std::optional<Coordinate> name;
@@ -64,25 +82,6 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
     if (llvm::Value *v = subgroupCoordinate(*name)) return set(op, 0, v);
   }
   unsupported(op, "this kernel operation is not supported by this target");
-}
-
-// The identity of a combining kind for `type` (the start of an exclusive scan); null if none.
-static llvm::Value *combineIdentity(llvm::IRBuilder<> &b, std::string_view kind, llvm::Type *type) {
-  if (type->isIntegerTy()) {
-    unsigned w = type->getIntegerBitWidth();
-    if (kind == "addi" || kind == "ori" || kind == "xori" || kind == "maxui") return llvm::ConstantInt::get(type, 0);
-    if (kind == "muli") return llvm::ConstantInt::get(type, 1);
-    if (kind == "andi" || kind == "minui") return llvm::ConstantInt::get(type, llvm::APInt::getAllOnes(w));
-    if (kind == "maxsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(w));
-    if (kind == "minsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(w));
-    return nullptr;
-  }
-  if (!type->isFloatingPointTy()) return nullptr;
-  if (kind == "addf") return llvm::ConstantFP::getNegativeZero(type);
-  if (kind == "mulf") return llvm::ConstantFP::get(type, 1.0);
-  if (kind == "maxnumf" || kind == "maximumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/true);
-  if (kind == "minnumf" || kind == "minimumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/false);
-  return nullptr;
 }
 
 // Cross-lane exchange (subgroup broadcast/shuffle, workgroup scan). Every work-item's operand is
@@ -235,6 +234,17 @@ llvm::Value *Lowering::Impl::subgroupCoordinate(Coordinate kind) {
 }
 
 llvm::Value *Lowering::Impl::subgroupReduce(const Operation &op, llvm::Value *value) {
+  // A vector reduces lane-wise: each element across the subgroup on its own.
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(value->getType())) {
+    llvm::Value *result = llvm::PoisonValue::get(vector);
+    for (unsigned i = 0; i < vector->getNumElements(); ++i)
+      result = b_->CreateInsertElement(result, subgroupReduce(op, b_->CreateExtractElement(value, uint64_t(i))),
+                                       uint64_t(i));
+    return result;
+  }
+  // Clusters of lanes fold their active lanes in lane order (lower/Subgroup.cpp).
+  if (op.opcode() == loom::OpCode::KernelSubgroupReduce && op.attr("cluster_size"))
+    return clusterFold(op, value, laneId(op), false, [&](llvm::Value *) { return b_->getTrue(); });
   std::string why;
   llvm::Value *result =
       fn_->coordinates ? fn_->coordinates->subgroupReduce(*b_, combiningKind(op), value, why) : nullptr;
@@ -280,9 +290,14 @@ llvm::Value *Lowering::Impl::workgroupReduce(const Operation &op) {
   constexpr uint64_t kMaxSubgroups = 1024 / 32;  // the largest workgroup in the narrowest waves
   uint64_t slotBytes = module_.getDataLayout().getTypeAllocSize(type);
   llvm::Value *storage = target->workgroupStorage(b, kMaxSubgroups * slotBytes, 16);
-  llvm::Value *lane = target->coordinate(b, *f, Coordinate::SubgroupLaneId, 0);
-  llvm::Value *subgroup = target->coordinate(b, *f, Coordinate::SubgroupId, 0);
-  llvm::Value *subgroups = target->coordinate(b, *f, Coordinate::SubgroupCount, 0);
+  // Subgroup coordinates the target lacks (the host twin's fibers) come from the linear id.
+  auto coordinate = [&](Coordinate kind) {
+    llvm::Value *v = target->coordinate(b, *f, kind, 0);
+    return v ? v : subgroupCoordinate(kind);
+  };
+  llvm::Value *lane = coordinate(Coordinate::SubgroupLaneId);
+  llvm::Value *subgroup = coordinate(Coordinate::SubgroupId);
+  llvm::Value *subgroups = coordinate(Coordinate::SubgroupCount);
   if (!storage || !lane || !subgroup || !subgroups)
     unsupported(op, "this target has no workgroup storage or subgroup ids");
   llvm::Align align(slotBytes);

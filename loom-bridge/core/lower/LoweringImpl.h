@@ -15,6 +15,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace hrx::bridge {
@@ -69,6 +70,25 @@ inline llvm::Value *combine(llvm::IRBuilder<> &b, std::string_view kind, llvm::V
   if (kind == "minnumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, v);
   if (kind == "maximumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, acc, v);
   if (kind == "minimumf") return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, acc, v);
+  return nullptr;
+}
+
+// The identity of a combining kind for `type` (the start of an exclusive scan); null if none.
+inline llvm::Value *combineIdentity(llvm::IRBuilder<> &b, std::string_view kind, llvm::Type *type) {
+  if (type->isIntegerTy()) {
+    unsigned w = type->getIntegerBitWidth();
+    if (kind == "addi" || kind == "ori" || kind == "xori" || kind == "maxui") return llvm::ConstantInt::get(type, 0);
+    if (kind == "muli") return llvm::ConstantInt::get(type, 1);
+    if (kind == "andi" || kind == "minui") return llvm::ConstantInt::get(type, llvm::APInt::getAllOnes(w));
+    if (kind == "maxsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(w));
+    if (kind == "minsi") return llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(w));
+    return nullptr;
+  }
+  if (!type->isFloatingPointTy()) return nullptr;
+  if (kind == "addf") return llvm::ConstantFP::getNegativeZero(type);
+  if (kind == "mulf") return llvm::ConstantFP::get(type, 1.0);
+  if (kind == "maxnumf" || kind == "maximumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/true);
+  if (kind == "minnumf" || kind == "minimumf") return llvm::ConstantFP::getInfinity(type, /*negative=*/false);
   return nullptr;
 }
 
@@ -204,10 +224,67 @@ public:
     if (!ret) return nullptr;
     for (llvm::Type *p : params)
       if (!p) return nullptr;
+    // Called from a kernel and using kernel ops (coordinates, collectives, fragments): a variant
+    // in the kernel's context, taking the caller's leading coordinate parameters first.
+    const KernelCoordinates *coordinates =
+        fn_ && fn_->coordinates && usesKernelContext(def) ? fn_->coordinates : nullptr;
+    size_t leading = 0;
+    if (coordinates) {
+      name += ".kernel";
+      if (llvm::Function *f = module_.getFunction(name)) return f;
+      std::vector<llvm::Type *> lead = coordinates->leadingParameters(context_);
+      leading = lead.size();
+      params.insert(params.begin(), lead.begin(), lead.end());
+    }
     auto *f = llvm::Function::Create(llvm::FunctionType::get(ret, params, false), llvm::GlobalValue::InternalLinkage,
                                      name, module_);
-    lowerBody(def, 0, *f, 0, nullptr);
+    if (coordinates) kernelContext_[f] = leading;
+    lowerBody(def, 0, *f, leading, coordinates,
+              coordinates ? std::optional<uint64_t>(fn_->subgroupSize) : std::nullopt);
     return f;
+  }
+
+  // Functions lowered in a kernel's context, by their count of leading coordinate parameters.
+  std::map<const llvm::Function *, size_t> kernelContext_;
+  // A call of `target` from the function being lowered: the caller's leading coordinate
+  // parameters go first when `target` runs in the kernel's context.
+  void prependKernelContext(std::vector<llvm::Value *> &args, const llvm::Function *target) {
+    auto it = kernelContext_.find(target);
+    if (it == kernelContext_.end()) return;
+    std::vector<llvm::Value *> lead;
+    for (size_t i = 0; i < it->second; ++i) lead.push_back(fn_->function->getArg(unsigned(i)));
+    args.insert(args.begin(), lead.begin(), lead.end());
+  }
+  // The functions and providers an op may call (func.call, template.apply, func.apply).
+  std::vector<const Operation *> kernelCallees(const Operation &op) const {
+    if (op.opcode() == loom::OpCode::FuncCall) {
+      const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
+      if (callee && callee->op && callee->op->opcode() == loom::OpCode::FuncDef) return {callee->op};
+      return {};
+    }
+    if (familyOf(op.opcode()) == Family::Provider) return ir::providerCandidates(program_, op);
+    return {};
+  }
+  // Whether a function uses kernel ops itself or through what it calls.
+  bool usesKernelContext(const Operation &def) const {
+    std::set<const Operation *> visited;
+    std::function<bool(const Operation &)> uses = [&](const Operation &fn) {
+      if (!visited.insert(&fn).second || !fn.numRegions()) return false;
+      bool found = false;
+      for (const loom::Block *block : fn.region(0)->blocks())
+        for (const Operation &top : *block)
+          top.walk([&](const Operation &op) {
+            if (found) return;
+            loom::OpCode c = op.opcode();
+            found = familyOf(c) == Family::Kernel || c == loom::OpCode::VectorFragmentLoad ||
+                    c == loom::OpCode::VectorFragmentStore || c == loom::OpCode::VectorMma ||
+                    c == loom::OpCode::VectorFragmentRepack || c == loom::OpCode::TargetSubgroupSize;
+            for (const Operation *callee : kernelCallees(op))
+              if (!found) found = uses(*callee);
+          });
+      return found;
+    };
+    return uses(def);
   }
 
   // The machine signature a func.ref's (A) -> (R) calls: the one function() gives a func.def
@@ -280,6 +357,22 @@ public:
   static bool isExchange(const Operation &op) {
     return op.opcode() == loom::OpCode::KernelSubgroupBroadcast || op.opcode() == loom::OpCode::KernelSubgroupShuffle ||
            op.opcode() == loom::OpCode::KernelWorkgroupScan;
+  }
+  // Subgroup collectives over the active lanes (lowerLaneCollective): the host runs them on
+  // cooperating fibers, whose subgroup gather knows which lanes are active.
+  static bool isLaneCollective(const Operation &op) {
+    switch (op.opcode()) {
+    case loom::OpCode::KernelSubgroupVoteAny:
+    case loom::OpCode::KernelSubgroupVoteAll:
+    case loom::OpCode::KernelSubgroupVoteBallot:
+    case loom::OpCode::KernelSubgroupActiveMask:
+    case loom::OpCode::KernelSubgroupMatchAny:
+    case loom::OpCode::KernelSubgroupMatchAll:
+    case loom::OpCode::KernelSubgroupBroadcastFirst:
+    case loom::OpCode::KernelSubgroupScan: return true;
+    case loom::OpCode::KernelSubgroupReduce: return op.attr("cluster_size") != nullptr;  // clustered
+    default: return false;
+    }
   }
 
   // The subgroup size of a kernel: its target record's subgroup_size, 32 by default.
@@ -618,11 +711,13 @@ private:
   };
 
   void lowerBody(const Operation &def, unsigned region, llvm::Function &f, size_t leading,
-                 const KernelCoordinates *coordinates) {
+                 const KernelCoordinates *coordinates, std::optional<uint64_t> subgroup = std::nullopt) {
     FunctionState state;
     state.function = &f;
     state.coordinates = coordinates;
-    state.subgroupSize = subgroupSize(def);  // also the launch-config region's (target.subgroup.size)
+    // The launch-config region's too (target.subgroup.size); a function in a kernel's context has
+    // the kernel's.
+    state.subgroupSize = subgroup ? *subgroup : subgroupSize(def);
     FunctionState *outer = fn_;
     fn_ = &state;
     llvm::IRBuilder<> builder(context_);
@@ -874,8 +969,17 @@ private:
   llvm::Value *compareExchangeLoop(const Operation &op, std::string_view kind, llvm::Value *address, llvm::Value *value,
                                    llvm::Align align, llvm::AtomicOrdering ordering, llvm::SyncScope::ID scope);
 
+  // An element's alignment, or the view's align(N) when that is smaller (`view<8xf16, align(1)>`).
   llvm::Align alignOf(const ViewValue &v) {
-    return llvm::Align(std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType())));
+    uint64_t align = std::max<uint64_t>(1, ir::elementBytes(*v.type->elementType()));
+    if (std::optional<int64_t> n = viewAlignment(*v.type)) align = std::min(align, uint64_t(*n));
+    return llvm::Align(align);
+  }
+  static std::optional<int64_t> viewAlignment(const loom::Type &type) {
+    const loom::Attribute *a = type.slot().attr;
+    if (!a || a->kind() != loom::AttrKind::Predicate || a->str() != "align" || a->elements().size() != 1)
+      return std::nullopt;
+    return a->elements()[0]->integer();
   }
 
   // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.
@@ -900,6 +1004,16 @@ private:
   // kernel.* ops, dispatched by op id.
   void lowerKernel(const Operation &op);
   void lowerExchange(const Operation &op);
+  // Subgroup lane collectives (lower/Subgroup.cpp): votes, masks, match, broadcast.first, scan.
+  struct SubgroupLanes;
+  SubgroupLanes subgroupLanes(const Operation &op, llvm::Value *value);
+  llvm::Value *subgroupBallot(const Operation &op, llvm::Value *predicate);
+  llvm::Value *maskResult(const Operation &op, llvm::Value *mask);
+  void lowerLaneCollective(const Operation &op);
+  void lowerSubgroupScan(const Operation &op, llvm::Value *lane);
+  int64_t lanesPerCluster(const Operation &op);
+  llvm::Value *clusterFold(const Operation &op, llvm::Value *value, llvm::Value *lane, bool reverse,
+                           const std::function<llvm::Value *(llvm::Value *)> &take);
 
   static std::string_view combiningKind(const Operation &op);
 
@@ -919,6 +1033,10 @@ private:
   static bool touchesFloat8(const Operation &op);
   // True when the op was lowered here; false when it only moves bits and lowers as usual.
   bool lowerFloat8(const Operation &op);
+  // fp8 byte(s) of `format` widened exactly to the float type `to` (rounded once if narrower than
+  // f32), and f16/bf16/f32 value(s) rounded to nearest even into fp8 bytes.
+  llvm::Value *widenFloat8(llvm::Value *bytes, const loom::Type &format, llvm::Type *to);
+  llvm::Value *narrowToFloat8(llvm::Value *x, const loom::Type &format);
 
   // ---- per-lane matrix fragments (lower/Matrix.cpp) -------------------------------------------
   // gfx11 WMMA fragments: each lane holds its part of a 16×16 tile (lhs: row lane % 16, rhs:

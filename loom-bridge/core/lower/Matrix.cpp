@@ -61,7 +61,15 @@ void Lowering::Impl::lowerLaneFragmentMemory(const Operation &op, const std::vec
   } else if (count * wave != 256) {
     unsupported(op, "a result fragment holds 256 / subgroup size values per lane (512 / size for 16-bit values)");
   }
+  // An fp8 view holds bytes: loads widen them exactly, stores round to nearest even.
+  const loom::Type *viewElement = v->type->elementType();
+  bool float8View =
+      viewElement->kind() == loom::TypeKind::Float &&
+      (viewElement->floatKind() == loom::FloatKind::F8E4M3 || viewElement->floatKind() == loom::FloatKind::F8E5M2);
   auto convert = [&](llvm::Value *x, llvm::Type *to) -> llvm::Value * {
+    if (float8View && isLoad && to->isFloatingPointTy()) return widenFloat8(x, *viewElement, to);
+    if (float8View && !isLoad && x->getType()->isFloatingPointTy() && !x->getType()->isDoubleTy())
+      return narrowToFloat8(x, *viewElement);
     if (x->getType() == to) return x;
     if (x->getType()->isFloatingPointTy() && to->isFloatingPointTy())
       return x->getType()->getPrimitiveSizeInBits() > to->getPrimitiveSizeInBits() ? truncateFloat(x, to)

@@ -7,6 +7,7 @@ using loom::OpCode;
 
 void Lowering::Impl::lowerMemory(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
+  if (op.opcode() == loom::OpCode::ViewPrefetch) return;  // a hint: the caches fetch on demand
   if (op.opcode() == loom::OpCode::ViewRefine) {
     lowered(op.result(0)) = lowered(op.operandNamed("in"));  // the same view; only facts differ
     return;
@@ -23,7 +24,8 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     };
     if (denseValue(layout.value)) layout = loom::TypeSlot{};
     // An encoding value that is #dense, or a #physical_storage whose layout is, is row-major too
-    // (its schema says how the elements are encoded, which the element type already does).
+    // (its schema says how the elements are encoded, which the element type already does); a
+    // #physical_storage of a strided layout has that layout's strides.
     if (layout.value && lowered(layout.value).layoutStrides.empty())
       if (const loom::Attribute *e = lowered(layout.value).encoding) {
         const loom::Attribute *inner = e;
@@ -34,6 +36,8 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
           if (l && l->value()) {
             dense = denseValue(l->value());
             inner = lowered(l->value()).encoding;
+            // A strided layout inside the storage gives the strides, as a bare one does.
+            if (!lowered(l->value()).layoutStrides.empty()) layout.value = l->value();
           }
         }
         if (dense || (inner && inner->kind() == loom::AttrKind::Hash &&
@@ -41,8 +45,9 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
           layout = loom::TypeSlot{};
       }
     const std::vector<llvm::Value *> *strided = layout.value ? &lowered(layout.value).layoutStrides : nullptr;
-    if (layout.attr && !(layout.attr->kind() == loom::AttrKind::Hash &&
-                         (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
+    if (layout.attr && !viewAlignment(type) &&
+        !(layout.attr->kind() == loom::AttrKind::Hash &&
+          (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")))
       unsupported(op, "the view layout " + type.str() +
                           " is not implemented (row-major, #dense and encoding.layout.strided are)");
     if (layout.value && (!strided || strided->size() != type.rank()))

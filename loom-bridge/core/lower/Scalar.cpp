@@ -351,11 +351,12 @@ llvm::Value *Lowering::Impl::unaryArith(const Operation &op) {
   case OpCode::ScalarNegf:
   case OpCode::VectorNegf: return b.CreateFNeg(x);
   case OpCode::ScalarLogisticf:
-  case OpCode::ScalarSiluf: {
+  case OpCode::ScalarSiluf:
+  case OpCode::VectorSiluf: {
     // logistic(x) = 1 / (1 + exp(-x)); silu(x) = x * logistic(x), computed as x / (1 + exp(-x)).
     llvm::Value *one = llvm::ConstantFP::get(t, 1.0);
     llvm::Value *denominator = b.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, {b.CreateFNeg(x)}));
-    return b.CreateFDiv(code == OpCode::ScalarSiluf ? x : one, denominator);
+    return b.CreateFDiv(code == OpCode::ScalarLogisticf ? one : x, denominator);
   }
   case OpCode::ScalarSigni:  // -1, 0 or 1
     return b.CreateBinaryIntrinsic(

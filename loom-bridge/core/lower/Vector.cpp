@@ -16,6 +16,46 @@ void Lowering::Impl::lowerVector(const Operation &op) {
   case OpCode::VectorStoreMask:
   case OpCode::VectorFragmentLoad:
   case OpCode::VectorFragmentStore: return lowerVectorMemory(op);
+  case OpCode::VectorGather: {
+    // One scalar load per lane, at the indices plus the lane's offset along the last view axis.
+    std::shared_ptr<ViewValue> v = view(op, "base");
+    std::vector<llvm::Value *> start = indices(op, "indices");
+    llvm::Value *offsets = operand(op, "offsets");
+    auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
+    if (start.empty()) unsupported(op, "the view needs at least one axis");
+    llvm::Align align(module_.getDataLayout().getTypeAllocSize(vt->getElementType()).getFixedValue());
+    llvm::Value *out = llvm::PoisonValue::get(vt);
+    for (unsigned i = 0; i < vt->getNumElements(); ++i) {
+      std::vector<llvm::Value *> at = start;
+      at.back() =
+          b.CreateAdd(at.back(), b.CreateSExtOrTrunc(b.CreateExtractElement(offsets, uint64_t(i)), b.getInt64Ty()));
+      llvm::Value *lane =
+          b.CreateAlignedLoad(vt->getElementType(), elementAddress(op, *v, at), std::min(align, alignOf(*v)));
+      out = b.CreateInsertElement(out, lane, uint64_t(i));
+    }
+    return set(op, 0, out);
+  }
+  case OpCode::VectorBitpack: {
+    // <W>: lane i's low W bits at bits [i*W, (i+1)*W) of one little-endian stream, which the
+    // result lanes hold in order (lane 0 the lowest bits).
+    const loom::Attribute *widthAttr = op.templateParam(0);
+    if (!widthAttr || widthAttr->kind() != loom::AttrKind::Integer)
+      unsupported(op, "the field width must be an integer <W>");
+    unsigned width = unsigned(widthAttr->integer());
+    llvm::Value *in = operand(op, "in");
+    auto *from = llvm::cast<llvm::FixedVectorType>(in->getType());
+    auto *to = llvm::cast<llvm::FixedVectorType>(resultType);
+    unsigned total = to->getNumElements() * to->getElementType()->getIntegerBitWidth();
+    if (width == 0 || from->getNumElements() * width != total)
+      unsupported(op, "the result must hold exactly the " + std::to_string(width) + "-bit fields of the lanes");
+    llvm::Type *stream = b.getIntNTy(total);
+    llvm::Value *bits = llvm::ConstantInt::get(stream, 0);
+    for (unsigned i = 0; i < from->getNumElements(); ++i) {
+      llvm::Value *field = b.CreateTrunc(b.CreateExtractElement(in, uint64_t(i)), b.getIntNTy(width));
+      bits = b.CreateOr(bits, b.CreateShl(b.CreateZExt(field, stream), uint64_t(i) * width));
+    }
+    return set(op, 0, b.CreateBitCast(bits, to));
+  }
   case OpCode::VectorScatter: {
     // One scalar store per lane, at the indices plus the lane's offset along the last view axis.
     std::shared_ptr<ViewValue> v = view(op, "base");

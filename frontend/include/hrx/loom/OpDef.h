@@ -109,6 +109,10 @@ enum class VerifyHook : uint8_t {
   CommandProgram,
   FuncRef,
   KernelAsync,
+  LaneCollective,
+  VectorGather,
+  Bitpack,
+  ViewPrefetch,
 };
 
 namespace opflag {

@@ -77,6 +77,13 @@ public:
   virtual llvm::Value *readLane(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*lane*/) const {
     return nullptr;
   }
+  // The i64 mask of the active lanes of the subgroup whose i1 `predicate` holds (bit i is lane
+  // i), or null when not native (the lowering then folds a subgroupGather).
+  virtual llvm::Value *ballot(llvm::IRBuilder<> &, llvm::Value * /*predicate*/) const { return nullptr; }
+  // `value` as lane `lane` (a subgroup-uniform i32) holds it, any type; null when not native.
+  virtual llvm::Value *readUniformLane(llvm::IRBuilder<> &, llvm::Value * /*value*/, llvm::Value * /*lane*/) const {
+    return nullptr;
+  }
   // Copies `bytes` at `value` of every active lane of the subgroup into `lanes` (lane i at
   // lanes + i * bytes) and returns the i64 mask of active lanes; null when not supported.
   virtual llvm::Value *subgroupGather(llvm::IRBuilder<> &, llvm::Value * /*value*/, uint64_t /*bytes*/,
@@ -141,7 +148,7 @@ public:
   // (builtins/Workgroup.c) rather than in phases: a barrier or collective inside control flow,
   // cross-lane matrix fragments (vector.mma, vector.fragment.repack), workgroup memory without
   // a barrier, or barriers in a multi-block body.
-  static bool needsCooperativeTwin(const loom::Operation &kernelDef);
+  bool needsCooperativeTwin(const loom::Operation &kernelDef) const;
   // The kernel's subgroup size (its target record's subgroup_size, 32 by default).
   uint64_t subgroupSize(const loom::Operation &kernelDef) const;
   // The target record a kernel.def names (`target(@t)`, looked up in the kernel's own module: target
