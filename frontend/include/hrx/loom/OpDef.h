@@ -109,6 +109,11 @@ enum class VerifyHook : uint8_t {
   CommandProgram,
   FuncRef,
   KernelAsync,
+  // The strand form and channels (frontend/loom/verify/Pipeline.cpp).
+  PipelineStrand,
+  PipelineMemory,
+  PipelineCompose,
+  Channel,
 };
 
 namespace opflag {
