@@ -189,7 +189,7 @@ void checkSelection(const Operation &op, HookContext &ctx, Endpoint access, size
   if (withView) {
     const Type *v = op.result(1)->type();
     if (!viewMatches(payload, v, 0))
-      ctx.resultError(op, "view", v, "view matching the channel payload shape (view<" + payload->str().substr(5));
+      ctx.resultError(op, "view", v, "view matching the channel payload shape (view<" + payload->str().substr(5) + ")");
   }
 }
 
@@ -223,7 +223,7 @@ void checkChannel(const Operation &op, HookContext &ctx) {
     const Type *payload = endpointOperand(op, ctx, "read", Endpoint::Read);
     const Type *v = op.result(0)->type();
     if (payload && !viewMatches(payload, v, 0))
-      ctx.resultError(op, "view", v, "view matching the read payload shape (view<" + payload->str().substr(5));
+      ctx.resultError(op, "view", v, "view matching the read payload shape (view<" + payload->str().substr(5) + ")");
     return;
   }
   case OpCode::ChannelPublish: endpointOperand(op, ctx, "write", Endpoint::Write); return;
