@@ -4,6 +4,7 @@
 #include "HookContext.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace hrx::loom::verify {
 
@@ -128,6 +129,8 @@ void checkCompose(const Operation &op, HookContext &ctx) {
 
 enum class Endpoint { Channel, Read, Write };
 
+void checkChannelTypes(const Operation &op, HookContext &ctx);
+
 // The tile payload of a channel endpoint of kind `kind`, or null.
 const Type *payloadOf(const Type *t, Endpoint kind) {
   bool fits = kind == Endpoint::Channel ? t->isChannel()
@@ -193,7 +196,112 @@ void checkSelection(const Operation &op, HookContext &ctx, Endpoint access, size
   }
 }
 
+// ---- record ownership ----
+// A reservation is published, a read released, exactly once on every path after the op that
+// gives it (in its block and the regions nested there). channel.wait only borrows; any other use
+// (publish, release, fanout, copy, or passing the handle on) retires it.
+
+// The ops from `use` up to the one directly in `home`, innermost first; empty if not under it.
+std::vector<const Operation *> chainTo(const Operation *use, const Block *home) {
+  std::vector<const Operation *> chain;
+  for (const Operation *o = use; o; o = o->parentOp()) {
+    chain.push_back(o);
+    if (o->parentBlock() == home) return chain;
+  }
+  return {};
+}
+
+bool branches(const Operation &op) { return op.opcode() == OpCode::ScfIf || op.opcode() == OpCode::ScfSwitch; }
+bool loops(const Operation &op) { return op.opcode() == OpCode::ScfFor || op.opcode() == OpCode::ScfWhile; }
+
+// True when `a` and `b` lie in different branches of one scf.if or scf.switch.
+bool exclusive(const std::vector<const Operation *> &a, const std::vector<const Operation *> &b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
+  if (i == 0 || i == a.size() || i == b.size()) return false;
+  const Operation *parent = a[a.size() - i];
+  const Operation *ia = a[a.size() - 1 - i], *ib = b[b.size() - 1 - i];
+  return branches(*parent) && ia->parentBlock()->parentRegion() != ib->parentBlock()->parentRegion();
+}
+
+bool retires(const Operation &op, const Value *handle) {
+  if (op.opcode() == OpCode::ChannelWait) return false;
+  for (const Value *v : op.operands())
+    if (v == handle) return true;
+  return false;
+}
+
+// Whether every path through `block` from after `start` (from its beginning when null) retires.
+bool retiredOnEveryPath(const Block &block, const Operation *start, const Value *handle) {
+  for (const Operation *o = start ? start->nextInBlock() : (block.empty() ? nullptr : &*block.begin()); o;
+       o = o->nextInBlock()) {
+    if (retires(*o, handle)) return true;
+    if (!branches(*o) || o->numRegions() == 0) continue;
+    bool all = true, any = false;
+    for (unsigned r = 0; r < o->numRegions(); ++r) {
+      const Block *entry = o->region(r)->entryBlock();
+      bool covered = entry && retiredOnEveryPath(*entry, nullptr, handle);
+      all &= covered;
+      any |= covered;
+    }
+    if (all) return true;
+    if (any) return false;  // one branch retires it, another does not
+  }
+  return false;
+}
+
+void checkOwnership(const Operation &op, HookContext &ctx, const Value *handle, bool write) {
+  const Block *home = op.parentBlock();
+  if (!home) return;
+  std::string access = write ? "a write reservation" : "a read";
+  std::vector<std::vector<const Operation *>> uses;
+  for (const Operation *o = op.nextInBlock(); o; o = o->nextInBlock())
+    o->walk([&](const Operation &inner) {
+      if (retires(inner, handle)) uses.push_back(chainTo(&inner, home));
+    });
+  for (size_t k = 0; k < uses.size(); ++k) {
+    const Operation &use = *uses[k].front();
+    auto twice = [&](std::string earlier) {
+      ctx.report(DiagId::StructureAccessRetiredTwice, use)
+          .arg("op", std::string(use.name()))
+          .arg("handle", std::string(handle->name()))
+          .arg("access", access)
+          .arg("earlier", std::move(earlier))
+          .note(op.loc(), "the access is given here");
+    };
+    bool inLoop = false;
+    for (size_t a = 1; a < uses[k].size(); ++a) inLoop |= loops(*uses[k][a]);
+    if (inLoop) return twice("the previous iteration of its loop");
+    for (size_t j = 0; j < k; ++j)
+      if (!exclusive(uses[j], uses[k])) return twice("'" + std::string(uses[j].front()->name()) + "'");
+  }
+  if (!retiredOnEveryPath(*home, &op, handle))
+    ctx.report(DiagId::StructureAccessNotRetired, op)
+        .arg("op", std::string(op.name()))
+        .arg("handle", std::string(handle->name()))
+        .arg("access", access)
+        .arg("retired", write ? "published" : "released");
+}
+
 void checkChannel(const Operation &op, HookContext &ctx) {
+  switch (op.opcode()) {
+  case OpCode::ChannelReserve:
+  case OpCode::ChannelAcquire:
+  case OpCode::ChannelAccept:
+    if (op.numResults()) checkOwnership(op, ctx, op.result(0), op.opcode() == OpCode::ChannelReserve);
+    break;
+  case OpCode::ChannelSelect:
+    if (op.numResults() == 2) checkOwnership(op, ctx, op.result(1), false);
+    break;
+  case OpCode::ChannelFanout:
+    for (unsigned k = 0; k < op.numResults(); ++k) checkOwnership(op, ctx, op.result(k), false);
+    break;
+  default: break;
+  }
+  checkChannelTypes(op, ctx);
+}
+
+void checkChannelTypes(const Operation &op, HookContext &ctx) {
   switch (op.opcode()) {
   case OpCode::ChannelBind: {
     const Type *r = op.result(0)->type();
