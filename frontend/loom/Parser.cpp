@@ -1564,7 +1564,8 @@ Attribute *Parser::parseAttrOfKind(std::string_view kind, Scope *scope) {
   auto cases = enumCases(kind);
   lex_.next();
   if (!t.is(Tok::Ident)) {
-    unexpected(t, std::string(kind));
+    // A pipeline's argument keyword names its form.
+    unexpected(t, kind == "pipeline_form" ? "'launch(...)' or 'run(...)'" : std::string(kind));
     return nullptr;
   }
   if (!contains(cases, t.text)) {
