@@ -168,6 +168,23 @@ TEST(LoomParser, StrandFormRoundTrips) {
   EXPECT_EQ(p.print(), text);
 }
 
+TEST(LoomParser, ChannelEndpointTypesCarryTheirPayload) {
+  Parsed p = parse(
+      "func.def @f(%n: index, %c: channel<tile<[%n]xf32>>, %r: read<tile<[%n]xf32>, mutable>, %w: write<tile<4xi8>>) "
+      "{\n  func.return\n}\n");
+  ASSERT_EQ(p.codes(), std::vector<std::string>{}) << p.messages();
+  Block *body = p.module->lookupSymbol("f")->region(0)->entryBlock();
+  Type *c = body->argument(1)->type(), *r = body->argument(2)->type(), *w = body->argument(3)->type();
+  EXPECT_TRUE(c->isChannel());
+  EXPECT_TRUE(r->isChannelRead() && r->readIsMutable());
+  EXPECT_TRUE(w->isChannelWrite() && !w->readIsMutable());
+  // The payload is a real tile type whose dynamic extent is the argument %n.
+  EXPECT_EQ(c->elementType(), r->elementType());
+  EXPECT_EQ(c->elementType()->shape()[0].dynamic, body->argument(0));
+  EXPECT_EQ(r->str(), "read<tile<[%n]xf32>, mutable>");
+  EXPECT_EQ(w->elementType()->staticElementCount(), 4);
+}
+
 TEST(LoomParser, SyntaxErrors) {
   auto codes = [](std::string text) { return parse(text, false).codes(); };
   EXPECT_EQ(
