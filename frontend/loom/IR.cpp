@@ -199,6 +199,17 @@ Type *TypeContext::funcRef(Type *referent, bool yieldable) {
   return intern(t);
 }
 
+Type *TypeContext::channelAccess(std::string_view family, Type *payload, bool mutableRead) {
+  std::string spelling = std::string(family) + "<" + payload->str() + (mutableRead ? ", mutable>" : ">");
+  Type t;
+  t.kind_ = TypeKind::Opaque;
+  t.access_ = family == "channel" ? Type::Access::Channel : family == "read" ? Type::Access::Read : Type::Access::Write;
+  t.yieldable_ = mutableRead;
+  t.element_ = payload;
+  t.name_ = spelling;
+  return intern(t);
+}
+
 // ---- attributes --------------------------------------------------------------------------------
 
 const Attribute *Attribute::get(std::string_view key) const {

@@ -88,11 +88,6 @@ int predicateArity(std::string_view name) {
   return -1;
 }
 
-bool isStrandOp(std::string_view name) {
-  return name == "pipeline.strand" || name == "pipeline.memory" || name == "pipeline.compose" ||
-         name == "pipeline.finish" || name == "pipeline.end" || name.starts_with("channel.");
-}
-
 class Parser {
 public:
   Parser(diag::SourceManager &sm, uint32_t file, diag::DiagnosticEngine &diags, Module &module)
@@ -317,8 +312,6 @@ void Parser::parseOp(Block *block, bool topLevel) {
   if (const OpDef *def = lookupOpDef(nameTok.text)) {
     op = def->has(opflag::TextBody) ? parseOpaqueOp(nameTok, resultToks, topLevel, def)
                                     : parseKnownOp(def, nameTok, resultToks);
-  } else if (isStrandOp(nameTok.text)) {
-    error(DiagId::ParseStrandFormUnsupported, nameTok).arg("construct", std::string(nameTok.text));
   } else if (inOpaque_) {
     op = parseOpaqueOp(nameTok, resultToks, topLevel);  // a line of a text body (machine code, checks)
   } else {
@@ -454,13 +447,17 @@ void Parser::finishOp(OpState &st, std::vector<Token> &resultToks) {
       b_.setBlockArguments(b, st.regionArgs[r]);
       blocks.push_back(b);
     }
-    // Resultless structured regions may leave out their scf.yield.
-    if (st.def->has(opflag::ImplicitYield) && op->numResults() == 0 && !blocks.empty()) {
+    // Resultless structured regions may leave out their scf.yield, a pipeline body its
+    // pipeline.finish and a strand body its pipeline.end.
+    const OpDef *implicit = st.def->has(opflag::ImplicitYield) && op->numResults() == 0 ? lookupOpDef("scf.yield")
+                            : st.def->code == OpCode::PipelineDef                       ? lookupOpDef("pipeline.finish")
+                            : st.def->code == OpCode::PipelineStrand                    ? lookupOpDef("pipeline.end")
+                                                                                        : nullptr;
+    if (implicit && !blocks.empty()) {
       Block *last = blocks.back();
       if (!last->terminator()) {
-        const OpDef *yield = lookupOpDef("scf.yield");
-        Operation *y = b_.createOp(yield->code, yield, yield->name, op->loc(), 0, 0);
-        b_.setSegments(y, {0}, 0);
+        Operation *y = b_.createOp(implicit->code, implicit, implicit->name, op->loc(), 0, 0);
+        b_.setSegments(y, std::vector<uint32_t>(implicit->segmentNames.size(), 0), 0);
         b_.setImplicitTerminator(y);
         b_.append(last, y);
       }
@@ -533,10 +530,6 @@ bool Parser::runDirective(OpState &st, size_t i) {
     if (matchesLiteral(d.text, t)) {
       lex_.next();
       return true;
-    }
-    if (d.text == "launch" && t.isIdent("run")) {
-      error(DiagId::ParseStrandFormUnsupported, t).arg("construct", "pipeline.def ... run(...)");
-      return false;
     }
     return unexpected(t, "'" + std::string(d.text) + "'");
   }
@@ -1353,6 +1346,26 @@ Type *Parser::parseType(Scope *scope, bool declaration) {
     if (!referent || !closeAngle(*open)) return nullptr;
     return types.funcRef(referent, yieldable);
   }
+  // Channel endpoints carry their record payload: `channel<P>`, `read<P[, mutable]>`, `write<P>`.
+  if ((s == "channel" || s == "read" || s == "write") && lex_.peek().is(Tok::Less) && !lex_.peek().spaceBefore) {
+    Token open = lex_.next();
+    ++depth_;
+    Type *payload = parseType(scope, declaration);
+    --depth_;
+    if (!payload) return nullptr;
+    bool mutableRead = false;
+    if (s == "read" && lex_.peek().is(Tok::Comma)) {
+      lex_.next();
+      Token mode = lex_.next();
+      if (!mode.isIdent("mutable")) {
+        unexpected(mode, "'mutable'");
+        return nullptr;
+      }
+      mutableRead = true;
+    }
+    if (!closeAngle(open)) return nullptr;
+    return types.channelAccess(s, payload, mutableRead);
+  }
   // Types outside the Phase-1 subset are kept by spelling.
   static const std::string_view kOpaque[] = {"pool", "channel", "read", "write", "reg"};
   bool known = s.find('.') != std::string_view::npos;
@@ -1563,7 +1576,8 @@ Attribute *Parser::parseAttrOfKind(std::string_view kind, Scope *scope) {
   auto cases = enumCases(kind);
   lex_.next();
   if (!t.is(Tok::Ident)) {
-    unexpected(t, std::string(kind));
+    // A pipeline's argument keyword names its form.
+    unexpected(t, kind == "pipeline_form" ? "'launch(...)' or 'run(...)'" : std::string(kind));
     return nullptr;
   }
   if (!contains(cases, t.text)) {

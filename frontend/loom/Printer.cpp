@@ -127,6 +127,9 @@ private:
 
   static bool omitted(const Operation &op) {
     if (op.implicitTerminator()) return true;
+    // pipeline.finish and pipeline.end are implied at the end of their bodies.
+    if ((op.opcode() == OpCode::PipelineFinish || op.opcode() == OpCode::PipelineEnd) && op.leadingComments().empty())
+      return true;
     // An empty scf.yield in a resultless structured region is implied.
     const Operation *parent = op.parentOp();
     return op.opcode() == OpCode::ScfYield && op.numOperands() == 0 && op.leadingComments().empty() && parent &&
@@ -263,7 +266,7 @@ private:
           word("%" + std::string(vals[k]->name()));
         }
         lastWasOperand_ = true;
-        lastWasIndexList_ = false;
+        lastWasIndexList_ = lastWasTemplate_ = false;
         continue;
       }
       case Directive::IndexList: {
@@ -275,13 +278,15 @@ private:
           s += e->kind() == AttrKind::ValueRef ? "%" + std::string(e->value()->name()) : printAttribute(*e);
         }
         s += "]";
-        // `%v[%i]`, and a second list right after the first (`%view[%i][%offsets]`), attach.
-        if (lastWasOperand_ || lastWasIndexList_)
+        // `%v[%i]`, a second list right after the first (`%view[%i][%offsets]`) and a list after
+        // template parameters (`pipeline.memory<workgroup>[0, 3]`) attach.
+        if (lastWasOperand_ || lastWasIndexList_ || lastWasTemplate_)
           attach(s);
         else
           word(s);
         lastWasOperand_ = false;
         lastWasIndexList_ = true;
+        lastWasTemplate_ = false;
         continue;
       }
       case Directive::Symbol:
@@ -299,6 +304,9 @@ private:
           for (size_t k = 0; k < op.templateParams().size(); ++k)
             s += (k ? ", " : "") + printAttribute(*op.templateParams()[k]);
           attach(s + ">");
+          lastWasOperand_ = lastWasIndexList_ = false;
+          lastWasTemplate_ = true;
+          continue;
         }
         break;
       case Directive::AttrDict: {
@@ -437,6 +445,7 @@ private:
       }
       lastWasOperand_ = false;
       lastWasIndexList_ = false;
+      lastWasTemplate_ = false;
     }
   }
 
@@ -445,6 +454,7 @@ private:
   std::string last_;
   bool lastWasOperand_ = false;
   bool lastWasIndexList_ = false;
+  bool lastWasTemplate_ = false;
 };
 
 }  // namespace

@@ -247,7 +247,8 @@ private:
       }
       spelled = "kernel.return";
       return {OpCode::KernelReturn, OpCode::CfgBr, OpCode::CfgCondBr};
-    case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn};
+    case OpCode::PipelineDef: spelled = "pipeline.return"; return {OpCode::PipelineReturn, OpCode::PipelineFinish};
+    case OpCode::PipelineStrand: spelled = "pipeline.end"; return {OpCode::PipelineEnd};
     case OpCode::CommandProgramDef: spelled = "command.return"; return {OpCode::CommandReturn};
     case OpCode::ScfFor:
     case OpCode::ScfIf:
@@ -418,8 +419,9 @@ private:
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
       if (op.opcode() == OpCode::KernelDef) verify::checkKernelConfigEffects(op, ctx_);
       if (op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncDecl) verify::checkSignaturePredicates(op, ctx_);
-      // A pipeline's launch arguments are the buffers its flows read and write.
-      if (op.opcode() == OpCode::PipelineDef)
+      // A flow-form pipeline's launch arguments are the buffers its flows read and write (the
+      // strand form's run arguments may be channels and indices too).
+      if (op.opcode() == OpCode::PipelineDef && op.attr("form") && op.attr("form")->str() == "launch")
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
           std::span<Value *const> args = op.region(0)->entryBlock()->arguments();
           size_t n = size_t(launch->integer());
@@ -1004,6 +1006,10 @@ private:
     case VerifyHook::FuncRef: {
       return verify::checkFuncRefOp(op, ctx_);
     }
+    case VerifyHook::PipelineStrand:
+    case VerifyHook::PipelineMemory:
+    case VerifyHook::PipelineCompose:
+    case VerifyHook::Channel: return verify::checkStrandFormOp(op, ctx_);
     case VerifyHook::KernelAsync: {
       return verify::checkKernelAsyncOp(op, ctx_);
     }

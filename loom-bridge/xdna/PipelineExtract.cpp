@@ -25,6 +25,32 @@ struct FlowSource {
   bool consumed = false;
 };
 
+// A pipeline written in the strand form: `run(...)` arguments, or strands, pools, compositions or
+// channels in its body.
+bool isStrandForm(const Operation &pipeline) {
+  const loom::Attribute *form = pipeline.attr("form");
+  bool strand = form && form->str() == "run";
+  pipeline.walk([&](const Operation &op) {
+    switch (op.opcode()) {
+    case loom::OpCode::PipelineStrand:
+    case loom::OpCode::PipelineMemory:
+    case loom::OpCode::PipelineCompose:
+    case loom::OpCode::ChannelBind:
+    case loom::OpCode::ChannelReserve:
+    case loom::OpCode::ChannelAccept:
+    case loom::OpCode::ChannelWait:
+    case loom::OpCode::ChannelAcquire:
+    case loom::OpCode::ChannelPublish:
+    case loom::OpCode::ChannelRelease:
+    case loom::OpCode::ChannelFanout:
+    case loom::OpCode::ChannelCopy:
+    case loom::OpCode::ChannelSelect: strand = true; break;
+    default: break;
+    }
+  });
+  return strand;
+}
+
 class Extractor {
 public:
   Extractor(const bridge::Program &program, const Operation &pipeline, const bridge::KernelContract &contract,
@@ -85,6 +111,15 @@ std::optional<PipelineGraph> Extractor::run() {
                 "a pipeline.def<" + std::string(scope->str()) + "> (only <kernel> becomes an NPU entry)");
     return std::nullopt;
   }
+  if (isStrandForm(pipeline_)) {
+    diags_.report(DiagId::XdnaUnsupportedConstruct, pipeline_.loc())
+        .arg("construct", "the strand-form pipeline '@" + graph_.name +
+                              "' (pipeline.def ... run(...) with pipeline.strand, pipeline.memory, "
+                              "pipeline.compose and channel.*)")
+        .note(pipeline_.loc(), "the planner takes flow-form pipelines (pipeline.def ... launch(...) with "
+                               "group.create and pipeline.read/scatter/stage/buffer/reduce/write)");
+    return std::nullopt;
+  }
   uint32_t position = 0;
   for (const Value *argument : bridge::ir::signatureValues(pipeline_, 0)) {
     const Value &arg = *argument;
@@ -126,11 +161,8 @@ std::optional<PipelineGraph> Extractor::run() {
     else if (n == "pipeline.fold")
       ok &= unsupported(op.loc(), "pipeline.fold (it needs a fused worker entry, which the host code does not "
                                   "generate yet)");
-    else if (n.starts_with("pipeline.strand") || n.starts_with("channel.") || n == "pipeline.memory" ||
-             n == "pipeline.compose")
-      ok &= unsupported(op.loc(), "the strand form ('" + std::string(n) + "')");
-    else if (n == "pipeline.return" || n.starts_with("index.") || n.starts_with("buffer.") ||
-             n.starts_with("config.") || n.starts_with("view.subview"))
+    else if (n == "pipeline.return" || op.opcode() == loom::OpCode::PipelineFinish || n.starts_with("index.") ||
+             n.starts_with("buffer.") || n.starts_with("config.") || n.starts_with("view.subview"))
       continue;  // terminator and address arithmetic, folded through evaluateInteger
     else
       ok &= unsupported(op.loc(), "'" + std::string(n) + "' in a pipeline body");

@@ -167,6 +167,8 @@ void checkPoisonObserved(const Operation &op, HookContext &ctx);  // Scalar.cpp:
 void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
+void checkStrandFormOp(const Operation &op,
+                       HookContext &ctx);  // Pipeline.cpp: pipeline.strand/memory/compose, channel.*
 void checkSignaturePredicates(const Operation &op, HookContext &ctx);  // Func.cpp: func where [...]
 void checkProviderContract(const Operation &op, HookContext &ctx);     // Func.cpp: target and requires [...]
 

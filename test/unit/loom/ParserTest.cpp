@@ -145,11 +145,44 @@ TEST(LoomParser, UnknownTopLevelOpIsAnError) {
   EXPECT_NE(p.module->lookupSymbol("f"), nullptr);
 }
 
-TEST(LoomParser, StrandFormIsRejectedClearly) {
+TEST(LoomParser, StrandFormRoundTrips) {
+  const std::string text =
+      "pipeline.def<kernel> @p(%column: index) run(%a: buffer) {\n"
+      "  %memory = pipeline.memory<workgroup>[%column, 3] : pool\n"
+      "  %origin = index.constant 0 : offset\n"
+      "  %slots = index.constant 2 : index\n"
+      "  %records = buffer.view %a[%origin] : buffer -> view<2x16xi32>\n"
+      "  %ch = channel.bind<fifo> %records, %slots : view<2x16xi32>, index -> channel<tile<16xi32>>\n"
+      "  pipeline.strand workers([%column, 2], [1, 1], [1, 1]) {\n"
+      "    %w, %dst = channel.reserve %ch : channel<tile<16xi32>> -> (write<tile<16xi32>>, view<16xi32>)\n"
+      "    channel.publish %w : write<tile<16xi32>>\n"
+      "  }\n"
+      "  pipeline.strand workers([%column, 3], [1, 1], [1, 1]) {\n"
+      "    %r, %src = channel.acquire<mutable> %ch : channel<tile<16xi32>> -> (read<tile<16xi32>, mutable>, "
+      "view<16xi32>)\n"
+      "    channel.release %r : read<tile<16xi32>, mutable>\n"
+      "  }\n"
+      "}\n";
+  Parsed p = parse(text);
+  ASSERT_EQ(p.codes(), std::vector<std::string>{}) << p.messages();
+  EXPECT_EQ(p.print(), text);
+}
+
+TEST(LoomParser, ChannelEndpointTypesCarryTheirPayload) {
   Parsed p = parse(
-      "pipeline.def<kernel> @p() run(%a: buffer) {\n  pipeline.strand workers([0, 2], [1, 1], [1, 1]) {\n  }\n}\n"
-      "func.def @f() {\n  %ch = channel.bind<fifo> %a : view<1x16xi32> -> channel<tile<16xi32>>\n  func.return\n}\n");
-  EXPECT_EQ(p.codes(), (std::vector<std::string>{"PARSE/102", "PARSE/102"})) << p.messages();
+      "func.def @f(%n: index, %c: channel<tile<[%n]xf32>>, %r: read<tile<[%n]xf32>, mutable>, %w: write<tile<4xi8>>) "
+      "{\n  func.return\n}\n");
+  ASSERT_EQ(p.codes(), std::vector<std::string>{}) << p.messages();
+  Block *body = p.module->lookupSymbol("f")->region(0)->entryBlock();
+  Type *c = body->argument(1)->type(), *r = body->argument(2)->type(), *w = body->argument(3)->type();
+  EXPECT_TRUE(c->isChannel());
+  EXPECT_TRUE(r->isChannelRead() && r->readIsMutable());
+  EXPECT_TRUE(w->isChannelWrite() && !w->readIsMutable());
+  // The payload is a real tile type whose dynamic extent is the argument %n.
+  EXPECT_EQ(c->elementType(), r->elementType());
+  EXPECT_EQ(c->elementType()->shape()[0].dynamic, body->argument(0));
+  EXPECT_EQ(r->str(), "read<tile<[%n]xf32>, mutable>");
+  EXPECT_EQ(w->elementType()->staticElementCount(), 4);
 }
 
 TEST(LoomParser, SyntaxErrors) {

@@ -132,6 +132,13 @@ public:
   // A func.ref whose referent is a function signature (upstream's only valid kind).
   bool isCallableRef() const { return isFuncRef() && element_ && element_->isFunctionSignature(); }
   bool funcRefYieldable() const { return yieldable_; }
+  // Channel endpoints `channel<P>`, `read<P[, mutable]>`, `write<P>` (opaque, spelled
+  // canonically); elementType() is the record payload P.
+  bool isChannel() const { return access_ == Access::Channel; }
+  bool isChannelRead() const { return access_ == Access::Read; }
+  bool isChannelWrite() const { return access_ == Access::Write; }
+  bool isChannelAccess() const { return access_ != Access::None; }
+  bool readIsMutable() const { return yieldable_ && isChannelRead(); }
   std::span<Type *const> functionInputs() const { return inputs_; }    // Signature
   std::span<Type *const> functionResults() const { return results_; }  // Signature
 
@@ -151,8 +158,10 @@ public:
 private:
   friend class TypeContext;
   enum class FuncForm : uint8_t { None, Signature, Ref };
+  enum class Access : uint8_t { None, Channel, Read, Write };
   TypeKind kind_ = TypeKind::Unknown;
   FuncForm funcForm_ = FuncForm::None;
+  Access access_ = Access::None;
   bool yieldable_ = false;
   std::span<Type *const> inputs_, results_;
   FloatKind floatKind_ = FloatKind::F32;
@@ -179,6 +188,8 @@ public:
   Type *opaque(std::string_view spelling);
   Type *functionSignature(std::span<Type *const> inputs, std::span<Type *const> results);
   Type *funcRef(Type *referent, bool yieldable);
+  // `channel<P>` ("channel"), `read<P[, mutable]>` ("read"), `write<P>` ("write").
+  Type *channelAccess(std::string_view family, Type *payload, bool mutableRead = false);
 
 private:
   Type *intern(Type proto);

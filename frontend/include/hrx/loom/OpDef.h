@@ -113,6 +113,11 @@ enum class VerifyHook : uint8_t {
   VectorGather,
   Bitpack,
   ViewPrefetch,
+  // The strand form and channels (frontend/loom/verify/Pipeline.cpp).
+  PipelineStrand,
+  PipelineMemory,
+  PipelineCompose,
+  Channel,
 };
 
 namespace opflag {
