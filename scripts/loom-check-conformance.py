@@ -172,8 +172,11 @@ def bazel_test_runs(path, builds, repo_root):
 
 
 def hrx_check_cases(bin_dir, path, target, args):
-    p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + args,
-                       capture_output=True, text=True, timeout=600)
+    try:
+        p = subprocess.run([os.path.join(bin_dir, "hrx"), "check", "--format=json", "--target=" + target, path] + args,
+                           capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return None, "hrx check did not finish within 600 s"
     try:
         report = json.loads(p.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
