@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -531,6 +533,8 @@ private:
         }
       }
       define(op, env, out);
+    } else if (n == OpCode::CheckFileReadNpy) {
+      define(op, env, readNpy(op, env));
     } else if (n == OpCode::CheckTensorView) {
       if (op.tokens.empty() || op.tokens[0].kind != Token::Value)
         malformed(op, "check.tensor.view expects a tensor operand");
@@ -578,6 +582,85 @@ private:
     } else {
       malformed(op, "'" + op.name + "' is not an op hrx check runs in a check program");
     }
+  }
+
+  // check.file.read.npy path("f.npy") : tensor<...>: a C-order little-endian array whose dtype
+  // has the element's size and kind (f: float, i/u/b: integer, V: raw bytes such as bf16).
+  Tensor readNpy(const CheckOp &op, const Env &env) {
+    auto written = required(op, "path");
+    if (written.size() != 1 || written[0].kind != Token::String || written[0].text.size() < 2)
+      malformed(op, "check.file.read.npy is written check.file.read.npy path(\"file.npy\") : tensor<...>");
+    std::string relative = written[0].text.substr(1, written[0].text.size() - 2);
+    TypeSpec t = type(op, writtenType(op));
+    if (!t.tensor) malformed(op, "check.file.read.npy reads a tensor, but its type is '" + t.element + "'");
+    std::filesystem::path path(relative);
+    if (path.is_relative()) path = std::filesystem::path(file_.path).parent_path() / path;
+    std::string where = file_.path + ":" + std::to_string(op.line) + ":" + std::to_string(op.column) + ": ";
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      throw Skipped{where + "check.file.read.npy cannot open '" + path.string() + "' (" + std::strerror(errno) +
+                    "): the case's data file is not here"};
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto bad = [&](const std::string &why) {
+      malformed(op, "'" + path.string() + "' is not a usable .npy file: " + why);
+    };
+    if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) bad("no \\x93NUMPY magic");
+    unsigned major = uint8_t(bytes[6]);
+    if (major < 1 || major > 3) bad("format version " + std::to_string(major) + " (1, 2 or 3 expected)");
+    size_t lengthBytes = major == 1 ? 2 : 4, start = 8 + lengthBytes;
+    if (bytes.size() < start) bad("truncated header");
+    uint64_t headerLength = loadBits(reinterpret_cast<const uint8_t *>(bytes.data()) + 8, unsigned(lengthBytes));
+    if (bytes.size() < start + headerLength) bad("truncated header");
+    std::string header = bytes.substr(start, headerLength);
+    // The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (6, 2), }
+    auto field = [&](std::string_view key) -> std::string {
+      size_t at = header.find("'" + std::string(key) + "'");
+      if (at == std::string::npos) bad("its header has no '" + std::string(key) + "'");
+      size_t colon = header.find(':', at);
+      if (colon == std::string::npos) bad("its header's '" + std::string(key) + "' has no value");
+      size_t begin = header.find_first_not_of(" ", colon + 1);
+      if (begin == std::string::npos) bad("its header's '" + std::string(key) + "' has no value");
+      char open = header[begin];
+      size_t end = open == '\'' || open == '"' ? header.find(open, begin + 1)
+                   : open == '('               ? header.find(')', begin)
+                                               : header.find_first_of(",}", begin);
+      if (end == std::string::npos) bad("its header's '" + std::string(key) + "' is not closed");
+      return open == '\'' || open == '"' ? header.substr(begin + 1, end - begin - 1)
+                                         : header.substr(begin, end - begin + (open == '('));
+    };
+    std::string descr = field("descr"), order = field("fortran_order"), shapeText = field("shape");
+    ElementInfo e = *elementInfo(t.element);
+    if (descr.size() < 3 ||
+        (descr[0] != '<' && descr[0] != '|' && descr[0] != '=' && !(descr[0] == '>' && e.bytes == 1)))
+      bad("dtype '" + descr + "' is not little-endian");
+    char kind = descr[1];
+    unsigned size = unsigned(std::strtoul(descr.c_str() + 2, nullptr, 10));
+    bool kindFits = kind == 'V' || (isFloat(e) ? kind == 'f' : kind == 'i' || kind == 'u' || kind == 'b');
+    if (!kindFits || size != e.bytes) bad("dtype '" + descr + "' does not hold " + t.element + " elements");
+    std::vector<int64_t> dims;
+    for (size_t k = 1; k < shapeText.size();) {
+      size_t digit = shapeText.find_first_of("0123456789", k);
+      if (digit == std::string::npos) break;
+      size_t past = shapeText.find_first_not_of("0123456789", digit);
+      dims.push_back(std::strtoll(shapeText.substr(digit, past - digit).c_str(), nullptr, 10));
+      k = past;
+    }
+    std::vector<int64_t> expected = shape(op, t, env);
+    auto spell = [](const std::vector<int64_t> &d) {
+      std::string s;
+      for (int64_t x : d) s += (s.empty() ? "" : "x") + std::to_string(x);
+      return s.empty() ? std::string("a scalar") : s;
+    };
+    size_t count = 1;
+    for (int64_t d : dims) count *= size_t(d);
+    if (dims != expected) bad("its shape " + spell(dims) + " is not the type's " + spell(expected));
+    if (order.find("True") != std::string::npos && dims.size() > 1) bad("Fortran-order arrays are not read");
+    Tensor out = allocate(op, t.element, expected);
+    if (bytes.size() < start + headerLength + count * e.bytes)
+      bad("it holds " + std::to_string(bytes.size() - start - headerLength) + " data bytes, the shape needs " +
+          std::to_string(count * e.bytes));
+    std::memcpy(out.data(), bytes.data() + start + headerLength, count * e.bytes);
+    return out;
   }
 
   // <provider> {k = v, ...} of check.requires / check.expect.event.
@@ -1211,7 +1294,8 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
       if (it == byName.end()) {
         r.outcome = Outcome::Fail;
         r.message = file.path + ":" + std::to_string(def.line) + ":" + std::to_string(def.column) +
-                    ": check.benchmark names @" + def.benchmarkOf + ", which is no check.case of this file";
+                    ": check.benchmark names @" + def.benchmarkOf +
+                    ", which is no check.case or check.scenario of this file";
         return;
       }
       body = it->second;

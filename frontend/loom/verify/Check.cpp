@@ -1,6 +1,6 @@
 // Verifier hooks of the check dialect (Loom's test programs, run by `hrx check`), upstream's
 // check.* verify rules: body ops live in a check.case or check.scenario, a case ends with
-// check.return, a benchmark names a case, a literal fits its element type, and an expectation
+// check.return, a benchmark names a case or scenario, a literal fits its element type, and an expectation
 // compares two values of one type. Check ops are kept as text (TextBody): their operands are
 // read from frontend/loom's tokens (hrx/loom/TextBody.h).
 #include "HookContext.h"
@@ -75,7 +75,7 @@ private:
     }
   }
 
-  // check.benchmark<@case>: the symbol is a check.case.
+  // check.benchmark<@case>: the symbol is a check.case or check.scenario.
   void benchmark() {
     const auto &t = text_.tokens;
     if (t.size() < 3 || !t[0].is(Tok::Less) || !t[1].is(Tok::SymbolRef) || !t[2].is(Tok::Greater)) return;
@@ -87,11 +87,12 @@ private:
       ctx_.report(DiagId::SymbolUndefined, op_).arg("name", "@" + std::string(name));
       return;
     }
-    if (target->opcode() != OpCode::CheckCase)
+    // A scenario is measured as a case is (it is no case itself, but benchmarking it is valid).
+    if (!isDefinition(target->opcode()))
       ctx_.report(DiagId::SymbolWrongKind, op_)
           .arg("name", "@" + std::string(name))
           .arg("kind", std::string(target->name()))
-          .arg("expected", "check case (check.benchmark<@case> names a check.case)")
+          .arg("expected", "check case (check.benchmark<@case> names a check.case or check.scenario)")
           .note(target->loc(), "defined here");
   }
 
