@@ -236,7 +236,16 @@ make_corpus() {
     JsonDocumentFuzzer) seed_artifacts "$corpus" '*.json' ;;
     HrxRunCommandLineFuzzer) seed_command_lines "$corpus" ;;
     ArrayPlanFuzzer) seed_artifacts "$corpus" '*-plan.json' ;;
-    KernelContractFuzzer) seed_artifacts "$corpus" '*-contract.json' ;;
+    KernelContractFuzzer)
+      # The tables, and each table's contracts on their own (what readKernelContract reads).
+      seed_artifacts "$corpus" '*-contract.json'
+      python3 - "$corpus" <<'EOF'
+import glob, json, os, sys
+for table in glob.glob(os.path.join(sys.argv[1], '*-contract.json')):
+    for i, contract in enumerate(json.load(open(table))['contracts'].values()):
+        open('%s-%d' % (table[:-len('.json')], i), 'w').write(json.dumps(contract, separators=(',', ':')) + '\n')
+EOF
+      ;;
     IdentityFuzzer) seed_artifacts "$corpus" '*-identity.json' ;;
     AmdgpuManifestFuzzer) seed_artifacts "$corpus" manifest.json && seed_artifacts "$corpus" launch.json ;;
   esac
