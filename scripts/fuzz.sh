@@ -24,7 +24,8 @@ llvm_bin=/usr/lib/llvm-22/bin
 all_fuzzers=(LoomFuzzer CxxImporterFuzzer HrxRunValueFuzzer VerifyAnnotationFuzzer XdnaImageFuzzer
              Elf64SectionFuzzer FatContainerFuzzer CompileReportFuzzer BundleManifestFuzzer TransactionFuzzer
              HrxRunCommandLineFuzzer JsonDocumentFuzzer Aie2pDecoderFuzzer AmdgpuCodeObjectFuzzer
-             CheckProgramFuzzer ElfReaderFuzzer)
+             CheckProgramFuzzer ElfReaderFuzzer ArrayPlanFuzzer KernelContractFuzzer IdentityFuzzer
+             AmdgpuManifestFuzzer)
 if [[ $# -gt 0 ]]; then fuzzers=("$@"); else fuzzers=("${all_fuzzers[@]}"); fi
 
 if [[ -n ${HRX_FUZZ_NO_BUILD:-} ]]; then
@@ -79,6 +80,17 @@ if [[ -n $hrxcc ]]; then
   ) >"$work/seed-artifacts.log" 2>&1 ||
     echo "fuzz.sh: note: some seed artifacts could not be compiled with $hrxcc (see below); continuing" >&2
   [[ -s $work/seed-artifacts.log ]] && sed 's/^/  /' "$work/seed-artifacts.log" >&2
+  # The JSON payloads every artifact carries (array plan, contract table, identity), one file
+  # each: <artifact>-plan.json, -contract.json, -identity.json. An artifact without one (the
+  # code object has no array plan) just gives no seed.
+  for f in "$artifacts"/*.xdna "$artifacts"/*.hsaco; do
+    [[ -s $f ]] || continue
+    for section in plan contract identity; do
+      "$llvm_bin/llvm-objcopy" --dump-section=.hrx.$section="${f%.*}-$(basename "${f##*.}")-$section.json" \
+          "$f" "$work/dump.tmp" >/dev/null 2>&1 || true
+    done
+  done
+  rm -f "$work/dump.tmp"
 else
   echo "fuzz.sh: note: no hrxcc found (set HRXCC); the binary-format fuzzers start without artifact seeds" >&2
 fi
@@ -223,6 +235,19 @@ make_corpus() {
     BundleManifestFuzzer) seed_files "$corpus" -name 'bundle*.json' ;;
     JsonDocumentFuzzer) seed_artifacts "$corpus" '*.json' ;;
     HrxRunCommandLineFuzzer) seed_command_lines "$corpus" ;;
+    ArrayPlanFuzzer) seed_artifacts "$corpus" '*-plan.json' ;;
+    KernelContractFuzzer)
+      # The tables, and each table's contracts on their own (what readKernelContract reads).
+      seed_artifacts "$corpus" '*-contract.json'
+      python3 - "$corpus" <<'EOF'
+import glob, json, os, sys
+for table in glob.glob(os.path.join(sys.argv[1], '*-contract.json')):
+    for i, contract in enumerate(json.load(open(table))['contracts'].values()):
+        open('%s-%d' % (table[:-len('.json')], i), 'w').write(json.dumps(contract, separators=(',', ':')) + '\n')
+EOF
+      ;;
+    IdentityFuzzer) seed_artifacts "$corpus" '*-identity.json' ;;
+    AmdgpuManifestFuzzer) seed_artifacts "$corpus" manifest.json && seed_artifacts "$corpus" launch.json ;;
   esac
   if [[ -d $root/test/fuzz/regressions/$name ]]; then cp "$root/test/fuzz/regressions/$name"/* "$corpus/" 2>/dev/null || true; fi
   # libFuzzer needs at least one input to start from.

@@ -46,6 +46,7 @@ struct PlanBinding {
   uint32_t ordinal = 0;
   PlanAccess access = PlanAccess::Read;
   uint64_t bytes = 0;  // minimum byte length the plan touches
+  friend bool operator==(const PlanBinding &, const PlanBinding &) = default;
 };
 
 enum class PortDirection {
@@ -63,6 +64,7 @@ struct WorkerPort {
   // The port moves (or resets) a record every `period` iterations: an Input on iterations
   // 0, p, 2p..., an Output on p-1, 2p-1..., a State resets on 0, p, 2p...
   uint32_t period = 1;
+  friend bool operator==(const WorkerPort &, const WorkerPort &) = default;
 };
 
 struct PlanWorker {
@@ -73,6 +75,7 @@ struct PlanWorker {
   uint32_t codeBytes = 0;   // program-memory estimate (no native AIE2P code yet)
   uint32_t iterations = 1;  // calls per invocation of the entry
   std::vector<WorkerPort> ports;
+  friend bool operator==(const PlanWorker &, const PlanWorker &) = default;
 };
 
 enum class Transport { ExternalDma, NeighborMemory };
@@ -80,6 +83,7 @@ enum class Transport { ExternalDma, NeighborMemory };
 struct AccessDim {
   uint32_t size = 1;
   uint64_t strideBytes = 0;
+  friend bool operator==(const AccessDim &, const AccessDim &) = default;
 };
 
 // How one side of a channel walks a binding. Record k of repetition r starts at
@@ -96,23 +100,27 @@ struct BindingTransfer {
   uint32_t recordCount = 1;
   uint32_t repeatCount = 1;
   uint64_t recordsMoved() const { return uint64_t(recordCount) * repeatCount; }
+  friend bool operator==(const BindingTransfer &, const BindingTransfer &) = default;
 };
 
 struct WorkerEndpoint {
   uint32_t worker = 0;
   uint32_t port = 0;
+  friend bool operator==(const WorkerEndpoint &, const WorkerEndpoint &) = default;
 };
 
 // A channel end: a binding transfer (external DMA) or a worker port.
 struct ChannelEnd {
   std::optional<BindingTransfer> binding;
   std::optional<WorkerEndpoint> worker;
+  friend bool operator==(const ChannelEnd &, const ChannelEnd &) = default;
 };
 
 struct Partition {
   uint32_t lane = 0;
   uint32_t lanes = 1;
   uint64_t laneBytes = 0;  // byte distance between lanes' first records
+  friend bool operator==(const Partition &, const Partition &) = default;
 };
 
 struct PlanChannel {
@@ -122,6 +130,7 @@ struct PlanChannel {
   ChannelEnd sender;
   ChannelEnd receiver;
   std::optional<Partition> partition;
+  friend bool operator==(const PlanChannel &, const PlanChannel &) = default;
 };
 
 struct PlanSlot {
@@ -132,6 +141,7 @@ struct PlanSlot {
   uint32_t bytes = 0;
   std::optional<uint32_t> senderAddress;    // as seen by the sending core; none = external
   std::optional<uint32_t> receiverAddress;  // as seen by the receiving core; none = external
+  friend bool operator==(const PlanSlot &, const PlanSlot &) = default;
 };
 
 enum class LockRole { Credit, Ready };
@@ -142,6 +152,7 @@ struct PlanLock {
   uint32_t id = 0;
   LockRole role = LockRole::Credit;
   uint32_t initial = 0;  // credit: the channel capacity; ready: 0
+  friend bool operator==(const PlanLock &, const PlanLock &) = default;
 };
 
 enum class DmaDirection { StreamToMemory, MemoryToStream };
@@ -157,6 +168,7 @@ struct BdPattern {
   uint32_t iterationStepWords = 0;
   uint32_t iterationWrap = 0;
   uint32_t repeatCount = 1;  // 1..256 (the channel task queue encodes repeat-1 in 8 bits)
+  friend bool operator==(const BdPattern &, const BdPattern &) = default;
 };
 
 struct PlanDma {
@@ -167,6 +179,7 @@ struct PlanDma {
   uint32_t bdStart = 0;
   uint32_t bdCount = 1;
   std::optional<BdPattern> shimPattern;  // required on shim tiles, absent elsewhere
+  friend bool operator==(const PlanDma &, const PlanDma &) = default;
 };
 
 enum class PortBundle { Dma, Core, Ctrl, Fifo, South, West, North, East, Noc };
@@ -174,6 +187,7 @@ enum class PortBundle { Dma, Core, Ctrl, Fifo, South, West, North, East, Noc };
 struct SwitchPort {
   PortBundle bundle = PortBundle::Dma;
   uint32_t index = 0;
+  friend bool operator==(const SwitchPort &, const SwitchPort &) = default;
 };
 
 enum class RouteKind { ShimMux, Switch };
@@ -184,6 +198,7 @@ struct PlanRoute {
   RouteKind kind = RouteKind::Switch;
   SwitchPort source;       // slave port of the switch or mux
   SwitchPort destination;  // master port
+  friend bool operator==(const PlanRoute &, const PlanRoute &) = default;
 };
 
 struct ArrayPlan {
@@ -198,6 +213,7 @@ struct ArrayPlan {
   std::vector<PlanLock> locks;
   std::vector<PlanDma> dmas;
   std::vector<PlanRoute> routes;
+  friend bool operator==(const ArrayPlan &, const ArrayPlan &) = default;
 };
 
 // Checks every cross reference, resource bound and record-count balance; errors name the
