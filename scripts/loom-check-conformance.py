@@ -29,6 +29,8 @@ import re
 import subprocess
 import sys
 
+from loom_testdata import library_of_test_module
+
 
 def loom_files(dirs):
     for d in dirs:
@@ -50,22 +52,17 @@ def is_roundtrip_fixture(text):
     return re.search(r"^//\s*RUN:\s*roundtrip\b", text, re.M) is not None
 
 
-def library_of_test_module(path):
-    """The kernel source a `testdata/` test module links: upstream's id4 BUILD.bazel builds
-    loom_link_module(srcs = ["testdata/" + source], libraries = [source]) for each kernel source."""
-    parts = os.path.normpath(path).split(os.sep)
-    if "testdata" not in parts[:-1]:
-        return []
-    at = len(parts) - 1 - parts[::-1].index("testdata")
-    library = os.sep.join(parts[:at] + parts[at + 1:])
-    return [library] if os.path.exists(library) else []
+def linked_library_of_test_module(path):
+    """The kernel source a `testdata/` test module links, when it is present (loom_testdata.py)."""
+    library = library_of_test_module(path)
+    return [library] if library and os.path.exists(library) else []
 
 
 def sibling_definitions(path, text):
     """Sibling .loom files defining what `path` only declares (upstream keeps a tests.loom beside
     the kernel.loom it declares), and the library of a testdata/ test module."""
     declared = set(re.findall(r"^(?:kernel|func)\.decl\b[^@\n]*@([\w.$]+)", text, re.M))
-    links = library_of_test_module(path)
+    links = linked_library_of_test_module(path)
     if not declared:
         return links
     folder = os.path.dirname(path)

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from loom_testdata import library_of_test_module
+
 DIAG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|fatal error): "
                      r"(?P<msg>.*?)(?: \[(?P<code>[A-Z]+/\d+)[^\]]*\])?$", re.M)
 CONFIG_RE = re.compile(r"^\s*config\.decl\s+@([\w.$-]+)\s*:\s*(?:%\w+\s*:\s*)?(\w+)(.*)$", re.M)
@@ -74,14 +76,6 @@ def first_error(output):
             return match.group("code") or "no-code", match.group("msg")
     lines = [line for line in output.splitlines() if line.strip()]
     return "no-diagnostic", (lines[0] if lines else "(no output)")
-
-
-def library_of_test_module(path):
-    parts = os.path.normpath(path).split(os.sep)
-    if "testdata" not in parts[:-1]:
-        return None
-    at = len(parts) - 1 - parts[::-1].index("testdata")
-    return os.sep.join(parts[:at] + parts[at + 1:])
 
 
 SYMBOL_DEF_RE = re.compile(r"^\s*(?:check\.case|check\.scenario|func\.def|kernel\.def)\b[^@\n]*@([\w.$]+)", re.M)
