@@ -507,22 +507,39 @@ void Lowering::Impl::lowerMma(const Operation &op) {
                                                     b.getInt32(uint32_t(n)), b.getInt32(uint32_t(k))});
     return set(op, 0, b.CreateLoad(accType, out));
   }
-  // Float fragments: each product in the accumulator's type, added in increasing k.
+  // Float fragments: each product in the accumulator's type, added in increasing k, one element
+  // of the result after another. Loops over stack copies of the fragments rather than m·n·k
+  // straight-line multiply-adds: the same operations in the same order (so the same bits), and
+  // code of a size independent of the shape, which the AIE2P selector needs (its fp32 multiply is
+  // a 1.1 KB integer routine, 16 KB of program memory per core). Host -O3 may unroll them again.
   llvm::Value *a = get(op.operandNamed("lhs")), *bv = get(op.operandNamed("rhs"));
   llvm::Type *accElement = accVector->getElementType();
   if (!accElement->isFloatingPointTy()) unsupported(op, "integer MMA is not implemented");
-  llvm::Value *result = get(op.operandNamed("acc"));
-  for (int64_t r = 0; r < m; ++r)
-    for (int64_t c = 0; c < n; ++c) {
-      llvm::Value *sum = b.CreateExtractElement(result, uint64_t(r * n + c));
-      for (int64_t i = 0; i < k; ++i) {
-        llvm::Value *x = b.CreateFPExt(b.CreateExtractElement(a, uint64_t(r * k + i)), accElement);
-        llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(bv, uint64_t(i * n + c)), accElement);
-        sum = b.CreateFAdd(sum, b.CreateFMul(x, y));
-      }
-      result = b.CreateInsertElement(result, sum, uint64_t(r * n + c));
-    }
-  set(op, 0, result);
+  llvm::Type *lhsElement = llvm::cast<llvm::FixedVectorType>(a->getType())->getElementType();
+  llvm::Type *rhsElement = llvm::cast<llvm::FixedVectorType>(bv->getType())->getElementType();
+  llvm::AllocaInst *lhsSlot = entryAlloca(a->getType()), *rhsSlot = entryAlloca(bv->getType());
+  llvm::AllocaInst *out = entryAlloca(accType);
+  b.CreateStore(a, lhsSlot);
+  b.CreateStore(bv, rhsSlot);
+  b.CreateStore(get(op.operandNamed("acc")), out);
+  // lane = row * width + column, row-major
+  auto lane = [&](llvm::Value *row, int64_t width, llvm::Value *column) {
+    return b.CreateAdd(b.CreateMul(row, i64(width)), column);
+  };
+  llvm::Value *none = b.getInt1(false);  // the row and column loops carry nothing
+  countedFold("mma.row", i64(0), i64(m), none, [&](llvm::Value *r, llvm::Value *) {
+    return countedFold("mma.column", i64(0), i64(n), none, [&](llvm::Value *c, llvm::Value *) {
+      llvm::Value *at = b.CreateInBoundsGEP(accElement, out, lane(r, n, c));
+      auto step = [&](llvm::Value *i, llvm::Value *partial) {
+        llvm::Value *x = b.CreateLoad(lhsElement, b.CreateInBoundsGEP(lhsElement, lhsSlot, lane(r, k, i)));
+        llvm::Value *y = b.CreateLoad(rhsElement, b.CreateInBoundsGEP(rhsElement, rhsSlot, lane(i, n, c)));
+        return b.CreateFAdd(partial, b.CreateFMul(b.CreateFPExt(x, accElement), b.CreateFPExt(y, accElement)));
+      };
+      b.CreateStore(countedFold("mma.k", i64(0), i64(k), b.CreateLoad(accElement, at), step), at);
+      return none;
+    });
+  });
+  set(op, 0, b.CreateLoad(accType, out));
 }
 
 // vector.load/store (+ masked, fragment): the vector's axes cover the trailing view axes.

@@ -8,6 +8,7 @@
 // position where it is live), so the allocation is correct for any block order.
 #include "hrx/xdna/Aie2pCodegen.h"
 
+#include "Aie2pCopies.h"
 #include "Aie2pFloat.h"
 #include "BundleEmitter.h"
 
@@ -1700,6 +1701,7 @@ void prepareModuleForAie2p(llvm::Module &module) {
   passes.run(module, mam);
   for (llvm::Function &f : module)
     if (!f.isDeclaration()) {
+      lowerMemoryCopiesForAie2p(f);
       lowerFloatForAie2p(f);
       llvm::SplitAllCriticalEdges(f);
     }

@@ -135,9 +135,34 @@ void multiplyVector(llvm::BinaryOperator &mul, LaneAreas &areas) {
   mul.eraseFromParent();
 }
 
+// fpext of a loaded bf16 to float: bf16 is the high half of a binary32, so the widening is
+// exact as a 16-bit load shifted left by 16 (NaN payloads included).
+void widenLoadedBf16(llvm::Function &f) {
+  std::vector<llvm::FPExtInst *> widenings;
+  for (llvm::BasicBlock &block : f)
+    for (llvm::Instruction &i : block)
+      if (auto *ext = llvm::dyn_cast<llvm::FPExtInst>(&i); ext && ext->getType()->isFloatTy() &&
+                                                           ext->getOperand(0)->getType()->isBFloatTy() &&
+                                                           llvm::isa<llvm::LoadInst>(ext->getOperand(0)))
+        widenings.push_back(ext);
+  for (llvm::FPExtInst *ext : widenings) {
+    auto *load = llvm::cast<llvm::LoadInst>(ext->getOperand(0));
+    llvm::IRBuilder<> b(load);
+    llvm::LoadInst *half =
+        b.CreateAlignedLoad(b.getInt16Ty(), load->getPointerOperand(), load->getAlign(), load->isVolatile());
+    half->setOrdering(load->getOrdering());
+    b.SetInsertPoint(ext);
+    Value *bits = b.CreateShl(b.CreateZExt(half, b.getInt32Ty()), b.getInt32(16));
+    ext->replaceAllUsesWith(b.CreateBitCast(bits, b.getFloatTy()));
+    ext->eraseFromParent();
+    if (load->use_empty()) load->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 void lowerFloatForAie2p(llvm::Function &f) {
+  widenLoadedBf16(f);
   std::vector<llvm::Instruction *> work;
   for (llvm::BasicBlock &block : f)
     for (llvm::Instruction &i : block) work.push_back(&i);

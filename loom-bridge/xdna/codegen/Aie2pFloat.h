@@ -8,6 +8,7 @@
 namespace hrx::xdna {
 
 // In `f` (a prepared stage function):
+//  - fpext of a loaded bf16 to float becomes a 16-bit load shifted left by 16 (exact);
 //  - llvm.fmuladd of float / 16 x float becomes fmul then fadd: two roundings, as the host twin's
 //    x86-64-v2 code computes it (no FMA there);
 //  - a scalar `fmul float` becomes an IEEE binary32 multiply (round to nearest even, subnormals,
