@@ -439,6 +439,76 @@ vector:
     EXPECT_TRUE(same(value(in[i]) * value(in[16 + i]), out[1024 + i])) << "vector fmul lane " << i;
 }
 
+TEST(Aie2pCodegen, WideVectorCopiesBecomeWordLoopsAndBf16WidensByAShift) {
+  // What the looped float-fragment MMA lowers to: 64 x bf16 copied from the record to a stack
+  // slot (memcpy), a zero 64 x f32 accumulator (memset), a lane loop widening bf16 (a 16-bit load
+  // shifted left by 16) and adding it, and the 64 x f32 slot copied to the output (memcpy).
+  auto c = compile(std::string(kHeader) + R"(
+define void @hrx.stage.w(ptr %records) {
+entry:
+  %halves = alloca <64 x bfloat>, align 64
+  %sums = alloca <64 x float>, align 64
+  %in = load ptr, ptr %records, !align !0
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %out = load ptr, ptr %p1, !align !0
+  %v = load <64 x bfloat>, ptr %in, align 64
+  store <64 x bfloat> %v, ptr %halves, align 64
+  store <64 x float> zeroinitializer, ptr %sums, align 64
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %ph = getelementptr bfloat, ptr %halves, i32 %i
+  %h = load bfloat, ptr %ph, align 2
+  %x = fpext bfloat %h to float
+  %ps = getelementptr float, ptr %sums, i32 %i
+  %s = load float, ptr %ps, align 4
+  %t = fadd float %s, %x
+  store float %t, ptr %ps, align 4
+  %next = add i32 %i, 1
+  %done = icmp eq i32 %next, 64
+  br i1 %done, label %exit, label %loop
+exit:
+  %r = load <64 x float>, ptr %sums, align 64
+  store <64 x float> %r, ptr %out, align 64
+  ret void
+}
+!0 = !{i64 64}
+)");
+  ASSERT_TRUE(c.code) << c.code.error().construct << ": " << c.code.error().reason;
+  // bf16 pairs per word: either sign, zeros, a subnormal, large and small exponents, infinity.
+  const uint16_t halves[] = {0x3f80, 0xbf80, 0x0000, 0x8000, 0x0001, 0x7f7f, 0x0080, 0xff80,
+                             0x4049, 0xc2f7, 0x1234, 0x8765, 0x7f80, 0x3c00, 0x5f00, 0x2000};
+  std::vector<int32_t> in(32);
+  for (int i = 0; i < 32; ++i)
+    in[i] = int32_t(uint32_t(halves[(2 * i) % 16]) | uint32_t(halves[(2 * i + 1 + i / 8) % 16]) << 16);
+  std::vector<int32_t> out = run(*c.code, in, 64);
+  for (int i = 0; i < 64; ++i) {
+    uint32_t half = (uint32_t(in[i / 2]) >> (16 * (i % 2))) & 0xffff;
+    EXPECT_EQ(uint32_t(out[i]), std::bit_cast<uint32_t>(0.0f + std::bit_cast<float>(half << 16))) << "lane " << i;
+  }
+  // A store to the loaded record between the load and the copy's store: the copy is not a
+  // memcpy (it would read the stored word), and the selector names the wide load.
+  auto clobbered = compile(std::string(kHeader) + R"(
+define void @hrx.stage.w(ptr %records) {
+entry:
+  %halves = alloca <64 x bfloat>, align 64
+  %in = load ptr, ptr %records, !align !0
+  %p1 = getelementptr i8, ptr %records, i32 4
+  %out = load ptr, ptr %p1, !align !0
+  %v = load <64 x bfloat>, ptr %in, align 64
+  store i32 7, ptr %in, align 4
+  store <64 x bfloat> %v, ptr %halves, align 64
+  %h = load volatile bfloat, ptr %halves, align 2
+  store bfloat %h, ptr %out, align 2
+  ret void
+}
+!0 = !{i64 64}
+)");
+  ASSERT_FALSE(clobbered.code);
+  EXPECT_NE(clobbered.code.error().construct.find("<64 x bfloat>"), std::string::npos)
+      << clobbered.code.error().construct;
+}
+
 TEST(Aie2pCodegen, FusedBfpMmaExpandsIntoTheHardwareSequence) {
   // The fused bfp16 MMA on three records (lhs, rhs, out) and a constant accumulator: zero gives
   // vmul.f; a splat is broadcast and vmac.f'd; a constant that is not a splat has no placement.
