@@ -7,7 +7,8 @@ usage: scripts/loom-check-conformance.py [--bin build/bin] [--targets host,gfx11
 
 A check case counts as passing when hrx check prints PASS for it (SKIP and FAIL do not pass;
 benchmarks are not cases); a file that only declares a kernel or function is checked with the
-sibling .loom files defining it (`hrx check --link`), and a test module under `testdata/` with the
+sibling .loom files defining it (`hrx check --link`), and so is one applying a template whose
+providers are in sibling files, and a test module under `testdata/` with the
 kernel source at the same path without `testdata/` (upstream's id4 build links them so). Configuration values are bound as upstream's
 own test build binds them: the `configs = ["key=value", ...]` of the rule in the BUILD.bazel beside
 the file whose sources include it (upstream's `loom_link_module(configs=...)`, whose runner takes
@@ -29,7 +30,7 @@ import re
 import subprocess
 import sys
 
-from loom_testdata import library_of_test_module
+from loom_testdata import library_of_test_module, template_providers
 
 
 def loom_files(dirs):
@@ -64,7 +65,7 @@ def sibling_definitions(path, text):
     declared = set(re.findall(r"^(?:kernel|func)\.decl\b[^@\n]*@([\w.$]+)", text, re.M))
     links = linked_library_of_test_module(path)
     if not declared:
-        return links
+        return links + [p for p in template_providers(path, text) if p not in links]
     folder = os.path.dirname(path)
     for name in sorted(os.listdir(folder)):
         other = os.path.join(folder, name)
@@ -74,7 +75,7 @@ def sibling_definitions(path, text):
         defined = set(re.findall(r"^(?:kernel|func)\.def\b[^@\n]*@([\w.$]+)", body, re.M))
         if declared & defined:
             links.append(other)
-    return links
+    return links + [p for p in template_providers(path, text) if p not in links]
 
 
 _BAZEL_RULE = re.compile(r"^\w+\((.*?)^\)", re.M | re.S)

@@ -8,6 +8,8 @@ For every .loom file under the directories it runs
   2. the file's natural target, if it has one:
        -target xdna            for a file with a pipeline.def,
        --offload-arch=gfx1151  for a file with a kernel.def (and no pipeline.def),
+     linked with the sibling files that define the templates it only declares (template.decl
+     without template.def: a target's providers kept in a file of their own),
      with --config=KEY=VALUE for each config.decl, the value taken from the lower end of
      its range(...) predicate (rounded up to its mul(...) factor), 1 when it has none.
 and prints per-folder pass rates, the files that pass only with kept unknown ops (PARSE/101),
@@ -31,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 
-from loom_testdata import library_of_test_module
+from loom_testdata import library_of_test_module, template_providers
 
 DIAG_RE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|fatal error): "
                      r"(?P<msg>.*?)(?: \[(?P<code>[A-Z]+/\d+)[^\]]*\])?$", re.M)
@@ -106,6 +108,7 @@ def survey(hrxcc, path, outdir):
         path = os.path.join(outdir, re.sub(r"[^\w.-]", "_", path))
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(library_text + "\n" + text)
+    source_path = path
     code, output = run(hrxcc, ["-fsyntax-only", path])
     result["syntax"] = code == 0
     result["kept_unknown"] = "PARSE/101" in output
@@ -116,7 +119,8 @@ def survey(hrxcc, path, outdir):
     result["target"] = target
     if target and result["syntax"]:
         out = os.path.join(outdir, re.sub(r"[^\w.-]", "_", path) + ".out")
-        code, output = run(hrxcc, flags + config_flags(text) + [path, "-o", out])
+        providers = template_providers(source_path, text) if library is None else []
+        code, output = run(hrxcc, flags + config_flags(text) + [path] + providers + ["-o", out])
         result["compiled"] = code == 0
         result["crash"] = result["crash"] or code < 0 or code > 2 or "Stack dump" in output
         if code != 0:

@@ -2,6 +2,7 @@
 links the kernel source at the same path without `testdata/` (upstream's id4 BUILD.bazel builds
 loom_link_module(srcs = ["testdata/" + source], libraries = [source]) for each kernel source)."""
 import os
+import re
 
 
 def library_of_test_module(path):
@@ -12,3 +13,25 @@ def library_of_test_module(path):
         return None
     at = len(parts) - 1 - parts[::-1].index("testdata")
     return os.sep.join(parts[:at] + parts[at + 1:])
+
+
+def template_providers(path, text):
+    """Sibling .loom files of `path` holding a `template.def<@T>` for a template `path` declares
+    (`template.decl @T`) and does not define: upstream keeps a target's providers in files of their
+    own (hrx-rs's completed_tick.loom beside the kernels that apply @completed_tick), and its build
+    compiles the kernel with them."""
+    declared = set(re.findall(r"^\s*template\.decl\s+@([\w.$-]+)", text, re.M))
+    declared -= set(re.findall(r"^\s*template\.def\s*<\s*@([\w.$-]+)", text, re.M))
+    if not declared:
+        return []
+    folder = os.path.dirname(path) or "."
+    providers = []
+    for name in sorted(os.listdir(folder)):
+        other = os.path.join(folder, name)
+        if os.path.abspath(other) == os.path.abspath(path) or not name.endswith(".loom"):
+            continue
+        with open(other, encoding="utf-8", errors="replace") as handle:
+            defined = set(re.findall(r"^\s*template\.def\s*<\s*@([\w.$-]+)", handle.read(), re.M))
+        if declared & defined:
+            providers.append(other)
+    return providers
