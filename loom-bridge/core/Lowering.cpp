@@ -96,5 +96,8 @@ llvm::Function *Lowering::kernelConfig(const cxx::Signature &kernel) {
 }
 llvm::Type *Lowering::parameterType(const loom::Type &type) { return impl_->valueType(type, nullptr); }
 bool Lowering::failed() const { return impl_->failed(); }
+std::optional<Lowering::HostUnavailable> Lowering::hostUnavailableReason(const llvm::Function &root) const {
+  return impl_->hostUnavailableReason(root);
+}
 
 }  // namespace hrx::bridge

@@ -444,6 +444,28 @@ void eraseUnusedQueryCallers(llvm::Module &module, const std::set<const llvm::Fu
   }
 }
 
+// A kernel reaching a construct with no CPU meaning (Lowering::hostUnavailableReason) loses its
+// "hrx.kernel.<sym>" entry; "hrx.unavailable.<sym>" says why (HostAbi.h), and LINK/045 warns.
+void dropUnavailableTwin(llvm::Module &module, const Lowering &lowering, const loom::Operation &kernelDef,
+                         const std::string &symbol, diag::DiagnosticEngine &diags) {
+  llvm::Function *entry = module.getFunction(HRX_HOST_KERNEL_PREFIX + symbol);
+  if (!entry) return;
+  std::optional<Lowering::HostUnavailable> why = lowering.hostUnavailableReason(*entry);
+  if (!why) return;
+  entry->eraseFromParent();
+  const diag::SourceManager &sm = diags.sourceManager();
+  diag::LineColumn at = sm.lineColumn(why->op->loc().begin);
+  std::string reason = why->reason + " (" + std::string(sm.name(why->op->loc().begin.file)) + ":" +
+                       std::to_string(at.line) + ":" + std::to_string(at.column) + ", LINK/045)";
+  llvm::Constant *text = llvm::ConstantDataArray::getString(module.getContext(), reason);
+  new llvm::GlobalVariable(module, text->getType(), true, llvm::GlobalValue::ExternalLinkage, text,
+                           HRX_HOST_UNAVAILABLE_PREFIX + symbol);
+  diags.report(diag::DiagId::LinkHostTwinKernelUnavailable, why->op->loc())
+      .arg("kernel", symbol)
+      .arg("reason", why->reason)
+      .note(kernelDef.loc(), "kernel @" + symbol + " is defined here");
+}
+
 // "hrx.kernel.<sym>" and "hrx.launch.<sym>" for each C/C++ kernel of the program.
 void emitCxxKernels(const Program &program, llvm::Module &module, Lowering &lowering, bool forHostTarget,
                     diag::DiagnosticEngine &diags) {
@@ -537,6 +559,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
       } else if (llvm::Function *item = lowering.kernelItem(*def, coordinates); item && !item->isDeclaration()) {
         emitKernel(*module, *item, launchArgs, symbol, constantWorkgroupSize(config));
       }
+      dropUnavailableTwin(*module, lowering, *def, symbol, diags);
       if (config && !config->isDeclaration()) emitLaunch(*module, *config, symbol);
     }
   }

@@ -86,6 +86,9 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
       arch = std::string(contract.substr(0, contract.find('.')));
       break;
     }
+  if (arch == "amdgpu" && options_.targetFamily == "host" && options_.providerFamily == "amdgpu")
+    return markHostUnavailable(op, "low.invoke of amdgpu assembly (@" + std::string(fn.symbolName()) +
+                                       ") has no CPU meaning");
   if (arch != "amdgpu" || options_.targetFamily != "amdgpu" || options_.targetCpu.empty())
     unsupported(op, "low.invoke of " + arch + " assembly cannot run on " +
                         (options_.targetFamily == "amdgpu" && !options_.targetCpu.empty() ? "this target" : "the host"));
@@ -265,6 +268,48 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
     if (returnSlot[k] < 0) continue;
     set(op, unsigned(returnSlot[k]), outputs.size() == 1 ? call : b.CreateExtractValue(call, unsigned(k)));
   }
+}
+
+// The host twin of a GPU compile: the construct stays out of the twin. A call of the marker
+// function (it traps) stands in for it and its results are poison; the kernels that reach the call
+// get no host entry (hostUnavailableReason), and LINK/045 says so, instead of failing the compile.
+void Lowering::Impl::markHostUnavailable(const Operation &op, std::string reason) {
+  llvm::Function *marker = module_.getFunction(kHostUnavailableMarker);
+  if (!marker) {
+    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {llvm::Type::getInt32Ty(context_)}, false);
+    marker = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, kHostUnavailableMarker, module_);
+    marker->addFnAttr(llvm::Attribute::NoInline);
+    llvm::IRBuilder<> body(llvm::BasicBlock::Create(context_, "entry", marker));
+    body.CreateIntrinsic(llvm::Intrinsic::trap, {});
+    body.CreateUnreachable();
+  }
+  hostUnavailable_.push_back({&op, std::move(reason)});
+  b_->CreateCall(marker, {b_->getInt32(uint32_t(hostUnavailable_.size() - 1))});
+  for (unsigned r = 0; r < op.numResults(); ++r)
+    set(op, r, llvm::PoisonValue::get(valueType(*op.result(r)->type(), &op)));
+}
+
+std::optional<Lowering::HostUnavailable> Lowering::Impl::hostUnavailableReason(const llvm::Function &root) const {
+  const llvm::Function *marker = module_.getFunction(kHostUnavailableMarker);
+  if (!marker) return std::nullopt;
+  std::set<const llvm::Function *> seen;
+  std::vector<const llvm::Function *> work = {&root};
+  while (!work.empty()) {
+    const llvm::Function *f = work.back();
+    work.pop_back();
+    if (!f || !seen.insert(f).second) continue;
+    for (const llvm::BasicBlock &block : *f)
+      for (const llvm::Instruction &inst : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+          if (call->getCalledFunction() == marker) {
+            auto *index = llvm::cast<llvm::ConstantInt>(call->getArgOperand(0));
+            const auto &[op, reason] = hostUnavailable_[index->getZExtValue()];
+            return HostUnavailable{op, reason};
+          }
+          work.push_back(call->getCalledFunction());
+        }
+  }
+  return std::nullopt;
 }
 
 }  // namespace hrx::bridge

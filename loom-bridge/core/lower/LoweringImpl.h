@@ -843,7 +843,12 @@ private:
   void lowerConfigGet(const Operation &op);
   bool lowerAnalysisTest(const Operation &op);
   void lowerLowInvoke(const Operation &op);
+  void markHostUnavailable(const Operation &op, std::string reason);  // lower/Low.cpp
 
+public:
+  std::optional<Lowering::HostUnavailable> hostUnavailableReason(const llvm::Function &root) const;
+
+private:
   llvm::Constant *literal(const Operation &op, llvm::Type *type);
 
   static std::optional<llvm::CmpInst::Predicate> intPredicate(std::string_view p);
@@ -1071,6 +1076,9 @@ private:
   FunctionState *fn_ = nullptr;
   llvm::IRBuilder<> *b_ = nullptr;
   std::map<const Value *, int64_t> bound_;  // the specialised function's constant index arguments
+  // The host twin's stand-ins for constructs with no CPU meaning (markHostUnavailable).
+  static constexpr const char *kHostUnavailableMarker = "hrx.host.unavailable";
+  std::vector<std::pair<const Operation *, std::string>> hostUnavailable_;
 };
 
 }  // namespace hrx::bridge

@@ -174,6 +174,15 @@ public:
 
   bool failed() const;
 
+  // In a GPU compile's host twin, a construct with no CPU meaning (low.invoke of amdgpu assembly)
+  // is not an error: it becomes a trapping call, and a kernel whose code reaches one has no twin.
+  // The first such construct `root` reaches, through direct calls.
+  struct HostUnavailable {
+    const loom::Operation *op;
+    std::string reason;
+  };
+  std::optional<HostUnavailable> hostUnavailableReason(const llvm::Function &root) const;
+
 private:
   class Impl;
   std::unique_ptr<Impl> impl_;
