@@ -63,6 +63,8 @@ const std::vector<EnumSet> &enumSets() {
       {"memory_access", {"volatile", "nontemporal"}, false},
       {"access_kind", {"read", "write"}, false},
       {"fence_ordering", {"acquire", "release", "acq_rel", "seq_cst"}, false},
+      {"asm_flags", {"sideeffect", "alignstack", "inteldialect"}, true},
+      {"llvmir_target_kind", {"object"}, false},
   };
   return sets;
 }

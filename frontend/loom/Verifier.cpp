@@ -1032,8 +1032,8 @@ private:
   }
 
   static constexpr std::initializer_list<OpCode> kTargetRecords = {
-      OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,
-      OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget,    OpCode::TestTarget};
+      OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,  OpCode::VmTarget,
+      OpCode::X86Target,   OpCode::WasmTarget,   OpCode::TestTarget,    OpCode::LlvmirTarget};
 
   // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
   // offsets are not negative), floats are written with a fraction or exponent.

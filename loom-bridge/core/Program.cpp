@@ -141,6 +141,7 @@ SymbolKind symbolKind(const Operation &op) {
   case OpCode::VmTarget:
   case OpCode::X86Target:
   case OpCode::WasmTarget:
+  case OpCode::LlvmirTarget:
   case OpCode::TestTarget:
   case OpCode::TargetDecl:
   case OpCode::TargetGeneric: return SymbolKind::Target;
@@ -250,7 +251,8 @@ private:
             if (!record) record = m->lookupSymbol(target->str());
           if (record &&
               (record->opcode() == loom::OpCode::VmTarget || record->opcode() == loom::OpCode::X86Target ||
-               record->opcode() == loom::OpCode::WasmTarget || record->opcode() == loom::OpCode::TestTarget)) {
+               record->opcode() == loom::OpCode::WasmTarget || record->opcode() == loom::OpCode::LlvmirTarget ||
+               record->opcode() == loom::OpCode::TestTarget)) {
             diags_.report(diag::DiagId::LinkUnsupportedOp, op.loc())
                 .arg("op", std::string(op.name()))
                 .arg("target", "@" + std::string(target->str()) + " (a " + std::string(record->name()) + ")")

@@ -127,6 +127,7 @@ public:
     case OpCode::VmTarget:
     case OpCode::X86Target:
     case OpCode::WasmTarget:
+    case OpCode::LlvmirTarget:
     case OpCode::TestTarget: return "target";
     default: return "symbol";
     }

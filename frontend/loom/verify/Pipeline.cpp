@@ -13,8 +13,8 @@ using diag::DiagId;
 namespace {
 
 constexpr std::initializer_list<OpCode> kTargetRecords = {
-    OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,
-    OpCode::VmTarget,    OpCode::X86Target,    OpCode::WasmTarget,    OpCode::TestTarget};
+    OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,  OpCode::VmTarget,
+    OpCode::X86Target,   OpCode::WasmTarget,   OpCode::TestTarget,    OpCode::LlvmirTarget};
 
 const Operation *enclosing(const Operation &op, OpCode code) {
   for (const Operation *p = op.parentOp(); p; p = p->parentOp())

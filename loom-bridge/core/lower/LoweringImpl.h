@@ -93,7 +93,20 @@ inline llvm::Value *combineIdentity(llvm::IRBuilder<> &b, std::string_view kind,
 }
 
 // The lowering family of an Ops.def row, decided once from the table (at compile time).
-enum class Family : uint8_t { Arith, Vector, Memory, Control, Func, Kernel, Provider, Config, Encoding, None, Global };
+enum class Family : uint8_t {
+  Arith,
+  Vector,
+  Memory,
+  Control,
+  Func,
+  Kernel,
+  Provider,
+  Config,
+  Encoding,
+  None,
+  Global,
+  LlvmIr
+};
 
 constexpr Family familyOfRow(std::string_view name) {
   std::string_view dialect = name.substr(0, name.find('.'));
@@ -110,6 +123,7 @@ constexpr Family familyOfRow(std::string_view name) {
   if (name == "config.get") return Family::Config;
   if (dialect == "encoding") return Family::Encoding;
   if (name == "global.load" || name == "global.store") return Family::Global;
+  if (name == "llvmir.inline_asm" || name == "llvmir.intrinsic") return Family::LlvmIr;
   return Family::None;
 }
 
@@ -829,12 +843,18 @@ private:
     case Family::Config: return lowerConfigGet(op);
     case Family::Encoding:
       if (op.opcode() == loom::OpCode::EncodingLayoutStrided) return lowerLayout(op);
+      // A dense-layout fact restates the layout it refines (strides and all).
+      if (op.opcode() == loom::OpCode::EncodingLayoutAssumeDense) {
+        lowered(op.result(0)) = lowered(op.operand(0));
+        return;
+      }
       if (op.opcode() == loom::OpCode::EncodingIsa || op.opcode() == loom::OpCode::EncodingLayoutAssumeStrided ||
           op.opcode() == loom::OpCode::EncodingAssumeSpec)
         unsupported(op, "encoding queries and facts are verified but not lowered yet");
       lowered(op.result(0)).encoding = op.attr("encoding");
       return;
     case Family::Global: return lowerGlobal(op);
+    case Family::LlvmIr: return lowerLlvmIr(op);
     case Family::None: break;
     }
     unsupported(op, "no lowering for this op");
@@ -1001,6 +1021,12 @@ private:
 
   void lowerFunc(const Operation &op);
   void lowerGlobal(const Operation &op);  // lower/Global.cpp
+  // lower/LlvmIr.cpp: llvmir.intrinsic and llvmir.inline_asm.
+  void lowerLlvmIr(const Operation &op);
+  void lowerLlvmIntrinsic(const Operation &op);
+  llvm::FunctionType *llvmIrSignature(const Operation &op, std::vector<llvm::Value *> &args);
+  void setLlvmIrResults(const Operation &op, llvm::Value *call);
+  bool inGpuHostTwin() const;
   llvm::GlobalVariable *globalStorage(const Operation &access);
 
   // A C/C++ function, called with the C ABI of its scalar and pointer parameters.

@@ -18,9 +18,12 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
     // Layouts: none or #dense is row-major; an encoding.layout.strided value gives the element
     // stride of each axis.
     loom::TypeSlot layout = type.slot();
-    // An encoding.layout.dense value is row-major, as #dense is.
+    // An encoding.layout.dense value is row-major, as #dense is, and so is a layout that
+    // encoding.layout.assume.dense states to be.
     auto denseValue = [](const loom::Value *value) {
-      return value && value->definingOp() && value->definingOp()->opcode() == OpCode::EncodingLayoutDense;
+      const loom::Operation *def = value ? value->definingOp() : nullptr;
+      return def &&
+             (def->opcode() == OpCode::EncodingLayoutDense || def->opcode() == OpCode::EncodingLayoutAssumeDense);
     };
     if (denseValue(layout.value)) layout = loom::TypeSlot{};
     // An encoding value that is #dense, or a #physical_storage whose layout is, is row-major too
