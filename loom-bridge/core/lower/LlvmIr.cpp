@@ -56,17 +56,10 @@ void Lowering::Impl::lowerLlvmIr(const Operation &op) {
     unsupported(op, "LLVM rejects the constraints \"" + std::string(constraints->str()) +
                         "\" for this signature: " + llvm::toString(std::move(error)));
   bool sideEffects = false, alignStack = false, intel = false;
-  for (const loom::Attribute *t : op.templateParams()) {
-    std::vector<const loom::Attribute *> flags;
-    if (t->kind() == loom::AttrKind::Flags)
-      for (const loom::Attribute *e : t->elements()) flags.push_back(e);
-    else
-      flags.push_back(t);
-    for (const loom::Attribute *f : flags) {
-      sideEffects |= f->str() == "sideeffect";
-      alignStack |= f->str() == "alignstack";
-      intel |= f->str() == "inteldialect";
-    }
+  for (std::string_view f : templateFlags(op)) {
+    sideEffects |= f == "sideeffect";
+    alignStack |= f == "alignstack";
+    intel |= f == "inteldialect";
   }
   auto *asmCall = llvm::InlineAsm::get(type, text->str(), constraints->str(), sideEffects, alignStack,
                                        intel ? llvm::InlineAsm::AD_Intel : llvm::InlineAsm::AD_ATT);

@@ -92,6 +92,19 @@ inline llvm::Value *combineIdentity(llvm::IRBuilder<> &b, std::string_view kind,
   return nullptr;
 }
 
+// The identifiers of an op's template flags (`<nnan|ninf>`, `<sideeffect>`), in order.
+inline std::vector<std::string_view> templateFlags(const loom::Operation &op) {
+  std::vector<std::string_view> out;
+  for (const loom::Attribute *t : op.templateParams()) {
+    if (t->kind() != loom::AttrKind::Flags) {
+      out.push_back(t->str());
+      continue;
+    }
+    for (const loom::Attribute *e : t->elements()) out.push_back(e->str());
+  }
+  return out;
+}
+
 // The lowering family of an Ops.def row, decided once from the table (at compile time).
 enum class Family : uint8_t {
   Arith,

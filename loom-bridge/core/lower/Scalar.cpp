@@ -56,23 +56,15 @@ std::optional<llvm::CmpInst::Predicate> Lowering::Impl::floatPredicate(std::stri
 // Fast-math flags from the op's template (`<fast>`, `<nnan|ninf>`, `<reassoc>`).
 llvm::FastMathFlags Lowering::Impl::fastMath(const Operation &op) {
   llvm::FastMathFlags flags;
-  for (const loom::Attribute *t : op.templateParams()) {
-    std::vector<const loom::Attribute *> idents;
-    if (t->kind() == loom::AttrKind::Flags)
-      for (const loom::Attribute *e : t->elements()) idents.push_back(e);
-    else
-      idents.push_back(t);
-    for (const loom::Attribute *i : idents) {
-      std::string_view s = i->str();
-      if (s == "fast") flags.setFast();
-      if (s == "reassoc") flags.setAllowReassoc();
-      if (s == "nnan") flags.setNoNaNs();
-      if (s == "ninf") flags.setNoInfs();
-      if (s == "nsz") flags.setNoSignedZeros();
-      if (s == "arcp") flags.setAllowReciprocal();
-      if (s == "contract") flags.setAllowContract();
-      if (s == "afn") flags.setApproxFunc();
-    }
+  for (std::string_view s : templateFlags(op)) {
+    if (s == "fast") flags.setFast();
+    if (s == "reassoc") flags.setAllowReassoc();
+    if (s == "nnan") flags.setNoNaNs();
+    if (s == "ninf") flags.setNoInfs();
+    if (s == "nsz") flags.setNoSignedZeros();
+    if (s == "arcp") flags.setAllowReciprocal();
+    if (s == "contract") flags.setAllowContract();
+    if (s == "afn") flags.setApproxFunc();
   }
   return flags;
 }
