@@ -7,7 +7,8 @@ For every .loom file under the directories it runs
   1. hrxcc -fsyntax-only FILE                (parse + verify)
   2. the file's natural target, if it has one:
        -target xdna            for a file with a pipeline.def,
-       --offload-arch=gfx1151  for a file with a kernel.def (and no pipeline.def),
+       --offload-arch=gfx1151  for a file with a kernel.def (and no pipeline.def) that is
+                               not aimed only at test/vm/x86/wasm/llvmir target records,
      linked with the sibling files that define the templates it only declares (template.decl
      without template.def: a target's providers kept in a file of their own),
      with --config=KEY=VALUE for each config.decl, the value taken from the lower end of
@@ -67,7 +68,14 @@ def config_flags(text):
 def natural_target(text):
     if re.search(r"^\s*pipeline\.def\b", text, re.M):
         return "xdna", ["-target", "xdna"]
-    if re.search(r"^\s*kernel\.def\b", text, re.M):
+    kernels = re.findall(r"^\s*kernel\.def\b(.*)$", text, re.M)
+    if kernels:
+        # Kernels aimed only at records no GPU compiles (test.target, vm/x86/wasm/llvmir.target)
+        # are not GPU code: the file has no natural target.
+        foreign = set(re.findall(r"^\s*(?:test|vm|x86|wasm|llvmir)\.target\b[^@]*@(\w+)", text, re.M))
+        aimed = [re.search(r"target\(@(\w+)\)", k) for k in kernels]
+        if foreign and all(a and a.group(1) in foreign for a in aimed):
+            return None, []
         return "gfx1151", ["--offload-arch=gfx1151"]
     return None, []
 

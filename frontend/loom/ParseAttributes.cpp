@@ -98,6 +98,8 @@ Attribute *Parser::parseTemplateItem(std::string_view kind) {
 }
 
 Attribute *Parser::parseHash(const Token &hashTok) {
+  if (auto alias = aliases_.find(hashTok.name()); alias != aliases_.end() && !lex_.peek().is(Tok::Less))
+    return alias->second;
   std::vector<NamedAttr> params;
   bool hasParams = false;
   if (lex_.peek().is(Tok::Less) && !lex_.peek().spaceBefore) {

@@ -130,15 +130,28 @@ bool Parser::runDirective(OpState &st, size_t i) {
   }
   case Directive::Signature: return parseSignature(st, d);
   case Directive::FnResults: {
-    std::vector<Attribute *> types;
+    // Each result is `T`, a named `%name: T`, or a tied `%arg as T` (the result reuses %arg's
+    // storage, upstream's tied results); names and ties are kept for printing back.
+    std::vector<Attribute *> types, labels;
+    bool labelled = false;
     while (!lex_.peek().is(Tok::RParen)) {
+      std::string label;
+      if (lex_.peek().is(Tok::ValueId) && (lex_.peek(1).is(Tok::Colon) || lex_.peek(1).isIdent("as"))) {
+        Token name = lex_.next();
+        Token sep = lex_.next();
+        label = "%" + std::string(name.name()) + (sep.is(Tok::Colon) ? ":" : " as");
+        if (sep.isIdent("as") && !lookupValue(name, declScope)) return false;
+        labelled = true;
+      }
       Type *t = parseType(declScope, true);
       if (!t) return false;
       types.push_back(m_.attrs().typeRef(t));
+      labels.push_back(m_.attrs().string(label));
       if (!lex_.peek().is(Tok::Comma)) break;
       lex_.next();
     }
     st.attrs.push_back({"result_types", m_.attrs().array(types)});
+    if (labelled) st.attrs.push_back({"result_labels", m_.attrs().array(labels)});
     return true;
   }
   case Directive::IterArgs: {
@@ -232,7 +245,7 @@ namespace {
 // Gives each name a type mentions the type of its position: a dimension is an index, a view's
 // layout slot an encoding<layout>, a tile's or tensor's encoding slot an encoding. Names already
 // typed keep theirs; returns the names in order of first mention.
-void typeNamesIn(TypeContext &types, const Type *t, std::vector<Value *> &mentioned) {
+void typeNamesIn(TypeContext &types, const Type *t, std::vector<Value *> &mentioned, bool plainEncodings = false) {
   if (!t || !t->isShaped()) return;
   auto note = [&](Value *v, Type *asType) {
     if (!v) return;
@@ -240,8 +253,8 @@ void typeNamesIn(TypeContext &types, const Type *t, std::vector<Value *> &mentio
     if (std::find(mentioned.begin(), mentioned.end(), v) == mentioned.end()) mentioned.push_back(v);
   };
   for (const Dim &d : t->shape()) note(d.dynamic, types.index());
-  note(t->slot().value, types.encoding(t->kind() == TypeKind::View ? "layout" : ""));
-  typeNamesIn(types, t->elementType(), mentioned);
+  note(t->slot().value, types.encoding(t->kind() == TypeKind::View && !plainEncodings ? "layout" : ""));
+  typeNamesIn(types, t->elementType(), mentioned, plainEncodings);
 }
 }  // namespace
 
@@ -390,7 +403,8 @@ bool Parser::parseCoResultType(OpState &st) {
   Type *t = parseType(&coResults);
   if (!t) return false;
   std::vector<Value *> mentioned;
-  typeNamesIn(m_.types(), t, mentioned);
+  // A loaded layout is an `encoding` co-result (upstream's type for it), not encoding<layout>.
+  typeNamesIn(m_.types(), t, mentioned, /*plainEncodings=*/true);
   for (size_t i = 0; i < n; ++i) {
     Value *r = st.op->result(unsigned(i));
     st.resultTypes[i] = i == 0 ? t : r->type() ? r->type() : m_.types().index();

@@ -48,10 +48,24 @@ void Parser::parseModule() {
       lex_.next();
       continue;
     }
+    if (t.is(Tok::HashId) && t.lineStart && lex_.peek(1).is(Tok::Equal)) {
+      parseAttributeAlias();
+      continue;
+    }
     parseOp(&m_.body(), /*topLevel=*/true);
   }
   Token eof = lex_.peek();
   b_.setBlockComments(&m_.body(), {}, commentsOf(eof));
+}
+
+// `#name = ATTR` at module level: later `#name` (without parameters) stands for ATTR.
+void Parser::parseAttributeAlias() {
+  Token name = lex_.next();
+  lex_.next();  // '='
+  Attribute *value = parseAttrValue(nullptr);
+  if (!value) return recover(name.offset);
+  if (!aliases_.emplace(name.name(), value).second)
+    error(DiagId::ParseDuplicateAlias, name).arg("name", std::string(name.name()));
 }
 
 void Parser::recover(uint32_t opStart) {
@@ -336,6 +350,10 @@ bool Parser::parseRegion(std::vector<Block *> &blocks, Scope *scope, const std::
         continue;
       }
       Block *next = slot;
+      // A label before the first op of a region without entry arguments names its entry block
+      // (`func.def @f() { ^entry: ... }`); where the region has entry arguments (a loop's
+      // induction variable) a label starts a second block, STRUCTURE/004 as upstream says.
+      bool namesEntry = !next && blocks.size() == 1 && block->empty() && block->label().empty();
       if (next) {
         labels.pending.erase(next);
       } else {
@@ -361,7 +379,10 @@ bool Parser::parseRegion(std::vector<Block *> &blocks, Scope *scope, const std::
       if (!expect(Tok::Colon)) recover(labelTok.offset);
       b_.setBlockArguments(next, args);
       b_.setBlockComments(next, comments, {});
-      blocks.push_back(next);
+      if (namesEntry && entryArgs.empty())
+        blocks.back() = next;
+      else
+        blocks.push_back(next);
       block = next;
       continue;
     }

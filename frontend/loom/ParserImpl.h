@@ -84,9 +84,11 @@ inline bool contains(std::span<const std::string_view> cases, std::string_view v
 
 inline int predicateArity(std::string_view name) {
   if (name == "range") return 3;
-  if (name == "mul" || name == "lt" || name == "le" || name == "gt" || name == "ge" || name == "eq" || name == "ne")
+  // min(%x, N) is ge, max(%x, N) is le (upstream's spellings of bounds).
+  if (name == "mul" || name == "lt" || name == "le" || name == "gt" || name == "ge" || name == "eq" || name == "ne" ||
+      name == "min" || name == "max")
     return 2;
-  if (name == "pow2" || name == "finite") return 1;
+  if (name == "pow2" || name == "finite" || name == "not_nan" || name == "not_inf") return 1;
   return -1;
 }
 
@@ -96,6 +98,7 @@ public:
       : lex_(sm.contents(file), file, diags), diags_(diags), m_(module), b_(module) {}
 
   void parseModule();
+  void parseAttributeAlias();
 
 private:
   // Per-op state while its directives run.
@@ -219,6 +222,8 @@ private:
   Scope *scope_ = nullptr;
   LabelTable *labels_ = nullptr;
   unsigned depth_ = 0;
+  // Module-level attribute aliases (`#q8 = #encoding.i8<...>`), replaced by their value at uses.
+  std::unordered_map<std::string_view, Attribute *> aliases_;
   bool inOpaque_ = false;
 };
 

@@ -338,8 +338,11 @@ private:
       }
       case Directive::FnResults: {
         Attribute *types = op.attr("result_types");
+        Attribute *labels = op.attr("result_labels");
         for (size_t k = 0; types && k < types->elements().size(); ++k) {
           if (k) attach(",");
+          if (labels && k < labels->elements().size() && !labels->elements()[k]->str().empty())
+            word(std::string(labels->elements()[k]->str()));
           word(types->elements()[k]->type()->str());
         }
         break;

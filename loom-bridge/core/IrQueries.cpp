@@ -120,13 +120,16 @@ std::optional<bool> evaluatePredicate(const Attribute &predicate, const ConfigVa
     return double(v) == args[0] && v > 0 && (v & (v - 1)) == 0;
   }
   if (name == "finite" && arity(1)) return std::isfinite(args[0]);
+  if (name == "not_nan" && arity(1)) return !std::isnan(args[0]);
+  if (name == "not_inf" && arity(1)) return !std::isinf(args[0]);
   if (arity(2)) {
     if (name == "lt") return args[0] < args[1];
     if (name == "le") return args[0] <= args[1];
     if (name == "eq") return args[0] == args[1];
     if (name == "ne") return args[0] != args[1];
     if (name == "gt") return args[0] > args[1];
-    if (name == "ge") return args[0] >= args[1];
+    if (name == "ge" || name == "min") return args[0] >= args[1];
+    if (name == "max") return args[0] <= args[1];
   }
   return std::nullopt;
 }
@@ -256,8 +259,10 @@ bool factsHold(const Program &program, const loom::Operation &provider, const lo
       holds = *v[0] <= *v[1];
     else if (k == "gt" && v.size() == 2)
       holds = *v[0] > *v[1];
-    else if (k == "ge" && v.size() == 2)
+    else if ((k == "ge" || k == "min") && v.size() == 2)
       holds = *v[0] >= *v[1];
+    else if (k == "max" && v.size() == 2)
+      holds = *v[0] <= *v[1];
     else if (k == "range" && v.size() == 3)
       holds = *v[0] >= *v[1] && *v[0] <= *v[2];
     else if (k == "mul" && v.size() == 2)

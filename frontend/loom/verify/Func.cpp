@@ -240,7 +240,8 @@ void checkSignaturePredicates(const Operation &op, HookContext &ctx) {
                          "zero entries unless the function is public or explicitly exported");
   const Attribute *where = op.attr("where");
   if (!where) return;
-  static constexpr std::string_view kIntegerRelations[] = {"eq", "ne", "lt", "le", "gt", "ge", "range", "mul"};
+  static constexpr std::string_view kIntegerRelations[] = {"eq", "ne",    "lt",  "le",  "gt",
+                                                           "ge", "range", "mul", "min", "max"};
   static constexpr std::string_view kFloatClasses[] = {"finite", "nan", "not_nan", "notnan", "inf", "not_inf"};
   std::span<Attribute *const> predicates = where->elements();
   for (size_t k = 0; k < predicates.size(); ++k) {
