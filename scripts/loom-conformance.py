@@ -9,8 +9,8 @@ For every .loom file under the directories it runs
        -target xdna            for a file with a pipeline.def,
        --offload-arch=gfx1151  for a file with a kernel.def (and no pipeline.def) that is
                                not aimed only at test/vm/x86/wasm/llvmir target records,
-     linked with the sibling files that define the templates it only declares (template.decl
-     without template.def: a target's providers kept in a file of their own),
+     linked with the sibling files that provide the templates it declares or applies but does
+     not provide (a target's providers kept in a file of their own),
      with --config=KEY=VALUE for each config.decl, the value taken from the lower end of
      its range(...) predicate (rounded up to its mul(...) factor), 1 when it has none.
 and prints per-folder pass rates, the files that pass only with kept unknown ops (PARSE/101),

@@ -16,13 +16,19 @@ def library_of_test_module(path):
 
 
 def template_providers(path, text):
-    """Sibling .loom files of `path` holding a `template.def<@T>` for a template `path` declares
-    (`template.decl @T`) and does not define: upstream keeps a target's providers in files of their
-    own (hrx-rs's completed_tick.loom beside the kernels that apply @completed_tick), and its build
-    compiles the kernel with them."""
-    declared = set(re.findall(r"^\s*template\.decl\s+@([\w.$-]+)", text, re.M))
-    declared -= set(re.findall(r"^\s*template\.def\s*<\s*@([\w.$-]+)", text, re.M))
-    if not declared:
+    """Sibling .loom files of `path` holding a provider of a family `path` uses but does not
+    provide: a `template.def<@T>` for a `template.decl @T` it declares, or a `func.template<F>` /
+    `template.def<@F>` for a family it applies (`template.apply<@F>`, `func.apply<F>`) with no
+    provider of its own. Upstream keeps a target's providers in files of their own (hrx-rs's
+    completed_tick.loom beside the kernels that apply @completed_tick; the docs' motif.loom
+    beside kernel.loom), and its build compiles the kernel with them."""
+    def provided(source):
+        return set(re.findall(r"^\s*(?:template\.def|func\.template)\s*<\s*@?([\w.$-]+)", source, re.M))
+
+    wanted = set(re.findall(r"^\s*template\.decl\s+@([\w.$-]+)", text, re.M))
+    wanted |= set(re.findall(r"\b(?:template|func)\.apply\s*<\s*@?([\w.$-]+)", text))
+    wanted -= provided(text)
+    if not wanted:
         return []
     folder = os.path.dirname(path) or "."
     providers = []
@@ -31,7 +37,6 @@ def template_providers(path, text):
         if os.path.abspath(other) == os.path.abspath(path) or not name.endswith(".loom"):
             continue
         with open(other, encoding="utf-8", errors="replace") as handle:
-            defined = set(re.findall(r"^\s*template\.def\s*<\s*@([\w.$-]+)", handle.read(), re.M))
-        if declared & defined:
-            providers.append(other)
+            if wanted & provided(handle.read()):
+                providers.append(other)
     return providers
