@@ -833,9 +833,12 @@ private:
       checkIndices(op, "position");
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::Vector)) return operandError(op, "in", v, "a vector");
-      if (indexCount(op, "position") != v->rank())
-        return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
-      if (r0 != v->elementType()) resultError(op, "result", r0, v->elementType()->str());
+      size_t n = indexCount(op, "position");
+      if (n == 0 || n > v->rank())
+        return operandError(op, "position", v, "1 to " + std::to_string(v->rank()) + " positions");
+      // Fewer positions than axes extract the sub-vector of the remaining (trailing) axes.
+      if (n == v->rank() ? r0 != v->elementType() : !trailingSubvector(v, n, r0))
+        resultError(op, "result", r0, n == v->rank() ? v->elementType()->str() : "the vector of the trailing axes");
       return;
     }
     case VerifyHook::VectorInsert: {
@@ -843,10 +846,13 @@ private:
       checkIndices(op, "position");
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::Vector)) return operandError(op, "dest", v, "a vector");
-      if (indexCount(op, "position") != v->rank())
-        return operandError(op, "position", v, std::to_string(v->rank()) + " positions");
-      if (!unknown(in("value")) && in("value") != v->elementType())
-        operandError(op, "value", in("value"), v->elementType()->str());
+      size_t n = indexCount(op, "position");
+      if (n == 0 || n > v->rank())
+        return operandError(op, "position", v, "1 to " + std::to_string(v->rank()) + " positions");
+      if (!unknown(in("value")) &&
+          (n == v->rank() ? in("value") != v->elementType() : !trailingSubvector(v, n, in("value"))))
+        operandError(op, "value", in("value"),
+                     n == v->rank() ? v->elementType()->str() : "the vector of the trailing axes");
       return;
     }
     case VerifyHook::FromElements: {
@@ -873,7 +879,19 @@ private:
                    .arg("field_b", "result")
                    .arg("rank_b", std::to_string(r0->rank())),
                void();
-      if (isKind(v, TypeKind::Vector) && v->hasStaticShape() && v->staticElementCount() != 1 && !sameShape(v, r0))
+      // Trailing axes align (numpy's rule): each source axis is 1 or the result's; the result may
+      // add leading axes, static or not.
+      auto broadcastable = [&] {
+        auto from = v->shape(), to = r0->shape();
+        for (size_t k = 0; k < from.size(); ++k) {
+          const Dim &s = from[from.size() - 1 - k], &t = to[to.size() - 1 - k];
+          if (s.isStatic() && s.extent == 1) continue;
+          if (s.isStatic() != t.isStatic() || (s.isStatic() ? s.extent != t.extent : s.dynamic != t.dynamic))
+            return false;
+        }
+        return true;
+      };
+      if (isKind(v, TypeKind::Vector) && v->hasStaticShape() && v->staticElementCount() != 1 && !broadcastable())
         report(DiagId::ShapeBroadcastMismatch, op)
             .arg("op", std::string(op.name()))
             .arg("type_a", v->str())
@@ -1031,6 +1049,18 @@ private:
     case VerifyHook::CheckLiteral:
     case VerifyHook::CheckExpect: return;  // check ops are kept as text: verifyOp runs verify::checkCheckOp on them
     }
+  }
+
+  // Whether `sub` is the vector of `v`'s axes after the first `n` (same element type).
+  static bool trailingSubvector(const Type *v, size_t n, const Type *sub) {
+    if (!sub || sub->kind() != TypeKind::Vector || sub->elementType() != v->elementType() ||
+        sub->rank() != v->rank() - n)
+      return false;
+    for (size_t k = 0; k < sub->rank(); ++k) {
+      const Dim &a = v->shape()[n + k], &b = sub->shape()[k];
+      if (a.isStatic() != b.isStatic() || (a.isStatic() ? a.extent != b.extent : a.dynamic != b.dynamic)) return false;
+    }
+    return true;
   }
 
   static constexpr std::initializer_list<OpCode> kTargetRecords = {

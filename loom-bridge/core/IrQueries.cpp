@@ -216,7 +216,9 @@ std::string_view recordFamily(const Program &program, const loom::Operation &pro
 
 // False when a `requires [...]` entry is known not to hold.
 bool requirementsHold(const loom::Operation &provider, uint64_t subgroupSize) {
+  // `when [...]` is upstream's newer spelling of `requires [...]`.
   const loom::Attribute *requires_ = provider.attr("requires");
+  if (!requires_) requires_ = provider.attr("when");
   if (!requires_) return true;
   for (const loom::Attribute *r : requires_->elements()) {
     if (r->str() != "target.subgroup.size") continue;

@@ -203,6 +203,7 @@ void checkProviderContract(const Operation &op, HookContext &ctx) {
         break;
       }
   const Attribute *conditions = op.attr("requires");
+  if (!conditions) conditions = op.attr("when");  // upstream's newer spelling
   if (!conditions) return;
   std::span<Attribute *const> entries = conditions->elements();
   for (size_t k = 0; k < entries.size(); ++k) {

@@ -114,8 +114,21 @@ void checkRodata(const Operation &op, HookContext &ctx) {
 }
 
 void checkAccess(const Operation &op, HookContext &ctx) {
-  const Operation *global = ctx.resolveSymbol(op, "global", {OpCode::GlobalConstant, OpCode::GlobalVariable}, "global");
   bool load = op.opcode() == OpCode::GlobalLoad;
+  // Read-only payload bytes load as a buffer over them (upstream: global.load @rodata : buffer).
+  const Operation *global =
+      load ? ctx.resolveSymbol(
+                 op, "global",
+                 {OpCode::GlobalConstant, OpCode::GlobalVariable, OpCode::GlobalRodataDef, OpCode::GlobalRodataDecl},
+                 "global")
+           : ctx.resolveSymbol(op, "global", {OpCode::GlobalConstant, OpCode::GlobalVariable}, "global");
+  if (global && (global->opcode() == OpCode::GlobalRodataDef || global->opcode() == OpCode::GlobalRodataDecl)) {
+    const Type *loaded = op.numResults() ? op.result(0)->type() : nullptr;
+    if (loaded && !unknownType(loaded) && loaded->kind() != TypeKind::Buffer)
+      ctx.fieldMismatch(op, "loaded value", loaded, "read-only payload @" + std::string(global->symbolName()),
+                        ctx.module()->types().buffer());
+    return;
+  }
   const Type *use =
       load ? (op.numResults() ? op.result(0)->type() : nullptr) : (op.numOperands() ? op.operand(0)->type() : nullptr);
   if (load) {

@@ -41,8 +41,37 @@ llvm::GlobalVariable *Lowering::Impl::globalStorage(const Operation &access) {
                                   llvm::GlobalValue::NotThreadLocal, space);
 }
 
+// A global.rodata.def's bytes: one private constant array (address space 4, constant memory, on
+// AMDGPU), with the def's alignment; global.load of it is a buffer over them.
+llvm::Value *Lowering::Impl::rodataBuffer(const Operation &access, const Operation &def) {
+  if (def.opcode() != OpCode::GlobalRodataDef)
+    unsupported(access,
+                "the read-only payload @" + std::string(def.symbolName()) + " is declared but no input defines it");
+  std::string name = "loom.rodata." + std::string(def.symbolName());
+  llvm::GlobalVariable *g = module_.getNamedGlobal(name);
+  if (!g) {
+    std::string_view hex = def.attr("bytes") ? def.attr("bytes")->str() : std::string_view{};
+    std::vector<uint8_t> bytes;
+    for (size_t i = 0; i + 1 < hex.size(); i += 2)
+      bytes.push_back(uint8_t(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+    llvm::Constant *init = llvm::ConstantDataArray::get(context_, bytes);
+    unsigned space = module_.getTargetTriple().isAMDGPU() ? 4 : 0;
+    g = new llvm::GlobalVariable(module_, init->getType(), /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage, init,
+                                 name, nullptr, llvm::GlobalValue::NotThreadLocal, space);
+    const loom::Attribute *align = def.attr("align");
+    g->setAlignment(llvm::Align(align && align->integer() > 0 ? uint64_t(align->integer()) : 1));
+  }
+  return b_->CreatePointerBitCastOrAddrSpaceCast(g, llvm::PointerType::getUnqual(context_));
+}
+
 void Lowering::Impl::lowerGlobal(const Operation &op) {
   llvm::IRBuilder<> &b = *b_;
+  if (const loom::Attribute *ref = op.attr("global"); ref && op.opcode() == OpCode::GlobalLoad) {
+    const SymbolEntry *entry = program_.lookup(ref->str());
+    if (entry && entry->op &&
+        (entry->op->opcode() == OpCode::GlobalRodataDef || entry->op->opcode() == OpCode::GlobalRodataDecl))
+      return set(op, 0, rodataBuffer(op, *entry->op));
+  }
   llvm::GlobalVariable *g = globalStorage(op);
   if (op.opcode() == OpCode::GlobalLoad) {
     if (op.numResults() != 1) unsupported(op, "a load with co-results needs a global with dynamic dimensions");

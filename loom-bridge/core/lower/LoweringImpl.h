@@ -1034,6 +1034,7 @@ private:
 
   void lowerFunc(const Operation &op);
   void lowerGlobal(const Operation &op);  // lower/Global.cpp
+  llvm::Value *rodataBuffer(const Operation &access, const Operation &def);
   // lower/LlvmIr.cpp: llvmir.intrinsic and llvmir.inline_asm.
   void lowerLlvmIr(const Operation &op);
   void lowerLlvmIntrinsic(const Operation &op);

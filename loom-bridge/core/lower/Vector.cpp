@@ -160,15 +160,34 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     // One lane, by a static or dynamic position (row-major over the vector's axes).
     const loom::Type &vt =
         *(op.opcode() == OpCode::VectorExtract ? op.operandNamed("in") : op.operandNamed("dest"))->type();
+    // With fewer positions than axes, the sub-vector of the trailing axes (its lanes contiguous).
     std::vector<llvm::Value *> position = indices(op, "position");
-    llvm::Value *lane = i64(0);
+    auto extent = [&](size_t axis) {
+      const loom::Dim &d = vt.shape()[axis];
+      std::optional<int64_t> n = d.isStatic() ? std::optional<int64_t>(d.extent) : constantIndex(d.dynamic);
+      if (!n) unsupported(op, "axis " + std::to_string(axis) + " of " + vt.str() + " must be a compile-time extent");
+      return *n;
+    };
     int64_t stride = 1;
+    for (size_t axis = position.size(); axis < vt.rank(); ++axis) stride *= extent(axis);
+    llvm::Value *lane = i64(0);
     for (size_t i = position.size(); i-- > 0;) {
       lane = b.CreateAdd(lane, b.CreateMul(position[i], i64(stride)));
-      stride *= vt.shape()[i].isStatic() ? vt.shape()[i].extent : 1;
+      stride *= extent(i);
     }
-    if (op.opcode() == OpCode::VectorExtract) return set(op, 0, b.CreateExtractElement(operand(op, "in"), lane));
-    return set(op, 0, b.CreateInsertElement(operand(op, "dest"), operand(op, "value"), lane));
+    bool whole = position.size() == vt.rank();
+    if (op.opcode() == OpCode::VectorExtract) {
+      if (whole) return set(op, 0, b.CreateExtractElement(operand(op, "in"), lane));
+      llvm::Value *in = operand(op, "in"), *out = llvm::PoisonValue::get(resultType);
+      for (unsigned k = 0; k < llvm::cast<llvm::FixedVectorType>(resultType)->getNumElements(); ++k)
+        out = b.CreateInsertElement(out, b.CreateExtractElement(in, b.CreateAdd(lane, i64(k))), uint64_t(k));
+      return set(op, 0, out);
+    }
+    if (whole) return set(op, 0, b.CreateInsertElement(operand(op, "dest"), operand(op, "value"), lane));
+    llvm::Value *value = operand(op, "value"), *dest = operand(op, "dest");
+    for (unsigned k = 0; k < llvm::cast<llvm::FixedVectorType>(value->getType())->getNumElements(); ++k)
+      dest = b.CreateInsertElement(dest, b.CreateExtractElement(value, uint64_t(k)), b.CreateAdd(lane, i64(k)));
+    return set(op, 0, dest);
   }
   case OpCode::VectorFromElements: {
     llvm::Value *v = llvm::PoisonValue::get(resultType);
@@ -181,6 +200,28 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     auto *vt = llvm::cast<llvm::FixedVectorType>(resultType);
     if (auto *from = llvm::dyn_cast<llvm::FixedVectorType>(in->getType())) {
       if (from->getNumElements() == vt->getNumElements()) return set(op, 0, in);
+      if (from->getNumElements() > 1) {
+        // Trailing-dimension broadcast: result lane L reads the source lane its trailing indices
+        // name (0 along the source's size-1 axes), both shapes row-major.
+        std::vector<int64_t> to, src;
+        for (const loom::Dim &d : op.result(0)->type()->shape())
+          to.push_back(d.isStatic() ? d.extent : constantIndex(d.dynamic).value_or(0));
+        for (const loom::Dim &d : op.operandNamed("in")->type()->shape()) src.push_back(d.extent);
+        llvm::SmallVector<int, 64> mask;
+        for (unsigned lane = 0; lane < vt->getNumElements(); ++lane) {
+          int64_t rest = lane, index = 0, stride = 1;
+          for (size_t k = 0; k < to.size(); ++k) {
+            int64_t coordinate = rest % std::max<int64_t>(to[to.size() - 1 - k], 1);
+            rest /= std::max<int64_t>(to[to.size() - 1 - k], 1);
+            if (k >= src.size()) continue;
+            int64_t extent = src[src.size() - 1 - k];
+            index += (extent == 1 ? 0 : coordinate) * stride;
+            stride *= extent;
+          }
+          mask.push_back(int(index));
+        }
+        return set(op, 0, b.CreateShuffleVector(in, mask));
+      }
       in = b.CreateExtractElement(in, uint64_t(0));
     }
     return set(op, 0, b.CreateVectorSplat(vt->getNumElements(), in));

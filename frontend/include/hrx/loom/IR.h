@@ -530,6 +530,7 @@ public:
 
   Arena &arena() { return arena_; }
   TypeContext &types() { return types_; }
+  const TypeContext &types() const { return types_; }
   AttrBuilder &attrs() { return attrs_; }
   uint32_t file() const { return file_; }
 
