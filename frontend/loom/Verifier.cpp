@@ -368,12 +368,14 @@ private:
       return v ? v->type() : nullptr;
     };
     if (verify::checkScalarOp(op, ctx_)) return;
+    if (def.templateKind == "combining") verify::checkExchangeKind(op, ctx_);
     switch (def.hook) {
     case VerifyHook::None:
     case VerifyHook::Assume:
     case VerifyHook::SameCount:
     case VerifyHook::ConfigDef: {
       if (op.opcode() == OpCode::KernelBarrier) return checkBarrier(op);
+      if (op.opcode() == OpCode::BufferAssumeMemorySpace) return verify::checkViewOp(op, ctx_);
       if (op.opcode() == OpCode::ConfigDecl || op.opcode() == OpCode::ConfigDef) {
         // Configs are compile-time scalars or encodings (upstream: TYPE/004 "scalar or encoding").
         const Attribute *t = op.attr("type");
@@ -460,20 +462,7 @@ private:
     case VerifyHook::VectorStore: {
       return verify::checkVectorMemoryOp(op, ctx_);
     }
-    case VerifyHook::ViewAccess: {
-      Type *view = in("base");
-      Type *scalar = op.opcode() == OpCode::ViewLoad ? r0 : in("value");
-      checkIndices(op, "indices");
-      if (unknown(view) || unknown(scalar)) return;
-      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
-      if (indexCount(op, "indices") != view->rank())
-        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
-      if (scalar != view->elementType()) {
-        if (op.opcode() == OpCode::ViewLoad) return resultError(op, "result", scalar, view->elementType()->str());
-        return operandError(op, "value", scalar, view->elementType()->str());
-      }
-      return;
-    }
+    case VerifyHook::ViewAccess: return verify::checkViewOp(op, ctx_);
     case VerifyHook::Splat: {
       Type *v = in("in");
       if (unknown(v) || !isKind(r0, TypeKind::Vector)) return;
@@ -554,38 +543,10 @@ private:
         operandError(op, "schema", in("schema"), "encoding<schema>");
       if (!isKind(r0, TypeKind::Vector)) resultError(op, "result", r0, "a vector");
       return;
-    case VerifyHook::BufferView: {
-      requireOperand(op, "source", isKind(in("source"), TypeKind::Buffer), "buffer");
-      for (Value *v : op.operandGroup("offset"))
-        if (!unknown(v->type()) && !v->type()->isOffset()) operandError(op, "offset", v->type(), "offset");
-      if (indexCount(op, "offset") != 1) operandError(op, "offset", nullptr, "one byte offset");
-      if (!isKind(r0, TypeKind::View)) resultError(op, "result", r0, "a view");
-      return;
-    }
-    case VerifyHook::Alloca: {
-      requireOperand(op, "size", in("size")->isOffset(), "offset");
-      if (!isKind(r0, TypeKind::Buffer)) resultError(op, "result", r0, "buffer");
-      Attribute *align = op.attr("align");
-      if (align && (align->integer() <= 0 || (align->integer() & (align->integer() - 1))))
-        report(DiagId::TypeOperandMismatch, op)
-            .arg("op", std::string(op.name()))
-            .arg("field", "align")
-            .arg("actual", std::to_string(align->integer()))
-            .arg("expected", "a power of two");
-      return;
-    }
+    case VerifyHook::BufferView:
+    case VerifyHook::Alloca: return verify::checkViewOp(op, ctx_);
     case VerifyHook::BufferOperand: requireOperand(op, "in", isKind(in("in"), TypeKind::Buffer), "buffer"); return;
-    case VerifyHook::Subview: {
-      Type *base = in("base");
-      checkIndices(op, "offsets");
-      if (unknown(base)) return;
-      if (!isKind(base, TypeKind::View)) return operandError(op, "base", base, "a view");
-      if (indexCount(op, "offsets") != base->rank())
-        return operandError(op, "offsets", base, std::to_string(base->rank()) + " offsets");
-      if (!isKind(r0, TypeKind::View) || r0->elementType() != base->elementType() || r0->rank() != base->rank())
-        resultError(op, "result", r0, "a view of the same rank and element type as " + base->str());
-      return;
-    }
+    case VerifyHook::Subview: return verify::checkViewOp(op, ctx_);
     case VerifyHook::For: {
       // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
       if (const Attribute *schedule = op.attr("schedule");
@@ -866,9 +827,9 @@ private:
       if (isKind(v, TypeKind::Vector) && v->rank() > r0->rank())
         return report(DiagId::ShapeRankMismatch, op)
                    .arg("op", std::string(op.name()))
-                   .arg("field_a", "source")
+                   .arg("field_a", "source rank")
                    .arg("rank_a", std::to_string(v->rank()))
-                   .arg("field_b", "result")
+                   .arg("field_b", "result rank")
                    .arg("rank_b", std::to_string(r0->rank())),
                void();
       if (isKind(v, TypeKind::Vector) && v->hasStaticShape() && v->staticElementCount() != 1 && !sameShape(v, r0))
@@ -971,15 +932,7 @@ private:
         return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
       return;
     }
-    case VerifyHook::Refine: {
-      Type *v = in("in");
-      if (unknown(v)) return;
-      if (!isKind(v, TypeKind::View)) return operandError(op, "in", v, "a view");
-      if (!isKind(r0, TypeKind::View) || r0->elementType() != v->elementType() || r0->rank() != v->rank())
-        resultError(op, "result", r0,
-                    "a view of " + v->elementType()->str() + " with " + std::to_string(v->rank()) + " axes");
-      return;
-    }
+    case VerifyHook::Refine: return verify::checkViewOp(op, ctx_);
     case VerifyHook::LowInvoke:
       // The callee is machine code (a low.func.def); its register signature is not checked here.
       resolve(op, "callee", {OpCode::LowFuncDef, OpCode::LowFuncDecl}, "a low.func.def");

@@ -71,13 +71,13 @@ bool checkScalarOp(const Operation &op, HookContext &ctx) {
   }
 }
 
-void checkPoisonObserved(const Operation &op, HookContext &ctx) {
+void checkPoisonObserved(const Operation &op, HookContext &ctx, std::string_view boundary) {
   for (const Value *v : op.operands()) {
     std::unordered_set<const Value *> visiting;
     if (!isPoison(v, visiting)) continue;
     ctx.report(DiagId::TypePoisonObserved, op)
         .arg("value_kind", "poison")
-        .arg("boundary", "observation boundary")
+        .arg("boundary", std::string(boundary))
         .arg("op", std::string(op.name()));
     return;
   }

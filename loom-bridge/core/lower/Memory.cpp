@@ -183,13 +183,21 @@ llvm::SyncScope::ID Lowering::Impl::atomicScope(const Operation &op) {
 
 std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::string_view kind) {
   static const std::map<std::string_view, llvm::AtomicRMWInst::BinOp> table = {
-      {"addi", llvm::AtomicRMWInst::Add},         {"andi", llvm::AtomicRMWInst::And},
-      {"ori", llvm::AtomicRMWInst::Or},           {"xori", llvm::AtomicRMWInst::Xor},
-      {"maxsi", llvm::AtomicRMWInst::Max},        {"minsi", llvm::AtomicRMWInst::Min},
-      {"maxui", llvm::AtomicRMWInst::UMax},       {"minui", llvm::AtomicRMWInst::UMin},
-      {"addf", llvm::AtomicRMWInst::FAdd},        {"maxnumf", llvm::AtomicRMWInst::FMax},
-      {"minnumf", llvm::AtomicRMWInst::FMin},     {"maximumf", llvm::AtomicRMWInst::FMaximum},
-      {"minimumf", llvm::AtomicRMWInst::FMinimum}};
+      {"addi", llvm::AtomicRMWInst::Add},
+      {"andi", llvm::AtomicRMWInst::And},
+      {"ori", llvm::AtomicRMWInst::Or},
+      {"xori", llvm::AtomicRMWInst::Xor},
+      {"maxsi", llvm::AtomicRMWInst::Max},
+      {"minsi", llvm::AtomicRMWInst::Min},
+      {"maxui", llvm::AtomicRMWInst::UMax},
+      {"minui", llvm::AtomicRMWInst::UMin},
+      {"addf", llvm::AtomicRMWInst::FAdd},
+      {"maxnumf", llvm::AtomicRMWInst::FMax},
+      {"minnumf", llvm::AtomicRMWInst::FMin},
+      {"maximumf", llvm::AtomicRMWInst::FMaximum},
+      {"minimumf", llvm::AtomicRMWInst::FMinimum},
+      {"xchgi", llvm::AtomicRMWInst::Xchg},
+      {"xchgf", llvm::AtomicRMWInst::Xchg}};
   auto it = table.find(kind);
   if (it == table.end()) return std::nullopt;
   return it->second;
