@@ -419,7 +419,10 @@ private:
     }
     case VerifyHook::Function: {
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
-      if (op.opcode() == OpCode::KernelDef) verify::checkKernelConfigEffects(op, ctx_);
+      if (op.opcode() == OpCode::KernelDef) {
+        verify::checkKernelConfigEffects(op, ctx_);
+        verify::checkKernelLinkage(op, ctx_);
+      }
       if (op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncDecl) verify::checkSignaturePredicates(op, ctx_);
       // A flow-form pipeline's launch arguments are the buffers its flows read and write (the
       // strand form's run arguments may be channels and indices too).

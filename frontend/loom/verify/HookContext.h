@@ -157,6 +157,7 @@ void checkVectorGatherPackOp(const Operation &op, HookContext &ctx);  // Vector.
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkLaneCollectiveOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: subgroup votes, masks, scan
+void checkKernelLinkage(const Operation &op, HookContext &ctx);     // Kernel.cpp: kernel.def linkage needs export
 void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup

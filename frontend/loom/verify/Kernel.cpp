@@ -93,8 +93,14 @@ void checkPredicate(const Operation &op, HookContext &ctx) {
   if (p && !unknownType(p->type()) && !p->type()->isInteger(1)) ctx.operandError(op, "predicate", p->type(), "i1");
 }
 
-// cluster_size / cluster_stride (subgroup reduce and scan): positive when given.
+// cluster_size / cluster_stride (subgroup reduce and scan): positive when given, and a stride
+// only with a size; the value a scalar or a rank-1 vector (one collective per lane of it).
 void checkClusterAttrs(const Operation &op, HookContext &ctx) {
+  if (const Value *v = op.operandNamed("in");
+      v && !unknownType(v->type()) && v->type()->kind() == TypeKind::Vector && v->type()->rank() != 1)
+    ctx.operandError(op, "value", v->type(), "scalar or rank-1 vector");
+  if (op.attr("cluster_stride") && !op.attr("cluster_size"))
+    ctx.attrConstraint(op, "cluster_size", "0", "present when cluster_stride is present");
   for (std::string_view key : {"cluster_size", "cluster_stride"}) {
     const Attribute *a = op.attr(key);
     if (!a) continue;
@@ -129,6 +135,12 @@ void checkLaneCollectiveOp(const Operation &op, HookContext &ctx) {
   case OpCode::KernelSubgroupScan: return checkClusterAttrs(op, ctx);
   default: return;
   }
+}
+
+// A kernel.def's linkage(...) names how an exported symbol links: it needs export("...").
+void checkKernelLinkage(const Operation &op, HookContext &ctx) {
+  if (op.attr("linkage") && !op.attr("export"))
+    ctx.attrConstraint(op, "export", "0", "present when linkage is present");
 }
 
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx) {
