@@ -173,6 +173,14 @@ void checkViewAccess(const Operation &op, HookContext &ctx) {
     if (!byteAddressable(scalar))
       return load ? ctx.resultError(op, "result", scalar, payload) : ctx.operandError(op, field, scalar, payload);
     std::string_view kind = combiningKind(op);
+    // noftz keeps denormal results of a float addition; it means nothing for another kind.
+    for (const Attribute *param : op.templateParams()) {
+      bool noftz = param->str() == "noftz";
+      for (const Attribute *flag : param->elements()) noftz = noftz || flag->str() == "noftz";
+      if (noftz && kind != "addf")
+        return ctx.attrConstraint(op, "noftz", std::string(kind),
+                                  "noftz requires floating-point atomic addition (<addf, noftz>)");
+    }
     if (op.opcode() == OpCode::ViewAtomicReduce && isExchange(kind))
       return ctx.attrConstraint(op, "kind", std::string(kind),
                                 "non-exchange atomic reduce kind (an exchange is view.atomic.rmw)");
