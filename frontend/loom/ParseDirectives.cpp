@@ -117,6 +117,11 @@ bool Parser::runDirective(OpState &st, size_t i) {
   case Directive::Region: {
     bool isolated = st.def->has(opflag::Isolated);
     Scope *scope = newScope(st, d.index, isolated);
+    // Named results belong to the signature's postconditions; the body may reuse the names.
+    for (Value *named : st.namedResults)
+      if (auto it = scope->values.find(named->name()); it != scope->values.end() && it->second == named)
+        scope->values.erase(it);
+    st.namedResults.clear();
     if (st.inductionVar && d.index == 0) {
       // The induction variable takes the type of the loop bounds.
       Value *lo = nullptr;
@@ -130,15 +135,31 @@ bool Parser::runDirective(OpState &st, size_t i) {
   }
   case Directive::Signature: return parseSignature(st, d);
   case Directive::FnResults: {
-    std::vector<Attribute *> types;
+    // `-> (T, ...)`, or upstream's named results `-> (%r: T, ...)` that a `where` postcondition
+    // may name (`where [eq(%r, %x)]`); names are kept in `result_names` for the printer.
+    std::vector<Attribute *> types, names;
+    bool named = false;
     while (!lex_.peek().is(Tok::RParen)) {
+      Token nameTok;
+      if (lex_.peek().is(Tok::ValueId)) {
+        nameTok = lex_.next();
+        if (!expect(Tok::Colon)) return false;
+      }
       Type *t = parseType(declScope, true);
       if (!t) return false;
       types.push_back(m_.attrs().typeRef(t));
+      names.push_back(m_.attrs().string(nameTok.is(Tok::ValueId) ? nameTok.name() : std::string_view()));
+      if (nameTok.is(Tok::ValueId) && declScope) {
+        named = true;
+        Value *result = b_.createArgument(nameTok.name(), t, range(nameTok));
+        define(declScope, result, nameTok);
+        st.namedResults.push_back(result);
+      }
       if (!lex_.peek().is(Tok::Comma)) break;
       lex_.next();
     }
     st.attrs.push_back({"result_types", m_.attrs().array(types)});
+    if (named) st.attrs.push_back({"result_names", m_.attrs().array(names)});
     return true;
   }
   case Directive::IterArgs: {

@@ -338,9 +338,12 @@ private:
       }
       case Directive::FnResults: {
         Attribute *types = op.attr("result_types");
+        const Attribute *names = op.attr("result_names");
         for (size_t k = 0; types && k < types->elements().size(); ++k) {
           if (k) attach(",");
-          word(types->elements()[k]->type()->str());
+          std::string_view name =
+              names && k < names->elements().size() ? names->elements()[k]->str() : std::string_view();
+          word((name.empty() ? std::string() : "%" + std::string(name) + ": ") + types->elements()[k]->type()->str());
         }
         break;
       }
