@@ -3,6 +3,7 @@
 // counts, static or from a view<3xi32>, and an optional three-axis workgroup size); the subgroup
 // lane collectives (votes, lane masks, match, scan clusters).
 #include "HookContext.h"
+#include "hrx/loom/TextBody.h"
 
 #include <algorithm>
 
@@ -56,6 +57,36 @@ void checkLaunch(const Operation &op, HookContext &ctx) {
   checkList(op, ctx, op.operandGroup("args"), abi, "argument", "kernel ABI argument");
 }
 
+// The parameter types a kernel.entry.decl writes (`@name(%a: T, %b: U)`), spaces removed.
+std::vector<std::string> entryParameterTypes(const Operation &entry, HookContext &ctx) {
+  std::vector<Token> tokens = textBodyTokens(ctx.sourceText(entry), entry).tokens;
+  std::vector<std::string> types;
+  size_t k = 0;
+  while (k < tokens.size() && !tokens[k].is(Tok::LParen)) ++k;
+  if (k == tokens.size()) return types;
+  int depth = 0;
+  std::string current;
+  bool inType = false;
+  for (++k; k < tokens.size(); ++k) {
+    const Token &t = tokens[k];
+    if (depth == 0 && (t.is(Tok::Comma) || t.is(Tok::RParen))) {
+      if (inType) types.push_back(current);
+      current.clear();
+      inType = false;
+      if (t.is(Tok::RParen)) break;
+      continue;
+    }
+    if (depth == 0 && !inType && t.is(Tok::Colon)) {
+      inType = true;
+      continue;
+    }
+    if (t.is(Tok::LParen) || t.is(Tok::Less) || t.is(Tok::LSquare)) ++depth;
+    if (t.is(Tok::RParen) || t.is(Tok::Greater) || t.is(Tok::RSquare)) --depth;
+    if (inType) current += std::string(t.text);
+  }
+  return types;
+}
+
 void checkDispatch(const Operation &op, HookContext &ctx) {
   if (insideKernel(op))
     ctx.report(DiagId::StructureMisplacedOp, op)
@@ -77,8 +108,33 @@ void checkDispatch(const Operation &op, HookContext &ctx) {
   }
   for (Value *s : sizes)
     if (!unknownType(s->type()) && !s->type()->isIndex()) ctx.operandError(op, "workgroup_size", s->type(), "index");
-  // The entry (kernel.entry.decl) is kept as text: its ABI is checked where it is linked.
-  callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel entry");
+  const Operation *entry =
+      callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel entry");
+  if (!entry) return;
+  if (entry->opcode() != OpCode::KernelEntryDecl) {
+    const Block *abi = entry->numRegions() > 1 ? entry->region(1)->entryBlock() : nullptr;
+    return checkList(op, ctx, op.operandGroup("args"), abi, "argument", "kernel entry ABI argument");
+  }
+  // A kernel.entry.decl is kept as text: its ABI is the types written in its `(%name: T, ...)`.
+  std::vector<std::string> params = entryParameterTypes(*entry, ctx);
+  std::span<Value *const> args = op.operandGroup("args");
+  if (args.size() != params.size())
+    return ctx.countMismatch(op, "argument", args.size(), "kernel entry ABI argument", params.size());
+  for (size_t k = 0; k < params.size(); ++k) {
+    const Type *t = args[k]->type();
+    if (unknownType(t)) continue;
+    bool buffer = params[k] == "buffer" &&
+                  (t->kind() == TypeKind::Buffer || t->kind() == TypeKind::View || t->kind() == TypeKind::Tensor);
+    std::string given = t->str();
+    std::erase(given, ' ');
+    if (buffer || given == params[k]) continue;
+    ctx.report(DiagId::TypeFieldMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", "argument " + std::to_string(k))
+        .arg("type_a", t->str())
+        .arg("field_b", "kernel entry ABI argument " + std::to_string(k))
+        .arg("type_b", params[k]);
+  }
 }
 
 // Upstream's lane masks are i32 or i64 (bit i is lane i).
