@@ -44,8 +44,8 @@ std::string_view classDescription(TypeClass c) {
   case TypeClass::Float: return "a floating-point type";
   case TypeClass::Scalar: return "an integer or floating-point type";
   case TypeClass::Buffer: return "buffer";
-  case TypeClass::IntVector: return "a vector of integers";
-  case TypeClass::FloatVector: return "a vector of floats";
+  case TypeClass::IntVector: return "a vector of integers (integer_element lanes)";
+  case TypeClass::FloatVector: return "a vector of floats (float_element lanes)";
   case TypeClass::AnyVector: return "a vector";
   }
   return "?";
@@ -498,7 +498,7 @@ private:
       Type *lhs = in("lhs");
       if (unknown(lhs)) return;
       if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger(1) || !sameShape(r0, lhs))
-        resultError(op, "result", r0, "an i1 vector shaped like " + lhs->str());
+        resultError(op, "result", r0, "an i1_element vector shaped like " + lhs->str());
       return;
     }
     case VerifyHook::VectorSelect: {
