@@ -38,7 +38,7 @@ using diag::DiagId;
 std::string_view classDescription(TypeClass c) {
   switch (c) {
   case TypeClass::Any: return "any type";
-  case TypeClass::Address: return "index or offset";
+  case TypeClass::Address: return "address (index or offset)";
   case TypeClass::Index: return "index";
   case TypeClass::Int: return "an integer type";
   case TypeClass::Float: return "a floating-point type";
@@ -299,10 +299,12 @@ private:
         if (d.kind != Directive::TypeSlot) continue;
         for (const auto &b : d.bindings) {
           if (b.name == "r") continue;
-          for (Value *v : op.operandGroup(b.name))
-            if (!unknown(v->type()) && !inClass(v->type(), def.typeClass))
-              operandError(op, b.name, v->type(), std::string(classDescription(def.typeClass)));
-          if (!op.operandGroup(b.name).empty()) return;
+          std::span<Value *const> group = op.operandGroup(b.name);
+          for (size_t k = 0; k < group.size(); ++k)
+            if (!unknown(group[k]->type()) && !inClass(group[k]->type(), def.typeClass))
+              operandError(op, familyField(op, b.name, k), group[k]->type(),
+                           std::string(classDescription(def.typeClass)));
+          if (!group.empty()) return;
         }
       }
     } else {
@@ -327,10 +329,13 @@ private:
         bool resultOnly = written && op.name().starts_with("vector.");
         for (const auto &b : d.bindings) {
           if (b.name == "r" || resultOnly) continue;
-          for (Value *v : op.operandGroup(b.name))
-            if (!unknown(v->type()) && (!written || v->type() == written) && !inClass(v->type(), def.typeClass))
-              operandError(op, b.name, v->type(), std::string(classDescription(def.typeClass)));
-          if (!written && !op.operandGroup(b.name).empty()) return;  // without a result: the first group only
+          std::span<Value *const> group = op.operandGroup(b.name);
+          for (size_t k = 0; k < group.size(); ++k)
+            if (!unknown(group[k]->type()) && (!written || group[k]->type() == written) &&
+                !inClass(group[k]->type(), def.typeClass))
+              operandError(op, familyField(op, b.name, k), group[k]->type(),
+                           std::string(classDescription(def.typeClass)));
+          if (!written && !group.empty()) return;  // without a result: the first group only
         }
         // A kernel collective's result is its value's type: the value carries the one error.
         bool operandCarries = written && op.name().starts_with("kernel.") && op.numOperands() == 1;
@@ -344,9 +349,17 @@ private:
       if (op.numResults() && !unknown(op.result(0)->type()) && !inClass(op.result(0)->type(), def.typeClass))
         resultError(op, "result", op.result(0)->type(), std::string(classDescription(def.typeClass)));
     } else if (op.numOperands() && !unknown(op.operand(0)->type()) && !inClass(op.operand(0)->type(), def.typeClass)) {
-      operandError(op, def.segmentNames.empty() ? "operand" : def.segmentNames[0], op.operand(0)->type(),
-                   std::string(classDescription(def.typeClass)));
+      operandError(op, def.segmentNames.empty() ? std::string("operand") : familyField(op, def.segmentNames[0], 0),
+                   op.operand(0)->type(), std::string(classDescription(def.typeClass)));
     }
+  }
+
+  // Upstream's name for an operand group in a family error: a unary op's `in` is its input, an
+  // assume's operands are values[k].
+  static std::string familyField(const Operation &op, std::string_view group, size_t k) {
+    if (group != "in") return std::string(group);
+    if (op.def()->hook == VerifyHook::Assume) return "values[" + std::to_string(k) + "]";
+    return "input";
   }
 
   void checkIndices(const Operation &op, std::string_view group) {
@@ -445,8 +458,9 @@ private:
       Type *from = in("in");
       if (unknown(from)) return;
       if (!from->isAddress() && !from->isInteger()) return operandError(op, "input", from, "integer, index, or offset");
-      bool ok = (from->isAddress() && (r0->isAddress() || r0->isInteger())) || (from->isInteger() && r0->isAddress());
-      if (!ok) resultError(op, "result", r0, "index, offset or an integer, with index or offset on one side");
+      if (!r0->isAddress() && !r0->isInteger()) return resultError(op, "result", r0, "integer, index, or offset");
+      if (!from->isAddress() && !r0->isAddress())
+        resultError(op, "result", r0, "index or offset boundary (one side of an index.cast is index or offset)");
       return;
     }
     case VerifyHook::Constant: {
