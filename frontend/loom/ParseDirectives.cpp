@@ -572,9 +572,12 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
             .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;
       }
+      // A launch configuration's sizes are upstream's workgroup_size_x/y/z.
+      std::string field =
+          b.name == "workgroup_size" && i < 3 ? "workgroup_size_" + std::string(1, "xyz"[i]) : std::string(b.name);
       error(DiagId::TypeOperandMismatch, at)
           .arg("op", std::string(st.def->name))
-          .arg("field", std::string(b.name))
+          .arg("field", field)
           .arg("actual", v->type()->str())
           .arg("expected", t->str())
           .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");

@@ -355,8 +355,9 @@ private:
   }
 
   // Upstream's name for an operand group in a family error: a unary op's `in` is its input, an
-  // assume's operands are values[k].
+  // assume's operands are values[k], a launch configuration's sizes workgroup_size_x/y/z.
   static std::string familyField(const Operation &op, std::string_view group, size_t k) {
+    if (group == "workgroup_size" && k < 3) return "workgroup_size_" + std::string(1, "xyz"[k]);
     if (group != "in") return std::string(group);
     if (op.def()->hook == VerifyHook::Assume) return "values[" + std::to_string(k) + "]";
     return "input";
@@ -747,7 +748,7 @@ private:
     case VerifyHook::FlowWrite: return checkFlowWrite(op);
     case VerifyHook::ConfigGet: {
       const Operation *cfg =
-          resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "a config.decl or config.def");
+          resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "config (a config.decl or config.def)");
       if (!cfg) return;
       Attribute *t = cfg->attr("type");
       if (t && t->type() != r0 && !unknown(r0))

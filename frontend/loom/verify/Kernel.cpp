@@ -49,8 +49,13 @@ void checkLaunch(const Operation &op, HookContext &ctx) {
     ctx.report(DiagId::StructureMisplacedOp, op)
         .arg("placement", "")
         .arg("op", std::string(op.name()))
-        .arg("parent", "a host function or command program (kernels do not launch kernels)");
-  const Operation *kernel = callee(op, ctx, {OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel");
+        .arg("parent", "a host function or command program (kernels do not launch kernels)")
+        .arg("op_name", std::string(op.name()))
+        .arg("constraint_kind", "forbidden")
+        .arg("ancestor_name", "kernel.def")
+        .arg("actual_ancestor", "kernel.def");
+  const Operation *kernel =
+      callee(op, ctx, {OpCode::KernelDef, OpCode::KernelDecl}, "kernel (a kernel.def or kernel.decl)");
   if (!kernel) return;
   checkList(op, ctx, op.operandGroup("workload"), kernel->region(0)->entryBlock(), "workload", "kernel workload");
   const Block *abi = kernel->numRegions() > 1 ? kernel->region(1)->entryBlock() : nullptr;
@@ -92,7 +97,11 @@ void checkDispatch(const Operation &op, HookContext &ctx) {
     ctx.report(DiagId::StructureMisplacedOp, op)
         .arg("placement", "")
         .arg("op", std::string(op.name()))
-        .arg("parent", "a host function or command program (kernels do not dispatch kernels)");
+        .arg("parent", "a host function or command program (kernels do not dispatch kernels)")
+        .arg("op_name", std::string(op.name()))
+        .arg("constraint_kind", "forbidden")
+        .arg("ancestor_name", "kernel.def")
+        .arg("actual_ancestor", "kernel.def");
   std::span<Value *const> counts = op.operandGroup("workgroup_counts");
   std::span<Value *const> sizes = op.operandGroup("workgroup_size");
   if (!sizes.empty() && sizes.size() != 3)
@@ -108,8 +117,8 @@ void checkDispatch(const Operation &op, HookContext &ctx) {
   }
   for (Value *s : sizes)
     if (!unknownType(s->type()) && !s->type()->isIndex()) ctx.operandError(op, "workgroup_size", s->type(), "index");
-  const Operation *entry =
-      callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel entry");
+  const Operation *entry = callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl},
+                                  "kernel (a kernel.entry.decl, kernel.def or kernel.decl)");
   if (!entry) return;
   if (entry->opcode() != OpCode::KernelEntryDecl) {
     const Block *abi = entry->numRegions() > 1 ? entry->region(1)->entryBlock() : nullptr;
