@@ -444,9 +444,10 @@ private:
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
           std::span<Value *const> args = op.region(0)->entryBlock()->arguments();
           size_t n = size_t(launch->integer());
-          for (size_t k = args.size() >= n ? args.size() - n : 0; k < args.size(); ++k)
+          size_t first = args.size() >= n ? args.size() - n : 0;
+          for (size_t k = first; k < args.size(); ++k)
             if (!unknown(args[k]->type()) && !isKind(args[k]->type(), TypeKind::Buffer))
-              operandError(op, "launch", args[k]->type(), "buffer (a pipeline's launch arguments are buffers)");
+              operandError(op, "launch binding " + std::to_string(k - first), args[k]->type(), "buffer");
         }
       return;
     }
