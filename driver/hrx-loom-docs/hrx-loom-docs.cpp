@@ -202,6 +202,11 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
         "-> view<4xi32>\n  %offs = vector.iota %i0 step %i0 : vector<4xindex>\n  %r = vector.atomic.rmw.mask<addi> "
         "%vi, %src4[%i0][%offs], %mask, %vi {ordering = relaxed, scope = device} : vector<4xi32>, view<4xi32>, "
         "vector<4xindex>, vector<4xi1>, vector<4xi32>"}},
+      {"vector.atomic.cmpxchg",
+       {Context::Body, "",
+        "%src4 = buffer.view %data[%zero] : buffer -> view<4xi32>\n  %offs = vector.iota %i0 step %i0 : "
+        "vector<4xindex>\n  %r = vector.atomic.cmpxchg %vi, %vi, %src4[%i0][%offs] {success_ordering = acq_rel, "
+        "failure_ordering = acquire, scope = device} : vector<4xi32>, view<4xi32>, vector<4xindex> -> vector<4xi32>"}},
       {"vector.load.expand",
        {Context::Body, "",
         "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %src4 = buffer.view %data[%zero] : buffer "

@@ -35,7 +35,9 @@ struct EnumSet {
 const std::vector<EnumSet> &enumSets() {
   static const std::vector<EnumSet> sets = {
       {"dimension", {"x", "y", "z"}, false},
-      {"memory_space", {"global", "workgroup", "private", "constant", "generic", "host", "descriptor"}, false},
+      {"memory_space",
+       {"unknown", "global", "workgroup", "private", "constant", "generic", "host", "descriptor"},
+       false},
       {"cmpi", {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}, false},
       {"cmpf",
        {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno",
@@ -45,9 +47,9 @@ const std::vector<EnumSet> &enumSets() {
       {"int_flags", {"nsw", "nuw"}, true},
       {"gelu", {"erf", "tanh", "logistic", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "fast"}, true},
       {"combining",
-       {"addf",  "addi",  "mulf",  "muli",  "maxnumf",  "minnumf", "maximumf", "minimumf",
-        "maxsi", "minsi", "maxui", "minui", "andi",     "ori",     "xori",     "reassoc",
-        "nnan",  "ninf",  "nsz",   "arcp",  "contract", "afn",     "fast",     "noftz"},
+       {"addf",  "addi",  "mulf",     "muli", "maxnumf", "minnumf", "maximumf", "minimumf", "maxsi",
+        "minsi", "maxui", "minui",    "andi", "ori",     "xori",    "reassoc",  "nnan",     "ninf",
+        "nsz",   "arcp",  "contract", "afn",  "fast",    "noftz",   "xchgi",    "xchgf"},
        false},
       {"shuffle_mode", {"xor", "up", "down", "index"}, false},
       {"fragment_role", {"lhs", "rhs", "init", "result"}, false},

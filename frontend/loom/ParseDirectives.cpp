@@ -117,6 +117,11 @@ bool Parser::runDirective(OpState &st, size_t i) {
   case Directive::Region: {
     bool isolated = st.def->has(opflag::Isolated);
     Scope *scope = newScope(st, d.index, isolated);
+    // Named results belong to the signature's postconditions; the body may reuse the names.
+    for (Value *named : st.namedResults)
+      if (auto it = scope->values.find(named->name()); it != scope->values.end() && it->second == named)
+        scope->values.erase(it);
+    st.namedResults.clear();
     if (st.inductionVar && d.index == 0) {
       // The induction variable takes the type of the loop bounds.
       Value *lo = nullptr;
@@ -130,28 +135,39 @@ bool Parser::runDirective(OpState &st, size_t i) {
   }
   case Directive::Signature: return parseSignature(st, d);
   case Directive::FnResults: {
-    // Each result is `T`, a named `%name: T`, or a tied `%arg as T` (the result reuses %arg's
-    // storage, upstream's tied results); names and ties are kept for printing back.
-    std::vector<Attribute *> types, labels;
-    bool labelled = false;
+    // `-> (T, ...)`, upstream's named results `-> (%r: T, ...)` that a `where` postcondition may
+    // name (`where [eq(%r, %x)]`; kept in `result_names`), and tied results `-> (%arg as T)`
+    // (the result reuses %arg's storage upstream; kept in `result_ties` for printing back).
+    std::vector<Attribute *> types, names, ties;
+    bool named = false, tied = false;
     while (!lex_.peek().is(Tok::RParen)) {
-      std::string label;
-      if (lex_.peek().is(Tok::ValueId) && (lex_.peek(1).is(Tok::Colon) || lex_.peek(1).isIdent("as"))) {
-        Token name = lex_.next();
-        Token sep = lex_.next();
-        label = "%" + std::string(name.name()) + (sep.is(Tok::Colon) ? ":" : " as");
-        if (sep.isIdent("as") && !lookupValue(name, declScope)) return false;
-        labelled = true;
+      Token nameTok, tieTok;
+      if (lex_.peek().is(Tok::ValueId) && lex_.peek(1).isIdent("as")) {
+        tieTok = lex_.next();
+        lex_.next();
+        if (!lookupValue(tieTok, declScope)) return false;
+        tied = true;
+      } else if (lex_.peek().is(Tok::ValueId)) {
+        nameTok = lex_.next();
+        if (!expect(Tok::Colon)) return false;
       }
       Type *t = parseType(declScope, true);
       if (!t) return false;
       types.push_back(m_.attrs().typeRef(t));
-      labels.push_back(m_.attrs().string(label));
+      names.push_back(m_.attrs().string(nameTok.is(Tok::ValueId) ? nameTok.name() : std::string_view()));
+      ties.push_back(m_.attrs().string(tieTok.is(Tok::ValueId) ? tieTok.name() : std::string_view()));
+      if (nameTok.is(Tok::ValueId) && declScope) {
+        named = true;
+        Value *result = b_.createArgument(nameTok.name(), t, range(nameTok));
+        define(declScope, result, nameTok);
+        st.namedResults.push_back(result);
+      }
       if (!lex_.peek().is(Tok::Comma)) break;
       lex_.next();
     }
     st.attrs.push_back({"result_types", m_.attrs().array(types)});
-    if (labelled) st.attrs.push_back({"result_labels", m_.attrs().array(labels)});
+    if (named) st.attrs.push_back({"result_names", m_.attrs().array(names)});
+    if (tied) st.attrs.push_back({"result_ties", m_.attrs().array(ties)});
     return true;
   }
   case Directive::IterArgs: {
@@ -565,9 +581,12 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
             .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;
       }
+      // A launch configuration's sizes are upstream's workgroup_size_x/y/z.
+      std::string field =
+          b.name == "workgroup_size" && i < 3 ? "workgroup_size_" + std::string(1, "xyz"[i]) : std::string(b.name);
       error(DiagId::TypeOperandMismatch, at)
           .arg("op", std::string(st.def->name))
-          .arg("field", std::string(b.name))
+          .arg("field", field)
           .arg("actual", v->type()->str())
           .arg("expected", t->str())
           .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");

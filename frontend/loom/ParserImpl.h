@@ -120,6 +120,8 @@ private:
     Scope *declScope = nullptr;
     Value *inductionVar = nullptr;
     const std::vector<Token> *resultToks = nullptr;
+    // Named function results (`-> (%r: T)`): visible to the signature's `where` only, not the body.
+    std::vector<Value *> namedResults;
   };
 
   // ---- helpers ----

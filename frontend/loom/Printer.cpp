@@ -338,12 +338,17 @@ private:
       }
       case Directive::FnResults: {
         Attribute *types = op.attr("result_types");
-        Attribute *labels = op.attr("result_labels");
+        const Attribute *names = op.attr("result_names"), *ties = op.attr("result_ties");
+        auto at = [](const Attribute *list, size_t k) {
+          return list && k < list->elements().size() ? list->elements()[k]->str() : std::string_view();
+        };
         for (size_t k = 0; types && k < types->elements().size(); ++k) {
           if (k) attach(",");
-          if (labels && k < labels->elements().size() && !labels->elements()[k]->str().empty())
-            word(std::string(labels->elements()[k]->str()));
-          word(types->elements()[k]->type()->str());
+          std::string_view name = at(names, k), tie = at(ties, k);
+          std::string prefix = !name.empty()  ? "%" + std::string(name) + ": "
+                               : !tie.empty() ? "%" + std::string(tie) + " as "
+                                              : std::string();
+          word(prefix + types->elements()[k]->type()->str());
         }
         break;
       }

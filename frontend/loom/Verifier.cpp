@@ -38,14 +38,14 @@ using diag::DiagId;
 std::string_view classDescription(TypeClass c) {
   switch (c) {
   case TypeClass::Any: return "any type";
-  case TypeClass::Address: return "index or offset";
+  case TypeClass::Address: return "address (index or offset)";
   case TypeClass::Index: return "index";
   case TypeClass::Int: return "an integer type";
   case TypeClass::Float: return "a floating-point type";
   case TypeClass::Scalar: return "an integer or floating-point type";
   case TypeClass::Buffer: return "buffer";
-  case TypeClass::IntVector: return "a vector of integers";
-  case TypeClass::FloatVector: return "a vector of floats";
+  case TypeClass::IntVector: return "a vector of integers (integer_element lanes)";
+  case TypeClass::FloatVector: return "a vector of floats (float_element lanes)";
   case TypeClass::AnyVector: return "a vector";
   }
   return "?";
@@ -301,10 +301,12 @@ private:
         if (d.kind != Directive::TypeSlot) continue;
         for (const auto &b : d.bindings) {
           if (b.name == "r") continue;
-          for (Value *v : op.operandGroup(b.name))
-            if (!unknown(v->type()) && !inClass(v->type(), def.typeClass))
-              operandError(op, b.name, v->type(), std::string(classDescription(def.typeClass)));
-          if (!op.operandGroup(b.name).empty()) return;
+          std::span<Value *const> group = op.operandGroup(b.name);
+          for (size_t k = 0; k < group.size(); ++k)
+            if (!unknown(group[k]->type()) && !inClass(group[k]->type(), def.typeClass))
+              operandError(op, familyField(op, b.name, k), group[k]->type(),
+                           std::string(classDescription(def.typeClass)));
+          if (!group.empty()) return;
         }
       }
     } else {
@@ -329,10 +331,13 @@ private:
         bool resultOnly = written && op.name().starts_with("vector.");
         for (const auto &b : d.bindings) {
           if (b.name == "r" || resultOnly) continue;
-          for (Value *v : op.operandGroup(b.name))
-            if (!unknown(v->type()) && (!written || v->type() == written) && !inClass(v->type(), def.typeClass))
-              operandError(op, b.name, v->type(), std::string(classDescription(def.typeClass)));
-          if (!written && !op.operandGroup(b.name).empty()) return;  // without a result: the first group only
+          std::span<Value *const> group = op.operandGroup(b.name);
+          for (size_t k = 0; k < group.size(); ++k)
+            if (!unknown(group[k]->type()) && (!written || group[k]->type() == written) &&
+                !inClass(group[k]->type(), def.typeClass))
+              operandError(op, familyField(op, b.name, k), group[k]->type(),
+                           std::string(classDescription(def.typeClass)));
+          if (!written && !group.empty()) return;  // without a result: the first group only
         }
         // A kernel collective's result is its value's type: the value carries the one error.
         bool operandCarries = written && op.name().starts_with("kernel.") && op.numOperands() == 1;
@@ -346,9 +351,18 @@ private:
       if (op.numResults() && !unknown(op.result(0)->type()) && !inClass(op.result(0)->type(), def.typeClass))
         resultError(op, "result", op.result(0)->type(), std::string(classDescription(def.typeClass)));
     } else if (op.numOperands() && !unknown(op.operand(0)->type()) && !inClass(op.operand(0)->type(), def.typeClass)) {
-      operandError(op, def.segmentNames.empty() ? "operand" : def.segmentNames[0], op.operand(0)->type(),
-                   std::string(classDescription(def.typeClass)));
+      operandError(op, def.segmentNames.empty() ? std::string("operand") : familyField(op, def.segmentNames[0], 0),
+                   op.operand(0)->type(), std::string(classDescription(def.typeClass)));
     }
+  }
+
+  // Upstream's name for an operand group in a family error: a unary op's `in` is its input, an
+  // assume's operands are values[k], a launch configuration's sizes workgroup_size_x/y/z.
+  static std::string familyField(const Operation &op, std::string_view group, size_t k) {
+    if (group == "workgroup_size" && k < 3) return "workgroup_size_" + std::string(1, "xyz"[k]);
+    if (group != "in") return std::string(group);
+    if (op.def()->hook == VerifyHook::Assume) return "values[" + std::to_string(k) + "]";
+    return "input";
   }
 
   void checkIndices(const Operation &op, std::string_view group) {
@@ -370,12 +384,14 @@ private:
       return v ? v->type() : nullptr;
     };
     if (verify::checkScalarOp(op, ctx_)) return;
+    if (def.templateKind == "combining") verify::checkExchangeKind(op, ctx_);
     switch (def.hook) {
     case VerifyHook::None:
     case VerifyHook::Assume:
     case VerifyHook::SameCount:
     case VerifyHook::ConfigDef: {
       if (op.opcode() == OpCode::KernelBarrier) return checkBarrier(op);
+      if (op.opcode() == OpCode::BufferAssumeMemorySpace) return verify::checkViewOp(op, ctx_);
       if (op.opcode() == OpCode::ConfigDecl || op.opcode() == OpCode::ConfigDef) {
         // Configs are compile-time scalars or encodings (upstream: TYPE/004 "scalar or encoding").
         const Attribute *t = op.attr("type");
@@ -419,7 +435,10 @@ private:
     }
     case VerifyHook::Function: {
       if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
-      if (op.opcode() == OpCode::KernelDef) verify::checkKernelConfigEffects(op, ctx_);
+      if (op.opcode() == OpCode::KernelDef) {
+        verify::checkKernelConfigEffects(op, ctx_);
+        verify::checkKernelLinkage(op, ctx_);
+      }
       if (op.opcode() == OpCode::FuncDef || op.opcode() == OpCode::FuncDecl) verify::checkSignaturePredicates(op, ctx_);
       // A flow-form pipeline's launch arguments are the buffers its flows read and write (the
       // strand form's run arguments may be channels and indices too).
@@ -427,9 +446,10 @@ private:
         if (const Attribute *launch = op.attr("launch"); launch && op.region(0)->entryBlock()) {
           std::span<Value *const> args = op.region(0)->entryBlock()->arguments();
           size_t n = size_t(launch->integer());
-          for (size_t k = args.size() >= n ? args.size() - n : 0; k < args.size(); ++k)
+          size_t first = args.size() >= n ? args.size() - n : 0;
+          for (size_t k = first; k < args.size(); ++k)
             if (!unknown(args[k]->type()) && !isKind(args[k]->type(), TypeKind::Buffer))
-              operandError(op, "launch", args[k]->type(), "buffer (a pipeline's launch arguments are buffers)");
+              operandError(op, "launch binding " + std::to_string(k - first), args[k]->type(), "buffer");
         }
       return;
     }
@@ -442,8 +462,9 @@ private:
       Type *from = in("in");
       if (unknown(from)) return;
       if (!from->isAddress() && !from->isInteger()) return operandError(op, "input", from, "integer, index, or offset");
-      bool ok = (from->isAddress() && (r0->isAddress() || r0->isInteger())) || (from->isInteger() && r0->isAddress());
-      if (!ok) resultError(op, "result", r0, "index, offset or an integer, with index or offset on one side");
+      if (!r0->isAddress() && !r0->isInteger()) return resultError(op, "result", r0, "integer, index, or offset");
+      if (!from->isAddress() && !r0->isAddress())
+        resultError(op, "result", r0, "index or offset boundary (one side of an index.cast is index or offset)");
       return;
     }
     case VerifyHook::Constant: {
@@ -462,20 +483,7 @@ private:
     case VerifyHook::VectorStore: {
       return verify::checkVectorMemoryOp(op, ctx_);
     }
-    case VerifyHook::ViewAccess: {
-      Type *view = in("base");
-      Type *scalar = op.opcode() == OpCode::ViewLoad ? r0 : in("value");
-      checkIndices(op, "indices");
-      if (unknown(view) || unknown(scalar)) return;
-      if (!isKind(view, TypeKind::View)) return operandError(op, "base", view, "a view");
-      if (indexCount(op, "indices") != view->rank())
-        return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
-      if (scalar != view->elementType()) {
-        if (op.opcode() == OpCode::ViewLoad) return resultError(op, "result", scalar, view->elementType()->str());
-        return operandError(op, "value", scalar, view->elementType()->str());
-      }
-      return;
-    }
+    case VerifyHook::ViewAccess: return verify::checkViewOp(op, ctx_);
     case VerifyHook::Splat: {
       Type *v = in("in");
       if (unknown(v) || !isKind(r0, TypeKind::Vector)) return;
@@ -508,7 +516,7 @@ private:
       Type *lhs = in("lhs");
       if (unknown(lhs)) return;
       if (!isKind(r0, TypeKind::Vector) || !r0->elementType()->isInteger(1) || !sameShape(r0, lhs))
-        resultError(op, "result", r0, "an i1 vector shaped like " + lhs->str());
+        resultError(op, "result", r0, "an i1_element vector shaped like " + lhs->str());
       return;
     }
     case VerifyHook::VectorSelect: {
@@ -556,38 +564,10 @@ private:
         operandError(op, "schema", in("schema"), "encoding<schema>");
       if (!isKind(r0, TypeKind::Vector)) resultError(op, "result", r0, "a vector");
       return;
-    case VerifyHook::BufferView: {
-      requireOperand(op, "source", isKind(in("source"), TypeKind::Buffer), "buffer");
-      for (Value *v : op.operandGroup("offset"))
-        if (!unknown(v->type()) && !v->type()->isOffset()) operandError(op, "offset", v->type(), "offset");
-      if (indexCount(op, "offset") != 1) operandError(op, "offset", nullptr, "one byte offset");
-      if (!isKind(r0, TypeKind::View)) resultError(op, "result", r0, "a view");
-      return;
-    }
-    case VerifyHook::Alloca: {
-      requireOperand(op, "size", in("size")->isOffset(), "offset");
-      if (!isKind(r0, TypeKind::Buffer)) resultError(op, "result", r0, "buffer");
-      Attribute *align = op.attr("align");
-      if (align && (align->integer() <= 0 || (align->integer() & (align->integer() - 1))))
-        report(DiagId::TypeOperandMismatch, op)
-            .arg("op", std::string(op.name()))
-            .arg("field", "align")
-            .arg("actual", std::to_string(align->integer()))
-            .arg("expected", "a power of two");
-      return;
-    }
+    case VerifyHook::BufferView:
+    case VerifyHook::Alloca: return verify::checkViewOp(op, ctx_);
     case VerifyHook::BufferOperand: requireOperand(op, "in", isKind(in("in"), TypeKind::Buffer), "buffer"); return;
-    case VerifyHook::Subview: {
-      Type *base = in("base");
-      checkIndices(op, "offsets");
-      if (unknown(base)) return;
-      if (!isKind(base, TypeKind::View)) return operandError(op, "base", base, "a view");
-      if (indexCount(op, "offsets") != base->rank())
-        return operandError(op, "offsets", base, std::to_string(base->rank()) + " offsets");
-      if (!isKind(r0, TypeKind::View) || r0->elementType() != base->elementType() || r0->rank() != base->rank())
-        resultError(op, "result", r0, "a view of the same rank and element type as " + base->str());
-      return;
-    }
+    case VerifyHook::Subview: return verify::checkViewOp(op, ctx_);
     case VerifyHook::For: {
       // An interleaved schedule interleaves unrolled iterations: it needs an unroll.
       if (const Attribute *schedule = op.attr("schedule");
@@ -771,7 +751,7 @@ private:
     case VerifyHook::FlowWrite: return checkFlowWrite(op);
     case VerifyHook::ConfigGet: {
       const Operation *cfg =
-          resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "a config.decl or config.def");
+          resolve(op, "config", {OpCode::ConfigDecl, OpCode::ConfigDef}, "config (a config.decl or config.def)");
       if (!cfg) return;
       Attribute *t = cfg->attr("type");
       if (t && t->type() != r0 && !unknown(r0))
@@ -874,9 +854,9 @@ private:
       if (isKind(v, TypeKind::Vector) && v->rank() > r0->rank())
         return report(DiagId::ShapeRankMismatch, op)
                    .arg("op", std::string(op.name()))
-                   .arg("field_a", "source")
+                   .arg("field_a", "source rank")
                    .arg("rank_a", std::to_string(v->rank()))
-                   .arg("field_b", "result")
+                   .arg("field_b", "result rank")
                    .arg("rank_b", std::to_string(r0->rank())),
                void();
       // Trailing axes align (numpy's rule): each source axis is 1 or the result's; the result may
@@ -991,15 +971,7 @@ private:
         return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
       return;
     }
-    case VerifyHook::Refine: {
-      Type *v = in("in");
-      if (unknown(v)) return;
-      if (!isKind(v, TypeKind::View)) return operandError(op, "in", v, "a view");
-      if (!isKind(r0, TypeKind::View) || r0->elementType() != v->elementType() || r0->rank() != v->rank())
-        resultError(op, "result", r0,
-                    "a view of " + v->elementType()->str() + " with " + std::to_string(v->rank()) + " axes");
-      return;
-    }
+    case VerifyHook::Refine: return verify::checkViewOp(op, ctx_);
     case VerifyHook::LowInvoke:
       // The callee is machine code (a low.func.def); its register signature is not checked here.
       resolve(op, "callee", {OpCode::LowFuncDef, OpCode::LowFuncDecl}, "a low.func.def");

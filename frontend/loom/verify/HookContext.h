@@ -158,14 +158,18 @@ void checkVectorGatherPackOp(const Operation &op, HookContext &ctx);  // Vector.
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkLaneCollectiveOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: subgroup votes, masks, scan
+void checkKernelLinkage(const Operation &op, HookContext &ctx);     // Kernel.cpp: kernel.def linkage needs export
 void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup
 void checkBufferBytesOp(const Operation &op, HookContext &ctx);   // Buffer.cpp: pack, fill, narrow access
 void checkCommandOp(const Operation &op, HookContext &ctx);       // Command.cpp: command.program.*, command.parameter
 bool checkScalarOp(const Operation &op, HookContext &ctx);        // Scalar.cpp: geluf, scalar.assume (true: handled)
-void checkPoisonObserved(const Operation &op, HookContext &ctx);  // Scalar.cpp: TYPE/012 at an observing op
+// Scalar.cpp: TYPE/012 at an op that observes its operands (a return, a store, an atomic).
+void checkPoisonObserved(const Operation &op, HookContext &ctx, std::string_view boundary = "observation boundary");
 void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
+void checkViewOp(const Operation &op, HookContext &ctx);          // View.cpp: view.load/store/atomic.*, alloca, views
+void checkExchangeKind(const Operation &op, HookContext &ctx);    // View.cpp: xchg only where the old value returns
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
 void checkStrandFormOp(const Operation &op,

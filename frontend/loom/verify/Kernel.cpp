@@ -3,6 +3,7 @@
 // counts, static or from a view<3xi32>, and an optional three-axis workgroup size); the subgroup
 // lane collectives (votes, lane masks, match, scan clusters).
 #include "HookContext.h"
+#include "hrx/loom/TextBody.h"
 
 #include <algorithm>
 
@@ -48,12 +49,47 @@ void checkLaunch(const Operation &op, HookContext &ctx) {
     ctx.report(DiagId::StructureMisplacedOp, op)
         .arg("placement", "")
         .arg("op", std::string(op.name()))
-        .arg("parent", "a host function or command program (kernels do not launch kernels)");
-  const Operation *kernel = callee(op, ctx, {OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel");
+        .arg("parent", "a host function or command program (kernels do not launch kernels)")
+        .arg("op_name", std::string(op.name()))
+        .arg("constraint_kind", "forbidden")
+        .arg("ancestor_name", "kernel.def")
+        .arg("actual_ancestor", "kernel.def");
+  const Operation *kernel =
+      callee(op, ctx, {OpCode::KernelDef, OpCode::KernelDecl}, "kernel (a kernel.def or kernel.decl)");
   if (!kernel) return;
   checkList(op, ctx, op.operandGroup("workload"), kernel->region(0)->entryBlock(), "workload", "kernel workload");
   const Block *abi = kernel->numRegions() > 1 ? kernel->region(1)->entryBlock() : nullptr;
   checkList(op, ctx, op.operandGroup("args"), abi, "argument", "kernel ABI argument");
+}
+
+// The parameter types a kernel.entry.decl writes (`@name(%a: T, %b: U)`), spaces removed.
+std::vector<std::string> entryParameterTypes(const Operation &entry, HookContext &ctx) {
+  std::vector<Token> tokens = textBodyTokens(ctx.sourceText(entry), entry).tokens;
+  std::vector<std::string> types;
+  size_t k = 0;
+  while (k < tokens.size() && !tokens[k].is(Tok::LParen)) ++k;
+  if (k == tokens.size()) return types;
+  int depth = 0;
+  std::string current;
+  bool inType = false;
+  for (++k; k < tokens.size(); ++k) {
+    const Token &t = tokens[k];
+    if (depth == 0 && (t.is(Tok::Comma) || t.is(Tok::RParen))) {
+      if (inType) types.push_back(current);
+      current.clear();
+      inType = false;
+      if (t.is(Tok::RParen)) break;
+      continue;
+    }
+    if (depth == 0 && !inType && t.is(Tok::Colon)) {
+      inType = true;
+      continue;
+    }
+    if (t.is(Tok::LParen) || t.is(Tok::Less) || t.is(Tok::LSquare)) ++depth;
+    if (t.is(Tok::RParen) || t.is(Tok::Greater) || t.is(Tok::RSquare)) --depth;
+    if (inType) current += std::string(t.text);
+  }
+  return types;
 }
 
 void checkDispatch(const Operation &op, HookContext &ctx) {
@@ -61,7 +97,11 @@ void checkDispatch(const Operation &op, HookContext &ctx) {
     ctx.report(DiagId::StructureMisplacedOp, op)
         .arg("placement", "")
         .arg("op", std::string(op.name()))
-        .arg("parent", "a host function or command program (kernels do not dispatch kernels)");
+        .arg("parent", "a host function or command program (kernels do not dispatch kernels)")
+        .arg("op_name", std::string(op.name()))
+        .arg("constraint_kind", "forbidden")
+        .arg("ancestor_name", "kernel.def")
+        .arg("actual_ancestor", "kernel.def");
   std::span<Value *const> counts = op.operandGroup("workgroup_counts");
   std::span<Value *const> sizes = op.operandGroup("workgroup_size");
   if (!sizes.empty() && sizes.size() != 3)
@@ -77,8 +117,33 @@ void checkDispatch(const Operation &op, HookContext &ctx) {
   }
   for (Value *s : sizes)
     if (!unknownType(s->type()) && !s->type()->isIndex()) ctx.operandError(op, "workgroup_size", s->type(), "index");
-  // The entry (kernel.entry.decl) is kept as text: its ABI is checked where it is linked.
-  callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl}, "expected kernel entry");
+  const Operation *entry = callee(op, ctx, {OpCode::KernelEntryDecl, OpCode::KernelDef, OpCode::KernelDecl},
+                                  "kernel (a kernel.entry.decl, kernel.def or kernel.decl)");
+  if (!entry) return;
+  if (entry->opcode() != OpCode::KernelEntryDecl) {
+    const Block *abi = entry->numRegions() > 1 ? entry->region(1)->entryBlock() : nullptr;
+    return checkList(op, ctx, op.operandGroup("args"), abi, "argument", "kernel entry ABI argument");
+  }
+  // A kernel.entry.decl is kept as text: its ABI is the types written in its `(%name: T, ...)`.
+  std::vector<std::string> params = entryParameterTypes(*entry, ctx);
+  std::span<Value *const> args = op.operandGroup("args");
+  if (args.size() != params.size())
+    return ctx.countMismatch(op, "argument", args.size(), "kernel entry ABI argument", params.size());
+  for (size_t k = 0; k < params.size(); ++k) {
+    const Type *t = args[k]->type();
+    if (unknownType(t)) continue;
+    bool buffer = params[k] == "buffer" &&
+                  (t->kind() == TypeKind::Buffer || t->kind() == TypeKind::View || t->kind() == TypeKind::Tensor);
+    std::string given = t->str();
+    std::erase(given, ' ');
+    if (buffer || given == params[k]) continue;
+    ctx.report(DiagId::TypeFieldMismatch, op)
+        .arg("op", std::string(op.name()))
+        .arg("field_a", "argument " + std::to_string(k))
+        .arg("type_a", t->str())
+        .arg("field_b", "kernel entry ABI argument " + std::to_string(k))
+        .arg("type_b", params[k]);
+  }
 }
 
 // Upstream's lane masks are i32 or i64 (bit i is lane i).
@@ -93,8 +158,14 @@ void checkPredicate(const Operation &op, HookContext &ctx) {
   if (p && !unknownType(p->type()) && !p->type()->isInteger(1)) ctx.operandError(op, "predicate", p->type(), "i1");
 }
 
-// cluster_size / cluster_stride (subgroup reduce and scan): positive when given.
+// cluster_size / cluster_stride (subgroup reduce and scan): positive when given, and a stride
+// only with a size; the value a scalar or a rank-1 vector (one collective per lane of it).
 void checkClusterAttrs(const Operation &op, HookContext &ctx) {
+  if (const Value *v = op.operandNamed("in");
+      v && !unknownType(v->type()) && v->type()->kind() == TypeKind::Vector && v->type()->rank() != 1)
+    ctx.operandError(op, "value", v->type(), "scalar or rank-1 vector");
+  if (op.attr("cluster_stride") && !op.attr("cluster_size"))
+    ctx.attrConstraint(op, "cluster_size", "0", "present when cluster_stride is present");
   for (std::string_view key : {"cluster_size", "cluster_stride"}) {
     const Attribute *a = op.attr(key);
     if (!a) continue;
@@ -129,6 +200,12 @@ void checkLaneCollectiveOp(const Operation &op, HookContext &ctx) {
   case OpCode::KernelSubgroupScan: return checkClusterAttrs(op, ctx);
   default: return;
   }
+}
+
+// A kernel.def's linkage(...) names how an exported symbol links: it needs export("...").
+void checkKernelLinkage(const Operation &op, HookContext &ctx) {
+  if (op.attr("linkage") && !op.attr("export"))
+    ctx.attrConstraint(op, "export", "0", "present when linkage is present");
 }
 
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx) {

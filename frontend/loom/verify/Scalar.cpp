@@ -24,13 +24,17 @@ void checkGelu(const Operation &op, HookContext &ctx) {
         .arg("op", std::string(op.name()))
         .arg("attr_name", "scale")
         .arg("actual", "absent")
-        .arg("expected", "a floating-point scale for gelu<logistic>");
+        .arg("expected", "a floating-point scale for gelu<logistic>")
+        .arg("actual_kind", "0")  // upstream's attribute kinds: 0 absent, 2 a float
+        .arg("expected_kind", "2");
   else if (!logistic && scale)
     ctx.report(DiagId::TypeLiteralKind, op)
         .arg("op", std::string(op.name()))
         .arg("attr_name", "scale")
         .arg("actual", "given")
-        .arg("expected", "no scale (only gelu<logistic> takes one)");
+        .arg("expected", "no scale (only gelu<logistic> takes one)")
+        .arg("actual_kind", "2")
+        .arg("expected_kind", "0");
   else if (scale && !floatLiteral(scale))
     ctx.report(DiagId::TypeLiteralKind, op)
         .arg("op", std::string(op.name()))
@@ -71,13 +75,13 @@ bool checkScalarOp(const Operation &op, HookContext &ctx) {
   }
 }
 
-void checkPoisonObserved(const Operation &op, HookContext &ctx) {
+void checkPoisonObserved(const Operation &op, HookContext &ctx, std::string_view boundary) {
   for (const Value *v : op.operands()) {
     std::unordered_set<const Value *> visiting;
     if (!isPoison(v, visiting)) continue;
     ctx.report(DiagId::TypePoisonObserved, op)
         .arg("value_kind", "poison")
-        .arg("boundary", "observation boundary")
+        .arg("boundary", std::string(boundary))
         .arg("op", std::string(op.name()));
     return;
   }

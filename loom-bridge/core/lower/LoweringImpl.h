@@ -986,6 +986,8 @@ private:
   void forwardBuffer(const Operation &op, unsigned i);
 
   static llvm::AtomicOrdering atomicOrdering(const Operation &op);
+  llvm::Value *atomicCompareExchange(const Operation &op, llvm::Value *address, llvm::Value *expected,
+                                     llvm::Value *value, llvm::Align align);
 
   // Loom scopes as LLVM synchronization scopes (the AMDGPU names; other targets treat them as
   // the whole system). No scope is the whole system.

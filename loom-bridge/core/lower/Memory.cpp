@@ -163,6 +163,37 @@ void Lowering::Impl::forwardBuffer(const Operation &op, unsigned i) {
   lowered(op.result(i)).coherent = lowered(op.operand(i)).coherent;
 }
 
+namespace {
+// The LLVM ordering an atomic's ordering attribute `key` names (relaxed when absent).
+llvm::AtomicOrdering orderingAttr(const Operation &op, std::string_view key) {
+  const loom::Attribute *ordering = op.attr(key);
+  std::string_view name = ordering ? ordering->str() : "relaxed";
+  if (name == "acquire") return llvm::AtomicOrdering::Acquire;
+  if (name == "release") return llvm::AtomicOrdering::Release;
+  if (name == "acq_rel") return llvm::AtomicOrdering::AcquireRelease;
+  if (name == "seq_cst") return llvm::AtomicOrdering::SequentiallyConsistent;
+  return llvm::AtomicOrdering::Monotonic;
+}
+}  // namespace
+
+// One compare-exchange of `value` for `expected` at `address` (bits compared, so a NaN payload
+// or -0.0 is exchanged exactly); returns the old value as `value`'s type. The success ordering is
+// success_ordering (or hrx's `ordering`), the failure ordering failure_ordering when written,
+// else the strongest the success ordering allows.
+llvm::Value *Lowering::Impl::atomicCompareExchange(const Operation &op, llvm::Value *address, llvm::Value *expected,
+                                                   llvm::Value *value, llvm::Align align) {
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Type *type = value->getType();
+  llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
+  llvm::AtomicOrdering success = orderingAttr(op, op.attr("success_ordering") ? "success_ordering" : "ordering");
+  llvm::AtomicOrdering failure = op.attr("failure_ordering")
+                                     ? orderingAttr(op, "failure_ordering")
+                                     : llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(success);
+  llvm::Value *pair = b.CreateAtomicCmpXchg(address, b.CreateBitCast(expected, bits), b.CreateBitCast(value, bits),
+                                            align, success, failure, atomicScope(op));
+  return b.CreateBitCast(b.CreateExtractValue(pair, 0), type);
+}
+
 llvm::AtomicOrdering Lowering::Impl::atomicOrdering(const Operation &op) {
   const loom::Attribute *ordering = op.attr("ordering");
   std::string_view name = ordering ? ordering->str() : "relaxed";
@@ -186,13 +217,21 @@ llvm::SyncScope::ID Lowering::Impl::atomicScope(const Operation &op) {
 
 std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::string_view kind) {
   static const std::map<std::string_view, llvm::AtomicRMWInst::BinOp> table = {
-      {"addi", llvm::AtomicRMWInst::Add},         {"andi", llvm::AtomicRMWInst::And},
-      {"ori", llvm::AtomicRMWInst::Or},           {"xori", llvm::AtomicRMWInst::Xor},
-      {"maxsi", llvm::AtomicRMWInst::Max},        {"minsi", llvm::AtomicRMWInst::Min},
-      {"maxui", llvm::AtomicRMWInst::UMax},       {"minui", llvm::AtomicRMWInst::UMin},
-      {"addf", llvm::AtomicRMWInst::FAdd},        {"maxnumf", llvm::AtomicRMWInst::FMax},
-      {"minnumf", llvm::AtomicRMWInst::FMin},     {"maximumf", llvm::AtomicRMWInst::FMaximum},
-      {"minimumf", llvm::AtomicRMWInst::FMinimum}};
+      {"addi", llvm::AtomicRMWInst::Add},
+      {"andi", llvm::AtomicRMWInst::And},
+      {"ori", llvm::AtomicRMWInst::Or},
+      {"xori", llvm::AtomicRMWInst::Xor},
+      {"maxsi", llvm::AtomicRMWInst::Max},
+      {"minsi", llvm::AtomicRMWInst::Min},
+      {"maxui", llvm::AtomicRMWInst::UMax},
+      {"minui", llvm::AtomicRMWInst::UMin},
+      {"addf", llvm::AtomicRMWInst::FAdd},
+      {"maxnumf", llvm::AtomicRMWInst::FMax},
+      {"minnumf", llvm::AtomicRMWInst::FMin},
+      {"maximumf", llvm::AtomicRMWInst::FMaximum},
+      {"minimumf", llvm::AtomicRMWInst::FMinimum},
+      {"xchgi", llvm::AtomicRMWInst::Xchg},
+      {"xchgf", llvm::AtomicRMWInst::Xchg}};
   auto it = table.find(kind);
   if (it == table.end()) return std::nullopt;
   return it->second;
@@ -202,23 +241,15 @@ std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::strin
 // (muli, mulf), and float max/min on a coherent binding where the target asks for it, become
 // a compare-exchange loop over the value's bits.
 void Lowering::Impl::lowerAtomic(const Operation &op) {
-  llvm::IRBuilder<> &b = *b_;
   std::shared_ptr<ViewValue> v = view(op, "base");
   llvm::Value *address = elementAddress(op, *v, indices(op, "indices"));
   llvm::Value *value = operand(op, "value");
   llvm::Type *type = value->getType();
   if (!type->isIntegerTy() && !type->isFloatingPointTy())
     unsupported(op, "atomics apply to scalar integers and floats");
-  llvm::Type *bits = b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()));
   llvm::Align align = alignOf(*v);
-  llvm::AtomicOrdering ordering = atomicOrdering(op);
-  llvm::SyncScope::ID scope = atomicScope(op);
-  if (op.opcode() == OpCode::ViewAtomicCmpxchg) {
-    llvm::Value *expected = b.CreateBitCast(operand(op, "expected"), bits);
-    llvm::Value *pair = b.CreateAtomicCmpXchg(address, expected, b.CreateBitCast(value, bits), align, ordering,
-                                              llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(ordering), scope);
-    return set(op, 0, b.CreateBitCast(b.CreateExtractValue(pair, 0), type));
-  }
+  if (op.opcode() == OpCode::ViewAtomicCmpxchg)
+    return set(op, 0, atomicCompareExchange(op, address, operand(op, "expected"), value, align));
   if (op.opcode() != OpCode::ViewAtomicReduce && op.opcode() != OpCode::ViewAtomicRmw)
     unsupported(op, "no lowering for this op");
   llvm::Value *old = atomicCombine(op, *v, address, value, align);
@@ -261,8 +292,11 @@ void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
   if (!vt || (!vt->getElementType()->isIntegerTy() && !vt->getElementType()->isFloatingPointTy()))
     unsupported(op, "vector atomics apply to fixed-length vectors of integers and floats");
   bool masked = op.opcode() == OpCode::VectorAtomicRmwMask;
+  bool exchange = op.opcode() == OpCode::VectorAtomicCmpxchg;
   llvm::Value *mask = masked ? operand(op, "mask") : nullptr;
   llvm::Value *result = masked ? operand(op, "passthru") : nullptr;
+  llvm::Value *expected = exchange ? operand(op, "expected") : nullptr;
+  if (exchange) result = llvm::PoisonValue::get(vt);
   llvm::Align align = std::min(
       llvm::Align(module_.getDataLayout().getTypeAllocSize(vt->getElementType()).getFixedValue()), alignOf(*v));
   for (unsigned i = 0; i < vt->getNumElements(); ++i) {
@@ -270,6 +304,12 @@ void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
     at.back() =
         b.CreateAdd(at.back(), b.CreateSExtOrTrunc(b.CreateExtractElement(offsets, uint64_t(i)), b.getInt64Ty()));
     llvm::Value *lane = b.CreateExtractElement(values, uint64_t(i));
+    if (exchange) {
+      llvm::Value *old = atomicCompareExchange(op, elementAddress(op, *v, at),
+                                               b.CreateExtractElement(expected, uint64_t(i)), lane, align);
+      result = b.CreateInsertElement(result, old, uint64_t(i));
+      continue;
+    }
     if (!masked) {
       atomicCombine(op, *v, elementAddress(op, *v, at), lane, align);
       continue;
@@ -289,7 +329,7 @@ void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
     phi->addIncoming(updated, activeEnd);
     result = phi;
   }
-  if (masked) set(op, 0, result);
+  if (masked || exchange) set(op, 0, result);
 }
 
 // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them

@@ -73,7 +73,8 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     return;
   }
   case OpCode::VectorAtomicReduce:
-  case OpCode::VectorAtomicRmwMask: return lowerVectorAtomic(op);  // Memory.cpp, beside the scalar atomics
+  case OpCode::VectorAtomicRmwMask:
+  case OpCode::VectorAtomicCmpxchg: return lowerVectorAtomic(op);  // Memory.cpp, beside the scalar atomics
   case OpCode::VectorFragmentRepack: return lowerRepack(op);
   case OpCode::VectorConstant: return set(op, 0, literal(op, resultType));
   case OpCode::VectorSplat: {
