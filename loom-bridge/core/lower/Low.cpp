@@ -53,6 +53,16 @@ char constraintLetter(const RegisterClass &rc) {
   return 0;
 }
 
+// The register class an instruction's result has when the body does not write one: scalar
+// (s_*) instructions write SGPRs, vector (v_*) ones VGPRs; 64-bit forms a pair.
+std::optional<RegisterClass> impliedClass(std::string_view mnemonic) {
+  bool wide = mnemonic.ends_with("_b64") || mnemonic.ends_with("_u64") || mnemonic.ends_with("_i64") ||
+              mnemonic.ends_with("_f64");
+  if (mnemonic.starts_with("s_")) return RegisterClass{"amdgpu.sgpr", wide ? 2u : 1u};
+  if (mnemonic.starts_with("v_")) return RegisterClass{"amdgpu.vgpr", wide ? 2u : 1u};
+  return std::nullopt;
+}
+
 // A register of the class, for checking a line with the assembler (`s10`, `v[12:13]`).
 std::string sampleRegister(char letter, unsigned units, unsigned index) {
   unsigned first = 16 + 4 * index;
@@ -112,14 +122,55 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
     unsupported(op, "its operands and results do not match the low.func.def's " + std::to_string(params.size()) +
                         " parameter(s) and " + std::to_string(results.size()) + " result(s)");
 
-  // Operands of the asm: every instruction result (outputs), then the parameters (inputs).
+  // Operands of the asm: every instruction result (outputs), then the parameters and the
+  // 32-bit slices of parameters (inputs). `%s = slice %p[i] : reg<C xN> -> reg<C>` is register i
+  // of a parameter (extracted before the asm); `%t = concat(%a, ...) : (...) -> reg<C xN>` joins
+  // instruction results into a tuple (joined after it).
+  struct Slice {
+    std::string_view name;
+    unsigned param = 0, element = 0;
+  };
+  std::vector<Slice> slices;
+  std::map<std::string_view, std::vector<std::string_view>> concats;
+  auto paramIndex = [&](std::string_view name) -> std::optional<unsigned> {
+    for (size_t k = 0; k < body.arguments().size(); ++k)
+      if (body.arguments()[k]->name() == name) return unsigned(k);
+    return std::nullopt;
+  };
+  for (const Operation &line : body) {
+    if (line.numResults() != 1 || (line.name() != "slice" && line.name() != "concat")) continue;
+    std::vector<Token> text = lexText(line.opaqueText().empty() ? "" : line.opaqueText()[0]);
+    if (line.name() == "slice") {
+      std::optional<unsigned> param = text.empty() ? std::nullopt : paramIndex(text[0].name());
+      if (!param || text.size() < 4 || !text[1].is(Tok::LSquare) || !text[2].is(Tok::Integer))
+        unsupported(line, "a slice takes register [i] of a parameter of the callee (`slice %p[0] : ...`)");
+      unsigned element = unsigned(std::atoi(std::string(text[2].text).c_str()));
+      if (element >= params[*param].units)
+        unsupported(line, "register " + std::to_string(element) + " of a " + std::to_string(params[*param].units) +
+                              "-register parameter");
+      slices.push_back({line.result(0)->name(), *param, element});
+      continue;
+    }
+    std::vector<std::string_view> parts;
+    for (const Token &t : text) {
+      if (t.is(Tok::Colon)) break;
+      if (t.is(Tok::ValueId)) parts.push_back(t.name());
+    }
+    concats[line.result(0)->name()] = std::move(parts);
+  }
+  auto isPseudo = [](const Operation &line) { return line.name() == "slice" || line.name() == "concat"; };
   std::vector<const Value *> outputs;
   std::vector<std::optional<RegisterClass>> outputClasses;
-  std::vector<std::string_view> returned;
+  std::vector<std::vector<std::string_view>> returned;  // per result: its parts
   for (const Operation &line : body) {
+    if (isPseudo(line)) continue;
     if (line.name() == "return") {
-      for (const Token &t : lexText(line.opaqueText().empty() ? "" : line.opaqueText()[0]))
-        if (t.is(Tok::ValueId)) returned.push_back(t.name());
+      for (const Token &t : lexText(line.opaqueText().empty() ? "" : line.opaqueText()[0])) {
+        if (!t.is(Tok::ValueId)) continue;
+        // A returned concat returns its parts, one output each (joined into the result after).
+        auto c = concats.find(t.name());
+        returned.push_back(c != concats.end() ? c->second : std::vector<std::string_view>{t.name()});
+      }
       continue;
     }
     for (unsigned r = 0; r < line.numResults(); ++r) {
@@ -131,22 +182,30 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
           size_t at = i + 1;
           written = registerClassAt(text, at);
         }
-      outputClasses.push_back(written);
+      outputClasses.push_back(written ? written : impliedClass(line.name()));
     }
   }
   if (returned.size() != results.size())
     unsupported(op, "the callee's asm body returns " + std::to_string(returned.size()) + " value(s), its signature " +
                         std::to_string(results.size()));
   std::vector<int> returnSlot(outputs.size(), -1);
+  std::vector<std::vector<unsigned>> resultParts(returned.size());  // output indices per result
   for (size_t j = 0; j < returned.size(); ++j) {
-    bool found = false;
-    for (size_t k = 0; k < outputs.size(); ++k)
-      if (outputs[k]->name() == returned[j]) {
-        returnSlot[k] = int(j);
-        outputClasses[k] = results[j];
-        found = true;
-      }
-    if (!found) unsupported(op, "the callee returns %" + std::string(returned[j]) + ", which no instruction defines");
+    unsigned parts = unsigned(returned[j].size());
+    if (results[j].units % parts != 0)
+      unsupported(op, "result " + std::to_string(j) + " joins " + std::to_string(parts) + " registers into " +
+                          std::to_string(results[j].units));
+    for (std::string_view part : returned[j]) {
+      bool found = false;
+      for (size_t k = 0; k < outputs.size() && !found; ++k)
+        if (outputs[k]->name() == part) {
+          returnSlot[k] = int(j);
+          outputClasses[k] = RegisterClass{results[j].name, results[j].units / parts};
+          resultParts[j].push_back(unsigned(k));
+          found = true;
+        }
+      if (!found) unsupported(op, "the callee returns %" + std::string(part) + ", which no instruction defines");
+    }
   }
 
   auto operandIndex = [&](std::string_view name) -> std::optional<unsigned> {
@@ -154,10 +213,14 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
       if (outputs[k]->name() == name) return unsigned(k);
     for (size_t k = 0; k < body.arguments().size(); ++k)
       if (body.arguments()[k]->name() == name) return unsigned(outputs.size() + k);
+    for (size_t k = 0; k < slices.size(); ++k)
+      if (slices[k].name == name) return unsigned(outputs.size() + params.size() + k);
     return std::nullopt;
   };
   auto classOf = [&](unsigned index) {
-    return index < outputs.size() ? *outputClasses[index] : params[index - outputs.size()];
+    if (index < outputs.size()) return *outputClasses[index];
+    if (index < outputs.size() + params.size()) return params[index - outputs.size()];
+    return RegisterClass{params[slices[index - outputs.size() - params.size()].param].name, 1};
   };
   for (size_t k = 0; k < outputs.size(); ++k)
     if (!outputClasses[k] || !constraintLetter(*outputClasses[k]))
@@ -171,7 +234,7 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
   // Each line in AMDGPU syntax, with $N for LLVM and sample registers for the assembler check.
   std::string asmText;
   for (const Operation &line : body) {
-    if (line.name() == "return") continue;
+    if (line.name() == "return" || isPseudo(line)) continue;
     std::vector<std::string> forLlvm, forCheck;
     auto addRegister = [&](unsigned index) {
       RegisterClass rc = classOf(index);
@@ -197,6 +260,10 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
           throw LoweringError{};
         }
         addRegister(*index);
+      }
+      if (t.is(Tok::Integer) && depth == 0) {  // an immediate operand (`s_mov_b32 84148480`)
+        forLlvm.emplace_back(t.text);
+        forCheck.emplace_back(t.text);
       }
       if (depth == 1 && t.is(Tok::Ident) && i + 2 < text.size() && text[i + 1].is(Tok::Equal)) {
         std::string spelled = operandSpelling(t.text, text[i + 2].text);
@@ -237,8 +304,9 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
   for (size_t k = 0; k < outputs.size(); ++k) {
     RegisterClass rc = *outputClasses[k];
     constraints += std::string(constraints.empty() ? "" : ",") + "=&" + constraintLetter(rc);
-    llvm::Type *type = returnSlot[k] >= 0 ? valueType(*op.result(unsigned(returnSlot[k]))->type(), &op)
-                                          : llvm::Type::getIntNTy(context_, 32 * rc.units);
+    bool whole = returnSlot[k] >= 0 && resultParts[size_t(returnSlot[k])].size() == 1;
+    llvm::Type *type = whole ? valueType(*op.result(unsigned(returnSlot[k]))->type(), &op)
+                             : llvm::Type::getIntNTy(context_, 32 * rc.units);
     if (type->getPrimitiveSizeInBits() != 32 * rc.units)
       unsupported(op, "result " + std::to_string(returnSlot[k]) + " has " +
                           std::to_string(type->getPrimitiveSizeInBits()) + " bits, its register " +
@@ -258,15 +326,40 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
     inputs.push_back(v);
     inputTypes.push_back(v->getType());
   }
+  for (const Slice &s : slices) {
+    llvm::Value *whole = inputs[s.param];
+    unsigned units = params[s.param].units;
+    llvm::Value *words = b.CreateBitCast(whole, llvm::FixedVectorType::get(b.getInt32Ty(), units));
+    constraints += std::string(",") + constraintLetter(params[s.param]);
+    inputs.push_back(b.CreateExtractElement(words, uint64_t(s.element)));
+    inputTypes.push_back(b.getInt32Ty());
+  }
   llvm::Type *ret = outputTypes.empty()       ? b.getVoidTy()
                     : outputTypes.size() == 1 ? outputTypes[0]
                                               : llvm::StructType::get(context_, outputTypes);
   auto *asmCall = llvm::InlineAsm::get(llvm::FunctionType::get(ret, inputTypes, false), asmText, constraints,
                                        /*hasSideEffects=*/true);
   llvm::CallInst *call = b.CreateCall(asmCall, inputs);
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    if (returnSlot[k] < 0) continue;
-    set(op, unsigned(returnSlot[k]), outputs.size() == 1 ? call : b.CreateExtractValue(call, unsigned(k)));
+  auto output = [&](unsigned k) { return outputs.size() == 1 ? call : b.CreateExtractValue(call, k); };
+  for (size_t j = 0; j < resultParts.size(); ++j) {
+    const std::vector<unsigned> &parts = resultParts[j];
+    if (parts.size() == 1) {
+      set(op, unsigned(j), output(parts[0]));
+      continue;
+    }
+    // A concat: its parts' words in order, as the result's type.
+    unsigned partUnits = results[j].units / unsigned(parts.size());
+    llvm::Value *words = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), results[j].units));
+    for (size_t p = 0; p < parts.size(); ++p) {
+      llvm::Value *part = b.CreateBitCast(output(parts[p]), llvm::FixedVectorType::get(b.getInt32Ty(), partUnits));
+      for (unsigned w = 0; w < partUnits; ++w)
+        words = b.CreateInsertElement(words, b.CreateExtractElement(part, uint64_t(w)), uint64_t(p * partUnits + w));
+    }
+    llvm::Type *type = valueType(*op.result(unsigned(j))->type(), &op);
+    if (type->getPrimitiveSizeInBits() != 32 * results[j].units)
+      unsupported(op, "result " + std::to_string(j) + " has " + std::to_string(type->getPrimitiveSizeInBits()) +
+                          " bits, its registers " + std::to_string(32 * results[j].units));
+    set(op, unsigned(j), b.CreateBitCast(words, type));
   }
 }
 
