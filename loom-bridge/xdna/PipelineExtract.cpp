@@ -65,6 +65,15 @@ private:
     return false;
   }
   std::optional<int64_t> evaluate(const Value *v) const { return program_.evaluateInteger(v); }
+  // XDNA/011 for a dimension written with `value` that does not fold, naming it, with a note
+  // where it is defined.
+  void notConstant(diag::SourceRange at, std::string_view construct, std::string_view extent, const Value &value) {
+    std::string name = value.name().empty() ? "an SSA value" : "%" + std::string(value.name());
+    diags_.report(DiagId::XdnaUnsupportedConstruct, at)
+        .arg("construct", std::string(construct) + " " + name + " is not a compile-time constant")
+        .note(value.loc(), name + " is defined here; " + std::string(extent) +
+                               " must fold (index.constant, config.get, index arithmetic on those)");
+  }
   bool group(const Operation &op);
   bool source(const Operation &op, bool scatter);
   bool buffer(const Operation &op);
@@ -79,7 +88,13 @@ private:
     uint32_t elementBytes = 0;
   };
   std::optional<ViewInfo> view(const Value *value, diag::SourceRange at);
-  std::optional<uint32_t> tileBytes(const loom::Type *flowType, diag::SourceRange at);
+  // A flow's record: its tile extents folded, its byte size and its type as the notes print it.
+  struct TileShape {
+    std::vector<uint64_t> extents;
+    uint32_t bytes = 0;
+    std::string type;
+  };
+  std::optional<TileShape> tileShape(const loom::Type *flowType, diag::SourceRange at);
   FlowSource *take(const Value *flow, diag::SourceRange at);
   void add(const Value *flow, FlowSource source) {
     flows_[flow] = std::move(source);
@@ -97,6 +112,7 @@ private:
   std::map<const Value *, uint32_t> groups_;
   std::map<const Value *, FlowSource> flows_;
   std::vector<const Value *> flowOrder_;  // flows_ keys in program order
+  std::set<const Value *> failed_;        // results of ops that reported an error
   std::map<uint32_t, uint32_t> workerOfGroup_;
   enum : uint8_t { kRead = 1, kWrite = 2 };
   std::vector<uint8_t> access_;  // per binding, from the ops that use it
@@ -148,24 +164,29 @@ std::optional<PipelineGraph> Extractor::run() {
   if (!body || !body->entryBlock()) return std::nullopt;
   for (const Operation &op : *body->entryBlock()) {
     std::string_view n = op.name();
+    bool opOk = true;
     if (n == "group.create")
-      ok &= group(op);
+      opOk = group(op);
     else if (n == "pipeline.read" || n == "pipeline.scatter")
-      ok &= source(op, n == "pipeline.scatter");
+      opOk = source(op, n == "pipeline.scatter");
     else if (n == "pipeline.buffer")
-      ok &= buffer(op);
+      opOk = buffer(op);
     else if (n == "pipeline.stage" || n == "pipeline.reduce")
-      ok &= stage(op, n == "pipeline.reduce");
+      opOk = stage(op, n == "pipeline.reduce");
     else if (n == "pipeline.write")
-      ok &= write(op);
+      opOk = write(op);
     else if (n == "pipeline.fold")
-      ok &= unsupported(op.loc(), "pipeline.fold (it needs a fused worker entry, which the host code does not "
-                                  "generate yet)");
+      opOk = unsupported(op.loc(), "pipeline.fold (it needs a fused worker entry, which the host code does not "
+                                   "generate yet)");
     else if (n == "pipeline.return" || op.opcode() == loom::OpCode::PipelineFinish || n.starts_with("index.") ||
              n.starts_with("buffer.") || n.starts_with("config.") || n.starts_with("view.subview"))
       continue;  // terminator and address arithmetic, folded through evaluateInteger
     else
-      ok &= unsupported(op.loc(), "'" + std::string(n) + "' in a pipeline body");
+      opOk = unsupported(op.loc(), "'" + std::string(n) + "' in a pipeline body");
+    // The results of an op already reported stand for nothing; their consumers stay quiet.
+    if (!opOk)
+      for (const Value &result : op.results()) failed_.insert(&result);
+    ok &= opOk;
     if (diags_.stopped()) return std::nullopt;
   }
   for (const Value *value : flowOrder_)
@@ -215,8 +236,12 @@ std::optional<Extractor::ViewInfo> Extractor::view(const Value *value, diag::Sou
   info.elementBytes = uint32_t(bridge::ir::elementBytes(*type.elementType()));
   for (const loom::Dim &d : type.shape()) {
     std::optional<int64_t> extent = d.isStatic() ? std::optional<int64_t>(d.extent) : evaluate(d.dynamic);
-    if (!extent || *extent < 0) {
-      unsupported(at, "a pipeline view extent that is not a specialization constant");
+    if (!extent) {
+      notConstant(at, "a pipeline view whose dimension", "a view extent", *d.dynamic);
+      return std::nullopt;
+    }
+    if (*extent < 0) {
+      unsupported(at, "a pipeline view extent of " + std::to_string(*extent));
       return std::nullopt;
     }
     info.shape.push_back(uint64_t(*extent));
@@ -224,19 +249,41 @@ std::optional<Extractor::ViewInfo> Extractor::view(const Value *value, diag::Sou
   return info;
 }
 
-std::optional<uint32_t> Extractor::tileBytes(const loom::Type *flowType, diag::SourceRange at) {
+// The tile of a flow type with each extent folded: a dimension written as an SSA value that
+// the specialization makes constant (index.constant, config.get, index arithmetic) counts as
+// the static extent.
+std::optional<Extractor::TileShape> Extractor::tileShape(const loom::Type *flowType, diag::SourceRange at) {
   const loom::Type *tile = flowType ? flowType->elementType() : nullptr;
-  int64_t count = tile ? tile->staticElementCount() : -1;
-  if (!tile || count <= 0) {
-    unsupported(at, "a flow record without a static tile shape");
+  if (!tile || !tile->elementType()) {
+    unsupported(at, "a flow record without a tile type");
     return std::nullopt;
   }
-  uint64_t bytes = uint64_t(count) * bridge::ir::elementBytes(*tile->elementType());
+  TileShape shape;
+  uint64_t count = 1;
+  std::string dims;
+  for (const loom::Dim &d : tile->shape()) {
+    std::optional<int64_t> extent = d.isStatic() ? std::optional<int64_t>(d.extent) : evaluate(d.dynamic);
+    if (!extent) {
+      notConstant(at, "a flow record whose tile dimension", "a tile extent", *d.dynamic);
+      return std::nullopt;
+    }
+    if (*extent <= 0) {
+      unsupported(at, "a flow record with a tile extent of " + std::to_string(*extent));
+      return std::nullopt;
+    }
+    count *= uint64_t(*extent);
+    if (count > UINT32_MAX) break;
+    shape.extents.push_back(uint64_t(*extent));
+    dims += std::to_string(*extent) + "x";
+  }
+  uint64_t bytes = count * bridge::ir::elementBytes(*tile->elementType());
   if (bytes == 0 || bytes > UINT32_MAX) {
     unsupported(at, "a flow record of " + std::to_string(bytes) + " bytes");
     return std::nullopt;
   }
-  return uint32_t(bytes);
+  shape.bytes = uint32_t(bytes);
+  shape.type = tile->hasStaticShape() ? tile->str() : "tile<" + dims + tile->elementType()->str() + ">";
+  return shape;
 }
 
 // read: every lane gets view[temporal..., tile]; scatter: view[lane, temporal..., tile].
@@ -244,9 +291,10 @@ bool Extractor::source(const Operation &op, bool scatter) {
   uint32_t g = groupOf(op.operand(1));
   if (g == UINT32_MAX) return unsupported(op.loc(), "a flow on a value that is not a group.create");
   std::optional<ViewInfo> v = view(op.operand(0), op.loc());
-  std::optional<uint32_t> record = tileBytes(op.result(0)->type(), op.loc());
-  if (!v || !record) return false;
-  size_t tileRank = op.result(0)->type()->elementType()->rank();
+  std::optional<TileShape> tile = tileShape(op.result(0)->type(), op.loc());
+  if (!v || !tile) return false;
+  const uint32_t *record = &tile->bytes;
+  size_t tileRank = tile->extents.size();
   size_t leading = v->shape.size() >= tileRank ? v->shape.size() - tileRank : 0;
   uint64_t records = 1;
   for (size_t i = scatter ? 1 : 0; i < leading; ++i) records *= v->shape[i];
@@ -261,7 +309,7 @@ bool Extractor::source(const Operation &op, bool scatter) {
   FlowSource s;
   s.end = FlowEnd::binding(v->binding, walk);
   s.group = g;
-  s.recordType = op.result(0)->type()->elementType()->str();
+  s.recordType = tile->type;
   s.recordBytes = *record;
   s.recordsPerLane = uint32_t(records);
   s.loc = op.loc();
@@ -272,6 +320,7 @@ bool Extractor::source(const Operation &op, bool scatter) {
 FlowSource *Extractor::take(const Value *flow, diag::SourceRange at) {
   auto it = flows_.find(flow);
   if (it == flows_.end()) {
+    if (failed_.count(flow)) return nullptr;
     unsupported(at, "a flow operand that no pipeline op produced");
     return nullptr;
   }
@@ -357,8 +406,9 @@ bool Extractor::stage(const Operation &op, bool reduce) {
     if (!input(in, LaneMap::PerLane)) return false;
   worker.iterations = std::max<uint32_t>(iterations, 1);
   for (const Value &out : op.results()) {
-    std::optional<uint32_t> record = tileBytes(out.type(), op.loc());
-    if (!record) return false;
+    std::optional<TileShape> tile = tileShape(out.type(), op.loc());
+    if (!tile) return false;
+    const uint32_t *record = &tile->bytes;
     uint32_t port = uint32_t(worker.ports.size());
     GraphPort p;
     p.direction = PortDirection::Output;
@@ -367,7 +417,7 @@ bool Extractor::stage(const Operation &op, bool reduce) {
     FlowSource s;
     s.end = FlowEnd::worker(w, port);
     s.group = g;
-    s.recordType = out.type()->elementType()->str();
+    s.recordType = tile->type;
     s.recordBytes = *record;
     s.recordsPerLane = worker.iterations;
     s.loc = op.loc();

@@ -1701,6 +1701,7 @@ void prepareModuleForAie2p(llvm::Module &module) {
   passes.run(module, mam);
   for (llvm::Function &f : module)
     if (!f.isDeclaration()) {
+      splitWideVectorsForAie2p(f);
       lowerMemoryCopiesForAie2p(f);
       lowerFloatForAie2p(f);
       llvm::SplitAllCriticalEdges(f);

@@ -1,5 +1,6 @@
-// Vector values the AIE2P selector cannot hold in a register but that only move between memory
-// areas, rewritten as the word loops it has (docs/aie2p.md "Native core code").
+// Vector values the AIE2P selector cannot hold in a register: those that only move between memory
+// areas rewritten as the word loops it has, lane-wise arithmetic on them computed one register at
+// a time (docs/aie2p.md "Native core code").
 #pragma once
 
 #include <llvm/IR/Function.h>
@@ -15,5 +16,13 @@ namespace hrx::xdna {
 // Both need whole words at word-aligned addresses. Anything else is left for the selector to
 // name (XDNA/015).
 void lowerMemoryCopiesForAie2p(llvm::Function &f);
+
+// In `f`, a store of a vector that is a whole number (2 or more) of x registers wide (64 x f32,
+// say), computed from loads by at least one lane-wise fadd/fsub/add/sub/and/or/xor (constants
+// allowed) that nothing else uses, becomes the same computation one 512-bit piece at a time: every piece's
+// loads and arithmetic, then the pieces' stores. The loads stay ahead of every store, so it is
+// exact whatever the pointers alias; it needs each load in the store's block with nothing that
+// may write memory between it and the store. Anything else is left as it is (XDNA/015).
+void splitWideVectorsForAie2p(llvm::Function &f);
 
 }  // namespace hrx::xdna
