@@ -15,7 +15,17 @@ using diag::DiagId;
 constexpr std::string_view kOrderings[] = {"relaxed", "acquire", "release", "acq_rel", "seq_cst"};
 constexpr std::string_view kMemorySpaces[] = {"unknown",  "global",  "workgroup", "private",
                                               "constant", "generic", "host",      "descriptor"};
-constexpr std::string_view kTemporalHints[] = {"regular", "non_temporal", "high_temporal", "last_use"};
+// Upstream's CacheTemporal cases, in its numbering.
+constexpr std::string_view kTemporalHints[] = {"regular",
+                                               "non_temporal",
+                                               "high_temporal",
+                                               "last_use",
+                                               "writeback",
+                                               "non_temporal_regular",
+                                               "regular_non_temporal",
+                                               "non_temporal_high_temporal",
+                                               "non_temporal_writeback",
+                                               "bypass"};
 
 template <size_t N> int caseNumber(const std::string_view (&cases)[N], std::string_view name) {
   for (size_t k = 0; k < N; ++k)
@@ -130,7 +140,9 @@ void checkCachePolicy(const Operation &op, HookContext &ctx, bool atomic) {
   std::string_view hint = temporal->str();
   if (caseNumber(kTemporalHints, hint) < 0)
     return ctx.attrConstraint(op, "cache_temporal", std::string(hint),
-                              "regular, non_temporal, high_temporal or last_use temporal hint");
+                              "a temporal hint (regular, non_temporal, high_temporal, last_use, writeback, "
+                              "non_temporal_regular, regular_non_temporal, non_temporal_high_temporal, "
+                              "non_temporal_writeback or bypass)");
   if (atomic && hint != "regular" && hint != "non_temporal")
     return ctx.attrConstraint(op, "cache_temporal", numbered(kTemporalHints, hint),
                               "regular or non_temporal temporal hint");
