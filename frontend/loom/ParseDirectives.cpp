@@ -493,6 +493,13 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
       }
       lex_.next();
     }
+    // A tied result type (`-> (%input as T)`, upstream's result reusing an operand's storage) is
+    // the type; the tie is checked to name a value and not kept (LOOM-192).
+    if (bindsResults && lex_.peek().is(Tok::ValueId) && lex_.peek(1).isIdent("as")) {
+      Token tie = lex_.next();
+      lex_.next();
+      if (!lookupValue(tie, scope_)) return false;
+    }
     typeToks.push_back(lex_.peek());
     Type *t = parseType(typeScope);
     if (!t) return false;
