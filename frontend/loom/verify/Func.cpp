@@ -109,6 +109,85 @@ bool isOpaqueNamed(const Type *t, std::string_view name) {
   return t && t->kind() == TypeKind::Opaque && t->name() == name;
 }
 
+// func.location: a nonempty postorder array of location nodes whose ranges are four u32
+// coordinates and whose child indices name earlier nodes (upstream's rules and codes).
+bool locationRange(const Attribute *range) {
+  if (!range || range->kind() != AttrKind::Array || range->elements().size() != 4) return false;
+  return std::all_of(range->elements().begin(), range->elements().end(), [](const Attribute *c) {
+    return c->kind() == AttrKind::Integer && c->integer() >= 0 && c->integer() <= int64_t(UINT32_MAX);
+  });
+}
+
+// The positional parameter `k` of a hash attribute (parameters without a name, in order).
+const Attribute *positional(const Attribute &hash, size_t k) {
+  for (const NamedAttr &p : hash.entries())
+    if (p.name.empty() && k-- == 0) return p.value;
+  return nullptr;
+}
+
+std::string integerText(const Attribute *a, const char *otherwise) {
+  return a && a->kind() == AttrKind::Integer ? std::to_string(a->integer()) : std::string(otherwise);
+}
+
+void familyError(const Operation &op, HookContext &ctx, const char *attr, const Attribute &found,
+                 const char *expected) {
+  ctx.report(DiagId::StructureAttrFamily, op)
+      .arg("op", std::string(op.name()))
+      .arg("attr_name", attr)
+      .arg("actual_family", found.kind() == AttrKind::Hash ? std::string(found.str()) : std::string("?"))
+      .arg("expected_family", expected);
+}
+
+// A file node's fields: #func.location.field<kind, index = N, range = [...]> each.
+void checkLocationFields(const Operation &op, HookContext &ctx, const Attribute &fields) {
+  std::span<Attribute *const> fs = fields.elements();
+  for (size_t j = 0; j < fs.size(); ++j) {
+    const Attribute &field = *fs[j];
+    if (field.kind() != AttrKind::Hash || field.str() != "func.location.field")
+      return familyError(op, ctx, "fields", field, "func.location.field");
+    const Attribute *index = field.get("index");
+    if (!index || index->kind() != AttrKind::Integer || index->integer() < 0 ||
+        index->integer() > int64_t(UINT32_MAX) || !locationRange(field.get("range")))
+      return ctx.attrConstraint(op, "fields", std::to_string(j),
+                                "source field kind, unsigned index, and four unsigned 32-bit coordinates");
+  }
+}
+
+void checkLocation(const Operation &op, HookContext &ctx) {
+  if (!skip(op.result(0)->type()) && op.result(0)->type()->kind() != TypeKind::Buffer)
+    ctx.resultError(op, "result", op.result(0)->type(), "buffer");
+  const Attribute *nodes = op.attr("nodes");
+  if (!nodes) return;
+  if (nodes->kind() != AttrKind::Array || nodes->elements().empty())
+    return ctx.attrConstraint(op, "nodes", "0", "nonempty postorder location graph");
+  std::span<Attribute *const> list = nodes->elements();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Attribute &node = *list[i];
+    std::string_view family = node.kind() == AttrKind::Hash ? node.str() : std::string_view();
+    if (family == "func.location.file") {
+      if (!locationRange(node.get("range")))
+        return ctx.attrConstraint(op, "range", std::to_string(i), "four unsigned 32-bit source coordinates");
+      if (const Attribute *fields = node.get("fields")) checkLocationFields(op, ctx, *fields);
+    } else if (family == "func.location.fused") {
+      const Attribute *children = positional(node, 0);
+      if (!children) children = node.get("children");
+      for (const Attribute *c : children ? children->elements() : std::span<Attribute *const>())
+        if (c->kind() != AttrKind::Integer || c->integer() < 0 || uint64_t(c->integer()) >= i)
+          return ctx.attrConstraint(op, "children", integerText(c, "?"), "index of a preceding location node");
+    } else if (family == "func.location.tagged") {
+      const Attribute *tag = positional(node, 0);
+      if (!tag) tag = node.get("tag");
+      if (!tag || tag->kind() != AttrKind::Integer || tag->integer() <= 0 || tag->integer() > int64_t(UINT32_MAX))
+        return ctx.attrConstraint(op, "tag", integerText(tag, "0"), "nonzero unsigned 32-bit tag");
+      if (const Attribute *child = node.get("child"))
+        if (child->kind() != AttrKind::Integer || child->integer() < 0 || uint64_t(child->integer()) >= i)
+          return ctx.attrConstraint(op, "child", integerText(child, "?"), "index of a preceding location node");
+    } else if (family != "func.location.unknown" && family != "func.location.opaque") {
+      return familyError(op, ctx, "nodes", node, "func.location node");
+    }
+  }
+}
+
 }  // namespace
 
 // kernel.async.*: views of one element type in, a kernel.async.token out; groups of tokens.
@@ -159,6 +238,7 @@ void checkKernelAsyncOp(const Operation &op, HookContext &ctx) {
 
 void checkFuncRefOp(const Operation &op, HookContext &ctx) {
   switch (op.opcode()) {
+  case OpCode::FuncLocation: return checkLocation(op, ctx);
   case OpCode::FuncNull:
     if (!skip(op.result(0)->type()) && !callable(op.result(0)->type()))
       ctx.resultError(op, "result", op.result(0)->type(), kCallableRef);

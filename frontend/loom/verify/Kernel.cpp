@@ -176,6 +176,41 @@ void checkClusterAttrs(const Operation &op, HookContext &ctx) {
   }
 }
 
+// Upstream's STRUCTURE/029 for an op whose direct parent is not the one it needs.
+void directPlacement(const Operation &op, HookContext &ctx, std::string_view kind, std::string_view parent) {
+  std::string actual = op.parentOp() ? std::string(op.parentOp()->name()) : std::string("the module");
+  ctx.report(DiagId::StructureMisplacedOp, op)
+      .arg("op", std::string(op.name()))
+      .arg("parent", std::string(parent))
+      .arg("placement", " (" + std::string(kind) + " parent; the parent is " + actual + ")")
+      .arg("constraint_kind", std::string(kind))
+      .arg("ancestor_name", std::string(parent))
+      .arg("actual_ancestor", actual);
+}
+
+// kernel.exit: the condition is an i1, and the op is a direct op of the kernel.def body.
+void checkExit(const Operation &op, HookContext &ctx) {
+  const Value *c = op.operandNamed("condition");
+  if (c && !unknownType(c->type()) && !c->type()->isInteger(1)) ctx.operandError(op, "condition", c->type(), "i1");
+  if (!op.parentOp() || op.parentOp()->opcode() != OpCode::KernelDef) directPlacement(op, ctx, "parent", "kernel.def");
+}
+
+// A launch schedule's body holds launches, dispatches, nested schedules and kernel.launch.yield.
+void checkSchedule(const Operation &op, HookContext &ctx) {
+  for (const Region &r : op.regions())
+    for (const Block *b : r.blocks())
+      for (const Operation &inner : *b) {
+        switch (inner.opcode()) {
+        case OpCode::KernelLaunch:
+        case OpCode::KernelDispatch:
+        case OpCode::KernelLaunchSerial:
+        case OpCode::KernelLaunchConcurrent:
+        case OpCode::KernelLaunchYield: continue;
+        default: directPlacement(inner, ctx, "direct", "kernel launch schedule"); return;
+        }
+      }
+}
+
 }  // namespace
 
 void checkLaneCollectiveOp(const Operation &op, HookContext &ctx) {
@@ -198,6 +233,12 @@ void checkLaneCollectiveOp(const Operation &op, HookContext &ctx) {
   }
   case OpCode::KernelSubgroupReduce:
   case OpCode::KernelSubgroupScan: return checkClusterAttrs(op, ctx);
+  case OpCode::KernelWorkgroupVoteCount: {
+    checkPredicate(op, ctx);
+    const Type *r = op.result(0)->type();
+    if (!unknownType(r) && !r->isInteger(32) && !r->isInteger(64)) ctx.resultError(op, "result", r, "i32 or i64");
+    return;
+  }
   default: return;
   }
 }
@@ -209,8 +250,21 @@ void checkKernelLinkage(const Operation &op, HookContext &ctx) {
 }
 
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx) {
-  if (op.opcode() == OpCode::KernelLaunch) return checkLaunch(op, ctx);
-  if (op.opcode() == OpCode::KernelDispatch) return checkDispatch(op, ctx);
+  switch (op.opcode()) {
+  case OpCode::KernelLaunch: return checkLaunch(op, ctx);
+  case OpCode::KernelDispatch: return checkDispatch(op, ctx);
+  case OpCode::KernelExit: return checkExit(op, ctx);
+  case OpCode::KernelLaunchYield: {
+    const Operation *parent = op.parentOp();
+    if (!parent ||
+        (parent->opcode() != OpCode::KernelLaunchSerial && parent->opcode() != OpCode::KernelLaunchConcurrent))
+      directPlacement(op, ctx, "direct", "kernel.launch.serial or kernel.launch.concurrent");
+    return;
+  }
+  case OpCode::KernelLaunchSerial:
+  case OpCode::KernelLaunchConcurrent: return checkSchedule(op, ctx);
+  default: return;
+  }
 }
 
 }  // namespace hrx::loom::verify

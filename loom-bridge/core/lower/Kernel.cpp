@@ -55,6 +55,19 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   case OpCode::KernelAsyncClusterGather:
   case OpCode::KernelAsyncClusterGatherMask:
     unsupported(op, "cluster loads into LDS are gfx1250's (workgroup clusters), which this target does not have");
+  case OpCode::KernelExit: return lowerExit(op);
+  case OpCode::KernelWorkgroupVoteCount:
+    unsupported(op, "a workgroup-wide vote count is not lowered yet; count with kernel.workgroup.reduce<addi> of the "
+                    "predicate extended to i32");
+  case OpCode::KernelClusterId:
+  case OpCode::KernelClusterWorkgroupId:
+  case OpCode::KernelClusterWorkgroupFlatId:
+  case OpCode::KernelClusterSize:
+  case OpCode::KernelClusterCount: unsupported(op, "workgroup clusters are gfx1250's, which this target does not have");
+  case OpCode::KernelLaunchSerial:
+  case OpCode::KernelLaunchConcurrent:
+  case OpCode::KernelLaunchYield:
+    unsupported(op, "host launch schedules are run by hrx check and the runtime, not compiled into target code");
   case OpCode::KernelTensorLdsDescriptor:
   case OpCode::KernelAsyncTensorLoadToLds:
   case OpCode::KernelAsyncTensorStoreFromLds:
@@ -82,6 +95,31 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
     if (llvm::Value *v = subgroupCoordinate(*name)) return set(op, 0, v);
   }
   unsupported(op, "this kernel operation is not supported by this target");
+}
+
+// kernel.exit: the work-items whose condition holds run the optional body and return. Other
+// work-items of their workgroup still run the rest of the kernel, so a kernel that synchronizes
+// (barriers, workgroup or subgroup collectives) is not lowered with an exit: the exited items
+// would be missing from the synchronization (the host twin runs such kernels in phases or fibers).
+void Lowering::Impl::lowerExit(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  const Operation *kernel = op.parentOp();
+  bool synchronizes = false;
+  if (kernel)
+    kernel->walk([&](const Operation &inner) {
+      synchronizes |= isBarrier(inner) || isGroupReduce(inner) || isExchange(inner) || isLaneCollective(inner);
+    });
+  if (!kernel || synchronizes)
+    unsupported(op, "kernel.exit in a kernel that synchronizes (barriers, collectives) is not lowered yet");
+  llvm::Function *f = fn_->function;
+  llvm::BasicBlock *leave = llvm::BasicBlock::Create(context_, "exit", f);
+  llvm::BasicBlock *stay = llvm::BasicBlock::Create(context_, "exit.continue", f);
+  b.CreateCondBr(operand(op, "condition"), leave, stay);
+  b.SetInsertPoint(leave);
+  if (op.numRegions() && !op.region(0)->blocks().empty())
+    for (const Operation &inner : *op.region(0)->entryBlock()) lowerOp(inner);
+  if (!b.GetInsertBlock()->getTerminator()) b.CreateRetVoid();
+  b.SetInsertPoint(stay);
 }
 
 // Cross-lane exchange (subgroup broadcast/shuffle, workgroup scan). Every work-item's operand is

@@ -845,6 +845,8 @@ private:
     if (op.isOpaque()) unsupported(op, "no lowering for this op (it is kept as text)");
     if (op.opcode() == loom::OpCode::TargetSubgroupSize) return set(op, 0, i64(int64_t(fn_->subgroupSize)));
     if (touchesFloat8(op) && lowerFloat8(op)) return;
+    if (op.opcode() == loom::OpCode::FuncLocation)
+      unsupported(op, "captured source locations (func.location) are not materialized as buffers yet");
     switch (familyOf(op.opcode())) {
     case Family::Arith: return lowerArith(op);
     case Family::Vector: return lowerVector(op);
@@ -1051,6 +1053,7 @@ private:
   // kernel.* ops, dispatched by op id.
   void lowerKernel(const Operation &op);
   void lowerExchange(const Operation &op);
+  void lowerExit(const Operation &op);
   // Subgroup lane collectives (lower/Subgroup.cpp): votes, masks, match, broadcast.first, scan.
   struct SubgroupLanes;
   SubgroupLanes subgroupLanes(const Operation &op, llvm::Value *value);
