@@ -29,6 +29,9 @@ Scope *Parser::newScope(OpState &st, unsigned region, bool isolated) {
   if (!st.regionScopes[region]) {
     st.regionScopes[region] = std::make_unique<Scope>();
     st.regionScopes[region]->parent = isolated ? nullptr : scope_;
+    // test.split_func projects its header into both regions: the launch region sees the arguments.
+    if (region > 0 && st.def->code == OpCode::TestSplitFunc && st.regionScopes[0])
+      st.regionScopes[region]->parent = st.regionScopes[0].get();
   }
   return st.regionScopes[region].get();
 }
