@@ -76,6 +76,23 @@ public:
         .arg("count_b", std::to_string(nb));
   }
 
+  // A refined view keeps each static extent of its source (SHAPE/001 at the first that differs).
+  bool sameStaticDims(const Operation &op, const Type *source, const Type *result) {
+    for (size_t d = 0; d < source->rank() && d < result->rank(); ++d) {
+      const Dim &a = source->shape()[d], &b = result->shape()[d];
+      if (a.isStatic() && b.isStatic() && a.extent != b.extent) {
+        report(diag::DiagId::ShapeRankMismatch, op)
+            .arg("op", std::string(op.name()))
+            .arg("field_a", "source static dimension")
+            .arg("rank_a", std::to_string(a.extent))
+            .arg("field_b", "result static dimension")
+            .arg("rank_b", std::to_string(b.extent));
+        return false;
+      }
+    }
+    return true;
+  }
+
   // The op that attribute `attrName` names, if it is one of `kinds`; else SYMBOL/002 (undefined)
   // or SYMBOL/003 (wrong kind) and null. Null without a report when the attribute is absent.
   const Operation *resolveSymbol(const Operation &op, std::string_view attrName, std::initializer_list<OpCode> kinds,

@@ -144,16 +144,7 @@ void checkLayout(const Operation &op, HookContext &ctx) {
         .arg("op", std::string(op.name()))
         .arg("field", "result type layout")
         .arg("other", "view type");
-  for (size_t d = 0; d < source->rank(); ++d) {
-    const Dim &a = source->shape()[d], &b = result->shape()[d];
-    if (a.isStatic() && b.isStatic() && a.extent != b.extent)
-      return (void)ctx.report(DiagId::ShapeRankMismatch, op)
-          .arg("op", std::string(op.name()))
-          .arg("field_a", "source static dimension")
-          .arg("rank_a", std::to_string(a.extent))
-          .arg("field_b", "result static dimension")
-          .arg("rank_b", std::to_string(b.extent));
-  }
+  ctx.sameStaticDims(op, source, result);
 }
 
 }  // namespace

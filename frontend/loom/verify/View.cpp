@@ -298,16 +298,7 @@ void checkRefine(const Operation &op, HookContext &ctx) {
     return ctx.resultError(op, "result", r,
                            "a view of " + source->elementType()->str() + " with " + std::to_string(source->rank()) +
                                " axes");
-  for (size_t d = 0; d < source->rank(); ++d) {
-    const Dim &a = source->shape()[d], &b = r->shape()[d];
-    if (a.isStatic() && b.isStatic() && a.extent != b.extent)
-      return (void)ctx.report(DiagId::ShapeRankMismatch, op)
-          .arg("op", std::string(op.name()))
-          .arg("field_a", "source static dimension")
-          .arg("rank_a", std::to_string(a.extent))
-          .arg("field_b", "result static dimension")
-          .arg("rank_b", std::to_string(b.extent));
-  }
+  ctx.sameStaticDims(op, source, r);
 }
 
 }  // namespace

@@ -194,15 +194,7 @@ llvm::Value *Lowering::Impl::atomicCompareExchange(const Operation &op, llvm::Va
   return b.CreateBitCast(b.CreateExtractValue(pair, 0), type);
 }
 
-llvm::AtomicOrdering Lowering::Impl::atomicOrdering(const Operation &op) {
-  const loom::Attribute *ordering = op.attr("ordering");
-  std::string_view name = ordering ? ordering->str() : "relaxed";
-  if (name == "acquire") return llvm::AtomicOrdering::Acquire;
-  if (name == "release") return llvm::AtomicOrdering::Release;
-  if (name == "acq_rel") return llvm::AtomicOrdering::AcquireRelease;
-  if (name == "seq_cst") return llvm::AtomicOrdering::SequentiallyConsistent;
-  return llvm::AtomicOrdering::Monotonic;
-}
+llvm::AtomicOrdering Lowering::Impl::atomicOrdering(const Operation &op) { return orderingAttr(op, "ordering"); }
 
 // Loom scopes as LLVM synchronization scopes (the AMDGPU names; other targets treat them as
 // the whole system). No scope is the whole system.
