@@ -434,7 +434,7 @@ private:
       return;
     }
     case VerifyHook::Function: {
-      if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
+      if (op.hasAttr("target")) resolve(op, "target", kTargetRecordOps, "a target record");
       if (op.opcode() == OpCode::KernelDef) {
         verify::checkKernelConfigEffects(op, ctx_);
         verify::checkKernelLinkage(op, ctx_);
@@ -783,7 +783,7 @@ private:
       checkEncodingFamily(op, *r0);
       return;
     case VerifyHook::Provider:
-      if (op.hasAttr("target")) resolve(op, "target", kTargetRecords, "a target record");
+      if (op.hasAttr("target")) resolve(op, "target", kTargetRecordOps, "a target record");
       checkProviderFamily(op);
       verify::checkProviderContract(op, ctx_);
       return;
@@ -865,9 +865,7 @@ private:
         auto from = v->shape(), to = r0->shape();
         for (size_t k = 0; k < from.size(); ++k) {
           const Dim &s = from[from.size() - 1 - k], &t = to[to.size() - 1 - k];
-          if (s.isStatic() && s.extent == 1) continue;
-          if (s.isStatic() != t.isStatic() || (s.isStatic() ? s.extent != t.extent : s.dynamic != t.dynamic))
-            return false;
+          if (!(s.isStatic() && s.extent == 1) && !sameDim(s, t)) return false;
         }
         return true;
       };
@@ -1023,21 +1021,20 @@ private:
     }
   }
 
+  // Two axes of the same extent: equal static extents, or the same dynamic value.
+  static bool sameDim(const Dim &a, const Dim &b) {
+    return a.isStatic() == b.isStatic() && (a.isStatic() ? a.extent == b.extent : a.dynamic == b.dynamic);
+  }
+
   // Whether `sub` is the vector of `v`'s axes after the first `n` (same element type).
   static bool trailingSubvector(const Type *v, size_t n, const Type *sub) {
     if (!sub || sub->kind() != TypeKind::Vector || sub->elementType() != v->elementType() ||
         sub->rank() != v->rank() - n)
       return false;
-    for (size_t k = 0; k < sub->rank(); ++k) {
-      const Dim &a = v->shape()[n + k], &b = sub->shape()[k];
-      if (a.isStatic() != b.isStatic() || (a.isStatic() ? a.extent != b.extent : a.dynamic != b.dynamic)) return false;
-    }
+    for (size_t k = 0; k < sub->rank(); ++k)
+      if (!sameDim(v->shape()[n + k], sub->shape()[k])) return false;
     return true;
   }
-
-  static constexpr std::initializer_list<OpCode> kTargetRecords = {
-      OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,  OpCode::VmTarget,
-      OpCode::X86Target,   OpCode::WasmTarget,   OpCode::TestTarget,    OpCode::LlvmirTarget};
 
   // A literal of type `type`: integers fit the width (signed or unsigned spelling, i1 is 0 or 1;
   // offsets are not negative), floats are written with a fraction or exponent.

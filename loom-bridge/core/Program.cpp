@@ -136,16 +136,7 @@ SymbolKind symbolKind(const Operation &op) {
   case OpCode::PipelineDef: return SymbolKind::Pipeline;
   case OpCode::ConfigDecl:
   case OpCode::ConfigDef: return SymbolKind::Config;
-  case OpCode::Aie2pTarget:
-  case OpCode::AmdgpuTarget:
-  case OpCode::VmTarget:
-  case OpCode::X86Target:
-  case OpCode::WasmTarget:
-  case OpCode::LlvmirTarget:
-  case OpCode::TestTarget:
-  case OpCode::TargetDecl:
-  case OpCode::TargetGeneric: return SymbolKind::Target;
-  default: return SymbolKind::Other;
+  default: return loom::isTargetRecord(op.opcode()) ? SymbolKind::Target : SymbolKind::Other;
   }
 }
 

@@ -120,6 +120,7 @@ public:
   // Upstream's word for the kind of symbol an op defines (SYMBOL/003's actual_kind and
   // expected_kind).
   static std::string_view symbolKind(OpCode code) {
+    if (isTargetRecord(code)) return "target";
     switch (code) {
     case OpCode::FuncDef:
     case OpCode::FuncDecl: return "function";
@@ -137,15 +138,6 @@ public:
     case OpCode::PipelineDef: return "pipeline";
     case OpCode::ConfigDecl:
     case OpCode::ConfigDef: return "config";
-    case OpCode::Aie2pTarget:
-    case OpCode::AmdgpuTarget:
-    case OpCode::TargetGeneric:
-    case OpCode::TargetDecl:
-    case OpCode::VmTarget:
-    case OpCode::X86Target:
-    case OpCode::WasmTarget:
-    case OpCode::LlvmirTarget:
-    case OpCode::TestTarget: return "target";
     default: return "symbol";
     }
   }

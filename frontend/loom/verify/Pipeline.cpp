@@ -12,10 +12,6 @@ using diag::DiagId;
 
 namespace {
 
-constexpr std::initializer_list<OpCode> kTargetRecords = {
-    OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl,  OpCode::VmTarget,
-    OpCode::X86Target,   OpCode::WasmTarget,   OpCode::TestTarget,    OpCode::LlvmirTarget};
-
 const Operation *enclosing(const Operation &op, OpCode code) {
   for (const Operation *p = op.parentOp(); p; p = p->parentOp())
     if (p->opcode() == code) return p;
@@ -55,7 +51,7 @@ bool checkWorkerRank(const Operation &op, HookContext &ctx, std::string_view fie
 }
 
 void checkStrand(const Operation &op, HookContext &ctx) {
-  if (op.hasAttr("target")) ctx.resolveSymbol(op, "target", kTargetRecords, "a target record");
+  if (op.hasAttr("target")) ctx.resolveSymbol(op, "target", kTargetRecordOps, "a target record");
   if (!checkWorkerRank(op, ctx, "origins")) return;
   size_t rank = op.attr("origins")->elements().size();
   if (!checkWorkerAxes(op, ctx, "origins", rank, 0)) return;

@@ -96,7 +96,7 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
       arch = std::string(contract.substr(0, contract.find('.')));
       break;
     }
-  if (arch == "amdgpu" && options_.targetFamily == "host" && options_.providerFamily == "amdgpu")
+  if (arch == "amdgpu" && inGpuHostTwin())
     return markHostUnavailable(op, "low.invoke of amdgpu assembly (@" + std::string(fn.symbolName()) +
                                        ") has no CPU meaning");
   if (arch != "amdgpu" || options_.targetFamily != "amdgpu" || options_.targetCpu.empty())

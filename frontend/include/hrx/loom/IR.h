@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -389,6 +390,16 @@ enum class OpCode : uint16_t {
 #undef HRX_LOOM_OP
   Opaque,
 };
+
+// The target records `target(@t)` may name (one list for the verifier and the bridge).
+inline constexpr std::initializer_list<OpCode> kTargetRecordOps = {
+    OpCode::Aie2pTarget, OpCode::AmdgpuTarget, OpCode::TargetGeneric, OpCode::TargetDecl, OpCode::VmTarget,
+    OpCode::X86Target,   OpCode::WasmTarget,   OpCode::LlvmirTarget,  OpCode::TestTarget};
+inline bool isTargetRecord(OpCode code) {
+  for (OpCode c : kTargetRecordOps)
+    if (c == code) return true;
+  return false;
+}
 
 class Operation {
 public:
