@@ -42,6 +42,7 @@ constexpr unsigned kGlobalAddressSpace = 1;
 unsigned codeObjectVersion(const Target &target) { return target.profile.ends_with("-generic") ? 600 : 500; }
 
 constexpr unsigned kLocalAddressSpace = 3;
+constexpr const char *kDynamicStorageName = "loom.dynamic_workgroup_storage";
 
 // Work-item functions take no extra parameters: coordinates come from intrinsics and the
 // code object v5 implicit kernel arguments (block counts at 0/4/8, group sizes at 12/14/16).
@@ -90,6 +91,20 @@ public:
         new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage, llvm::PoisonValue::get(type),
                                  "lds", nullptr, llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
     storage->setAlignment(llvm::Align(alignment));
+    return b.CreateAddrSpaceCast(storage, b.getPtrTy());
+  }
+
+  // Dynamic LDS: a zero-length external addrspace(3) array (HIP's extern __shared__), which the
+  // code generator places after the fixed LDS; the dispatch packet's group_segment_size grants it.
+  llvm::Value *dynamicWorkgroupStorage(llvm::IRBuilder<> &b, uint64_t alignment) const override {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    auto *type = llvm::ArrayType::get(b.getInt8Ty(), 0);
+    llvm::GlobalVariable *storage = module.getGlobalVariable(kDynamicStorageName, true);
+    if (!storage)
+      storage =
+          new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                   kDynamicStorageName, nullptr, llvm::GlobalValue::NotThreadLocal, kLocalAddressSpace);
+    storage->setAlignment(llvm::Align(std::max<uint64_t>(alignment, storage->getAlign().valueOrOne().value())));
     return b.CreateAddrSpaceCast(storage, b.getPtrTy());
   }
 

@@ -25,7 +25,7 @@ bool Lowering::hasBarriers(const loom::Operation &kernelDef) {
 bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) const {
   if (kernelDef.numRegions() < 2) return false;
   const loom::Region &body = *kernelDef.region(1);
-  bool sync = false, nestedSync = false, fragments = false, workgroupMemory = false;
+  bool sync = false, nestedSync = false, fragments = false, workgroupMemory = false, dynamicStorage = false;
   std::set<const loom::Operation *> visited;
   std::function<void(const loom::Operation &, bool)> visit = [&](const loom::Operation &top, bool inCallee) {
     top.walk([&](const loom::Operation &inner) {
@@ -35,6 +35,7 @@ bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) const {
       fragments |= inner.opcode() == loom::OpCode::VectorMma || inner.opcode() == loom::OpCode::VectorFragmentRepack ||
                    Impl::isLaneCollective(inner);
       workgroupMemory |= inner.opcode() == loom::OpCode::BufferAlloca && ir::allocaSpace(inner) == "workgroup";
+      dynamicStorage |= inner.opcode() == loom::OpCode::KernelWorkgroupStorage;
       for (const loom::Operation *callee : impl_->kernelCallees(inner))
         if (visited.insert(callee).second && callee->numRegions())
           for (const loom::Block *block : callee->region(0)->blocks())
@@ -43,7 +44,16 @@ bool Lowering::needsCooperativeTwin(const loom::Operation &kernelDef) const {
   };
   for (const loom::Block *block : body.blocks())
     for (const loom::Operation &op : *block) visit(op, false);
-  return nestedSync || fragments || (workgroupMemory && !sync) || (sync && body.blocks().size() > 1);
+  return nestedSync || fragments || dynamicStorage || (workgroupMemory && !sync) || (sync && body.blocks().size() > 1);
+}
+bool Lowering::hasDynamicWorkgroupStorage(const loom::Operation &kernelDef) {
+  const loom::Region *config = kernelDef.numRegions() ? kernelDef.region(0) : nullptr;
+  if (!config || config->empty()) return false;
+  for (const loom::Block *block : config->blocks())
+    for (const loom::Operation &op : *block)
+      if (op.opcode() == loom::OpCode::KernelLaunchConfig && !op.operandGroup("dynamic_workgroup_storage").empty())
+        return true;
+  return false;
 }
 uint64_t Lowering::subgroupSize(const loom::Operation &kernelDef) const { return impl_->subgroupSize(kernelDef); }
 const loom::Operation *Lowering::targetRecord(const Program &program, const loom::Operation &kernelDef) {
@@ -72,7 +82,7 @@ llvm::Function *Lowering::kernelConfig(const cxx::Signature &kernel) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
   std::vector<llvm::Type *> params(cxxWorkloadBits(kernel).size(), i64);
-  auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::ArrayType::get(i64, 6), params, false),
+  auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::ArrayType::get(i64, 7), params, false),
                                    llvm::GlobalValue::InternalLinkage, name, module);
   f->addFnAttr(llvm::Attribute::AlwaysInline);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", f));
@@ -91,6 +101,7 @@ llvm::Function *Lowering::kernelConfig(const cxx::Signature &kernel) {
     result = b.CreateInsertValue(result, groups[d], d);
     result = b.CreateInsertValue(result, b.getInt64(size[d]), 3 + d);
   }
+  result = b.CreateInsertValue(result, b.getInt64(0), kLaunchStorageElement);
   b.CreateRet(result);
   return f;
 }

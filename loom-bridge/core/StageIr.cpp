@@ -85,6 +85,20 @@ public:
     storage->setAlignment(llvm::Align(std::max<uint64_t>(alignment, 16)));
     return b.CreateThreadLocalAddress(storage);
   }
+  // The dispatch's dynamic storage: one thread-local block of a gfx1151 workgroup's whole LDS,
+  // shared by every kernel of the module (a thread runs one workgroup at a time); the runtime
+  // refuses a launch that asks for more (runtime/core/Spmd.cpp).
+  llvm::Value *dynamicWorkgroupStorage(llvm::IRBuilder<> &b, uint64_t alignment) const override {
+    llvm::Module &module = *b.GetInsertBlock()->getModule();
+    auto *type = llvm::ArrayType::get(b.getInt8Ty(), HRX_HOST_DYNAMIC_WORKGROUP_STORAGE_BYTES);
+    llvm::GlobalVariable *storage = module.getGlobalVariable("hrx.dynamic_workgroup", true);
+    if (!storage)
+      storage = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::InternalLinkage,
+                                         llvm::Constant::getNullValue(type), "hrx.dynamic_workgroup", nullptr,
+                                         llvm::GlobalValue::GeneralDynamicTLSModel);
+    storage->setAlignment(llvm::Align(std::max<uint64_t>({alignment, 16, storage->getAlign().valueOrOne().value()})));
+    return b.CreateThreadLocalAddress(storage);
+  }
   llvm::Value *subgroupGather(llvm::IRBuilder<> &b, llvm::Value *value, uint64_t bytes,
                               llvm::Value *lanes) const override {
     llvm::Module &module = *b.GetInsertBlock()->getModule();
@@ -155,7 +169,7 @@ WorkgroupSize constantWorkgroupSize(const llvm::Function *config) {
   const llvm::Value *value = ret->getReturnValue();
   for (; auto *insert = llvm::dyn_cast<llvm::InsertValueInst>(value); value = insert->getAggregateOperand()) {
     unsigned index = insert->getIndices()[0];
-    if (index < 3 || size[index - 3]) continue;  // a workgroup count, or overwritten by a later insert
+    if (index < 3 || index > 5 || size[index - 3]) continue;  // not a size, or overwritten by a later insert
     if (!take(index, insert->getInsertedValueOperand())) return std::nullopt;
   }
   // Elements no insert sets come from the aggregate the chain starts with (all of them when the
@@ -253,26 +267,50 @@ void emitPhasedKernel(llvm::Module &module, const Lowering::KernelPhases &plan, 
 }
 
 // "hrx.launch.<sym>"(const uint64_t *workload, uint32_t out[6]).
-void emitLaunch(llvm::Module &module, llvm::Function &config, const std::string &symbol) {
-  llvm::LLVMContext &context = module.getContext();
-  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
-  llvm::Function *entry = entryPoint(module, HRX_HOST_LAUNCH_PREFIX + symbol, {ptr, ptr});
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+// The launch program's arguments, read from the workload words (one uint64_t each).
+llvm::Value *callLaunchConfig(llvm::IRBuilder<> &b, llvm::Function &config, llvm::Value *workload) {
   std::vector<llvm::Value *> args;
   for (unsigned i = 0; i < config.arg_size(); ++i) {
-    llvm::Value *word = b.CreateAlignedLoad(
-        b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), entry->getArg(0), i), llvm::Align(8));
+    llvm::Value *word =
+        b.CreateAlignedLoad(b.getInt64Ty(), b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), workload, i), llvm::Align(8));
     llvm::Type *type = config.getArg(i)->getType();
     if (type->isIntegerTy())
       args.push_back(b.CreateTrunc(word, type));
     else
       args.push_back(b.CreateBitCast(b.CreateTrunc(word, b.getIntNTy(unsigned(type->getPrimitiveSizeInBits()))), type));
   }
-  llvm::Value *result = b.CreateCall(&config, args);
+  return b.CreateCall(&config, args);
+}
+
+void emitLaunch(llvm::Module &module, llvm::Function &config, const std::string &symbol) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  llvm::Function *entry = entryPoint(module, HRX_HOST_LAUNCH_PREFIX + symbol, {ptr, ptr});
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  llvm::Value *result = callLaunchConfig(b, config, entry->getArg(0));
   for (unsigned i = 0; i < 6; ++i)
     b.CreateAlignedStore(b.CreateTrunc(b.CreateExtractValue(result, i), b.getInt32Ty()),
                          b.CreateConstInBoundsGEP1_64(b.getInt32Ty(), entry->getArg(1), i), llvm::Align(4));
   b.CreateRetVoid();
+}
+
+// "hrx.launch_storage.<sym>" (HostAbi.h): the dynamic workgroup storage bytes the launch region
+// asks for (kernel.launch.config ... dynamic_workgroup_storage(%n)).
+void emitLaunchStorage(llvm::Module &module, llvm::Function &config, const std::string &symbol) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  llvm::Function *entry = entryPoint(module, HRX_HOST_LAUNCH_STORAGE_PREFIX + symbol, {ptr, ptr});
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  llvm::Value *result = callLaunchConfig(b, config, entry->getArg(0));
+  b.CreateAlignedStore(b.CreateExtractValue(result, Lowering::kLaunchStorageElement), entry->getArg(1), llvm::Align(8));
+  b.CreateRetVoid();
+}
+
+// Both launch entry points of a Loom kernel.
+void emitLoomLaunch(llvm::Module &module, llvm::Function &config, const loom::Operation &kernelDef) {
+  std::string symbol(kernelDef.symbolName());
+  emitLaunch(module, config, symbol);
+  if (Lowering::hasDynamicWorkgroupStorage(kernelDef)) emitLaunchStorage(module, config, symbol);
 }
 
 // C/C++ kernels. On the host, Clang leaves the work-item queries of <hrx/kernel.h> and
@@ -535,7 +573,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
     for (const loom::Operation *def : program.reachable)
       if (def->opcode() == loom::OpCode::KernelDef)
         if (llvm::Function *config = lowering.kernelConfig(*def); config && !config->isDeclaration())
-          emitLaunch(*module, *config, std::string(def->symbolName()));
+          emitLoomLaunch(*module, *config, *def);
     for (const cxx::Signature *kernel : program.cxxKernels)
       if (llvm::Function *config = lowering.kernelConfig(*kernel)) emitLaunch(*module, *config, kernel->symbol);
     if (lowering.failed() || diags.errorCount() != errorsAtStart) return nullptr;
@@ -560,7 +598,7 @@ std::unique_ptr<llvm::Module> lowerStageIr(const Program &program, llvm::LLVMCon
         emitKernel(*module, *item, launchArgs, symbol, constantWorkgroupSize(config));
       }
       dropUnavailableTwin(*module, lowering, *def, symbol, diags);
-      if (config && !config->isDeclaration()) emitLaunch(*module, *config, symbol);
+      if (config && !config->isDeclaration()) emitLoomLaunch(*module, *config, *def);
     }
   }
   // C/C++ stage functions: called through their C ABI, one pointer per record.

@@ -397,4 +397,12 @@ StatusOr<hrx_host_launch_fn> HostCode::launch(std::string_view symbol) const {
   return reinterpret_cast<hrx_host_launch_fn>(*address);
 }
 
+uint64_t HostCode::launchStorage(std::string_view symbol, const uint64_t *workload) const {
+  auto address = resolve(HRX_HOST_LAUNCH_STORAGE_PREFIX, symbol);
+  if (!address) return 0;
+  uint64_t bytes = 0;
+  reinterpret_cast<hrx_host_launch_storage_fn>(*address)(workload, &bytes);
+  return bytes;
+}
+
 }  // namespace hrx::runtime

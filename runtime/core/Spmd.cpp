@@ -161,6 +161,12 @@ StatusOr<std::shared_ptr<Kernel>> makeHostGpuKernel(std::string symbol, std::sha
     if (!launch) return launch.status();
     if (workload.empty()) workload.push_back(0);
     (*launch)(workload.data(), grid);
+    // The twin's dynamic workgroup storage is one block of a workgroup's whole LDS per thread.
+    if (uint64_t storage = code->launchStorage(symbol, workload.data());
+        storage > HRX_HOST_DYNAMIC_WORKGROUP_STORAGE_BYTES)
+      return fail("the launch program asks for " + std::to_string(storage) +
+                  " bytes of dynamic workgroup storage; a gfx1151 workgroup has " +
+                  std::to_string(HRX_HOST_DYNAMIC_WORKGROUP_STORAGE_BYTES));
   }
   for (uint32_t v : grid)
     if (v == 0) return fail("the launch program produced an empty grid");

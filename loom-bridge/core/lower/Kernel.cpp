@@ -11,16 +11,16 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   switch (op.opcode()) {
   case OpCode::KernelReturn: b.CreateRetVoid(); return;
   case OpCode::KernelLaunchConfig: {
-    if (!op.operandGroup("dynamic_workgroup_storage").empty())
-      unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
     std::vector<llvm::Value *> values;
     for (std::string_view group : {"workgroups", "workgroup_size"}) {
       std::span<Value *const> list = op.operandGroup(group);
       if (list.size() > 3) unsupported(op, "at most three dimensions");
       for (size_t i = 0; i < 3; ++i) values.push_back(i < list.size() ? get(list[i]) : i64(1));
     }
+    std::span<Value *const> storage = op.operandGroup("dynamic_workgroup_storage");
+    values.push_back(storage.empty() ? i64(0) : b.CreateZExtOrTrunc(get(storage[0]), b.getInt64Ty()));
     llvm::Value *aggregate = llvm::PoisonValue::get(configType());
-    for (unsigned i = 0; i < 6; ++i) aggregate = b.CreateInsertValue(aggregate, values[i], i);
+    for (unsigned i = 0; i < values.size(); ++i) aggregate = b.CreateInsertValue(aggregate, values[i], i);
     b.CreateRet(aggregate);
     return;
   }
@@ -41,8 +41,16 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
   case OpCode::KernelSubgroupMatchAll:
   case OpCode::KernelSubgroupBroadcastFirst:
   case OpCode::KernelSubgroupScan: return lowerLaneCollective(op);
-  case OpCode::KernelWorkgroupStorage:
-    unsupported(op, "dynamic workgroup storage needs a launch-time LDS size, which hrx's dispatch does not pass yet");
+  case OpCode::KernelWorkgroupStorage: {
+    // The launch's dynamic tail, after the kernel's fixed workgroup storage; how many bytes the
+    // dispatch grants is the launch region's dynamic_workgroup_storage, not this op's size.
+    std::optional<int64_t> align = ir::integerAttr(op, "align");
+    uint64_t alignment = align && *align > 0 ? uint64_t(*align) : 16;
+    if (alignment & (alignment - 1)) unsupported(op, "the alignment must be a power of two");
+    llvm::Value *tail = fn_->coordinates ? fn_->coordinates->dynamicWorkgroupStorage(b, alignment) : nullptr;
+    if (!tail) unsupported(op, "this target has no dynamic workgroup storage");
+    return set(op, 0, tail);
+  }
   case OpCode::KernelAsyncCopy:
   case OpCode::KernelAsyncGather:
   case OpCode::KernelAsyncGroup:

@@ -700,7 +700,7 @@ public:
   }
 
 private:
-  llvm::ArrayType *configType() { return llvm::ArrayType::get(llvm::Type::getInt64Ty(context_), 6); }
+  llvm::ArrayType *configType() { return llvm::ArrayType::get(llvm::Type::getInt64Ty(context_), 7); }
 
   llvm::Type *resultType(const std::vector<const loom::Type *> &results, const Operation &def) {
     if (results.empty()) return llvm::Type::getVoidTy(context_);

@@ -251,7 +251,12 @@ StatusOr<std::shared_ptr<Kernel>> loadOnGpu(const ArtifactEntry &entry, const st
     geometry.workgroupCount[d] = grid[d];
     geometry.workgroupSize[d] = uint16_t(grid[3 + d]);
   }
-  geometry.dynamicLdsBytes = options.dynamicLdsBytes;
+  // A Loom launch region's dynamic_workgroup_storage, or hrx-run --dynamic-lds if larger.
+  uint64_t storage = (*host)->launchStorage(symbol, values.data());
+  if (storage > UINT32_MAX)
+    return invalid("kernel '" + entry.name + "': the launch program asks for " + std::to_string(storage) +
+                   " bytes of dynamic workgroup storage");
+  geometry.dynamicLdsBytes = std::max(options.dynamicLdsBytes, uint32_t(storage));
   if (Status s = kfd::checkGeometry(kernel, geometry); !s) return s;
 
   static const std::vector<format::DeviceGlobal> kNoGlobals;

@@ -59,6 +59,9 @@ public:
   virtual llvm::Value *workgroupStorage(llvm::IRBuilder<> &, uint64_t /*bytes*/, uint64_t /*alignment*/) const {
     return nullptr;
   }
+  // The dispatch's dynamic workgroup storage (the bytes the launch grants beyond the kernel's
+  // fixed storage), as a flat pointer aligned to at least `alignment`; null when not native.
+  virtual llvm::Value *dynamicWorkgroupStorage(llvm::IRBuilder<> &, uint64_t /*alignment*/) const { return nullptr; }
   // `value` combined over the active lanes of the subgroup (`kind`: addf, maxsi, ...), in every
   // lane; null when the target cannot (then `why` says why).
   virtual llvm::Value *subgroupReduce(llvm::IRBuilder<> &, std::string_view /*kind*/, llvm::Value * /*value*/,
@@ -147,7 +150,7 @@ public:
   // Whether the host twin runs the kernel's work-items as cooperating fibers
   // (builtins/Workgroup.c) rather than in phases: a barrier or collective inside control flow,
   // cross-lane matrix fragments (vector.mma, vector.fragment.repack), workgroup memory without
-  // a barrier, or barriers in a multi-block body.
+  // a barrier, dynamic workgroup storage, or barriers in a multi-block body.
   bool needsCooperativeTwin(const loom::Operation &kernelDef) const;
   // The kernel's subgroup size (its target record's subgroup_size, 32 by default).
   uint64_t subgroupSize(const loom::Operation &kernelDef) const;
@@ -157,8 +160,12 @@ public:
   std::optional<KernelPhases> kernelPhases(const loom::Operation &kernelDef, const KernelCoordinates &coordinates);
 
   // "loom.kernel.<sym>.config": evaluates the launch-config region for the workload arguments and
-  // returns [6 x i64] {workgroups x,y,z, workgroup_size x,y,z}.
+  // returns [7 x i64] {workgroups x,y,z, workgroup_size x,y,z, dynamic workgroup storage bytes}.
   llvm::Function *kernelConfig(const loom::Operation &kernelDef);
+  static constexpr unsigned kLaunchStorageElement = 6;
+  // Whether the launch region asks for dynamic workgroup storage (kernel.launch.config ...
+  // dynamic_workgroup_storage(%n)), which the host code's "hrx.launch_storage.<sym>" reports.
+  static bool hasDynamicWorkgroupStorage(const loom::Operation &kernelDef);
 
   // "loom.cxx.<symbol>.config": the launch-config of a C/C++ kernel (docs/cxx.md), same result as
   // kernelConfig. Its workload (cxxWorkloadBits) is the total work-items in x (one i64), or

@@ -13,6 +13,11 @@
  *   "hrx.launch.<sym>"  launch-config program of kernel @<sym>:
  *                       void f(const uint64_t *workload, uint32_t out[6]);
  *                       out = {workgroups x,y,z, workgroup_size x,y,z}.
+ *   "hrx.launch_storage.<sym>" (optional) the dynamic workgroup storage of kernel @<sym>:
+ *                       void f(const uint64_t *workload, uint64_t *bytes);
+ *                       *bytes = what its launch region's dynamic_workgroup_storage(%n) asks
+ *                       for. Absent: none. The GPU's dispatch adds it to the group segment; the
+ *                       host's twin has HRX_HOST_DYNAMIC_WORKGROUP_STORAGE_BYTES per thread.
  *   "hrx.abi_version"   const uint32_t, equal to HRX_HOST_ABI_VERSION.
  *   "hrx.stage_access.<sym>" (optional) const uint8_t[records]: per record of "hrx.stage.<sym>",
  *                       HRX_HOST_RECORD_READ if the stage may read it, HRX_HOST_RECORD_WRITE if
@@ -33,6 +38,8 @@
 #define HRX_HOST_KERNEL_PREFIX "hrx.kernel."
 #define HRX_HOST_LAUNCH_PREFIX "hrx.launch."
 #define HRX_HOST_UNAVAILABLE_PREFIX "hrx.unavailable."
+#define HRX_HOST_LAUNCH_STORAGE_PREFIX "hrx.launch_storage."
+#define HRX_HOST_DYNAMIC_WORKGROUP_STORAGE_BYTES 65536u
 #define HRX_HOST_ABI_VERSION_SYMBOL "hrx.abi_version"
 #define HRX_HOST_STAGE_ACCESS_PREFIX "hrx.stage_access."
 #define HRX_HOST_RECORD_READ 1u
@@ -55,6 +62,7 @@ typedef struct hrx_host_dispatch {
 typedef void (*hrx_host_stage_fn)(void *const *records);
 typedef void (*hrx_host_kernel_fn)(const hrx_host_dispatch *dispatch);
 typedef void (*hrx_host_launch_fn)(const uint64_t *workload, uint32_t out[6]);
+typedef void (*hrx_host_launch_storage_fn)(const uint64_t *workload, uint64_t *bytes);
 
 #ifdef __cplusplus
 }

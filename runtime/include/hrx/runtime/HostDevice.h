@@ -48,6 +48,9 @@ public:
   std::span<const uint8_t> stageAccess(std::string_view symbol, size_t records) const;
   StatusOr<hrx_host_kernel_fn> kernel(std::string_view symbol) const;
   StatusOr<hrx_host_launch_fn> launch(std::string_view symbol) const;
+  // The dynamic workgroup storage bytes the launch program of `symbol` asks for at `workload`
+  // ("hrx.launch_storage.<sym>", HostAbi.h); 0 when the object has none.
+  uint64_t launchStorage(std::string_view symbol, const uint64_t *workload) const;
   // The bytes of the object's global variable `symbol` (a HIP __device__/__constant__ global in
   // the host twin), which must be defined in this object and hold at least `bytes` bytes.
   StatusOr<std::span<std::byte>> global(std::string_view symbol, size_t bytes) const;
