@@ -355,7 +355,8 @@ struct ArgumentFacts {
 std::optional<format::ScalarType> loomArgumentType(const loom::Type &type) {
   using T = format::ScalarType;
   switch (type.kind()) {
-  case loom::TypeKind::Buffer: return T::Pointer;
+  case loom::TypeKind::Buffer:
+  case loom::TypeKind::View: return T::Pointer;  // a view launch argument is its binding's base
   case loom::TypeKind::Index: return T::I64;
   case loom::TypeKind::Offset: return T::U64;
   case loom::TypeKind::Integer:

@@ -81,8 +81,9 @@ public:
     auto signature = ir::signatureValues(exportOp, region);
     signature_.assign(signature.begin(), signature.end());
     for (const Value *arg : signature) {
-      if (arg->type()->kind() != loom::TypeKind::Buffer) continue;
-      Usage usage = analyzeBuffer(exportOp, arg);
+      const bool view = arg->type()->kind() == loom::TypeKind::View && region == 1;
+      if (arg->type()->kind() != loom::TypeKind::Buffer && !view) continue;
+      Usage usage = view ? launchView(exportOp, arg) : analyzeBuffer(exportOp, arg);
       BindingContract binding;
       binding.name = std::string(arg->name());
       if (usage.access == Access::None) {
@@ -240,6 +241,15 @@ private:
   }
 
   // Access through a view (and the alignment facts of the stage records it feeds).
+  // A kernel's view launch argument: its binding holds exactly the view (at offset 0).
+  Usage launchView(const Operation &def, const Value *view) {
+    Usage extent = viewExtent(*view->type(), 0);
+    Usage access = analyzeView(def, view);
+    extent.access = access.access;
+    extent.alignmentFact = access.alignmentFact;
+    return extent;
+  }
+
   Usage analyzeView(const Operation &def, const Value *view) {
     Usage total;
     auto found = uses(def).find(view);

@@ -338,7 +338,7 @@ public:
     if (llvm::Function *f = module_.getFunction(name)) return f;
     std::vector<llvm::Type *> params = coordinates.leadingParameters(context_);
     size_t leading = params.size();
-    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(paramType(*t, def));
+    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(launchParamType(*t, def));
     for (llvm::Type *p : params)
       if (!p) return nullptr;
     auto *f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false),
@@ -360,6 +360,39 @@ public:
     f->addFnAttr(llvm::Attribute::AlwaysInline);
     lowerBody(def, 0, *f, 0, nullptr);
     return f;
+  }
+
+  // A kernel's launch argument: a view of static extents and row-major layout is its binding's
+  // base pointer (launch(%w: view<8xf32>): the caller passes a placed, typed buffer).
+  static bool isStaticDenseView(const loom::Type &type) {
+    if (type.kind() != loom::TypeKind::View || type.staticElementCount() <= 0) return false;
+    loom::TypeSlot layout = type.slot();
+    return !layout.value &&
+           (!layout.attr || (layout.attr->kind() == loom::AttrKind::Hash &&
+                             (layout.attr->str() == "dense" || layout.attr->str() == "encoding.layout.dense")));
+  }
+  llvm::Type *launchParamType(const loom::Type &type, const Operation &owner) {
+    if (isStaticDenseView(type)) return llvm::PointerType::getUnqual(context_);
+    return paramType(type, owner);
+  }
+  void bindLaunchArgument(const Value &arg, llvm::Argument &a) {
+    const loom::Type &type = *arg.type();
+    if (!isStaticDenseView(type)) {
+      fn_->values[&arg].value = &a;
+      return;
+    }
+    auto v = std::make_shared<ViewValue>();
+    v->base = &a;
+    v->type = &type;
+    int64_t stride = 1;
+    v->extents.resize(type.rank());
+    v->strides.resize(type.rank());
+    for (size_t d = type.rank(); d-- > 0;) {
+      v->extents[d] = i64(type.shape()[d].extent);
+      v->strides[d] = i64(stride);
+      stride *= type.shape()[d].extent;
+    }
+    fn_->values[&arg].view = v;
   }
 
   llvm::Type *paramType(const loom::Type &type, const Operation &owner) {
@@ -544,7 +577,7 @@ public:
     llvm::Type *ptr = llvm::PointerType::getUnqual(context_);
     params.push_back(ptr);
     params.push_back(ptr);
-    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(paramType(*t, def));
+    for (const loom::Type *t : ir::signatureTypes(def, 1)) params.push_back(launchParamType(*t, def));
     for (llvm::Type *p : params)
       if (!p) return std::nullopt;
     for (unsigned p = 0; p <= phases; ++p) {
@@ -635,7 +668,7 @@ public:
       b.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", &f));
       const loom::Block &block = *def.region(1)->entryBlock();
       std::span<Value *const> args = block.arguments();
-      for (size_t i = 0; i < args.size(); ++i) state.values[args[i]].value = f.getArg(unsigned(leading + 2 + i));
+      for (size_t i = 0; i < args.size(); ++i) bindLaunchArgument(*args[i], *f.getArg(unsigned(leading + 2 + i)));
       // This work-item's spill slots: spill + linear id * spillBytes.
       llvm::Value *linear =
           b.CreateAdd(b.CreateMul(b.CreateAdd(b.CreateMul(coordinates.coordinate(b, f, Coordinate::WorkitemId, 2),
@@ -768,6 +801,10 @@ private:
           for (size_t d = 0; d < type.shape().size(); ++d) v->extents.push_back(f.getArg(next++));
           for (size_t d = 0; d < type.shape().size(); ++d) v->strides.push_back(f.getArg(next++));
           state.values[args[i]].view = v;
+          continue;
+        }
+        if (region == 1 && def.opcode() == loom::OpCode::KernelDef) {
+          bindLaunchArgument(*args[i], *a);
           continue;
         }
         state.values[args[i]].value = a;
