@@ -163,6 +163,17 @@ bool Lowering::Impl::lowerFloat8(const Operation &op) {
     if (!from || !to->getScalarType()->isFloatingPointTy())
       unsupported(op, "fp8 values widen only to a floating-point type");
     llvm::Value *wide = decode(b, get(op.operand(0)), *from);
+    if (op.opcode() == OpCode::VectorDecode && op.attr("scale")) {
+      const Value *schema = op.operandNamed("schema");
+      auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(wide->getType());
+      int64_t lanes = vector ? int64_t(vector->getNumElements()) : 1;
+      DecodeScale scale = decodeScale(op, schema ? lowered(schema).encoding : nullptr, lanes);
+      llvm::Value *scaled = llvm::PoisonValue::get(wide->getType());
+      for (int64_t i = 0; i < lanes; ++i)
+        scaled = b.CreateInsertElement(
+            scaled, applyDecodeScale(scale, vector ? b.CreateExtractElement(wide, uint64_t(i)) : wide, i), uint64_t(i));
+      wide = scaled;
+    }
     // Narrower results (f16, bf16) round from the exact f32 value; f64 widens.
     set(op, 0,
         to->getScalarType()->isFloatTy()    ? wide

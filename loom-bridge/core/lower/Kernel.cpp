@@ -102,6 +102,8 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
     if (llvm::Value *v = fn_->coordinates->coordinate(b, *fn_->function, *name, dim)) return set(op, 0, v);
     if (llvm::Value *v = subgroupCoordinate(*name)) return set(op, 0, v);
   }
+  // The launch-config region sizes workgroups by the kernel's subgroup size, a constant.
+  if (*name == Coordinate::SubgroupSize) return set(op, 0, i64(int64_t(fn_->subgroupSize)));
   unsupported(op, "this kernel operation is not supported by this target");
 }
 

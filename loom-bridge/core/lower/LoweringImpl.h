@@ -956,6 +956,14 @@ private:
   static bool isBfp16ebs8(const loom::Attribute *encoding);
 
   void lowerEncode(const Operation &op);
+  void lowerDecode(const Operation &op);
+  struct DecodeScale {
+    llvm::Value *values = nullptr;  // null: no scale
+    int64_t group = 0;
+    bool e8m0 = false;
+  };
+  DecodeScale decodeScale(const Operation &op, const loom::Attribute *encoding, int64_t lanes);
+  llvm::Value *applyDecodeScale(const DecodeScale &scale, llvm::Value *value, int64_t lane);
 
   // vector.mma: out = acc + lhs(m×k) · rhs(k×n), row-major fragments.
   void lowerMma(const Operation &op);

@@ -66,7 +66,24 @@ void Lowering::Impl::lowerLaneFragmentMemory(const Operation &op, const std::vec
   bool float8View =
       viewElement->kind() == loom::TypeKind::Float &&
       (viewElement->floatKind() == loom::FloatKind::F8E4M3 || viewElement->floatKind() == loom::FloatKind::F8E5M2);
+  // `using {scale = %s : vector<1xf32>}`: each fp8 element times the block scale, in f32, then
+  // rounded once to the fragment's element type.
+  llvm::Value *scale = nullptr;
+  if (const loom::Attribute *given = isLoad ? op.attr("scale") : nullptr) {
+    if (!given->value() || !float8View)
+      unsupported(op, "a fragment load's scale is an f32 (or vector<1xf32>) value applied to fp8 storage");
+    scale = get(given->value());
+    if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(scale->getType()))
+      scale = vector->getNumElements() == 1 ? b.CreateExtractElement(scale, uint64_t(0)) : nullptr;
+    if (!scale || !scale->getType()->isFloatTy())
+      unsupported(op, "a fragment load's scale is an f32 (or vector<1xf32>) value applied to fp8 storage");
+  }
   auto convert = [&](llvm::Value *x, llvm::Type *to) -> llvm::Value * {
+    if (float8View && isLoad && to->isFloatingPointTy() && scale) {
+      llvm::Value *scaled = b.CreateFMul(widenFloat8(x, *viewElement, b.getFloatTy()), scale);
+      if (to->isFloatTy()) return scaled;
+      return to->isDoubleTy() ? b.CreateFPExt(scaled, to) : truncateFloat(scaled, to);
+    }
     if (float8View && isLoad && to->isFloatingPointTy()) return widenFloat8(x, *viewElement, to);
     if (float8View && !isLoad && x->getType()->isFloatingPointTy() && !x->getType()->isDoubleTy())
       return narrowToFloat8(x, *viewElement);

@@ -152,6 +152,7 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     return;
   }
   case OpCode::VectorEncode: return lowerEncode(op);
+  case OpCode::VectorDecode: return lowerDecode(op);
   case OpCode::VectorMma: return lowerMma(op);
   default: break;
   }
@@ -482,6 +483,94 @@ void Lowering::Impl::lowerEncode(const Operation &op) {
   Lowered &result = lowered(op.result(0));
   result.encoding = encoding;
   if (bf16 && count == 64) result.bf16Source = source, result.bfpEncode = call;
+}
+
+// A decode's `{scale = %s}`: one scale per `scale_group_elements` elements (all of them when the
+// schema names no group), an e8m0 exponent (integers) or an f32 factor.
+Lowering::Impl::DecodeScale Lowering::Impl::decodeScale(const Operation &op, const loom::Attribute *encoding,
+                                                        int64_t lanes) {
+  DecodeScale scale;
+  const loom::Attribute *given = op.attr("scale");
+  if (!given) return scale;
+  const loom::Attribute *format = encoding ? encoding->get("scale_format") : nullptr;
+  if (!given->value()) unsupported(op, "the scale must be an SSA value (`{scale = %s : T}`)");
+  scale.values = get(given->value());
+  scale.group = lanes;
+  if (const loom::Attribute *n = encoding ? encoding->get("scale_group_elements") : nullptr;
+      n && n->kind() == loom::AttrKind::Integer && n->integer() > 0)
+    scale.group = n->integer();
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(scale.values->getType());
+  uint64_t count = vector ? vector->getNumElements() : 1;
+  llvm::Type *element = scale.values->getType()->getScalarType();
+  scale.e8m0 = element->isIntegerTy();
+  if ((scale.e8m0 && format && format->str() != "e8m0") || (!scale.e8m0 && !element->isFloatTy()))
+    unsupported(op, "a decode scale is an e8m0 integer or an f32 value");
+  if (lanes % scale.group || uint64_t(lanes / scale.group) != count)
+    unsupported(op, "one " + std::string(scale.e8m0 ? "e8m0" : "f32") + " scale per " + std::to_string(scale.group) +
+                        " elements is required");
+  return scale;
+}
+
+// Element `lane`'s f32 value times its scale: 2^(s - 127) exactly for e8m0 (biased exponent s,
+// or the subnormal 2^-127 for s = 0; 255 is NaN of the element's sign), else the f32 factor.
+llvm::Value *Lowering::Impl::applyDecodeScale(const DecodeScale &scale, llvm::Value *value, int64_t lane) {
+  if (!scale.values) return value;
+  llvm::IRBuilder<> &b = *b_;
+  llvm::Value *s = llvm::isa<llvm::FixedVectorType>(scale.values->getType())
+                       ? b.CreateExtractElement(scale.values, uint64_t(lane / scale.group))
+                       : scale.values;
+  if (!scale.e8m0) return b.CreateFMul(value, s);
+  s = b.CreateAnd(b.CreateZExtOrTrunc(s, b.getInt32Ty()), 0xff);
+  llvm::Value *power = b.CreateBitCast(
+      b.CreateSelect(b.CreateICmpEQ(s, b.getInt32(0)), b.getInt32(0x00400000), b.CreateShl(s, 23)), b.getFloatTy());
+  llvm::Value *sign = b.CreateAnd(b.CreateBitCast(value, b.getInt32Ty()), 0x80000000u);
+  llvm::Value *nan = b.CreateBitCast(b.CreateOr(sign, b.getInt32(0x7fc00000)), b.getFloatTy());
+  return b.CreateSelect(b.CreateICmpEQ(s, b.getInt32(255)), nan, b.CreateFMul(value, power));
+}
+
+// vector.decode of an f4e2m1 (MXFP4) payload: little-endian nibbles (element i is bits 4i..4i+3
+// of the payload), each sign, 2 exponent bits and 1 mantissa bit (0, 0.5, 1, 1.5, 2, 3, 4, 6),
+// times its group's e8m0 scale 2^(s - 127) (255: NaN of the element's sign), computed exactly in
+// f32 and rounded once to the result type.
+void Lowering::Impl::lowerDecode(const Operation &op) {
+  llvm::IRBuilder<> &b = *b_;
+  const Value *schema = op.operandNamed("schema");
+  const loom::Attribute *encoding = schema ? lowered(schema).encoding : nullptr;
+  const loom::Attribute *format = encoding ? encoding->get("element_format") : nullptr;
+  if (!format || format->str() != "f4e2m1")
+    unsupported(op, "vector.decode is implemented for fp8 values and f4e2m1 payloads");
+  if (const loom::Attribute *packing = encoding->get("payload_packing");
+      packing && packing->str() != "little_endian_nibbles")
+    unsupported(op, "f4e2m1 payloads are decoded from little-endian nibbles only");
+  const loom::Type &payloadType = *op.operandNamed("in")->type();
+  const loom::Type &resultType = *op.result(0)->type();
+  int64_t lanes = resultType.staticElementCount();
+  const loom::Type *word = payloadType.elementType();
+  if (lanes <= 0 || !word || !word->isInteger() || payloadType.staticElementCount() * word->width() != lanes * 4 ||
+      !resultType.elementType()->isFloat())
+    unsupported(op, "an f4e2m1 payload holds 4 bits per result lane, and the result is a float vector");
+  llvm::Type *element = valueType(*resultType.elementType(), &op);
+  DecodeScale scale = decodeScale(op, encoding, lanes);
+  // f32 bits of the eight magnitudes.
+  static const uint32_t kMagnitudes[8] = {0x00000000, 0x3f000000, 0x3f800000, 0x3fc00000,
+                                          0x40000000, 0x40400000, 0x40800000, 0x40c00000};
+  llvm::Value *table = llvm::ConstantDataVector::get(context_, llvm::ArrayRef<uint32_t>(kMagnitudes, 8));
+  llvm::Value *payload = get(op.operandNamed("in"));
+  unsigned wordBits = word->width();
+  llvm::Value *result = llvm::PoisonValue::get(llvm::FixedVectorType::get(element, unsigned(lanes)));
+  for (int64_t i = 0; i < lanes; ++i) {
+    llvm::Value *w = b.CreateExtractElement(payload, uint64_t(i * 4 / wordBits));
+    llvm::Value *nibble =
+        b.CreateAnd(b.CreateZExtOrTrunc(b.CreateLShr(w, uint64_t(i * 4 % wordBits)), b.getInt32Ty()), 0xf);
+    llvm::Value *sign = b.CreateShl(b.CreateAnd(nibble, 8), 28);
+    llvm::Value *bits = b.CreateOr(b.CreateExtractElement(table, b.CreateAnd(nibble, 7)), sign);
+    llvm::Value *value = applyDecodeScale(scale, b.CreateBitCast(bits, b.getFloatTy()), i);
+    llvm::Value *converted = element->isFloatTy()    ? value
+                             : element->isDoubleTy() ? b.CreateFPExt(value, element)
+                                                     : truncateFloat(value, element);
+    result = b.CreateInsertElement(result, converted, uint64_t(i));
+  }
+  set(op, 0, result);
 }
 
 // A fused encode's payload load and call, when nothing but the MMA (which read the values) used
