@@ -3,6 +3,7 @@
 #include "verify/HookContext.h"
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -694,7 +695,12 @@ private:
       auto vals = op.operandGroup("values");
       size_t want = types ? types->elements().size() : 0;
       bool match = vals.size() == want;
-      for (size_t k = 0; match && k < want; ++k) match = vals[k]->type() == types->elements()[k]->type();
+      // A result type may name an earlier named result (`-> (%s: encoding<storage>, view<..., %s>)`):
+      // here that is the value returned in its place.
+      std::unordered_map<const Value *, const Value *> renamed;
+      if (match) renamed = namedResultBindings(*fn, vals);
+      for (size_t k = 0; match && k < want; ++k)
+        match = verify::sameUnderRenaming(vals[k]->type(), types->elements()[k]->type(), renamed);
       if (!match) {
         std::string s = "(";
         for (size_t k = 0; k < want; ++k) s += (k ? ", " : "") + types->elements()[k]->type()->str();
@@ -967,6 +973,11 @@ private:
       if (!isKind(offsets, TypeKind::Vector) || !sameShape(offsets, value) ||
           !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
         return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
+      if (const Value *mask = op.operandNamed("mask");
+          mask && !unknown(mask->type()) &&
+          (!isKind(mask->type(), TypeKind::Vector) || !mask->type()->elementType()->isInteger(1) ||
+           !sameShape(mask->type(), value)))
+        return operandError(op, "mask", mask->type(), "an i1 vector shaped like " + value->str());
       return;
     }
     case VerifyHook::Refine: return verify::checkViewOp(op, ctx_);
@@ -1508,6 +1519,34 @@ private:
     operandError(op, group, vals.empty() ? nullptr : vals[0]->type(), "the parent's result types " + s + ")");
   }
 
+  // Each value given for a named result of `fn` (`-> (%r: T, ...)`: `given[k]` for result k),
+  // bound to the named result that later result types refer to.
+  static std::unordered_map<const Value *, const Value *> namedResultBindings(const Operation &fn,
+                                                                              std::span<Value *const> given) {
+    std::unordered_map<const Value *, const Value *> renamed;
+    const Attribute *names = fn.attr("result_names");
+    const Attribute *types = fn.attr("result_types");
+    if (!names || !types) return renamed;
+    std::function<const Value *(const Type *, std::string_view)> find = [&](const Type *t,
+                                                                            std::string_view name) -> const Value * {
+      if (!t) return nullptr;
+      if (t->slot().value && t->slot().value->name() == name) return t->slot().value;
+      for (const Dim &d : t->shape())
+        if (!d.isStatic() && d.dynamic && d.dynamic->name() == name) return d.dynamic;
+      return t->isShaped() ? find(t->elementType(), name) : nullptr;
+    };
+    for (size_t k = 0; k < names->elements().size() && k < given.size(); ++k) {
+      std::string_view name = names->elements()[k]->str();
+      if (name.empty()) continue;
+      for (const Attribute *type : types->elements())
+        if (const Value *named = find(type->type(), name); named && !named->definingOp()) {
+          renamed[given[k]] = named;
+          break;
+        }
+    }
+    return renamed;
+  }
+
   // The callee's declared signature (region 0 arguments and result_types) versus a call site.
   void checkCallSignature(const Operation &op, const Operation &callee, std::span<Value *const> args) {
     Block *sig = callee.region(0)->entryBlock();
@@ -1516,9 +1555,14 @@ private:
     if (args.size() != n) {
       detail = std::to_string(args.size()) + " argument(s) given, " + std::to_string(n) + " expected";
     } else {
+      // A parameter's type may name an earlier parameter (`%v: view<..., %storage>`): the value
+      // given for it stands for it.
+      std::unordered_map<const Value *, const Value *> given;
+      for (size_t k = 0; k < n; ++k) given[args[k]] = sig->argument(unsigned(k));
       for (size_t k = 0; k < n && detail.empty(); ++k) {
         Type *want = sig->argument(unsigned(k))->type();
-        if (args[k]->type() != want && !unknown(args[k]->type()) && want->hasStaticShape())
+        if (!verify::sameUnderRenaming(args[k]->type(), want, given) && !unknown(args[k]->type()) &&
+            want->hasStaticShape())
           detail =
               "argument " + std::to_string(k) + " has type " + args[k]->type()->str() + ", expected " + want->str();
       }
@@ -1527,8 +1571,11 @@ private:
     size_t nr = types ? types->elements().size() : 0;
     if (detail.empty() && nr != op.numResults())
       detail = std::to_string(op.numResults()) + " result(s) bound, " + std::to_string(nr) + " returned";
+    std::vector<Value *> bound;
+    for (unsigned k = 0; k < op.numResults(); ++k) bound.push_back(op.result(k));
+    std::unordered_map<const Value *, const Value *> renamed = namedResultBindings(callee, bound);
     for (size_t k = 0; detail.empty() && k < nr; ++k)
-      if (op.result(unsigned(k))->type() != types->elements()[k]->type() &&
+      if (!verify::sameUnderRenaming(op.result(unsigned(k))->type(), types->elements()[k]->type(), renamed) &&
           types->elements()[k]->type()->hasStaticShape())
         detail = "result " + std::to_string(k) + " has type " + op.result(unsigned(k))->type()->str() + ", expected " +
                  types->elements()[k]->type()->str();

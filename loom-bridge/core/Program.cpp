@@ -364,10 +364,18 @@ private:
                  std::to_string(params.size());
       // A parameter typed by an earlier parameter (vector<[%width]xf32>) is instantiated per
       // call: its shape is the caller's, so only the kind and element type must agree.
+      // A declared type may name a parameter or a named result (`view<..., %storage>`), which the
+      // use binds to its own value; the verifier checked that binding.
       auto compatible = [](const loom::Type *arg, const loom::Type *param) {
         if (ir::sameType(arg, param)) return true;
-        return !param->hasStaticShape() && param->isShaped() && arg->kind() == param->kind() &&
-               arg->rank() == param->rank() && ir::sameType(arg->elementType(), param->elementType());
+        if (!param->isShaped() || arg->kind() != param->kind() || arg->rank() != param->rank() ||
+            !ir::sameType(arg->elementType(), param->elementType()))
+          return false;
+        if (!param->hasStaticShape()) return true;
+        loom::TypeSlot a = arg->slot(), p = param->slot();
+        for (size_t d = 0; d < arg->rank(); ++d)
+          if (!arg->shape()[d].isStatic() || arg->shape()[d].extent != param->shape()[d].extent) return false;
+        return a.attr == p.attr && bool(a.value) == bool(p.value) && p.value && !p.value->definingOp();
       };
       for (size_t i = 0; detail.empty() && i < args.size(); ++i)
         if (!compatible(args[i]->type(), params[i]))

@@ -65,6 +65,8 @@ std::string_view combiningKind(const Operation &op) {
 }
 
 bool isExchange(std::string_view kind) { return kind == "xchgi" || kind == "xchgf"; }
+// Subtraction is an atomic read-modify-write (atomicrmw sub/fsub), not an associative fold.
+bool isSubtraction(std::string_view kind) { return kind == "subi" || kind == "subf"; }
 
 // The byte alignment an element access through `view` may assume: the element's size, or the
 // view's align(N) when that is smaller.
@@ -322,13 +324,17 @@ void checkViewOp(const Operation &op, HookContext &ctx) {
 }
 
 // An exchange only makes sense where the old value comes back: view.atomic.rmw and
-// vector.atomic.rmw.mask. Elsewhere (reductions, scans, collectives, folds) it is no combining
-// kind at all.
+// vector.atomic.rmw.mask; a subtraction is an atomic update of memory (any atomic op). Elsewhere
+// (reductions, scans, collectives, folds) neither is a combining kind.
 void checkExchangeKind(const Operation &op, HookContext &ctx) {
-  if (op.opcode() == OpCode::ViewAtomicRmw || op.opcode() == OpCode::VectorAtomicRmwMask ||
-      op.opcode() == OpCode::ViewAtomicReduce)
-    return;
   std::string_view kind = combiningKind(op);
+  bool atomic = op.opcode() == OpCode::ViewAtomicRmw || op.opcode() == OpCode::VectorAtomicRmwMask ||
+                op.opcode() == OpCode::VectorAtomicRmw || op.opcode() == OpCode::ViewAtomicReduce ||
+                op.opcode() == OpCode::VectorAtomicReduce || op.opcode() == OpCode::VectorAtomicReduceMask;
+  if (isSubtraction(kind) && !atomic)
+    ctx.attrConstraint(op, "kind", std::string(kind),
+                       "a combining kind (a subtraction is only an atomic update's: view.atomic.* or vector.atomic.*)");
+  if (atomic && op.opcode() != OpCode::VectorAtomicReduce && op.opcode() != OpCode::VectorAtomicReduceMask) return;
   if (isExchange(kind))
     ctx.attrConstraint(op, "kind", std::string(kind),
                        "a combining kind (an exchange is only view.atomic.rmw's or vector.atomic.rmw.mask's)");

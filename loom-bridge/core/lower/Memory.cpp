@@ -136,6 +136,18 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
       op.opcode() == OpCode::ViewAtomicCmpxchg || op.opcode() == OpCode::ViewAtomicLoad ||
       op.opcode() == OpCode::ViewAtomicStore)
     return lowerAtomic(op);
+  if (op.opcode() == OpCode::BufferLength) {
+    // The bytes of a buffer this kernel or function allocated (buffer.alloca, the dynamic tail of
+    // kernel.workgroup.storage), through buffer.assume.*; a launch buffer's length is not passed.
+    const Value *buffer = op.operandNamed("in");
+    while (buffer && buffer->definingOp() && ir::isBufferAssume(*buffer->definingOp()))
+      buffer = buffer->definingOp()->operand(0);
+    const Operation *def = buffer ? buffer->definingOp() : nullptr;
+    if (!def || (def->opcode() != OpCode::BufferAlloca && def->opcode() != OpCode::KernelWorkgroupStorage))
+      unsupported(op, "only the length of a buffer.alloca or kernel.workgroup.storage buffer is known (a launch "
+                      "buffer's length is not passed)");
+    return set(op, 0, b.CreateZExtOrTrunc(get(def->operandNamed("size")), b.getInt64Ty()));
+  }
   if (op.opcode() == OpCode::BufferAlloca) {
     std::string_view space = ir::allocaSpace(op);
     bool workgroup = space == "workgroup";
@@ -222,6 +234,8 @@ std::optional<llvm::AtomicRMWInst::BinOp> Lowering::Impl::atomicBinOp(std::strin
       {"minnumf", llvm::AtomicRMWInst::FMin},
       {"maximumf", llvm::AtomicRMWInst::FMaximum},
       {"minimumf", llvm::AtomicRMWInst::FMinimum},
+      {"subi", llvm::AtomicRMWInst::Sub},
+      {"subf", llvm::AtomicRMWInst::FSub},
       {"xchgi", llvm::AtomicRMWInst::Xchg},
       {"xchgf", llvm::AtomicRMWInst::Xchg}};
   auto it = table.find(kind);
@@ -283,10 +297,11 @@ void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
   auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(values->getType());
   if (!vt || (!vt->getElementType()->isIntegerTy() && !vt->getElementType()->isFloatingPointTy()))
     unsupported(op, "vector atomics apply to fixed-length vectors of integers and floats");
-  bool masked = op.opcode() == OpCode::VectorAtomicRmwMask;
+  bool returnsOld = op.opcode() == OpCode::VectorAtomicRmwMask || op.opcode() == OpCode::VectorAtomicRmw;
+  bool masked = op.opcode() == OpCode::VectorAtomicRmwMask || op.opcode() == OpCode::VectorAtomicReduceMask;
   bool exchange = op.opcode() == OpCode::VectorAtomicCmpxchg;
   llvm::Value *mask = masked ? operand(op, "mask") : nullptr;
-  llvm::Value *result = masked ? operand(op, "passthru") : nullptr;
+  llvm::Value *result = masked && returnsOld ? operand(op, "passthru") : llvm::PoisonValue::get(vt);
   llvm::Value *expected = exchange ? operand(op, "expected") : nullptr;
   if (exchange) result = llvm::PoisonValue::get(vt);
   llvm::Align align = std::min(
@@ -303,7 +318,8 @@ void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
       continue;
     }
     if (!masked) {
-      atomicCombine(op, *v, elementAddress(op, *v, at), lane, align);
+      llvm::Value *old = atomicCombine(op, *v, elementAddress(op, *v, at), lane, align);
+      if (returnsOld) result = b.CreateInsertElement(result, old, uint64_t(i));
       continue;
     }
     llvm::BasicBlock *before = b.GetInsertBlock();
@@ -321,7 +337,7 @@ void Lowering::Impl::lowerVectorAtomic(const Operation &op) {
     phi->addIncoming(updated, activeEnd);
     result = phi;
   }
-  if (masked || exchange) set(op, 0, result);
+  if (returnsOld || exchange) set(op, 0, result);
 }
 
 // old = *address; until old's bits are unchanged by `kind` or a compare-exchange of them

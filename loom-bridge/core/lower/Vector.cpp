@@ -73,6 +73,8 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     return;
   }
   case OpCode::VectorAtomicReduce:
+  case OpCode::VectorAtomicReduceMask:
+  case OpCode::VectorAtomicRmw:
   case OpCode::VectorAtomicRmwMask:
   case OpCode::VectorAtomicCmpxchg: return lowerVectorAtomic(op);  // Memory.cpp, beside the scalar atomics
   case OpCode::VectorFragmentRepack: return lowerRepack(op);
