@@ -73,12 +73,13 @@ std::vector<std::unique_ptr<llvm::Module>> Program::cxxModules(llvm::LLVMContext
   return copies;
 }
 
-std::optional<int64_t> Program::evaluateInteger(const Value *value) const {
+std::optional<int64_t> Program::evaluateInteger(const Value *value, std::optional<int64_t> subgroupSize) const {
   if (!value || value->isBlockArgument() || !value->definingOp()) return std::nullopt;
   const Operation &op = *value->definingOp();
-  auto operand = [&](unsigned i) { return evaluateInteger(op.operand(i)); };
+  auto operand = [&](unsigned i) { return evaluateInteger(op.operand(i), subgroupSize); };
   using loom::OpCode;
   const OpCode code = op.opcode();
+  if (code == OpCode::KernelSubgroupSize) return subgroupSize;
   if (code == OpCode::IndexConstant || code == OpCode::ScalarConstant) {
     const loom::Attribute *v = op.attr("value");
     if (v && v->kind() == loom::AttrKind::Integer) return v->integer();
@@ -90,7 +91,7 @@ std::optional<int64_t> Program::evaluateInteger(const Value *value) const {
     if (it == config.end() || it->second.isFloat) return std::nullopt;
     return it->second.integer;
   }
-  if (code == OpCode::IndexAssume) return evaluateInteger(op.operand(value->index()));
+  if (code == OpCode::IndexAssume) return evaluateInteger(op.operand(value->index()), subgroupSize);
   if (code == OpCode::IndexCast) return operand(0);
   if (op.numOperands() == 2) {
     auto a = operand(0), b = operand(1);

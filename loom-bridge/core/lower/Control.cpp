@@ -50,8 +50,22 @@ void Lowering::Impl::lowerControl(const Operation &op) {
   if (op.opcode() == OpCode::ScfFor) {
     const Value *loValue = op.operandNamed("lo");
     llvm::Value *lo = operand(op, "lo"), *hi = operand(op, "hi"), *step = operand(op, "step");
+    // A carried view is carried part by part (flat base, then each extent and stride), as
+    // scf.if merges one.
     std::vector<llvm::Value *> inits;
-    for (const Value *v : op.operandGroup("inits")) inits.push_back(get(v));
+    std::vector<std::shared_ptr<ViewValue>> initViews;
+    for (const Value *v : op.operandGroup("inits")) {
+      std::shared_ptr<ViewValue> view = lowered(v).view;
+      initViews.push_back(view);
+      inits.push_back(view ? nullptr : get(v));
+    }
+    std::vector<std::shared_ptr<ViewValue>> viewPhis(inits.size());
+    for (size_t i = 0; i < inits.size(); ++i)
+      if (initViews[i]) {
+        auto v = std::make_shared<ViewValue>(*initViews[i]);
+        v->base = flatPointer(initViews[i]->base);
+        viewPhis[i] = v;
+      }
     llvm::BasicBlock *preheader = b.GetInsertBlock();
     llvm::BasicBlock *header = llvm::BasicBlock::Create(context_, "for.header", f);
     llvm::BasicBlock *body = llvm::BasicBlock::Create(context_, "for.body", f);
@@ -60,11 +74,22 @@ void Lowering::Impl::lowerControl(const Operation &op) {
     b.SetInsertPoint(header);
     llvm::PHINode *iv = b.CreatePHI(lo->getType(), 2, "iv");
     iv->addIncoming(lo, preheader);
-    std::vector<llvm::PHINode *> carried;
-    for (llvm::Value *init : inits) {
+    auto carry = [&](llvm::Value *init) {
       llvm::PHINode *phi = b.CreatePHI(init->getType(), 2);
       phi->addIncoming(init, preheader);
-      carried.push_back(phi);
+      return phi;
+    };
+    std::vector<llvm::PHINode *> carried;
+    for (size_t i = 0; i < inits.size(); ++i) {
+      if (!viewPhis[i]) {
+        carried.push_back(carry(inits[i]));
+        continue;
+      }
+      carried.push_back(nullptr);
+      ViewValue &v = *viewPhis[i];
+      v.base = carry(v.base);
+      for (llvm::Value *&e : v.extents) e = carry(e);
+      for (llvm::Value *&s : v.strides) s = carry(s);
     }
     llvm::Value *more = loValue->type()->isOffset() ? b.CreateICmpULT(iv, hi) : b.CreateICmpSLT(iv, hi);
     b.CreateCondBr(more, body, exit);
@@ -74,16 +99,58 @@ void Lowering::Impl::lowerControl(const Operation &op) {
     if (args.size() != carried.size() + 1)
       unsupported(op, "the loop region's arguments do not match its iteration values");
     lowered(args[0]).value = iv;
-    for (size_t i = 0; i < carried.size(); ++i) lowered(args[i + 1]).value = carried[i];
-    std::vector<llvm::Value *> next = lowerRegion(*op.region(0));
+    for (size_t i = 0; i < carried.size(); ++i) {
+      if (viewPhis[i]) {
+        auto v = std::make_shared<ViewValue>(*viewPhis[i]);
+        v->type = args[i + 1]->type();
+        lowered(args[i + 1]).view = v;
+      } else {
+        lowered(args[i + 1]).value = carried[i];
+      }
+    }
+    std::vector<llvm::Value *> next = lowerRegion(*op.region(0), true);
     if (next.size() != carried.size()) unsupported(op, "scf.yield must pass one value per iteration argument");
+    const Operation *yield = op.region(0)->entryBlock()->terminator();
     llvm::Value *ivNext = b.CreateAdd(iv, step, "iv.next", false, !loValue->type()->isOffset());
+    std::vector<std::shared_ptr<ViewValue>> yieldedViews(carried.size());
+    for (size_t i = 0; i < carried.size(); ++i) {
+      if (!viewPhis[i]) {
+        if (!next[i]) unsupported(op, "a view is yielded where the loop carries a value");
+        continue;
+      }
+      std::shared_ptr<ViewValue> y =
+          yield && i < yield->numOperands() ? lowered(yield->operand(unsigned(i))).view : nullptr;
+      if (!y || y->extents.size() != viewPhis[i]->extents.size() || y->strides.size() != viewPhis[i]->strides.size())
+        unsupported(op, "a carried view must be yielded as a view of the same rank");
+      auto flat = std::make_shared<ViewValue>(*y);
+      flat->base = flatPointer(y->base);
+      yieldedViews[i] = flat;
+    }
     llvm::BasicBlock *latch = b.GetInsertBlock();
     b.CreateBr(header);
     iv->addIncoming(ivNext, latch);
-    for (size_t i = 0; i < carried.size(); ++i) carried[i]->addIncoming(next[i], latch);
+    for (size_t i = 0; i < carried.size(); ++i) {
+      if (!viewPhis[i]) {
+        carried[i]->addIncoming(next[i], latch);
+        continue;
+      }
+      const ViewValue &v = *viewPhis[i], &y = *yieldedViews[i];
+      llvm::cast<llvm::PHINode>(v.base)->addIncoming(y.base, latch);
+      for (size_t k = 0; k < v.extents.size(); ++k)
+        llvm::cast<llvm::PHINode>(v.extents[k])->addIncoming(y.extents[k], latch);
+      for (size_t k = 0; k < v.strides.size(); ++k)
+        llvm::cast<llvm::PHINode>(v.strides[k])->addIncoming(y.strides[k], latch);
+    }
     b.SetInsertPoint(exit);
-    for (size_t i = 0; i < carried.size() && i < op.numResults(); ++i) set(op, unsigned(i), carried[i]);
+    for (size_t i = 0; i < carried.size() && i < op.numResults(); ++i) {
+      if (!viewPhis[i]) {
+        set(op, unsigned(i), carried[i]);
+        continue;
+      }
+      auto v = std::make_shared<ViewValue>(*viewPhis[i]);
+      v->type = op.result(unsigned(i))->type();
+      lowered(op.result(unsigned(i))).view = v;
+    }
     return;
   }
   if (op.opcode() == OpCode::ScfIf) {

@@ -219,7 +219,9 @@ public:
   // that its call site binds to one (a specialisation, see function()).
   std::optional<int64_t> constantIndex(const Value *v) const {
     if (auto it = bound_.find(v); it != bound_.end()) return it->second;
-    return program_.evaluateInteger(v);
+    // kernel.subgroup.size is the constant of the kernel being lowered.
+    return program_.evaluateInteger(v, fn_ && fn_->subgroupSize ? std::optional<int64_t>(int64_t(fn_->subgroupSize))
+                                                                : std::nullopt);
   }
 
   // ---- functions ------------------------------------------------------------------------------
@@ -857,7 +859,7 @@ private:
   llvm::Value *i64(int64_t v) { return b_->getInt64(uint64_t(v)); }
 
   int64_t constantInt(const Operation &op, const Value *v, const char *what) {
-    std::optional<int64_t> folded = program_.evaluateInteger(v);
+    std::optional<int64_t> folded = constantIndex(v);
     if (!folded) unsupported(op, std::string(what) + " must be a specialization constant");
     return *folded;
   }

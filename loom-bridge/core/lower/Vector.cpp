@@ -693,7 +693,7 @@ void Lowering::Impl::lowerVectorMemory(const Operation &op) {
                           : constantInt(op, std::get<const Value *>(e), "a fragment shape"));
   } else {
     for (const loom::Dim &d : vectorType.shape()) {
-      std::optional<int64_t> n = d.isStatic() ? std::optional<int64_t>(d.extent) : program_.evaluateInteger(d.dynamic);
+      std::optional<int64_t> n = d.isStatic() ? std::optional<int64_t>(d.extent) : constantIndex(d.dynamic);
       if (!n) unsupported(op, "vector extents must be static");
       shape.push_back(*n);
     }

@@ -83,7 +83,9 @@ public:
 
   // Folds an index/offset/integer value that the specialization makes constant (constants,
   // config.get, index arithmetic, assumes, casts). nullopt when it depends on runtime values.
-  std::optional<int64_t> evaluateInteger(const loom::Value *value) const;
+  // `subgroupSize`: the value of kernel.subgroup.size where the caller knows the kernel's.
+  std::optional<int64_t> evaluateInteger(const loom::Value *value,
+                                         std::optional<int64_t> subgroupSize = std::nullopt) const;
 };
 
 // Link + specialize + contracts over parsed, verified modules. Returns null after reporting
