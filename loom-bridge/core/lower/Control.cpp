@@ -262,6 +262,7 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
     const SymbolEntry *callee = program_.lookup(ir::symbolRef(op));
     if (!callee || (!callee->cxx && callee->op->opcode() != OpCode::FuncDef))
       unsupported(op, "the callee has no definition");
+    if (!callee->cxx && passesEncodings(*callee->op)) return inlineCall(op, *callee->op);
     llvm::Function *target =
         callee->cxx ? external(op, *callee->cxx) : function(*callee->op, typeBindings(op, *callee->op));
     if (!target) throw LoweringError{};
@@ -282,6 +283,44 @@ void Lowering::Impl::lowerFunc(const Operation &op) {
     return;
   }
   lowerFuncRef(op);
+}
+
+// Whether a func.def takes or returns encodings or returns views: compile-time values (layouts,
+// schemas, storage) and views have no machine form across a call, so such calls are inlined.
+bool Lowering::Impl::passesEncodings(const Operation &def) {
+  for (const loom::Type *t : ir::signatureTypes(def, 0))
+    if (t->kind() == loom::TypeKind::Encoding) return true;
+  for (const loom::Type *t : ir::functionResultTypes(def))
+    if (t->kind() == loom::TypeKind::Encoding || t->kind() == loom::TypeKind::View) return true;
+  return false;
+}
+
+// The callee's body lowered in place of the call: its parameters are the call's operands (views
+// and encodings included), its func.return operands the call's results. A body of one block.
+void Lowering::Impl::inlineCall(const Operation &call, const Operation &def) {
+  const loom::Region *body = def.numRegions() ? def.region(0) : nullptr;
+  if (!body || body->blocks().size() != 1) unsupported(call, "a callee passing encodings or views must be one block");
+  if (!inlining_.insert(&def).second) unsupported(call, "a callee passing encodings or views may not recurse");
+  struct Leave {
+    std::set<const Operation *> &set;
+    const Operation *def;
+    ~Leave() { set.erase(def); }
+  } leave{inlining_, &def};
+  const loom::Block &block = *body->entryBlock();
+  if (block.arguments().size() != call.numOperands()) unsupported(call, "the call's operands do not match the callee");
+  for (size_t i = 0; i < call.numOperands(); ++i)
+    lowered(block.argument(unsigned(i))) = lowered(call.operand(unsigned(i)));
+  for (const auto &[parameter, value] : typeBindings(call, def)) bound_[parameter] = value;
+  for (const Operation &op : block) {
+    if (op.opcode() != OpCode::FuncReturn) {
+      lowerOp(op);
+      continue;
+    }
+    if (op.numOperands() != call.numResults()) unsupported(call, "the callee returns another number of values");
+    for (unsigned i = 0; i < call.numResults(); ++i) lowered(call.result(i)) = lowered(op.operand(i));
+    return;
+  }
+  unsupported(call, "the callee's body does not end in func.return");
 }
 
 // The callee's index arguments that size the dynamic dimensions of its argument or result types,

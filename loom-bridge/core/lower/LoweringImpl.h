@@ -897,13 +897,13 @@ private:
     case Family::Config: return lowerConfigGet(op);
     case Family::Encoding:
       if (op.opcode() == loom::OpCode::EncodingLayoutStrided) return lowerLayout(op);
-      // A dense-layout fact restates the layout it refines (strides and all).
-      if (op.opcode() == loom::OpCode::EncodingLayoutAssumeDense) {
+      // A dense- or strided-layout fact restates the layout it refines (strides and all).
+      if (op.opcode() == loom::OpCode::EncodingLayoutAssumeDense ||
+          op.opcode() == loom::OpCode::EncodingLayoutAssumeStrided) {
         lowered(op.result(0)) = lowered(op.operand(0));
         return;
       }
-      if (op.opcode() == loom::OpCode::EncodingIsa || op.opcode() == loom::OpCode::EncodingLayoutAssumeStrided ||
-          op.opcode() == loom::OpCode::EncodingAssumeSpec)
+      if (op.opcode() == loom::OpCode::EncodingIsa || op.opcode() == loom::OpCode::EncodingAssumeSpec)
         unsupported(op, "encoding queries and facts are verified but not lowered yet");
       lowered(op.result(0)).encoding = op.attr("encoding");
       return;
@@ -1084,6 +1084,9 @@ private:
   void lowerFuncRef(const Operation &op);
 
   void lowerFunc(const Operation &op);
+  static bool passesEncodings(const Operation &def);
+  void inlineCall(const Operation &call, const Operation &def);
+  std::set<const Operation *> inlining_;  // callees being inlined (inlineCall)
   void lowerGlobal(const Operation &op);  // lower/Global.cpp
   llvm::Value *rodataBuffer(const Operation &access, const Operation &def);
   // lower/LlvmIr.cpp: llvmir.intrinsic and llvmir.inline_asm.

@@ -33,7 +33,7 @@ void Lowering::Impl::lowerMemory(const Operation &op) {
       if (const loom::Attribute *e = lowered(layout.value).encoding) {
         const loom::Attribute *inner = e;
         bool dense = false;
-        if (e->kind() == loom::AttrKind::Hash && e->str() == "physical_storage") {
+        if (e->kind() == loom::AttrKind::Hash && (e->str() == "physical_storage" || e->str() == "encoding.storage")) {
           const loom::Attribute *l = e->get("layout");
           if (!l && layout.value->definingOp()) l = layout.value->definingOp()->attr("layout");
           if (l && l->value()) {
