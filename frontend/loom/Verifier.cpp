@@ -962,6 +962,10 @@ private:
       return;
     }
     case VerifyHook::Scatter: {
+      if (op.opcode() == OpCode::VectorAtomicReduce || op.opcode() == OpCode::VectorAtomicReduceMask ||
+          op.opcode() == OpCode::VectorAtomicRmw || op.opcode() == OpCode::VectorAtomicRmwMask ||
+          op.opcode() == OpCode::VectorAtomicCmpxchg)
+        verify::checkVectorAtomic(op, ctx_);
       Type *value = in("value"), *view = in("base"), *offsets = in("offsets");
       checkIndices(op, "indices");
       if (unknown(value) || unknown(view) || unknown(offsets)) return;
@@ -970,6 +974,8 @@ private:
         return operandError(op, "indices", view, std::to_string(view->rank()) + " indices (one per view axis)");
       if (!isKind(value, TypeKind::Vector) || value->elementType() != view->elementType())
         return operandError(op, "value", value, "a vector of " + view->elementType()->str());
+      if (isKind(offsets, TypeKind::Vector) && offsets->elementType()->isInteger(1))
+        return operandError(op, "offsets", offsets, "index or non-i1 integer element type");
       if (!isKind(offsets, TypeKind::Vector) || !sameShape(offsets, value) ||
           !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
         return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());

@@ -130,17 +130,24 @@ private:
   }
 
   // The type an earlier op of the enclosing definition writes for its result `name` ("" unknown).
+  // The type of the nearest `%name` in scope: defined earlier in this op's block or in an
+  // enclosing block before the op that holds it (sibling trials may reuse a name).
   std::string typeOf(std::string_view name) {
     const Operation *p = owner(op_);
     if (!p || !isDefinition(p->opcode())) return "";
-    std::string found;
-    p->walk([&](const Operation &o) {
-      if (&o == &op_ || !found.empty()) return;
-      for (const Value &r : o.results())
-        if (r.name() == name && o.numResults() == 1 && o.opaqueText().size() > 0)
-          found = textBodyType(textBodyTokens(buffer_, o).tokens, /*result=*/true);
-    });
-    return found;
+    for (const Operation *at = &op_; at && at != p; at = at->parentOp()) {
+      const Block *block = at->parentBlock();
+      if (!block) break;
+      std::string found;
+      for (const Operation &o : *block) {
+        if (&o == at) break;
+        for (const Value &r : o.results())
+          if (r.name() == name && o.numResults() == 1 && o.opaqueText().size() > 0)
+            found = textBodyType(textBodyTokens(buffer_, o).tokens, /*result=*/true);
+      }
+      if (!found.empty()) return found;
+    }
+    return "";
   }
 
   const Operation &op_;

@@ -179,6 +179,7 @@ void checkPoisonObserved(const Operation &op, HookContext &ctx, std::string_view
 void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
 void checkViewOp(const Operation &op, HookContext &ctx);          // View.cpp: view.load/store/atomic.*, alloca, views
 void checkExchangeKind(const Operation &op, HookContext &ctx);    // View.cpp: xchg only where the old value returns
+void checkVectorAtomic(const Operation &op, HookContext &ctx);    // View.cpp: vector.atomic.* as view.atomic.*
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
 void checkStrandFormOp(const Operation &op,

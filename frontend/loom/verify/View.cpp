@@ -107,7 +107,7 @@ void checkAtomicOrdering(const Operation &op, HookContext &ctx) {
         .arg("expected", list);
     return -2;
   };
-  if (op.opcode() == OpCode::ViewAtomicCmpxchg) {
+  if (op.opcode() == OpCode::ViewAtomicCmpxchg || op.opcode() == OpCode::VectorAtomicCmpxchg) {
     int success = allowed(op.attr("success_ordering") ? "success_ordering" : "ordering",
                           {"relaxed", "acquire", "release", "acq_rel", "seq_cst"});
     int failure = allowed("failure_ordering", {"relaxed", "acquire", "release", "acq_rel", "seq_cst"});
@@ -323,6 +323,26 @@ void checkViewOp(const Operation &op, HookContext &ctx) {
   }
 }
 
+// vector.atomic.*: the orderings, cache policy, poison and combining-kind family rules of the
+// scalar atomics, lane-wise over the value vector's elements.
+void checkVectorAtomic(const Operation &op, HookContext &ctx) {
+  checkAtomicOrdering(op, ctx);
+  checkCachePolicy(op, ctx, true);
+  checkPoisonObserved(op, ctx, "effectful operation");
+  Type *value = typeOf(op.operandNamed("value"));
+  if (unknownType(value) || value->kind() != TypeKind::Vector) return;
+  const Type *element = value->elementType();
+  std::string_view kind = combiningKind(op);
+  if ((op.opcode() == OpCode::VectorAtomicReduce || op.opcode() == OpCode::VectorAtomicReduceMask) && isExchange(kind))
+    return ctx.attrConstraint(op, "kind", std::string(kind),
+                              "non-exchange atomic reduce kind (an exchange is vector.atomic.rmw)");
+  if (!kind.empty() && kind.ends_with("f") && !element->isFloat())
+    return ctx.operandError(op, "value", value,
+                            "floating-point element type for atomic kind <" + std::string(kind) + ">");
+  if (!kind.empty() && kind.ends_with("i") && !element->isInteger())
+    ctx.operandError(op, "value", value, "integer element type for atomic kind <" + std::string(kind) + ">");
+}
+
 // An exchange only makes sense where the old value comes back: view.atomic.rmw and
 // vector.atomic.rmw.mask; a subtraction is an atomic update of memory (any atomic op). Elsewhere
 // (reductions, scans, collectives, folds) neither is a combining kind.
@@ -334,7 +354,7 @@ void checkExchangeKind(const Operation &op, HookContext &ctx) {
   if (isSubtraction(kind) && !atomic)
     ctx.attrConstraint(op, "kind", std::string(kind),
                        "a combining kind (a subtraction is only an atomic update's: view.atomic.* or vector.atomic.*)");
-  if (atomic && op.opcode() != OpCode::VectorAtomicReduce && op.opcode() != OpCode::VectorAtomicReduceMask) return;
+  if (atomic) return;  // vector.atomic.reduce*'s exchange: checkVectorAtomic
   if (isExchange(kind))
     ctx.attrConstraint(op, "kind", std::string(kind),
                        "a combining kind (an exchange is only view.atomic.rmw's or vector.atomic.rmw.mask's)");

@@ -488,7 +488,8 @@ void Lowering::Impl::lowerEncode(const Operation &op) {
 }
 
 // A decode's `{scale = %s}`: one scale per `scale_group_elements` elements (all of them when the
-// schema names no group), an e8m0 exponent (integers) or an f32 factor.
+// schema names no group), an e8m0 exponent byte (group g: byte g of the integer value,
+// little-endian) or an f32 factor (one per group).
 Lowering::Impl::DecodeScale Lowering::Impl::decodeScale(const Operation &op, const loom::Attribute *encoding,
                                                         int64_t lanes) {
   DecodeScale scale;
@@ -507,7 +508,11 @@ Lowering::Impl::DecodeScale Lowering::Impl::decodeScale(const Operation &op, con
   scale.e8m0 = element->isIntegerTy();
   if ((scale.e8m0 && format && format->str() != "e8m0") || (!scale.e8m0 && !element->isFloatTy()))
     unsupported(op, "a decode scale is an e8m0 integer or an f32 value");
-  if (lanes % scale.group || uint64_t(lanes / scale.group) != count)
+  // e8m0 scales are bytes packed little-endian in the integer value (group g: byte g); f32 scales
+  // are one per group.
+  if (scale.e8m0) count = count * element->getIntegerBitWidth() / 8;
+  if (lanes % scale.group || uint64_t(lanes / scale.group) > count ||
+      (!scale.e8m0 && uint64_t(lanes / scale.group) != count))
     unsupported(op, "one " + std::string(scale.e8m0 ? "e8m0" : "f32") + " scale per " + std::to_string(scale.group) +
                         " elements is required");
   return scale;
@@ -518,11 +523,19 @@ Lowering::Impl::DecodeScale Lowering::Impl::decodeScale(const Operation &op, con
 llvm::Value *Lowering::Impl::applyDecodeScale(const DecodeScale &scale, llvm::Value *value, int64_t lane) {
   if (!scale.values) return value;
   llvm::IRBuilder<> &b = *b_;
-  llvm::Value *s = llvm::isa<llvm::FixedVectorType>(scale.values->getType())
-                       ? b.CreateExtractElement(scale.values, uint64_t(lane / scale.group))
-                       : scale.values;
-  if (!scale.e8m0) return b.CreateFMul(value, s);
-  s = b.CreateAnd(b.CreateZExtOrTrunc(s, b.getInt32Ty()), 0xff);
+  int64_t group = lane / scale.group;
+  if (!scale.e8m0) {
+    llvm::Value *s = llvm::isa<llvm::FixedVectorType>(scale.values->getType())
+                         ? b.CreateExtractElement(scale.values, uint64_t(group))
+                         : scale.values;
+    return b.CreateFMul(value, s);
+  }
+  unsigned width = scale.values->getType()->getScalarType()->getIntegerBitWidth();
+  llvm::Value *word = llvm::isa<llvm::FixedVectorType>(scale.values->getType())
+                          ? b.CreateExtractElement(scale.values, uint64_t(group * 8 / width))
+                          : scale.values;
+  llvm::Value *s =
+      b.CreateAnd(b.CreateZExtOrTrunc(b.CreateLShr(word, uint64_t(group * 8 % width)), b.getInt32Ty()), 0xff);
   llvm::Value *power = b.CreateBitCast(
       b.CreateSelect(b.CreateICmpEQ(s, b.getInt32(0)), b.getInt32(0x00400000), b.CreateShl(s, 23)), b.getFloatTy());
   llvm::Value *sign = b.CreateAnd(b.CreateBitCast(value, b.getInt32Ty()), 0x80000000u);
