@@ -194,6 +194,8 @@ private:
       return;
     }
     const OpDef &def = *op.def();
+    if (op.opcode() == OpCode::KernelBarrier && kernel && kernel->opcode() == OpCode::KernelDef)
+      verify::checkBarrierUniformity(op, *kernel, ctx_);
     if (def.has(opflag::InKernel) && !kernel) {
       // Upstream names the constraint and the isolated ancestor that broke it.
       std::string nearest = "the module";

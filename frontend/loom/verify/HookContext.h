@@ -180,6 +180,8 @@ void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cp
 void checkViewOp(const Operation &op, HookContext &ctx);          // View.cpp: view.load/store/atomic.*, alloca, views
 void checkExchangeKind(const Operation &op, HookContext &ctx);    // View.cpp: xchg only where the old value returns
 void checkVectorAtomic(const Operation &op, HookContext &ctx);    // View.cpp: vector.atomic.* as view.atomic.*
+// Uniformity.cpp: a workgroup barrier under divergent control (STRUCTURE/038).
+void checkBarrierUniformity(const Operation &barrier, const Operation &kernel, HookContext &ctx);
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
 void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
 void checkStrandFormOp(const Operation &op,

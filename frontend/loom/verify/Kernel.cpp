@@ -233,6 +233,8 @@ void checkLaneCollectiveOp(const Operation &op, HookContext &ctx) {
   }
   case OpCode::KernelSubgroupReduce:
   case OpCode::KernelSubgroupScan: return checkClusterAttrs(op, ctx);
+  case OpCode::KernelWorkgroupVoteAny:
+  case OpCode::KernelWorkgroupVoteAll: return checkPredicate(op, ctx);
   case OpCode::KernelWorkgroupVoteCount: {
     checkPredicate(op, ctx);
     const Type *r = op.result(0)->type();

@@ -65,8 +65,10 @@ void Lowering::Impl::lowerKernel(const Operation &op) {
     unsupported(op, "cluster loads into LDS are gfx1250's (workgroup clusters), which this target does not have");
   case OpCode::KernelExit: return lowerExit(op);
   case OpCode::KernelWorkgroupVoteCount:
-    unsupported(op, "a workgroup-wide vote count is not lowered yet; count with kernel.workgroup.reduce<addi> of the "
-                    "predicate extended to i32");
+  case OpCode::KernelWorkgroupVoteAny:
+  case OpCode::KernelWorkgroupVoteAll:
+    unsupported(op, "a workgroup-wide vote is not lowered yet; use kernel.workgroup.reduce<addi> (count), <ori> (any) "
+                    "or <andi> (all) of the predicate extended to i32");
   case OpCode::KernelClusterId:
   case OpCode::KernelClusterWorkgroupId:
   case OpCode::KernelClusterWorkgroupFlatId:
