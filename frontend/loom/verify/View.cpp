@@ -152,6 +152,26 @@ void checkCachePolicy(const Operation &op, HookContext &ctx, bool atomic) {
     ctx.attrConstraint(op, "cache_temporal", numbered(kTemporalHints, hint), "store-compatible temporal hint");
 }
 
+// An atomic's combining kind: no exchange for a reduce (`rmw` names the op that exchanges), and
+// of the family of `element` (the payload's scalar type; `given` is the value operand's type).
+// False after a report.
+bool checkAtomicKind(const Operation &op, HookContext &ctx, bool reduce, std::string_view rmw, const Type *given,
+                     const Type *element) {
+  std::string_view kind = combiningKind(op);
+  if (reduce && isExchange(kind)) {
+    ctx.attrConstraint(op, "kind", std::string(kind),
+                       "non-exchange atomic reduce kind (an exchange is " + std::string(rmw) + ")");
+    return false;
+  }
+  const char *family = kind.ends_with("f") && !element->isFloat()     ? "floating-point"
+                       : kind.ends_with("i") && !element->isInteger() ? "integer"
+                                                                      : nullptr;
+  if (kind.empty() || !family) return true;
+  ctx.operandError(op, "value", given,
+                   std::string(family) + " element type for atomic kind <" + std::string(kind) + ">");
+  return false;
+}
+
 // view.load, view.store and view.atomic.*: a view, one index per axis (SUBRANGE/001), static
 // indices inside static extents (SUBRANGE/004), the view's element type, and for atomics a
 // byte-addressable payload, valid orderings, and a combining kind of the payload's family.
@@ -195,14 +215,7 @@ void checkViewAccess(const Operation &op, HookContext &ctx) {
         return ctx.attrConstraint(op, "noftz", std::string(kind),
                                   "noftz requires floating-point atomic addition (<addf, noftz>)");
     }
-    if (op.opcode() == OpCode::ViewAtomicReduce && isExchange(kind))
-      return ctx.attrConstraint(op, "kind", std::string(kind),
-                                "non-exchange atomic reduce kind (an exchange is view.atomic.rmw)");
-    if (!kind.empty() && kind.ends_with("f") && !scalar->isFloat())
-      return ctx.operandError(op, "value", scalar,
-                              "floating-point element type for atomic kind <" + std::string(kind) + ">");
-    if (!kind.empty() && kind.ends_with("i") && !scalar->isInteger())
-      return ctx.operandError(op, "value", scalar, "integer element type for atomic kind <" + std::string(kind) + ">");
+    if (!checkAtomicKind(op, ctx, op.opcode() == OpCode::ViewAtomicReduce, "view.atomic.rmw", scalar, scalar)) return;
   }
   if (scalar != view->elementType())
     return load ? ctx.resultError(op, "result", scalar, view->elementType()->str())
@@ -331,16 +344,8 @@ void checkVectorAtomic(const Operation &op, HookContext &ctx) {
   checkPoisonObserved(op, ctx, "effectful operation");
   Type *value = typeOf(op.operandNamed("value"));
   if (unknownType(value) || value->kind() != TypeKind::Vector) return;
-  const Type *element = value->elementType();
-  std::string_view kind = combiningKind(op);
-  if ((op.opcode() == OpCode::VectorAtomicReduce || op.opcode() == OpCode::VectorAtomicReduceMask) && isExchange(kind))
-    return ctx.attrConstraint(op, "kind", std::string(kind),
-                              "non-exchange atomic reduce kind (an exchange is vector.atomic.rmw)");
-  if (!kind.empty() && kind.ends_with("f") && !element->isFloat())
-    return ctx.operandError(op, "value", value,
-                            "floating-point element type for atomic kind <" + std::string(kind) + ">");
-  if (!kind.empty() && kind.ends_with("i") && !element->isInteger())
-    ctx.operandError(op, "value", value, "integer element type for atomic kind <" + std::string(kind) + ">");
+  bool reduce = op.opcode() == OpCode::VectorAtomicReduce || op.opcode() == OpCode::VectorAtomicReduceMask;
+  checkAtomicKind(op, ctx, reduce, "vector.atomic.rmw", value, value->elementType());
 }
 
 // An exchange only makes sense where the old value comes back: view.atomic.rmw and
