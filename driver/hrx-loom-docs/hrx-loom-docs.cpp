@@ -428,10 +428,18 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
         "func.ref<yieldable (f32) -> (f32)>"}},
       {"kernel.async.copy",
        {Context::Kernel, "",
-        "%t = kernel.async.copy %src to %src {} : view<4xf32> to view<4xf32> -> kernel.async.token"}},
+        "%lds_bytes = index.constant 1024 : offset\n  %lds = buffer.alloca<workgroup> align(16) %lds_bytes : buffer\n  "
+        "%o = index.constant 0 : offset\n  %w = buffer.view %lds[%o] : buffer -> view<4xf32>\n  "
+        "%t = kernel.async.copy %src to %w {} : view<4xf32> to view<4xf32> -> kernel.async.token\n  %all = "
+        "kernel.async.group %t : kernel.async.token -> kernel.async.group\n  "
+        "kernel.async.wait %all {newer_groups = 0} : kernel.async.group"}},
       {"kernel.async.gather",
        {Context::Kernel, "",
-        "%t = kernel.async.gather %src to %src {} : view<4xf32> to view<4xf32> -> kernel.async.token"}},
+        "%lds_bytes = index.constant 1024 : offset\n  %lds = buffer.alloca<workgroup> align(16) %lds_bytes : buffer\n  "
+        "%o = index.constant 0 : offset\n  %w = buffer.view %lds[%o] : buffer -> view<64x4xf32>\n  "
+        "%t = kernel.async.gather %src to %w {} : view<4xf32> to view<64x4xf32> -> kernel.async.token\n  %all = "
+        "kernel.async.group %t : kernel.async.token -> kernel.async.group\n  "
+        "kernel.async.wait %all {newer_groups = 0} : kernel.async.group"}},
   };
   return probes;
 }

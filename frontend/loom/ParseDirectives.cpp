@@ -562,11 +562,15 @@ bool Parser::parseTypeSlot(OpState &st, const Directive &d) {
             .note(v->loc(), "'%" + std::string(v->name()) + "' is defined here");
         continue;
       }
-      // A vector memory op's view annotation describes its operand (upstream: TYPE/001).
-      if ((st.def->hook == VerifyHook::VectorLoad || st.def->hook == VerifyHook::VectorStore) && b.name == "base") {
+      // A vector memory op's view annotation describes its operand, and a dot's accumulator
+      // annotation its result (upstream: TYPE/001).
+      bool viewAnnotation = (st.def->hook == VerifyHook::VectorLoad || st.def->hook == VerifyHook::VectorStore ||
+                             st.def->hook == VerifyHook::Fragment) &&
+                            b.name == "base";
+      if (viewAnnotation || (st.def->hook == VerifyHook::Dot && b.name == "init")) {
         error(DiagId::TypeFieldMismatch, at)
             .arg("op", std::string(st.def->name))
-            .arg("field_a", "view")
+            .arg("field_a", viewAnnotation ? "view" : std::string(b.name))
             .arg("type_a", v->type()->str())
             .arg("field_b", "type annotation")
             .arg("type_b", t->str())

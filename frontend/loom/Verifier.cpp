@@ -183,6 +183,7 @@ private:
       if (op.opcode() == OpCode::LowFuncDef) checkLowReturns(op);
       bool checkDefinition = op.opcode() == OpCode::CheckCase || op.opcode() == OpCode::CheckScenario;
       if (op.opcode() != OpCode::Opaque) verify::checkCheckOp(op, ctx_);  // a TextBody row: its hook
+      if (op.opcode() != OpCode::Opaque && opDef(op.opcode()).hook == VerifyHook::Low) verify::checkLowOp(op, ctx_);
       if (op.opcode() == OpCode::MetadataModule) verify::checkMetadataOp(op, ctx_);
       for (Region &r : op.regions())
         for (Block *b : r.blocks())
@@ -378,6 +379,25 @@ private:
     return a ? a->elements().size() : 0;
   }
 
+  // vector.extract/insert positions: 1 to rank of them, each static one inside its axis.
+  bool checkPositions(const Operation &op, const Type *v) {
+    size_t n = indexCount(op, "position");
+    if (n == 0) return operandError(op, "position", v, "1 to " + std::to_string(v->rank()) + " positions"), false;
+    if (n > v->rank()) return countMismatch(op, "static_indices", n, "vector rank", v->rank()), false;
+    for (size_t d = 0; d < n; ++d) {
+      const Attribute *p = op.attr("position")->elements()[d];
+      const Dim &extent = v->shape()[d];
+      if (p->kind() == AttrKind::Integer && extent.isStatic() && (p->integer() < 0 || p->integer() >= extent.extent)) {
+        report(DiagId::SubrangeOutOfBounds, op)
+            .arg("op", std::string(op.name()))
+            .arg("detail", "position " + std::to_string(p->integer()) + " on axis " + std::to_string(d))
+            .arg("type", v->str());
+        return false;
+      }
+    }
+    return true;
+  }
+
   // ---- op-specific rules ----
   void checkHook(const Operation &op) {
     const OpDef &def = *op.def();
@@ -537,14 +557,30 @@ private:
       if (!unknown(in("init")) && in("init") != v->elementType())
         return elementMismatch(op, "input", v, "accumulator", in("init"));
       if (hasFloatFlags(op) && !v->elementType()->isFloat())
-        operandError(op, "input", v, "floating-point element type when float flags are present");
+        return operandError(op, "input", v, "floating-point element type when float flags are present");
+      // The kind's suffix names its element family: minimumf, mulf, ... and addi, maxsi, ...
+      if (const Attribute *kind = op.templateParam(0); kind && kind->kind() == AttrKind::Ident) {
+        std::string_view k = kind->str();
+        if (k.ends_with("f") && !v->elementType()->isFloat())
+          operandError(op, "in", v, "floating-point element type for reduce kind");
+        else if (k.ends_with("i") && !v->elementType()->isInteger() && !v->elementType()->isIndex())
+          operandError(op, "in", v, "integer element type for reduce kind");
+      }
       return;
     }
     case VerifyHook::Dot: {
-      Type *lhs = in("lhs");
+      // vector.dotf: same-typed float vectors summed into an accumulator of their element type.
+      Type *lhs = in("lhs"), *rhs = in("rhs"), *init = in("init");
       if (unknown(lhs)) return;
-      if (in("rhs") != lhs) operandError(op, "rhs", in("rhs"), lhs->str());
-      if (!unknown(in("init")) && !in("init")->isFloat()) operandError(op, "init", in("init"), "a float scalar");
+      if (!isKind(lhs, TypeKind::Vector) || !lhs->elementType()->isFloat()) return;  // the op's type class reports it
+      if (!unknown(rhs) && rhs != lhs) {
+        if (isKind(rhs, TypeKind::Vector) && rhs->elementType() == lhs->elementType())
+          return shapeMismatch(op, "lhs", lhs, "rhs", rhs);
+        return elementMismatch(op, "lhs", lhs, "rhs", rhs);
+      }
+      if (unknown(init)) return;
+      if (!init->isFloat()) return operandError(op, "init", init, "a float scalar");
+      if (init != lhs->elementType()) elementMismatch(op, "lhs", lhs, "init", init);
       return;
     }
     case VerifyHook::Fragment: {
@@ -554,7 +590,10 @@ private:
       if (op.opcode() == OpCode::VectorFragmentLoad && !isKind(r0, TypeKind::Vector))
         resultError(op, "result", r0, "a vector");
       Type *base = in("base");
-      if (base && !unknown(base) && !isKind(base, TypeKind::View)) operandError(op, "base", base, "a view");
+      if (base && !unknown(base) && !isKind(base, TypeKind::View)) return operandError(op, "base", base, "a view");
+      // A fragment's origin is a full-rank origin in its view, whatever the payload's shape.
+      if (base && !unknown(base) && indexCount(op, "indices") != base->rank())
+        ctx_.indexCountMismatch(op, "view", indexCount(op, "indices"), base->rank());
       return;
     }
     case VerifyHook::Mma: {
@@ -563,7 +602,7 @@ private:
       return;
     }
     case VerifyHook::Encode:
-      if (!unknown(in("schema")) && !isKind(in("schema"), TypeKind::Encoding))
+      if (!unknown(in("schema")) && (!isKind(in("schema"), TypeKind::Encoding) || in("schema")->name() != "schema"))
         operandError(op, "schema", in("schema"), "encoding<schema>");
       if (!isKind(r0, TypeKind::Vector)) resultError(op, "result", r0, "a vector");
       return;
@@ -813,7 +852,10 @@ private:
                            std::to_string(*offset) + ")");
       if (!unknown(r0) && !elementOf(r0)->isInteger()) resultError(op, "result", r0, "an integer type");
       else if (!insert && !unknown(r0) && *width >= 1 && int64_t(elementOf(r0)->width()) < *width)
-        resultError(op, "result", r0, "element bit width at least width (" + std::to_string(*width) + ")");
+        resultError(op, "result", r0, "element bit width at least width");
+      else if (insert && !unknown(in("value")) && elementOf(in("value"))->isInteger() && *width >= 1 &&
+               int64_t(elementOf(in("value"))->width()) < *width)
+        operandError(op, "field", in("value"), "element bit width at least width");
       return;
     }
     case VerifyHook::VectorExtract: {
@@ -822,8 +864,7 @@ private:
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::Vector)) return operandError(op, "in", v, "a vector");
       size_t n = indexCount(op, "position");
-      if (n == 0 || n > v->rank())
-        return operandError(op, "position", v, "1 to " + std::to_string(v->rank()) + " positions");
+      if (!checkPositions(op, v)) return;
       // Fewer positions than axes extract the sub-vector of the remaining (trailing) axes.
       if (n == v->rank() ? r0 != v->elementType() : !trailingSubvector(v, n, r0))
         resultError(op, "result", r0, n == v->rank() ? v->elementType()->str() : "the vector of the trailing axes");
@@ -835,8 +876,7 @@ private:
       if (unknown(v)) return;
       if (!isKind(v, TypeKind::Vector)) return operandError(op, "dest", v, "a vector");
       size_t n = indexCount(op, "position");
-      if (n == 0 || n > v->rank())
-        return operandError(op, "position", v, "1 to " + std::to_string(v->rank()) + " positions");
+      if (!checkPositions(op, v)) return;
       if (!unknown(in("value")) &&
           (n == v->rank() ? in("value") != v->elementType() : !trailingSubvector(v, n, in("value"))))
         operandError(op, "value", in("value"),
@@ -1004,7 +1044,7 @@ private:
     case VerifyHook::ReduceAxes: {
       return verify::checkVectorAxesOp(op, ctx_);
     }
-    case VerifyHook::PackedDot: return verify::checkPackedDotOp(op, ctx_);
+    case VerifyHook::VectorShape: return verify::checkVectorShapeOp(op, ctx_);
     case VerifyHook::Global: return verify::checkGlobalOp(op, ctx_);
     case VerifyHook::Switch: return verify::checkSwitchOp(op, ctx_);
     case VerifyHook::BufferBytes: return verify::checkBufferBytesOp(op, ctx_);
@@ -1020,7 +1060,7 @@ private:
     case VerifyHook::PipelineCompose:
     case VerifyHook::Channel: return verify::checkStrandFormOp(op, ctx_);
     case VerifyHook::KernelAsync: {
-      return verify::checkKernelAsyncOp(op, ctx_);
+      return verify::checkKernelAsyncFlow(op, ctx_);
     }
     case VerifyHook::LaneCollective: return verify::checkLaneCollectiveOp(op, ctx_);
     case VerifyHook::VectorGather:
@@ -1036,6 +1076,7 @@ private:
     case VerifyHook::CheckBenchmark:
     case VerifyHook::CheckBodyOp:
     case VerifyHook::CheckLiteral:
+    case VerifyHook::Low: return;          // low.* is kept as text: verifyOp runs verify::checkLowOp on it
     case VerifyHook::CheckExpect: return;  // check ops are kept as text: verifyOp runs verify::checkCheckOp on them
     }
   }
@@ -1157,6 +1198,7 @@ private:
       return;
     }
     if (family == "matrix_operand") return checkMatrixOperand(op, family, fixed, dynamic);
+    if (family == "turboquant_kv") return verify::checkTurboquantSchema(op, ctx_, family, fixed, dynamic);
   }
   void checkMatrixOperand(const Operation &op, std::string_view family,
                           const std::map<std::string_view, const Attribute *> &fixed,

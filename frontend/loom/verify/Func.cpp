@@ -105,10 +105,6 @@ void checkAddress(const Operation &op, HookContext &ctx) {
       .arg("type_b", spell(inputs, results));
 }
 
-bool isOpaqueNamed(const Type *t, std::string_view name) {
-  return t && t->kind() == TypeKind::Opaque && t->name() == name;
-}
-
 // func.location: a nonempty postorder array of location nodes whose ranges are four u32
 // coordinates and whose child indices name earlier nodes (upstream's rules and codes).
 bool locationRange(const Attribute *range) {
@@ -189,52 +185,6 @@ void checkLocation(const Operation &op, HookContext &ctx) {
 }
 
 }  // namespace
-
-// kernel.async.*: views of one element type in, a kernel.async.token out; groups of tokens.
-void checkKernelAsyncOp(const Operation &op, HookContext &ctx) {
-  if (op.opcode() == OpCode::KernelAsyncWait) {
-    const Type *g = op.operandNamed("group")->type();
-    if (!skip(g) && !isOpaqueNamed(g, "kernel.async.group")) ctx.operandError(op, "group", g, "kernel.async.group");
-    return;
-  }
-  const Type *r = op.result(0)->type();
-  if (op.opcode() == OpCode::KernelTensorLdsDescriptor) {
-    // Two or four dgroups: D0 vector<4xi32>, D1 vector<8xi32>, D2/D3 vector<4xi32>.
-    std::span<Value *const> dgroups = op.operandGroup("dgroups");
-    if (dgroups.size() != 2 && dgroups.size() != 4)
-      return ctx.attrConstraint(op, "dgroups", std::to_string(dgroups.size()), "two or four AMDGPU tensor dgroups");
-    for (size_t i = 0; i < dgroups.size(); ++i) {
-      const Type *t = dgroups[i]->type();
-      int64_t lanes = i == 1 ? 8 : 4;
-      if (!skip(t) && (t->kind() != TypeKind::Vector || !t->elementType()->isInteger(32) ||
-                       t->staticElementCount() != lanes || t->rank() != 1))
-        return ctx.operandError(op, "dgroups", t, i == 1 ? "D1 vector<8xi32>" : "D0/D2/D3 vector<4xi32>");
-    }
-    if (!skip(r) && !isOpaqueNamed(r, "kernel.tensor.lds.descriptor"))
-      ctx.resultError(op, "descriptor", r, "kernel.tensor.lds.descriptor");
-    return;
-  }
-  if (const Value *p = op.operandNamed("predicate"); p && !skip(p->type()) && !p->type()->isInteger(1))
-    return ctx.operandError(op, "predicate", p->type(), "i1");
-  if (const Value *m = op.operandNamed("cluster_mask"); m && !skip(m->type()) && !m->type()->isInteger(32))
-    return ctx.operandError(op, "cluster_mask", m->type(), "i32");
-  if (const Value *d = op.operandNamed("descriptor");
-      d && !skip(d->type()) && !isOpaqueNamed(d->type(), "kernel.tensor.lds.descriptor"))
-    return ctx.operandError(op, "descriptor", d->type(), "kernel.tensor.lds.descriptor");
-  if (op.opcode() == OpCode::KernelAsyncGroup) {
-    for (Value *t : op.operandGroup("tokens"))
-      if (!skip(t->type()) && !isOpaqueNamed(t->type(), "kernel.async.token"))
-        return ctx.operandError(op, "tokens", t->type(), "kernel.async.token");
-    if (!skip(r) && !isOpaqueNamed(r, "kernel.async.group")) ctx.resultError(op, "result", r, "kernel.async.group");
-    return;
-  }
-  const Type *from = op.operandNamed("source")->type(), *to = op.operandNamed("dest")->type();
-  for (auto [field, t] : {std::pair{"source", from}, std::pair{"dest", to}})
-    if (!skip(t) && t->kind() != TypeKind::View) return ctx.operandError(op, field, t, "a view");
-  if (!skip(from) && !skip(to) && from->elementType() != to->elementType())
-    return ctx.elementMismatch(op, "source", from, "dest", to);
-  if (!skip(r) && !isOpaqueNamed(r, "kernel.async.token")) ctx.resultError(op, "result", r, "kernel.async.token");
-}
 
 void checkFuncRefOp(const Operation &op, HookContext &ctx) {
   switch (op.opcode()) {

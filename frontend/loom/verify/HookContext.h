@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <unordered_map>
 
@@ -66,6 +67,14 @@ public:
         .arg("attr_name", std::move(attr))
         .arg("actual_value", std::move(actual))
         .arg("expected_constraint", std::move(expected));
+  }
+  // SUBRANGE/001: `field` takes one index per axis (`expected`), `count` were given.
+  void indexCountMismatch(const Operation &op, std::string_view field, size_t count, size_t expected) {
+    report(diag::DiagId::SubrangeIndexCount, op)
+        .arg("op", std::string(op.name()))
+        .arg("field", std::string(field))
+        .arg("count", (long long)count)
+        .arg("expected", (long long)expected);
   }
   void countMismatch(const Operation &op, std::string fa, size_t na, std::string fb, size_t nb) {
     report(diag::DiagId::StructureCountMismatch, op)
@@ -162,12 +171,13 @@ void checkKernelConfigEffects(const Operation &kernel, HookContext &ctx);
 // The hooks of the dialects kept in frontend/loom/verify/ (one function per file).
 void checkVectorAxesOp(const Operation &op, HookContext &ctx);    // Vector.cpp
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx);  // Vector.cpp: vector.load/store family
-void checkPackedDotOp(const Operation &op, HookContext &ctx);     // Vector.cpp: vector.dot2f
+void checkVectorShapeOp(const Operation &op, HookContext &ctx);   // VectorShape.cpp: slice, concat, shuffle, dots, ...
 void checkVectorGatherPackOp(const Operation &op, HookContext &ctx);  // Vector.cpp: gather, bitpack, view.prefetch
 void checkSanitizerOp(const Operation &op, HookContext &ctx);     // Sanitizer.cpp
 void checkKernelLaunchOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.launch, kernel.dispatch
 void checkLaneCollectiveOp(const Operation &op, HookContext &ctx);  // Kernel.cpp: subgroup votes, masks, scan
 void checkKernelLinkage(const Operation &op, HookContext &ctx);     // Kernel.cpp: kernel.def linkage needs export
+void checkLowOp(const Operation &op, HookContext &ctx);             // Low.cpp: low.* (kept as text)
 void checkCheckOp(const Operation &op, HookContext &ctx);         // Check.cpp: check.* (kept as text)
 void checkGlobalOp(const Operation &op, HookContext &ctx);        // Global.cpp: global.*
 void checkSwitchOp(const Operation &op, HookContext &ctx);        // Scf.cpp: scf.switch, scf.lookup
@@ -179,11 +189,15 @@ void checkPoisonObserved(const Operation &op, HookContext &ctx, std::string_view
 void checkMetadataOp(const Operation &op, HookContext &ctx);      // Metadata.cpp: metadata.module records
 void checkViewOp(const Operation &op, HookContext &ctx);          // View.cpp: view.load/store/atomic.*, alloca, views
 void checkExchangeKind(const Operation &op, HookContext &ctx);    // View.cpp: xchg only where the old value returns
+void checkTurboquantSchema(const Operation &op, HookContext &ctx, std::string_view family,  // Encoding.cpp
+                           const std::map<std::string_view, const Attribute *> &fixed,
+                           const std::map<std::string_view, const Attribute *> &dynamic);
+void checkCachePolicy(const Operation &op, HookContext &ctx, bool atomic);  // View.cpp: cache_scope/temporal
 void checkVectorAtomic(const Operation &op, HookContext &ctx);    // View.cpp: vector.atomic.* as view.atomic.*
 // Uniformity.cpp: a workgroup barrier under divergent control (STRUCTURE/038).
 void checkBarrierUniformity(const Operation &barrier, const Operation &kernel, HookContext &ctx);
 void checkFuncRefOp(const Operation &op, HookContext &ctx);       // Func.cpp: func.ref values and calls
-void checkKernelAsyncOp(const Operation &op, HookContext &ctx);   // Func.cpp: kernel.async.*
+void checkKernelAsyncFlow(const Operation &op, HookContext &ctx);  // Kernel.cpp: kernel.async.* (replaces the above)
 void checkStrandFormOp(const Operation &op,
                        HookContext &ctx);  // Pipeline.cpp: pipeline.strand/memory/compose, channel.*
 void checkSignaturePredicates(const Operation &op, HookContext &ctx);  // Func.cpp: func where [...]

@@ -33,12 +33,7 @@ void checkAccess(const Operation &op, HookContext &ctx) {
   const Attribute *indicesAttr = op.attr("indices");
   std::span<Attribute *const> indices = indicesAttr ? indicesAttr->elements() : std::span<Attribute *const>();
   size_t rank = view->rank();
-  if (indices.size() != rank)
-    return (void)ctx.report(DiagId::SubrangeIndexCount, op)
-        .arg("op", std::string(op.name()))
-        .arg("field", "view")
-        .arg("count", (long long)indices.size())
-        .arg("expected", (long long)rank);
+  if (indices.size() != rank) return ctx.indexCountMismatch(op, "view", indices.size(), rank);
   bool repeated = op.opcode() == OpCode::SanitizerAssertAccesses;
   int64_t count = 1;
   if (repeated) {

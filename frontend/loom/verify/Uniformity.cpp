@@ -107,11 +107,17 @@ bool singleSubgroup(const Operation &kernel, const HookContext &ctx) {
   return false;
 }
 
-// Whether every path from `from` to the end of the body passes `through` (it post-dominates:
-// control that diverged at `from` has reconverged there).
+// Whether every path leaving `from` to the end of the body passes `through` (it post-dominates:
+// control that diverged at `from` has reconverged there). The paths start at `from`'s
+// successors, so a loop whose varying back edge leaves from the barrier's own block (a loop
+// header continued by some work-items only) has not reconverged there.
 bool passesThrough(const Block *from, const Block *through) {
-  std::vector<const Block *> work{from};
-  std::set<const Block *> seen{from};
+  std::vector<const Block *> work;
+  std::set<const Block *> seen;
+  const Operation *exit = from->terminator();
+  if (!exit || exit->successors().empty()) return from == through;
+  for (const Successor &s : exit->successors())
+    if (s.block && seen.insert(s.block).second) work.push_back(s.block);
   while (!work.empty()) {
     const Block *b = work.back();
     work.pop_back();

@@ -57,10 +57,13 @@ static void checkReduceAxes(const Operation &op, HookContext &ctx) {
 
 // vector.load/store and their masked, expanding and compressing forms: one index per view axis,
 // the view's element type, a footprint no higher than the view's rank that fits its static
-// extents, and an i1 mask of the vector's shape.
+// extents (an expanding or compressing access counts every lane: no mask facts prove fewer), an
+// i1 mask of the vector's shape, and cache hints of the access's direction.
 void checkVectorMemoryOp(const Operation &op, HookContext &ctx) {
   bool load = op.def()->hook == VerifyHook::VectorLoad;
   bool compact = op.opcode() == OpCode::VectorLoadExpand || op.opcode() == OpCode::VectorStoreCompress;
+  checkCachePolicy(op, ctx, false);
+  if (!load) checkPoisonObserved(op, ctx, "effectful operation");
   for (Value *v : op.operandGroup("indices"))
     if (!unknownType(v->type()) && !v->type()->isIndex()) ctx.operandError(op, "indices", v->type(), "index");
   Value *baseValue = op.operandNamed("base");
@@ -76,12 +79,7 @@ void checkVectorMemoryOp(const Operation &op, HookContext &ctx) {
   if (vec->kind() != TypeKind::Vector) return vectorError("a vector");
   const Attribute *indicesAttr = op.attr("indices");
   std::span<Attribute *const> indices = indicesAttr ? indicesAttr->elements() : std::span<Attribute *const>();
-  if (indices.size() != view->rank())
-    return (void)ctx.report(DiagId::SubrangeIndexCount, op)
-        .arg("op", std::string(op.name()))
-        .arg("field", "view")
-        .arg("count", (long long)indices.size())
-        .arg("expected", (long long)view->rank());
+  if (indices.size() != view->rank()) return ctx.indexCountMismatch(op, "view", indices.size(), view->rank());
   if (vec->elementType() != view->elementType()) return ctx.elementMismatch(op, "vector", vec, "view", view);
   if (compact && vec->rank() != 1) return vectorError("a rank-1 vector");
   if (vec->rank() > view->rank()) return vectorError("rank no greater than view rank (" + view->str() + ")");
@@ -92,7 +90,7 @@ void checkVectorMemoryOp(const Operation &op, HookContext &ctx) {
     int64_t start = indices[d]->kind() == AttrKind::Integer ? indices[d]->integer() : 0;
     bool staticStart = indices[d]->kind() == AttrKind::Integer;
     int64_t extent = 1;
-    if (d >= lead && !compact) {
+    if (d >= lead) {
       const Dim &vd = vec->shape()[d - lead];
       extent = vd.isStatic() ? vd.extent : 1;
     }
@@ -125,32 +123,6 @@ void checkVectorAxesOp(const Operation &op, HookContext &ctx) {
     ctx.resultError(op, "result", r, "static zero-lane vector type");
 }
 
-// vector.dot2f: lhs and rhs of one f16 or bf16 vector type, an f32 accumulator shaped like them
-// except that its last axis is half as long (each lane sums one adjacent pair); a dynamic last
-// axis is checked when the vectors are built.
-void checkPackedDotOp(const Operation &op, HookContext &ctx) {
-  Value *lhsValue = op.operandNamed("lhs"), *rhsValue = op.operandNamed("rhs"), *accValue = op.operandNamed("acc");
-  Type *lhs = lhsValue ? lhsValue->type() : nullptr, *rhs = rhsValue ? rhsValue->type() : nullptr;
-  Type *acc = accValue ? accValue->type() : nullptr;
-  if (unknownType(lhs) || unknownType(rhs) || unknownType(acc)) return;
-  auto halfFloat = [](const Type *t) {
-    return t->kind() == TypeKind::Vector && t->elementType()->isFloat() &&
-           (t->elementType()->floatKind() == FloatKind::F16 || t->elementType()->floatKind() == FloatKind::BF16);
-  };
-  if (!halfFloat(lhs)) return ctx.operandError(op, "lhs", lhs, "a vector of f16 or bf16");
-  if (rhs != lhs) return ctx.fieldMismatch(op, "lhs", lhs, "rhs", rhs);
-  if (acc->kind() != TypeKind::Vector || !acc->elementType()->isFloat() ||
-      acc->elementType()->floatKind() != FloatKind::F32)
-    return ctx.operandError(op, "acc", acc, "a vector of f32");
-  bool paired = acc->rank() == lhs->rank() && lhs->rank() > 0;
-  for (size_t d = 0; paired && d < lhs->rank(); ++d) {
-    const Dim &l = lhs->shape()[d], &a = acc->shape()[d];
-    bool last = d + 1 == lhs->rank();
-    paired = l.isStatic() && a.isStatic() ? (last ? l.extent == 2 * a.extent : l.extent == a.extent) : last || l == a;
-  }
-  if (!paired) ctx.shapeMismatch(op, "lhs (two lanes per accumulator lane on the last axis)", lhs, "acc", acc);
-}
-
 // vector.gather: a view, one index per axis, integer offsets; the result is a vector of the
 // view's element type shaped like the offsets. vector.bitpack<W>: integer lanes whose W low bits
 // each fill the result's bits exactly. view.prefetch: a view and one index per axis.
@@ -160,27 +132,37 @@ void checkVectorGatherPackOp(const Operation &op, HookContext &ctx) {
     if (const Attribute *indices = op.attr("indices")) given = indices->elements().size();
     for (Value *v : op.operandGroup("indices"))
       if (!unknownType(v->type()) && !v->type()->isIndex()) ctx.operandError(op, "indices", v->type(), "index");
-    if (given != view->rank())
-      ctx.report(DiagId::SubrangeIndexCount, op)
-          .arg("op", std::string(op.name()))
-          .arg("field", "view")
-          .arg("count", (long long)given)
-          .arg("expected", (long long)view->rank());
+    if (given != view->rank()) ctx.indexCountMismatch(op, "view", given, view->rank());
   };
   if (op.opcode() == OpCode::VectorGather || op.opcode() == OpCode::ViewPrefetch) {
     const Type *view = op.operandNamed("base")->type();
     if (unknownType(view)) return;
     if (view->kind() != TypeKind::View) return ctx.operandError(op, "base", view, "a view");
+    // Gather offsets move along the last axis, so a gather needs a view with one.
+    if (op.opcode() == OpCode::VectorGather && view->rank() == 0)
+      return ctx.operandError(op, "view", view, "rank >= 1 view");
     checkIndices(view);
     if (op.opcode() == OpCode::ViewPrefetch) return;
+    if (const Attribute *indices = op.attr("indices"); indices && indices->elements().size() == view->rank())
+      for (size_t d = 0; d < view->rank(); ++d) {
+        const Attribute *index = indices->elements()[d];
+        const Dim &extent = view->shape()[d];
+        if (index->kind() == AttrKind::Integer && extent.isStatic() &&
+            (index->integer() < 0 || index->integer() >= extent.extent))
+          return (void)ctx.report(DiagId::SubrangeOutOfBounds, op)
+              .arg("op", std::string(op.name()))
+              .arg("detail", "origin index " + std::to_string(index->integer()) + " on axis " + std::to_string(d))
+              .arg("type", view->str());
+      }
     const Type *offsets = op.operandNamed("offsets")->type(), *r = op.result(0)->type();
     if (unknownType(offsets) || unknownType(r)) return;
-    if (offsets->kind() != TypeKind::Vector ||
-        !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
-      return ctx.operandError(op, "offsets", offsets, "a vector of integers or indices");
-    if (r->kind() != TypeKind::Vector || r->elementType() != view->elementType() ||
-        !std::equal(r->shape().begin(), r->shape().end(), offsets->shape().begin(), offsets->shape().end()))
-      ctx.resultError(op, "result", r, "a vector of " + view->elementType()->str() + " shaped like the offsets");
+    const Type *lane = offsets->kind() == TypeKind::Vector ? offsets->elementType() : nullptr;
+    if (!lane || !(lane->isIndex() || (lane->isInteger() && lane->width() > 1)))
+      return ctx.operandError(op, "offsets", offsets, "index or non-i1 integer element type");
+    if (r->kind() != TypeKind::Vector) return ctx.resultError(op, "result", r, "a vector");
+    if (!std::equal(r->shape().begin(), r->shape().end(), offsets->shape().begin(), offsets->shape().end()))
+      return ctx.shapeMismatch(op, "offsets", offsets, "result", r);
+    if (r->elementType() != view->elementType()) ctx.elementMismatch(op, "result", r, "view", view);
     return;
   }
   if (op.opcode() != OpCode::VectorBitpack) return;
@@ -192,14 +174,12 @@ void checkVectorGatherPackOp(const Operation &op, HookContext &ctx) {
     return ctx.resultError(op, "result", r, "a vector of integers");
   const Attribute *width = op.templateParam(0);
   int64_t w = width && width->kind() == AttrKind::Integer ? width->integer() : 0;
-  if (w <= 0 || w > int64_t(in->elementType()->width()))
-    return ctx.attrConstraint(op, "width", std::to_string(w),
-                              "1 to " + std::to_string(in->elementType()->width()) + " (the source lane width)");
+  if (w <= 0) return ctx.attrConstraint(op, "width", std::to_string(w), "positive bit width");
+  if (w > int64_t(in->elementType()->width()))
+    return ctx.operandError(op, "source", in, "element bit width at least width");
   int64_t lanes = in->staticElementCount(), resultLanes = r->staticElementCount();
   if (lanes > 0 && resultLanes > 0 && lanes * w != resultLanes * int64_t(r->elementType()->width()))
-    ctx.resultError(op, "result", r,
-                    "exactly " + std::to_string(lanes * w) + " bits (" + std::to_string(lanes) + " lanes of " +
-                        std::to_string(w) + " bits)");
+    ctx.resultError(op, "result", r, "packed payload bit count equal to result storage bit count");
 }
 
 }  // namespace hrx::loom::verify

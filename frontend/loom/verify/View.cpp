@@ -79,14 +79,6 @@ int64_t accessAlignment(const Type *view) {
   return bytes;
 }
 
-void subrangeCount(const Operation &op, HookContext &ctx, std::string_view field, size_t count, size_t rank) {
-  ctx.report(DiagId::SubrangeIndexCount, op)
-      .arg("op", std::string(op.name()))
-      .arg("field", std::string(field))
-      .arg("count", (long long)count)
-      .arg("expected", (long long)rank);
-}
-
 // The orderings of an atomic: cases the access allows (PARSE/017: a load does not release, a
 // store does not acquire), and cmpxchg's failure ordering a load no stronger than its success
 // ordering (STRUCTURE/014). Absent orderings and scopes are relaxed and system (hrx's defaults;
@@ -132,8 +124,10 @@ void checkAtomicOrdering(const Operation &op, HookContext &ctx) {
     allowed("ordering", {"relaxed", "acquire", "release", "acq_rel", "seq_cst"});
 }
 
-// cache_scope and cache_temporal come as a pair; stores take no last-use hint and atomics only
-// the regular and non-temporal ones.
+}  // namespace
+
+// cache_scope and cache_temporal come as a pair; stores take no last-use hint, loads no writeback
+// hint, and atomics only the regular and non-temporal ones.
 void checkCachePolicy(const Operation &op, HookContext &ctx, bool atomic) {
   const Attribute *scope = op.attr("cache_scope"), *temporal = op.attr("cache_temporal");
   if (scope && !temporal) return ctx.attrConstraint(op, "cache_temporal", "0", "present when cache_scope is present");
@@ -148,9 +142,16 @@ void checkCachePolicy(const Operation &op, HookContext &ctx, bool atomic) {
   if (atomic && hint != "regular" && hint != "non_temporal")
     return ctx.attrConstraint(op, "cache_temporal", numbered(kTemporalHints, hint),
                               "regular or non_temporal temporal hint");
-  if (op.opcode() == OpCode::ViewStore && hint == "last_use")
+  const OpDef *def = op.def();
+  bool store = op.opcode() == OpCode::ViewStore || def->hook == VerifyHook::VectorStore;
+  bool load = op.opcode() == OpCode::ViewLoad || def->hook == VerifyHook::VectorLoad;
+  if (store && hint == "last_use")
     ctx.attrConstraint(op, "cache_temporal", numbered(kTemporalHints, hint), "store-compatible temporal hint");
+  if (load && hint == "writeback")
+    ctx.attrConstraint(op, "cache_temporal", numbered(kTemporalHints, hint), "load-compatible temporal hint");
 }
+
+namespace {
 
 // An atomic's combining kind: no exchange for a reduce (`rmw` names the op that exchanges), and
 // of the family of `element` (the payload's scalar type; `given` is the value operand's type).
@@ -189,7 +190,7 @@ void checkViewAccess(const Operation &op, HookContext &ctx) {
   if (view->kind() != TypeKind::View) return ctx.operandError(op, "base", view, "a view");
   const Attribute *indicesAttr = op.attr("indices");
   std::span<Attribute *const> indices = indicesAttr ? indicesAttr->elements() : std::span<Attribute *const>();
-  if (indices.size() != view->rank()) return subrangeCount(op, ctx, "view", indices.size(), view->rank());
+  if (indices.size() != view->rank()) return ctx.indexCountMismatch(op, "view", indices.size(), view->rank());
   for (size_t d = 0; d < view->rank(); ++d) {
     const Dim &extent = view->shape()[d];
     if (!extent.isStatic() || indices[d]->kind() != AttrKind::Integer) continue;
@@ -293,7 +294,7 @@ void checkSubview(const Operation &op, HookContext &ctx) {
   if (source->kind() != TypeKind::View) return ctx.operandError(op, "source", source, "a view");
   const Attribute *offsets = op.attr("offsets");
   size_t count = offsets ? offsets->elements().size() : 0;
-  if (count != source->rank()) return subrangeCount(op, ctx, "source", count, source->rank());
+  if (count != source->rank()) return ctx.indexCountMismatch(op, "source", count, source->rank());
   if (!r || unknownType(r)) return;
   if (r->kind() != TypeKind::View || r->elementType() != source->elementType() || r->rank() != source->rank())
     return ctx.resultError(op, "result", r, "a view of the same rank and element type as " + source->str());

@@ -32,7 +32,12 @@ TEST(LoomParser, EveryPhaseOneOpRoundTrips) {
   ASSERT_TRUE(p.collector->diags.empty()) << p.messages();
   std::set<std::string_view> seen;
   for (const Operation &top : p.module->body()) top.walk([&](const Operation &op) { seen.insert(op.name()); });
-  for (const OpDef *def : allOpDefs()) EXPECT_TRUE(seen.count(def->name)) << def->name << " is not covered";
+  for (const OpDef *def : allOpDefs()) {
+    // low.func.call is legal only inside low bodies, which are kept as text (its row reports a use
+    // anywhere else); loom/upstream/low-header-verify.loom covers it.
+    if (def->code == OpCode::LowFuncCall) continue;
+    EXPECT_TRUE(seen.count(def->name)) << def->name << " is not covered";
+  }
 }
 
 TEST(LoomParser, IRAccessors) {
