@@ -15,6 +15,25 @@
 
 namespace hrx::loom::verify {
 
+// Upstream's CacheTemporal cases, in its numbering (STRUCTURE/014 prints the number).
+inline constexpr std::string_view kTemporalHints[] = {"regular",
+                                                      "non_temporal",
+                                                      "high_temporal",
+                                                      "last_use",
+                                                      "writeback",
+                                                      "non_temporal_regular",
+                                                      "regular_non_temporal",
+                                                      "non_temporal_high_temporal",
+                                                      "non_temporal_writeback",
+                                                      "bypass"};
+
+// The position of `name` among an enum's `cases`, or -1.
+template <size_t N> int caseNumber(const std::string_view (&cases)[N], std::string_view name) {
+  for (size_t k = 0; k < N; ++k)
+    if (cases[k] == name) return int(k);
+  return -1;
+}
+
 class HookContext {
 public:
   HookContext(diag::DiagnosticEngine &diags, bool &ok, const Module *module = nullptr)

@@ -287,21 +287,8 @@ bool opaqueNamed(const Type *t, std::string_view name) {
 std::string valueName(const Value *v) { return v->name().empty() ? std::string("<unnamed>") : std::string(v->name()); }
 
 constexpr std::string_view kAsyncCacheScopes[] = {"cu", "se", "device", "system"};
-constexpr std::string_view kAsyncTemporalHints[] = {"regular",
-                                                    "non_temporal",
-                                                    "high_temporal",
-                                                    "last_use",
-                                                    "writeback",
-                                                    "non_temporal_regular",
-                                                    "regular_non_temporal",
-                                                    "non_temporal_high_temporal",
-                                                    "non_temporal_writeback",
-                                                    "bypass"};
 template <size_t N> int asyncCase(const std::string_view (&cases)[N], const Attribute *a) {
-  if (!a) return -1;
-  for (size_t k = 0; k < N; ++k)
-    if (cases[k] == a->str()) return int(k);
-  return -1;
+  return a ? caseNumber(cases, a->str()) : -1;
 }
 
 // Bytes of one element of a memory view: a whole-byte integer or a float (i1, index and offset
@@ -437,12 +424,12 @@ void directionSpaces(const Operation &op, HookContext &ctx, const AsyncOperands 
 void asyncCachePolicy(const Operation &op, HookContext &ctx, bool store) {
   const Attribute *scopeAttr = op.attr("cache_scope"), *temporalAttr = op.attr("cache_temporal");
   if (!scopeAttr || !temporalAttr) return;
-  int scope = asyncCase(kAsyncCacheScopes, scopeAttr), temporal = asyncCase(kAsyncTemporalHints, temporalAttr);
+  int scope = asyncCase(kAsyncCacheScopes, scopeAttr), temporal = asyncCase(kTemporalHints, temporalAttr);
   if (scope < 0)
     return ctx.attrConstraint(op, "cache_scope", std::string(scopeAttr->str()), "cu, se, device, or system");
   if (temporal < 0)
     return ctx.attrConstraint(op, "cache_temporal", std::string(temporalAttr->str()), "supported cache temporal hint");
-  std::string_view hint = kAsyncTemporalHints[temporal];
+  std::string_view hint = kTemporalHints[temporal];
   bool system = kAsyncCacheScopes[scope] == "system";
   if (hint == "last_use" && system)
     return ctx.attrConstraint(op, "cache_scope", std::to_string(scope), "non-system scope for last_use temporal hint");

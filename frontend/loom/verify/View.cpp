@@ -15,24 +15,6 @@ using diag::DiagId;
 constexpr std::string_view kOrderings[] = {"relaxed", "acquire", "release", "acq_rel", "seq_cst"};
 constexpr std::string_view kMemorySpaces[] = {"unknown",  "global",  "workgroup", "private",
                                               "constant", "generic", "host",      "descriptor"};
-// Upstream's CacheTemporal cases, in its numbering.
-constexpr std::string_view kTemporalHints[] = {"regular",
-                                               "non_temporal",
-                                               "high_temporal",
-                                               "last_use",
-                                               "writeback",
-                                               "non_temporal_regular",
-                                               "regular_non_temporal",
-                                               "non_temporal_high_temporal",
-                                               "non_temporal_writeback",
-                                               "bypass"};
-
-template <size_t N> int caseNumber(const std::string_view (&cases)[N], std::string_view name) {
-  for (size_t k = 0; k < N; ++k)
-    if (cases[k] == name) return int(k);
-  return -1;
-}
-
 // An enum attribute as upstream prints it in STRUCTURE/014: its case number (the name when it
 // is not a case).
 template <size_t N> std::string numbered(const std::string_view (&cases)[N], std::string_view name) {
