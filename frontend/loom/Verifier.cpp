@@ -711,7 +711,7 @@ private:
         report(DiagId::StructurePureCallee, op)
             .arg("callee_name", std::string(callee->symbolName()))
             .arg("boundary_name", std::string(callee->symbolName()));
-      checkCallSignature(op, *callee, op.operandGroup("args"));
+      checkCallSignature(op, *callee, op.operandGroup("args"), inCheck);
       return;
     }
     case VerifyHook::Return: {
@@ -1597,8 +1597,10 @@ private:
     return renamed;
   }
 
-  // The callee's declared signature (region 0 arguments and result_types) versus a call site.
-  void checkCallSignature(const Operation &op, const Operation &callee, std::span<Value *const> args) {
+  // The callee's declared signature (region 0 arguments and result_types) versus a call site. A
+  // check program passes a tensor for a buffer parameter (the runner binds the tensor's storage).
+  void checkCallSignature(const Operation &op, const Operation &callee, std::span<Value *const> args,
+                          bool checkProgram = false) {
     Block *sig = callee.region(0)->entryBlock();
     size_t n = sig ? sig->arguments().size() : 0;
     std::string detail;
@@ -1611,6 +1613,7 @@ private:
       for (size_t k = 0; k < n; ++k) given[args[k]] = sig->argument(unsigned(k));
       for (size_t k = 0; k < n && detail.empty(); ++k) {
         Type *want = sig->argument(unsigned(k))->type();
+        if (checkProgram && args[k]->type()->kind() == TypeKind::Tensor && want->kind() == TypeKind::Buffer) continue;
         if (!verify::sameUnderRenaming(args[k]->type(), want, given) && !unknown(args[k]->type()) &&
             want->hasStaticShape())
           detail =

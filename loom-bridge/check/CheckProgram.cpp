@@ -134,13 +134,20 @@ template <typename Visit> void walk(const loom::Region &region, Visit &&visit) {
     }
 }
 
-// The ExtentRules of a kernel.def's launch body or a func.def's body (`body`, whose entry block
-// arguments are the parameters): `%x = config.get @key` results (through index.assume) used as the
-// dynamic dimension of a `buffer.view %param[...] : buffer -> view<...>` (through buffer.assume.*).
-std::vector<ExtentRule> extentRules(const loom::Region &body, const std::set<std::string, std::less<>> &configs) {
-  std::vector<ExtentRule> out;
+struct ConfigRules {
+  std::vector<ExtentRule> extents;
+  std::vector<CapacityRule> capacities;
+};
+
+// The configuration rules of a kernel.def's launch body or a func.def's body (`body`, whose entry
+// block arguments are the parameters): `%x = config.get @key` results (through index.assume) used
+// as the dynamic dimension of a `buffer.view %param[...] : buffer -> view<...>` (through
+// buffer.assume.*), and ones an `index.assume` states to be at least an index parameter.
+ConfigRules configRules(const loom::Region &body, const std::set<std::string, std::less<>> &configs) {
+  ConfigRules rules;
+  std::vector<ExtentRule> &out = rules.extents;
   loom::Block *entry = body.entryBlock();
-  if (!entry) return out;
+  if (!entry) return rules;
   std::map<const loom::Value *, size_t> params;
   for (size_t i = 0; i < entry->arguments().size(); ++i) params.emplace(entry->argument(unsigned(i)), i);
   std::map<const loom::Value *, std::string> configOf;
@@ -160,6 +167,19 @@ std::vector<ExtentRule> extentRules(const loom::Region &body, const std::set<std
         if (auto p = params.find(sources[r]); p != params.end()) params.emplace(op.result(unsigned(r)), p->second);
         if (auto c = configOf.find(sources[r]); c != configOf.end()) configOf[op.result(unsigned(r))] = c->second;
       }
+      if (const loom::Attribute *facts = op.attr("facts"); facts && facts->kind() == loom::AttrKind::Array)
+        for (const loom::Attribute *fact : facts->elements()) {
+          // le(%param, %capacity)
+          auto args = fact->kind() == loom::AttrKind::Predicate && fact->str() == "le"
+                          ? fact->elements()
+                          : std::span<loom::Attribute *const>{};
+          if (args.size() != 2 || args[0]->kind() != loom::AttrKind::ValueRef ||
+              args[1]->kind() != loom::AttrKind::ValueRef)
+            continue;
+          auto p = params.find(args[0]->value());
+          auto c = configOf.find(args[1]->value());
+          if (p != params.end() && c != configOf.end()) rules.capacities.push_back({p->second, c->second});
+        }
       return;
     }
     case loom::OpCode::BufferView: {
@@ -185,7 +205,12 @@ std::vector<ExtentRule> extentRules(const loom::Region &body, const std::set<std
     default: return;
     }
   });
-  return out;
+  return rules;
+}
+
+void addConfigRules(CheckFile &file, const std::string &symbol, ConfigRules rules) {
+  if (!rules.extents.empty()) file.extentRules[symbol] = std::move(rules.extents);
+  if (!rules.capacities.empty()) file.capacityRules[symbol] = std::move(rules.capacities);
 }
 
 std::vector<std::string> argumentNames(const loom::Operation &op, unsigned region) {
@@ -211,14 +236,11 @@ void readCodeUnderTest(const loom::Module &module, CheckFile &file) {
       // kernel.def @name(%workload: T, ...) { launch config } launch(%arg: T, ...) { body }
       file.kernels[name] = KernelSignature{argumentNames(top, 0), argumentNames(top, 1)};
       if (top.opcode() == loom::OpCode::KernelDef && top.regions().size() > 1)
-        if (auto rules = extentRules(*top.region(1), configs); !rules.empty())
-          file.extentRules[name] = std::move(rules);
+        addConfigRules(file, name, configRules(*top.region(1), configs));
       break;
     }
     case loom::OpCode::FuncDef:
-      if (!top.regions().empty())
-        if (auto rules = extentRules(*top.region(0), configs); !rules.empty())
-          file.extentRules[name] = std::move(rules);
+      if (!top.regions().empty()) addConfigRules(file, name, configRules(*top.region(0), configs));
       break;
     default: break;
     }
@@ -335,6 +357,7 @@ void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text
   file.kernels.merge(linked.kernels);
   file.pipelines.merge(linked.pipelines);
   file.extentRules.merge(linked.extentRules);
+  file.capacityRules.merge(linked.capacityRules);
   file.symbols.merge(linked.symbols);
 }
 

@@ -881,14 +881,15 @@ private:
   std::map<std::string, std::string> impliedConfig(const CheckOp &op, const std::string &callee,
                                                    const std::vector<std::string> &args, const Env &env) {
     std::map<std::string, std::string> config;
+    static const std::vector<ExtentRule> kNoExtents;
     auto it = file_.extentRules.find(callee);
-    if (it == file_.extentRules.end()) return config;
+    const std::vector<ExtentRule> &extents = it == file_.extentRules.end() ? kNoExtents : it->second;
     std::map<std::string, int64_t> known;
     // A tensor of the view's rank and element size gives each dimension; otherwise its byte size
     // gives the one dimension still unknown. Values found by one rule can complete another.
     for (bool progress = true; progress;) {
       progress = false;
-      for (const ExtentRule &rule : it->second) {
+      for (const ExtentRule &rule : extents) {
         if (rule.param >= args.size()) continue;
         auto v = env.find(args[rule.param]);
         if (v == env.end() || !std::holds_alternative<Tensor>(v->second)) continue;
@@ -914,6 +915,15 @@ private:
         if (unknowns == 1 && unit && bytes % unit == 0) known[*unknown] = int64_t(bytes / unit), progress = true;
       }
     }
+    // A capacity no extent gives is the index value it bounds (the least capacity admitting it).
+    if (auto c = file_.capacityRules.find(callee); c != file_.capacityRules.end())
+      for (const CapacityRule &rule : c->second) {
+        if (rule.param >= args.size() || known.count(rule.key)) continue;
+        auto v = env.find(args[rule.param]);
+        if (v == env.end() || !std::holds_alternative<Scalar>(v->second)) continue;
+        const Scalar &s = std::get<Scalar>(v->second);
+        if (s.element == "index" || s.element.starts_with('i')) known[rule.key] = int64_t(s.bits);
+      }
     for (const auto &[key, value] : known) config[key] = std::to_string(value);
     return config;
   }

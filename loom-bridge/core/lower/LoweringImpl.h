@@ -945,6 +945,7 @@ private:
   // f32 → bf16 keeps the top 16 bits (truncation, as the product does); other narrowings round
   // to nearest even.
   llvm::Value *truncateFloat(llvm::Value *x, llvm::Type *to);
+  llvm::Value *extendFloat(llvm::Value *x, llvm::Type *to);
 
   llvm::Value *indexCast(const Operation &op);
 

@@ -90,7 +90,7 @@ void Lowering::Impl::lowerLaneFragmentMemory(const Operation &op, const std::vec
     if (x->getType() == to) return x;
     if (x->getType()->isFloatingPointTy() && to->isFloatingPointTy())
       return x->getType()->getPrimitiveSizeInBits() > to->getPrimitiveSizeInBits() ? truncateFloat(x, to)
-                                                                                   : b.CreateFPExt(x, to);
+                                                                                   : extendFloat(x, to);
     if (x->getType()->isIntegerTy() && to->isIntegerTy()) return b.CreateSExtOrTrunc(x, to);
     unsupported(op, "a fragment of " + vectorType.str() + " cannot be converted to and from " + v->type->str());
   };
@@ -217,10 +217,10 @@ void Lowering::Impl::lowerLaneMma(const Operation &op) {
     } else {
       // Products are exact in f32 (11- or 8-bit significands); added in increasing k, rounded to a
       // 16-bit accumulator once at the end.
-      sum = b.CreateFPExt(sum, b.getFloatTy());
+      sum = extendFloat(sum, b.getFloatTy());
       for (unsigned kk = 0; kk < kTile; ++kk) {
-        llvm::Value *x = b.CreateFPExt(b.CreateExtractElement(rowVector, uint64_t(kk)), b.getFloatTy());
-        llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(colVector, uint64_t(kk)), b.getFloatTy());
+        llvm::Value *x = extendFloat(b.CreateExtractElement(rowVector, uint64_t(kk)), b.getFloatTy());
+        llvm::Value *y = extendFloat(b.CreateExtractElement(colVector, uint64_t(kk)), b.getFloatTy());
         sum = b.CreateFAdd(sum, b.CreateFMul(x, y));
       }
       sum = truncateFloat(sum, ae);

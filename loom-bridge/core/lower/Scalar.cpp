@@ -319,7 +319,7 @@ llvm::Value *Lowering::Impl::unaryArith(const Operation &op) {
   case OpCode::ScalarTrunci:
   case OpCode::VectorTrunci: return b.CreateTrunc(x, to);
   case OpCode::ScalarExtf:
-  case OpCode::VectorExtf: return b.CreateFPExt(x, to);
+  case OpCode::VectorExtf: return extendFloat(x, to);
   case OpCode::ScalarFptrunc:
   case OpCode::VectorFptrunc: return truncateFloat(x, to);
   case OpCode::ScalarSitofp:
@@ -430,6 +430,23 @@ llvm::Value *Lowering::Impl::truncateFloat(llvm::Value *x, llvm::Type *to) {
   // NaN by its bits (an fcmp could fold into a compare of a narrower source; see Float8.cpp).
   llvm::Value *isNan = b.CreateICmpUGT(b.CreateAnd(bits, constant(0x7fffffff)), constant(0x7f800000));
   return b.CreateBitCast(b.CreateTrunc(b.CreateSelect(isNan, quietNan, rounded), i16), to);
+}
+
+// bf16 widens exactly by placing its bits in the top half of an f32. Spelled in integer ops so no
+// bfloat vector reaches x86 code generation, which (without AVX512-BF16) legalizes some of them
+// through __truncsfbf2 calls the host code cannot import.
+llvm::Value *Lowering::Impl::extendFloat(llvm::Value *x, llvm::Type *to) {
+  llvm::IRBuilder<> &b = *b_;
+  if (!x->getType()->getScalarType()->isBFloatTy()) return b.CreateFPExt(x, to);
+  llvm::Type *i16 = b.getInt16Ty(), *i32 = b.getInt32Ty(), *f32 = b.getFloatTy();
+  if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(x->getType())) {
+    i16 = llvm::FixedVectorType::get(i16, vt->getNumElements());
+    i32 = llvm::FixedVectorType::get(i32, vt->getNumElements());
+    f32 = llvm::FixedVectorType::get(f32, vt->getNumElements());
+  }
+  llvm::Value *wide = b.CreateShl(b.CreateZExt(b.CreateBitCast(x, i16), i32), llvm::ConstantInt::get(i32, 16));
+  llvm::Value *single = b.CreateBitCast(wide, f32);
+  return single->getType() == to ? single : b.CreateFPExt(single, to);
 }
 
 llvm::Value *Lowering::Impl::indexCast(const Operation &op) {

@@ -132,8 +132,8 @@ void Lowering::Impl::lowerVector(const Operation &op) {
     for (unsigned lane = 0; lane < accType->getNumElements(); ++lane) {
       llvm::Value *sum = b.CreateExtractElement(out, uint64_t(lane));
       for (unsigned j = 0; j < 2; ++j) {
-        llvm::Value *x = b.CreateFPExt(b.CreateExtractElement(lhs, uint64_t(2 * lane + j)), f32);
-        llvm::Value *y = b.CreateFPExt(b.CreateExtractElement(rhs, uint64_t(2 * lane + j)), f32);
+        llvm::Value *x = extendFloat(b.CreateExtractElement(lhs, uint64_t(2 * lane + j)), f32);
+        llvm::Value *y = extendFloat(b.CreateExtractElement(rhs, uint64_t(2 * lane + j)), f32);
         sum = b.CreateIntrinsic(f32, llvm::Intrinsic::fma, {x, y, sum});
       }
       out = b.CreateInsertElement(out, sum, uint64_t(lane));
@@ -679,7 +679,7 @@ void Lowering::Impl::lowerMma(const Operation &op) {
       auto step = [&](llvm::Value *i, llvm::Value *partial) {
         llvm::Value *x = b.CreateLoad(lhsElement, b.CreateInBoundsGEP(lhsElement, lhsSlot, lane(r, k, i)));
         llvm::Value *y = b.CreateLoad(rhsElement, b.CreateInBoundsGEP(rhsElement, rhsSlot, lane(i, n, c)));
-        return b.CreateFAdd(partial, b.CreateFMul(b.CreateFPExt(x, accElement), b.CreateFPExt(y, accElement)));
+        return b.CreateFAdd(partial, b.CreateFMul(extendFloat(x, accElement), extendFloat(y, accElement)));
       };
       b.CreateStore(countedFold("mma.k", i64(0), i64(k), b.CreateLoad(accElement, at), step), at);
       return none;

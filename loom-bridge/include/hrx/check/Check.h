@@ -75,6 +75,13 @@ struct ExtentRule {
   std::vector<ExtentDim> dims;
   unsigned elementBytes = 0;
 };
+// A capacity: `index.assume %param [le(%param, %cap)]` with %cap a `config.get @key`, so the
+// index value bound to scalar parameter `param` is the least capacity that admits it. Used when
+// no tensor's extent gives the key.
+struct CapacityRule {
+  size_t param = 0;
+  std::string key;
+};
 
 struct CheckFile {
   std::string path;
@@ -85,6 +92,7 @@ struct CheckFile {
   std::set<std::string> symbols;  // every top-level symbol of the file and its linked Loom files
   bool foreignLinks = false;      // a linked C/C++ file may define symbols `symbols` does not list
   std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
+  std::map<std::string, std::vector<CapacityRule>> capacityRules;  // by kernel/function symbol
   std::vector<CheckProblem> problems;                          // malformed top-level structure
 };
 
