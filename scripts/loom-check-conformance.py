@@ -147,8 +147,9 @@ def resolve_source(entry, folder, repo_root):
 
 def bazel_test_runs(path, builds, repo_root):
     """The runs of upstream's loom_test rules beside the file that list it in srcs and bind
-    configuration in args (`args = ["--config=k=v", ...]`): [(--config args, other srcs to link)].
-    Each rule is one run of the file (a sweep runs it under several configurations)."""
+    configuration in args (`args = ["--config=k=v", ...]`) or list C/C++ sources with it:
+    [(--config args, other srcs to link)]. Each rule is one run of the file (a sweep runs it under
+    several configurations)."""
     runs = []
     folder = os.path.dirname(os.path.abspath(path))
     for build_folder, body in builds:
@@ -157,14 +158,15 @@ def bazel_test_runs(path, builds, repo_root):
         for rule in _BAZEL_RULE.findall(body):
             srcs = re.search(r"\bsrcs\s*=\s*\[([^\]]*)\]", rule)
             args = re.search(r"\bargs\s*=\s*\[(.*?)\]", rule, re.S)
-            if not srcs or not args:
+            if not srcs:
                 continue
             sources = [resolve_source(e, folder, repo_root) for e in re.findall(r'"([^"]+)"', srcs.group(1))]
             if os.path.abspath(path) not in map(os.path.abspath, sources):
                 continue
-            configs = re.findall(r'"(--config=[^"]*)"', args.group(1))
-            if configs:
-                others = [s for s in sources if os.path.abspath(s) != os.path.abspath(path) and os.path.exists(s)]
+            configs = re.findall(r'"(--config=[^"]*)"', args.group(1)) if args else []
+            others = [s for s in sources if os.path.abspath(s) != os.path.abspath(path) and os.path.exists(s)]
+            # A rule without configuration still links its other sources (a C++ kernel file).
+            if configs or (others and any(not s.endswith(".loom") for s in others)):
                 runs.append((configs, others))
     return runs
 
@@ -321,10 +323,11 @@ def main():
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(__file__), "..", "build", "bin"))
     ap.add_argument("--targets", default="host,gfx1151")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--only", default=None, help="measure only the files whose path matches this regex")
     ap.add_argument("--build-files", default=None,
                     help="a folder laid out like DIR holding upstream BUILD.bazel files kept apart from the sources")
     a = ap.parse_args()
-    files = list(loom_files(a.dirs))
+    files = [f for f in loom_files(a.dirs) if not a.only or re.search(a.only, f)]
     check_files, verify_files, roundtrip_files = [], [], []
     root_of = {}
     for d in a.dirs:

@@ -1,4 +1,5 @@
 // f8E4M3 (E4M3FN: no infinities, one NaN per sign) and f8E5M2 values on targets without fp8
+// (and, through a conversion schema, E4M3, E4M3FNUZ and E5M2FNUZ payloads)
 // hardware (gfx1151, the host): each is its byte (an i8), and the ops that give the bits a
 // meaning are exact integer sequences, the same IR on every target, so the twin's bits are
 // the GPU's. Ops that only move bits (memory, bitcasts, selects, shuffles, control flow) lower
@@ -10,24 +11,45 @@
 namespace hrx::bridge {
 
 namespace {
+// How a format spends its top codes: IEEE-like (the top exponent holds infinities and NaNs), FN
+// (no infinities; S.1111.111 is NaN) or FNUZ (no infinities, no negative zero; 0x80 is NaN).
+enum class Specials { Ieee, FiniteNan, Fnuz };
 struct Float8Format {
   unsigned mantissa;  // stored mantissa bits
   int bias;
-  bool infinities;     // E5M2: IEEE-like; E4M3FN: none, and only S.1111.111 is NaN
+  Specials specials;
   uint32_t maxFinite;  // the largest finite magnitude's code
-  uint32_t quietNan;   // the magnitude code of the NaN this lowering produces
+  uint32_t quietNan;   // the code of the NaN this lowering produces (before the sign)
 };
-constexpr Float8Format kE4M3{3, 7, false, 0x7e, 0x7f};
-constexpr Float8Format kE5M2{2, 15, true, 0x7b, 0x7f};
+constexpr Float8Format kE4M3FN{3, 7, Specials::FiniteNan, 0x7e, 0x7f};
+constexpr Float8Format kE5M2{2, 15, Specials::Ieee, 0x7b, 0x7f};
 
+// The bare types: f8E4M3 is E4M3FN, f8E5M2 IEEE-like (patches/loom/README.md, LOOM-051).
 const loom::Type *scalarOf(const loom::Type *t) {
   return t && t->kind() == loom::TypeKind::Vector ? t->elementType() : t;
 }
 std::optional<Float8Format> formatOf(const loom::Type *t) {
   t = scalarOf(t);
   if (!t || t->kind() != loom::TypeKind::Float) return std::nullopt;
-  if (t->floatKind() == loom::FloatKind::F8E4M3) return kE4M3;
+  if (t->floatKind() == loom::FloatKind::F8E4M3) return kE4M3FN;
   if (t->floatKind() == loom::FloatKind::F8E5M2) return kE5M2;
+  return std::nullopt;
+}
+
+// The format a conversion schema names (`#encoding.f8e4m3fnuz<...>`, or its element_format), which
+// decides the payload bits' meaning over the payload type's default.
+std::optional<Float8Format> formatOfSchema(const loom::Attribute *encoding) {
+  if (!encoding) return std::nullopt;
+  std::string_view name = encoding->str();
+  if (const loom::Attribute *element = encoding->get("element_format")) name = element->str();
+  if (name.starts_with("encoding.")) name.remove_prefix(9);
+  static constexpr std::pair<std::string_view, Float8Format> kSchemas[] = {
+      {"f8e4m3", {3, 7, Specials::Ieee, 0x77, 0x7f}},      {"f8e4m3fn", kE4M3FN},
+      {"f8e4m3fnuz", {3, 8, Specials::Fnuz, 0x7f, 0x80}},  {"f8e5m2", kE5M2},
+      {"f8e5m2fnuz", {2, 16, Specials::Fnuz, 0x7f, 0x80}},
+  };
+  for (const auto &[schema, format] : kSchemas)
+    if (name == schema) return format;
   return std::nullopt;
 }
 
@@ -62,11 +84,15 @@ llvm::Value *decode(llvm::IRBuilder<> &b, llvm::Value *bytes, const Float8Format
       b.CreateBitCast(b.CreateFMul(b.CreateUIToFP(mantissa, f32), llvm::ConstantFP::get(f32, scale)), i32);
   llvm::Value *magnitude = b.CreateSelect(b.CreateICmpEQ(exponent, k(0)), tiny, normal);
   uint32_t top = (1u << (7 - f.mantissa)) - 1;
-  llvm::Value *special =
-      f.infinities ? b.CreateICmpEQ(exponent, k(top)) : b.CreateICmpEQ(b.CreateAnd(x, k(0x7f)), k(0x7f));
-  llvm::Value *specialBits =
-      f.infinities ? b.CreateSelect(b.CreateICmpEQ(mantissa, k(0)), k(0x7f800000), k(0x7fc00000)) : k(0x7fc00000);
+  llvm::Value *special = f.specials == Specials::Ieee        ? b.CreateICmpEQ(exponent, k(top))
+                         : f.specials == Specials::FiniteNan ? b.CreateICmpEQ(b.CreateAnd(x, k(0x7f)), k(0x7f))
+                                                             : b.CreateICmpEQ(x, k(0x80));
+  llvm::Value *specialBits = f.specials == Specials::Ieee
+                                 ? b.CreateSelect(b.CreateICmpEQ(mantissa, k(0)), k(0x7f800000), k(0x7fc00000))
+                                 : k(0x7fc00000);
   magnitude = b.CreateSelect(special, specialBits, magnitude);
+  // FNUZ's NaN is its only code with the sign bit and a zero magnitude: it carries no sign.
+  if (f.specials == Specials::Fnuz) sign = b.CreateSelect(special, k(0), sign);
   return b.CreateBitCast(b.CreateOr(sign, magnitude), f32);
 }
 
@@ -94,14 +120,19 @@ llvm::Value *encode(llvm::IRBuilder<> &b, llvm::Value *x, const Float8Format &f,
   llvm::Value *isTiny =
       b.CreateFCmpOLT(absolute, llvm::ConstantFP::get(x->getType(), std::ldexp(1.0, minNormalExponent)));
   llvm::Value *code = b.CreateSelect(isTiny, tiny, normal);
-  // E4M3FN has no infinity to overflow to: it saturates, as upstream's conversions do.
-  uint32_t overflow = saturate || !f.infinities ? f.maxFinite : 0x7c;
+  // Formats without infinities saturate, as upstream's conversions do; IEEE-like ones overflow to
+  // the infinity code (the top exponent) unless `saturate`.
+  bool ieee = f.specials == Specials::Ieee;
+  uint32_t overflow = saturate || !ieee ? f.maxFinite : ((1u << (7 - f.mantissa)) - 1) << f.mantissa;
   code = b.CreateSelect(b.CreateICmpUGT(code, k(f.maxFinite)), k(overflow), code);
-  // Infinities: saturate (E4M3FN, which has none, or finite_only), or stay infinite (E5M2).
   code = b.CreateSelect(b.CreateICmpEQ(absBits, k(0x7f800000)), k(overflow), code);
+  // FNUZ has no negative zero: a value rounding to zero is +0.
+  if (f.specials == Specials::Fnuz) sign = b.CreateSelect(b.CreateICmpEQ(code, k(0)), k(0), sign);
   // NaN by its bits: an fcmp would fold through a widening fpext into a compare of the narrow
   // source, which x86 legalizes for bf16 with __truncsfbf2 calls the host code cannot import.
-  code = b.CreateSelect(b.CreateICmpUGT(absBits, k(0x7f800000)), k(f.quietNan), code);
+  llvm::Value *isNan = b.CreateICmpUGT(absBits, k(0x7f800000));
+  code = b.CreateSelect(isNan, k(f.quietNan), code);
+  if (f.specials == Specials::Fnuz) sign = b.CreateSelect(isNan, k(0), sign);
   return b.CreateTrunc(b.CreateOr(code, sign), i8);
 }
 }  // namespace
@@ -159,6 +190,9 @@ bool Lowering::Impl::lowerFloat8(const Operation &op) {
   case OpCode::VectorExtf:
   case OpCode::VectorDecode: {
     std::optional<Float8Format> from = formatOf(op.operand(0)->type());
+    if (op.opcode() == OpCode::VectorDecode)
+      if (const Value *schema = op.operandNamed("schema"))
+        if (std::optional<Float8Format> named = formatOfSchema(lowered(schema).encoding); named && from) from = named;
     llvm::Type *to = valueType(*resultType, &op);
     if (!from || !to->getScalarType()->isFloatingPointTy())
       unsupported(op, "fp8 values widen only to a floating-point type");
@@ -196,6 +230,7 @@ bool Lowering::Impl::lowerFloat8(const Operation &op) {
       const loom::Attribute *encoding = schema ? lowered(schema).encoding : nullptr;
       const loom::Attribute *rounding = encoding ? encoding->get("rounding") : nullptr;
       saturate = rounding && rounding->str() == "finite_only";
+      if (std::optional<Float8Format> named = formatOfSchema(encoding); named && to) to = named;
     }
     // f16 and bf16 widen to f32 exactly, so there is one rounding.
     set(op, 0, encode(b, b.CreateFPExt(x, withElement(x->getType(), b.getFloatTy())), *to, saturate));
