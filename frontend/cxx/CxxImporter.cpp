@@ -768,6 +768,26 @@ CxxImporter::CxxImporter(ImportOptions options) : impl_(std::make_unique<Impl>()
 
 CxxImporter::~CxxImporter() = default;
 
+namespace {
+// A [[loom::kernel]] is known by its source name, as upstream links a `kernel.decl @copy_block`
+// to C++'s `void copy_block(...)`: its function takes that name (C++ linkage would mangle it)
+// unless it is in a namespace or class (Itanium `_ZN...`), a template specialization, an overload,
+// or another function has the name.
+void exportKernelsBySourceName(std::vector<Signature> &signatures, llvm::Module &module) {
+  std::map<std::string, int> uses;
+  for (const Signature &sig : signatures) ++uses[sig.name];
+  for (Signature &sig : signatures) {
+    if (!sig.isKernel || sig.symbol == sig.name || sig.symbol.starts_with("_ZN") || uses[sig.name] != 1 ||
+        sig.name.find_first_of("<>:, ") != std::string::npos || module.getNamedValue(sig.name))
+      continue;
+    llvm::Function *function = module.getFunction(sig.symbol);
+    if (!function) continue;
+    function->setName(sig.name);
+    sig.symbol = sig.name;
+  }
+}
+}  // namespace
+
 std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const ImportTarget &target,
                                                 llvm::LLVMContext &context, diag::DiagnosticEngine &diags) {
   unsigned errorsBefore = diags.errorCount();
@@ -835,6 +855,7 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const Impor
   }
 
   stripLoomAnnotations(*module);
+  if (!hip) exportKernelsBySourceName(out.signatures, *module);
   if (hip) {
     if (!target.offloadArch.empty())
       flattenHipKernelPointers(*module);
