@@ -16,6 +16,7 @@
 #include <optional>
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -272,6 +273,20 @@ int checkFiles(const CheckCommand &command) {
   }
   options.filter = command.filter;
   options.jobs = std::max(1u, command.jobs);
+  // Keys the user binds are never swept: --config KEY=VALUE, and every leaf of a --config-file.
+  for (const std::string &c : command.configs) options.boundConfigs.insert(c.substr(0, c.find('=')));
+  for (const std::string &f : command.configFiles) {
+    auto text = io::readFile(f);
+    if (!text) continue;  // hrxcc reports an unreadable file
+    nlohmann::json doc = nlohmann::json::parse(text->begin(), text->end(), nullptr, /*allow_exceptions=*/false,
+                                               /*ignore_comments=*/true);
+    std::function<void(const nlohmann::json &, const std::string &)> leaves = [&](const nlohmann::json &j,
+                                                                                  const std::string &prefix) {
+      if (!j.is_object()) return void(options.boundConfigs.insert(prefix));
+      for (const auto &[k, v] : j.items()) leaves(v, prefix.empty() ? k : prefix + "." + k);
+    };
+    if (!doc.is_discarded()) leaves(doc, "");
+  }
   options.benchmarkRepetitions = std::max(1u, command.repetitions);
   bool json = command.format == "json";
   unsigned passed = 0, failed = 0, skipped = 0, benchmarks = 0, fileErrors = 0;

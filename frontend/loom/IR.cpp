@@ -348,6 +348,24 @@ Value *Operation::operandNamed(std::string_view name) const {
   return group.empty() ? nullptr : group.front();
 }
 
+namespace {
+void collectPredicates(const Attribute *a, std::vector<const Attribute *> &out) {
+  if (!a) return;
+  if (a->kind() == AttrKind::Predicate) {
+    out.push_back(a);
+    return;
+  }
+  if (a->kind() == AttrKind::Array)
+    for (const Attribute *e : a->elements()) collectPredicates(e, out);
+}
+}  // namespace
+
+std::vector<const Attribute *> predicatesOf(const Operation &op) {
+  std::vector<const Attribute *> out;
+  for (const NamedAttr &a : op.attributes()) collectPredicates(a.value, out);
+  return out;
+}
+
 bool isTerminator(const Operation &op) { return op.def() && op.def()->has(opflag::Term); }
 bool isSymbolOp(const Operation &op) { return op.isOpaque() ? op.hasAttr("sym_name") : op.def()->has(opflag::Symbol); }
 bool isIsolatedFromAbove(const Operation &op) {

@@ -12,6 +12,7 @@
 #include "hrx/loom/TextBody.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <map>
 #include <tuple>
@@ -220,9 +221,59 @@ std::vector<std::string> argumentNames(const loom::Operation &op, unsigned regio
   return names;
 }
 
+// The keys each top-level symbol reads through config.get, directly or through the symbols it
+// names (calls, launches, template applications), and each config.decl's declared range.
+void readConfigUse(const loom::Module &module, CheckFile &file) {
+  std::map<std::string, std::set<std::string>> named;  // symbol → symbols its body names
+  std::function<void(const loom::Attribute *, std::set<std::string> &)> symbolsIn = [&](const loom::Attribute *a,
+                                                                                        std::set<std::string> &out) {
+    if (!a) return;
+    if (a->kind() == loom::AttrKind::Symbol) out.insert(std::string(a->str()));
+    if (a->kind() == loom::AttrKind::Array || a->kind() == loom::AttrKind::Predicate)
+      for (const loom::Attribute *e : a->elements()) symbolsIn(e, out);
+    if (a->kind() == loom::AttrKind::Dict || a->kind() == loom::AttrKind::Hash)
+      for (const loom::NamedAttr &e : a->entries()) symbolsIn(e.value, out);
+  };
+  for (const loom::Operation &top : module.body()) {
+    std::string name(top.symbolName());
+    if (top.opcode() == loom::OpCode::ConfigDecl) {
+      for (const loom::Attribute *p : loom::predicatesOf(top)) {
+        auto args = p->elements();
+        if (p->str() == "range" && args.size() == 3 && args[1]->kind() == loom::AttrKind::Integer &&
+            args[2]->kind() == loom::AttrKind::Integer)
+          file.configRanges[name] = {args[1]->integer(), args[2]->integer()};
+      }
+      continue;
+    }
+    if (name.empty() || top.opcode() == loom::OpCode::CheckCase || top.opcode() == loom::OpCode::CheckScenario ||
+        top.opcode() == loom::OpCode::CheckBenchmark)
+      continue;
+    for (const loom::Region &r : top.regions())
+      walk(r, [&](const loom::Operation &op) {
+        if (op.opcode() == loom::OpCode::ConfigGet) {
+          if (const loom::Attribute *key = op.attr("config")) file.configReads[name].insert(std::string(key->str()));
+          return;
+        }
+        for (const loom::NamedAttr &a : op.attributes()) symbolsIn(a.value, named[name]);
+      });
+  }
+  for (const loom::Operation &top : module.body())
+    if (top.opcode() == loom::OpCode::ConfigDef) file.configRanges.erase(std::string(top.symbolName()));
+  // Close over the names: what a callee reads, its caller reads.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto &[caller, callees] : named)
+      for (const std::string &callee : callees)
+        if (auto it = file.configReads.find(callee); it != file.configReads.end() && callee != caller)
+          for (const std::string &key : std::set<std::string>(it->second))
+            grew |= file.configReads[caller].insert(key).second;
+  }
+}
+
 // The code under test's kernels (their workload and launch parameters), pipelines and extent
 // rules, from the parsed module's top-level ops.
 void readCodeUnderTest(const loom::Module &module, CheckFile &file) {
+  readConfigUse(module, file);
   std::set<std::string, std::less<>> configs;
   for (const loom::Operation &top : module.body())
     if (top.opcode() == loom::OpCode::ConfigDecl) configs.emplace(top.symbolName());
@@ -358,6 +409,8 @@ void addLinkedCode(CheckFile &file, std::string_view path, std::string_view text
   file.pipelines.merge(linked.pipelines);
   file.extentRules.merge(linked.extentRules);
   file.capacityRules.merge(linked.capacityRules);
+  file.configRanges.merge(linked.configRanges);
+  for (auto &[symbol, keys] : linked.configReads) file.configReads[symbol].merge(keys);
   file.symbols.merge(linked.symbols);
 }
 

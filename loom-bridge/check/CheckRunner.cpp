@@ -8,6 +8,7 @@
 #include "hrx/runtime/Loader.h"
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -261,7 +262,8 @@ private:
 };
 
 struct Sample {
-  std::map<std::string, Scalar> params;  // check.param name → value
+  std::map<std::string, Scalar> params;       // check.param name → value
+  std::map<std::string, std::string> config;  // swept configuration key → value
 };
 
 class Evaluator {
@@ -925,6 +927,8 @@ private:
         if (s.element == "index" || s.element.starts_with('i')) known[rule.key] = int64_t(s.bits);
       }
     for (const auto &[key, value] : known) config[key] = std::to_string(value);
+    if (sample_)
+      for (const auto &[key, value] : sample_->config) config.try_emplace(key, value);
     return config;
   }
 
@@ -1214,6 +1218,49 @@ std::vector<Param> collectParams(const CheckDefinition &def, std::string &proble
   return params;
 }
 
+// The configuration a case sweeps: the keys its callees read that nothing else binds (the user,
+// a tensor's extent, a capacity), each over its declared range; empty when there is none or the
+// values would number more than kMaxSweep.
+constexpr size_t kMaxSweep = 64;
+std::vector<std::map<std::string, std::string>> configSweep(const CheckFile &file, const CheckDefinition &def,
+                                                            const RunOptions &options) {
+  std::set<std::string> symbols;
+  std::function<void(const std::vector<CheckOp> &)> collect = [&](const std::vector<CheckOp> &ops) {
+    for (const CheckOp &op : ops) {
+      for (const Token &t : op.tokens)
+        if (t.kind == Token::Symbol) symbols.insert(t.text.substr(1));
+      collect(op.region);
+    }
+  };
+  collect(def.body);
+  std::set<std::string> keys, derived;
+  for (const std::string &symbol : symbols) {
+    if (auto it = file.configReads.find(symbol); it != file.configReads.end())
+      keys.insert(it->second.begin(), it->second.end());
+    if (auto it = file.extentRules.find(symbol); it != file.extentRules.end())
+      for (const ExtentRule &rule : it->second)
+        for (const ExtentDim &d : rule.dims) derived.insert(d.key);
+    if (auto it = file.capacityRules.find(symbol); it != file.capacityRules.end())
+      for (const CapacityRule &rule : it->second) derived.insert(rule.key);
+  }
+  std::vector<std::map<std::string, std::string>> combos(1);
+  for (const std::string &key : keys) {
+    auto range = file.configRanges.find(key);
+    if (range == file.configRanges.end() || derived.count(key) || options.boundConfigs.count(key)) continue;
+    auto [lo, hi] = range->second;
+    if (hi < lo || uint64_t(hi - lo) >= kMaxSweep || combos.size() * size_t(hi - lo + 1) > kMaxSweep) return {};
+    std::vector<std::map<std::string, std::string>> next;
+    for (const auto &combo : combos)
+      for (int64_t v = lo; v <= hi; ++v) {
+        auto c = combo;
+        c[key] = std::to_string(v);
+        next.push_back(std::move(c));
+      }
+    combos = std::move(next);
+  }
+  return combos.size() == 1 && combos[0].empty() ? std::vector<std::map<std::string, std::string>>{} : combos;
+}
+
 bool selected(const CheckDefinition &def, const std::optional<std::regex> &filter) {
   return !filter || std::regex_search(def.name, *filter);
 }
@@ -1351,11 +1398,29 @@ std::vector<CaseResult> runChecks(const CheckFile &file, const RunOptions &optio
         }
       samples = std::move(next);
     }
+    // Configuration nothing binds sweeps its declared range: the case holds for every value.
+    if (std::vector<std::map<std::string, std::string>> sweep = configSweep(file, *body, options); !sweep.empty()) {
+      if (samples.size() * sweep.size() > kMaxSamples) {
+        r.outcome = Outcome::Fail;
+        r.message = file.path + ":" + std::to_string(body->line) + ":" + std::to_string(body->column) +
+                    ": the parameters and swept configuration of @" + body->name + " have more than 65536 assignments";
+        return;
+      }
+      std::vector<Sample> next;
+      for (const Sample &s : samples)
+        for (const auto &config : sweep) {
+          Sample t = s;
+          t.config = config;
+          next.push_back(std::move(t));
+        }
+      samples = std::move(next);
+    }
     auto describe = [&](const Sample &s) {
       std::string out;
       for (const Param &p : params)
         out +=
             (out.empty() ? "" : ", ") + p.name + "=" + formatElement(*elementInfo(p.element), s.params.at(p.name).bits);
+      for (const auto &[key, value] : s.config) out += (out.empty() ? "" : ", ") + key + "=" + value;
       return out;
     };
     std::vector<double> timings;

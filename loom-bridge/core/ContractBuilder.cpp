@@ -53,8 +53,10 @@ struct Usage {
   bool sized = false;   // some view of the buffer gave a length (possibly 0)
   std::vector<ExtentRelation> extents;
   bool coherent = false;  // assumed memory_space<host>: coherent, host-visible memory
+  bool opaque = false;    // passed to low.invoke assembly, whose addresses no analysis sees
   void merge(const Usage &o) {
     access = access | o.access;
+    opaque = opaque || o.opaque;
     coherent = coherent || o.coherent;
     bytes = std::max(bytes, o.bytes);
     alignmentFact = std::max(alignmentFact, o.alignmentFact);
@@ -92,6 +94,14 @@ public:
             .arg("symbol", contract.symbol);
         contract.bindings.push_back(binding);
         continue;
+      }
+      // A buffer only assembly reads has no derivable length: like a C/C++ pointer, its minimum
+      // is one element, a 32-bit register word.
+      if (usage.failure.empty() && !usage.sized && usage.opaque) {
+        usage.sized = true;
+        usage.bytes = 4;
+        usage.elementAlignment = 4;
+        usage.layout = "opaque (addressed by low.invoke assembly)";
       }
       if (!usage.failure.empty() || !usage.sized) {
         diags_.report(diag::DiagId::LinkContractExtent, arg->loc())
@@ -224,6 +234,9 @@ private:
           std::span<Value *const> params = ir::signatureValues(*provider, 0);
           if (index < params.size()) total.merge(analyzeBuffer(*provider, params[index]));
         }
+      } else if (code == loom::OpCode::LowInvoke) {
+        total.access = total.access | Access::ReadWrite;
+        total.opaque = true;
       } else if (code == loom::OpCode::FuncCall) {
         const SymbolEntry *callee = program_.lookup(ir::symbolRef(*user));
         if (callee && callee->cxx) {

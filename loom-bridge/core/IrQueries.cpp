@@ -60,23 +60,7 @@ std::vector<IndexEntry> indexList(const Operation &op, std::string_view group) {
   return entries;
 }
 
-namespace {
-void collectPredicates(const Attribute *a, std::vector<const Attribute *> &out) {
-  if (!a) return;
-  if (a->kind() == AttrKind::Predicate) {
-    out.push_back(a);
-    return;
-  }
-  if (a->kind() == AttrKind::Array)
-    for (const Attribute *e : a->elements()) collectPredicates(e, out);
-}
-}  // namespace
-
-std::vector<const Attribute *> predicates(const Operation &op) {
-  std::vector<const Attribute *> out;
-  for (const loom::NamedAttr &a : op.attributes()) collectPredicates(a.value, out);
-  return out;
-}
+std::vector<const Attribute *> predicates(const Operation &op) { return loom::predicatesOf(op); }
 
 namespace {
 

@@ -4,6 +4,7 @@
 // its register class (reg<amdgpu.sgpr> 's', vgpr 'v', agpr 'a'). Every line is checked by the
 // AMDGPU assembler first, so a bad instruction is a located error and not a codegen failure.
 #include "LoweringImpl.h"
+#include "LowHost.h"
 
 #include "hrx/bridge/Codegen.h"
 #include "hrx/diag/SourceManager.h"
@@ -17,34 +18,9 @@ namespace {
 using loom::Tok;
 using loom::Token;
 
-std::vector<Token> lexText(std::string_view text) {
-  diag::SourceManager sm;
-  diag::DiagnosticEngine quiet(sm);  // the module's parse reported any lexing error
-  loom::Lexer lex(text, 0, quiet);
-  std::vector<Token> tokens;
-  for (Token t = lex.next(); !t.is(Tok::Eof) && !t.is(Tok::Error); t = lex.next()) tokens.push_back(t);
-  return tokens;
-}
-
-// A register of the low.func.def's signature: `reg<amdgpu.CLASS [xN] [: T]>`.
-struct RegisterClass {
-  std::string name;  // amdgpu.sgpr
-  unsigned units = 1;
-};
-
-// The register class starting at tokens[i] (`reg`), advancing i past it.
-std::optional<RegisterClass> registerClassAt(const std::vector<Token> &tokens, size_t &i) {
-  if (i + 2 >= tokens.size() || !tokens[i].isIdent("reg") || !tokens[i + 1].is(Tok::Less)) return std::nullopt;
-  RegisterClass out{std::string(tokens[i + 2].text)};
-  i += 3;
-  if (i < tokens.size() && tokens[i].is(Tok::Ident) && tokens[i].text.starts_with('x'))
-    out.units = unsigned(std::max(1, std::atoi(std::string(tokens[i].text.substr(1)).c_str())));
-  for (int depth = 1; i < tokens.size() && depth > 0; ++i) {
-    if (tokens[i].is(Tok::Less)) ++depth;
-    if (tokens[i].is(Tok::Greater)) --depth;
-  }
-  return out;
-}
+using lowlane::lexText;
+using lowlane::RegisterClass;
+using lowlane::registerClassAt;
 
 char constraintLetter(const RegisterClass &rc) {
   if (rc.name == "amdgpu.sgpr") return 's';
@@ -96,15 +72,6 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
       arch = std::string(contract.substr(0, contract.find('.')));
       break;
     }
-  if (arch == "amdgpu" && inGpuHostTwin())
-    return markHostUnavailable(op, "low.invoke of amdgpu assembly (@" + std::string(fn.symbolName()) +
-                                       ") has no CPU meaning");
-  if (arch != "amdgpu" || options_.targetFamily != "amdgpu" || options_.targetCpu.empty())
-    unsupported(op, "low.invoke of " + arch + " assembly cannot run on " +
-                        (options_.targetFamily == "amdgpu" && !options_.targetCpu.empty() ? "this target" : "the host"));
-  if (head.empty() || !head.back().isIdent("asm") || fn.regions().empty() || fn.regions()[0].blocks().size() != 1)
-    unsupported(op, "only a low.func.def with an asm body is lowered (its low.* form has no lowering yet)");
-
   // The signature: parameter and result register classes, in order.
   std::vector<RegisterClass> params, results;
   bool afterArrow = false;
@@ -116,6 +83,68 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
     }
     ++i;
   }
+  // The body's per-lane meaning (lower/LowHost.cpp). A body without one is a located LINK/040,
+  // or in a GPU compile's host twin keeps the kernel out of the twin (LINK/045).
+  auto lowerLanes = [&] {
+    auto fail = [&](const lowlane::LaneFailure &failure) {
+      if (inGpuHostTwin())
+        return markHostUnavailable(op, "low.invoke of @" + std::string(fn.symbolName()) + ": " + failure.reason);
+      unsupported(failure.at ? *failure.at : op, failure.reason);
+    };
+    if (params.size() != op.numOperands() || results.size() != op.numResults())
+      return fail({nullptr, "its operands and results do not match the low.func.def's " +
+                                std::to_string(params.size()) + " parameter(s) and " + std::to_string(results.size()) +
+                                " result(s)"});
+    const llvm::DataLayout &layout = module_.getDataLayout();
+    auto bitsOf = [&](llvm::Type *type) -> uint64_t {
+      return type->isPointerTy() ? layout.getPointerSizeInBits(type->getPointerAddressSpace())
+                                 : uint64_t(type->getPrimitiveSizeInBits());
+    };
+    auto registerBits = [](const RegisterClass &rc) { return rc.isScc() ? 1u : 32 * rc.units; };
+    // Every check before any IR: the operands fit their registers, the results their types.
+    std::vector<llvm::Type *> resultTypes;
+    for (unsigned j = 0; j < op.numResults(); ++j) {
+      llvm::Type *type = valueType(*op.result(j)->type(), &op);
+      if (type->isPointerTy() || bitsOf(type) != registerBits(results[j]))
+        return fail({nullptr, "result " + std::to_string(j) + " has " + std::to_string(bitsOf(type)) +
+                                  " bits, its register " + std::to_string(registerBits(results[j]))});
+      resultTypes.push_back(type);
+    }
+    std::vector<llvm::Value *> operands;
+    for (unsigned i = 0; i < op.numOperands(); ++i) {
+      llvm::Value *v = get(op.operand(i));
+      uint64_t bits = registerBits(params[i]);
+      bool widens = v->getType()->isIntegerTy() && v->getType()->getIntegerBitWidth() < bits;
+      if (!widens && bitsOf(v->getType()) != bits)
+        return fail(
+            {nullptr, "operand " + std::to_string(i) + " does not fit its " + std::to_string(bits) + "-bit register"});
+      operands.push_back(v);
+    }
+    std::expected<std::shared_ptr<const lowlane::LaneProgram>, lowlane::LaneFailure> program =
+        lowlane::decodeLaneBody(fn, params, results);
+    if (!program) return fail(program.error());
+    llvm::IRBuilder<> &b = *b_;
+    for (size_t i = 0; i < operands.size(); ++i) {
+      llvm::Type *word = b.getIntNTy(unsigned(registerBits(params[i])));
+      llvm::Value *&v = operands[i];
+      if (v->getType()->isPointerTy()) v = b.CreatePtrToInt(v, b.getIntNTy(unsigned(bitsOf(v->getType()))));
+      v = v->getType()->isIntegerTy() ? b.CreateZExt(v, word) : b.CreateBitCast(v, word);
+    }
+    std::vector<llvm::Value *> values = lowlane::emitLaneBody(b, **program, operands);
+    for (unsigned j = 0; j < op.numResults(); ++j)
+      set(op, j, resultTypes[j]->isIntegerTy() ? values[j] : b.CreateBitCast(values[j], resultTypes[j]));
+  };
+  bool device = options_.targetFamily == "amdgpu" && !options_.targetCpu.empty();
+  bool asmBody = !head.empty() && head.back().isIdent("asm");
+  bool singleBlock = !fn.regions().empty() && fn.regions()[0].blocks().size() == 1;
+  // The host (and a GPU compile's host twin) runs the body's per-lane meaning; so does the device
+  // for bodies inline asm cannot hold (low.* dataflow, asm with blocks).
+  if (arch == "amdgpu" && (options_.targetFamily == "host" || (device && !(asmBody && singleBlock))))
+    return lowerLanes();
+  if (arch != "amdgpu" || !device)
+    unsupported(op,
+                "low.invoke of " + arch + " assembly cannot run on " +
+                    (options_.targetFamily == "amdgpu" && !options_.targetCpu.empty() ? "this target" : "the host"));
   const loom::Block &body = *fn.regions()[0].blocks()[0];
   if (params.size() != body.arguments().size() || params.size() != op.numOperands() ||
       results.size() != op.numResults())
@@ -287,7 +316,8 @@ void Lowering::Impl::lowerLowInvoke(const Operation &op) {
       return out;
     };
     std::string checked = render(forCheck);
-    if (std::optional<std::string> error = assemblyError(module_.getTargetTriple().str(), std::string(options_.targetCpu), checked)) {
+    if (std::optional<std::string> error =
+            assemblyError(module_.getTargetTriple().str(), std::string(options_.targetCpu), checked)) {
       diags_.report(diag::DiagId::LinkUnsupportedOp, line.loc())
           .arg("op", std::string(line.name()))
           .arg("target", target_)

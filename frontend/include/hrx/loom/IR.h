@@ -578,4 +578,7 @@ bool isTerminator(const Operation &op);
 bool isSymbolOp(const Operation &op);  // may appear at module level
 bool isIsolatedFromAbove(const Operation &op);
 
+// The `where [...]`/`[...]` predicates an op states (`range(%v, 1, 4)`, `le(%n, %c)`), in order.
+std::vector<const Attribute *> predicatesOf(const Operation &op);
+
 }  // namespace hrx::loom

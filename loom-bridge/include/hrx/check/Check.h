@@ -93,6 +93,10 @@ struct CheckFile {
   bool foreignLinks = false;      // a linked C/C++ file may define symbols `symbols` does not list
   std::map<std::string, std::vector<ExtentRule>> extentRules;  // by kernel/function symbol
   std::map<std::string, std::vector<CapacityRule>> capacityRules;  // by kernel/function symbol
+  // Configuration a case may sweep: each config.decl's `range(%value, lo, hi)` (inclusive), and
+  // the keys each top-level symbol reads through config.get, itself or through what it calls.
+  std::map<std::string, std::pair<int64_t, int64_t>> configRanges;
+  std::map<std::string, std::set<std::string>> configReads;
   std::vector<CheckProblem> problems;                          // malformed top-level structure
 };
 
@@ -152,6 +156,7 @@ struct RunOptions {
   std::string filter;  // ECMAScript regex over the case name ("" = all)
   unsigned jobs = 1;
   unsigned benchmarkRepetitions = 20;
+  std::set<std::string> boundConfigs;  // keys the user binds (--config, --config-file): never swept
 };
 
 // Runs every selected definition of `file`. Problems in one case (a malformed check, a missing
