@@ -147,6 +147,10 @@ void ClangDiagnosticTranslator::HandleDiagnostic(clang::DiagnosticsEngine::Level
                                                                         kBadLaunchAttributeFormat)) {
     p.id = diag::DiagId::CxxBadLaunchAttribute;
     p.params = {{"attr", stringArg(info, 0)}};
+  } else if (id == info.getDiags()->getDiagnosticIDs()->getCustomDiagID(clang::DiagnosticIDs::Error,
+                                                                        kBadAssumeAlignedFormat)) {
+    p.id = diag::DiagId::CxxBadAssumeAligned;
+    p.params = {{"problem", stringArg(info, 0)}};
   }
   // A missing header in a HIP unit: say why a host header is not there (docs/cxx.md).
   if (id == clang::diag::err_pp_file_not_found && hipUnit_ && !hostHeaders_)

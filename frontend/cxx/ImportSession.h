@@ -59,6 +59,7 @@ private:
 
 // Custom Clang diagnostics the attribute handlers emit, recognised by the translator.
 inline constexpr char kBadLaunchAttributeFormat[] = "'%0' needs three positive integer constants";
+inline constexpr char kBadAssumeAlignedFormat[] = "'loom::assume_aligned' %0";
 
 // Translates Clang diagnostics into the hrx engine: notes are attached to the diagnostic they
 // follow, flags keep Clang's names, and diagnostics hrx owns (exceptions, RTTI, launch

@@ -1,4 +1,5 @@
-// [[loom::kernel]], [[loom::workgroup_size(x,y,z)]] and [[loom::workgroup_count(x,y,z)]] as
+// [[loom::kernel]], [[loom::workgroup_size(x,y,z)]], [[loom::workgroup_count(x,y,z)]] and the
+// parameter attribute [[loom::assume_aligned(N)]] as
 // Clang plugin attributes (ParsedAttrInfoRegistry). Each handler records the attribute as an
 // AnnotateAttr that Signatures.cpp reads back. On amdgcn [[loom::kernel]] also gives the function
 // the device-kernel calling convention and protected visibility (what [[clang::device_kernel]]
@@ -117,6 +118,45 @@ struct WorkgroupCountAttrInfo : LaunchShapeAttrInfo {
   WorkgroupCountAttrInfo() : LaunchShapeAttrInfo(kSpellings, kWorkgroupCountAnnotation) {}
 };
 
+// assume_aligned(N) on a pointer parameter: Clang's align_value, which code generation turns into
+// the parameter's alignment (upstream's C++ import spells parameter alignment this way).
+struct AssumeAlignedAttrInfo : ParsedAttrInfo {
+  static constexpr Spelling kSpellings[] = {{clang::ParsedAttr::AS_CXX11, "loom::assume_aligned"},
+                                            {clang::ParsedAttr::AS_C23, "loom::assume_aligned"},
+                                            {clang::ParsedAttr::AS_CXX11, "assume_aligned"},
+                                            {clang::ParsedAttr::AS_C23, "assume_aligned"}};
+  AssumeAlignedAttrInfo() {
+    Spellings = kSpellings;
+    NumArgs = 1;
+  }
+  bool isParamExpr(size_t) const override { return true; }
+
+  bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr, const clang::Decl *decl) const override {
+    if (!attr.getScopeName() || attr.getScopeName()->getName() != "loom") {
+      sema.Diag(attr.getLoc(), clang::diag::warn_unknown_attribute_ignored) << attr << attr.getRange();
+      return false;
+    }
+    return true;
+  }
+
+  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl, const clang::ParsedAttr &attr) const override {
+    auto problem = [&](clang::SourceLocation at, const char *what) {
+      unsigned id = sema.getDiagnostics().getCustomDiagID(clang::DiagnosticsEngine::Error, kBadAssumeAlignedFormat);
+      sema.Diag(at, id) << what;
+      return AttributeNotApplied;
+    };
+    auto *param = llvm::dyn_cast<clang::ParmVarDecl>(decl);
+    if (!param || !param->getType()->isPointerType()) return problem(attr.getLoc(), "applies to a pointer parameter");
+    clang::Expr *arg = attr.getNumArgs() == 1 && attr.isArgExpr(0) ? attr.getArgAsExpr(0) : nullptr;
+    std::optional<llvm::APSInt> value;
+    if (arg && !arg->isValueDependent() && !arg->isTypeDependent()) value = arg->getIntegerConstantExpr(sema.Context);
+    if (!value || value->isNegative() || !value->isPowerOf2() || value->getActiveBits() > 32)
+      return problem(arg ? arg->getBeginLoc() : attr.getLoc(), "needs one power-of-two integer constant");
+    param->addAttr(clang::AlignValueAttr::CreateImplicit(sema.Context, arg, attr.getRange()));
+    return AttributeApplied;
+  }
+};
+
 }  // namespace
 
 void registerLoomAttributes() {
@@ -125,6 +165,8 @@ void registerLoomAttributes() {
                                                                         "[[loom::workgroup_size(x, y, z)]]");
   static clang::ParsedAttrInfoRegistry::Add<WorkgroupCountAttrInfo> count("loom-workgroup-count",
                                                                           "[[loom::workgroup_count(x, y, z)]]");
+  static clang::ParsedAttrInfoRegistry::Add<AssumeAlignedAttrInfo> aligned("loom-assume-aligned",
+                                                                           "[[loom::assume_aligned(N)]]");
 }
 
 }  // namespace hrx::cxx
