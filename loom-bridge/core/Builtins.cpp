@@ -15,9 +15,11 @@ const unsigned char kNumericsBitcode[] = {
 #include "Numerics.x86_64.bc.inc"
 };
 
+// Lazily: a module uses a few of the library's functions, and the linker materializes only those
+// (parsing every body cost a small kernel's host twin a tenth of its compile).
 llvm::Expected<std::unique_ptr<llvm::Module>> loadNumerics(llvm::LLVMContext &context) {
   llvm::StringRef bytes(reinterpret_cast<const char *>(kNumericsBitcode), sizeof kNumericsBitcode);
-  return llvm::parseBitcodeFile(llvm::MemoryBufferRef(bytes, "hrx-numerics"), context);
+  return llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(bytes, "hrx-numerics"), context);
 }
 
 bool isBuiltin(llvm::StringRef name) { return name.starts_with("__hrx_"); }
