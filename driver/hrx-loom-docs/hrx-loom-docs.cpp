@@ -170,6 +170,21 @@ const std::map<std::string, Probe, std::less<>> &specialProbes() {
       {"vector.table.lookup",
        {Context::Body, "", "%r = vector.table.lookup %vi[%vi] : vector<4xi32>, vector<4xi32> -> vector<4xi32>"}},
       {"vector.dot8i4", {Context::Body, "", "%r = vector.dot8i4<s4s4> %vi, %vi, %vi : vector<4xi32>"}},
+      {"vector.dot4f8", {Context::Body, "", "%r = vector.dot4f8<fp8bf8> %vi, %vi, %vf : vector<4xi32>, vector<4xf32>"}},
+      {"vector.table.quantize",
+       {Context::Body, "",
+        "%r = vector.table.quantize %vf, %vf {nan = zero, tie = lower} : vector<4xf32>, vector<4xf32> -> "
+        "vector<4xi8>"}},
+      {"vector.transform",
+       {Context::Body, "",
+        "%xf = encoding.define #numeric_transform<family=\"hadamard\", input_elems=4, output_elems=4> : "
+        "encoding<transform>\n  %r = vector.transform %vf, %xf : vector<4xf32>, encoding<transform> -> "
+        "vector<4xf32>"}},
+      {"vector.scatter.mask",
+       {Context::Body, "",
+        "%mask = vector.cmpi eq, %vi, %vi : vector<4xi32> -> vector<4xi1>\n  %src4 = buffer.view %data[%zero] : buffer "
+        "-> view<4xi32>\n  %offs = vector.iota %i0 step %i0 : vector<4xindex>\n  vector.scatter.mask %vi, "
+        "%src4[%i0][%offs], %mask : vector<4xi32>, view<4xi32>, vector<4xindex>, vector<4xi1>"}},
       {"view.atomic.load",
        {Context::Body, "",
         "%r = view.atomic.load %src[%i0] {ordering = acquire, scope = device} : view<4xf32> -> f32"}},

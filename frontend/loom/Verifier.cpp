@@ -1021,11 +1021,13 @@ private:
       if (!isKind(offsets, TypeKind::Vector) || !sameShape(offsets, value) ||
           !(offsets->elementType()->isInteger() || offsets->elementType()->isIndex()))
         return operandError(op, "offsets", offsets, "an integer vector shaped like " + value->str());
-      if (const Value *mask = op.operandNamed("mask");
-          mask && !unknown(mask->type()) &&
-          (!isKind(mask->type(), TypeKind::Vector) || !mask->type()->elementType()->isInteger(1) ||
-           !sameShape(mask->type(), value)))
-        return operandError(op, "mask", mask->type(), "an i1 vector shaped like " + value->str());
+      if (const Value *mask = op.operandNamed("mask"); mask && !unknown(mask->type())) {
+        const Type *m = mask->type();
+        if (!isKind(m, TypeKind::Vector) || !m->elementType()->isInteger(1))
+          return operandError(op, "mask", m, "an i1 vector shaped like " + value->str());
+        // An i1 mask of another shape is upstream's shape mismatch (SHAPE/002).
+        if (!sameShape(m, value)) ctx_.shapeMismatch(op, "mask", m, "value", value);
+      }
       return;
     }
     case VerifyHook::Refine: return verify::checkViewOp(op, ctx_);
@@ -1175,28 +1177,7 @@ private:
         attrConstraint(op, "storage_bits", std::to_string(*bits), "8 storage bits for an fp8 schema");
       return;
     }
-    if (family == "numeric_transform") {
-      std::string_view kind = text("family");
-      if (!oneOf(kind, {"hadamard", "hadamard_sign", "sign_permute_hadamard", "jl_dense", "identity"}))
-        return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "family", "actual_value", kind);
-      if (kind == "hadamard" && has("signs"))
-        return encodingError(DiagId::EncodingUnsupportedParam, op, family, "param_name", "signs");
-      if (kind == "hadamard_sign") {
-        if (has("signs") && has("seed"))
-          return encodingError(DiagId::EncodingExclusiveParams, op, family, "param_a", "signs", "param_b", "seed");
-        if (!has("signs") && !has("seed"))
-          return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "signs or seed");
-      }
-      if (kind == "sign_permute_hadamard" && !has("permutation"))
-        return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "permutation");
-      if (kind == "jl_dense") {
-        if (!has("matrix")) return encodingError(DiagId::EncodingMissingParam, op, family, "param_name", "matrix");
-        if (text("normalization") == "orthonormal")
-          return encodingError(DiagId::EncodingParamValue, op, family, "param_name", "normalization", "actual_value",
-                               "orthonormal");
-      }
-      return;
-    }
+    if (family == "numeric_transform") return verify::checkNumericTransformSchema(op, ctx_, family, fixed, dynamic);
     if (family == "matrix_operand") return checkMatrixOperand(op, family, fixed, dynamic);
     if (family == "turboquant_kv") return verify::checkTurboquantSchema(op, ctx_, family, fixed, dynamic);
   }

@@ -1,3 +1,5 @@
+// #numeric_transform: a transform descriptor (family, input and output extents, and the family's
+// signs, seed, permutation or matrix); vector.transform checks it against the vectors it meets.
 // #turboquant_kv: a two-stage KV-cache quantizer (a transform, then a scalar Lloyd-Max stage of
 // first_stage_bits per element, then residual_bits per row of a dense JL projection). Its
 // record holds both stages' bits; its tables have 2^bits centroids and 2^bits - 1 thresholds.
@@ -52,6 +54,52 @@ std::optional<int64_t> mulAdd(int64_t a, int64_t b, int64_t c) {
 }
 
 }  // namespace
+
+void checkNumericTransformSchema(const Operation &op, HookContext &ctx, std::string_view family,
+                                 const std::map<std::string_view, const Attribute *> &fixed,
+                                 const std::map<std::string_view, const Attribute *> &dynamic) {
+  SchemaParams p{op, ctx, family, fixed, dynamic};
+  // Enumerated so target-specific knobs cannot ride along in a descriptor unchecked.
+  static constexpr std::string_view kParams[] = {"family", "input_elems", "output_elems", "normalization",
+                                                 "signs",  "seed",        "permutation",  "matrix"};
+  for (const auto *entries : {&fixed, &dynamic})
+    for (const auto &[name, value] : *entries)
+      if (caseNumber(kParams, name) < 0) return (void)p.error(DiagId::EncodingUnsupportedParam, name);
+  auto has = [&](std::string_view n) { return fixed.count(n) || dynamic.count(n); };
+  const Attribute *familyAttr = p.get("family");
+  if (!familyAttr) return (void)p.error(DiagId::EncodingMissingParam, "family");
+  if (familyAttr->kind() != AttrKind::String && familyAttr->kind() != AttrKind::Ident)
+    return (void)p.error(DiagId::EncodingParamKind, "family").arg("actual", "not a name").arg("expected", "a string");
+  std::string_view kind = familyAttr->str();
+  static constexpr std::string_view kFamilies[] = {"hadamard", "hadamard_sign", "sign_permute_hadamard", "jl_dense",
+                                                   "identity"};
+  if (caseNumber(kFamilies, kind) < 0)
+    return (void)p.error(DiagId::EncodingParamValue, "family").arg("actual_value", std::string(kind));
+  for (std::string_view extent : {"input_elems", "output_elems"}) {
+    if (!has(extent)) return (void)p.error(DiagId::EncodingMissingParam, extent);
+    const Attribute *value = p.get(extent);
+    if (!value) continue;  // an operand extent: an index value, checked against the vector at use
+    if (value->kind() != AttrKind::Integer)
+      return (void)p.error(DiagId::EncodingParamKind, extent)
+          .arg("actual", "not an integer")
+          .arg("expected", "a positive integer");
+    if (value->integer() <= 0)
+      return ctx.attrConstraint(op, std::string(extent), std::to_string(value->integer()), "positive extent");
+  }
+  if (kind == "hadamard" && has("signs")) return (void)p.error(DiagId::EncodingUnsupportedParam, "signs");
+  if (kind == "hadamard_sign") {
+    if (has("signs") && has("seed"))
+      return (void)p.error(DiagId::EncodingExclusiveParams, "signs").arg("param_a", "signs").arg("param_b", "seed");
+    if (!has("signs") && !has("seed")) return (void)p.error(DiagId::EncodingMissingParam, "signs or seed");
+  }
+  if (kind == "sign_permute_hadamard" && !has("permutation"))
+    return (void)p.error(DiagId::EncodingMissingParam, "permutation");
+  if (kind == "jl_dense") {
+    if (!has("matrix")) return (void)p.error(DiagId::EncodingMissingParam, "matrix");
+    if (const Attribute *n = p.get("normalization"); n && n->str() == "orthonormal")
+      return (void)p.error(DiagId::EncodingParamValue, "normalization").arg("actual_value", "orthonormal");
+  }
+}
 
 void checkTurboquantSchema(const Operation &op, HookContext &ctx, std::string_view family,
                            const std::map<std::string_view, const Attribute *> &fixed,

@@ -211,6 +211,9 @@ void checkExchangeKind(const Operation &op, HookContext &ctx);    // View.cpp: x
 void checkTurboquantSchema(const Operation &op, HookContext &ctx, std::string_view family,  // Encoding.cpp
                            const std::map<std::string_view, const Attribute *> &fixed,
                            const std::map<std::string_view, const Attribute *> &dynamic);
+void checkNumericTransformSchema(const Operation &op, HookContext &ctx, std::string_view family,  // Encoding.cpp
+                                 const std::map<std::string_view, const Attribute *> &fixed,
+                                 const std::map<std::string_view, const Attribute *> &dynamic);
 void checkCachePolicy(const Operation &op, HookContext &ctx, bool atomic);  // View.cpp: cache_scope/temporal
 void checkVectorAtomic(const Operation &op, HookContext &ctx);    // View.cpp: vector.atomic.* as view.atomic.*
 // Uniformity.cpp: a workgroup barrier under divergent control (STRUCTURE/038).

@@ -1,8 +1,10 @@
 // Register-level vector reshaping and grouped arithmetic: vector.slice, concat, transpose,
-// shuffle, interleave, deinterleave, table.lookup, the grouped dots (dot2f, dot4i, dot8i4) and
-// bit unpacking. Static facts only: a dynamic extent is checked when the vector is built.
+// shuffle, interleave, deinterleave, table.lookup and table.quantize, the grouped dots (dot2f,
+// dot4i, dot8i4, dot4f8), numeric transforms and bit unpacking. Static facts only: a dynamic
+// extent is checked when the vector is built.
 #include "HookContext.h"
 
+#include <bit>
 #include <optional>
 #include <set>
 #include <vector>
@@ -199,6 +201,233 @@ void checkTableLookup(const Operation &op, HookContext &ctx, const Type *r) {
     if (*code < 0 || *code >= n.extent) outOfBounds(op, ctx, "table entry " + std::to_string(*code), table);
 }
 
+// The scalar.constant attributes a vector.from_elements builds `v` from (nullopt when `v` is not
+// built so, or an entry is not a constant of `kinds`).
+std::optional<std::vector<const Attribute *>> constantEntries(const Value *v, std::initializer_list<AttrKind> kinds) {
+  const Operation *def = v ? v->definingOp() : nullptr;
+  if (!def || def->opcode() != OpCode::VectorFromElements) return std::nullopt;
+  std::vector<const Attribute *> out;
+  for (const Value *e : def->operandGroup("elements")) {
+    const Operation *c = e ? e->definingOp() : nullptr;
+    const Attribute *value = c && c->opcode() == OpCode::ScalarConstant ? c->attr("value") : nullptr;
+    if (!value || std::find(kinds.begin(), kinds.end(), value->kind()) == kinds.end()) return std::nullopt;
+    out.push_back(value);
+  }
+  return out;
+}
+
+double numericValue(const Attribute *a) { return a->kind() == AttrKind::Float ? a->floating() : double(a->integer()); }
+
+bool sameDims(const Type *a, const Type *b) {
+  return a->shape().size() == b->shape().size() && std::equal(a->shape().begin(), a->shape().end(), b->shape().begin());
+}
+
+// vector.table.quantize: float lanes binned by rank-1 nondecreasing float thresholds into
+// unsigned integer codes 0..N (N thresholds). Both edge policies are spelled out.
+void checkTableQuantize(const Operation &op, HookContext &ctx, const Type *r) {
+  for (std::string_view policy : {"nan", "tie"}) {
+    const Attribute *a = op.attr(policy);
+    if (a && a->kind() == AttrKind::Ident) continue;
+    ctx.report(DiagId::TypeLiteralKind, op)
+        .arg("op", std::string(op.name()))
+        .arg("attr_name", std::string(policy))
+        .arg("actual", a ? "not a policy name" : "missing")
+        .arg("expected", policy == "nan" ? "a NaN policy (such as nan = zero)" : "a tie policy (such as tie = lower)");
+  }
+  const Type *input = typeOf(op, "input"), *thresholds = typeOf(op, "thresholds");
+  if (unknownType(input) || unknownType(thresholds)) return;
+  bool ok = true;
+  if (!isVector(input) || !input->elementType()->isFloat()) {
+    ctx.operandError(op, "input", input, "float_element");
+    ok = false;
+  }
+  if (!isVector(thresholds) || thresholds->rank() != 1) {
+    ctx.operandError(op, "thresholds", thresholds, "rank-1 vector");
+    ok = false;
+  } else if (!thresholds->elementType()->isFloat()) {
+    ctx.operandError(op, "thresholds", thresholds, "float_element");
+    ok = false;
+  }
+  if (!ok || unknownType(r)) return;
+  if (!isVector(r) || !r->elementType()->isInteger()) return ctx.resultError(op, "result", r, "integer_element");
+  if (!sameDims(input, r)) return ctx.shapeMismatch(op, "input", input, "result", r);
+  if (!sameElement(op, ctx, thresholds, "thresholds", input, "input")) return;
+  if (const Dim &n = thresholds->shape()[0]; n.isStatic() && n.extent >= 0) {
+    unsigned bits = unsigned(std::bit_width(uint64_t(n.extent)));
+    if (r->elementType()->width() < bits) {
+      ctx.report(DiagId::TypeElementCapacity, op)
+          .arg("op", std::string(op.name()))
+          .arg("field", "result")
+          .arg("actual", r->str())
+          .arg("element_bits", std::to_string(r->elementType()->width()))
+          .arg("max_code", std::to_string(n.extent))
+          .arg("required_bits", std::to_string(bits));
+      return;
+    }
+  }
+  // Binary search over the thresholds is only meaningful when they do not decrease.
+  if (auto entries = constantEntries(op.operandNamed("thresholds"), {AttrKind::Float, AttrKind::Integer}))
+    for (size_t k = 0; k + 1 < entries->size(); ++k)
+      if (numericValue((*entries)[k]) > numericValue((*entries)[k + 1])) {
+        ctx.report(DiagId::StructureUnordered, op)
+            .arg("op", std::string(op.name()))
+            .arg("field", "thresholds")
+            .arg("index", std::to_string(k))
+            .arg("next_index", std::to_string(k + 1));
+        return;
+      }
+}
+
+// vector.dot4f8<lhs rhs>: each i32 lane holds four f8 fields (fp8 = e4m3, bf8 = e5m2) dotted into
+// the matching f32 accumulator lane.
+void checkDot4f8(const Operation &op, HookContext &ctx) {
+  static constexpr std::string_view kKinds[] = {"fp8fp8", "fp8bf8", "bf8fp8", "bf8bf8"};
+  const Attribute *kind = op.templateParam(0);
+  if (op.templateParams().size() != 1 || kind->kind() != AttrKind::Ident || caseNumber(kKinds, kind->str()) < 0)
+    ctx.attrConstraint(op, "kind",
+                       op.templateParams().size() != 1   ? std::to_string(op.templateParams().size()) + " parameters"
+                       : kind->kind() == AttrKind::Ident ? std::string(kind->str())
+                                                         : "not a kind name",
+                       "fp8fp8, fp8bf8, bf8fp8 or bf8bf8");
+  // The parser ties rhs to lhs's written type: lhs speaks for both.
+  const Type *lhs = typeOf(op, "lhs"), *acc = typeOf(op, "acc");
+  if (unknownType(lhs) || unknownType(acc)) return;
+  bool ok = true;
+  if (!isVector(lhs) || !lhs->elementType()->isInteger(32)) {
+    ctx.operandError(op, "lhs", lhs, "i32 element type");
+    ok = false;
+  }
+  const Type *accElement = isVector(acc) ? acc->elementType() : nullptr;
+  if (!accElement || !accElement->isFloat() || accElement->floatKind() != FloatKind::F32) {
+    ctx.operandError(op, "acc", acc, "f32 element type");
+    ok = false;
+  }
+  if (ok && !sameDims(lhs, acc)) ctx.shapeMismatch(op, "lhs", lhs, "acc", acc);
+}
+
+// The parameters of the encoding.define behind a transform operand: static (`#f<k=v>`) and
+// operand (`{k = %v : T}`) entries.
+struct TransformDescriptor {
+  const Operation *define = nullptr;
+  std::string_view family;  // hadamard, hadamard_sign, sign_permute_hadamard, jl_dense, identity
+  std::map<std::string_view, const Attribute *> fixed, dynamic;
+};
+
+std::optional<TransformDescriptor> transformDescriptor(const Value *v) {
+  const Operation *def = v ? v->definingOp() : nullptr;
+  if (!def || def->opcode() != OpCode::EncodingDefine) return std::nullopt;
+  const Attribute *enc = def->attr("encoding");
+  if (!enc || enc->kind() != AttrKind::Hash) return std::nullopt;
+  TransformDescriptor d;
+  d.define = def;
+  for (const NamedAttr &e : enc->entries())
+    if (!e.name.empty() && e.value) d.fixed[e.name] = e.value;
+  for (const NamedAttr &a : def->attributes())
+    if (a.name.empty() && a.value && a.value->kind() == AttrKind::Dict)
+      for (const NamedAttr &e : a.value->entries())
+        if (e.value && e.value->kind() == AttrKind::ValueRef) d.dynamic[e.name] = e.value;
+  // `#transform.hadamard<...>` names its family; `#numeric_transform<family="...">` states it.
+  if (enc->str().starts_with("transform.")) {
+    d.family = enc->str().substr(std::string_view("transform.").size());
+  } else if (enc->str() == "numeric_transform") {
+    auto it = d.fixed.find("family");
+    if (it != d.fixed.end() && (it->second->kind() == AttrKind::String || it->second->kind() == AttrKind::Ident))
+      d.family = it->second->str();
+  } else {
+    return std::nullopt;
+  }
+  return d;
+}
+
+// ENCODING/009 at the descriptor: a parameter that does not fit the vector it transforms.
+void descriptorParamType(const Operation &op, HookContext &ctx, const TransformDescriptor &d, std::string_view param,
+                         const Type *actual, std::string expected) {
+  ctx.report(DiagId::EncodingParamType, *d.define)
+      .arg("encoding_name", "numeric_transform")
+      .arg("param_name", std::string(param))
+      .arg("actual_type", actual ? actual->str() : "none")
+      .arg("expected_type", std::move(expected))
+      .note(op.loc(), "used by this vector.transform");
+}
+
+// A static or operand extent parameter against a vector's last axis (false: reported).
+bool extentMatches(const Operation &op, HookContext &ctx, const TransformDescriptor &d, std::string_view param,
+                   const Type *vector, bool isResult) {
+  const Dim &last = vector->shape().back();
+  std::string_view kind;
+  if (auto it = d.fixed.find(param); it != d.fixed.end()) {
+    // A non-positive extent is the descriptor's error (STRUCTURE/014 at the encoding.define).
+    const Attribute *extent = it->second;
+    if (extent->kind() == AttrKind::Integer && extent->integer() > 0 && last.isStatic() &&
+        last.extent != extent->integer())
+      kind = "static";
+  } else if (auto dyn = d.dynamic.find(param); dyn != d.dynamic.end()) {
+    if (!last.isStatic() && dyn->second->value() && last.dynamic != dyn->second->value()) kind = "dynamic";
+  }
+  if (kind.empty()) return true;
+  std::string expected = "last axis matching " + std::string(kind) + " transform extent";
+  if (isResult)
+    ctx.resultError(op, "result", vector, std::move(expected));
+  else
+    ctx.operandError(op, "input", vector, std::move(expected));
+  return false;
+}
+
+// vector.transform: a numeric transform over the last axis; leading axes are independent batches.
+void checkTransform(const Operation &op, HookContext &ctx, const Type *r) {
+  const Type *input = typeOf(op, "input"), *xf = typeOf(op, "transform");
+  if (unknownType(input) || unknownType(xf)) return;
+  if (xf->kind() != TypeKind::Encoding || xf->name() != "transform")
+    return ctx.operandError(op, "transform", xf, "encoding<transform>");
+  if (!isVector(input) || input->rank() == 0 || !input->elementType()->isFloat())
+    return ctx.operandError(op, "input", input, "a floating-point vector with at least one axis");
+  if (unknownType(r)) return;
+  if (!isVector(r) || r->rank() != input->rank())
+    return ctx.resultError(op, "result", r, "a vector of the input's rank");
+  if (!sameElement(op, ctx, input, "input", r, "result")) return;
+  size_t last = input->rank() - 1;
+  if (!sameOffAxis(op, ctx, input, "input", r, "result", last)) return;
+  std::optional<TransformDescriptor> d = transformDescriptor(op.operandNamed("transform"));
+  if (!d) return;  // a descriptor passed in: its facts are checked where it is defined
+  if (!extentMatches(op, ctx, *d, "input_elems", input, false) || !extentMatches(op, ctx, *d, "output_elems", r, true))
+    return;
+  const Dim &inLast = input->shape()[last], &outLast = r->shape()[last];
+  if (d->family == "hadamard" || d->family == "hadamard_sign" || d->family == "sign_permute_hadamard") {
+    if (inLast.isStatic() && !std::has_single_bit(uint64_t(std::max<int64_t>(inLast.extent, 0))))
+      return ctx.operandError(op, "input", input, "power-of-two last axis extent for Hadamard transform");
+    if (!sameDims(input, r)) return ctx.shapeMismatch(op, "input", input, "result", r);
+  }
+  if (auto it = d->dynamic.find("signs"); it != d->dynamic.end()) {
+    // One sign per source lane: the whole source shape, or one last axis shared by the batches.
+    const Type *signs = it->second->type();
+    bool fits = signs && isVector(signs) && signs->elementType()->isInteger(1) &&
+                (sameDims(signs, input) || (signs->rank() == 1 && signs->shape()[0] == inLast));
+    if (!fits) return descriptorParamType(op, ctx, *d, "signs", signs, "an i1 vector shaped like " + input->str());
+  }
+  if (auto it = d->dynamic.find("permutation"); it != d->dynamic.end() && inLast.isStatic())
+    if (auto lanes = constantEntries(it->second->value(), {AttrKind::Integer})) {
+      std::set<int64_t> seen;
+      for (size_t k = 0; k < lanes->size(); ++k) {
+        int64_t lane = (*lanes)[k]->integer();
+        if (lane < 0 || lane >= inLast.extent)
+          return outOfBounds(
+              op, ctx, "source lane " + std::to_string(lane) + " (permutation entry " + std::to_string(k) + ")", input);
+        if (!seen.insert(lane).second)
+          return ctx.attrConstraint(op, "permutation", std::to_string(lane), "unique lane indices");
+      }
+    }
+  if (auto it = d->dynamic.find("matrix"); it != d->dynamic.end()) {
+    // The matrix multiplies source lanes directly: output x input extents of the source's type.
+    const Type *m = it->second->type();
+    bool fits = m && isVector(m) && m->rank() == 2 && m->elementType() == input->elementType() &&
+                (!inLast.isStatic() || !m->shape()[1].isStatic() || m->shape()[1] == inLast) &&
+                (!outLast.isStatic() || !m->shape()[0].isStatic() || m->shape()[0] == outLast);
+    if (!fits)
+      return descriptorParamType(op, ctx, *d, "matrix", m,
+                                 "rank-2 source-element-type matrix matching output x input extents");
+  }
+}
+
 // Grouped dots: lhs and rhs of one source element family; the accumulator keeps the leading axes
 // and holds one lane per `group` source lanes on the last axis (group 1: lane-wise, one type).
 void checkGroupedDot(const Operation &op, HookContext &ctx) {
@@ -268,8 +497,11 @@ void checkVectorShapeOp(const Operation &op, HookContext &ctx) {
   const OpCode code = op.opcode();
   if (code == OpCode::VectorDot2f || code == OpCode::VectorDot4i || code == OpCode::VectorDot8i4)
     return checkGroupedDot(op, ctx);
+  if (code == OpCode::VectorDot4f8) return checkDot4f8(op, ctx);
   const Type *r = op.numResults() ? op.result(0)->type() : nullptr;
   if (code == OpCode::VectorTableLookup) return checkTableLookup(op, ctx, r);
+  if (code == OpCode::VectorTableQuantize) return checkTableQuantize(op, ctx, r);
+  if (code == OpCode::VectorTransform) return checkTransform(op, ctx, r);
   const bool binary = code == OpCode::VectorConcat || code == OpCode::VectorInterleave;
   const Type *in = typeOf(op, binary ? "lhs" : "in");
   if (unknownType(in)) return;
