@@ -14,6 +14,9 @@ tool = lambda name: os.path.join(bin_dir, name)
 # LLVM 22's FileCheck, not, split-file and count come first on PATH (the machine also has llvm-14).
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, bin_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["HRX_SYSFS_ROOT"] = "/nonexistent-sysfs"  # tests never see the real machine's devices
+# hrxcc's precompiled HIP device headers (docs/cxx.md) are cached in the build tree, not the user's home.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.hrx_binary_root, "test", "xdg-cache")
+config.environment.pop("HRX_CXX_PCH", None)
 # HRX_ARRAY_MODEL=transaction runs every NPU entry on the transaction array model (docs/runtime.md).
 if os.environ.get("HRX_ARRAY_MODEL"):
     config.environment["HRX_ARRAY_MODEL"] = os.environ["HRX_ARRAY_MODEL"]

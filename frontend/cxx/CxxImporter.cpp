@@ -22,6 +22,9 @@
 #include <clang/Frontend/Utils.h>
 #include <clang/Lex/HeaderSearchOptions.h>
 #include <clang/Lex/PreprocessorOptions.h>
+#include <clang/Serialization/ASTReader.h>
+#include <clang/Serialization/ModuleCache.h>
+#include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -32,10 +35,13 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
+#include <llvm/Support/Process.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <thread>
 #include <map>
 #include <mutex>
 #include <span>
@@ -234,7 +240,14 @@ private:
       }
     };
     bodies_->clear();
-    Visitor(ast.getSourceManager(), mapper_, *bodies_).TraverseDecl(ast.getTranslationUnitDecl());
+    Visitor visitor(ast.getSourceManager(), mapper_, *bodies_);
+    // After the precompiled HIP header, the unit's own declarations (the PCH's are the header's).
+    clang::TranslationUnitDecl *tu = ast.getTranslationUnitDecl();
+    if (tu->hasExternalLexicalStorage()) {
+      for (clang::Decl *decl : tu->noload_decls()) visitor.TraverseDecl(decl);
+    } else {
+      visitor.TraverseDecl(tu);
+    }
   }
 
   std::vector<FunctionBody> *bodies_ = nullptr;
@@ -697,6 +710,260 @@ std::shared_ptr<const clang::CompilerInvocation> SharedSetups::setup(const Impor
   return invocation;
 }
 
+// The precompiled HIP device header. Every HIP unit begins with `-include hip/__hrx_hip_device.h`
+// (hrx's HIP API over Clang's HIP wrapper): most of a small unit's parse. Clang's PCH of that
+// include, made by the same invocation, replaces it (clang -include-pch): Clang checks the PCH's
+// target, language and macro options against the unit's, and the PCH is keyed by every input of
+// its compile. It is built on first use into the user's cache directory ($XDG_CACHE_HOME/hrx/pch,
+// else ~/.cache/hrx/pch), written atomically; HRX_CXX_PCH=0 parses the header as before.
+constexpr llvm::StringLiteral kDeviceHeader = "hip/__hrx_hip_device.h";
+// The (empty) unit the PCH is made from, beside the unit (where Clang resolves "." for -include).
+constexpr llvm::StringLiteral kPchMain = "/hrx/src/__hrx_device_pch.hip";
+constexpr llvm::StringLiteral kPchFile = "/hrx/pch/device.pch";
+constexpr llvm::StringLiteral kPchMagic = "hrx-pch-1\n";
+
+bool pchEnabled() {
+  const char *value = std::getenv("HRX_CXX_PCH");
+  return !(value && std::string_view(value) == "0");
+}
+
+std::string pchCacheDir() {
+  llvm::SmallString<256> dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg && llvm::sys::path::is_absolute(xdg))
+    dir = xdg;
+  else if (const char *home = std::getenv("HOME"); home && *home && llvm::sys::path::is_absolute(home))
+    llvm::sys::path::append(dir, home, ".cache");
+  else
+    return {};
+  llvm::sys::path::append(dir, "hrx", "pch");
+  return dir.str().str();
+}
+
+// The mounts every HIP unit of a target has (Clang's resource headers, ROCm's bitcode, the host's
+// include directories); a PCH reads nothing else from the real file system.
+bool isSharedMount(const Mount &mount) {
+  return mount.virtualRoot == kClangIncludeDir || mount.virtualRoot == kRocmBitcodeDir ||
+         llvm::StringRef(mount.virtualRoot).starts_with(kHostDir);
+}
+
+// Whether the unit may start from the PCH: nothing of its own can change how the device header
+// parses (no -D/-U, -include, virtual headers or include directories, no hip/__hrx_hip_device.h
+// beside the unit, which the -include would find first).
+bool unitMayUsePch(const CxxUnit &unit, const UnitFiles &files) {
+  if (!unit.defines.empty() || !unit.preincludes.empty() || !unit.headers.empty() || !files.preincludes.empty())
+    return false;
+  for (const Mount &mount : files.mounts) {
+    if (isSharedMount(mount)) continue;
+    if (mount.virtualRoot == kSourceDir && !llvm::sys::fs::exists(mount.realDir + "/" + kDeviceHeader)) continue;
+    return false;
+  }
+  return true;
+}
+
+// Counts every diagnostic the PCH's compile reports: a header that says anything under the unit's
+// options is parsed with the unit, so that the unit reports it.
+class CountingConsumer : public clang::DiagnosticConsumer {
+public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    if (level != clang::DiagnosticsEngine::Ignored) ++count;
+  }
+  unsigned count = 0;
+};
+
+// A PCH loaded for one import: the cache file (kept alive while Clang reads it) and the real files
+// its compile read from the mounts, in that order, with their size and modification time.
+struct LoadedPch {
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  llvm::StringRef ast;
+  struct Input {
+    std::string vfsPath, realPath;
+    uint64_t size = 0;
+    int64_t mtime = 0;
+  };
+  std::vector<Input> inputs;
+};
+
+bool realFileMatches(const LoadedPch::Input &input) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(input.realPath, status)) return false;
+  return status.getSize() == input.size && status.getLastModificationTime().time_since_epoch().count() == input.mtime;
+}
+
+std::optional<LoadedPch> readPch(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) return std::nullopt;
+  LoadedPch pch;
+  llvm::StringRef rest = (*buffer)->getBuffer();
+  if (!rest.consume_front(kPchMagic)) return std::nullopt;
+  auto [countLine, lines] = rest.split('\n');
+  size_t count = 0;
+  if (countLine.getAsInteger(10, count)) return std::nullopt;
+  for (size_t i = 0; i < count; ++i) {
+    auto [line, next] = lines.split('\n');
+    lines = next;
+    llvm::SmallVector<llvm::StringRef, 4> fields;
+    line.split(fields, '\t');
+    LoadedPch::Input input;
+    if (fields.size() != 4 || fields[2].getAsInteger(10, input.size) || fields[3].getAsInteger(10, input.mtime))
+      return std::nullopt;
+    input.vfsPath = fields[0].str();
+    input.realPath = fields[1].str();
+    pch.inputs.push_back(std::move(input));
+  }
+  if (lines.empty()) return std::nullopt;
+  pch.ast = lines;
+  pch.file = std::move(*buffer);
+  return pch;
+}
+
+// Compiles the PCH with `generation` and writes it to `path` (temporary file, then rename).
+bool writePch(std::shared_ptr<clang::CompilerInvocation> generation, const std::vector<Mount> &mounts,
+              const llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> &shipped, const std::string &path) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->setCurrentWorkingDirectory(kSourceDir);
+  memory->addFile(kPchMain, 0, llvm::MemoryBuffer::getMemBuffer("", kPchMain));
+  llvm::StringMap<FileIdentity> identities;
+  std::vector<MountedFile> read;
+  auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, mounts, identities, read);
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(shipped);
+  overlay->pushOverlay(mounted);
+
+  std::string unique = std::to_string(llvm::sys::Process::getProcessId()) + "-" +
+                       std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  std::string astPath = path + ".ast." + unique, tempPath = path + ".tmp." + unique;
+  generation->getFrontendOpts().OutputFile = astPath;
+  CountingConsumer counter;
+  bool ok;
+  {
+    clang::CompilerInstance ci(std::move(generation));
+    ci.setVirtualFileSystem(overlay);
+    ci.createDiagnostics(&counter, /*ShouldOwnClient=*/false);
+    ci.createFileManager();
+    clang::GeneratePCHAction action;
+    ok = ci.ExecuteAction(action) && counter.count == 0;
+  }
+  auto ast = llvm::MemoryBuffer::getFile(astPath, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  llvm::sys::fs::remove(astPath);
+  if (!ok || !ast) return false;
+  std::string header = kPchMagic.str() + std::to_string(read.size()) + "\n";
+  for (const MountedFile &file : read) {
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(file.realPath, status)) return false;
+    header += file.vfsPath + "\t" + file.realPath + "\t" + std::to_string(status.getSize()) + "\t" +
+              std::to_string(status.getLastModificationTime().time_since_epoch().count()) + "\n";
+  }
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(tempPath, ec, llvm::sys::fs::OF_None);
+    if (ec) return false;
+    out << header << (*ast)->getBuffer();
+    out.close();
+    if (out.has_error()) {
+      out.clear_error();
+      llvm::sys::fs::remove(tempPath);
+      return false;
+    }
+  }
+  if (llvm::sys::fs::rename(tempPath, path)) {
+    llvm::sys::fs::remove(tempPath);
+    return false;
+  }
+  return true;
+}
+
+// Hash of hrx's embedded headers (the PCH's key holds what the binary ships).
+const std::string &shippedHeadersHash() {
+  static const std::string hash = [] {
+    IdentityHasher hasher;
+    for (const ShippedHeader &header : kShippedHeaders) {
+      hasher.add(llvm::StringRef(header.path.data(), header.path.size()));
+      hasher.add(llvm::StringRef(header.contents.data(), header.contents.size()));
+    }
+    return hasher.hex();
+  }();
+  return hash;
+}
+
+// Makes `invocation` start from the PCH of its device header when it may (loading, or building on
+// first use), adding the PCH and the files its compile read to the unit's file systems; returns
+// the loaded cache file, or nothing to parse the header as before.
+std::optional<LoadedPch> useDevicePch(clang::CompilerInvocation &invocation, const CxxUnit &unit,
+                                      const UnitFiles &files, MountedFileSystem &mounted,
+                                      const llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> &shipped) {
+  if (!pchEnabled() || !unitMayUsePch(unit, files)) return std::nullopt;
+  // Clang's code generation sees only the unit's own top-level declarations after a PCH: debug
+  // info would lose the header's using-declarations (DW_TAG_imported_declaration).
+  if (invocation.getCodeGenOpts().getDebugInfo() != llvm::codegenoptions::NoDebugInfo) return std::nullopt;
+  std::vector<std::string> &includes = invocation.getPreprocessorOpts().Includes;
+  if (includes.size() != 1 || includes.front() != kDeviceHeader) return std::nullopt;
+  std::string cacheDir = pchCacheDir();
+  if (cacheDir.empty()) return std::nullopt;
+
+  // The PCH's own compile: the unit's invocation, on an empty header, without the unit's names.
+  auto generation = std::make_shared<clang::CompilerInvocation>(invocation);
+  generation->getFrontendOpts().Inputs = {clang::FrontendInputFile(kPchMain, clang::InputKind(clang::Language::HIP))};
+  generation->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
+  generation->getFrontendOpts().OutputFile.clear();
+  clang::CodeGenOptions &codegen = generation->getCodeGenOpts();
+  codegen.MainFileName.clear();
+  codegen.DebugPrefixMap.clear();
+  codegen.LinkBitcodeFiles.clear();
+  std::vector<Mount> mounts;
+  auto &macroPrefixes = generation->getLangOpts().MacroPrefixMap;
+  macroPrefixes.erase(files.unitPath);
+  macroPrefixes.erase(kSourceDir.str());
+  for (const Mount &mount : files.mounts)
+    if (isSharedMount(mount)) {
+      mounts.push_back(mount);
+      codegen.DebugPrefixMap.emplace_back(mount.virtualRoot, mount.realDir);
+    }
+
+  IdentityHasher key;
+  key.add(kPchMagic);
+  key.add(CLANG_VERSION_STRING);
+  key.add(shippedHeadersHash());
+  for (const std::string &arg : generation->getCC1CommandLine()) key.add(arg);
+  for (const Mount &mount : mounts) {
+    key.add(mount.virtualRoot);
+    key.add(mount.canonicalDir);
+  }
+  for (const auto &[from, to] : macroPrefixes) {
+    key.add(from);
+    key.add(to);
+  }
+  std::string path = cacheDir + "/" + key.hex() + ".pch";
+
+  auto acceptable = [&](const LoadedPch &pch) {
+    if (!llvm::all_of(pch.inputs, realFileMatches)) return false;
+    auto probe = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    probe->addFile(kPchFile, 0, llvm::MemoryBuffer::getMemBuffer(pch.ast, kPchFile, false));
+    clang::FileManager fileManager(clang::FileSystemOptions(), probe);
+    std::shared_ptr<clang::ModuleCache> moduleCache = clang::createCrossProcessModuleCache();
+    clang::PCHContainerOperations operations;
+    return clang::ASTReader::isAcceptableASTFile(
+        kPchFile, fileManager, *moduleCache, operations.getRawReader(), invocation.getLangOpts(),
+        invocation.getCodeGenOpts(), invocation.getTargetOpts(), invocation.getPreprocessorOpts(),
+        invocation.getHeaderSearchOpts(), invocation.getHeaderSearchOpts().ModuleCachePath);
+  };
+  std::optional<LoadedPch> pch = readPch(path);
+  if (!pch || !acceptable(*pch)) {
+    pch.reset();
+    if (llvm::sys::fs::create_directories(cacheDir) || !writePch(generation, mounts, shipped, path))
+      return std::nullopt;
+    pch = readPch(path);
+    if (!pch || !acceptable(*pch)) return std::nullopt;
+  }
+
+  // The files the header read, read first as they were (inputs and identity keep their order).
+  for (const LoadedPch::Input &input : pch->inputs)
+    if (!mounted.status(input.vfsPath)) return std::nullopt;
+  files.memory->addFile(kPchMain, 0, llvm::MemoryBuffer::getMemBuffer("", kPchMain));
+  files.memory->addFile(kPchFile, 0, llvm::MemoryBuffer::getMemBuffer(pch->ast, kPchFile, false));
+  includes.clear();
+  invocation.getPreprocessorOpts().ImplicitPCHInclude = kPchFile.str();
+  return pch;
+}
+
 // What import and preprocess share: the unit's language, name and standard (checked), its files,
 // and the invocation configured for `target`.
 struct PreparedUnit {
@@ -808,6 +1075,9 @@ std::optional<ImportedUnit> CxxImporter::import(const CxxUnit &unit, const Impor
   auto mounted = llvm::makeIntrusiveRefCnt<MountedFileSystem>(memory, files->mounts, identities, filesRead);
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(SharedSetups::get().shipped());
   overlay->pushOverlay(mounted);
+  // Kept alive while Clang reads it.
+  std::optional<LoadedPch> pch;
+  if (hip) pch = useDevicePch(*invocation, unit, *files, *mounted, SharedSetups::get().shipped());
 
   SourceMapper mapper(diags.sourceManager(), identities);
   mapper.fileId(unitPath, unit.text);  // the unit is the first file of this import (for -verify)

@@ -163,7 +163,12 @@ std::vector<Signature> collectSignatures(clang::ASTContext &ast, SourceMapper &m
     out.push_back(std::move(sig));
   };
   std::function<void(const clang::DeclContext *)> walk = [&](const clang::DeclContext *context) {
-    for (const clang::Decl *decl : context->decls()) {
+    // After hrx's precompiled HIP header (system headers only, which `visit` skips), the unit's own
+    // declarations: iterating the PCH's would deserialize every header declaration.
+    for (const clang::Decl *decl :
+         context->hasExternalLexicalStorage() && llvm::isa<clang::TranslationUnitDecl>(context)
+             ? context->noload_decls()
+             : context->decls()) {
       if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl))
         visit(function);
       else if (const auto *pattern = llvm::dyn_cast<clang::FunctionTemplateDecl>(decl))

@@ -61,7 +61,14 @@ public:
   }
 
   void run() {
-    TraverseDecl(ast_.getTranslationUnitDecl());
+    // After hrx's precompiled HIP header (all of it system headers, which the checks skip), the
+    // unit's own declarations: iterating the PCH's would deserialize every header declaration.
+    clang::TranslationUnitDecl *unit = ast_.getTranslationUnitDecl();
+    if (unit->hasExternalLexicalStorage()) {
+      for (clang::Decl *decl : unit->noload_decls()) TraverseDecl(decl);
+    } else {
+      TraverseDecl(unit);
+    }
     if (target_.npuWorker) reportRecursion();
   }
 
