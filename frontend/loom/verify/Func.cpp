@@ -221,7 +221,10 @@ void checkProviderContract(const Operation &op, HookContext &ctx) {
   std::string name(op.symbolName());
   const Attribute *target = op.attr("target");
   const Operation *record = target && ctx.module() ? ctx.module()->lookupSymbol(target->str()) : nullptr;
-  if (record && op.opcode() != OpCode::TemplateDecl)
+  // Upstream's rule covers the template.* providers; func.template and func.ukernel are functions,
+  // which may choose (upstream's amdgpu execution tests select a func.template per wave64 record).
+  const bool templateProvider = op.opcode() == OpCode::TemplateDef || op.opcode() == OpCode::TemplateUkernel;
+  if (record && templateProvider)
     for (std::string_view field :
          {"subgroup_size", "max_workgroup_size_x", "max_workgroup_size_y", "max_workgroup_size_z"})
       if (recordField(*record, field)) {
